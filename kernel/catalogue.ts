@@ -1,0 +1,107 @@
+/**
+ * The catalogue: every aggregated tool, grouped by the source that owns it.
+ * A source (`core`, `server:<name>`, `workflows`) replaces its whole tool set at once,
+ * so an upstream's tools/list_changed or a reloaded file is one atomic swap. Everything a
+ * discovery call needs (summary, discovery form, order) is computed here, once per change,
+ * never per request.
+ */
+import type { SyncHook, SyncWaterfallHook } from 'tapable';
+import type { ToolAnnotations, ToolDefinition, ToolKind } from './tools.js';
+import type { Logger } from './log.js';
+
+export interface DiscoveryEntry {
+  name: string;
+  summary: string;
+  server?: string;
+  kind: ToolKind;
+  annotations?: ToolAnnotations;
+  labels?: Record<string, string>;
+}
+
+export interface CatalogueEntry extends ToolDefinition {
+  readonly source: string;
+  readonly summary: string;
+  /** The entry as list_tools shows it; shared, never mutate. */
+  readonly discovery: DiscoveryEntry;
+}
+
+const KIND_ORDER: Record<ToolKind, number> = { core: 0, tool: 1, workflow: 2 };
+
+/** First sentence or first line, whichever is shorter, at most 160 characters. */
+export function summarize(description: string): string {
+  const text = description.trim();
+  const line = text.split('\n', 1)[0] ?? '';
+  const sentence = /^(.+?[.!?])(\s|$)/.exec(line)?.[1] ?? line;
+  return sentence.length > 160 ? `${sentence.slice(0, 157)}...` : sentence;
+}
+
+function toEntry(def: ToolDefinition, source: string): CatalogueEntry {
+  const summary = summarize(def.description);
+  const discovery: DiscoveryEntry = { name: def.name, summary, kind: def.kind };
+  if (def.server !== undefined) discovery.server = def.server;
+  if (def.annotations && Object.keys(def.annotations).length > 0) discovery.annotations = def.annotations;
+  if (def.labels && Object.keys(def.labels).length > 0) discovery.labels = def.labels;
+  return { ...def, source, summary, discovery };
+}
+
+export class Catalogue {
+  private readonly sources = new Map<string, CatalogueEntry[]>();
+  private byName = new Map<string, CatalogueEntry>();
+  private ordered: readonly CatalogueEntry[] = [];
+  /** Increases on every change; caches derived from the catalogue key on it. */
+  version = 0;
+
+  constructor(
+    private readonly hooks: {
+      onToolRegister: SyncWaterfallHook<[ToolDefinition]>;
+      onCatalogueChange: SyncHook<[Catalogue]>;
+    },
+    private readonly log: Logger,
+  ) {}
+
+  /** Replace every tool of `source` with `tools` (an empty list removes the source). */
+  replaceSource(source: string, tools: readonly ToolDefinition[]): void {
+    if (tools.length === 0) {
+      if (!this.sources.delete(source)) return;
+    } else {
+      this.sources.set(
+        source,
+        tools.map((t) => toEntry(this.hooks.onToolRegister.call(t), source)),
+      );
+    }
+    this.rebuild();
+  }
+
+  get(name: string): CatalogueEntry | undefined {
+    return this.byName.get(name);
+  }
+
+  has(name: string): boolean {
+    return this.byName.has(name);
+  }
+
+  /** All entries in catalogue order: core, external, workflows; by name within a kind. */
+  all(): readonly CatalogueEntry[] {
+    return this.ordered;
+  }
+
+  private rebuild(): void {
+    const byName = new Map<string, CatalogueEntry>();
+    for (const [source, entries] of this.sources) {
+      for (const entry of entries) {
+        const existing = byName.get(entry.name);
+        if (existing) {
+          this.log.warn(`tool name '${entry.name}' from ${source} clashes with ${existing.source}; keeping the first`);
+          continue;
+        }
+        byName.set(entry.name, entry);
+      }
+    }
+    this.byName = byName;
+    this.ordered = [...byName.values()].sort(
+      (a, b) => KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
+    );
+    this.version++;
+    this.hooks.onCatalogueChange.call(this);
+  }
+}

@@ -1,0 +1,80 @@
+/** Command-line parsing: `switchboard <command> [--flag value]...`, no dependency needed. */
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export type Command = 'serve' | 'check' | 'help' | 'version';
+
+export interface CliArgs {
+  command: Command;
+  configPath: string;
+  port?: number;
+  host?: string;
+  transport?: 'streamable-http' | 'sse' | 'stdio';
+}
+
+export class UsageError extends Error {}
+
+export const USAGE = `Usage: switchboard <command> [options]
+
+Commands:
+  serve        Serve the aggregator (default)
+  check        Validate the configuration and exit (exit 1 with file:line errors)
+
+Options:
+  --config-path DIR   Configuration directory (default ~/.config/switchboard/)
+  --port N            Listen on port N (overrides aggregator.port; 0 picks a free port)
+  --host ADDR         Bind address (overrides aggregator.host)
+  --transport T       streamable-http, sse or stdio (overrides aggregator.transport)
+  -h, --help          Show this help
+  -v, --version       Show the version
+`;
+
+export function parseArgs(argv: readonly string[]): CliArgs {
+  const out: CliArgs = { command: 'serve', configPath: join(homedir(), '.config', 'switchboard') };
+  let commandSeen = false;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const value = (): string => {
+      const v = inline ?? argv[++i];
+      if (v === undefined || v.startsWith('--')) throw new UsageError(`${flag} needs a value`);
+      return v;
+    };
+    switch (flag) {
+      case '-h':
+      case '--help':
+        return { ...out, command: 'help' };
+      case '-v':
+      case '--version':
+        return { ...out, command: 'version' };
+      case '--config-path':
+        out.configPath = resolve(value());
+        break;
+      case '--port': {
+        const v = value();
+        const n = Number(v);
+        if (!/^\d+$/.test(v) || n > 65535) throw new UsageError(`--port must be an integer from 0 to 65535, got '${v}'`);
+        out.port = n;
+        break;
+      }
+      case '--host':
+        out.host = value();
+        break;
+      case '--transport': {
+        const v = value();
+        if (v !== 'streamable-http' && v !== 'sse' && v !== 'stdio') throw new UsageError(`--transport must be streamable-http, sse or stdio, got '${v}'`);
+        out.transport = v;
+        break;
+      }
+      default:
+        if (!flag.startsWith('-') && !commandSeen) {
+          if (flag !== 'serve' && flag !== 'check' && flag !== 'help' && flag !== 'version') throw new UsageError(`unknown command '${flag}'`);
+          out.command = flag;
+          commandSeen = true;
+          break;
+        }
+        throw new UsageError(`unknown option '${flag}'`);
+    }
+  }
+  return out;
+}

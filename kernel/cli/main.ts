@@ -1,0 +1,75 @@
+/** The `switchboard` command. */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ConfigInvalidError, formatConfigProblem } from '../errors.js';
+import { Kernel } from '../kernel.js';
+import { createLogger } from '../log.js';
+import { packageRoot } from '../paths.js';
+import { check } from './check.js';
+import { parseArgs, USAGE, UsageError, type CliArgs } from './args.js';
+
+function version(): string {
+  return (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
+}
+
+async function serve(args: CliArgs): Promise<void> {
+  const log = createLogger();
+  let kernel: Kernel | undefined;
+  let exiting = false;
+  const exit = async (reason: string, code: number): Promise<void> => {
+    if (exiting) return;
+    exiting = true;
+    await kernel?.shutdown(reason);
+    process.exit(code);
+  };
+  process.once('SIGINT', () => void exit('SIGINT', 0));
+  process.once('SIGTERM', () => void exit('SIGTERM', 0));
+  try {
+    const overrides: NonNullable<Parameters<typeof Kernel.boot>[0]['overrides']> = {};
+    if (args.port !== undefined) overrides.port = args.port;
+    if (args.host) overrides.host = args.host;
+    if (args.transport) overrides.transport = args.transport;
+    kernel = await Kernel.boot({
+      configPath: args.configPath,
+      overrides,
+      log,
+      onShutdownRequest: (reason) => void exit(reason, 0),
+    });
+  } catch (err) {
+    if (err instanceof ConfigInvalidError) {
+      for (const p of err.problems) process.stderr.write(`${formatConfigProblem(p)}\n`);
+      process.stderr.write('switchboard: the configuration is invalid; not starting\n');
+    } else {
+      process.stderr.write(`switchboard: ${(err as Error).message}\n`);
+    }
+    process.exit(1);
+  }
+}
+
+async function main(): Promise<void> {
+  let args: CliArgs;
+  try {
+    args = parseArgs(process.argv.slice(2));
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`switchboard: ${err.message}\n\n${USAGE}`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  switch (args.command) {
+    case 'help':
+      process.stdout.write(USAGE);
+      return;
+    case 'version':
+      process.stdout.write(`${version()}\n`);
+      return;
+    case 'check':
+      process.exit(await check(args.configPath));
+      return;
+    case 'serve':
+      await serve(args);
+  }
+}
+
+await main();

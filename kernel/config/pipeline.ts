@@ -1,0 +1,268 @@
+/**
+ * The configuration pipeline: built-in defaults (schema defaults) -> config.yaml -> resource
+ * files, each validated, merged into one ConfigSnapshot and announced through onConfigLoad.
+ * Startup is strict (any problem stops it, all problems listed); a running instance is
+ * forgiving (an invalid edit keeps the last good definition and logs why).
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { AsyncSeriesHook } from 'tapable';
+import { ConfigInvalidError, formatConfigProblem, type ConfigProblem } from '../errors.js';
+import type { Logger } from '../log.js';
+import type { RawResource, ResourceKind, ResourceStore, StoreChange } from '../contracts/store.js';
+import type { ConfigSnapshot, Located } from './snapshot.js';
+import type { McpServerDefinition, Settings, WorkflowResource } from './settings.js';
+import { validateDocument } from './validate.js';
+import { parseYaml, type ParsedYaml } from './yaml-document.js';
+
+export const SETTINGS_FILE = 'config.yaml';
+
+/** Reads and validates config.yaml; a missing file means all defaults. */
+export async function readSettings(configPath: string): Promise<{ settings: Settings; parsed: ParsedYaml | undefined }> {
+  const file = join(configPath, SETTINGS_FILE);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') {
+      throw new ConfigInvalidError([{ file, line: 0, column: 0, field: '', message: `cannot read: ${(err as Error).message}` }]);
+    }
+    text = '';
+  }
+  const parsed = parseYaml(text, file);
+  if (parsed.problems.length) throw new ConfigInvalidError(parsed.problems);
+  const value = parsed.value ?? {};
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    throw new ConfigInvalidError([{ file, line: 1, column: 1, field: '', message: 'must be a mapping of settings' }]);
+  }
+  const problems = validateDocument('config', value, parsed);
+  if (problems.length) throw new ConfigInvalidError(problems);
+  return { settings: value as Settings, parsed };
+}
+
+interface Validated {
+  kind: ResourceKind;
+  key: string;
+  name: string;
+  located: Located<McpServerDefinition> | Located<WorkflowResource>;
+  fingerprint: string;
+}
+
+/** Extra checks a plugin adds for a kind (the workflow engine checks templates, for example). */
+export type ResourceCheck = (kind: ResourceKind, value: unknown, raw: RawResource) => ConfigProblem[];
+
+export class ConfigPipeline {
+  private snapshotValue: ConfigSnapshot | undefined;
+  private generation = 0;
+  /** key -> the validated resource that document holds now. */
+  private readonly byKey = new Map<string, Validated>();
+  private readonly checks: ResourceCheck[] = [];
+  private queue: Promise<void> = Promise.resolve();
+
+  constructor(
+    readonly configPath: string,
+    private readonly onConfigLoad: AsyncSeriesHook<[ConfigSnapshot, ConfigSnapshot | undefined]>,
+    private readonly log: Logger,
+    private settingsValue: Settings,
+    /** Applied to every settings document read (command-line overrides). */
+    private readonly adjust: (s: Settings) => Settings = (s) => s,
+  ) {}
+
+  get snapshot(): ConfigSnapshot {
+    if (!this.snapshotValue) throw new Error('configuration not loaded yet');
+    return this.snapshotValue;
+  }
+
+  /** Settings in force now; available before the first snapshot (during plugin setup). */
+  currentSettings(): Settings {
+    return this.settingsValue;
+  }
+
+  addCheck(check: ResourceCheck): void {
+    this.checks.push(check);
+  }
+
+  /** Startup: load every resource; any problem anywhere fails the whole load. */
+  async loadAll(store: ResourceStore): Promise<void> {
+    const { resources, problems } = await store.loadAll();
+    const all = [...problems];
+    const names = new Map<string, string>();
+    for (const raw of resources) {
+      const v = this.validate(raw);
+      if (!Array.isArray(v)) {
+        const id = `${v.kind}:${v.name}`;
+        const other = names.get(id);
+        if (other) {
+          all.push({ file: raw.parsed.file, ...raw.parsed.locate([]), field: 'name', message: `duplicate ${v.kind} name '${v.name}' (also in ${other})` });
+          continue;
+        }
+        names.set(id, raw.parsed.file);
+        this.byKey.set(v.key, v);
+      } else {
+        all.push(...v);
+      }
+    }
+    if (all.length) throw new ConfigInvalidError(all);
+    await this.publish();
+  }
+
+  /** A change reported by the store while running. Serialised: one reconcile at a time. */
+  handleChange(change: StoreChange): Promise<void> {
+    const run = async (): Promise<void> => {
+      switch (change.type) {
+        case 'settings':
+          await this.reloadSettings();
+          return;
+        case 'invalid':
+          this.reportKept(change.problems);
+          return;
+        case 'remove':
+          if (this.byKey.delete(change.key)) await this.publish();
+          return;
+        case 'upsert':
+          await this.upsert(change.resource);
+          return;
+      }
+    };
+    this.queue = this.queue.then(run, run).catch((err: unknown) => this.log.error(`configuration change failed: ${String(err)}`));
+    return this.queue;
+  }
+
+  /**
+   * Applies a resource a core tool just wrote, returning the validated value, so the caller
+   * sees its change at once instead of waiting for the file watcher (which then finds
+   * nothing new: the fingerprint matches).
+   */
+  async apply(raw: RawResource): Promise<void> {
+    let result: ConfigProblem[] | undefined;
+    const run = async (): Promise<void> => {
+      result = await this.upsert(raw);
+    };
+    this.queue = this.queue.then(run, run);
+    await this.queue;
+    if (result?.length) throw new ConfigInvalidError(result);
+  }
+
+  async removeKey(key: string): Promise<void> {
+    await this.handleChange({ type: 'remove', kind: 'mcpserver', key });
+  }
+
+  /** core_config_update_aggregator: in memory until saved. */
+  async replaceSettings(settings: Settings): Promise<void> {
+    const run = async (): Promise<void> => {
+      this.settingsValue = settings;
+      await this.publish();
+    };
+    this.queue = this.queue.then(run, run);
+    await this.queue;
+  }
+
+  /** core_config_reload and config.yaml edits: everything from the store again; problems leave the old config. */
+  async reloadAll(store: ResourceStore): Promise<ConfigProblem[]> {
+    let problems: ConfigProblem[] = [];
+    const run = async (): Promise<void> => {
+      try {
+        const { settings } = await readSettings(this.configPath);
+        const { resources, problems: storeProblems } = await store.loadAll();
+        const next = new Map<string, Validated>();
+        problems = [...storeProblems];
+        for (const raw of resources) {
+          const v = this.validate(raw);
+          if (Array.isArray(v)) problems.push(...v);
+          else next.set(v.key, v);
+        }
+        if (problems.length) return;
+        this.settingsValue = this.adjust(settings);
+        this.byKey.clear();
+        for (const [k, v] of next) this.byKey.set(k, v);
+        await this.publish();
+      } catch (err) {
+        if (err instanceof ConfigInvalidError) problems = [...err.problems];
+        else throw err;
+      }
+    };
+    this.queue = this.queue.then(run, run);
+    await this.queue;
+    if (problems.length) this.reportKept(problems);
+    return problems;
+  }
+
+  private async reloadSettings(): Promise<void> {
+    try {
+      const { settings } = await readSettings(this.configPath);
+      this.settingsValue = this.adjust(settings);
+      await this.publish();
+    } catch (err) {
+      if (err instanceof ConfigInvalidError) this.reportKept(err.problems);
+      else throw err;
+    }
+  }
+
+  private async upsert(raw: RawResource): Promise<ConfigProblem[]> {
+    const v = this.validate(raw);
+    if (Array.isArray(v)) {
+      this.reportKept(v);
+      return v;
+    }
+    for (const other of this.byKey.values()) {
+      if (other.key !== v.key && other.kind === v.kind && other.name === v.name) {
+        const problem: ConfigProblem = {
+          file: raw.parsed.file, ...raw.parsed.locate([]), field: 'name',
+          message: `duplicate ${v.kind} name '${v.name}' (already defined in ${other.located.origin.file})`,
+        };
+        this.reportKept([problem]);
+        return [problem];
+      }
+    }
+    const before = this.byKey.get(v.key);
+    if (before && before.fingerprint === v.fingerprint) return [];
+    this.byKey.set(v.key, v);
+    await this.publish();
+    return [];
+  }
+
+  private reportKept(problems: readonly ConfigProblem[]): void {
+    for (const p of problems) this.log.error(`${formatConfigProblem(p)} (keeping the last good definition)`);
+  }
+
+  private validate(raw: RawResource): Validated | ConfigProblem[] {
+    const { parsed } = raw;
+    if (parsed.problems.length) return parsed.problems;
+    const value = parsed.value;
+    if (!value || typeof value !== 'object' || Array.isArray(value)) {
+      return [{ file: parsed.file, line: 1, column: 1, field: '', message: `must be a mapping (a ${raw.kind} definition)` }];
+    }
+    const problems = validateDocument(raw.kind, value, parsed);
+    for (const check of this.checks) problems.push(...check(raw.kind, value, raw));
+    if (problems.length) return problems;
+    const origin = { file: parsed.file, line: parsed.locate([]).line };
+    const name = raw.kind === 'mcpserver' ? (value as McpServerDefinition).name : (value as WorkflowResource).metadata.name;
+    return {
+      kind: raw.kind,
+      key: raw.key,
+      name,
+      located: { value: value as McpServerDefinition & WorkflowResource, origin },
+      fingerprint: JSON.stringify(value),
+    };
+  }
+
+  private async publish(): Promise<void> {
+    const mcpServers = new Map<string, Located<McpServerDefinition>>();
+    const workflows = new Map<string, Located<WorkflowResource>>();
+    const sorted = [...this.byKey.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const v of sorted) {
+      if (v.kind === 'mcpserver') mcpServers.set(v.name, v.located as Located<McpServerDefinition>);
+      else workflows.set(v.name, v.located as Located<WorkflowResource>);
+    }
+    const previous = this.snapshotValue;
+    const next: ConfigSnapshot = {
+      configPath: this.configPath,
+      settings: this.settingsValue,
+      mcpServers,
+      workflows,
+      generation: ++this.generation,
+    };
+    this.snapshotValue = next;
+    await this.onConfigLoad.promise(next, previous);
+  }
+}

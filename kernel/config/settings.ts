@@ -1,0 +1,103 @@
+/**
+ * Types of the validated configuration. They mirror schemas/*.schema.json; the schemas
+ * decide what is valid and fill the defaults, these types say what code may rely on.
+ */
+export type AggregatorTransport = 'streamable-http' | 'sse' | 'stdio';
+
+export interface AggregatorSettings {
+  port: number;
+  host: string;
+  transport: AggregatorTransport;
+  enabled: boolean;
+  servicePrefix: string;
+  maxBodyBytes: number;
+  allowedOrigins: string[];
+  shutdownGraceSeconds: number;
+  admin: { enabled: boolean; port: number; bindAddress: string };
+  oauth?: Record<string, unknown>;
+}
+
+export interface PresetRule {
+  tool?: string;
+  pattern?: string;
+  server?: string;
+  workflow?: string;
+  readOnly?: true;
+  preset?: string;
+  label?: string;
+}
+
+export interface ToolsetPresetSpec {
+  description?: string;
+  include?: PresetRule[];
+  exclude?: PresetRule[];
+}
+
+export type PluginSetting = boolean | { enabled?: boolean; module?: string; options?: Record<string, unknown> };
+
+export interface Settings {
+  namespace: string;
+  orchestrator: boolean;
+  aggregator: AggregatorSettings;
+  auth?: Record<string, unknown>;
+  toolsetPresets: Record<string, ToolsetPresetSpec>;
+  writesAsCaller?: { orchestratorAudience?: string };
+  idp?: Record<string, unknown>;
+  mcpClient?: Record<string, unknown>;
+  oauth?: Record<string, unknown>;
+  postLoginRedirectAllowlist?: string[];
+  plugins: Record<string, PluginSetting>;
+}
+
+export type McpServerType = 'stdio' | 'streamable-http' | 'sse';
+
+export interface McpServerDefinition {
+  name: string;
+  type: McpServerType;
+  description?: string;
+  toolPrefix?: string;
+  autoStart: boolean;
+  command?: string[];
+  args?: string[];
+  url?: string;
+  env: Record<string, string>;
+  headers: Record<string, string>;
+  timeout: number;
+  suspended: boolean;
+  restartRequestedAt?: string;
+  backoff: { initialSeconds: number; maxSeconds: number };
+}
+
+export interface WorkflowArgDefinition {
+  type: 'string' | 'integer' | 'boolean' | 'number' | 'object' | 'array';
+  required?: boolean;
+  default?: unknown;
+  description?: string;
+}
+
+export interface WorkflowCondition {
+  tool?: string;
+  args?: Record<string, unknown>;
+  fromStep?: string;
+  expect?: Record<string, unknown>;
+  expect_not?: Record<string, unknown>;
+}
+
+export interface WorkflowStep {
+  id: string;
+  tool: string;
+  description?: string;
+  args?: Record<string, unknown>;
+  condition?: WorkflowCondition;
+  store?: boolean;
+  allowFailure?: boolean;
+  allow_failure?: boolean;
+  outputs?: Record<string, unknown>;
+}
+
+export interface WorkflowResource {
+  apiVersion: string;
+  kind: 'Workflow';
+  metadata: { name: string; namespace?: string; labels?: Record<string, string> };
+  spec: { description?: string; args?: Record<string, WorkflowArgDefinition>; steps: WorkflowStep[] };
+}

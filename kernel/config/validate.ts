@@ -1,0 +1,98 @@
+/**
+ * ajv validation of configuration documents against schemas/. Schema defaults are the
+ * built-in defaults (ajv `useDefaults` fills them in), so the schema is the one place a
+ * default is written down, and docs/config-reference.md is generated from it.
+ */
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ConfigProblem } from '../errors.js';
+import { packageRoot } from '../paths.js';
+import type { ParsedYaml, PathSegment } from './yaml-document.js';
+
+export type SchemaName = 'config' | 'mcpserver' | 'workflow';
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+
+export function createAjv(): Ajv {
+  const ajv = new Ajv({ allErrors: true, useDefaults: true, strict: false, allowUnionTypes: true });
+  addFormats(ajv);
+  return ajv;
+}
+
+const ajv = createAjv();
+const compiled = new Map<SchemaName, ValidateFunction>();
+
+export function loadSchema(name: SchemaName): Record<string, unknown> {
+  return JSON.parse(readFileSync(join(packageRoot(), 'schemas', `${name}.schema.json`), 'utf8')) as Record<string, unknown>;
+}
+
+function validator(name: SchemaName): ValidateFunction {
+  let v = compiled.get(name);
+  if (!v) {
+    v = ajv.compile(loadSchema(name));
+    compiled.set(name, v);
+  }
+  return v;
+}
+
+function pathOf(instancePath: string): PathSegment[] {
+  if (!instancePath) return [];
+  return instancePath
+    .slice(1)
+    .split('/')
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+}
+
+function describe(err: ErrorObject): { key?: string; extra: PathSegment[]; message: string } {
+  switch (err.keyword) {
+    case 'additionalProperties': {
+      const key = String((err.params as { additionalProperty: string }).additionalProperty);
+      return { key, extra: [key], message: `unknown field '${key}'` };
+    }
+    case 'required': {
+      const key = String((err.params as { missingProperty: string }).missingProperty);
+      return { extra: [key], message: `required field '${key}' is missing` };
+    }
+    case 'enum':
+      return {
+        extra: [],
+        message: `must be one of ${(err.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}`,
+      };
+    default:
+      return { extra: [], message: err.message ?? 'is invalid' };
+  }
+}
+
+/**
+ * Validates (and fills defaults into) `value`. Problems carry the position of the offending
+ * node in `parsed`; `basePath` is where `value` sits inside the parsed document.
+ */
+export function validateDocument(
+  schema: SchemaName,
+  value: unknown,
+  parsed: Pick<ParsedYaml, 'file' | 'locate'>,
+  basePath: readonly PathSegment[] = [],
+): ConfigProblem[] {
+  const validate = validator(schema);
+  if (validate(value)) return [];
+  const seen = new Set<string>();
+  const problems: ConfigProblem[] = [];
+  for (const err of validate.errors ?? []) {
+    // oneOf/anyOf produce one error per branch plus a summary; the branch errors say more.
+    if (err.keyword === 'oneOf' || err.keyword === 'anyOf' || err.keyword === 'if') continue;
+    const path = pathOf(err.instancePath);
+    const d = describe(err);
+    const fieldPath = [...path, ...d.extra];
+    const pos = parsed.locate([...basePath, ...path], d.key);
+    const p: ConfigProblem = { file: parsed.file, ...pos, field: fieldPath.join('.'), message: d.message };
+    const k = `${p.line}:${p.field}:${p.message}`;
+    if (!seen.has(k)) {
+      seen.add(k);
+      problems.push(p);
+    }
+  }
+  return problems;
+}

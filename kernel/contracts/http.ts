@@ -1,0 +1,22 @@
+/**
+ * The shared HTTP listener. The http-server plugin owns it; transports, OAuth, health and
+ * admin pages mount on it. `handle` routes are matched before koa for the hot MCP paths.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type Router from '@koa/router';
+
+/** A raw node:http handler; returns false when it did not take the request. */
+export type RawHandler = (req: IncomingMessage, res: ServerResponse, url: URL) => boolean | Promise<boolean>;
+
+export interface HttpService {
+  /** koa router for ordinary endpoints. */
+  readonly router: Router;
+  /** Registers a raw handler for an exact path (the MCP transports use this: no koa on the hot path). */
+  handle(path: string, handler: RawHandler): void;
+  /** Address actually bound (after start). */
+  address(): { host: string; port: number } | undefined;
+  /** Checks Origin per the MCP transport rules; writes 403 and returns false when refused. */
+  checkOrigin(req: IncomingMessage, res: ServerResponse): boolean;
+  /** Reads a JSON body within the configured limit; writes 413/400 and returns undefined when refused. */
+  readJson(req: IncomingMessage, res: ServerResponse): Promise<{ ok: true; body: unknown } | { ok: false }>;
+}

@@ -1,0 +1,57 @@
+/**
+ * The lifecycle of managed services, as core_service_* and list_servers see it. The
+ * upstreams plugin provides one ManagedService per MCP server definition.
+ */
+export type ServiceState = 'stopped' | 'starting' | 'running' | 'stopping' | 'failed' | 'unreachable' | 'auth_required';
+export type ServiceHealth = 'unknown' | 'healthy' | 'unhealthy';
+
+export interface ServiceStatus {
+  name: string;
+  service_type: 'Aggregator' | 'MCPServer';
+  state: ServiceState;
+  health: ServiceHealth;
+  metadata: Record<string, unknown>;
+  /** Why the service is not running, when it is not. */
+  error?: string;
+  /** RFC 3339 time of the next reconnect attempt while backing off. */
+  nextRetryAfter?: string;
+  lastRestartedAt?: string;
+}
+
+export interface UpstreamRegistry extends UpstreamContent {
+  list(): ServiceStatus[];
+  status(name: string): ServiceStatus | undefined;
+  start(name: string): Promise<ServiceStatus>;
+  stop(name: string): Promise<ServiceStatus>;
+  restart(name: string): Promise<ServiceStatus>;
+  /** Number of servers currently connected. */
+  connectedCount(): number;
+  /** Tools the server contributes right now (0 when not connected). */
+  toolCount(name: string): number;
+}
+
+/** A resource an upstream serves, with the server it came from. */
+export interface UpstreamResource {
+  server: string;
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+}
+
+/** A prompt an upstream serves, under its catalogue name `x_<server>_<prompt>`. */
+export interface UpstreamPrompt {
+  name: string;
+  server: string;
+  originalName: string;
+  description?: string;
+  arguments?: { name: string; description?: string; required?: boolean }[];
+}
+
+export interface UpstreamContent {
+  resources(): UpstreamResource[];
+  readResource(server: string, uri: string): Promise<Record<string, unknown>>;
+  prompts(): UpstreamPrompt[];
+  getPrompt(name: string, args: Record<string, string>): Promise<Record<string, unknown>>;
+}

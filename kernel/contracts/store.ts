@@ -1,0 +1,42 @@
+/**
+ * Where MCP server and workflow definitions live. The `store-files` plugin keeps them as
+ * YAML files; an orchestrator plugin would keep them as custom resources. The kernel's
+ * configuration pipeline validates whatever a store returns.
+ */
+import type { ParsedYaml } from '../config/yaml-document.js';
+import type { ConfigProblem } from '../errors.js';
+
+export type ResourceKind = 'mcpserver' | 'workflow';
+
+/** A resource as read, before validation: its document and where it came from. */
+export interface RawResource {
+  kind: ResourceKind;
+  /** Stable identity of the document in the store (a file path for files). */
+  key: string;
+  parsed: ParsedYaml;
+}
+
+export interface StoreLoadResult {
+  resources: RawResource[];
+  /** Documents that could not be read or parsed at all. */
+  problems: ConfigProblem[];
+}
+
+export type StoreChange =
+  | { type: 'upsert'; resource: RawResource }
+  | { type: 'remove'; kind: ResourceKind; key: string }
+  | { type: 'invalid'; kind: ResourceKind; key: string; problems: ConfigProblem[] }
+  | { type: 'settings' };
+
+export interface ResourceStore {
+  /** As core_mcpserver_list reports it: `filesystem` for files. */
+  readonly mode: string;
+  loadAll(): Promise<StoreLoadResult>;
+  /** Writes (atomically) the definition of `name`, into `key` when it already lives there. */
+  write(kind: ResourceKind, name: string, body: Record<string, unknown>, key?: string): Promise<RawResource>;
+  remove(kind: ResourceKind, key: string): Promise<{ location: string }>;
+  /** Writes config.yaml's new content (atomically); returns where. */
+  writeSettings(body: Record<string, unknown>): Promise<{ location: string }>;
+  watch(onChange: (change: StoreChange) => void): Promise<void>;
+  close(): Promise<void>;
+}

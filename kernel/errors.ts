@@ -1,0 +1,138 @@
+/**
+ * Every error Switchboard raises on purpose is a SwitchboardError with a stable code.
+ * Codes are part of the interface (they reach clients in structuredContent.error.code),
+ * so they never change meaning; docs/errors.md lists them.
+ */
+export type ErrorCode =
+  | 'TOOL_NOT_FOUND'
+  | 'OUTSIDE_TOOLSET'
+  | 'INVALID_ARGUMENTS'
+  | 'INVALID_TOOLSET'
+  | 'SERVER_UNAVAILABLE'
+  | 'AUTH_REQUIRED'
+  | 'TIMEOUT'
+  | 'CONFLICT'
+  | 'NOT_FOUND'
+  | 'VALIDATION_FAILED'
+  | 'UNSUPPORTED'
+  | 'UPSTREAM_ERROR'
+  | 'CONFIG_INVALID'
+  | 'PLUGIN_FAILED'
+  | 'INTERNAL';
+
+export class SwitchboardError extends Error {
+  readonly code: ErrorCode;
+  readonly details: Record<string, unknown> | undefined;
+
+  constructor(code: ErrorCode, message: string, details?: Record<string, unknown>) {
+    super(message);
+    this.name = new.target.name;
+    this.code = code;
+    this.details = details;
+  }
+}
+
+export class ToolNotFoundError extends SwitchboardError {
+  constructor(readonly toolName: string) {
+    super('TOOL_NOT_FOUND', `Tool '${toolName}' not found`, { name: toolName });
+  }
+}
+
+export class OutsideToolsetError extends SwitchboardError {
+  constructor(toolName: string, selectors: readonly string[]) {
+    super('OUTSIDE_TOOLSET', `Tool '${toolName}' is outside the toolset [${selectors.join(', ')}]`, {
+      name: toolName,
+      toolset: [...selectors],
+    });
+  }
+}
+
+export interface ArgumentProblem {
+  /** JSON pointer into the arguments object ('' for the object itself). */
+  path: string;
+  message: string;
+}
+
+export class InvalidArgumentsError extends SwitchboardError {
+  constructor(toolName: string, readonly problems: readonly ArgumentProblem[]) {
+    const listed = problems.map((p) => `${p.path || '(arguments)'} ${p.message}`).join('; ');
+    super('INVALID_ARGUMENTS', `Invalid arguments for '${toolName}': ${listed}`, {
+      name: toolName,
+      problems: problems.map((p) => ({ ...p })),
+    });
+  }
+}
+
+export class ServerUnavailableError extends SwitchboardError {
+  constructor(server: string, reason: string, details?: Record<string, unknown>) {
+    super('SERVER_UNAVAILABLE', `Server '${server}' is not available: ${reason}`, { server, ...details });
+  }
+}
+
+export class TimeoutError extends SwitchboardError {
+  constructor(what: string, ms: number) {
+    super('TIMEOUT', `${what} timed out after ${ms} ms`, { timeoutMs: ms });
+  }
+}
+
+export class NotFoundError extends SwitchboardError {
+  constructor(kind: string, name: string) {
+    super('NOT_FOUND', `${kind} '${name}' not found`, { kind, name });
+  }
+}
+
+export class ConflictError extends SwitchboardError {
+  constructor(message: string, details?: Record<string, unknown>) {
+    super('CONFLICT', message, details);
+  }
+}
+
+export interface ConfigProblem {
+  file: string;
+  /** 1-based; 0 when the problem has no position (a missing file, a whole-document error). */
+  line: number;
+  column: number;
+  /** Dotted path of the offending field, '' for the document. */
+  field: string;
+  message: string;
+}
+
+export function formatConfigProblem(p: ConfigProblem): string {
+  const where = p.line > 0 ? `${p.file}:${p.line}:${p.column}` : p.file;
+  return `${where}: ${p.field ? `${p.field}: ` : ''}${p.message}`;
+}
+
+export class ConfigInvalidError extends SwitchboardError {
+  constructor(readonly problems: readonly ConfigProblem[]) {
+    super('CONFIG_INVALID', problems.map(formatConfigProblem).join('\n'), {
+      problems: problems.map((p) => ({ ...p })),
+    });
+  }
+}
+
+export class ValidationFailedError extends SwitchboardError {
+  constructor(message: string, readonly problems: readonly string[]) {
+    super('VALIDATION_FAILED', problems.length ? `${message}: ${problems.join('; ')}` : message, {
+      problems: [...problems],
+    });
+  }
+}
+
+export class UpstreamError extends SwitchboardError {
+  constructor(server: string, message: string, upstreamCode: number) {
+    super('UPSTREAM_ERROR', message, { server, upstreamCode });
+  }
+}
+
+export class UnsupportedError extends SwitchboardError {
+  constructor(message: string) {
+    super('UNSUPPORTED', message);
+  }
+}
+
+/** Anything thrown that is not ours becomes INTERNAL, keeping its message. */
+export function asSwitchboardError(err: unknown): SwitchboardError {
+  if (err instanceof SwitchboardError) return err;
+  const message = err instanceof Error ? err.message : String(err);
+  return new SwitchboardError('INTERNAL', message);
+}

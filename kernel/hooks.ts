@@ -1,0 +1,47 @@
+/**
+ * The extension API. Like webpack's compiler hooks, each is named for the moment it fires;
+ * plugins tap them, the kernel calls them. Payload types are the contract.
+ */
+import { AsyncSeriesHook, SyncHook, SyncWaterfallHook } from 'tapable';
+import type { ConfigSnapshot } from './config/snapshot.js';
+import type { Catalogue, CatalogueEntry } from './catalogue.js';
+import type { RequestContext } from './request-context.js';
+import type { CallContext, JsonObject, ToolDefinition } from './tools.js';
+import type { Session } from './sessions.js';
+
+export interface ServiceStateChange {
+  name: string;
+  serviceType: 'Aggregator' | 'MCPServer';
+  state: string;
+  previous: string;
+  detail?: string;
+}
+
+export interface KernelHooks {
+  /** A configuration snapshot was loaded (startup) or changed (hot reload, core_config_reload). Taps reconcile. */
+  onConfigLoad: AsyncSeriesHook<[ConfigSnapshot, ConfigSnapshot | undefined]>;
+  /** A tool is about to enter the catalogue; taps may return an enriched definition. */
+  onToolRegister: SyncWaterfallHook<[ToolDefinition]>;
+  /** The catalogue changed (tools added, removed or replaced). Fires after the change is visible. */
+  onCatalogueChange: SyncHook<[Catalogue]>;
+  /** A JSON-RPC request to a meta-tool arrived. Taps may narrow (`view`), identify or refuse (throw). */
+  onRequest: AsyncSeriesHook<[RequestContext]>;
+  /** A tool passed lookup, visibility and argument checks and is about to run. Taps may refuse (throw). */
+  onCall: AsyncSeriesHook<[CatalogueEntry, JsonObject, CallContext]>;
+  onSessionOpen: SyncHook<[Session]>;
+  onSessionClose: SyncHook<[Session]>;
+  onServiceStateChange: SyncHook<[ServiceStateChange]>;
+}
+
+export function createHooks(): KernelHooks {
+  return {
+    onConfigLoad: new AsyncSeriesHook(['next', 'previous']),
+    onToolRegister: new SyncWaterfallHook(['tool']),
+    onCatalogueChange: new SyncHook(['catalogue']),
+    onRequest: new AsyncSeriesHook(['request']),
+    onCall: new AsyncSeriesHook(['entry', 'args', 'call']),
+    onSessionOpen: new SyncHook(['session']),
+    onSessionClose: new SyncHook(['session']),
+    onServiceStateChange: new SyncHook(['change']),
+  };
+}

@@ -1,0 +1,91 @@
+/**
+ * Running a catalogue tool: the one path every call takes (call_tool, call_tools, workflow
+ * steps). Lookup, visibility, argument validation, onCall, invoke: nothing else happens per
+ * call, and the argument validator is compiled once per tool and cached.
+ */
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ValidateFunction } from 'ajv';
+import { argumentProblems } from './argument-problems.js';
+import type { Catalogue, CatalogueEntry } from './catalogue.js';
+import { createAjv } from './config/validate.js';
+import {
+  InvalidArgumentsError,
+  OutsideToolsetError,
+  ServerUnavailableError,
+  ToolNotFoundError,
+} from './errors.js';
+import type { KernelHooks } from './hooks.js';
+import type { Logger } from './log.js';
+import type { CallContext, JsonObject } from './tools.js';
+
+const NO_VALIDATOR = null;
+
+export class ToolInvoker {
+  private readonly ajv = createAjv();
+  private readonly validators = new WeakMap<CatalogueEntry, ValidateFunction | typeof NO_VALIDATOR>();
+  private inflight = 0;
+  private draining = false;
+  private idle: (() => void)[] = [];
+
+  constructor(
+    private readonly catalogue: Catalogue,
+    private readonly hooks: KernelHooks,
+    private readonly log: Logger,
+  ) {}
+
+  /** Resolves a name the way call_tool does, including the request's view. */
+  resolve(name: string, call: CallContext): CatalogueEntry {
+    const entry = this.catalogue.get(name);
+    if (!entry) throw new ToolNotFoundError(name);
+    const view = call.request.view;
+    if (view && !view.includes(entry)) throw new OutsideToolsetError(name, view.selectors);
+    return entry;
+  }
+
+  async call(name: string, args: JsonObject, call: CallContext): Promise<CallToolResult> {
+    if (this.draining) throw new ServerUnavailableError('switchboard', 'shutting down');
+    const entry = this.resolve(name, call);
+    const validate = this.validatorFor(entry);
+    if (validate && !validate(args)) {
+      throw new InvalidArgumentsError(name, argumentProblems(validate.errors));
+    }
+    if (this.hooks.onCall.isUsed()) await this.hooks.onCall.promise(entry, args, call);
+    this.inflight++;
+    try {
+      return await entry.invoke(args, call);
+    } finally {
+      if (--this.inflight === 0 && this.idle.length) for (const resolve of this.idle.splice(0)) resolve();
+    }
+  }
+
+  /** Refuse new calls and wait (up to `ms`) for the ones running. Returns how many were still running. */
+  async drain(ms: number): Promise<number> {
+    this.draining = true;
+    if (this.inflight === 0) return 0;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.idle.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+    return this.inflight;
+  }
+
+  private validatorFor(entry: CatalogueEntry): ValidateFunction | null {
+    let v = this.validators.get(entry);
+    if (v === undefined) {
+      try {
+        // The draft an upstream names is not ours to enforce; its constraints are.
+        const { $schema: _draft, $id: _id, ...schema } = entry.inputSchema;
+        v = this.ajv.compile(schema);
+      } catch (err) {
+        // A sloppy upstream schema must not make its tools unusable: warn once, pass through.
+        this.log.warn(`input schema of '${entry.name}' does not compile (${(err as Error).message}); its calls pass unvalidated`);
+        v = NO_VALIDATOR;
+      }
+      this.validators.set(entry, v);
+    }
+    return v;
+  }
+}

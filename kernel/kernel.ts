@@ -1,0 +1,124 @@
+/**
+ * The kernel: hooks, services, catalogue, sessions, configuration pipeline and the plugins
+ * that do everything else. `boot` is startup in order; `shutdown` is its mirror.
+ */
+import { Catalogue } from './catalogue.js';
+import { ConfigPipeline, readSettings } from './config/pipeline.js';
+import type { Settings } from './config/settings.js';
+import { createHooks, type KernelHooks } from './hooks.js';
+import { ToolInvoker } from './invoke.js';
+import type { KernelApi } from './kernel-api.js';
+import { createLogger, type Logger } from './log.js';
+import { Endpoint } from './mcp/endpoint.js';
+import type { PluginInstance } from './plugin.js';
+import { loadPlugins } from './plugin-loader.js';
+import { ServiceRegistry } from './services.js';
+import { SessionRegistry } from './sessions.js';
+import { join } from 'node:path';
+
+export interface KernelOptions {
+  configPath: string;
+  /** Command-line overrides, applied over config.yaml on every (re)load. */
+  overrides?: { port?: number; host?: string; transport?: Settings['aggregator']['transport'] };
+  log?: Logger;
+  /** Called when a plugin asks the process to end (stdio client gone). */
+  onShutdownRequest?: (reason: string) => void;
+}
+
+export class Kernel implements KernelApi {
+  readonly hooks: KernelHooks = createHooks();
+  readonly services = new ServiceRegistry();
+  readonly sessions = new SessionRegistry();
+  readonly log: Logger;
+  readonly catalogue: Catalogue;
+  readonly endpoint: Endpoint;
+  readonly tools: ToolInvoker;
+  private pipeline: ConfigPipeline | undefined;
+  private readonly started: { name: string; instance: PluginInstance }[] = [];
+  private stopping: Promise<void> | undefined;
+
+  private constructor(private readonly options: KernelOptions) {
+    this.log = options.log ?? createLogger();
+    this.catalogue = new Catalogue(this.hooks, this.log.child('catalogue'));
+    this.endpoint = new Endpoint(this.hooks, this.catalogue, this.sessions, this.log.child('endpoint'));
+    this.tools = new ToolInvoker(this.catalogue, this.hooks, this.log.child('invoke'));
+  }
+
+  get config(): ConfigPipeline {
+    if (!this.pipeline) throw new Error('configuration pipeline not ready');
+    return this.pipeline;
+  }
+
+  settings(): Settings {
+    return this.config.currentSettings();
+  }
+
+  requestShutdown(reason: string): void {
+    if (this.options.onShutdownRequest) this.options.onShutdownRequest(reason);
+    else void this.shutdown(reason);
+  }
+
+  static async boot(options: KernelOptions): Promise<Kernel> {
+    const kernel = new Kernel(options);
+    try {
+      await kernel.bootSteps();
+    } catch (err) {
+      await kernel.shutdown('startup failed').catch(() => undefined);
+      throw err;
+    }
+    return kernel;
+  }
+
+  private applyOverrides(settings: Settings): Settings {
+    const o = this.options.overrides;
+    if (!o) return settings;
+    return { ...settings, aggregator: { ...settings.aggregator, ...(o.port !== undefined ? { port: o.port } : {}), ...(o.host ? { host: o.host } : {}), ...(o.transport ? { transport: o.transport } : {}) } };
+  }
+
+  private async bootSteps(): Promise<void> {
+    const { configPath } = this.options;
+    const { settings } = await readSettings(configPath);
+    this.pipeline = new ConfigPipeline(configPath, this.hooks.onConfigLoad, this.log.child('config'), this.applyOverrides(settings), (s) => this.applyOverrides(s));
+    const plugins = await loadPlugins(settings.plugins, configPath, join(configPath, 'config.yaml'));
+    const instances: { name: string; instance: PluginInstance }[] = [];
+    for (const { plugin, options } of plugins) {
+      const instance = (await plugin.setup({ kernel: this, options, log: this.log.child(plugin.name) })) ?? {};
+      instances.push({ name: plugin.name, instance });
+    }
+    const store = this.services.get('store');
+    await this.pipeline.loadAll(store);
+    for (const entry of instances) {
+      await entry.instance.start?.();
+      this.started.push(entry);
+    }
+    await store.watch((change) => void this.config.handleChange(change));
+    this.log.info(`ready: ${this.catalogue.all().length} tools from ${this.config.snapshot.mcpServers.size} servers`);
+  }
+
+  /** Refuse new calls, let running ones finish (up to the grace period), then stop plugins in reverse. */
+  shutdown(reason: string): Promise<void> {
+    this.stopping ??= (async () => {
+      this.log.info(`shutting down: ${reason}`);
+      const grace = this.pipeline ? this.settingsOrDefault().aggregator.shutdownGraceSeconds * 1000 : 0;
+      const left = await this.tools.drain(grace);
+      if (left) this.log.warn(`${left} tool call(s) still running after ${grace} ms; stopping anyway`);
+      await this.services.find('store')?.close().catch(() => undefined);
+      for (const { name, instance } of this.started.splice(0).reverse()) {
+        try {
+          await instance.stop?.();
+        } catch (err) {
+          this.log.error(`plugin ${name} failed to stop: ${(err as Error).message}`);
+        }
+      }
+    })();
+    return this.stopping;
+  }
+
+  private settingsOrDefault(): Settings {
+    try {
+      return this.settings();
+    } catch {
+      return { aggregator: { shutdownGraceSeconds: 0 } } as Settings;
+    }
+  }
+}

@@ -1,0 +1,150 @@
+/**
+ * The MCP endpoint: one SDK Server per client session, whatever the transport. A client
+ * sees only the meta-tools; an aggregated tool's name called directly is a protocol error
+ * that shows the call_tool call to make instead.
+ */
+import { randomUUID } from 'node:crypto';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolResult,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { ValidateFunction } from 'ajv';
+import { argumentProblems } from '../argument-problems.js';
+import type { Catalogue } from '../catalogue.js';
+import { createAjv } from '../config/validate.js';
+import { InvalidArgumentsError } from '../errors.js';
+import type { KernelHooks } from '../hooks.js';
+import type { Logger } from '../log.js';
+import type { HeaderValue, RequestContext } from '../request-context.js';
+import type { Session, SessionRegistry, TransportKind } from '../sessions.js';
+import type { CallContext, JsonObject, JsonSchemaObject, ToolAnnotations } from '../tools.js';
+import { errorResult } from './results.js';
+
+export const SERVER_INFO = { name: 'switchboard', version: '0.1.0' };
+
+export interface MetaToolDefinition {
+  name: string;
+  title?: string;
+  description: string;
+  inputSchema: JsonSchemaObject;
+  annotations?: ToolAnnotations;
+  handler(args: JsonObject, call: CallContext): Promise<CallToolResult>;
+}
+
+interface RegisteredMetaTool {
+  def: MetaToolDefinition;
+  validate: ValidateFunction;
+}
+
+type RequestHandlerExtra = Parameters<Parameters<Server['setRequestHandler']>[1]>[1];
+
+const EMPTY_HEADERS: Readonly<Record<string, HeaderValue>> = Object.freeze({});
+
+export class Endpoint {
+  private readonly metaTools = new Map<string, RegisteredMetaTool>();
+  private listed: Tool[] = [];
+  private readonly ajv = createAjv();
+
+  constructor(
+    private readonly hooks: KernelHooks,
+    private readonly catalogue: Catalogue,
+    private readonly sessions: SessionRegistry,
+    private readonly log: Logger,
+  ) {}
+
+  addMetaTool(def: MetaToolDefinition): void {
+    if (this.metaTools.has(def.name)) throw new Error(`meta-tool '${def.name}' is already registered`);
+    this.metaTools.set(def.name, { def, validate: this.ajv.compile(def.inputSchema) });
+    const tool: Tool = { name: def.name, description: def.description, inputSchema: def.inputSchema as Tool['inputSchema'] };
+    if (def.title) tool.title = def.title;
+    if (def.annotations) tool.annotations = def.annotations;
+    this.listed = [...this.listed, tool];
+  }
+
+  metaToolNames(): string[] {
+    return [...this.metaTools.keys()];
+  }
+
+  /** Serves one client over `transport`. Resolves once the transport is started. */
+  async connect(transport: Transport, kind: TransportKind, id: string = randomUUID()): Promise<Session> {
+    const server = new Server(SERVER_INFO, {
+      capabilities: { tools: { listChanged: true } },
+      instructions:
+        'Switchboard aggregates many MCP servers. Discover tools with list_tools, filter_tools and describe_tool; run any of them with call_tool {name, arguments}.',
+    });
+    const session: Session = { id, transport: kind, createdAt: new Date(), server, slots: new Map() };
+    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.listed }));
+    // Protocol's own registration: the Server subclass would re-validate every result
+    // against CallToolResultSchema, and call_tool results pass through untouched by design.
+    Protocol.prototype.setRequestHandler.call(server, CallToolRequestSchema, (request, extra) =>
+      this.callMetaTool(session, request.params.name, request.params.arguments, extra as RequestHandlerExtra),
+    );
+    server.oninitialized = () => {
+      const info = server.getClientVersion();
+      if (info) session.clientInfo = { name: info.name, version: info.version };
+    };
+    let closed = false;
+    server.onclose = () => {
+      if (closed) return;
+      closed = true;
+      this.sessions.remove(session.id);
+      this.hooks.onSessionClose.call(session);
+    };
+    this.sessions.add(session);
+    this.hooks.onSessionOpen.call(session);
+    await server.connect(transport);
+    return session;
+  }
+
+  private async callMetaTool(
+    session: Session,
+    name: string,
+    rawArgs: Record<string, unknown> | undefined,
+    extra: RequestHandlerExtra,
+  ): Promise<CallToolResult> {
+    const meta = this.metaTools.get(name);
+    if (!meta) {
+      if (this.catalogue.has(name)) {
+        const example = JSON.stringify({ name: 'call_tool', arguments: { name, arguments: rawArgs ?? {} } });
+        throw new McpError(
+          ErrorCode.InvalidParams,
+          `Tool '${name}' is not callable directly; tools inside Switchboard run through the meta-tool call_tool: ${example}`,
+        );
+      }
+      throw new McpError(ErrorCode.InvalidParams, `Unknown tool '${name}'. This endpoint serves only the meta-tools (${this.metaToolNames().join(', ')}); other tools run through call_tool.`);
+    }
+    const request: RequestContext = {
+      session,
+      headers: (extra.requestInfo?.headers as Record<string, HeaderValue> | undefined) ?? EMPTY_HEADERS,
+      slots: new Map(),
+    };
+    const progressToken = extra._meta?.progressToken;
+    const call: CallContext = { request, signal: extra.signal, depth: 0 };
+    if (progressToken !== undefined) {
+      call.progress = (progress, total, message) =>
+        extra.sendNotification({
+          method: 'notifications/progress',
+          params: { progressToken, progress, ...(total !== undefined ? { total } : {}), ...(message ? { message } : {}) },
+        });
+    }
+    try {
+      if (this.hooks.onRequest.isUsed()) await this.hooks.onRequest.promise(request);
+      const args = rawArgs ?? {};
+      if (!meta.validate(args)) {
+        throw new InvalidArgumentsError(name, argumentProblems(meta.validate.errors));
+      }
+      return await meta.def.handler(args, call);
+    } catch (err) {
+      if (err instanceof McpError) throw err;
+      this.log.debug(`${name} failed: ${(err as Error).message}`);
+      return errorResult(err);
+    }
+  }
+}

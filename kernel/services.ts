@@ -1,0 +1,36 @@
+/**
+ * Services are how plugins use each other without importing each other: a plugin provides
+ * an implementation of a contract (kernel/contracts/), another gets it by name. A third
+ * party adds its own by augmenting `Services`:
+ *   declare module 'switchboard/kernel/services.js' { interface Services { mine: MyApi } }
+ */
+import type { HttpService } from './contracts/http.js';
+import type { UpstreamRegistry } from './contracts/lifecycle.js';
+import type { ResourceStore } from './contracts/store.js';
+import type { ToolsetService } from './contracts/toolsets.js';
+
+export interface Services {
+  store: ResourceStore;
+  upstreams: UpstreamRegistry;
+  http: HttpService;
+  toolsets: ToolsetService;
+}
+
+export class ServiceRegistry {
+  private readonly impls = new Map<string, unknown>();
+
+  provide<K extends keyof Services>(name: K, impl: Services[K]): void {
+    if (this.impls.has(name)) throw new Error(`service '${String(name)}' is already provided`);
+    this.impls.set(name, impl);
+  }
+
+  get<K extends keyof Services>(name: K): Services[K] {
+    const impl = this.impls.get(name);
+    if (impl === undefined) throw new Error(`service '${String(name)}' is not provided (is its plugin enabled?)`);
+    return impl as Services[K];
+  }
+
+  find<K extends keyof Services>(name: K): Services[K] | undefined {
+    return this.impls.get(name) as Services[K] | undefined;
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * A session is one connected MCP client. Transports create them through the endpoint;
+ * everything per-client (identity, per-session server status) hangs off it.
+ */
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Identity } from './request-context.js';
+
+export type TransportKind = 'streamable-http' | 'sse' | 'stdio' | 'in-memory';
+
+export interface Session {
+  readonly id: string;
+  readonly transport: TransportKind;
+  readonly createdAt: Date;
+  readonly server: Server;
+  identity?: Identity;
+  clientInfo?: { name: string; version: string };
+  /** Free slots for plugins; key by a Symbol the plugin owns. */
+  readonly slots: Map<symbol, unknown>;
+}
+
+export class SessionRegistry {
+  private readonly sessions = new Map<string, Session>();
+
+  add(session: Session): void {
+    this.sessions.set(session.id, session);
+  }
+
+  remove(id: string): Session | undefined {
+    const s = this.sessions.get(id);
+    this.sessions.delete(id);
+    return s;
+  }
+
+  get(id: string): Session | undefined {
+    return this.sessions.get(id);
+  }
+
+  all(): Session[] {
+    return [...this.sessions.values()];
+  }
+
+  get size(): number {
+    return this.sessions.size;
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * The vocabulary of the catalogue: what a tool is, who may see it and how it runs.
+ * Plugins that own tools (upstreams, core tools, workflows) describe them with
+ * ToolDefinition; everything else reads CatalogueEntry.
+ */
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { RequestContext } from './request-context.js';
+
+export type ToolKind = 'tool' | 'workflow' | 'core';
+
+export interface ToolAnnotations {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+export type JsonObject = { [key: string]: unknown };
+
+export interface JsonSchemaObject extends JsonObject {
+  type?: unknown;
+  properties?: Record<string, unknown>;
+  required?: unknown;
+}
+
+/** What runs a tool. `args` has already passed the tool's inputSchema. */
+export type ToolInvoker = (args: JsonObject, call: CallContext) => Promise<CallToolResult>;
+
+export interface ToolDefinition {
+  /** The catalogue name: `core_*`, `x_<server>_<tool>` or `workflow_<name>`. */
+  name: string;
+  kind: ToolKind;
+  description: string;
+  inputSchema: JsonSchemaObject;
+  outputSchema?: JsonSchemaObject;
+  /** Set for external tools only. */
+  server?: string;
+  /** The name the owner knows the tool by (the upstream's own tool name). */
+  originalName?: string;
+  annotations?: ToolAnnotations;
+  labels?: Record<string, string>;
+  invoke: ToolInvoker;
+}
+
+/** One tool call in flight. */
+export interface CallContext {
+  request: RequestContext;
+  signal: AbortSignal;
+  /** Present when the client asked for progress; forwards progress of this call. */
+  progress?: (progress: number, total?: number, message?: string) => Promise<void>;
+  /** Nesting depth: 0 for call_tool, +1 for each workflow step. */
+  depth: number;
+}

@@ -1,0 +1,47 @@
+/** Reading a JSON request body within a byte limit, with the HTTP answers for when it is not. */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+function jsonRpcError(res: ServerResponse, status: number, code: number, message: string): void {
+  sendJson(res, status, { jsonrpc: '2.0', id: null, error: { code, message } });
+}
+
+export async function readJsonBody(
+  req: IncomingMessage,
+  res: ServerResponse,
+  limit: number,
+): Promise<{ ok: true; body: unknown } | { ok: false }> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) {
+    jsonRpcError(res, 413, -32600, `Request body of ${declared} bytes exceeds the limit of ${limit} bytes`);
+    req.resume();
+    return { ok: false };
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of req as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > limit) {
+        jsonRpcError(res, 413, -32600, `Request body exceeds the limit of ${limit} bytes`);
+        req.destroy();
+        return { ok: false };
+      }
+      chunks.push(chunk);
+    }
+  } catch {
+    return { ok: false };
+  }
+  const text = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
+  try {
+    return { ok: true, body: JSON.parse(text) };
+  } catch (err) {
+    jsonRpcError(res, 400, -32700, `Parse error: request body is not valid JSON (${(err as Error).message})`);
+    return { ok: false };
+  }
+}

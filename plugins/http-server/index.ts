@@ -1,0 +1,82 @@
+/**
+ * http-server: the one HTTP listener on aggregator.host:aggregator.port. Exact-path raw
+ * handlers (the MCP transports) are served straight from node:http; everything else goes
+ * through koa and its router (health, OAuth, pages).
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Koa from 'koa';
+import Router from '@koa/router';
+import type { HttpService, RawHandler } from '../../kernel/contracts/http.js';
+import { definePlugin } from '../../kernel/plugin.js';
+import { readJsonBody } from './body.js';
+import { originAllowed } from './origin.js';
+
+export default definePlugin({
+  name: 'http-server',
+  description: 'The HTTP listener shared by the MCP transports, health and other HTTP surfaces.',
+  setup({ kernel, log }) {
+    const router = new Router();
+    const raw = new Map<string, RawHandler[]>();
+    const app = new Koa();
+    let server: Server | undefined;
+    let bound: { host: string; port: number } | undefined;
+    const aggregator = () => kernel.settings().aggregator;
+
+    router.get('/health', (ctx) => {
+      ctx.body = { status: 'ok' };
+    });
+
+    const service: HttpService = {
+      router,
+      handle(path, handler) {
+        raw.set(path, [...(raw.get(path) ?? []), handler]);
+      },
+      address: () => bound,
+      checkOrigin(req, res) {
+        const origin = req.headers.origin;
+        if (originAllowed(origin, aggregator().allowedOrigins)) return true;
+        res.writeHead(403, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `Origin '${origin}' is not allowed` } }));
+        return false;
+      },
+      readJson: (req, res) => readJsonBody(req, res, aggregator().maxBodyBytes),
+    };
+    kernel.services.provide('http', service);
+
+    return {
+      async start() {
+        const settings = aggregator();
+        if (!settings.enabled || settings.transport === 'stdio') return;
+        app.use(router.routes()).use(router.allowedMethods());
+        const koaHandler = app.callback();
+        server = createServer(async (req, res) => {
+          const url = new URL(req.url ?? '/', 'http://switchboard.local');
+          const handlers = raw.get(url.pathname);
+          if (handlers) {
+            for (const h of handlers) if (await h(req, res, url)) return;
+          }
+          await koaHandler(req, res);
+        });
+        server.keepAliveTimeout = 65_000;
+        await new Promise<void>((resolve, reject) => {
+          server!.once('error', reject);
+          server!.listen(settings.port, settings.host, () => resolve());
+        });
+        const addr = server.address() as AddressInfo;
+        bound = { host: settings.host, port: addr.port };
+        const shown = settings.host.includes(':') ? `[${settings.host}]` : settings.host;
+        log.info(`listening on http://${shown}:${addr.port}/mcp`);
+      },
+      async stop() {
+        if (!server) return;
+        const s = server;
+        server = undefined;
+        await new Promise<void>((resolve) => {
+          s.close(() => resolve());
+          s.closeAllConnections();
+        });
+      },
+    };
+  },
+});

@@ -1,0 +1,61 @@
+/** call_tool and call_tools: the only way to run an aggregated tool. */
+import type { KernelApi } from '../../kernel/kernel-api.js';
+import type { MetaToolDefinition } from '../../kernel/mcp/endpoint.js';
+import { errorResult, objectResult } from '../../kernel/mcp/results.js';
+import type { JsonObject } from '../../kernel/tools.js';
+
+const MAX_BATCH = 16;
+
+export function executionTools(kernel: KernelApi): MetaToolDefinition[] {
+  const callTool: MetaToolDefinition = {
+    name: 'call_tool',
+    description:
+      'Run any tool listed by list_tools or filter_tools: {name, arguments}. Returns that tool\'s own result. Use describe_tool first to see its input schema.',
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+    inputSchema: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['name'],
+      properties: {
+        name: { type: 'string', minLength: 1, description: 'Tool name, e.g. x_<server>_<tool>, core_..., workflow_<name>.' },
+        arguments: { type: 'object', default: {}, description: "The tool's arguments, per its inputSchema." },
+      },
+    },
+    handler: (args, call) => kernel.tools.call(args.name as string, args.arguments as JsonObject, call),
+  };
+
+  const callTools: MetaToolDefinition = {
+    name: 'call_tools',
+    description: `Run up to ${MAX_BATCH} tool calls in one request ({calls: [{name, arguments}], parallel}); results come back in call order and one failure does not fail the others.`,
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+    inputSchema: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['calls'],
+      properties: {
+        calls: {
+          type: 'array',
+          minItems: 1,
+          maxItems: MAX_BATCH,
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['name'],
+            properties: { name: { type: 'string', minLength: 1 }, arguments: { type: 'object', default: {} } },
+          },
+        },
+        parallel: { type: 'boolean', default: true },
+      },
+    },
+    async handler(args, call) {
+      const calls = args.calls as { name: string; arguments: JsonObject }[];
+      const one = (c: { name: string; arguments: JsonObject }) => kernel.tools.call(c.name, c.arguments, call).catch(errorResult);
+      const results = [];
+      if (args.parallel) results.push(...(await Promise.all(calls.map(one))));
+      else for (const c of calls) results.push(await one(c));
+      return objectResult({ results });
+    },
+  };
+
+  return [callTool, callTools];
+}

@@ -1,0 +1,16 @@
+/** meta-tools: the 13 tools an MCP client sees; everything else is reached through call_tool. */
+import { definePlugin } from '../../kernel/plugin.js';
+import { contentTools } from './content.js';
+import { discoveryTools } from './discovery.js';
+import { executionTools } from './execution.js';
+import { serverTools } from './servers.js';
+
+export default definePlugin({
+  name: 'meta-tools',
+  description: 'list_tools, filter_tools, describe_tool, call_tool and the other meta-tools.',
+  setup({ kernel }) {
+    for (const def of [...discoveryTools(kernel), ...executionTools(kernel), ...contentTools(kernel), ...serverTools(kernel)]) {
+      kernel.endpoint.addMetaTool(def);
+    }
+  },
+});

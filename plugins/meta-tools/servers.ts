@@ -1,0 +1,35 @@
+/** list_servers: the caller's view of every registered server (decisions.md). */
+import type { KernelApi } from '../../kernel/kernel-api.js';
+import type { MetaToolDefinition } from '../../kernel/mcp/endpoint.js';
+import { objectResult } from '../../kernel/mcp/results.js';
+import type { JsonObject } from '../../kernel/tools.js';
+
+export function serverTools(kernel: KernelApi): MetaToolDefinition[] {
+  return [
+    {
+      name: 'list_servers',
+      description: 'List the registered MCP servers with their state, health, how many of their tools you can see and their sign-in status.',
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      inputSchema: { type: 'object', additionalProperties: false, properties: {} },
+      async handler(_args, call) {
+        const view = call.request.view;
+        const counts = new Map<string, number>();
+        for (const e of kernel.catalogue.all()) {
+          if (e.server && (!view || view.includes(e))) counts.set(e.server, (counts.get(e.server) ?? 0) + 1);
+        }
+        const snapshot = kernel.config.snapshot;
+        const servers: JsonObject[] = [];
+        for (const s of kernel.services.get('upstreams').list()) {
+          const def = snapshot.mcpServers.get(s.name)?.value;
+          const tools = counts.get(s.name) ?? 0;
+          // With a toolset, a server none of whose tools is visible is not part of the caller's view.
+          if (view && tools === 0) continue;
+          const auth: JsonObject = { status: s.state === 'auth_required' ? 'auth_required' : s.state === 'running' ? 'connected' : 'disconnected' };
+          if (auth.status === 'auth_required') auth.auth_tool = 'core_auth_login';
+          servers.push({ name: s.name, type: def?.type ?? s.metadata.type, state: s.state, health: s.health, tools, auth, suspended: def?.suspended ?? false });
+        }
+        return objectResult({ servers, total: servers.length });
+      },
+    },
+  ];
+}

@@ -1,0 +1,19 @@
+/** The caller's catalogue: the whole catalogue, narrowed by the request's view when it has one. */
+import type { Catalogue, CatalogueEntry } from '../../kernel/catalogue.js';
+import type { CatalogueView } from '../../kernel/request-context.js';
+
+export function visibleEntries(catalogue: Catalogue, view: CatalogueView | undefined): readonly CatalogueEntry[] {
+  const all = catalogue.all();
+  return view ? all.filter((e) => view.includes(e)) : all;
+}
+
+export interface Page<T> {
+  items: T[];
+  total: number;
+  truncated: boolean;
+}
+
+export function page<T>(items: readonly T[], offset: number, limit: number): Page<T> {
+  const slice = items.slice(offset, offset + limit);
+  return { items: slice, total: items.length, truncated: offset + slice.length < items.length };
+}

@@ -1,0 +1,20 @@
+/** store-files: MCP server and workflow definitions as YAML files in the config directory. */
+import { definePlugin } from '../../kernel/plugin.js';
+import { FileStore } from './file-store.js';
+
+export default definePlugin<{ debounceMs: number }>({
+  name: 'store-files',
+  description: 'Keeps resources as YAML files under the config directory and watches them.',
+  optionsSchema: {
+    type: 'object',
+    additionalProperties: false,
+    properties: { debounceMs: { type: 'integer', minimum: 0, default: 75 } },
+  },
+  setup({ kernel, options }) {
+    if (kernel.settings().orchestrator) {
+      // Orchestrator mode stores resources elsewhere; this store stays out of the way.
+      return;
+    }
+    kernel.services.provide('store', new FileStore(kernel.config.configPath, options.debounceMs));
+  },
+});

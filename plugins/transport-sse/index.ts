@@ -1,0 +1,53 @@
+/**
+ * transport-sse: the older HTTP+SSE transport (protocol 2024-11-05). GET /sse opens the
+ * event stream and names the POST endpoint; POST /message?sessionId=... carries requests.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
+import { definePlugin } from '../../kernel/plugin.js';
+
+export default definePlugin({
+  name: 'transport-sse',
+  description: 'MCP over the legacy HTTP+SSE transport (GET /sse, POST /message).',
+  setup({ kernel }) {
+    const sessions = new Map<string, SSEServerTransport>();
+    const http = kernel.services.get('http');
+
+    http.handle('/sse', async (req: IncomingMessage, res: ServerResponse) => {
+      if (!http.checkOrigin(req, res)) return true;
+      if (req.method !== 'GET') {
+        res.writeHead(405, { allow: 'GET' }).end();
+        return true;
+      }
+      const transport = new SSEServerTransport('/message', res);
+      sessions.set(transport.sessionId, transport);
+      transport.onclose = () => sessions.delete(transport.sessionId);
+      res.once('close', () => void transport.close());
+      await kernel.endpoint.connect(transport, 'sse', transport.sessionId);
+      return true;
+    });
+
+    http.handle('/message', async (req: IncomingMessage, res: ServerResponse, url: URL) => {
+      if (!http.checkOrigin(req, res)) return true;
+      if (req.method !== 'POST') {
+        res.writeHead(405, { allow: 'POST' }).end();
+        return true;
+      }
+      const id = url.searchParams.get('sessionId');
+      const transport = id ? sessions.get(id) : undefined;
+      if (!transport) {
+        res.writeHead(404, { 'content-type': 'text/plain' }).end(id ? `Session '${id}' not found` : 'sessionId query parameter is required');
+        return true;
+      }
+      const read = await http.readJson(req, res);
+      if (read.ok) await transport.handlePostMessage(req, res, read.body);
+      return true;
+    });
+
+    return {
+      async stop() {
+        await Promise.all([...sessions.values()].map((t) => t.close()));
+      },
+    };
+  },
+});

@@ -1,0 +1,130 @@
+/**
+ * transport-streamable-http: MCP over streamable HTTP at /mcp. POST carries JSON-RPC,
+ * GET opens the session's notification stream, DELETE ends the session.
+ */
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { definePlugin } from '../../kernel/plugin.js';
+import { asMessages, isInitialize, protocolVersionSupported } from './messages.js';
+import { HttpSessionTransport } from './session-transport.js';
+
+function reject(res: ServerResponse, status: number, code: number, message: string): true {
+  const body = JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } });
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+  return true;
+}
+
+function accepts(req: IncomingMessage, type: string): boolean {
+  const accept = req.headers.accept;
+  return accept === undefined || accept.includes(type) || accept.includes('*/*');
+}
+
+export default definePlugin<{ path: string; sessionIdleMinutes: number }>({
+  name: 'transport-streamable-http',
+  description: 'MCP over streamable HTTP (POST/GET/DELETE /mcp).',
+  optionsSchema: {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      path: { type: 'string', pattern: '^/', default: '/mcp' },
+      sessionIdleMinutes: { type: 'number', minimum: 0, default: 60, description: 'Sessions idle this long are ended (0: never).' },
+    },
+  },
+  setup({ kernel, options, log }) {
+    const sessions = new Map<string, HttpSessionTransport>();
+    let sweeper: NodeJS.Timeout | undefined;
+
+    const sessionOf = (req: IncomingMessage, res: ServerResponse): HttpSessionTransport | undefined => {
+      const id = req.headers['mcp-session-id'];
+      if (typeof id !== 'string' || !id) {
+        reject(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required (send initialize first)');
+        return undefined;
+      }
+      const t = sessions.get(id);
+      if (!t) reject(res, 404, -32001, `Session '${id}' not found (it ended or never existed); initialize a new session`);
+      return t;
+    };
+
+    const post = async (req: IncomingMessage, res: ServerResponse): Promise<true> => {
+      const http = kernel.services.get('http');
+      if (!accepts(req, 'application/json') || !accepts(req, 'text/event-stream')) {
+        return reject(res, 406, -32000, 'Not Acceptable: the client must accept both application/json and text/event-stream');
+      }
+      const ct = req.headers['content-type'];
+      if (!ct || !ct.includes('application/json')) return reject(res, 415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
+      const read = await http.readJson(req, res);
+      if (!read.ok) return true;
+      const parsed = asMessages(read.body);
+      if (typeof parsed === 'string') return reject(res, 400, -32600, `Invalid Request: ${parsed}`);
+      const { messages, batch } = parsed;
+      if (messages.some(isInitialize)) {
+        if (messages.length > 1) return reject(res, 400, -32600, 'Invalid Request: initialize must be sent alone');
+        const id = randomUUID();
+        const transport = new HttpSessionTransport(id);
+        transport.onclose = () => sessions.delete(id);
+        sessions.set(id, transport);
+        await kernel.endpoint.connect(transport, 'streamable-http', id);
+        transport.receive(messages, batch, res, req.headers);
+        return true;
+      }
+      const version = req.headers['mcp-protocol-version'];
+      if (!protocolVersionSupported(typeof version === 'string' ? version : undefined)) {
+        return reject(res, 400, -32000, `Bad Request: unsupported MCP-Protocol-Version '${String(version)}'`);
+      }
+      const transport = sessionOf(req, res);
+      if (transport) transport.receive(messages, batch, res, req.headers);
+      return true;
+    };
+
+    const handler = async (req: IncomingMessage, res: ServerResponse): Promise<boolean> => {
+      const http = kernel.services.get('http');
+      if (!http.checkOrigin(req, res)) return true;
+      switch (req.method) {
+        case 'POST':
+          return post(req, res);
+        case 'GET': {
+          if (!accepts(req, 'text/event-stream')) return reject(res, 406, -32000, 'Not Acceptable: GET needs Accept: text/event-stream');
+          const t = sessionOf(req, res);
+          if (t && !t.openStream(res)) reject(res, 409, -32000, 'Conflict: this session already has a GET stream open');
+          return true;
+        }
+        case 'DELETE': {
+          const t = sessionOf(req, res);
+          if (t) {
+            await t.close();
+            res.writeHead(200).end();
+          }
+          return true;
+        }
+        default:
+          res.writeHead(405, { allow: 'GET, POST, DELETE' }).end();
+          return true;
+      }
+    };
+
+    kernel.services.get('http').handle(options.path, handler);
+
+    return {
+      start() {
+        if (options.sessionIdleMinutes > 0) {
+          const idleMs = options.sessionIdleMinutes * 60_000;
+          sweeper = setInterval(() => {
+            const now = Date.now();
+            for (const t of sessions.values()) {
+              if (now - t.lastActivity > idleMs) {
+                log.info(`ending idle session ${t.sessionId}`);
+                void t.close();
+              }
+            }
+          }, Math.min(idleMs, 60_000));
+          sweeper.unref();
+        }
+      },
+      async stop() {
+        clearInterval(sweeper);
+        await Promise.all([...sessions.values()].map((t) => t.close()));
+      },
+    };
+  },
+});

@@ -1,0 +1,26 @@
+/** Shape checks for incoming JSON-RPC, cheap enough for every request. */
+import { SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+
+export function asMessages(body: unknown): { messages: JSONRPCMessage[]; batch: boolean } | string {
+  const batch = Array.isArray(body);
+  const list: unknown[] = batch ? (body as unknown[]) : [body];
+  if (list.length === 0) return 'empty batch';
+  for (const m of list) {
+    if (!m || typeof m !== 'object' || Array.isArray(m)) return 'each message must be a JSON-RPC object';
+    const o = m as Record<string, unknown>;
+    if (o.jsonrpc !== '2.0') return "'jsonrpc' must be \"2.0\"";
+    const hasMethod = typeof o.method === 'string';
+    const isResponse = 'result' in o || 'error' in o;
+    if (!hasMethod && !isResponse) return "a message needs a 'method' (request, notification) or 'result'/'error' (response)";
+    if ('id' in o && typeof o.id !== 'string' && typeof o.id !== 'number' && !(isResponse && o.id === null)) return "'id' must be a string or a number";
+  }
+  return { messages: list as JSONRPCMessage[], batch };
+}
+
+export function isInitialize(m: JSONRPCMessage): boolean {
+  return 'method' in m && m.method === 'initialize' && 'id' in m;
+}
+
+export function protocolVersionSupported(version: string | undefined): boolean {
+  return version === undefined || SUPPORTED_PROTOCOL_VERSIONS.includes(version);
+}

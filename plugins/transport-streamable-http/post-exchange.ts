@@ -1,0 +1,64 @@
+/**
+ * One POST's worth of JSON-RPC exchange. Answers with plain JSON when every response is
+ * ready before anything else needs saying (the common case, and the cheapest), and
+ * upgrades to an SSE stream the moment a related notification (progress, logging) must
+ * go out before the response.
+ */
+import type { ServerResponse } from 'node:http';
+import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
+
+export class PostExchange {
+  private mode: 'waiting' | 'sse' | 'done' = 'waiting';
+  private readonly responses: JSONRPCMessage[] = [];
+  private remaining: number;
+
+  constructor(
+    private readonly res: ServerResponse,
+    readonly ids: readonly RequestId[],
+    private readonly batch: boolean,
+    private readonly headers: Record<string, string>,
+    private readonly onDone: () => void,
+  ) {
+    this.remaining = ids.length;
+    res.once('close', () => {
+      if (this.mode !== 'done') this.finish(false);
+    });
+  }
+
+  /** A response (or error) for one of this exchange's requests. */
+  respond(message: JSONRPCMessage): void {
+    if (this.mode === 'done') return;
+    this.remaining--;
+    if (this.mode === 'sse') this.writeEvent(message);
+    else this.responses.push(message);
+    if (this.remaining > 0) return;
+    if (this.mode === 'sse') {
+      this.res.end();
+    } else {
+      const body = JSON.stringify(this.batch ? this.responses : this.responses[0]);
+      this.res.writeHead(200, { ...this.headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+      this.res.end(body);
+    }
+    this.finish(true);
+  }
+
+  /** A request or notification related to this exchange's requests. */
+  notify(message: JSONRPCMessage): void {
+    if (this.mode === 'done') return;
+    if (this.mode === 'waiting') {
+      this.mode = 'sse';
+      this.res.writeHead(200, { ...this.headers, 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+      for (const r of this.responses.splice(0)) this.writeEvent(r);
+    }
+    this.writeEvent(message);
+  }
+
+  private writeEvent(message: JSONRPCMessage): void {
+    this.res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+  }
+
+  private finish(_completed: boolean): void {
+    this.mode = 'done';
+    this.onDone();
+  }
+}

@@ -1,0 +1,121 @@
+/**
+ * An MCP client transport over a child's stdin/stdout. Unlike the SDK's, the child leads
+ * its own process group, so stopping it also stops whatever it spawned (`npx` wrappers,
+ * shells): no orphan survives a stop. stderr is handed back line by line for the log.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+
+export interface ChildProcessParams {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd?: string;
+  onStderrLine: (line: string) => void;
+}
+
+const STOP_WAIT_MS = 1500;
+
+export class ChildProcessTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  private child: ChildProcess | undefined;
+  private readonly buffer = new ReadBuffer();
+  private exited: Promise<void> = Promise.resolve();
+
+  constructor(private readonly params: ChildProcessParams) {}
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  start(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const child = spawn(this.params.command, this.params.args, {
+        env: this.params.env,
+        cwd: this.params.cwd,
+        stdio: ['pipe', 'pipe', 'pipe'],
+        detached: true,
+        windowsHide: true,
+      });
+      this.child = child;
+      this.exited = new Promise((done) => child.once('close', () => done()));
+      child.once('error', (err) => {
+        reject(err);
+        this.onerror?.(err);
+      });
+      child.once('spawn', () => resolve());
+      child.once('close', () => {
+        this.child = undefined;
+        this.onclose?.();
+      });
+      child.stdin!.on('error', (err) => this.onerror?.(err));
+      child.stdout!.on('data', (chunk: Buffer) => {
+        this.buffer.append(chunk);
+        for (;;) {
+          let message: JSONRPCMessage | null;
+          try {
+            message = this.buffer.readMessage();
+          } catch (err) {
+            this.onerror?.(err as Error);
+            continue;
+          }
+          if (message === null) break;
+          this.onmessage?.(message);
+        }
+      });
+      let pending = '';
+      child.stderr!.setEncoding('utf8');
+      child.stderr!.on('data', (text: string) => {
+        pending += text;
+        let nl: number;
+        while ((nl = pending.indexOf('\n')) >= 0) {
+          const line = pending.slice(0, nl).trimEnd();
+          pending = pending.slice(nl + 1);
+          if (line) this.params.onStderrLine(line);
+        }
+      });
+    });
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    return new Promise((resolve) => {
+      const stdin = this.child?.stdin;
+      if (!stdin || stdin.destroyed) {
+        resolve();
+        return;
+      }
+      if (stdin.write(serializeMessage(message))) resolve();
+      else stdin.once('drain', () => resolve());
+    });
+  }
+
+  /** Close stdin (the polite stop), then SIGTERM, then SIGKILL, each to the whole group. */
+  async close(): Promise<void> {
+    const child = this.child;
+    if (!child) return;
+    const wait = (ms: number) => Promise.race([this.exited, new Promise<void>((r) => setTimeout(r, ms).unref())]);
+    child.stdin?.end();
+    await wait(STOP_WAIT_MS);
+    for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
+      if (child.exitCode !== null || child.signalCode !== null) break;
+      killGroup(child, signal);
+      await wait(STOP_WAIT_MS);
+    }
+    // The leader may be gone while others in its group live on.
+    killGroup(child, 'SIGKILL');
+    this.buffer.clear();
+  }
+}
+
+function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    // ESRCH: the group is already gone.
+  }
+}

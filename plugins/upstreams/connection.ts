@@ -1,0 +1,321 @@
+/**
+ * One upstream MCP server: its connection, its lifecycle state and what it serves.
+ * One connection serves every client session. A drop (crash, network) moves it to
+ * `failed` and schedules a reconnect on the backoff; `stop` is the only way to stay down.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  CallToolResultSchema,
+  PromptListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
+  ToolListChangedNotificationSchema,
+  type CallToolResult,
+  type Prompt,
+  type Resource,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { ServiceHealth, ServiceState, ServiceStatus } from '../../kernel/contracts/lifecycle.js';
+import type { McpServerDefinition } from '../../kernel/config/settings.js';
+import { ServerUnavailableError, TimeoutError } from '../../kernel/errors.js';
+import type { Logger } from '../../kernel/log.js';
+import { SERVER_INFO } from '../../kernel/mcp/endpoint.js';
+import type { CallContext, JsonObject } from '../../kernel/tools.js';
+import { backoffDelayMs } from './backoff.js';
+import { mapUpstreamError } from './call-errors.js';
+import { ChildProcessTransport } from './child-process-transport.js';
+
+/** Results pass through untouched: re-validating them on every call is cost without benefit. */
+const PASSTHROUGH = { safeParse: (data: unknown) => ({ success: true, data }) } as unknown as typeof CallToolResultSchema;
+
+/** After this many failed attempts in a row a remote server is reported unreachable. */
+const UNREACHABLE_AFTER = 3;
+
+export interface ConnectionEvents {
+  onContentChange(conn: UpstreamConnection): void;
+  onStateChange(conn: UpstreamConnection, previous: ServiceState): void;
+}
+
+export class UpstreamConnection {
+  state: ServiceState = 'stopped';
+  health: ServiceHealth = 'unknown';
+  error: string | undefined;
+  nextRetryAt: Date | undefined;
+  lastRestartedAt: string | undefined;
+  tools: Tool[] = [];
+  resources: Resource[] = [];
+  prompts: Prompt[] = [];
+  private client: Client | undefined;
+  private transport: Transport | undefined;
+  private wanted = false;
+  private failures = 0;
+  private retryTimer: NodeJS.Timeout | undefined;
+  /** Bumped on every start/stop so late callbacks of an old connection are ignored. */
+  private epoch = 0;
+
+  constructor(
+    public def: McpServerDefinition,
+    private readonly configPath: string,
+    private readonly log: Logger,
+    private readonly events: ConnectionEvents,
+  ) {}
+
+  get name(): string {
+    return this.def.name;
+  }
+
+  /** The pid of a stdio server's process while it runs. */
+  get pid(): number | undefined {
+    return this.transport instanceof ChildProcessTransport ? this.transport.pid : undefined;
+  }
+
+  status(): ServiceStatus {
+    const s: ServiceStatus = {
+      name: this.name,
+      service_type: 'MCPServer',
+      state: this.state,
+      health: this.health,
+      metadata: {
+        type: this.def.type,
+        autoStart: this.def.autoStart,
+        suspended: this.def.suspended,
+        tools: this.state === 'running' ? this.tools.length : 0,
+        ...(this.def.command ? { command: [...this.def.command, ...(this.def.args ?? [])] } : {}),
+        ...(this.def.url ? { url: this.def.url } : {}),
+        ...(this.pid !== undefined ? { pid: this.pid } : {}),
+      },
+    };
+    if (this.error) s.error = this.error;
+    if (this.nextRetryAt) s.nextRetryAfter = this.nextRetryAt.toISOString();
+    if (this.lastRestartedAt) s.lastRestartedAt = this.lastRestartedAt;
+    return s;
+  }
+
+  async start(): Promise<void> {
+    this.wanted = true;
+    if (this.state === 'running' || this.state === 'starting') return;
+    this.failures = 0;
+    await this.connect();
+  }
+
+  async stop(): Promise<void> {
+    this.wanted = false;
+    this.epoch++;
+    this.clearRetry();
+    if (this.state === 'stopped') return;
+    this.setState('stopping');
+    await this.disconnect();
+    this.error = undefined;
+    this.health = 'unknown';
+    this.setState('stopped');
+  }
+
+  async restart(): Promise<void> {
+    await this.stop();
+    this.lastRestartedAt = new Date().toISOString();
+    await this.start();
+  }
+
+  /** Runs one tool on this server. Hot path: no work that could be done earlier. */
+  async callTool(originalName: string, args: JsonObject, call: CallContext): Promise<CallToolResult> {
+    const client = this.client;
+    if (!client || this.state !== 'running') {
+      throw new ServerUnavailableError(this.name, this.error ? `${this.state}: ${this.error}` : this.state, this.retryDetails());
+    }
+    try {
+      return (await client.request(
+        { method: 'tools/call', params: { name: originalName, arguments: args } },
+        PASSTHROUGH,
+        call.progress
+          ? { signal: call.signal, resetTimeoutOnProgress: true, onprogress: (p) => void call.progress?.(p.progress, p.total, p.message) }
+          : { signal: call.signal },
+      )) as CallToolResult;
+    } catch (err) {
+      throw mapUpstreamError(this.name, `tool '${originalName}'`, err);
+    }
+  }
+
+  async readResource(uri: string): Promise<Record<string, unknown>> {
+    const client = this.requireClient();
+    try {
+      return (await client.readResource({ uri })) as Record<string, unknown>;
+    } catch (err) {
+      throw mapUpstreamError(this.name, `resource '${uri}'`, err);
+    }
+  }
+
+  async getPrompt(name: string, args: Record<string, string>): Promise<Record<string, unknown>> {
+    const client = this.requireClient();
+    try {
+      return (await client.getPrompt({ name, arguments: args })) as Record<string, unknown>;
+    } catch (err) {
+      throw mapUpstreamError(this.name, `prompt '${name}'`, err);
+    }
+  }
+
+  private requireClient(): Client {
+    if (!this.client || this.state !== 'running') throw new ServerUnavailableError(this.name, this.state, this.retryDetails());
+    return this.client;
+  }
+
+  private retryDetails(): Record<string, unknown> | undefined {
+    return this.nextRetryAt ? { nextRetryAfter: this.nextRetryAt.toISOString() } : undefined;
+  }
+
+  private setState(state: ServiceState): void {
+    const previous = this.state;
+    if (previous === state) return;
+    this.state = state;
+    this.events.onStateChange(this, previous);
+  }
+
+  private createTransport(): Transport {
+    const d = this.def;
+    if (d.type === 'stdio') {
+      const [command, ...rest] = d.command!;
+      return new ChildProcessTransport({
+        command: command!,
+        args: [...rest, ...(d.args ?? [])],
+        env: { ...getDefaultEnvironment(), ...d.env },
+        cwd: this.configPath,
+        onStderrLine: (line) => this.log.info(`stderr: ${line}`),
+      });
+    }
+    const url = new URL(d.url!);
+    const requestInit = { headers: d.headers };
+    return d.type === 'sse' ? new SSEClientTransport(url, { requestInit }) : new StreamableHTTPClientTransport(url, { requestInit });
+  }
+
+  private async connect(): Promise<void> {
+    const epoch = ++this.epoch;
+    this.clearRetry();
+    this.setState('starting');
+    const transport = this.createTransport();
+    const client = new Client({ name: SERVER_INFO.name, version: SERVER_INFO.version }, { capabilities: {} });
+    const timeoutMs = this.def.timeout * 1000;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        client.connect(transport, { timeout: timeoutMs }),
+        new Promise((_, reject) => {
+          timer = setTimeout(() => reject(new TimeoutError(`connecting to '${this.name}'`, timeoutMs)), timeoutMs);
+        }),
+      ]);
+      clearTimeout(timer);
+      if (epoch !== this.epoch) {
+        await client.close().catch(() => undefined);
+        return;
+      }
+      this.client = client;
+      this.transport = transport;
+      client.onclose = () => {
+        if (epoch === this.epoch) this.onDropped('connection closed');
+      };
+      client.onerror = (err) => this.log.debug(`transport error: ${err.message}`);
+      this.watchLists(client, epoch);
+      await this.refreshAll(client);
+      if (epoch !== this.epoch) return;
+      this.failures = 0;
+      this.error = undefined;
+      this.health = 'healthy';
+      this.setState('running');
+      this.log.info(`connected (${this.tools.length} tools)`);
+      this.events.onContentChange(this);
+    } catch (err) {
+      clearTimeout(timer);
+      await client.close().catch(() => undefined);
+      await transport.close().catch(() => undefined);
+      if (epoch !== this.epoch) return;
+      this.client = undefined;
+      this.transport = undefined;
+      this.fail(err instanceof Error ? err.message : String(err));
+    }
+  }
+
+  private async refreshAll(client: Client): Promise<void> {
+    const caps = client.getServerCapabilities() ?? {};
+    this.tools = caps.tools ? await this.listAll((cursor) => client.listTools(cursor ? { cursor } : {}), 'tools') : [];
+    this.resources = caps.resources ? await this.listAll((cursor) => client.listResources(cursor ? { cursor } : {}), 'resources') : [];
+    this.prompts = caps.prompts ? await this.listAll((cursor) => client.listPrompts(cursor ? { cursor } : {}), 'prompts') : [];
+  }
+
+  private async listAll<K extends 'tools' | 'resources' | 'prompts', T>(
+    page: (cursor: string | undefined) => Promise<{ nextCursor?: string } & Record<K, T[]>>,
+    key: K,
+  ): Promise<T[]> {
+    const all: T[] = [];
+    let cursor: string | undefined;
+    do {
+      const r = await page(cursor);
+      all.push(...r[key]);
+      cursor = r.nextCursor;
+    } while (cursor);
+    return all;
+  }
+
+  private watchLists(client: Client, epoch: number): void {
+    const refresh = (what: string) => async () => {
+      if (epoch !== this.epoch) return;
+      try {
+        await this.refreshAll(client);
+        if (epoch === this.epoch) this.events.onContentChange(this);
+      } catch (err) {
+        this.log.warn(`refreshing after ${what} list change failed: ${(err as Error).message}`);
+      }
+    };
+    client.setNotificationHandler(ToolListChangedNotificationSchema, refresh('tool'));
+    client.setNotificationHandler(ResourceListChangedNotificationSchema, refresh('resource'));
+    client.setNotificationHandler(PromptListChangedNotificationSchema, refresh('prompt'));
+  }
+
+  private onDropped(reason: string): void {
+    this.client = undefined;
+    this.transport = undefined;
+    this.tools = [];
+    this.resources = [];
+    this.prompts = [];
+    this.events.onContentChange(this);
+    this.log.warn(`lost: ${reason}`);
+    this.fail(reason);
+  }
+
+  private fail(reason: string): void {
+    this.failures++;
+    this.error = reason;
+    this.health = 'unhealthy';
+    const remote = this.def.type !== 'stdio';
+    this.setState(remote && this.failures >= UNREACHABLE_AFTER ? 'unreachable' : 'failed');
+    if (!this.wanted) return;
+    const delay = backoffDelayMs(this.failures - 1, this.def.backoff.initialSeconds, this.def.backoff.maxSeconds);
+    this.nextRetryAt = new Date(Date.now() + delay);
+    this.log.warn(`${reason}; retrying in ${Math.round(delay)} ms`);
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      this.nextRetryAt = undefined;
+      if (this.wanted) void this.connect();
+    }, delay);
+    this.retryTimer.unref();
+  }
+
+  private clearRetry(): void {
+    clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+    this.nextRetryAt = undefined;
+  }
+
+  private async disconnect(): Promise<void> {
+    const client = this.client;
+    const transport = this.transport;
+    this.client = undefined;
+    this.transport = undefined;
+    this.tools = [];
+    this.resources = [];
+    this.prompts = [];
+    this.events.onContentChange(this);
+    if (client) await client.close().catch(() => undefined);
+    if (transport) await transport.close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,159 @@
+/**
+ * All upstream connections, reconciled against each configuration snapshot: a server
+ * whose definition changed restarts, one that disappeared stops, one that appeared starts
+ * (remote servers always, stdio servers when autoStart), and nothing else is touched.
+ */
+import type { ServiceState, ServiceStatus, UpstreamPrompt, UpstreamRegistry, UpstreamResource } from '../../kernel/contracts/lifecycle.js';
+import type { ConfigSnapshot } from '../../kernel/config/snapshot.js';
+import type { McpServerDefinition } from '../../kernel/config/settings.js';
+import { NotFoundError } from '../../kernel/errors.js';
+import type { KernelApi } from '../../kernel/kernel-api.js';
+import type { Logger } from '../../kernel/log.js';
+import { UpstreamConnection } from './connection.js';
+import { promptEntries, toolDefinitions } from './tool-definitions.js';
+
+/** Fields whose change needs a new connection. */
+function connectionKey(d: McpServerDefinition): string {
+  return JSON.stringify([d.type, d.command, d.args, d.url, d.env, d.headers, d.timeout]);
+}
+
+function shouldRunOnArrival(d: McpServerDefinition): boolean {
+  return !d.suspended && (d.type !== 'stdio' || d.autoStart);
+}
+
+export class Upstreams implements UpstreamRegistry {
+  private readonly conns = new Map<string, UpstreamConnection>();
+
+  constructor(
+    private readonly kernel: KernelApi,
+    private readonly log: Logger,
+  ) {}
+
+  /** Reconciles against `next`. Waits for new connections only when `wait` (startup). */
+  async reconcile(next: ConfigSnapshot, wait: boolean): Promise<void> {
+    const pending: Promise<void>[] = [];
+    for (const [name, conn] of this.conns) {
+      if (!next.mcpServers.has(name)) {
+        this.conns.delete(name);
+        pending.push(conn.stop().then(() => this.kernel.catalogue.replaceSource(`server:${name}`, [])));
+      }
+    }
+    for (const [name, { value: def }] of next.mcpServers) {
+      const conn = this.conns.get(name);
+      if (!conn) {
+        const created = new UpstreamConnection(def, next.configPath, this.log.child(name), {
+          onContentChange: (c) => this.publish(c),
+          onStateChange: (c, previous) => this.announce(c, previous),
+        });
+        this.conns.set(name, created);
+        if (shouldRunOnArrival(def)) pending.push(created.start());
+        continue;
+      }
+      const before = conn.def;
+      conn.def = def;
+      if (def.suspended) {
+        pending.push(conn.stop());
+      } else if (before.suspended) {
+        pending.push(conn.start());
+      } else if (connectionKey(before) !== connectionKey(def) || (def.restartRequestedAt && def.restartRequestedAt !== before.restartRequestedAt)) {
+        if (conn.state !== 'stopped') pending.push(conn.restart());
+      } else if (before.toolPrefix !== def.toolPrefix) {
+        this.publish(conn);
+      }
+    }
+    const all = Promise.all(pending).then(() => undefined);
+    if (wait) await all;
+    else all.catch((err: unknown) => this.log.error(`reconcile failed: ${String(err)}`));
+  }
+
+  async stopAll(): Promise<void> {
+    await Promise.all([...this.conns.values()].map((c) => c.stop()));
+  }
+
+  private publish(conn: UpstreamConnection): void {
+    // A connection replaced by a newer definition of the same name must not publish.
+    if (this.conns.get(conn.name) !== conn) return;
+    this.kernel.catalogue.replaceSource(`server:${conn.name}`, toolDefinitions(conn));
+  }
+
+  private announce(conn: UpstreamConnection, previous: ServiceState): void {
+    const change = { name: conn.name, serviceType: 'MCPServer' as const, state: conn.state, previous };
+    this.kernel.hooks.onServiceStateChange.call(conn.error ? { ...change, detail: conn.error } : change);
+  }
+
+  private require(name: string): UpstreamConnection {
+    const conn = this.conns.get(name);
+    if (!conn) throw new NotFoundError('MCP server', name);
+    return conn;
+  }
+
+  connection(name: string): UpstreamConnection | undefined {
+    return this.conns.get(name);
+  }
+
+  list(): ServiceStatus[] {
+    return [...this.conns.values()].map((c) => c.status());
+  }
+
+  status(name: string): ServiceStatus | undefined {
+    return this.conns.get(name)?.status();
+  }
+
+  async start(name: string): Promise<ServiceStatus> {
+    const conn = this.require(name);
+    await conn.start();
+    return conn.status();
+  }
+
+  async stop(name: string): Promise<ServiceStatus> {
+    const conn = this.require(name);
+    await conn.stop();
+    return conn.status();
+  }
+
+  async restart(name: string): Promise<ServiceStatus> {
+    const conn = this.require(name);
+    await conn.restart();
+    return conn.status();
+  }
+
+  connectedCount(): number {
+    let n = 0;
+    for (const c of this.conns.values()) if (c.state === 'running') n++;
+    return n;
+  }
+
+  toolCount(name: string): number {
+    const c = this.conns.get(name);
+    return c && c.state === 'running' ? c.tools.length : 0;
+  }
+
+  resources(): UpstreamResource[] {
+    const out: UpstreamResource[] = [];
+    for (const c of this.conns.values()) {
+      if (c.state !== 'running') continue;
+      for (const r of c.resources) {
+        const entry: UpstreamResource = { server: c.name, uri: r.uri, name: r.name };
+        if (r.title) entry.title = r.title;
+        if (r.description) entry.description = r.description;
+        if (r.mimeType) entry.mimeType = r.mimeType;
+        out.push(entry);
+      }
+    }
+    return out;
+  }
+
+  readResource(server: string, uri: string): Promise<Record<string, unknown>> {
+    return this.require(server).readResource(uri);
+  }
+
+  prompts(): UpstreamPrompt[] {
+    return [...this.conns.values()].flatMap(promptEntries);
+  }
+
+  getPrompt(name: string, args: Record<string, string>): Promise<Record<string, unknown>> {
+    const prompt = this.prompts().find((p) => p.name === name);
+    if (!prompt) throw new NotFoundError('prompt', name);
+    return this.require(prompt.server).getPrompt(prompt.originalName, args);
+  }
+}
