@@ -1,0 +1,171 @@
+/**
+ * Test harness: a real `switchboard serve` process on an ephemeral port with a temp config
+ * directory, and real SDK clients to talk to it. Nothing here is mocked.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+/** The repository root (dist/test/support -> ../../..). */
+export const ROOT = resolve(here, '../../..');
+export const CLI = join(ROOT, 'bin/switchboard.js');
+export const EVERYTHING = join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+export const MEMORY = join(ROOT, 'node_modules/@modelcontextprotocol/server-memory/dist/index.js');
+/** Our own small SDK-built server (test/fixtures/test-server.ts). */
+export const TEST_SERVER = join(ROOT, 'dist/test/fixtures/test-server.js');
+
+export type Files = Record<string, string>;
+
+export async function makeConfigDir(files: Files): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'switchboard-test-'));
+  await mkdir(join(dir, 'mcpservers'), { recursive: true });
+  await mkdir(join(dir, 'workflows'), { recursive: true });
+  for (const [name, content] of Object.entries(files)) {
+    await mkdir(dirname(join(dir, name)), { recursive: true });
+    await writeFile(join(dir, name), content);
+  }
+  return dir;
+}
+
+/** YAML for a stdio server definition running a node script. */
+export function stdioServer(name: string, script: string, extra: string[] = [], more = ''): string {
+  return `name: ${name}\ntype: stdio\ncommand: [${['node', script, ...extra].map((s) => JSON.stringify(s)).join(', ')}]\nautoStart: true\n${more}`;
+}
+
+export interface Running {
+  url: string;
+  port: number;
+  configDir: string;
+  proc: ChildProcess;
+  logs(): string;
+  waitForLog(re: RegExp, timeoutMs?: number): Promise<string>;
+  stop(): Promise<number | null>;
+}
+
+export async function startSwitchboard(files: Files, options: { args?: string[]; configDir?: string } = {}): Promise<Running> {
+  const configDir = options.configDir ?? (await makeConfigDir(files));
+  const proc = spawn(process.execPath, [CLI, 'serve', '--config-path', configDir, '--port', '0', ...(options.args ?? [])], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, SWITCHBOARD_LOG_LEVEL: process.env.SWITCHBOARD_LOG_LEVEL ?? 'info' },
+  });
+  let log = '';
+  const waiters: { re: RegExp; resolve: (m: string) => void }[] = [];
+  const onData = (chunk: Buffer): void => {
+    log += chunk.toString();
+    if (process.env.SWITCHBOARD_TEST_LOGS) process.stderr.write(chunk);
+    for (const w of [...waiters]) {
+      const m = w.re.exec(log);
+      if (m) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(m[0]);
+      }
+    }
+  };
+  proc.stdout!.on('data', onData);
+  proc.stderr!.on('data', onData);
+  const exited = new Promise<number | null>((r) => proc.once('exit', (code) => r(code)));
+  const waitForLog = (re: RegExp, timeoutMs = 15_000): Promise<string> => {
+    const m = re.exec(log);
+    if (m) return Promise.resolve(m[0]);
+    return new Promise((resolvePromise, reject) => {
+      const timer = setTimeout(() => reject(new Error(`timed out waiting for ${re} in log:\n${log}`)), timeoutMs);
+      waiters.push({
+        re,
+        resolve: (s) => {
+          clearTimeout(timer);
+          resolvePromise(s);
+        },
+      });
+      void exited.then((code) => {
+        clearTimeout(timer);
+        reject(new Error(`switchboard exited (${code}) before ${re} appeared:\n${log}`));
+      });
+    });
+  };
+  const line = await waitForLog(/listening on http:\/\/[^\s]+:(\d+)\/mcp/);
+  await waitForLog(/\bready: /);
+  const port = Number(/:(\d+)\/mcp/.exec(line)![1]);
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    port,
+    configDir,
+    proc,
+    logs: () => log,
+    waitForLog,
+    async stop() {
+      if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGTERM');
+      const code = await exited;
+      if (!options.configDir) await rm(configDir, { recursive: true, force: true });
+      return code;
+    },
+  };
+}
+
+export async function connectHttp(url: string, headers: Record<string, string> = {}): Promise<Client> {
+  const client = new Client({ name: 'switchboard-test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
+  return client;
+}
+
+export async function connectSse(baseUrl: string): Promise<Client> {
+  const client = new Client({ name: 'switchboard-test-sse', version: '1.0.0' });
+  await client.connect(new SSEClientTransport(new URL('/sse', baseUrl)));
+  return client;
+}
+
+/** Runs a meta-tool and returns its structured result (asserting it is not an error). */
+export async function meta<T = Record<string, unknown>>(client: Client, name: string, args: Record<string, unknown> = {}): Promise<T> {
+  const r = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  if (r.isError) throw new Error(`${name} failed: ${JSON.stringify(r.structuredContent ?? r.content)}`);
+  return r.structuredContent as T;
+}
+
+/** Runs a meta-tool and returns the raw CallToolResult (errors included). */
+export async function metaRaw(client: Client, name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> {
+  return (await client.callTool({ name, arguments: args })) as CallToolResult;
+}
+
+/** call_tool shortcut: the aggregated tool's own result. */
+export function callTool(client: Client, name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> {
+  return metaRaw(client, 'call_tool', { name, arguments: args });
+}
+
+export function errorCode(r: CallToolResult): string | undefined {
+  return (r.structuredContent as { error?: { code?: string } } | undefined)?.error?.code;
+}
+
+export function text(r: CallToolResult): string {
+  return r.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
+}
+
+export async function eventually<T>(fn: () => Promise<T>, check: (v: T) => boolean, timeoutMs = 5000, stepMs = 50): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: T | undefined;
+  let lastErr: unknown;
+  while (Date.now() < deadline) {
+    try {
+      last = await fn();
+      if (check(last)) return last;
+    } catch (err) {
+      lastErr = err;
+    }
+    await new Promise((r) => setTimeout(r, stepMs));
+  }
+  throw new Error(`condition not met within ${timeoutMs} ms; last value: ${JSON.stringify(last)}${lastErr ? `; last error: ${String(lastErr)}` : ''}`);
+}
+
+export function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
