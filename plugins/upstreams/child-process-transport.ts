@@ -64,7 +64,15 @@ export class ChildProcessTransport implements Transport {
             continue;
           }
           if (message === null) break;
-          this.onmessage?.(message);
+          if ('result' in message || 'error' in message) {
+            // The SDK handles notifications one microtask late but responses at once, so a
+            // progress notification read in the same chunk as its response would find its
+            // handler gone. Deliver responses one microtask late too, keeping wire order.
+            const response = message;
+            queueMicrotask(() => this.onmessage?.(response));
+          } else {
+            this.onmessage?.(message);
+          }
         }
       });
       let pending = '';

@@ -125,14 +125,21 @@ export class UpstreamConnection {
     if (!client || this.state !== 'running') {
       throw new ServerUnavailableError(this.name, this.error ? `${this.state}: ${this.error}` : this.state, this.retryDetails());
     }
+    const params = { method: 'tools/call' as const, params: { name: originalName, arguments: args } };
     try {
-      return (await client.request(
-        { method: 'tools/call', params: { name: originalName, arguments: args } },
-        PASSTHROUGH,
-        call.progress
-          ? { signal: call.signal, resetTimeoutOnProgress: true, onprogress: (p) => void call.progress?.(p.progress, p.total, p.message) }
-          : { signal: call.signal },
-      )) as CallToolResult;
+      if (!call.progress) return (await client.request(params, PASSTHROUGH, { signal: call.signal })) as CallToolResult;
+      // Progress must reach the client before the result does: chain the sends, await the chain.
+      const forward = call.progress;
+      let sent: Promise<void> = Promise.resolve();
+      const result = (await client.request(params, PASSTHROUGH, {
+        signal: call.signal,
+        resetTimeoutOnProgress: true,
+        onprogress: (p) => {
+          sent = sent.then(() => forward(p.progress, p.total, p.message)).catch(() => undefined);
+        },
+      })) as CallToolResult;
+      await sent;
+      return result;
     } catch (err) {
       throw mapUpstreamError(this.name, `tool '${originalName}'`, err);
     }
@@ -272,12 +279,10 @@ export class UpstreamConnection {
   }
 
   private onDropped(reason: string): void {
+    // The tools stay listed while reconnecting: a call then gets SERVER_UNAVAILABLE with
+    // the next retry time, which says more than a tool that vanished and came back.
     this.client = undefined;
     this.transport = undefined;
-    this.tools = [];
-    this.resources = [];
-    this.prompts = [];
-    this.events.onContentChange(this);
     this.log.warn(`lost: ${reason}`);
     this.fail(reason);
   }

@@ -8,8 +8,13 @@ export function externalName(conn: UpstreamConnection, name: string): string {
   return `x_${conn.def.toolPrefix ?? conn.def.name}_${name}`;
 }
 
+/** Listed while running and while reconnecting after a drop; not once stopped. */
+function listed(conn: UpstreamConnection): boolean {
+  return conn.state !== 'stopped' && conn.state !== 'stopping';
+}
+
 export function toolDefinitions(conn: UpstreamConnection): ToolDefinition[] {
-  if (conn.state !== 'running') return [];
+  if (!listed(conn)) return [];
   return conn.tools.map((tool: Tool) => {
     const original = tool.name;
     const def: ToolDefinition = {
@@ -31,7 +36,7 @@ export function toolDefinitions(conn: UpstreamConnection): ToolDefinition[] {
 }
 
 export function promptEntries(conn: UpstreamConnection): UpstreamPrompt[] {
-  if (conn.state !== 'running') return [];
+  if (!listed(conn)) return [];
   return conn.prompts.map((p) => {
     const entry: UpstreamPrompt = { name: externalName(conn, p.name), server: conn.name, originalName: p.name };
     if (p.description) entry.description = p.description;

@@ -1,0 +1,74 @@
+import { expect } from 'chai';
+import { spawnSync } from 'node:child_process';
+import { CLI, makeConfigDir, startSwitchboard, stdioServer, TEST_SERVER } from '../support/harness.js';
+
+function run(...args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 20_000 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('the switchboard command', () => {
+  it('prints usage with --help and the version with --version', () => {
+    const help = run('--help');
+    expect(help.status).to.equal(0);
+    expect(help.stdout).to.include('switchboard <command>').and.include('--config-path');
+    const version = run('--version');
+    expect(version.stdout.trim()).to.match(/^\d+\.\d+\.\d+$/);
+  });
+
+  it('refuses an unknown option with exit 2 and usage', () => {
+    const r = run('serve', '--prot', '80');
+    expect(r.status).to.equal(2);
+    expect(r.stderr).to.include("unknown option '--prot'");
+  });
+
+  it('check: accepts a valid configuration', async () => {
+    const dir = await makeConfigDir({ 'mcpservers/a.yaml': stdioServer('a', TEST_SERVER) });
+    const r = run('check', '--config-path', dir);
+    expect(r.status).to.equal(0);
+    expect(r.stdout).to.include('OK (1 MCP servers, 0 workflows)');
+  });
+
+  it('check: names file, line and field of every problem and exits 1', async () => {
+    const dir = await makeConfigDir({
+      'config.yaml': 'aggregator:\n  port: "eighty"\n  colour: blue\n',
+      'mcpservers/bad.yaml': 'name: bad\ntype: carrier-pigeon\n',
+      'mcpservers/broken.yaml': 'name: [unclosed\n',
+      'mcpservers/missing.yaml': 'name: missing\ntype: stdio\n',
+    });
+    const r = run('check', '--config-path', dir);
+    expect(r.status).to.equal(1);
+    // config.yaml problems stop the load first; they are reported with positions.
+    expect(r.stderr).to.match(/config\.yaml:2:\d+: aggregator\.port: must be integer/);
+    expect(r.stderr).to.match(/config\.yaml:3:\d+: aggregator\.colour: unknown field 'colour'/);
+  });
+
+  it('check: reports every invalid resource file with its line', async () => {
+    const dir = await makeConfigDir({
+      'mcpservers/bad.yaml': 'name: bad\ntype: carrier-pigeon\n',
+      'mcpservers/broken.yaml': 'name: [unclosed\n',
+      'mcpservers/missing.yaml': 'name: missing\ntype: stdio\n',
+      'mcpservers/dup1.yaml': stdioServer('dup', TEST_SERVER),
+      'mcpservers/dup2.yaml': stdioServer('dup', TEST_SERVER),
+    });
+    const r = run('check', '--config-path', dir);
+    expect(r.status).to.equal(1);
+    expect(r.stderr).to.match(/bad\.yaml:2:7: type: must be one of "stdio", "streamable-http", "sse"/);
+    expect(r.stderr).to.match(/broken\.yaml:\d+:\d+: YAML syntax error/);
+    expect(r.stderr).to.match(/missing\.yaml:1:1: command: required field 'command' is missing/);
+    expect(r.stderr).to.match(/dup2\.yaml:1:1: name: duplicate mcpserver name 'dup'/);
+  });
+
+  it('serve: an invalid configuration stops startup with exit 1 and the problems', async () => {
+    const dir = await makeConfigDir({ 'mcpservers/bad.yaml': 'name: bad\ntype: stdio\ncommand: node\n' });
+    const r = run('serve', '--config-path', dir, '--port', '0');
+    expect(r.status).to.equal(1);
+    expect(r.stderr).to.match(/bad\.yaml:3:10: command: must be array/);
+    expect(r.stderr).to.include('not starting');
+  });
+
+  it('serve: exits 0 on SIGTERM', async () => {
+    const sb = await startSwitchboard({});
+    expect(await sb.stop()).to.equal(0);
+  });
+});

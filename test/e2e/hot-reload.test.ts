@@ -1,0 +1,81 @@
+import { expect } from 'chai';
+import { rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { callTool, connectHttp, eventually, meta, startSwitchboard, stdioServer, TEST_SERVER, text, type Running } from '../support/harness.js';
+
+async function names(client: Client): Promise<string[]> {
+  const r = await meta<{ tools: { name: string }[] }>(client, 'list_tools', { limit: 1000 });
+  return r.tools.map((t) => t.name);
+}
+
+async function atomicWrite(path: string, content: string): Promise<void> {
+  await writeFile(`${path}.tmp`, content);
+  await rename(`${path}.tmp`, path);
+}
+
+describe('hot reload of mcpservers/*.yaml while a client keeps calling', () => {
+  let sb: Running;
+  let client: Client;
+  let stopCalling = false;
+  let failures: string[] = [];
+  let calls = 0;
+  let caller: Promise<void>;
+
+  before(async () => {
+    sb = await startSwitchboard({ 'mcpservers/steady.yaml': stdioServer('steady', TEST_SERVER) });
+    client = await connectHttp(sb.url);
+    caller = (async () => {
+      const steady = await connectHttp(sb.url);
+      while (!stopCalling) {
+        const r = await callTool(steady, 'x_steady_add', { a: calls, b: 1 });
+        calls++;
+        if (r.isError || text(r) !== String(calls)) failures.push(JSON.stringify(r));
+      }
+      await steady.close();
+    })();
+  });
+  after(async () => {
+    stopCalling = true;
+    await caller;
+    await client?.close();
+    await sb?.stop();
+  });
+
+  const file = () => join(sb.configDir, 'mcpservers', 'live.yaml');
+
+  it('adds a server when its file appears (within 1 s)', async () => {
+    const t0 = Date.now();
+    await atomicWrite(file(), stdioServer('live', TEST_SERVER));
+    await eventually(() => names(client), (n) => n.includes('x_live_ping'), 1000, 20);
+    expect(Date.now() - t0).to.be.below(1000);
+  });
+
+  it('reconfigures only that server when its file changes', async () => {
+    await atomicWrite(file(), stdioServer('live', TEST_SERVER, [], 'toolPrefix: renamed\n'));
+    const n = await eventually(() => names(client), (x) => x.includes('x_renamed_ping') && !x.includes('x_live_ping'), 1000, 20);
+    expect(n).to.include('x_steady_add');
+  });
+
+  it('keeps the last good definition when the file turns invalid, and logs file and line', async () => {
+    await writeFile(file(), 'name: live\ntype: stdio\ncommand: [node]\nautoStart: yes-please\ncolour: blue\n');
+    await sb.waitForLog(/live\.yaml:4:\d+: autoStart: must be boolean/, 2000);
+    await sb.waitForLog(/live\.yaml:5:\d+: colour: unknown field 'colour'/, 2000);
+    await writeFile(file(), 'name: live\n  type: [unclosed\n');
+    await sb.waitForLog(/live\.yaml:\d+:\d+: YAML syntax error/, 2000);
+    const n = await names(client);
+    expect(n).to.include('x_renamed_ping');
+    const r = await callTool(client, 'x_renamed_ping');
+    expect(r.isError).to.not.equal(true);
+  });
+
+  it('removes the server when its file is deleted', async () => {
+    await rm(file());
+    await eventually(() => names(client), (x) => !x.some((t) => t.startsWith('x_renamed_')), 1000, 20);
+  });
+
+  it('never failed a call to the steady server during all of it', () => {
+    expect(calls).to.be.greaterThan(20);
+    expect(failures).to.deep.equal([]);
+  });
+});
