@@ -16,6 +16,9 @@ import { ServiceRegistry } from './services.js';
 import { SessionRegistry } from './sessions.js';
 import { join } from 'node:path';
 
+/** Keys of the interface whose surfaces are not built yet: loaded, warned about, not acted on. */
+const RESERVED_SETTINGS = ['auth', 'idp', 'mcpClient', 'oauth', 'postLoginRedirectAllowlist', 'writesAsCaller', 'aggregator.oauth'] as const;
+
 export interface KernelOptions {
   configPath: string;
   /** Command-line overrides, applied over config.yaml on every (re)load. */
@@ -79,6 +82,11 @@ export class Kernel implements KernelApi {
     const { configPath } = this.options;
     const { settings } = await readSettings(configPath);
     this.pipeline = new ConfigPipeline(configPath, this.hooks.onConfigLoad, this.log.child('config'), this.applyOverrides(settings), (s) => this.applyOverrides(s));
+    for (const key of RESERVED_SETTINGS) {
+      if (key === 'aggregator.oauth' ? settings.aggregator.oauth : settings[key as keyof Settings]) {
+        this.log.warn(`config.yaml: '${key}' is accepted but has no effect yet (that surface is not built)`);
+      }
+    }
     const plugins = await loadPlugins(settings.plugins, configPath, join(configPath, 'config.yaml'));
     const instances: { name: string; instance: PluginInstance }[] = [];
     for (const { plugin, options } of plugins) {

@@ -2,7 +2,7 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 
-export type Command = 'serve' | 'check' | 'help' | 'version';
+export type Command = 'serve' | 'check' | 'reference' | 'help' | 'version';
 
 export interface CliArgs {
   command: Command;
@@ -19,6 +19,7 @@ export const USAGE = `Usage: switchboard <command> [options]
 Commands:
   serve        Serve the aggregator (default)
   check        Validate the configuration and exit (exit 1 with file:line errors)
+  reference    Print the configuration reference (Markdown, from the JSON Schemas)
 
 Options:
   --config-path DIR   Configuration directory (default ~/.config/switchboard/)
@@ -68,7 +69,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
       }
       default:
         if (!flag.startsWith('-') && !commandSeen) {
-          if (flag !== 'serve' && flag !== 'check' && flag !== 'help' && flag !== 'version') throw new UsageError(`unknown command '${flag}'`);
+          if (flag !== 'serve' && flag !== 'check' && flag !== 'reference' && flag !== 'help' && flag !== 'version') throw new UsageError(`unknown command '${flag}'`);
           out.command = flag;
           commandSeen = true;
           break;

@@ -6,6 +6,7 @@ import { Kernel } from '../kernel.js';
 import { createLogger } from '../log.js';
 import { packageRoot } from '../paths.js';
 import { check } from './check.js';
+import { renderConfigReference } from '../config/reference.js';
 import { parseArgs, USAGE, UsageError, type CliArgs } from './args.js';
 
 function version(): string {
@@ -63,6 +64,9 @@ async function main(): Promise<void> {
       return;
     case 'version':
       process.stdout.write(`${version()}\n`);
+      return;
+    case 'reference':
+      process.stdout.write(renderConfigReference());
       return;
     case 'check':
       process.exit(await check(args.configPath));
