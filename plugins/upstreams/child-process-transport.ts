@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { deliver } from './deliver.js';
 
 export interface ChildProcessParams {
   command: string;
@@ -64,15 +65,7 @@ export class ChildProcessTransport implements Transport {
             continue;
           }
           if (message === null) break;
-          if ('result' in message || 'error' in message) {
-            // The SDK handles notifications one microtask late but responses at once, so a
-            // progress notification read in the same chunk as its response would find its
-            // handler gone. Deliver responses one microtask late too, keeping wire order.
-            const response = message;
-            queueMicrotask(() => this.onmessage?.(response));
-          } else {
-            this.onmessage?.(message);
-          }
+          deliver(this.onmessage, message);
         }
       });
       let pending = '';

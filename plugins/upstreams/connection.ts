@@ -6,7 +6,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   CallToolResultSchema,
@@ -27,6 +26,7 @@ import type { CallContext, JsonObject } from '../../kernel/tools.js';
 import { backoffDelayMs } from './backoff.js';
 import { mapUpstreamError } from './call-errors.js';
 import { ChildProcessTransport } from './child-process-transport.js';
+import { StreamableHttpClientTransport } from './http-client-transport.js';
 
 /** Results pass through untouched: re-validating them on every call is cost without benefit. */
 const PASSTHROUGH = { safeParse: (data: unknown) => ({ success: true, data }) } as unknown as typeof CallToolResultSchema;
@@ -193,7 +193,8 @@ export class UpstreamConnection {
     }
     const url = new URL(d.url!);
     const requestInit = { headers: d.headers };
-    return d.type === 'sse' ? new SSEClientTransport(url, { requestInit }) : new StreamableHTTPClientTransport(url, { requestInit });
+
+    return d.type === 'sse' ? new SSEClientTransport(url, { requestInit }) : new StreamableHttpClientTransport(url, d.headers);
   }
 
   private async connect(): Promise<void> {

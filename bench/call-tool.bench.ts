@@ -1,0 +1,120 @@
+/**
+ * call_tool through Switchboard vs the same call made directly to the upstream, and vs a
+ * bare pass-through proxy (the floor). p50/p99 latency, throughput and server CPU per call
+ * at 1 and 32 concurrent clients; several rounds, medians.
+ */
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { startChild, type Child } from './processes.js';
+import { median, percentile, round } from './stats.js';
+
+type Target = 'direct' | 'floor' | 'switchboard';
+
+export interface CallToolFigures {
+  target: Target;
+  concurrency: number;
+  p50Ms: number;
+  p99Ms: number;
+  callsPerSecond: number;
+  /** CPU of the process in the middle (proxy or Switchboard) per call; the upstream's for direct. */
+  serverCpuMsPerCall: number;
+}
+
+interface Options {
+  rounds: number;
+  callsAtOne: number;
+  callsAtMany: number;
+  many: number;
+  root: string;
+}
+
+async function connect(port: number): Promise<Client> {
+  const client = new Client({ name: 'bench', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)));
+  return client;
+}
+
+function caller(target: Target): (client: Client, i: number) => Promise<unknown> {
+  if (target === 'switchboard') {
+    return (client, i) => client.callTool({ name: 'call_tool', arguments: { name: 'x_up_echo', arguments: { message: `m${i}` } } });
+  }
+  return (client, i) => client.callTool({ name: 'echo', arguments: { message: `m${i}` } });
+}
+
+async function round1(clients: Client[], call: (c: Client, i: number) => Promise<unknown>, total: number, cpu: () => number) {
+  const latencies: number[] = [];
+  let next = 0;
+  const cpu0 = cpu();
+  const t0 = process.hrtime.bigint();
+  await Promise.all(
+    clients.map(async (client) => {
+      while (next < total) {
+        const i = next++;
+        const s = process.hrtime.bigint();
+        await call(client, i);
+        latencies.push(Number(process.hrtime.bigint() - s) / 1e6);
+      }
+    }),
+  );
+  const wallMs = Number(process.hrtime.bigint() - t0) / 1e6;
+  const cpuMs = cpu() - cpu0;
+  latencies.sort((a, b) => a - b);
+  return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), rps: (total * 1000) / wallMs, cpuPerCall: cpuMs / total };
+}
+
+export async function benchCallTool(options: Options): Promise<CallToolFigures[]> {
+  const children: Child[] = [];
+  const dir = await mkdtemp(join(tmpdir(), 'switchboard-bench-'));
+  try {
+    const upstream = await startChild([join(options.root, 'dist/bench/upstream-server.js'), '0'], /listening (\d+)/);
+    children.push(upstream);
+    const floor = await startChild([join(options.root, 'dist/bench/floor-proxy.js'), String(upstream.port)], /listening (\d+)/);
+    children.push(floor);
+    await mkdir(join(dir, 'mcpservers'), { recursive: true });
+    await writeFile(join(dir, 'mcpservers/up.yaml'), `name: up\ntype: streamable-http\nurl: http://127.0.0.1:${upstream.port}/mcp\n`);
+    const switchboard = await startChild(
+      [join(options.root, 'bin/switchboard.js'), 'serve', '--config-path', dir, '--port', '0', '--host', '127.0.0.1'],
+      /listening on http:\/\/[^\s]+:(\d+)\/mcp/,
+      { SWITCHBOARD_LOG_LEVEL: 'warn' === process.env.SWITCHBOARD_LOG_LEVEL ? 'warn' : 'info' },
+    );
+    children.push(switchboard);
+    // The "ready" line follows listening; give the upstream connection a moment.
+    await new Promise((r) => setTimeout(r, 300));
+
+    const ports: Record<Target, number> = { direct: upstream.port, floor: floor.port, switchboard: switchboard.port };
+    const cpus: Record<Target, () => number> = { direct: upstream.cpuMs, floor: floor.cpuMs, switchboard: switchboard.cpuMs };
+    const figures: CallToolFigures[] = [];
+    for (const concurrency of [1, options.many]) {
+      const total = concurrency === 1 ? options.callsAtOne : options.callsAtMany;
+      const rounds: Record<Target, Awaited<ReturnType<typeof round1>>[]> = { direct: [], floor: [], switchboard: [] };
+      const clients: Record<Target, Client[]> = { direct: [], floor: [], switchboard: [] };
+      for (const target of Object.keys(ports) as Target[]) {
+        clients[target] = await Promise.all(Array.from({ length: concurrency }, () => connect(ports[target])));
+        await round1(clients[target], caller(target), Math.min(300, total), cpus[target]); // warm-up
+      }
+      // Interleave targets round by round so drift on the machine hits all three alike.
+      for (let r = 0; r < options.rounds; r++) {
+        for (const target of Object.keys(ports) as Target[]) rounds[target].push(await round1(clients[target], caller(target), total, cpus[target]));
+      }
+      for (const target of Object.keys(ports) as Target[]) {
+        await Promise.all(clients[target].map((c) => c.close()));
+        const rs = rounds[target];
+        figures.push({
+          target,
+          concurrency,
+          p50Ms: round(median(rs.map((x) => x.p50))),
+          p99Ms: round(median(rs.map((x) => x.p99))),
+          callsPerSecond: Math.round(median(rs.map((x) => x.rps))),
+          serverCpuMsPerCall: round(median(rs.map((x) => x.cpuPerCall))),
+        });
+      }
+    }
+    return figures;
+  } finally {
+    for (const c of children.reverse()) await c.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,32 @@
+/**
+ * `npm run bench`: every benchmark, figures printed as tables and written to
+ * .bench-results/latest.json. Ratios are against the floor (a bare proxy hop).
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { benchCallTool, type CallToolFigures } from './call-tool.bench.js';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const only = process.argv.slice(2);
+const wanted = (name: string) => only.length === 0 || only.includes(name);
+
+function callToolTable(figures: CallToolFigures[]): string {
+  const lines = ['| target | clients | p50 ms | p99 ms | calls/s | server CPU ms/call | p50 vs floor |', '|---|---|---|---|---|---|---|'];
+  for (const f of figures) {
+    const floor = figures.find((x) => x.target === 'floor' && x.concurrency === f.concurrency)!;
+    lines.push(`| ${f.target} | ${f.concurrency} | ${f.p50Ms} | ${f.p99Ms} | ${f.callsPerSecond} | ${f.serverCpuMsPerCall} | ${(f.p50Ms / floor.p50Ms).toFixed(2)}x |`);
+  }
+  return lines.join('\n');
+}
+
+const results: Record<string, unknown> = { date: new Date().toISOString(), node: process.version };
+if (wanted('call-tool')) {
+  const figures = await benchCallTool({ rounds: 5, callsAtOne: 1500, callsAtMany: 4000, many: 32, root });
+  results.callTool = figures;
+  process.stdout.write(`\n## call_tool: Switchboard vs direct vs floor (median of 5 rounds)\n\n${callToolTable(figures)}\n`);
+}
+const out = join(root, '.bench-results', 'latest.json');
+await mkdir(dirname(out), { recursive: true });
+await writeFile(out, JSON.stringify(results, null, 2));
+process.stdout.write(`\nwritten to ${out}\n`);

@@ -1,0 +1,179 @@
+/**
+ * An MCP client transport for streamable HTTP on node:http with a keep-alive agent.
+ * The SDK's goes through fetch and web streams, which costs more CPU per call than the
+ * whole rest of a forwarded call; this one parses a JSON answer straight from the socket
+ * and an SSE answer incrementally. Session id and protocol version are carried as the
+ * transport specification says; the GET stream carries server-initiated notifications.
+ */
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { deliver } from './deliver.js';
+import { SseParser } from './sse-parser.js';
+
+export class HttpStatusError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: string,
+    readonly wwwAuthenticate: string | undefined,
+  ) {
+    super(`HTTP ${status}${body ? `: ${body.slice(0, 200)}` : ''}`);
+  }
+}
+
+const httpAgent = new HttpAgent({ keepAlive: true, maxSockets: 256 });
+const httpsAgent = new HttpsAgent({ keepAlive: true, maxSockets: 256 });
+
+export class StreamableHttpClientTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  sessionId?: string;
+  private protocolVersion: string | undefined;
+  private stream: IncomingMessage | undefined;
+  private closed = false;
+  private readonly secure: boolean;
+
+  constructor(
+    private readonly url: URL,
+    private readonly headers: Record<string, string>,
+  ) {
+    this.secure = url.protocol === 'https:';
+  }
+
+  async start(): Promise<void> {}
+
+  setProtocolVersion(version: string): void {
+    this.protocolVersion = version;
+  }
+
+  private requestHeaders(extra: Record<string, string>): Record<string, string> {
+    const h: Record<string, string> = { ...this.headers, ...extra };
+    if (this.sessionId) h['mcp-session-id'] = this.sessionId;
+    if (this.protocolVersion) h['mcp-protocol-version'] = this.protocolVersion;
+    return h;
+  }
+
+  private request(method: string, headers: Record<string, string>, body?: string): Promise<IncomingMessage> {
+    return new Promise((resolve, reject) => {
+      const req = (this.secure ? httpsRequest : httpRequest)(this.url, { method, headers, agent: this.secure ? httpsAgent : httpAgent }, resolve);
+      req.once('error', reject);
+      req.end(body);
+    });
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    if (this.closed) throw new Error('Not connected');
+    const body = JSON.stringify(message);
+    let res: IncomingMessage;
+    try {
+      res = await this.request(
+        'POST',
+        this.requestHeaders({ 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'content-length': String(Buffer.byteLength(body)) }),
+        body,
+      );
+    } catch (err) {
+      // The server is gone (refused, reset): the connection is over; the owner reconnects.
+      this.lost(err as Error, false);
+      throw err;
+    }
+    const sid = res.headers['mcp-session-id'];
+    if (typeof sid === 'string' && sid) {
+      const first = this.sessionId === undefined;
+      this.sessionId = sid;
+      if (first && 'method' in message && message.method === 'initialize') {
+        // Open the notification stream once initialized; its absence (405) is allowed.
+        setImmediate(() => void this.openStream());
+      }
+    }
+    const status = res.statusCode ?? 0;
+    if (status === 202) {
+      res.resume();
+      return;
+    }
+    if (status < 200 || status >= 300) {
+      const text = await readAll(res);
+      const error = new HttpStatusError(status, text, res.headers['www-authenticate']);
+      // 404 is the specification's "session expired"; servers restarted without our session
+      // often answer 400 instead. Either way this session is over and a new one is needed.
+      if (this.sessionId && (status === 404 || (status === 400 && /session/i.test(text)))) this.lost(error, false);
+      throw error;
+    }
+    const type = res.headers['content-type'] ?? '';
+    if (type.includes('text/event-stream')) {
+      this.consumeSse(res);
+      return;
+    }
+    const text = await readAll(res);
+    if (!text) return;
+    const parsed = JSON.parse(text) as JSONRPCMessage | JSONRPCMessage[];
+    for (const m of Array.isArray(parsed) ? parsed : [parsed]) deliver(this.onmessage, m);
+  }
+
+  private consumeSse(res: IncomingMessage): void {
+    const parser = new SseParser((e) => {
+      if (e.event !== 'message') return;
+      try {
+        deliver(this.onmessage, JSON.parse(e.data) as JSONRPCMessage);
+      } catch (err) {
+        this.onerror?.(err as Error);
+      }
+    });
+    res.setEncoding('utf8');
+    res.on('data', (chunk: string) => parser.push(chunk));
+    res.on('error', (err) => this.onerror?.(err));
+  }
+
+  private async openStream(): Promise<void> {
+    if (this.closed || this.stream) return;
+    try {
+      const res = await this.request('GET', this.requestHeaders({ accept: 'text/event-stream' }));
+      if (res.statusCode !== 200 || this.closed) {
+        res.resume();
+        return;
+      }
+      this.stream = res;
+      res.once('close', () => {
+        if (this.stream === res) this.stream = undefined;
+      });
+      this.consumeSse(res);
+    } catch {
+      // A server without a GET stream simply sends no unsolicited notifications.
+    }
+  }
+
+  private lost(error: Error, polite: boolean): void {
+    if (this.closed) return;
+    this.onerror?.(error);
+    void this.shutdown(polite);
+  }
+
+  close(): Promise<void> {
+    return this.shutdown(true);
+  }
+
+  private async shutdown(polite: boolean): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.stream?.destroy();
+    this.stream = undefined;
+    if (polite && this.sessionId) {
+      // Be polite: end the session on the server. Best effort, never blocks long.
+      await Promise.race([
+        this.request('DELETE', this.requestHeaders({})).then((r) => r.resume(), () => undefined),
+        new Promise((r) => setTimeout(r, 1000).unref()),
+      ]);
+    }
+    this.onclose?.();
+  }
+}
+
+function readAll(res: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    res.on('data', (c: Buffer) => chunks.push(c));
+    res.once('end', () => resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8')));
+    res.once('error', reject);
+  });
+}
