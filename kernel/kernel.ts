@@ -5,6 +5,8 @@
 import { Catalogue } from './catalogue.js';
 import { ConfigPipeline, readSettings } from './config/pipeline.js';
 import type { Settings } from './config/settings.js';
+import type { ConfigSnapshot } from './config/snapshot.js';
+import type { ParsedYaml } from './config/yaml-document.js';
 import { createHooks, type KernelHooks } from './hooks.js';
 import { ToolInvoker } from './invoke.js';
 import type { KernelApi } from './kernel-api.js';
@@ -78,9 +80,20 @@ export class Kernel implements KernelApi {
     return { ...settings, aggregator: { ...settings.aggregator, ...(o.port !== undefined ? { port: o.port } : {}), ...(o.host ? { host: o.host } : {}), ...(o.transport ? { transport: o.transport } : {}) } };
   }
 
-  private async bootSteps(): Promise<void> {
+  /**
+   * `switchboard check`: everything startup validates (schemas, every plugin's checks),
+   * with plugins set up but never started and nothing announced.
+   */
+  static async check(options: KernelOptions): Promise<ConfigSnapshot> {
+    const kernel = new Kernel(options);
+    const { parsed } = await kernel.setupPlugins();
+    await kernel.config.loadAll(kernel.services.get('store'), parsed, { publish: false });
+    return kernel.config.snapshot;
+  }
+
+  private async setupPlugins(): Promise<{ parsed: ParsedYaml | undefined; instances: { name: string; instance: PluginInstance }[] }> {
     const { configPath } = this.options;
-    const { settings } = await readSettings(configPath);
+    const { settings, parsed } = await readSettings(configPath);
     this.pipeline = new ConfigPipeline(configPath, this.hooks.onConfigLoad, this.log.child('config'), this.applyOverrides(settings), (s) => this.applyOverrides(s));
     for (const key of RESERVED_SETTINGS) {
       if (key === 'aggregator.oauth' ? settings.aggregator.oauth : settings[key as keyof Settings]) {
@@ -93,8 +106,13 @@ export class Kernel implements KernelApi {
       const instance = (await plugin.setup({ kernel: this, options, log: this.log.child(plugin.name) })) ?? {};
       instances.push({ name: plugin.name, instance });
     }
+    return { parsed, instances };
+  }
+
+  private async bootSteps(): Promise<void> {
+    const { parsed, instances } = await this.setupPlugins();
     const store = this.services.get('store');
-    await this.pipeline.loadAll(store);
+    await this.config.loadAll(store, parsed);
     for (const entry of instances) {
       await entry.instance.start?.();
       this.started.push(entry);

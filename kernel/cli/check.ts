@@ -1,16 +1,11 @@
-/** `switchboard check`: the startup validation without serving anything. */
-import { ConfigPipeline, readSettings } from '../config/pipeline.js';
-import { createHooks } from '../hooks.js';
+/** `switchboard check`: the startup validation, every plugin's checks included, without serving. */
 import { ConfigInvalidError, formatConfigProblem } from '../errors.js';
+import { Kernel } from '../kernel.js';
 import { createLogger } from '../log.js';
-import { FileStore } from '../../plugins/store-files/file-store.js';
 
 export async function check(configPath: string): Promise<number> {
   try {
-    const { settings } = await readSettings(configPath);
-    const pipeline = new ConfigPipeline(configPath, createHooks().onConfigLoad, createLogger({ level: 'error' }), settings);
-    await pipeline.loadAll(new FileStore(configPath, 0));
-    const s = pipeline.snapshot;
+    const s = await Kernel.check({ configPath, log: createLogger({ level: 'error' }) });
     process.stdout.write(`${configPath}: OK (${s.mcpServers.size} MCP servers, ${s.workflows.size} workflows)\n`);
     return 0;
   } catch (err) {

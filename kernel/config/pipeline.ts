@@ -51,12 +51,16 @@ interface Validated {
 /** Extra checks a plugin adds for a kind (the workflow engine checks templates, for example). */
 export type ResourceCheck = (kind: ResourceKind, value: unknown, raw: RawResource) => ConfigProblem[];
 
+/** Extra checks a plugin adds for config.yaml (the toolsets plugin checks presets). */
+export type SettingsCheck = (settings: Settings, parsed: Pick<ParsedYaml, 'file' | 'locate'>) => ConfigProblem[];
+
 export class ConfigPipeline {
   private snapshotValue: ConfigSnapshot | undefined;
   private generation = 0;
   /** key -> the validated resource that document holds now. */
   private readonly byKey = new Map<string, Validated>();
   private readonly checks: ResourceCheck[] = [];
+  private readonly settingsChecks: SettingsCheck[] = [];
   private queue: Promise<void> = Promise.resolve();
 
   constructor(
@@ -82,8 +86,26 @@ export class ConfigPipeline {
     this.checks.push(check);
   }
 
+  addSettingsCheck(check: SettingsCheck): void {
+    this.settingsChecks.push(check);
+  }
+
+  /** config.yaml read, validated and checked by every plugin's settings check. */
+  private async readCheckedSettings(): Promise<Settings> {
+    const { settings, parsed } = await readSettings(this.configPath);
+    this.checkSettings(settings, parsed);
+    return settings;
+  }
+
+  private checkSettings(settings: Settings, parsed: Pick<ParsedYaml, 'file' | 'locate'> | undefined): void {
+    const where = parsed ?? { file: join(this.configPath, SETTINGS_FILE), locate: () => ({ line: 0, column: 0 }) };
+    const problems = this.settingsChecks.flatMap((check) => check(settings, where));
+    if (problems.length) throw new ConfigInvalidError(problems);
+  }
+
   /** Startup: load every resource; any problem anywhere fails the whole load. */
-  async loadAll(store: ResourceStore): Promise<void> {
+  async loadAll(store: ResourceStore, parsedSettings?: Pick<ParsedYaml, 'file' | 'locate'>, options: { publish: boolean } = { publish: true }): Promise<void> {
+    this.checkSettings(this.settingsValue, parsedSettings);
     const { resources, problems } = await store.loadAll();
     const all = [...problems];
     const names = new Map<string, string>();
@@ -103,7 +125,8 @@ export class ConfigPipeline {
       }
     }
     if (all.length) throw new ConfigInvalidError(all);
-    await this.publish();
+    if (options.publish) await this.publish();
+    else this.snapshotValue = this.compose();
   }
 
   /** A change reported by the store while running. Serialised: one reconcile at a time. */
@@ -162,7 +185,7 @@ export class ConfigPipeline {
     let problems: ConfigProblem[] = [];
     const run = async (): Promise<void> => {
       try {
-        const { settings } = await readSettings(this.configPath);
+        const settings = await this.readCheckedSettings();
         const { resources, problems: storeProblems } = await store.loadAll();
         const next = new Map<string, Validated>();
         problems = [...storeProblems];
@@ -189,7 +212,7 @@ export class ConfigPipeline {
 
   private async reloadSettings(): Promise<void> {
     try {
-      const { settings } = await readSettings(this.configPath);
+      const settings = await this.readCheckedSettings();
       this.settingsValue = this.adjust(settings);
       await this.publish();
     } catch (err) {
@@ -247,6 +270,13 @@ export class ConfigPipeline {
   }
 
   private async publish(): Promise<void> {
+    const previous = this.snapshotValue;
+    const next = this.compose();
+    this.snapshotValue = next;
+    await this.onConfigLoad.promise(next, previous);
+  }
+
+  private compose(): ConfigSnapshot {
     const mcpServers = new Map<string, Located<McpServerDefinition>>();
     const workflows = new Map<string, Located<WorkflowResource>>();
     const sorted = [...this.byKey.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -254,15 +284,6 @@ export class ConfigPipeline {
       if (v.kind === 'mcpserver') mcpServers.set(v.name, v.located as Located<McpServerDefinition>);
       else workflows.set(v.name, v.located as Located<WorkflowResource>);
     }
-    const previous = this.snapshotValue;
-    const next: ConfigSnapshot = {
-      configPath: this.configPath,
-      settings: this.settingsValue,
-      mcpServers,
-      workflows,
-      generation: ++this.generation,
-    };
-    this.snapshotValue = next;
-    await this.onConfigLoad.promise(next, previous);
+    return { configPath: this.configPath, settings: this.settingsValue, mcpServers, workflows, generation: ++this.generation };
   }
 }

@@ -2,9 +2,17 @@
 import type { Catalogue, CatalogueEntry } from '../../kernel/catalogue.js';
 import type { CatalogueView } from '../../kernel/request-context.js';
 
+/** Narrowed catalogues by view object, recomputed only when the catalogue changes. */
+const narrowed = new WeakMap<CatalogueView, { version: number; entries: readonly CatalogueEntry[] }>();
+
 export function visibleEntries(catalogue: Catalogue, view: CatalogueView | undefined): readonly CatalogueEntry[] {
   const all = catalogue.all();
-  return view ? all.filter((e) => view.includes(e)) : all;
+  if (!view) return all;
+  const memo = narrowed.get(view);
+  if (memo && memo.version === catalogue.version) return memo.entries;
+  const entries = all.filter((e) => view.includes(e));
+  narrowed.set(view, { version: catalogue.version, entries });
+  return entries;
 }
 
 export interface Page<T> {

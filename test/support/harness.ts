@@ -114,6 +114,19 @@ export async function connectHttp(url: string, headers: Record<string, string> =
   return client;
 }
 
+/** A client whose extra headers can change between requests on one session. */
+export async function connectHttpWithHeaders(url: string): Promise<{ client: Client; setHeaders(h: Record<string, string>): void }> {
+  let current: Record<string, string> = {};
+  const fetchWithHeaders: typeof fetch = (input, init) => {
+    const headers = new Headers(init?.headers);
+    for (const [k, v] of Object.entries(current)) headers.set(k, v);
+    return fetch(input, { ...init, headers });
+  };
+  const client = new Client({ name: 'switchboard-test-headers', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { fetch: fetchWithHeaders }));
+  return { client, setHeaders: (h) => (current = h) };
+}
+
 export async function connectSse(baseUrl: string): Promise<Client> {
   const client = new Client({ name: 'switchboard-test-sse', version: '1.0.0' });
   await client.connect(new SSEClientTransport(new URL('/sse', baseUrl)));
