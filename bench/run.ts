@@ -6,6 +6,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchCallTool, type CallToolFigures } from './call-tool.bench.js';
+import { benchDiscovery } from './discovery.bench.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const only = process.argv.slice(2);
@@ -25,6 +26,14 @@ if (wanted('call-tool')) {
   const figures = await benchCallTool({ rounds: 5, callsAtOne: 1500, callsAtMany: 4000, many: 32, root });
   results.callTool = figures;
   process.stdout.write(`\n## call_tool: Switchboard vs direct vs floor (median of 5 rounds)\n\n${callToolTable(figures)}\n`);
+}
+if (wanted('discovery')) {
+  const d = await benchDiscovery();
+  results.discovery = d;
+  const rows = d.figures.map((f) => `| ${f.name} | ${f.p50Ms} | ${f.p99Ms} | ${f.targetMs ? `<= ${f.targetMs} ms ${f.p50Ms <= f.targetMs ? 'met' : 'MISSED'}` : '-'} |`);
+  process.stdout.write(
+    `\n## discovery over ${d.tools} tools from 100 servers (server-side, median of 5 rounds)\n\n| operation | p50 ms | p99 ms | target (p50) |\n|---|---|---|---|\n${rows.join('\n')}\n\nranking index: ${d.indexMemoryMiB} MiB heap, built in ${d.indexBuildMs} ms (once per catalogue change)\n`,
+  );
 }
 const out = join(root, '.bench-results', 'latest.json');
 await mkdir(dirname(out), { recursive: true });

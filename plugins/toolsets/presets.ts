@@ -27,6 +27,15 @@ export interface PresetProblem {
 
 const isReadOnly: Predicate = (e) => e.annotations?.readOnlyHint === true;
 
+function memoise(predicate: Predicate): Predicate {
+  const verdicts = new WeakMap<CatalogueEntry, boolean>();
+  return (e) => {
+    let v = verdicts.get(e);
+    if (v === undefined) verdicts.set(e, (v = predicate(e)));
+    return v;
+  };
+}
+
 export const BUILT_IN_PRESETS: readonly CompiledPreset[] = [
   { name: 'full', description: 'Every tool in the catalogue.', builtIn: true, matches: () => true },
   { name: 'none', description: 'No tools (the meta-tools stay visible).', builtIn: true, matches: () => false },
@@ -62,8 +71,9 @@ export function compilePresets(specs: Record<string, ToolsetPresetSpec>): Preset
     state.set(name, 'done');
     const inc = include.filter((p): p is Predicate => p !== undefined);
     const exc = exclude.filter((p): p is Predicate => p !== undefined);
-    // Exclude wins over include.
-    const matches: Predicate = (e) => inc.some((p) => p(e)) && !exc.some((p) => p(e));
+    // Exclude wins over include. Entries are immutable and keep their identity across
+    // unrelated catalogue changes, so a preset's verdict per entry is computed once.
+    const matches = memoise((e) => inc.some((p) => p(e)) && !exc.some((p) => p(e)));
     presets.set(name, { name, description: spec.description ?? '', builtIn: false, matches });
     return matches;
   };
