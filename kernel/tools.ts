@@ -52,3 +52,8 @@ export interface CallContext {
   /** Nesting depth: 0 for call_tool, +1 for each workflow step. */
   depth: number;
 }
+
+/** Core tool names carry the configured ServicePrefix: `<prefix>_core_...` (none when empty). */
+export function coreToolName(prefix: string, base: string): string {
+  return prefix ? `${prefix}_${base}` : base;
+}

@@ -256,7 +256,8 @@ export class ConfigPipeline {
       return [{ file: parsed.file, line: 1, column: 1, field: '', message: `must be a mapping (a ${raw.kind} definition)` }];
     }
     const problems = validateDocument(raw.kind, value, parsed);
-    for (const check of this.checks) problems.push(...check(raw.kind, value, raw));
+    // Plugin checks see only documents that passed the schema.
+    if (problems.length === 0) for (const check of this.checks) problems.push(...check(raw.kind, value, raw));
     if (problems.length) return problems;
     const origin = { file: parsed.file, line: parsed.locate([]).line };
     const name = raw.kind === 'mcpserver' ? (value as McpServerDefinition).name : (value as WorkflowResource).metadata.name;

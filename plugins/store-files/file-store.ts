@@ -11,7 +11,7 @@ import type { RawResource, ResourceKind, ResourceStore, StoreChange, StoreLoadRe
 import { parseYaml } from '../../kernel/config/yaml-document.js';
 import type { ConfigProblem } from '../../kernel/errors.js';
 import { SETTINGS_FILE } from '../../kernel/config/pipeline.js';
-import { writeFileAtomic } from './atomic-write.js';
+import { writeFileAtomic } from '../../kernel/files/atomic-write.js';
 
 const DIRS: Record<ResourceKind, string> = { mcpserver: 'mcpservers', workflow: 'workflows' };
 

@@ -1,0 +1,124 @@
+/** core_workflow_*: define, inspect and change workflows; list and fetch executions. */
+import { ConflictError, NotFoundError, ValidationFailedError } from '../../kernel/errors.js';
+import type { KernelApi } from '../../kernel/kernel-api.js';
+import { objectResult } from '../../kernel/mcp/results.js';
+import type { JsonObject, ToolAnnotations, ToolDefinition } from '../../kernel/tools.js';
+import { coreToolName } from '../../kernel/tools.js';
+import { toToolForm, type WorkflowToolForm } from './definition.js';
+import type { ExecutionStore } from './execution-store.js';
+import type { WorkflowRegistry } from './registry.js';
+import { checkForm } from './validate-form.js';
+import type { ExecutionStatus } from './execution-record.js';
+
+const READ: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+const CREATE: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
+const UPDATE: ToolAnnotations = { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false };
+const DELETE: ToolAnnotations = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false };
+
+const NAME = { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9_-]{0,62}$', description: 'Workflow name; its tool is workflow_<name>.' };
+const ARGS = { type: 'object', description: 'Input arguments: name -> {type, required, default, description}.' };
+const STEPS = { type: 'array', minItems: 1, items: { type: 'object' }, description: 'Steps: {id, tool, args, condition, store, allow_failure, outputs}.' };
+const STATUSES = ['running', 'completed', 'failed', 'cancelled'];
+
+export function workflowCoreTools(kernel: KernelApi, registry: WorkflowRegistry, executions: ExecutionStore): ToolDefinition[] {
+  const store = () => kernel.services.get('store');
+  const namespace = () => kernel.settings().namespace;
+  const require = (name: string) => {
+    const entry = registry.get(name);
+    if (!entry) throw new NotFoundError('workflow', name);
+    return entry;
+  };
+  const summary = (name: string) => {
+    const entry = require(name);
+    return { name, description: entry.workflow.def.description, available: registry.availability(name).available };
+  };
+  const write = async (form: WorkflowToolForm, key: string | undefined) => {
+    const check = checkForm(form, namespace(), registry, key ?? 'core_workflow');
+    if (check.errors.length) throw new ValidationFailedError(`workflow '${form.name}' is invalid`, check.errors);
+    const raw = await store().write('workflow', form.name, check.resource as unknown as Record<string, unknown>, key);
+    await kernel.config.apply(raw);
+    return { ...toToolForm(check.resource), available: registry.availability(form.name).available, warnings: check.warnings };
+  };
+
+  const tool = (name: string, description: string, annotations: ToolAnnotations, properties: Record<string, unknown>, required: string[], run: (args: JsonObject) => Promise<JsonObject>): ToolDefinition => ({
+    name: coreToolName(kernel.settings().aggregator.servicePrefix, name),
+    kind: 'core',
+    description,
+    annotations,
+    inputSchema: { type: 'object', additionalProperties: false, properties, required },
+    invoke: async (args) => objectResult(await run(args)),
+  });
+
+  return [
+    tool('core_workflow_list', 'List workflows with their availability.', READ, {}, [], async () => {
+      const workflows = registry.names().map(summary);
+      return { workflows, total: workflows.length };
+    }),
+    tool('core_workflow_get', 'Get the complete definition of a workflow.', READ, { name: NAME }, ['name'], async (a) => {
+      const entry = require(a.name as string);
+      return { ...toToolForm(entry.resource), available: registry.availability(a.name as string).available, source: entry.origin };
+    }),
+    tool('core_workflow_available', 'Tell whether a workflow can run now, naming the tools it misses (nested workflows followed).', READ, { name: NAME }, ['name'], async (a) => {
+      require(a.name as string);
+      const av = registry.availability(a.name as string);
+      return { name: a.name as string, available: av.available, missing_tools: av.missing };
+    }),
+    tool('core_workflow_validate', 'Check a workflow definition without creating it: errors, warnings, tool availability.', READ, { name: NAME, description: { type: 'string' }, args: ARGS, steps: STEPS, labels: { type: 'object' } }, ['name', 'steps'], async (a) => {
+      const check = checkForm(a as unknown as WorkflowToolForm, namespace(), registry, 'core_workflow_validate');
+      const required = check.workflow?.tools ?? [];
+      return { valid: check.errors.length === 0, errors: check.errors, warnings: check.warnings, tools: { required, missing: check.missing, available: check.missing.length === 0 } };
+    }),
+    tool('core_workflow_create', 'Create a workflow; its tool workflow_<name> appears at once.', CREATE, { name: NAME, description: { type: 'string' }, args: ARGS, steps: STEPS, labels: { type: 'object' } }, ['name', 'steps'], async (a) => {
+      const form = a as unknown as WorkflowToolForm;
+      if (registry.get(form.name)) throw new ConflictError(`workflow '${form.name}' already exists; use core_workflow_update`, { name: form.name });
+      return write(form, undefined);
+    }),
+    tool('core_workflow_update', 'Update a workflow: steps replace all steps; args and description replace theirs when given.', UPDATE, { name: NAME, description: { type: 'string' }, args: ARGS, steps: STEPS, labels: { type: 'object' } }, ['name'], async (a) => {
+      const entry = require(a.name as string);
+      const current = toToolForm(entry.resource) as unknown as WorkflowToolForm;
+      const form: WorkflowToolForm = { ...current, ...(a as Partial<WorkflowToolForm>), name: current.name };
+      const key = kernel.config.snapshot.workflows.get(current.name)?.origin.file;
+      return write(form, key);
+    }),
+    tool('core_workflow_delete', 'Delete a workflow. Running executions and history are unaffected.', DELETE, { name: NAME }, ['name'], async (a) => {
+      require(a.name as string);
+      const key = kernel.config.snapshot.workflows.get(a.name as string)!.origin.file;
+      const { location } = await store().remove('workflow', key);
+      await kernel.config.removeKey(key);
+      return { status: 'deleted', name: a.name as string, file: location };
+    }),
+    tool('core_workflow_execution_list', 'List workflow executions, newest first; filter by status and workflow_name; paged.', READ, {
+      limit: { type: 'number', minimum: 1, default: 50 },
+      offset: { type: 'number', minimum: 0, default: 0 },
+      status: { enum: STATUSES },
+      workflow_name: { type: 'string' },
+    }, [], async (a) => {
+      const q = { limit: Math.floor(a.limit as number), offset: Math.floor(a.offset as number), ...(a.status ? { status: a.status as ExecutionStatus } : {}), ...(a.workflow_name ? { workflow_name: a.workflow_name as string } : {}) };
+      const page = listSummaries(executions, q);
+      return { executions: page.executions, total: page.total, limit: q.limit, offset: q.offset };
+    }),
+    tool('core_workflow_execution_get', 'Get one execution: status, timing, input, result and (by default) its steps.', READ, {
+      execution_id: { type: 'string', minLength: 1 },
+      include_steps: { type: 'boolean', default: true },
+      step_id: { type: 'string' },
+    }, ['execution_id'], async (a) => {
+      const r = executions.get(a.execution_id as string);
+      if (!r) throw new NotFoundError('execution', a.execution_id as string);
+      const out: JsonObject = { ...r };
+      if (a.step_id !== undefined) {
+        const step = r.steps.find((s) => s.id === a.step_id);
+        if (!step) throw new NotFoundError(`step of execution ${r.execution_id}`, a.step_id as string);
+        out.steps = [step];
+      } else if (a.include_steps === false) {
+        delete out.steps;
+      }
+      return out;
+    }),
+  ];
+}
+
+/** The list is a summary: steps only through core_workflow_execution_get. */
+function listSummaries(store: ExecutionStore, q: Parameters<ExecutionStore['list']>[0]): { executions: JsonObject[]; total: number } {
+  const { executions, total } = store.list(q);
+  return { executions: executions.map(({ steps, ...rest }) => ({ ...rest, step_count: steps.length })), total };
+}

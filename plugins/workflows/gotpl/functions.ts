@@ -1,0 +1,110 @@
+/**
+ * The function table a template sees: Go's builtins, our helpers, and the caller's own
+ * functions, each described by the parameter types exec needs to evaluate arguments the
+ * way Go's reflection-driven evalCall does.
+ */
+import { call, index, length, not, slice } from './builtins.js';
+import { eq, ge, gt, le, lt, ne } from './compare.js';
+import { html, js, urlquery } from './escape.js';
+import { sprint, sprintln } from './fmt.js';
+import { sprintf } from './fmt-printf.js';
+import { HELPERS } from './helpers.js';
+import { isAlphaNumeric } from './unicode.js';
+import type { GoFunction } from './values.js';
+
+/** How exec evaluates an argument for a parameter. */
+export const enum Param {
+  /** reflect.Value: anything, nil stays "no value". */
+  Value,
+  /** interface{}: anything, "no value" becomes nil. */
+  Iface,
+  /** string: only strings. */
+  String,
+}
+
+/** Builtins that exec evaluates itself. */
+export const enum Special {
+  None,
+  And,
+  Or,
+  Call,
+}
+
+export interface Func {
+  readonly name: string;
+  /** Go's builtins are special-cased in places (and/or/call); functions added by Funcs() are not. */
+  readonly builtin: boolean;
+  readonly special: Special;
+  readonly params: readonly Param[];
+  /** Element type of a trailing variadic parameter, or null. */
+  readonly variadic: Param | null;
+  readonly invoke: (args: unknown[]) => unknown;
+}
+
+function builtin(name: string, params: Param[], variadic: Param | null, invoke: (args: unknown[]) => unknown, special = Special.None): Func {
+  return { name, builtin: true, special, params, variadic, invoke };
+}
+
+const unreachable = (): never => {
+  throw new Error('evaluated by exec');
+};
+
+const V = Param.Value;
+const I = Param.Iface;
+
+const BUILTINS: readonly Func[] = [
+  builtin('and', [V], V, unreachable, Special.And),
+  builtin('or', [V], V, unreachable, Special.Or),
+  builtin('call', [V], V, call, Special.Call),
+  builtin('html', [], I, html),
+  builtin('index', [V], V, index),
+  builtin('slice', [V], V, slice),
+  builtin('js', [], I, js),
+  builtin('len', [V], null, length),
+  builtin('not', [V], null, not),
+  builtin('print', [], I, sprint),
+  builtin('printf', [Param.String], I, (args) => sprintf(args[0] as string, args.slice(1))),
+  builtin('println', [], I, sprintln),
+  builtin('urlquery', [], I, urlquery),
+  builtin('eq', [V], V, eq),
+  builtin('ge', [V, V], null, ge),
+  builtin('gt', [V, V], null, gt),
+  builtin('le', [V, V], null, le),
+  builtin('lt', [V, V], null, lt),
+  builtin('ne', [V, V], null, ne),
+];
+
+function added(name: string, params: Param[], variadic: Param | null, fn: GoFunction): Func {
+  return { name, builtin: false, special: Special.None, params, variadic, invoke: (args) => fn(...args) };
+}
+
+const DEFAULTS: ReadonlyMap<string, Func> = new Map([
+  ...BUILTINS.map((f) => [f.name, f] as const),
+  ...Object.entries(HELPERS).map(
+    ([name, h]) => [name, added(name, new Array<Param>(h.arity).fill(I), h.variadic ? I : null, h.fn)] as const,
+  ),
+]);
+
+/** Go's goodName: a letter or '_' followed by letters, digits and '_'. */
+function goodName(name: string): boolean {
+  if (name === '') return false;
+  let first = true;
+  for (const ch of name) {
+    const cp = ch.codePointAt(0)!;
+    if (!isAlphaNumeric(cp) || (first && cp >= 0x30 && cp <= 0x39)) return false;
+    first = false;
+  }
+  return true;
+}
+
+/** Builtins and helpers, overridden by the caller's functions, which take any arguments. */
+export function functionTable(funcs: Readonly<Record<string, GoFunction>> | undefined): ReadonlyMap<string, Func> {
+  if (funcs === undefined || Object.keys(funcs).length === 0) return DEFAULTS;
+  const table = new Map(DEFAULTS);
+  for (const [name, fn] of Object.entries(funcs)) {
+    if (!goodName(name)) throw new TypeError(`gotpl: function name ${JSON.stringify(name)} is not a valid identifier`);
+    if (typeof fn !== 'function') throw new TypeError(`gotpl: value for ${name} is not a function`);
+    table.set(name, added(name, [], I, fn));
+  }
+  return table;
+}

@@ -1,0 +1,10 @@
+/**
+ * gotpl: Go's text/template for workflow argument templating. See docs/gotpl.md.
+ *
+ *   const t = compile('{{ .input.name }}-{{ .results.fetch.id }}');
+ *   t.render(data);      // always a string
+ *   t.evaluate(data);    // the typed value when the source is a single action
+ */
+export { compile, Template } from './template.js';
+export type { CompileOptions, TemplateFunction } from './template.js';
+export { TemplateError, TemplateExecError, TemplateParseError } from './errors.js';

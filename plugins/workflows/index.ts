@@ -1,0 +1,75 @@
+/**
+ * workflows: Go-template workflows as tools. Definitions come from workflows/*.yaml (hot
+ * reloaded) and from core_workflow_create/update; each becomes `workflow_<name>`; runs are
+ * recorded and persisted.
+ */
+import { join } from 'node:path';
+import type { ConfigProblem } from '../../kernel/errors.js';
+import type { WorkflowResource } from '../../kernel/config/settings.js';
+import { definePlugin } from '../../kernel/plugin.js';
+import { compileWorkflow } from './compile-workflow.js';
+import { workflowCoreTools } from './core-tools.js';
+import { fromResource } from './definition.js';
+import { WorkflowEngine } from './engine.js';
+import { ExecutionStore } from './execution-store.js';
+import { WorkflowRegistry } from './registry.js';
+
+interface Options {
+  retention: { maxCount: number; maxAgeDays: number };
+}
+
+export default definePlugin<Options>({
+  name: 'workflows',
+  description: 'Workflow definitions, workflow_<name> tools, the engine and execution records.',
+  optionsSchema: {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      retention: {
+        type: 'object',
+        additionalProperties: false,
+        default: {},
+        properties: {
+          maxCount: { type: 'integer', minimum: 1, default: 10000 },
+          maxAgeDays: { type: 'number', exclusiveMinimum: 0, default: 21 },
+        },
+      },
+    },
+  },
+  setup({ kernel, options, log }) {
+    const executions = new ExecutionStore(join(kernel.config.configPath, 'executions'), options.retention, log);
+    let engine: WorkflowEngine | undefined;
+    const registry = new WorkflowRegistry(kernel.catalogue, () => (engine ??= new WorkflowEngine(kernel.tools, executions)));
+    let prefix: string | undefined;
+
+    // Files get the same checks as core_workflow_create: templates, conditions, cycles.
+    kernel.config.addCheck((kind, value, raw) => {
+      if (kind !== 'workflow') return [];
+      const resource = value as WorkflowResource;
+      const at = raw.parsed.locate(['spec']);
+      const problem = (message: string): ConfigProblem => ({ file: raw.parsed.file, ...at, field: 'spec', message });
+      const compiled = compileWorkflow(fromResource(resource, raw.parsed.file));
+      if (!compiled.ok) return compiled.errors.map(problem);
+      const cycle = registry.cycleThrough(resource.metadata.name, compiled.workflow.tools);
+      return cycle ? [problem(`nested workflows form a cycle: ${cycle.join(' -> ')}`)] : [];
+    });
+
+    kernel.hooks.onConfigLoad.tap('workflows', (next) => {
+      registry.reconcile(next);
+      if (next.settings.aggregator.servicePrefix !== prefix) {
+        prefix = next.settings.aggregator.servicePrefix;
+        kernel.catalogue.replaceSource('core:workflows', workflowCoreTools(kernel, registry, executions));
+      }
+    });
+    // Availability and the derived readOnlyHint follow the live catalogue.
+    kernel.hooks.onCatalogueChange.tap('workflows', () => registry.publish());
+
+    return {
+      start: () => executions.open(),
+      async stop() {
+        engine?.cancelAll();
+        await executions.flush();
+      },
+    };
+  },
+});

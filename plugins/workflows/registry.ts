@@ -1,0 +1,143 @@
+/**
+ * The workflows in force, compiled, and their `workflow_<name>` tools in the catalogue.
+ * Availability and the derived readOnlyHint follow the live catalogue: when a server's
+ * tools come or go, the workflow tools are re-published only if either changed.
+ */
+import type { Catalogue } from '../../kernel/catalogue.js';
+import type { WorkflowResource } from '../../kernel/config/settings.js';
+import type { ConfigSnapshot } from '../../kernel/config/snapshot.js';
+import { SwitchboardError } from '../../kernel/errors.js';
+import type { ToolDefinition } from '../../kernel/tools.js';
+import { compileWorkflow, type CompiledWorkflow } from './compile-workflow.js';
+import { fromResource, toolName } from './definition.js';
+import type { WorkflowEngine } from './engine.js';
+
+export interface Availability {
+  available: boolean;
+  missing: string[];
+}
+
+interface Entry {
+  resource: WorkflowResource;
+  origin: string;
+  workflow: CompiledWorkflow;
+}
+
+const PREFIX = 'workflow_';
+
+export class WorkflowRegistry {
+  private entries = new Map<string, Entry>();
+  private published = '';
+  private generation = 0;
+
+  constructor(
+    private readonly catalogue: Catalogue,
+    private readonly engine: () => WorkflowEngine,
+  ) {}
+
+  hasTool(name: string): boolean {
+    return this.catalogue.has(name);
+  }
+
+  names(): string[] {
+    return [...this.entries.keys()];
+  }
+
+  get(name: string): Entry | undefined {
+    return this.entries.get(name);
+  }
+
+  reconcile(snapshot: ConfigSnapshot): void {
+    const next = new Map<string, Entry>();
+    for (const [name, located] of snapshot.workflows) {
+      const compiled = compileWorkflow(fromResource(located.value, located.origin.file));
+      // Invalid definitions never get here (the config check refuses them); stay safe anyway.
+      if (compiled.ok) next.set(name, { resource: located.value, origin: located.origin.file, workflow: compiled.workflow });
+    }
+    this.entries = next;
+    this.generation++;
+    this.publish();
+  }
+
+  /** Every tool a workflow needs, following nested workflows; cycle-safe. */
+  availability(name: string, seen = new Set<string>()): Availability {
+    const entry = this.entries.get(name);
+    if (!entry) return { available: false, missing: [toolName(name)] };
+    if (seen.has(name)) return { available: true, missing: [] };
+    seen.add(name);
+    const missing = new Set<string>();
+    for (const tool of entry.workflow.tools) {
+      const nested = tool.startsWith(PREFIX) ? tool.slice(PREFIX.length) : undefined;
+      if (nested !== undefined && this.entries.has(nested)) {
+        for (const m of this.availability(nested, seen).missing) missing.add(m);
+      } else if (!this.catalogue.has(tool)) {
+        missing.add(tool);
+      }
+    }
+    return { available: missing.size === 0, missing: [...missing].sort() };
+  }
+
+  /** True when every tool the workflow runs is read-only (nested workflows followed). */
+  readOnly(name: string, seen = new Set<string>()): boolean {
+    const entry = this.entries.get(name);
+    if (!entry || seen.has(name)) return !!entry;
+    seen.add(name);
+    return entry.workflow.tools.every((tool) => {
+      const nested = tool.startsWith(PREFIX) ? tool.slice(PREFIX.length) : undefined;
+      if (nested !== undefined && this.entries.has(nested)) return this.readOnly(nested, seen);
+      return this.catalogue.get(tool)?.annotations?.readOnlyHint === true;
+    });
+  }
+
+  /**
+   * The workflow `name` would close a cycle with `tools` (workflow_X references)?
+   * Returns the cycle path or undefined.
+   */
+  cycleThrough(name: string, tools: readonly string[]): string[] | undefined {
+    const edges = (n: string): string[] => {
+      const list = n === name ? tools : (this.entries.get(n)?.workflow.tools ?? []);
+      return list.filter((t) => t.startsWith(PREFIX)).map((t) => t.slice(PREFIX.length));
+    };
+    const visit = (n: string, path: string[]): string[] | undefined => {
+      for (const next of edges(n)) {
+        if (next === name) return [...path, next];
+        if (path.includes(next)) continue;
+        const found = visit(next, [...path, next]);
+        if (found) return found;
+      }
+      return undefined;
+    };
+    return visit(name, [name]);
+  }
+
+  /** Re-publishes the workflow tools when definitions, availability or derived hints changed. */
+  publish(): void {
+    const state = this.names().map((n) => [n, this.availability(n).available, this.readOnly(n)]);
+    const fingerprint = JSON.stringify([this.generation, state]);
+    if (fingerprint === this.published) return;
+    this.published = fingerprint;
+    this.catalogue.replaceSource('workflows', this.names().map((n) => this.toolDefinition(n)));
+  }
+
+  private toolDefinition(name: string): ToolDefinition {
+    const { workflow } = this.entries.get(name)!;
+    const def: ToolDefinition = {
+      name: toolName(name),
+      kind: 'workflow',
+      description: workflow.def.description || `Run the workflow '${name}' (${workflow.steps.length} steps).`,
+      inputSchema: workflow.inputSchema,
+      annotations: { readOnlyHint: this.readOnly(name) },
+      invoke: async (args, call) => {
+        const current = this.entries.get(name);
+        if (!current) throw new SwitchboardError('NOT_FOUND', `workflow '${name}' no longer exists`);
+        const a = this.availability(name);
+        if (!a.available) {
+          throw new SwitchboardError('WORKFLOW_UNAVAILABLE', `workflow '${name}' is unavailable: missing tools ${a.missing.join(', ')}`, { missing_tools: a.missing });
+        }
+        return this.engine().run(current.workflow, args, call);
+      },
+    };
+    if (Object.keys(workflow.def.labels).length) def.labels = workflow.def.labels;
+    return def;
+  }
+}

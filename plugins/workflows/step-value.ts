@@ -1,0 +1,29 @@
+/**
+ * What `.results.<id>` holds for a step: the tool's structuredContent when it has one;
+ * otherwise its text parsed as JSON when it parses; otherwise the text itself.
+ */
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+
+export function stepValue(result: CallToolResult): unknown {
+  if (result.structuredContent !== undefined) return result.structuredContent;
+  const text = result.content
+    .filter((c): c is { type: 'text'; text: string } => c.type === 'text')
+    .map((c) => c.text)
+    .join('');
+  const trimmed = text.trim();
+  if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
+    try {
+      return JSON.parse(trimmed) as unknown;
+    } catch {
+      // Not JSON after all: the text is the value.
+    }
+  }
+  return text;
+}
+
+export function resultText(result: CallToolResult): string {
+  return result.content
+    .filter((c): c is { type: 'text'; text: string } => c.type === 'text')
+    .map((c) => c.text)
+    .join('\n');
+}

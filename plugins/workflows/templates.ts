@@ -1,0 +1,61 @@
+/**
+ * Step arguments (and condition arguments, outputs) are trees of JSON whose strings may be
+ * Go templates. They are compiled once per definition; rendering walks the compiled tree.
+ * A string that is exactly one action yields the typed value (decisions.md).
+ */
+import { compile, TemplateError, type Template } from './gotpl/index.js';
+
+export type CompiledValue =
+  | { kind: 'literal'; value: unknown }
+  | { kind: 'template'; template: Template }
+  | { kind: 'object'; entries: [string, CompiledValue][] }
+  | { kind: 'array'; items: CompiledValue[] };
+
+/** Where a template sits, for messages: `step 'fetch', argument 'query.limit'`. */
+export class TemplateLocationError extends Error {
+  constructor(
+    readonly where: string,
+    readonly templateError: TemplateError,
+  ) {
+    // The template is named after its place, so its own message already says where.
+    super(templateError.message);
+  }
+}
+
+function join(path: string, key: string | number): string {
+  return typeof key === 'number' ? `${path}[${key}]` : path ? `${path}.${key}` : key;
+}
+
+/** Compiles `value`; throws TemplateLocationError for a template that does not parse. */
+export function compileValue(value: unknown, where: (path: string) => string, path = ''): CompiledValue {
+  if (typeof value === 'string') {
+    if (!value.includes('{{')) return { kind: 'literal', value };
+    try {
+      return { kind: 'template', template: compile(value, { name: where(path) }) };
+    } catch (err) {
+      if (err instanceof TemplateError) throw new TemplateLocationError(where(path), err);
+      throw err;
+    }
+  }
+  if (Array.isArray(value)) return { kind: 'array', items: value.map((v, i) => compileValue(v, where, join(path, i))) };
+  if (value && typeof value === 'object') {
+    return { kind: 'object', entries: Object.entries(value).map(([k, v]) => [k, compileValue(v, where, join(path, k))]) };
+  }
+  return { kind: 'literal', value };
+}
+
+export function renderValue(cv: CompiledValue, data: unknown): unknown {
+  switch (cv.kind) {
+    case 'literal':
+      return cv.value;
+    case 'template':
+      return cv.template.evaluate(data);
+    case 'array':
+      return cv.items.map((i) => renderValue(i, data));
+    case 'object': {
+      const out: Record<string, unknown> = {};
+      for (const [k, v] of cv.entries) out[k] = renderValue(v, data);
+      return out;
+    }
+  }
+}

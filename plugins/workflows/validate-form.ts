@@ -1,0 +1,41 @@
+/** Checking a tool-form definition (core_workflow_create/update/validate) the way files are checked. */
+import { validateDocument } from '../../kernel/config/validate.js';
+import { compileWorkflow, type CompiledWorkflow } from './compile-workflow.js';
+import { fromResource, toResource, type WorkflowToolForm } from './definition.js';
+import type { WorkflowRegistry } from './registry.js';
+import type { WorkflowResource } from '../../kernel/config/settings.js';
+
+export interface FormCheck {
+  resource: WorkflowResource;
+  workflow?: CompiledWorkflow;
+  errors: string[];
+  warnings: string[];
+  missing: string[];
+}
+
+const NOWHERE = { file: 'arguments', locate: () => ({ line: 0, column: 0 }) };
+
+export function checkForm(form: WorkflowToolForm, namespace: string, registry: WorkflowRegistry, origin: string): FormCheck {
+  const resource = toResource(form, namespace);
+  const schemaProblems = validateDocument('workflow', resource, NOWHERE).map((p) => `${p.field.replace(/^(spec|metadata)\./, '')}: ${p.message}`);
+  if (schemaProblems.length) return { resource, errors: schemaProblems, warnings: [], missing: [] };
+  const compiled = compileWorkflow(fromResource(resource, origin));
+  if (!compiled.ok) return { resource, errors: compiled.errors, warnings: [], missing: [] };
+  const errors: string[] = [];
+  const cycle = registry.cycleThrough(form.name, compiled.workflow.tools);
+  if (cycle) errors.push(`nested workflows form a cycle: ${cycle.join(' -> ')}`);
+  const missing = missingTools(compiled.workflow, registry, form.name);
+  const warnings = missing.map((t) => `tool '${t}' is not in the catalogue now: the workflow stays defined but unavailable until it is`);
+  return { resource, workflow: compiled.workflow, errors, warnings, missing };
+}
+
+export function missingTools(workflow: CompiledWorkflow, registry: WorkflowRegistry, self: string): string[] {
+  const missing = new Set<string>();
+  for (const tool of workflow.tools) {
+    if (tool === `workflow_${self}`) continue;
+    if (tool.startsWith('workflow_') && registry.get(tool.slice('workflow_'.length))) {
+      for (const m of registry.availability(tool.slice('workflow_'.length)).missing) missing.add(m);
+    } else if (!registry.hasTool(tool)) missing.add(tool);
+  }
+  return [...missing].sort();
+}
