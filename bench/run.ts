@@ -7,6 +7,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchCallTool, type CallToolFigures } from './call-tool.bench.js';
 import { benchDiscovery } from './discovery.bench.js';
+import { benchWorkflow } from './workflow.bench.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const only = process.argv.slice(2);
@@ -33,6 +34,13 @@ if (wanted('discovery')) {
   const rows = d.figures.map((f) => `| ${f.name} | ${f.p50Ms} | ${f.p99Ms} | ${f.targetMs ? `<= ${f.targetMs} ms ${f.p50Ms <= f.targetMs ? 'met' : 'MISSED'}` : '-'} |`);
   process.stdout.write(
     `\n## discovery over ${d.tools} tools from 100 servers (server-side, median of 5 rounds)\n\n| operation | p50 ms | p99 ms | target (p50) |\n|---|---|---|---|\n${rows.join('\n')}\n\nranking index: ${d.indexMemoryMiB} MiB heap, built in ${d.indexBuildMs} ms (once per catalogue change)\n`,
+  );
+}
+if (wanted('workflow')) {
+  const w = await benchWorkflow();
+  results.workflow = w;
+  process.stdout.write(
+    `\n## workflow engine overhead (in-process, median of 5 rounds)\n\n| 10 direct calls | workflow of 10 steps | added per step | target |\n|---|---|---|---|\n| ${w.directTenCallsUs} µs | ${w.workflowTenStepsUs} µs | ${w.addedPerStepUs} µs | <= ${w.targetPerStepUs} µs ${w.addedPerStepUs <= w.targetPerStepUs ? 'met' : 'MISSED'} |\n`,
   );
 }
 const out = join(root, '.bench-results', 'latest.json');

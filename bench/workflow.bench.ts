@@ -1,0 +1,91 @@
+/**
+ * Engine overhead per step: a workflow of 10 trivial steps against 10 direct calls of the
+ * same tool through the kernel's tool path (what call_tool does), in-process so the figure
+ * is the engine's own cost: rendering, conditions, records, persistence scheduling.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Catalogue } from '../kernel/catalogue.js';
+import { createHooks } from '../kernel/hooks.js';
+import { ToolInvoker } from '../kernel/invoke.js';
+import { createLogger } from '../kernel/log.js';
+import type { RequestContext } from '../kernel/request-context.js';
+import type { Session } from '../kernel/sessions.js';
+import type { CallContext } from '../kernel/tools.js';
+import { compileWorkflow } from '../plugins/workflows/compile-workflow.js';
+import { fromResource } from '../plugins/workflows/definition.js';
+import { WorkflowEngine } from '../plugins/workflows/engine.js';
+import { ExecutionStore } from '../plugins/workflows/execution-store.js';
+import { median } from './stats.js';
+
+export interface WorkflowFigures {
+  directTenCallsUs: number;
+  workflowTenStepsUs: number;
+  addedPerStepUs: number;
+  targetPerStepUs: number;
+}
+
+export async function benchWorkflow(rounds = 5, iterations = 2000): Promise<WorkflowFigures> {
+  const log = createLogger({ level: 'error' });
+  const hooks = createHooks();
+  const catalogue = new Catalogue(hooks, log);
+  catalogue.replaceSource('bench', [
+    {
+      name: 'core_noop',
+      kind: 'core',
+      description: 'Return its input.',
+      inputSchema: { type: 'object', properties: { x: { type: 'string' }, i: { type: 'number' } } },
+      invoke: async (args) => ({ content: [{ type: 'text', text: String(args.x) }] }),
+    },
+  ]);
+  const tools = new ToolInvoker(catalogue, hooks, log);
+  const dir = await mkdtemp(join(tmpdir(), 'switchboard-wfbench-'));
+  const store = new ExecutionStore(dir, { maxCount: 1_000_000, maxAgeDays: 1 }, log);
+  await store.open();
+  const engine = new WorkflowEngine(tools, store);
+  const compiled = compileWorkflow(
+    fromResource(
+      {
+        apiVersion: 'v1',
+        kind: 'Workflow',
+        metadata: { name: 'ten' },
+        spec: {
+          args: { x: { type: 'string', default: 'hello' } },
+          steps: Array.from({ length: 10 }, (_, i) => ({ id: `s${i}`, tool: 'core_noop', args: { x: '{{ .input.x }}', i }, store: true })),
+        },
+      },
+      'bench',
+    ),
+  );
+  if (!compiled.ok) throw new Error(compiled.errors.join('; '));
+  const request: RequestContext = { session: {} as Session, headers: {}, slots: new Map() };
+  const call: CallContext = { request, signal: new AbortController().signal, depth: 0 };
+
+  const direct = async () => {
+    for (let i = 0; i < 10; i++) await tools.call('core_noop', { x: 'hello', i }, call);
+  };
+  const workflow = () => engine.run(compiled.workflow, { x: 'hello' }, call);
+  const measure = async (fn: () => Promise<unknown>) => {
+    const perRound: number[] = [];
+    for (let r = 0; r < rounds; r++) {
+      const t0 = process.hrtime.bigint();
+      for (let i = 0; i < iterations; i++) await fn();
+      perRound.push(Number(process.hrtime.bigint() - t0) / 1e3 / iterations);
+      await store.flush();
+    }
+    return median(perRound);
+  };
+  await measure(direct);
+  await measure(workflow);
+  const directUs = await measure(direct);
+  const workflowUs = await measure(workflow);
+  await store.flush();
+  await rm(dir, { recursive: true, force: true });
+  return {
+    directTenCallsUs: Math.round(directUs * 10) / 10,
+    workflowTenStepsUs: Math.round(workflowUs * 10) / 10,
+    addedPerStepUs: Math.round(((workflowUs - directUs) / 10) * 10) / 10,
+    targetPerStepUs: 200,
+  };
+}
