@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { callTool, connectHttp, errorCode, EVERYTHING, meta, metaRaw, startSwitchboard, stdioServer, TEST_SERVER, text, type Running } from '../support/harness.js';
+import { callTool, connectHttp, errorCode, eventually, EVERYTHING, meta, metaRaw, startSwitchboard, stdioServer, TEST_SERVER, text, type Running } from '../support/harness.js';
 
 const META_TOOLS = [
   'list_tools', 'describe_tool', 'filter_tools', 'list_core_tools', 'call_tool', 'list_resources', 'describe_resource',
@@ -204,6 +204,15 @@ describe('meta-tools over streamable HTTP, aggregating real servers', () => {
     expect(r.results[0]!.content[0]!.text).to.equal('2');
     expect(r.results[1]!.isError).to.equal(true);
     expect(r.results[2]!.content[0]!.text).to.equal('Echo: batch');
+  });
+
+  it("refreshes the catalogue when an upstream announces tools/list_changed", async () => {
+    const before = await meta<ListToolsResult>(client, 'filter_tools', { pattern: 'x_fx_extra_*' });
+    expect(before.tools).to.deep.equal([]);
+    await callTool(client, 'x_fx_grow');
+    const after = await eventually(() => meta<ListToolsResult>(client, 'filter_tools', { pattern: 'x_fx_extra_*' }), (r) => r.tools.length === 1, 2000, 20);
+    expect(after.tools[0]!.name).to.equal('x_fx_extra_1');
+    expect(text(await callTool(client, 'x_fx_extra_1'))).to.equal('extra 1');
   });
 
   it('forwards progress notifications of a long call to the client', async () => {
