@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { benchCallTool, type CallToolFigures } from './call-tool.bench.js';
 import { benchDiscovery } from './discovery.bench.js';
 import { benchWorkflow } from './workflow.bench.js';
+import { benchGotpl } from './gotpl.bench.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const only = process.argv.slice(2);
@@ -42,6 +43,12 @@ if (wanted('workflow')) {
   process.stdout.write(
     `\n## workflow engine overhead (in-process, median of 5 rounds)\n\n| 10 direct calls | workflow of 10 steps | added per step | target |\n|---|---|---|---|\n| ${w.directTenCallsUs} µs | ${w.workflowTenStepsUs} µs | ${w.addedPerStepUs} µs | <= ${w.targetPerStepUs} µs ${w.addedPerStepUs <= w.targetPerStepUs ? 'met' : 'MISSED'} |\n`,
   );
+}
+if (wanted('gotpl')) {
+  const g = await benchGotpl();
+  results.gotpl = g;
+  const rows = g.map((f) => `| ${f.name} | ${f.perRenderMicros} |`);
+  process.stdout.write(`\n## gotpl render time after compile (median; target <= 10 µs for a step argument)\n\n| case | µs per call |\n|---|---|\n${rows.join('\n')}\n`);
 }
 const out = join(root, '.bench-results', 'latest.json');
 await mkdir(dirname(out), { recursive: true });

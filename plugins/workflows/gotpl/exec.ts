@@ -1,60 +1,27 @@
 /**
- * Port of text/template/exec.go: walks the parse tree, evaluating pipelines against data.
- *
- * The structure follows Go function by function, including which node is "current" when
- * an error is raised, because that node is what Go's messages quote (`at <.a.b>`).
- * Control flow for {{break}} and {{continue}} uses thrown sentinels, as Go uses panics.
+ * The statement walker, ported from text/template/exec.go: text, actions, if/with,
+ * range (with break and continue), and {{template}} calls. Expressions are evaluated by
+ * the Evaluator it extends. {{break}} and {{continue}} unwind with thrown sentinels, as
+ * Go unwinds with panics.
  */
 import { N, nodeString } from './ast.js';
-import type { AnyNode, ArgNode, BranchNode, ChainNode, CommandNode, FieldNode, IdentifierNode, ItemNode, ListNode, NumberNode, PipeNode, TemplateNode, VariableNode } from './ast.js';
-import { TemplateExecError, locate } from './errors.js';
+import type { BranchNode, ItemNode, ListNode, PipeNode, TemplateNode } from './ast.js';
+import { Evaluator } from './eval.js';
 import { printOne } from './fmt.js';
 import { sprintf } from './fmt-printf.js';
-import { Param, Special } from './functions.js';
-import type { Func } from './functions.js';
 import { quoteString } from './unicode.js';
-import { isMap, isTrue, kindOf, Kind, mapGet, sortedKeys, typeName } from './values.js';
+import { isTrue, kindOf, Kind, sortedKeys, typeName } from './values.js';
 import type { GoMap } from './values.js';
-
-/** A compiled template set: what exec needs besides the data. */
-export interface Program {
-  readonly source: string;
-  readonly name: string;
-  readonly trees: ReadonlyMap<string, ListNode>;
-  readonly funcs: ReadonlyMap<string, Func>;
-}
 
 /** Go's limit on nested {{template}} calls for wasm, and a safe one for JavaScript stacks. */
 const MAX_EXEC_DEPTH = 1000;
 
-/** "No final argument from a previous pipeline stage" (Go's missingVal). */
-const MISSING: unique symbol = Symbol('missing');
-type Final = unknown;
-
 const BREAK = { control: 'break' };
 const CONTINUE = { control: 'continue' };
 
-/** Parameter type "none", for the receiver of a chain: no validation at all. */
-const ANY = -1;
-type ArgType = Param | typeof ANY;
-
-export class Executor {
+export class Executor extends Evaluator {
   out = '';
-  private node: AnyNode | null = null;
-  private executing: string;
   private depth = 0;
-  /** Whether dot is an element fetched out of a collection (typed interface{} in Go). */
-  private dotBoxed = false;
-  // Variable stack: parallel arrays, searched from the top down to `base`.
-  private readonly names: string[] = [];
-  private readonly values: unknown[] = [];
-  private readonly boxed: boolean[] = [];
-  private top = 0;
-  private base = 0;
-
-  constructor(private readonly program: Program) {
-    this.executing = program.name;
-  }
 
   /** Executes `root` and returns the output. */
   render(root: ListNode, data: unknown): string {
@@ -71,51 +38,6 @@ export class Executor {
     const v = this.evalPipeline(dot, pipe);
     return v === undefined ? null : v;
   }
-
-  // ---- errors ----
-
-  private errorf(reason: string): never {
-    const { name, source } = this.program;
-    const node = this.node;
-    if (node === null) {
-      throw new TemplateExecError(`template: ${name}: ${reason}`, { templateName: name, line: 1, column: 1 }, reason, '', this.executing);
-    }
-    const where = locate(source, node.pos);
-    const context = nodeString(node);
-    const message = `template: ${name}:${where.line}:${where.byteColumn}: executing ${quoteString(this.executing)} at <${context}>: ${reason}`;
-    throw new TemplateExecError(message, { templateName: name, line: where.line, column: where.column }, reason, context, this.executing);
-  }
-
-  // ---- variables ----
-
-  private push(name: string, value: unknown, boxed: boolean): void {
-    this.names[this.top] = name;
-    this.values[this.top] = value;
-    this.boxed[this.top] = boxed;
-    this.top++;
-  }
-
-  private pop(mark: number): void {
-    this.top = mark;
-  }
-
-  private lookup(name: string): number {
-    for (let i = this.top - 1; i >= this.base; i--) if (this.names[i] === name) return i;
-    this.errorf(`undefined variable: ${name}`);
-  }
-
-  private setVar(name: string, value: unknown, boxed: boolean): void {
-    const i = this.lookup(name);
-    this.values[i] = value;
-    this.boxed[i] = boxed;
-  }
-
-  private setTopVar(n: number, value: unknown, boxed: boolean): void {
-    this.values[this.top - n] = value;
-    this.boxed[this.top - n] = boxed;
-  }
-
-  // ---- walking ----
 
   private walk(dot: unknown, node: ItemNode | ListNode): void {
     this.node = node;
@@ -268,211 +190,5 @@ export class Executor {
     this.node = node;
     if (typeof v === 'function') this.errorf(`can't print ${nodeString(node)} of type ${typeName(v)}`);
     this.out += v === undefined || v === null ? '<no value>' : printOne(v);
-  }
-
-  // ---- evaluation ----
-
-  private evalPipeline(dot: unknown, pipe: PipeNode | null): unknown {
-    if (pipe === null) return undefined;
-    this.node = pipe;
-    let value: Final = MISSING;
-    const cmds = pipe.cmds;
-    for (let i = 0; i < cmds.length; i++) {
-      value = this.evalCommand(dot, cmds[i]!, value);
-      if (value === null) value = undefined; // dig into a nil interface{}: nothing there
-    }
-    const decl = pipe.decl;
-    for (let i = 0; i < decl.length; i++) {
-      if (pipe.isAssign) this.setVar(decl[i]!.name, value, false);
-      else this.push(decl[i]!.name, value, false);
-    }
-    return value;
-  }
-
-  private notAFunction(args: readonly ArgNode[] | null, final: Final): void {
-    if ((args !== null && args.length > 1) || final !== MISSING) {
-      this.errorf(`can't give argument to non-function ${nodeString(args![0]!)}`);
-    }
-  }
-
-  private evalCommand(dot: unknown, cmd: CommandNode, final: Final): unknown {
-    const first = cmd.args[0]!;
-    switch (first.kind) {
-      case N.Field:
-        return this.evalFieldNode(dot, first, cmd.args, final);
-      case N.Chain:
-        return this.evalChainNode(dot, first, cmd.args, final);
-      case N.Identifier:
-        return this.evalFunction(dot, first, cmd, cmd.args, final);
-      case N.Pipe:
-        // Parenthesized pipeline: the arguments are all inside it.
-        this.notAFunction(cmd.args, final);
-        return this.evalPipeline(dot, first);
-      case N.Variable:
-        return this.evalVariableNode(dot, first, cmd.args, final);
-    }
-    this.node = first;
-    this.notAFunction(cmd.args, final);
-    switch (first.kind) {
-      case N.Bool:
-        return first.value;
-      case N.Dot:
-        return dot;
-      case N.Nil:
-        this.errorf('nil is not a command');
-      case N.Number:
-        return this.idealConstant(first);
-      case N.String:
-        return first.text;
-    }
-  }
-
-  private idealConstant(n: NumberNode): number {
-    this.node = n;
-    if (n.overflowsInt) this.errorf(`${n.text} overflows int`);
-    return n.value;
-  }
-
-  private evalFieldNode(dot: unknown, field: FieldNode, args: readonly ArgNode[] | null, final: Final): unknown {
-    this.node = field;
-    return this.evalFieldChain(dot, dot, this.dotBoxed, field.idents, args, final);
-  }
-
-  private evalChainNode(dot: unknown, chain: ChainNode, args: readonly ArgNode[] | null, final: Final): unknown {
-    this.node = chain;
-    if (chain.node.kind === N.Nil) this.errorf(`indirection through explicit nil in ${nodeString(chain)}`);
-    // (pipe).Field1.Field2: evaluate the pipeline, then the fields.
-    const receiver = this.evalArg(dot, ANY, chain.node);
-    return this.evalFieldChain(dot, receiver, false, chain.fields, args, final);
-  }
-
-  private evalVariableNode(dot: unknown, v: VariableNode, args: readonly ArgNode[] | null, final: Final): unknown {
-    this.node = v;
-    const i = this.lookup(v.name);
-    if (v.fields.length === 0) {
-      this.notAFunction(args, final);
-      return this.values[i];
-    }
-    return this.evalFieldChain(dot, this.values[i], this.boxed[i]!, v.fields, args, final);
-  }
-
-  private evalFieldChain(dot: unknown, receiver: unknown, boxed: boolean, idents: readonly string[], args: readonly ArgNode[] | null, final: Final): unknown {
-    const n = idents.length;
-    for (let i = 0; i < n - 1; i++) {
-      receiver = this.evalField(idents[i]!, null, MISSING, receiver, boxed);
-      boxed = true;
-    }
-    return this.evalField(idents[n - 1]!, args, final, receiver, boxed);
-  }
-
-  private evalField(name: string, args: readonly ArgNode[] | null, final: Final, receiver: unknown, boxed: boolean): unknown {
-    if (receiver === undefined) this.errorf(`nil data; no entry for key ${quoteString(name)}`);
-    if (receiver === null) this.errorf(`nil pointer evaluating interface {}.${name}`);
-    if (isMap(receiver)) {
-      if ((args !== null && args.length > 1) || final !== MISSING) this.errorf(`${name} is not a method but has arguments`);
-      const v = mapGet(receiver, name);
-      if (v === undefined) this.errorf(`map has no entry for key ${quoteString(name)}`);
-      return v;
-    }
-    this.errorf(`can't evaluate field ${name} in type ${boxed ? 'interface {}' : typeName(receiver)}`);
-  }
-
-  private evalFunction(dot: unknown, ident: IdentifierNode, node: AnyNode, args: readonly ArgNode[] | null, final: Final): unknown {
-    this.node = ident;
-    const fn = this.program.funcs.get(ident.name);
-    if (fn === undefined) this.errorf(`${quoteString(ident.name)} is not a defined function`);
-    return this.evalCall(dot, fn, node, args, final);
-  }
-
-  /** `args`, when present, includes the function's own node at [0], as in Go. */
-  private evalCall(dot: unknown, fn: Func, node: AnyNode, args: readonly ArgNode[] | null, final: Final): unknown {
-    const argc = args === null ? 0 : args.length - 1;
-    const numIn = final === MISSING ? argc : argc + 1;
-    const fixed = fn.params.length;
-    if (fn.variadic !== null) {
-      if (numIn < fixed) this.errorf(`wrong number of args for ${fn.name}: want at least ${fixed} got ${argc}`);
-    } else if (numIn !== fixed) {
-      this.errorf(`wrong number of args for ${fn.name}: want ${fixed} got ${numIn}`);
-    }
-
-    if (fn.builtin && (fn.special === Special.And || fn.special === Special.Or)) {
-      // Short-circuit: return the first argument that decides, else the last one.
-      const or = fn.special === Special.Or;
-      let v: unknown;
-      for (let i = 1; i <= argc; i++) {
-        v = this.evalArg(dot, Param.Value, args![i]!);
-        if (isTrue(v) === or) return v;
-      }
-      if (final !== MISSING) v = this.validateType(final, Param.Value);
-      return v;
-    }
-
-    const argv: unknown[] = new Array(numIn);
-    const numFixed = fn.variadic !== null ? fixed : argc;
-    let i = 0;
-    for (; i < numFixed && i < argc; i++) argv[i] = this.evalArg(dot, fn.params[i]!, args![i + 1]!);
-    if (fn.variadic !== null) for (; i < argc; i++) argv[i] = this.evalArg(dot, fn.variadic, args![i + 1]!);
-    if (final !== MISSING) {
-      let t: Param;
-      if (fn.variadic === null) t = fn.params[fixed - 1]!;
-      else t = numIn - 1 < numFixed ? fn.params[numIn - 1]! : fn.variadic;
-      argv[i] = this.validateType(final, t);
-    }
-    if (fn.builtin && fn.special === Special.Call) argv.unshift(argc > 0 ? nodeString(args![1]!) : '');
-
-    let result: unknown;
-    try {
-      result = fn.invoke(argv);
-    } catch (e) {
-      if (e instanceof TemplateExecError) throw e;
-      this.node = node;
-      this.errorf(`error calling ${fn.name}: ${e instanceof Error ? e.message : String(e)}`);
-    }
-    return result === undefined ? null : result;
-  }
-
-  /** Go's validateType for the parameter kinds we have. */
-  private validateType(value: unknown, t: ArgType): unknown {
-    if (value === undefined) {
-      if (t === Param.Iface) return null;
-      if (t === Param.String) this.errorf('invalid value; expected string');
-      return undefined;
-    }
-    if (t === Param.String && typeof value !== 'string') this.errorf(`wrong type for value; expected string; got ${typeName(value)}`);
-    return value;
-  }
-
-  private evalArg(dot: unknown, t: ArgType, n: ArgNode): unknown {
-    this.node = n;
-    switch (n.kind) {
-      case N.Dot:
-        return this.validateType(dot, t);
-      case N.Nil:
-        if (t === Param.Iface) return null;
-        if (t === Param.String) this.errorf('cannot assign nil to string');
-        return undefined;
-      case N.Field:
-        return this.validateType(this.evalFieldNode(dot, n, null, MISSING), t);
-      case N.Variable:
-        return this.validateType(this.evalVariableNode(dot, n, null, MISSING), t);
-      case N.Pipe:
-        return this.validateType(this.evalPipeline(dot, n), t);
-      case N.Identifier:
-        return this.validateType(this.evalFunction(dot, n, n, null, MISSING), t);
-      case N.Chain:
-        return this.validateType(this.evalChainNode(dot, n, null, MISSING), t);
-    }
-    if (t === Param.String) {
-      if (n.kind === N.String) return n.text;
-      this.errorf(`expected string; found ${nodeString(n)}`);
-    }
-    switch (n.kind) {
-      case N.Bool:
-        return n.value;
-      case N.Number:
-        return this.idealConstant(n);
-      case N.String:
-        return n.text;
-    }
   }
 }

@@ -14,18 +14,19 @@ import type { GoMap } from './values.js';
 
 const NIL = '<nil>';
 
-function clearFlags(f: Flags): void {
+export function clearFlags(f: Flags): void {
   f.plus = f.minus = f.sharp = f.space = f.zero = f.plusV = f.sharpV = false;
   f.widPresent = f.precPresent = false;
   f.wid = f.prec = 0;
 }
 
 /** fmt.tooLarge: widths and precisions above a million are rejected. */
-function tooLarge(n: number): boolean {
+export function tooLarge(n: number): boolean {
   return n > 1e6 || n < -1e6;
 }
 
-class Printer {
+/** One formatting run: the output buffer and the current verb's flags (fmt's pp). */
+export class Printer {
   buf = '';
   readonly f: Flags = {
     plus: false, minus: false, sharp: false, space: false, zero: false, plusV: false, sharpV: false,
@@ -272,6 +273,3 @@ export function printOne(v: unknown): string {
   return sprint([v]);
 }
 
-export { Printer };
-export type { Flags };
-export { clearFlags, tooLarge };

@@ -90,8 +90,7 @@ function goodName(name: string): boolean {
   if (name === '') return false;
   let first = true;
   for (const ch of name) {
-    const cp = ch.codePointAt(0)!;
-    if (!isAlphaNumeric(cp) || (first && cp >= 0x30 && cp <= 0x39)) return false;
+    if (first ? !(ch === '_' || /^\p{L}$/u.test(ch)) : !isAlphaNumeric(ch.codePointAt(0)!)) return false;
     first = false;
   }
   return true;

@@ -4,67 +4,9 @@
  * never depends on parser state, and a lexical error becomes the last token, so it is only
  * reported when the parser reaches it (exactly when Go would report it).
  */
+import { KEYWORDS, Tok } from './tokens.js';
+import type { Token } from './tokens.js';
 import { describeRune, isAlphaNumeric, isPrint, quoteString } from './unicode.js';
-
-export const enum Tok {
-  Error,
-  Bool,
-  Char, // printable ASCII character; grab bag for comma etc.
-  CharConstant,
-  Complex,
-  Assign,
-  Declare,
-  EOF,
-  Field,
-  Identifier,
-  LeftDelim,
-  LeftParen,
-  Number,
-  Pipe,
-  RawString,
-  RightDelim,
-  RightParen,
-  Space,
-  String,
-  Text,
-  Variable,
-  // Keywords appear after all the rest.
-  Keyword,
-  Block,
-  Break,
-  Continue,
-  Dot,
-  Define,
-  Else,
-  End,
-  If,
-  Nil,
-  Range,
-  Template,
-  With,
-}
-
-export interface Token {
-  readonly type: Tok;
-  /** Offset in the source (UTF-16 units). */
-  readonly pos: number;
-  readonly val: string;
-}
-
-const KEYWORDS: ReadonlyMap<string, Tok> = new Map([
-  ['.', Tok.Dot],
-  ['block', Tok.Block],
-  ['break', Tok.Break],
-  ['continue', Tok.Continue],
-  ['define', Tok.Define],
-  ['else', Tok.Else],
-  ['end', Tok.End],
-  ['if', Tok.If],
-  ['range', Tok.Range],
-  ['nil', Tok.Nil],
-  ['template', Tok.Template],
-  ['with', Tok.With],
-]);
 
 const LEFT = '{{';
 const RIGHT = '}}';

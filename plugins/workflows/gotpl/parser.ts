@@ -5,11 +5,12 @@
  */
 import { N, nodeString } from './ast.js';
 import type { ArgNode, BranchNode, CommandNode, ItemNode, KeywordNode, ListNode, PipeNode, TemplateNode, VariableNode } from './ast.js';
-import { TemplateParseError, locate } from './errors.js';
-import { Tok, lex } from './lexer.js';
-import type { Token } from './lexer.js';
-import { LiteralError, parseNumberLiteral, unquoteString } from './literals.js';
-import { quoteString, trimSpace, truncateRunes, utf8Length } from './unicode.js';
+import { lex } from './lexer.js';
+import { parseNumberLiteral, unquoteString } from './literals.js';
+import { TokenCursor } from './token-cursor.js';
+import { Tok } from './tokens.js';
+import type { Token } from './tokens.js';
+import { quoteString, trimSpace } from './unicode.js';
 
 /** Go allows 10000 nested parentheses, 1000 on wasm; JavaScript stacks are closer to the latter. */
 const MAX_STACK_DEPTH = 1000;
@@ -19,14 +20,6 @@ export interface ParseResult {
   readonly trees: Map<string, ListNode>;
   /** How many comments the source has (they leave no trace in the trees). */
   readonly comments: number;
-}
-
-function tokenString(t: Token): string {
-  if (t.type === Tok.EOF) return 'EOF';
-  if (t.type === Tok.Error) return t.val;
-  if (t.type > Tok.Keyword) return `<${t.val}>`;
-  if (utf8Length(t.val) > 10) return `${quoteString(truncateRunes(t.val, 10))}...`;
-  return quoteString(t.val);
 }
 
 /** parse.IsEmptyTree: only whitespace text (and comments, which we drop) counts as empty. */
@@ -39,93 +32,22 @@ const OPERAND_START = new Set([
   Tok.Nil, Tok.RawString, Tok.String, Tok.Variable, Tok.LeftParen,
 ]);
 
-class Parser {
-  private readonly tokens: Token[];
+class Parser extends TokenCursor {
   readonly comments: number;
-  private i = 0;
-  private latest = 0; // index of the most recently scanned token: Go reports its line
   readonly trees = new Map<string, ListNode>();
   // Per-tree state; {{define}} and {{block}} bodies start afresh.
   private vars: string[] = ['$'];
   private rangeDepth = 0;
-  private actionLine = 0;
   private stackDepth = 0;
 
   constructor(
-    private readonly source: string,
-    private readonly name: string,
+    source: string,
+    name: string,
     private readonly hasFunction: (name: string) => boolean,
   ) {
     const scanned = lex(source, { breakOK: !hasFunction('break'), continueOK: !hasFunction('continue') });
-    this.tokens = scanned.tokens;
+    super(source, name, scanned.tokens);
     this.comments = scanned.comments;
-  }
-
-  private at(index: number): Token {
-    const k = Math.min(index, this.tokens.length - 1);
-    if (k > this.latest) this.latest = k;
-    return this.tokens[k]!;
-  }
-
-  private next(): Token {
-    return this.at(this.i++);
-  }
-
-  private peek(): Token {
-    return this.at(this.i);
-  }
-
-  private backup(): void {
-    this.i--;
-  }
-
-  private nextNonSpace(): Token {
-    let t: Token;
-    do t = this.next();
-    while (t.type === Tok.Space);
-    return t;
-  }
-
-  private peekNonSpace(): Token {
-    const t = this.nextNonSpace();
-    this.backup();
-    return t;
-  }
-
-  private lineOf(pos: number): number {
-    return locate(this.source, pos).line;
-  }
-
-  private errorf(reason: string): never {
-    const { line, column } = locate(this.source, this.tokens[this.latest]!.pos);
-    throw new TemplateParseError(this.name, line, column, reason);
-  }
-
-  private literal<T>(f: () => T): T {
-    try {
-      return f();
-    } catch (e) {
-      if (e instanceof LiteralError) this.errorf(e.message);
-      throw e;
-    }
-  }
-
-  private expect(expected: Tok, context: string): Token {
-    const t = this.nextNonSpace();
-    if (t.type !== expected) this.unexpected(t, context);
-    return t;
-  }
-
-  private unexpected(t: Token, context: string): never {
-    if (t.type === Tok.Error) {
-      let extra = '';
-      if (this.actionLine !== 0 && this.actionLine !== this.lineOf(t.pos)) {
-        extra = ` in action started at ${this.name}:${this.actionLine}`;
-        if (t.val.endsWith(' action')) extra = extra.slice(' in action'.length); // not "action in action"
-      }
-      this.errorf(t.val + extra);
-    }
-    this.errorf(`unexpected ${tokenString(t)} in ${context}`);
   }
 
   /** Runs `body` as the parse of a new tree, as Go does for {{define}} and {{block}}. */

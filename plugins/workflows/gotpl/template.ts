@@ -5,7 +5,7 @@
 import { N } from './ast.js';
 import type { ListNode, PipeNode } from './ast.js';
 import { Executor } from './exec.js';
-import type { Program } from './exec.js';
+import type { Program } from './eval.js';
 import { functionTable } from './functions.js';
 import { parseTemplates } from './parser.js';
 import type { GoFunction } from './values.js';
