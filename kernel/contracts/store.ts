@@ -35,8 +35,10 @@ export interface ResourceStore {
   /** Writes (atomically) the definition of `name`, into `key` when it already lives there. */
   write(kind: ResourceKind, name: string, body: Record<string, unknown>, key?: string): Promise<RawResource>;
   remove(kind: ResourceKind, key: string): Promise<{ location: string }>;
-  /** Writes config.yaml's new content (atomically); returns where. */
-  writeSettings(body: Record<string, unknown>): Promise<{ location: string }>;
+  /** Reads config.yaml's text ('' when there is none), to edit it keeping comments. */
+  readSettingsText(): Promise<string>;
+  /** Writes config.yaml's new text (atomically); returns where. */
+  writeSettings(text: string): Promise<{ location: string }>;
   watch(onChange: (change: StoreChange) => void): Promise<void>;
   close(): Promise<void>;
 }

@@ -84,9 +84,18 @@ export class FileStore implements ResourceStore {
     return { location: key };
   }
 
-  async writeSettings(body: Record<string, unknown>): Promise<{ location: string }> {
+  async readSettingsText(): Promise<string> {
+    try {
+      return await readFile(join(this.root, SETTINGS_FILE), 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return '';
+      throw err;
+    }
+  }
+
+  async writeSettings(text: string): Promise<{ location: string }> {
     const file = join(this.root, SETTINGS_FILE);
-    await writeFileAtomic(file, stringify(body, { lineWidth: 0 }));
+    await writeFileAtomic(file, text);
     return { location: file };
   }
 

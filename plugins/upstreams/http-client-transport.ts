@@ -10,7 +10,7 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { deliver } from './deliver.js';
-import { SseParser } from './sse-parser.js';
+import { SseParser } from '../../kernel/mcp/sse-parser.js';
 
 export class HttpStatusError extends Error {
   constructor(

@@ -1,19 +1,15 @@
 /** core_workflow_*: define, inspect and change workflows; list and fetch executions. */
 import { ConflictError, NotFoundError, ValidationFailedError } from '../../kernel/errors.js';
 import type { KernelApi } from '../../kernel/kernel-api.js';
-import { objectResult } from '../../kernel/mcp/results.js';
+import { ANNOTATIONS, coreTool } from '../../kernel/core-tool.js';
 import type { JsonObject, ToolAnnotations, ToolDefinition } from '../../kernel/tools.js';
-import { coreToolName } from '../../kernel/tools.js';
 import { toToolForm, type WorkflowToolForm } from './definition.js';
 import type { ExecutionStore } from './execution-store.js';
 import type { WorkflowRegistry } from './registry.js';
 import { checkForm } from './validate-form.js';
 import type { ExecutionStatus } from './execution-record.js';
 
-const READ: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
-const CREATE: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
-const UPDATE: ToolAnnotations = { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false };
-const DELETE: ToolAnnotations = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false };
+const { read: READ, create: CREATE, update: UPDATE, delete: DELETE } = ANNOTATIONS;
 
 const NAME = { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9_-]{0,62}$', description: 'Workflow name; its tool is workflow_<name>.' };
 const ARGS = { type: 'object', description: 'Input arguments: name -> {type, required, default, description}.' };
@@ -40,14 +36,9 @@ export function workflowCoreTools(kernel: KernelApi, registry: WorkflowRegistry,
     return { ...toToolForm(check.resource), available: registry.availability(form.name).available, warnings: check.warnings };
   };
 
-  const tool = (name: string, description: string, annotations: ToolAnnotations, properties: Record<string, unknown>, required: string[], run: (args: JsonObject) => Promise<JsonObject>): ToolDefinition => ({
-    name: coreToolName(kernel.settings().aggregator.servicePrefix, name),
-    kind: 'core',
-    description,
-    annotations,
-    inputSchema: { type: 'object', additionalProperties: false, properties, required },
-    invoke: async (args) => objectResult(await run(args)),
-  });
+  const prefix = kernel.settings().aggregator.servicePrefix;
+  const tool = (name: string, description: string, annotations: ToolAnnotations, properties: Record<string, unknown>, required: string[], run: (args: JsonObject) => Promise<JsonObject>): ToolDefinition =>
+    coreTool(prefix, { name, description, annotations, properties, required, run });
 
   return [
     tool('core_workflow_list', 'List workflows with their availability.', READ, {}, [], async () => {

@@ -1,16 +1,7 @@
 import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer, type Server } from 'node:net';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { callTool, connectHttp, errorCode, eventually, EVERYTHING, meta, startSwitchboard, text, type Running } from '../support/harness.js';
-
-async function freePort(): Promise<number> {
-  const s: Server = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
-  const port = (s.address() as { port: number }).port;
-  await new Promise((r) => s.close(r));
-  return port;
-}
+import { callTool, connectHttp, errorCode, eventually, EVERYTHING, freePort, meta, startSwitchboard, text, type Running } from '../support/harness.js';
 
 function startNode(args: string[], env: Record<string, string>, ready: RegExp): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {

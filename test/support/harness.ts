@@ -174,6 +174,16 @@ export async function eventually<T>(fn: () => Promise<T>, check: (v: T) => boole
   throw new Error(`condition not met within ${timeoutMs} ms; last value: ${JSON.stringify(last)}${lastErr ? `; last error: ${String(lastErr)}` : ''}`);
 }
 
+/** A port nothing listens on right now (for servers that take their port from the environment). */
+export async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
+  const port = (s.address() as { port: number }).port;
+  await new Promise((r) => s.close(r));
+  return port;
+}
+
 export function pidAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);

@@ -1,0 +1,39 @@
+/**
+ * How a plugin declares a core tool: a name (the ServicePrefix is applied here), the
+ * specification's annotations, an argument schema and a function returning an object.
+ * The object becomes structuredContent plus its JSON text (decisions.md).
+ */
+import { objectResult } from './mcp/results.js';
+import { coreToolName, type JsonObject, type ToolAnnotations, type ToolDefinition } from './tools.js';
+
+export interface CoreToolSpec {
+  name: string;
+  description: string;
+  annotations: ToolAnnotations;
+  properties?: Record<string, unknown>;
+  required?: string[];
+  run(args: JsonObject): Promise<JsonObject>;
+}
+
+export function coreTool(prefix: string, spec: CoreToolSpec): ToolDefinition {
+  return {
+    name: coreToolName(prefix, spec.name),
+    kind: 'core',
+    description: spec.description,
+    annotations: spec.annotations,
+    inputSchema: { type: 'object', additionalProperties: false, properties: spec.properties ?? {}, required: spec.required ?? [] },
+    invoke: async (args) => objectResult(await spec.run(args)),
+  };
+}
+
+/** The annotation sets of the specification's core tool table. */
+export const ANNOTATIONS = {
+  read: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  readOpenWorld: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  create: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  update: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  delete: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  start: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  stop: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  restart: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+} as const satisfies Record<string, ToolAnnotations>;

@@ -1,0 +1,60 @@
+/** Checks on an MCP server definition given to a core tool: schema errors and practical warnings. */
+import { accessSync, constants } from 'node:fs';
+import { delimiter, isAbsolute, join, resolve } from 'node:path';
+import type { McpServerDefinition } from '../../kernel/config/settings.js';
+import { validateDocument } from '../../kernel/config/validate.js';
+
+const ARGUMENTS = { file: 'arguments', locate: () => ({ line: 0, column: 0 }) };
+
+export function schemaErrors(body: Record<string, unknown>): string[] {
+  return validateDocument('mcpserver', body, ARGUMENTS).map((p) => `${p.field || '(definition)'}: ${p.message}`);
+}
+
+function executable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Resolves a command the way spawning it from the config directory would. */
+export function commandFound(command: string, configPath: string): boolean {
+  if (command.includes('/')) return executable(isAbsolute(command) ? command : resolve(configPath, command));
+  return (process.env.PATH ?? '').split(delimiter).some((dir) => dir && executable(join(dir, command)));
+}
+
+export function warnings(def: Partial<McpServerDefinition>, configPath: string, exists: boolean): string[] {
+  const out: string[] = [];
+  if (exists) out.push(`a server named '${def.name}' already exists: core_mcpserver_create would conflict`);
+  if (def.type === 'stdio' && def.command?.[0] && !commandFound(def.command[0], configPath)) {
+    out.push(`command '${def.command[0]}' is not found on PATH (or relative to ${configPath}); the server would fail to start`);
+  }
+  if (def.type !== 'stdio' && def.autoStart) out.push('autoStart has no effect on remote servers: they always connect');
+  if (def.type !== 'stdio' && def.command) out.push(`command is ignored for type ${def.type}`);
+  if (def.type === 'stdio' && def.url) out.push('url is ignored for type stdio');
+  if (def.type === 'stdio' && def.headers && Object.keys(def.headers).length) out.push('headers are ignored for type stdio');
+  return out;
+}
+
+const DEFAULTS: Partial<Record<keyof McpServerDefinition, unknown>> = {
+  autoStart: false,
+  env: {},
+  headers: {},
+  timeout: 30,
+  suspended: false,
+  backoff: { initialSeconds: 1, maxSeconds: 300 },
+};
+
+/** The definition as it is written to its file: fields at their defaults left out. */
+export function withoutDefaults(def: McpServerDefinition): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(def)) {
+    if (v === undefined) continue;
+    const d = DEFAULTS[k as keyof McpServerDefinition];
+    if (d !== undefined && JSON.stringify(d) === JSON.stringify(v)) continue;
+    out[k] = v;
+  }
+  return out;
+}

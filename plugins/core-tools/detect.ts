@@ -1,0 +1,171 @@
+/**
+ * core_mcpserver_detect: what is at a URL? Tries a streamable-HTTP initialize, then a
+ * legacy SSE stream, and reports what answered. Never fails: an unreachable or
+ * unclassifiable URL is transport `unknown` with the reason in `detail`.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
+import { SERVER_INFO } from '../../kernel/mcp/endpoint.js';
+import { SseParser } from '../../kernel/mcp/sse-parser.js';
+
+export interface Detection {
+  url: string;
+  transport: 'streamable-http' | 'sse' | 'unknown';
+  reachable: boolean;
+  requiresAuth: boolean;
+  serverName?: string;
+  serverVersion?: string;
+  detail: string;
+}
+
+interface ServerInfo {
+  name?: string;
+  version?: string;
+}
+
+const INITIALIZE = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: `${SERVER_INFO.name}-detect`, version: SERVER_INFO.version } },
+};
+
+/** The first SSE event named `name` (or any `message` with an id-1 result for initialize). */
+async function firstEvent(res: Response, want: (event: string, data: string) => boolean, signal: AbortSignal): Promise<string | undefined> {
+  if (!res.body) return undefined;
+  const reader = res.body.getReader();
+  const decoder = new TextDecoder();
+  let found: string | undefined;
+  const parser = new SseParser((e) => {
+    if (found === undefined && want(e.event, e.data)) found = e.data;
+  });
+  try {
+    while (found === undefined && !signal.aborted) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      parser.push(decoder.decode(value, { stream: true }));
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+  return found;
+}
+
+function serverInfoOf(text: string | undefined): ServerInfo | undefined {
+  if (!text) return undefined;
+  try {
+    const msg = JSON.parse(text) as { result?: { serverInfo?: ServerInfo } } | { result?: { serverInfo?: ServerInfo } }[];
+    const one = Array.isArray(msg) ? msg[0] : msg;
+    return one?.result?.serverInfo;
+  } catch {
+    return undefined;
+  }
+}
+
+function challenged(res: Response): boolean {
+  return res.status === 401;
+}
+
+export async function detect(url: string, headers: Record<string, string>, timeoutSeconds: number): Promise<Detection> {
+  const out: Detection = { url, transport: 'unknown', reachable: false, requiresAuth: false, detail: '' };
+  let target: URL;
+  try {
+    target = new URL(url);
+    if (target.protocol !== 'http:' && target.protocol !== 'https:') throw new Error(`unsupported scheme '${target.protocol}'`);
+  } catch (err) {
+    out.detail = `not a usable URL: ${(err as Error).message}`;
+    return out;
+  }
+  const deadline = AbortSignal.timeout(timeoutSeconds * 1000);
+  const notes: string[] = [];
+
+  // 1. Streamable HTTP: POST initialize.
+  try {
+    const res = await fetch(target, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify(INITIALIZE),
+      signal: deadline,
+    });
+    out.reachable = true;
+    if (challenged(res)) {
+      out.requiresAuth = true;
+      notes.push(`POST answered 401${res.headers.get('www-authenticate') ? ` (WWW-Authenticate: ${res.headers.get('www-authenticate')})` : ''}`);
+      await res.body?.cancel();
+    } else if (res.ok) {
+      const type = res.headers.get('content-type') ?? '';
+      const body = type.includes('text/event-stream')
+        ? await firstEvent(res, (event, data) => event === 'message' && data.includes('"id":1'), deadline)
+        : await res.text();
+      const info = serverInfoOf(body);
+      if (info) {
+        out.transport = 'streamable-http';
+        if (info.name) out.serverName = info.name;
+        if (info.version) out.serverVersion = info.version;
+        notes.push('streamable-HTTP handshake completed');
+        const session = res.headers.get('mcp-session-id');
+        if (session) {
+          // Be polite: end the session the probe opened.
+          await fetch(target, { method: 'DELETE', headers: { ...headers, 'mcp-session-id': session }, signal: deadline }).then((r) => r.body?.cancel(), () => undefined);
+        }
+        out.detail = notes.join('; ');
+        return out;
+      }
+      notes.push(`POST answered ${res.status} without an MCP initialize result`);
+    } else {
+      notes.push(`POST answered ${res.status}`);
+      await res.body?.cancel();
+    }
+  } catch (err) {
+    if (deadline.aborted) {
+      out.detail = `no answer within ${timeoutSeconds} s`;
+      return out;
+    }
+    out.detail = `unreachable: ${(err as Error & { cause?: Error }).cause?.message ?? (err as Error).message}`;
+    return out;
+  }
+
+  // 2. Legacy SSE: GET must open an event stream announcing the POST endpoint.
+  try {
+    const res = await fetch(target, { method: 'GET', headers: { ...headers, accept: 'text/event-stream' }, signal: deadline });
+    if (challenged(res)) {
+      out.requiresAuth = true;
+      notes.push('GET answered 401');
+      await res.body?.cancel();
+    } else if (res.ok && (res.headers.get('content-type') ?? '').includes('text/event-stream')) {
+      const endpoint = await firstEvent(res, (event) => event === 'endpoint', deadline);
+      if (endpoint !== undefined) {
+        out.transport = 'sse';
+        notes.push(`SSE stream announced endpoint ${endpoint}`);
+        const info = await sseHandshake(target, headers, deadline);
+        if (info) {
+          if (info.name) out.serverName = info.name;
+          if (info.version) out.serverVersion = info.version;
+          notes.push('SSE handshake completed');
+        }
+      } else {
+        notes.push('GET opened an event stream without an endpoint event');
+      }
+    } else {
+      notes.push(`GET answered ${res.status}`);
+      await res.body?.cancel();
+    }
+  } catch (err) {
+    notes.push(deadline.aborted ? `no SSE answer within ${timeoutSeconds} s` : `GET failed: ${(err as Error).message}`);
+  }
+  out.detail = notes.join('; ');
+  return out;
+}
+
+async function sseHandshake(url: URL, headers: Record<string, string>, signal: AbortSignal): Promise<ServerInfo | undefined> {
+  const client = new Client({ name: `${SERVER_INFO.name}-detect`, version: SERVER_INFO.version });
+  try {
+    await client.connect(new SSEClientTransport(url, { requestInit: { headers } }), { signal });
+    return client.getServerVersion();
+  } catch {
+    return undefined;
+  } finally {
+    await client.close().catch(() => undefined);
+  }
+}

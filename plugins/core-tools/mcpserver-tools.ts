@@ -1,0 +1,130 @@
+/** core_mcpserver_*: the registered MCP server definitions, read and written through the store. */
+import type { McpServerDefinition } from '../../kernel/config/settings.js';
+import { ANNOTATIONS, coreTool } from '../../kernel/core-tool.js';
+import { ConflictError, NotFoundError, ValidationFailedError } from '../../kernel/errors.js';
+import type { KernelApi } from '../../kernel/kernel-api.js';
+import type { JsonObject, ToolDefinition } from '../../kernel/tools.js';
+import { schemaErrors, warnings, withoutDefaults } from './definition-checks.js';
+import { detect } from './detect.js';
+
+const STRING_MAP = { type: 'object', additionalProperties: { type: 'string' } };
+const FIELDS = {
+  name: { type: 'string', minLength: 1 },
+  type: { enum: ['stdio', 'streamable-http', 'sse'] },
+  description: { type: 'string' },
+  toolPrefix: { type: 'string' },
+  command: { type: 'array', items: { type: 'string' } },
+  args: { type: 'array', items: { type: 'string' } },
+  url: { type: 'string' },
+  env: { ...STRING_MAP, description: 'Replaces the whole map on update.' },
+  headers: STRING_MAP,
+  timeout: { type: 'integer', minimum: 1, description: 'Connection timeout, seconds.' },
+  autoStart: { type: 'boolean' },
+  suspended: { type: 'boolean', description: 'true stops the server and keeps it stopped; false resumes it.' },
+  restartRequestedAt: { type: 'string', description: 'RFC 3339 timestamp; a newer value restarts the server once.' },
+};
+
+function pick<K extends keyof typeof FIELDS>(...keys: K[]): Pick<typeof FIELDS, K> {
+  return Object.fromEntries(keys.map((k) => [k, FIELDS[k]])) as Pick<typeof FIELDS, K>;
+}
+
+export function mcpServerTools(kernel: KernelApi, prefix: string): ToolDefinition[] {
+  const store = () => kernel.services.get('store');
+  const located = (name: string) => {
+    const l = kernel.config.snapshot.mcpServers.get(name);
+    if (!l) throw new NotFoundError('MCP server', name);
+    return l;
+  };
+  const save = async (name: string, body: Record<string, unknown>, key?: string): Promise<JsonObject> => {
+    const errors = schemaErrors(structuredClone(body));
+    if (errors.length) throw new ValidationFailedError(`MCP server '${name}' is invalid`, errors);
+    const raw = await store().write('mcpserver', name, body, key);
+    await kernel.config.apply(raw);
+    return { ...(located(name).value as unknown as JsonObject), file: raw.key };
+  };
+
+  return [
+    coreTool(prefix, {
+      name: 'core_mcpserver_list',
+      description: 'List the registered MCP server definitions.',
+      annotations: ANNOTATIONS.read,
+      run: async () => {
+        const mcpServers = [...kernel.config.snapshot.mcpServers.values()].map((l) => l.value as unknown as JsonObject);
+        return { mcpServers, mode: store().mode, total: mcpServers.length };
+      },
+    }),
+    coreTool(prefix, {
+      name: 'core_mcpserver_get',
+      description: "Get one MCP server's definition.",
+      annotations: ANNOTATIONS.read,
+      properties: pick('name'),
+      required: ['name'],
+      run: async (a) => {
+        const l = located(a.name as string);
+        return { ...(l.value as unknown as JsonObject), file: l.origin.file };
+      },
+    }),
+    coreTool(prefix, {
+      name: 'core_mcpserver_create',
+      description: 'Register a new MCP server; it is written to mcpservers/<name>.yaml and connects at once (remote, or stdio with autoStart).',
+      annotations: ANNOTATIONS.create,
+      properties: pick('name', 'type', 'description', 'toolPrefix', 'command', 'args', 'url', 'env', 'headers', 'timeout', 'autoStart'),
+      required: ['name', 'type'],
+      run: async (a) => {
+        const name = a.name as string;
+        if (kernel.config.snapshot.mcpServers.has(name)) throw new ConflictError(`MCP server '${name}' already exists; use core_mcpserver_update`, { name });
+        return save(name, { ...a });
+      },
+    }),
+    coreTool(prefix, {
+      name: 'core_mcpserver_update',
+      description: 'Change an MCP server definition; only the fields given change (env replaces the whole map). The server reconnects when its connection settings change.',
+      annotations: ANNOTATIONS.update,
+      properties: pick('name', 'type', 'description', 'toolPrefix', 'command', 'args', 'url', 'env', 'headers', 'timeout', 'autoStart', 'suspended', 'restartRequestedAt'),
+      required: ['name'],
+      run: async (a) => {
+        const l = located(a.name as string);
+        const merged = { ...withoutDefaults(l.value), ...a } as Record<string, unknown>;
+        return save(a.name as string, withoutDefaults(merged as unknown as McpServerDefinition), l.origin.file);
+      },
+    }),
+    coreTool(prefix, {
+      name: 'core_mcpserver_delete',
+      description: 'Remove an MCP server definition. The server must be stopped first (core_service_stop).',
+      annotations: ANNOTATIONS.delete,
+      properties: pick('name'),
+      required: ['name'],
+      run: async (a) => {
+        const name = a.name as string;
+        const l = located(name);
+        const state = kernel.services.get('upstreams').status(name)?.state ?? 'stopped';
+        if (state !== 'stopped') {
+          throw new ConflictError(`MCP server '${name}' is ${state} and must be stopped first (core_service_stop {"name": "${name}"})`, { name, state });
+        }
+        const { location } = await store().remove('mcpserver', l.origin.file);
+        await kernel.config.removeKey(l.origin.file);
+        return { status: 'deleted', name, file: location };
+      },
+    }),
+    coreTool(prefix, {
+      name: 'core_mcpserver_validate',
+      description: 'Check an MCP server definition without creating anything: errors and warnings.',
+      annotations: ANNOTATIONS.read,
+      properties: pick('name', 'type', 'description', 'toolPrefix', 'command', 'args', 'url', 'env', 'headers', 'timeout', 'autoStart'),
+      required: ['name', 'type'],
+      run: async (a) => {
+        const errors = schemaErrors(structuredClone(a));
+        const exists = kernel.config.snapshot.mcpServers.has(a.name as string);
+        return { valid: errors.length === 0, errors, warnings: warnings(a as Partial<McpServerDefinition>, kernel.config.configPath, exists) };
+      },
+    }),
+    coreTool(prefix, {
+      name: 'core_mcpserver_detect',
+      description: 'Probe a URL: is it a streamable-HTTP or SSE MCP server, reachable, behind auth? Never fails for an unreachable URL.',
+      annotations: ANNOTATIONS.readOpenWorld,
+      properties: { url: { type: 'string', minLength: 1 }, headers: STRING_MAP, timeout: { type: 'integer', minimum: 1, maximum: 120, default: 10 } },
+      required: ['url'],
+      run: async (a) => (await detect(a.url as string, (a.headers as Record<string, string>) ?? {}, a.timeout as number)) as unknown as JsonObject,
+    }),
+  ];
+}

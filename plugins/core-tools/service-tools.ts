@@ -1,0 +1,97 @@
+/**
+ * core_service_*: the aggregator (a static service: it reports, it is not started or
+ * stopped from inside) and one MCPServer service per definition. In file mode start and
+ * stop are imperative: they act on the running server, not on its file.
+ */
+import type { ServiceStatus } from '../../kernel/contracts/lifecycle.js';
+import { ANNOTATIONS, coreTool } from '../../kernel/core-tool.js';
+import { ConflictError, NotFoundError, UnsupportedError } from '../../kernel/errors.js';
+import type { KernelApi } from '../../kernel/kernel-api.js';
+import type { JsonObject, ToolDefinition } from '../../kernel/tools.js';
+
+export const AGGREGATOR = 'aggregator';
+
+const NAME = { name: { type: 'string', minLength: 1, description: "Service name: 'aggregator' or an MCP server's name." } };
+
+export function aggregatorStatus(kernel: KernelApi): ServiceStatus {
+  const settings = kernel.settings().aggregator;
+  const bound = kernel.services.find('http')?.address();
+  return {
+    name: AGGREGATOR,
+    service_type: 'Aggregator',
+    state: 'running',
+    health: 'healthy',
+    metadata: {
+      port: bound?.port ?? settings.port,
+      host: settings.host,
+      transport: settings.transport,
+      tools: kernel.catalogue.all().length,
+      servers_connected: kernel.services.get('upstreams').connectedCount(),
+      sessions: kernel.sessions.size,
+    },
+  };
+}
+
+export function serviceTools(kernel: KernelApi, prefix: string): ToolDefinition[] {
+  const upstreams = () => kernel.services.get('upstreams');
+  const status = (name: string): ServiceStatus => {
+    if (name === AGGREGATOR) return aggregatorStatus(kernel);
+    const s = upstreams().status(name);
+    if (!s) throw new NotFoundError('service', name);
+    return s;
+  };
+  const operate = (operation: 'start' | 'stop' | 'restart', run: (name: string) => Promise<ServiceStatus>) => async (args: JsonObject): Promise<JsonObject> => {
+    const name = args.name as string;
+    if (name === AGGREGATOR) throw new UnsupportedError(`the aggregator is a static service: ${operation} it from outside (signals, your process manager), not through ${operation === 'start' ? 'core_service_start' : `core_service_${operation}`}`);
+    status(name);
+    const def = kernel.config.snapshot.mcpServers.get(name)?.value;
+    if (operation !== 'stop' && def?.suspended) {
+      throw new ConflictError(`Server '${name}' is suspended in its definition (suspended: true); resume it with core_mcpserver_update {name: '${name}', suspended: false}`, { name });
+    }
+    const after = await run(name);
+    return { name, operation, status: 'ok', state: after.state, health: after.health, service: after as unknown as JsonObject };
+  };
+  return [
+    coreTool(prefix, {
+      name: 'core_service_list',
+      description: 'List services: the aggregator and every registered MCP server, with state, health and metadata.',
+      annotations: ANNOTATIONS.read,
+      run: async () => {
+        const services = [aggregatorStatus(kernel), ...upstreams().list()];
+        return { services: services as unknown as JsonObject[], total: services.length };
+      },
+    }),
+    coreTool(prefix, {
+      name: 'core_service_status',
+      description: "One service's state, health and runtime information (errors, next reconnect attempt).",
+      annotations: ANNOTATIONS.read,
+      properties: NAME,
+      required: ['name'],
+      run: async (args) => status(args.name as string) as unknown as JsonObject,
+    }),
+    coreTool(prefix, {
+      name: 'core_service_start',
+      description: 'Start (connect) an MCP server that is stopped or down.',
+      annotations: ANNOTATIONS.start,
+      properties: NAME,
+      required: ['name'],
+      run: operate('start', (n) => upstreams().start(n)),
+    }),
+    coreTool(prefix, {
+      name: 'core_service_stop',
+      description: 'Stop an MCP server and keep it stopped; its tools leave the catalogue.',
+      annotations: ANNOTATIONS.stop,
+      properties: NAME,
+      required: ['name'],
+      run: operate('stop', (n) => upstreams().stop(n)),
+    }),
+    coreTool(prefix, {
+      name: 'core_service_restart',
+      description: 'Restart an MCP server once (stop, then start).',
+      annotations: ANNOTATIONS.restart,
+      properties: NAME,
+      required: ['name'],
+      run: operate('restart', (n) => upstreams().restart(n)),
+    }),
+  ];
+}
