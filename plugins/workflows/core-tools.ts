@@ -54,7 +54,8 @@ export function workflowCoreTools(kernel: KernelApi, registry: WorkflowRegistry,
       const av = registry.availability(a.name as string);
       return { name: a.name as string, available: av.available, missing_tools: av.missing };
     }),
-    tool('core_workflow_validate', 'Check a workflow definition without creating it: errors, warnings, tool availability.', READ, { name: NAME, description: { type: 'string' }, args: ARGS, steps: STEPS, labels: { type: 'object' } }, ['name', 'steps'], async (a) => {
+    // validate reports an empty step list as an error in its result rather than refusing the call.
+    tool('core_workflow_validate', 'Check a workflow definition without creating it: errors, warnings, tool availability.', READ, { name: NAME, description: { type: 'string' }, args: ARGS, steps: { ...STEPS, minItems: 0 }, labels: { type: 'object' } }, ['name', 'steps'], async (a) => {
       const check = checkForm(a as unknown as WorkflowToolForm, namespace(), registry, 'core_workflow_validate');
       const required = check.workflow?.tools ?? [];
       return { valid: check.errors.length === 0, errors: check.errors, warnings: check.warnings, tools: { required, missing: check.missing, available: check.missing.length === 0 } };

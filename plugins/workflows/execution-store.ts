@@ -55,7 +55,10 @@ export class ExecutionStore {
       r.status = 'failed';
       r.error = INTERRUPTED;
       r.completed_at ??= new Date().toISOString();
-      for (const s of r.steps) if (s.status === 'running') Object.assign(s, { status: 'failed', error: INTERRUPTED });
+      for (const s of r.steps) {
+        if (s.status === 'running') Object.assign(s, { status: 'failed', error: INTERRUPTED });
+        else if (s.status === 'pending') s.status = 'cancelled';
+      }
       this.save(r);
     }
     await this.prune();
