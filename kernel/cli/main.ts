@@ -18,13 +18,18 @@ async function serve(args: CliArgs): Promise<void> {
   let kernel: Kernel | undefined;
   let exiting = false;
   const exit = async (reason: string, code: number): Promise<void> => {
-    if (exiting) return;
+    if (exiting) {
+      // A second signal must not kill us mid-way: upstream processes still need stopping,
+      // and the shutdown is bounded by aggregator.shutdownGraceSeconds anyway.
+      log.warn(`${reason} received while shutting down; finishing the shutdown`);
+      return;
+    }
     exiting = true;
     await kernel?.shutdown(reason);
     process.exit(code);
   };
-  process.once('SIGINT', () => void exit('SIGINT', 0));
-  process.once('SIGTERM', () => void exit('SIGTERM', 0));
+  process.on('SIGINT', () => void exit('SIGINT', 0));
+  process.on('SIGTERM', () => void exit('SIGTERM', 0));
   try {
     const overrides: NonNullable<Parameters<typeof Kernel.boot>[0]['overrides']> = {};
     if (args.port !== undefined) overrides.port = args.port;
