@@ -1,5 +1,5 @@
 /** Where the package lives, so schemas/ and examples/ are found from src and from dist alike. */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -15,4 +15,9 @@ export function packageRoot(): string {
   }
   root = dir;
   return dir;
+}
+
+/** The package's version, as clients see it in serverInfo and `switchboard --version`. */
+export function packageVersion(): string {
+  return (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
 }

@@ -1,17 +1,11 @@
 /** The `switchboard` command. */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { ConfigInvalidError, formatConfigProblem } from '../errors.js';
 import { Kernel } from '../kernel.js';
 import { createLogger } from '../log.js';
-import { packageRoot } from '../paths.js';
+import { packageVersion } from '../paths.js';
 import { check } from './check.js';
 import { renderConfigReference } from '../config/reference.js';
 import { parseArgs, USAGE, UsageError, type CliArgs } from './args.js';
-
-function version(): string {
-  return (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
-}
 
 async function serve(args: CliArgs): Promise<void> {
   const log = createLogger();
@@ -68,7 +62,7 @@ async function main(): Promise<void> {
       process.stdout.write(USAGE);
       return;
     case 'version':
-      process.stdout.write(`${version()}\n`);
+      process.stdout.write(`${packageVersion()}\n`);
       return;
     case 'reference':
       process.stdout.write(renderConfigReference());

@@ -25,9 +25,10 @@ import type { Logger } from '../log.js';
 import type { HeaderValue, RequestContext } from '../request-context.js';
 import type { Session, SessionRegistry, TransportKind } from '../sessions.js';
 import type { CallContext, JsonObject, JsonSchemaObject, ToolAnnotations } from '../tools.js';
+import { packageVersion } from '../paths.js';
 import { errorResult } from './results.js';
 
-export const SERVER_INFO = { name: 'switchboard', version: '0.1.0' };
+export const SERVER_INFO = { name: 'switchboard', version: packageVersion() };
 
 export interface MetaToolDefinition {
   name: string;

@@ -71,6 +71,10 @@ describe('remote upstreams over streamable HTTP and legacy SSE', () => {
       5000,
     );
     expect(r.servers.find((s) => s.name === 'nowhere')!.health).to.equal('unhealthy');
+    const status = await meta<{ state: string; error: string; nextRetryAfter?: string }>(client, 'call_tool', { name: 'core_service_status', arguments: { name: 'nowhere' } });
+    expect(status.error).to.match(/ECONNREFUSED|connect/i);
+    // Backing off: the next attempt time is exposed (absent only while an attempt runs).
+    if (status.nextRetryAfter !== undefined) expect(Date.parse(status.nextRetryAfter)).to.be.within(Date.now() - 1000, Date.now() + 2000);
     expect(r.servers.find((s) => s.name === 'remote')!.state).to.equal('running');
     const none = await callTool(client, 'x_nowhere_anything');
     expect(errorCode(none)).to.equal('TOOL_NOT_FOUND');

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { callTool, connectHttp, errorCode, eventually, EVERYTHING, meta, startSwitchboard, stdioServer, TEST_SERVER, text, type Running } from '../support/harness.js';
+import { callTool, connectHttp, connectHttpWithHeaders, errorCode, eventually, EVERYTHING, meta, startSwitchboard, stdioServer, TEST_SERVER, text, type Running } from '../support/harness.js';
 
 const PIPELINE = `apiVersion: switchboard.dev/v1alpha1
 kind: Workflow
@@ -274,6 +274,21 @@ describe('workflows: Go-template workflows run through call_tool', () => {
     expect(d.description).to.equal('second version');
     await rm(file);
     await eventually(() => meta<{ tools: unknown[] }>(client, 'filter_tools', { pattern: 'workflow_live' }), (x) => x.tools.length === 0, 1000, 20);
+  });
+
+  it("applies the caller's toolset to every step: a step outside it fails the run", async () => {
+    const { client: narrowed, setHeaders } = await connectHttpWithHeaders(sb.url);
+    try {
+      // The workflow itself is inside the toolset, but one of its steps' tools is not.
+      setHeaders({ 'X-Service-Toolset': 'workflow:readers, tool:x_fx_add' });
+      const r = await callTool(narrowed, 'workflow_readers');
+      expect(errorCode(r)).to.equal('WORKFLOW_FAILED');
+      expect(text(r)).to.include("Tool 'x_fx_ping' is outside the toolset [workflow:readers, tool:x_fx_add]");
+      setHeaders({ 'X-Service-Toolset': 'workflow:readers, server:fixture' });
+      expect((await callTool(narrowed, 'workflow_readers')).isError).to.not.equal(true);
+    } finally {
+      await narrowed.close();
+    }
   });
 
   it('keeps execution history across a restart', async () => {
