@@ -28,6 +28,9 @@ function pick<K extends keyof typeof FIELDS>(...keys: K[]): Pick<typeof FIELDS, 
   return Object.fromEntries(keys.map((k) => [k, FIELDS[k]])) as Pick<typeof FIELDS, K>;
 }
 
+/** The fields of a definition as create and validate take them. */
+const DEFINITION = pick('name', 'type', 'description', 'toolPrefix', 'command', 'args', 'url', 'env', 'headers', 'timeout', 'autoStart');
+
 export function mcpServerTools(kernel: KernelApi, prefix: string): ToolDefinition[] {
   const store = () => kernel.services.get('store');
   const located = (name: string) => {
@@ -68,7 +71,7 @@ export function mcpServerTools(kernel: KernelApi, prefix: string): ToolDefinitio
       name: 'core_mcpserver_create',
       description: 'Register a new MCP server; it is written to mcpservers/<name>.yaml and connects at once (remote, or stdio with autoStart).',
       annotations: ANNOTATIONS.create,
-      properties: pick('name', 'type', 'description', 'toolPrefix', 'command', 'args', 'url', 'env', 'headers', 'timeout', 'autoStart'),
+      properties: DEFINITION,
       required: ['name', 'type'],
       run: async (a) => {
         const name = a.name as string;
@@ -110,7 +113,7 @@ export function mcpServerTools(kernel: KernelApi, prefix: string): ToolDefinitio
       name: 'core_mcpserver_validate',
       description: 'Check an MCP server definition without creating anything: errors and warnings.',
       annotations: ANNOTATIONS.read,
-      properties: pick('name', 'type', 'description', 'toolPrefix', 'command', 'args', 'url', 'env', 'headers', 'timeout', 'autoStart'),
+      properties: DEFINITION,
       required: ['name', 'type'],
       run: async (a) => {
         const errors = schemaErrors(structuredClone(a));
