@@ -20,6 +20,9 @@ export type ErrorCode =
   | 'WORKFLOW_UNAVAILABLE'
   | 'CANCELLED'
   | 'CONFIG_INVALID'
+  | 'SECRET_UNRESOLVED'
+  | 'RATE_LIMITED'
+  | 'TOO_LARGE'
   | 'PLUGIN_FAILED'
   | 'INTERNAL';
 

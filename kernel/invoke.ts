@@ -16,6 +16,7 @@ import {
 } from './errors.js';
 import type { KernelHooks } from './hooks.js';
 import type { Logger } from './log.js';
+import { SecretScrubber } from './secrets/scrubber.js';
 import type { CallContext, JsonObject } from './tools.js';
 
 const NO_VALIDATOR = null;
@@ -31,6 +32,7 @@ export class ToolInvoker {
     private readonly catalogue: Catalogue,
     private readonly hooks: KernelHooks,
     private readonly log: Logger,
+    private readonly secrets: SecretScrubber = new SecretScrubber(),
   ) {}
 
   /** Resolves a name the way call_tool does, including the request's view. */
@@ -52,7 +54,9 @@ export class ToolInvoker {
     if (this.hooks.onCall.isUsed()) await this.hooks.onCall.promise(entry, args, call);
     this.inflight++;
     try {
-      return await entry.invoke(args, call);
+      const result = await entry.invoke(args, call);
+      // One size check when no secret is known: the common case costs nothing.
+      return this.secrets.size === 0 ? result : this.secrets.scrubResult(result);
     } finally {
       if (--this.inflight === 0 && this.idle.length) for (const resolve of this.idle.splice(0)) resolve();
     }

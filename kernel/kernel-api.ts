@@ -7,7 +7,9 @@ import type { ToolInvoker } from './invoke.js';
 import type { Logger } from './log.js';
 import type { Endpoint } from './mcp/endpoint.js';
 import type { ServiceRegistry } from './services.js';
+import type { SecretScrubber } from './secrets/scrubber.js';
 import type { SessionRegistry } from './sessions.js';
+import type { SurfaceRegistry } from './config/surfaces.js';
 
 export interface KernelApi {
   readonly hooks: KernelHooks;
@@ -16,6 +18,10 @@ export interface KernelApi {
   readonly sessions: SessionRegistry;
   readonly endpoint: Endpoint;
   readonly tools: ToolInvoker;
+  /** Values that must never appear in a log line or a tool result. */
+  readonly secrets: SecretScrubber;
+  /** Surfaces a plugin provides (`claim` in setup); an enabled surface nobody claims stops startup. */
+  readonly surfaces: SurfaceRegistry;
   readonly config: ConfigPipeline;
   readonly log: Logger;
   /** The settings in force now (config.yaml plus in-memory changes). */

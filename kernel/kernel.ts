@@ -10,12 +10,14 @@ import type { ParsedYaml } from './config/yaml-document.js';
 import { createHooks, type KernelHooks } from './hooks.js';
 import { ToolInvoker } from './invoke.js';
 import type { KernelApi } from './kernel-api.js';
-import { createLogger, type Logger } from './log.js';
+import { createLogger, scrubbingLogger, type Logger } from './log.js';
+import { SecretScrubber } from './secrets/scrubber.js';
 import { Endpoint } from './mcp/endpoint.js';
 import type { PluginInstance } from './plugin.js';
 import { loadPlugins } from './plugin-loader.js';
 import { ServiceRegistry } from './services.js';
 import { SessionRegistry } from './sessions.js';
+import { SurfaceRegistry } from './config/surfaces.js';
 import { join } from 'node:path';
 
 /** Keys of the interface whose surfaces are not built yet: loaded, warned about, not acted on. */
@@ -34,6 +36,8 @@ export class Kernel implements KernelApi {
   readonly hooks: KernelHooks = createHooks();
   readonly services = new ServiceRegistry();
   readonly sessions = new SessionRegistry();
+  readonly secrets = new SecretScrubber();
+  readonly surfaces = new SurfaceRegistry();
   readonly log: Logger;
   readonly catalogue: Catalogue;
   readonly endpoint: Endpoint;
@@ -43,10 +47,10 @@ export class Kernel implements KernelApi {
   private stopping: Promise<void> | undefined;
 
   private constructor(private readonly options: KernelOptions) {
-    this.log = options.log ?? createLogger();
+    this.log = scrubbingLogger(options.log ?? createLogger(), (text) => this.secrets.scrubText(text));
     this.catalogue = new Catalogue(this.hooks, this.log.child('catalogue'));
     this.endpoint = new Endpoint(this.hooks, this.catalogue, this.sessions, this.log.child('endpoint'));
-    this.tools = new ToolInvoker(this.catalogue, this.hooks, this.log.child('invoke'));
+    this.tools = new ToolInvoker(this.catalogue, this.hooks, this.log.child('invoke'), this.secrets);
   }
 
   get config(): ConfigPipeline {
@@ -95,6 +99,7 @@ export class Kernel implements KernelApi {
     const { configPath } = this.options;
     const { settings, parsed } = await readSettings(configPath);
     this.pipeline = new ConfigPipeline(configPath, this.hooks.onConfigLoad, this.log.child('config'), this.applyOverrides(settings), (s) => this.applyOverrides(s));
+    this.pipeline.addSettingsCheck((s, where) => this.surfaces.problems(s, where));
     for (const key of RESERVED_SETTINGS) {
       if (key === 'aggregator.oauth' ? settings.aggregator.oauth : settings[key as keyof Settings]) {
         this.log.warn(`config.yaml: '${key}' is accepted but has no effect yet (that surface is not built)`);
@@ -106,6 +111,8 @@ export class Kernel implements KernelApi {
       const instance = (await plugin.setup({ kernel: this, options, log: this.log.child(plugin.name) })) ?? {};
       instances.push({ name: plugin.name, instance });
     }
+    // Before anything asks for a service a switched-on surface would provide: fail closed, by name.
+    this.pipeline.checkSettings(this.pipeline.currentSettings(), parsed);
     return { parsed, instances };
   }
 

@@ -17,6 +17,17 @@ export interface LogSink {
   write(line: string): void;
 }
 
+/** A logger whose every message passes through `scrub` first (secrets out of log lines). */
+export function scrubbingLogger(inner: Logger, scrub: (text: string) => string): Logger {
+  return {
+    debug: (m) => inner.debug(scrub(m)),
+    info: (m) => inner.info(scrub(m)),
+    warn: (m) => inner.warn(scrub(m)),
+    error: (m) => inner.error(scrub(m)),
+    child: (scope) => scrubbingLogger(inner.child(scope), scrub),
+  };
+}
+
 export function createLogger(options: { level?: Level; scope?: string; sink?: LogSink } = {}): Logger {
   const threshold = RANK[options.level ?? (process.env.SWITCHBOARD_LOG_LEVEL as Level | undefined) ?? 'info'] ?? RANK.info;
   const sink = options.sink ?? { write: (line: string) => process.stderr.write(line) };

@@ -97,7 +97,8 @@ export class ConfigPipeline {
     return settings;
   }
 
-  private checkSettings(settings: Settings, parsed: Pick<ParsedYaml, 'file' | 'locate'> | undefined): void {
+  /** Every plugin's settings checks; throws ConfigInvalidError listing all problems. */
+  checkSettings(settings: Settings, parsed: Pick<ParsedYaml, 'file' | 'locate'> | undefined): void {
     const where = parsed ?? { file: join(this.configPath, SETTINGS_FILE), locate: () => ({ line: 0, column: 0 }) };
     const problems = this.settingsChecks.flatMap((check) => check(settings, where));
     if (problems.length) throw new ConfigInvalidError(problems);

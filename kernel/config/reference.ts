@@ -70,7 +70,11 @@ function section(title: string, name: SchemaName, intro: string): string {
   rows(root, root, '', out);
   const defs = (root.definitions ?? {}) as Record<string, Schema>;
   for (const [defName, def] of Object.entries(defs)) {
-    if (!def.properties) continue;
+    if (!def.properties) {
+      // A value type (like secretValue) has no fields to tabulate: its description is the reference.
+      if (def.description) out.push('', `### ${name} / ${defName}`, '', def.description);
+      continue;
+    }
     out.push('', `### ${name} / ${defName}`, '', '| Field | Type | Required | Default | Notes |', '|---|---|---|---|---|');
     rows(root, def, '', out);
   }

@@ -13,7 +13,8 @@ export interface AggregatorSettings {
   maxBodyBytes: number;
   allowedOrigins: string[];
   shutdownGraceSeconds: number;
-  admin: { enabled: boolean; port: number; bindAddress: string };
+  admin: { enabled: boolean; port: number; bindAddress: string; allowNonLoopback: boolean };
+  tls?: { certFile: string; keyFile: string };
   oauth?: Record<string, unknown>;
 }
 
@@ -49,6 +50,8 @@ export interface Settings {
   plugins: Record<string, PluginSetting>;
 }
 
+import type { SecretValue } from '../secrets/secret-value.js';
+
 export type McpServerType = 'stdio' | 'streamable-http' | 'sse';
 
 export interface McpServerDefinition {
@@ -60,8 +63,9 @@ export interface McpServerDefinition {
   command?: string[];
   args?: string[];
   url?: string;
-  env: Record<string, string>;
-  headers: Record<string, string>;
+  /** Values may be `${NAME}` references or `{fromFile}` (kernel/secrets/secret-value.ts). */
+  env: Record<string, SecretValue>;
+  headers: Record<string, SecretValue>;
   timeout: number;
   suspended: boolean;
   restartRequestedAt?: string;

@@ -9,6 +9,7 @@ import { validateDocument } from '../../kernel/config/validate.js';
 import { ANNOTATIONS, coreTool } from '../../kernel/core-tool.js';
 import { formatConfigProblem, ValidationFailedError } from '../../kernel/errors.js';
 import type { KernelApi } from '../../kernel/kernel-api.js';
+import { redactSettings } from '../../kernel/secrets/redact.js';
 import type { JsonObject, ToolDefinition } from '../../kernel/tools.js';
 
 /** Capitalised field name -> config.yaml field of `aggregator`. */
@@ -43,9 +44,9 @@ export function configTools(kernel: KernelApi, prefix: string): ToolDefinition[]
       description: 'The whole configuration in force (capitalised keys such as Aggregator), unsaved changes included.',
       annotations: ANNOTATIONS.read,
       run: async () => {
-        const s = kernel.settings();
+        const s = redactSettings(kernel.settings()) as Record<string, unknown>;
         return {
-          ...capitaliseFields(s as unknown as Record<string, unknown>, ['aggregator', 'admin', 'writesAsCaller']),
+          ...capitaliseFields(s, ['aggregator', 'admin', 'writesAsCaller']),
           ConfigPath: kernel.config.configPath,
           MCPServers: [...kernel.config.snapshot.mcpServers.keys()],
           Workflows: [...kernel.config.snapshot.workflows.keys()],

@@ -4,10 +4,19 @@ import { ANNOTATIONS, coreTool } from '../../kernel/core-tool.js';
 import { ConflictError, NotFoundError, ValidationFailedError } from '../../kernel/errors.js';
 import type { KernelApi } from '../../kernel/kernel-api.js';
 import type { JsonObject, ToolDefinition } from '../../kernel/tools.js';
+import { redactDefinition } from '../../kernel/secrets/redact.js';
 import { schemaErrors, warnings, withoutDefaults } from './definition-checks.js';
+import { keepRedactedSecrets } from './kept-secrets.js';
 import { detect } from './detect.js';
 
 const STRING_MAP = { type: 'object', additionalProperties: { type: 'string' } };
+/** env and headers values: a string (with optional `${NAME}` references) or `{fromFile}`. */
+const SECRET_MAP = {
+  type: 'object',
+  additionalProperties: {
+    oneOf: [{ type: 'string' }, { type: 'object', additionalProperties: false, required: ['fromFile'], properties: { fromFile: { type: 'string', minLength: 1 } } }],
+  },
+};
 const FIELDS = {
   name: { type: 'string', minLength: 1 },
   type: { enum: ['stdio', 'streamable-http', 'sse'] },
@@ -16,8 +25,8 @@ const FIELDS = {
   command: { type: 'array', items: { type: 'string' } },
   args: { type: 'array', items: { type: 'string' } },
   url: { type: 'string' },
-  env: { ...STRING_MAP, description: 'Replaces the whole map on update.' },
-  headers: STRING_MAP,
+  env: { ...SECRET_MAP, description: "Replaces the whole map on update; a value '<redacted>' keeps the stored one. `${NAME}` and {fromFile} keep secrets out of the file." },
+  headers: { ...SECRET_MAP, description: "A value '<redacted>' on update keeps the stored one." },
   timeout: { type: 'integer', minimum: 1, description: 'Connection timeout, seconds.' },
   autoStart: { type: 'boolean' },
   suspended: { type: 'boolean', description: 'true stops the server and keeps it stopped; false resumes it.' },
@@ -33,6 +42,8 @@ const DEFINITION = pick('name', 'type', 'description', 'toolPrefix', 'command', 
 
 export function mcpServerTools(kernel: KernelApi, prefix: string): ToolDefinition[] {
   const store = () => kernel.services.get('store');
+  /** A definition as results show it: secrets redacted, where it is stored added. */
+  const shown = (value: McpServerDefinition, file: string): JsonObject => ({ ...(redactDefinition(value) as unknown as JsonObject), file });
   const located = (name: string) => {
     const l = kernel.config.snapshot.mcpServers.get(name);
     if (!l) throw new NotFoundError('MCP server', name);
@@ -43,7 +54,7 @@ export function mcpServerTools(kernel: KernelApi, prefix: string): ToolDefinitio
     if (errors.length) throw new ValidationFailedError(`MCP server '${name}' is invalid`, errors);
     const raw = await store().write('mcpserver', name, body, key);
     await kernel.config.apply(raw);
-    return { ...(located(name).value as unknown as JsonObject), file: raw.key };
+    return shown(located(name).value, raw.key);
   };
 
   return [
@@ -52,7 +63,7 @@ export function mcpServerTools(kernel: KernelApi, prefix: string): ToolDefinitio
       description: 'List the registered MCP server definitions.',
       annotations: ANNOTATIONS.read,
       run: async () => {
-        const mcpServers = [...kernel.config.snapshot.mcpServers.values()].map((l) => l.value as unknown as JsonObject);
+        const mcpServers = [...kernel.config.snapshot.mcpServers.values()].map((l) => redactDefinition(l.value) as unknown as JsonObject);
         return { mcpServers, mode: store().mode, total: mcpServers.length };
       },
     }),
@@ -64,7 +75,7 @@ export function mcpServerTools(kernel: KernelApi, prefix: string): ToolDefinitio
       required: ['name'],
       run: async (a) => {
         const l = located(a.name as string);
-        return { ...(l.value as unknown as JsonObject), file: l.origin.file };
+        return shown(l.value, l.origin.file);
       },
     }),
     coreTool(prefix, {
@@ -87,7 +98,7 @@ export function mcpServerTools(kernel: KernelApi, prefix: string): ToolDefinitio
       required: ['name'],
       run: async (a) => {
         const l = located(a.name as string);
-        const merged = { ...withoutDefaults(l.value), ...a } as Record<string, unknown>;
+        const merged = { ...withoutDefaults(l.value), ...keepRedactedSecrets(l.value, a) } as Record<string, unknown>;
         return save(a.name as string, withoutDefaults(merged as unknown as McpServerDefinition), l.origin.file);
       },
     }),

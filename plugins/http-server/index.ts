@@ -3,7 +3,8 @@
  * handlers (the MCP transports) are served straight from node:http; everything else goes
  * through koa and its router (health, OAuth, pages).
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import Router from '@koa/router';
@@ -11,6 +12,7 @@ import type { HttpService, RawHandler } from '../../kernel/contracts/http.js';
 import { definePlugin } from '../../kernel/plugin.js';
 import { readJsonBody } from './body.js';
 import { originAllowed } from './origin.js';
+import { loadTls } from './tls.js';
 
 export default definePlugin({
   name: 'http-server',
@@ -43,6 +45,12 @@ export default definePlugin({
       readJson: (req, res) => readJsonBody(req, res, aggregator().maxBodyBytes),
     };
     kernel.services.provide('http', service);
+    kernel.config.addSettingsCheck((settings, where) => {
+      const tls = settings.aggregator.tls;
+      if (!tls || !settings.aggregator.enabled || settings.aggregator.transport === 'stdio') return [];
+      const loaded = loadTls(tls, kernel.config.configPath, where);
+      return loaded.ok ? [] : loaded.problems;
+    });
 
     return {
       async start() {
@@ -50,14 +58,17 @@ export default definePlugin({
         if (!settings.enabled || settings.transport === 'stdio') return;
         app.use(router.routes()).use(router.allowedMethods());
         const koaHandler = app.callback();
-        server = createServer(async (req, res) => {
+        const listener: RequestListener<typeof IncomingMessage, typeof ServerResponse> = async (req, res) => {
           const url = new URL(req.url ?? '/', 'http://switchboard.local');
           const handlers = raw.get(url.pathname);
           if (handlers) {
             for (const h of handlers) if (await h(req, res, url)) return;
           }
           await koaHandler(req, res);
-        });
+        };
+        const tls = settings.tls ? loadTls(settings.tls, kernel.config.configPath, { file: 'config.yaml', locate: () => ({ line: 0, column: 0 }) }) : undefined;
+        if (tls && !tls.ok) throw new Error(tls.problems.map((p) => `${p.field}: ${p.message}`).join('; '));
+        server = tls ? createHttpsServer({ ...tls.material }, listener) : createServer(listener);
         server.keepAliveTimeout = 65_000;
         await new Promise<void>((resolve, reject) => {
           server!.once('error', reject);
@@ -66,7 +77,7 @@ export default definePlugin({
         const addr = server.address() as AddressInfo;
         bound = { host: settings.host, port: addr.port };
         const shown = settings.host.includes(':') ? `[${settings.host}]` : settings.host;
-        log.info(`listening on http://${shown}:${addr.port}/mcp`);
+        log.info(`listening on ${tls ? 'https' : 'http'}://${shown}:${addr.port}/mcp`);
       },
       async stop() {
         if (!server) return;

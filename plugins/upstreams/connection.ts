@@ -23,6 +23,8 @@ import { ServerUnavailableError, TimeoutError } from '../../kernel/errors.js';
 import type { Logger } from '../../kernel/log.js';
 import { SERVER_INFO } from '../../kernel/mcp/endpoint.js';
 import type { CallContext, JsonObject } from '../../kernel/tools.js';
+import { redactUrl } from '../../kernel/secrets/redact.js';
+import { resolvedSecrets } from './resolved-secrets.js';
 import { backoffDelayMs } from './backoff.js';
 import { mapUpstreamError } from './call-errors.js';
 import { ChildProcessTransport } from './child-process-transport.js';
@@ -37,6 +39,8 @@ const UNREACHABLE_AFTER = 3;
 export interface ConnectionEvents {
   onContentChange(conn: UpstreamConnection): void;
   onStateChange(conn: UpstreamConnection, previous: ServiceState): void;
+  /** A value resolved for env or headers that must never appear in a log or result. */
+  onSecret(value: string): void;
 }
 
 export class UpstreamConnection {
@@ -84,7 +88,7 @@ export class UpstreamConnection {
         suspended: this.def.suspended,
         tools: this.state === 'running' ? this.tools.length : 0,
         ...(this.def.command ? { command: [...this.def.command, ...(this.def.args ?? [])] } : {}),
-        ...(this.def.url ? { url: this.def.url } : {}),
+        ...(this.def.url ? { url: redactUrl(this.def.url) } : {}),
         ...(this.pid !== undefined ? { pid: this.pid } : {}),
       },
     };
@@ -181,27 +185,33 @@ export class UpstreamConnection {
 
   private createTransport(): Transport {
     const d = this.def;
+    const { env, headers } = resolvedSecrets(d, this.configPath, (value) => this.events.onSecret(value));
     if (d.type === 'stdio') {
       const [command, ...rest] = d.command!;
       return new ChildProcessTransport({
         command: command!,
         args: [...rest, ...(d.args ?? [])],
-        env: { ...getDefaultEnvironment(), ...d.env },
+        env: { ...getDefaultEnvironment(), ...env },
         cwd: this.configPath,
         onStderrLine: (line) => this.log.info(`stderr: ${line}`),
       });
     }
     const url = new URL(d.url!);
-    const requestInit = { headers: d.headers };
-
-    return d.type === 'sse' ? new SSEClientTransport(url, { requestInit }) : new StreamableHttpClientTransport(url, d.headers);
+    return d.type === 'sse' ? new SSEClientTransport(url, { requestInit: { headers } }) : new StreamableHttpClientTransport(url, headers);
   }
 
   private async connect(): Promise<void> {
     const epoch = ++this.epoch;
     this.clearRetry();
     this.setState('starting');
-    const transport = this.createTransport();
+    let transport: Transport;
+    try {
+      transport = this.createTransport();
+    } catch (err) {
+      // An unresolvable secret (unset variable, unreadable file) is a failed start, retried on the backoff.
+      this.fail((err as Error).message);
+      return;
+    }
     const client = new Client({ name: SERVER_INFO.name, version: SERVER_INFO.version }, { capabilities: {} });
     const timeoutMs = this.def.timeout * 1000;
     let timer: NodeJS.Timeout | undefined;

@@ -44,6 +44,7 @@ export class Upstreams implements UpstreamRegistry {
         const created = new UpstreamConnection(def, next.configPath, this.log.child(name), {
           onContentChange: (c) => this.publish(c),
           onStateChange: (c, previous) => this.announce(c, previous),
+          onSecret: (value) => this.kernel.secrets.add(value),
         });
         this.conns.set(name, created);
         if (shouldRunOnArrival(def)) pending.push(created.start());

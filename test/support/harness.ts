@@ -49,11 +49,11 @@ export interface Running {
   stop(): Promise<number | null>;
 }
 
-export async function startSwitchboard(files: Files, options: { args?: string[]; configDir?: string } = {}): Promise<Running> {
+export async function startSwitchboard(files: Files, options: { args?: string[]; configDir?: string; env?: Record<string, string>; ready?: RegExp } = {}): Promise<Running> {
   const configDir = options.configDir ?? (await makeConfigDir(files));
   const proc = spawn(process.execPath, [CLI, 'serve', '--config-path', configDir, '--port', '0', ...(options.args ?? [])], {
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, SWITCHBOARD_LOG_LEVEL: process.env.SWITCHBOARD_LOG_LEVEL ?? 'info' },
+    env: { ...process.env, SWITCHBOARD_LOG_LEVEL: process.env.SWITCHBOARD_LOG_LEVEL ?? 'info', ...options.env },
   });
   let log = '';
   const waiters: { re: RegExp; resolve: (m: string) => void }[] = [];
@@ -89,7 +89,7 @@ export async function startSwitchboard(files: Files, options: { args?: string[];
       });
     });
   };
-  const line = await waitForLog(/listening on http:\/\/[^\s]+:(\d+)\/mcp/);
+  const line = await waitForLog(options.ready ?? /listening on http:\/\/[^\s]+:(\d+)\/mcp/);
   await waitForLog(/\bready: /);
   const port = Number(/:(\d+)\/mcp/.exec(line)![1]);
   return {

@@ -1,0 +1,82 @@
+import { expect } from 'chai';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { request } from 'node:https';
+import { join } from 'node:path';
+import { CLI, makeConfigDir, startSwitchboard } from '../support/harness.js';
+
+function run(...args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 20_000 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** serve and check on the same configuration: both must refuse, with the same line. */
+function refusedByBoth(dir: string): string {
+  const served = run('serve', '--config-path', dir, '--port', '0');
+  expect(served.status, served.stderr).to.equal(1);
+  expect(served.stderr).to.not.include('listening');
+  const checked = run('check', '--config-path', dir);
+  expect(checked.status).to.equal(1);
+  expect(served.stderr).to.include(checked.stderr.trim().split('\n')[0]);
+  return served.stderr;
+}
+
+describe('fail closed: a switched-on surface that cannot be honoured stops startup', () => {
+  it('OAuth protection switched on without the plugin that provides it: refused, naming the setting and its line', async () => {
+    const dir = await makeConfigDir({ 'config.yaml': 'aggregator:\n  oauth:\n    server:\n      enabled: true\n' });
+    const stderr = refusedByBoth(dir);
+    expect(stderr).to.match(/config\.yaml:4:\d+: aggregator\.oauth\.server\.enabled: OAuth protection of the MCP endpoint is switched on, but no enabled plugin provides it \(plugin 'auth-server'\)/);
+  });
+
+  it('the OAuth client and orchestrator mode likewise', async () => {
+    const dir = await makeConfigDir({ 'config.yaml': 'orchestrator: true\noauth:\n  mcpClient:\n    enabled: true\n' });
+    const stderr = refusedByBoth(dir);
+    expect(stderr).to.match(/config\.yaml:1:\d+: orchestrator: orchestrator mode is switched on, but no enabled plugin provides it/);
+    expect(stderr).to.match(/config\.yaml:4:\d+: oauth\.mcpClient\.enabled: the OAuth client for remote MCP servers is switched on/);
+  });
+
+  it('the admin UI on a non-loopback address without the explicit override is refused', async () => {
+    const dir = await makeConfigDir({ 'config.yaml': 'aggregator:\n  admin:\n    enabled: true\n    bindAddress: 0.0.0.0\n' });
+    const stderr = refusedByBoth(dir);
+    expect(stderr).to.match(/config\.yaml:4:\d+: aggregator\.admin\.bindAddress: the admin UI has no authentication and would listen on 0\.0\.0\.0; .*allowNonLoopback: true/);
+  });
+
+  it('TLS with a missing key file is refused, naming the file', async () => {
+    const dir = await makeConfigDir({ 'config.yaml': 'aggregator:\n  tls:\n    certFile: tls/cert.pem\n    keyFile: tls/missing-key.pem\n', 'tls/cert.pem': 'not a certificate' });
+    const stderr = refusedByBoth(dir);
+    expect(stderr).to.match(/config\.yaml:4:\d+: aggregator\.tls\.keyFile: cannot read .*tls\/missing-key\.pem \(ENOENT\); refusing to serve without TLS/);
+  });
+
+  it('TLS with a certificate and key that are not a pair is refused', async () => {
+    const dir = await makeConfigDir({ 'config.yaml': 'aggregator:\n  tls:\n    certFile: cert.pem\n    keyFile: key.pem\n', 'cert.pem': 'garbage', 'key.pem': 'garbage' });
+    const stderr = refusedByBoth(dir);
+    expect(stderr).to.match(/aggregator\.tls: certificate and key are not usable together/);
+  });
+
+  it('TLS with a real certificate serves HTTPS', async () => {
+    const dir = await makeConfigDir({ 'config.yaml': 'aggregator:\n  tls:\n    certFile: cert.pem\n    keyFile: key.pem\n' });
+    const made = spawnSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1'], { encoding: 'utf8' });
+    expect(made.status, made.stderr).to.equal(0);
+    const sb = await startSwitchboard({}, { configDir: dir, ready: /listening on https:\/\/[^\s]+:(\d+)\/mcp/ });
+    try {
+      const body = await new Promise<string>((resolve, reject) => {
+        const req = request({ host: '127.0.0.1', port: sb.port, path: '/health', ca: readFileSync(join(dir, 'cert.pem')) }, (res) => {
+          let text = '';
+          res.on('data', (c: Buffer) => (text += c.toString()));
+          res.on('end', () => resolve(text));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+      expect(JSON.parse(body)).to.deep.equal({ status: 'ok' });
+    } finally {
+      await sb.stop();
+    }
+  });
+
+  it('keys of surfaces left switched off still load, with a warning', async () => {
+    const dir = await makeConfigDir({ 'config.yaml': 'aggregator:\n  oauth:\n    server:\n      enabled: false\n' });
+    const checked = run('check', '--config-path', dir);
+    expect(checked.status, checked.stderr).to.equal(0);
+  });
+});
