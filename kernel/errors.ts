@@ -23,6 +23,7 @@ export type ErrorCode =
   | 'SECRET_UNRESOLVED'
   | 'RATE_LIMITED'
   | 'TOO_LARGE'
+  | 'SESSION_LIMIT'
   | 'PLUGIN_FAILED'
   | 'INTERNAL';
 
@@ -127,6 +128,28 @@ export class ValidationFailedError extends SwitchboardError {
 export class UpstreamError extends SwitchboardError {
   constructor(server: string, message: string, upstreamCode: number) {
     super('UPSTREAM_ERROR', message, { server, upstreamCode });
+  }
+}
+
+export class RateLimitedError extends SwitchboardError {
+  constructor(perSecond: number, burst: number, retryAfterMs: number) {
+    super('RATE_LIMITED', `Rate limit: this session may make ${perSecond} tool calls per second (bursts of ${burst}); retry after ${retryAfterMs} ms`, {
+      retryAfterMs,
+      callsPerSecond: perSecond,
+      burst,
+    });
+  }
+}
+
+export class TooLargeError extends SwitchboardError {
+  constructor(what: string, bytes: number, limit: number) {
+    super('TOO_LARGE', `${what} is ${bytes} bytes, more than the limit of ${limit} bytes`, { bytes, limit });
+  }
+}
+
+export class SessionLimitError extends SwitchboardError {
+  constructor(limit: number) {
+    super('SESSION_LIMIT', `the session limit of ${limit} is reached; close sessions you no longer use (DELETE /mcp) or raise aggregator.limits.maxSessions`, { limit });
   }
 }
 

@@ -28,6 +28,7 @@ export interface KernelHooks {
   onRequest: AsyncSeriesHook<[RequestContext]>;
   /** A tool passed lookup, visibility and argument checks and is about to run. Taps may refuse (throw). */
   onCall: AsyncSeriesHook<[CatalogueEntry, JsonObject, CallContext]>;
+  /** A client session is about to open. A tap may refuse it by throwing (a session limit); the client sees the message. */
   onSessionOpen: SyncHook<[Session]>;
   onSessionClose: SyncHook<[Session]>;
   onServiceStateChange: SyncHook<[ServiceStateChange]>;

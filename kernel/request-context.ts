@@ -23,6 +23,9 @@ export interface Identity {
 export interface RequestContext {
   readonly session: Session;
   readonly headers: Readonly<Record<string, HeaderValue>>;
+  /** The meta-tool called and its arguments as sent (before validation), for taps that meter or refuse. */
+  readonly metaTool?: string;
+  readonly arguments?: Readonly<Record<string, unknown>>;
   view?: CatalogueView;
   identity?: Identity;
   /** Free slots for plugins; key by a Symbol the plugin owns so names never clash. */

@@ -15,6 +15,7 @@ export interface AggregatorSettings {
   shutdownGraceSeconds: number;
   admin: { enabled: boolean; port: number; bindAddress: string; allowNonLoopback: boolean };
   tls?: { certFile: string; keyFile: string };
+  limits: { maxSessions: number; maxArgumentBytes: number; rateLimit: { callsPerSecond: number; burst: number } };
   oauth?: Record<string, unknown>;
 }
 
@@ -67,6 +68,7 @@ export interface McpServerDefinition {
   env: Record<string, SecretValue>;
   headers: Record<string, SecretValue>;
   timeout: number;
+  callTimeout: number;
   suspended: boolean;
   restartRequestedAt?: string;
   backoff: { initialSeconds: number; maxSeconds: number };

@@ -47,6 +47,7 @@ interface RegisteredMetaTool {
 type RequestHandlerExtra = Parameters<Parameters<Server['setRequestHandler']>[1]>[1];
 
 const EMPTY_HEADERS: Readonly<Record<string, HeaderValue>> = Object.freeze({});
+const EMPTY_ARGS: Readonly<Record<string, unknown>> = Object.freeze({});
 
 export class Endpoint {
   private readonly metaTools = new Map<string, RegisteredMetaTool>();
@@ -98,8 +99,9 @@ export class Endpoint {
       this.sessions.remove(session.id);
       this.hooks.onSessionClose.call(session);
     };
-    this.sessions.add(session);
+    // A tap may refuse the session (a session limit): it throws before anything is registered.
     this.hooks.onSessionOpen.call(session);
+    this.sessions.add(session);
     await server.connect(transport);
     return session;
   }
@@ -124,6 +126,8 @@ export class Endpoint {
     const request: RequestContext = {
       session,
       headers: (extra.requestInfo?.headers as Record<string, HeaderValue> | undefined) ?? EMPTY_HEADERS,
+      metaTool: name,
+      arguments: rawArgs ?? EMPTY_ARGS,
       slots: new Map(),
     };
     const progressToken = extra._meta?.progressToken;

@@ -43,6 +43,7 @@ const DEFAULTS: Partial<Record<keyof McpServerDefinition, unknown>> = {
   env: {},
   headers: {},
   timeout: 30,
+  callTimeout: 60,
   suspended: false,
   backoff: { initialSeconds: 1, maxSeconds: 300 },
 };

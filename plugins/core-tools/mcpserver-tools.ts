@@ -28,6 +28,7 @@ const FIELDS = {
   env: { ...SECRET_MAP, description: "Replaces the whole map on update; a value '<redacted>' keeps the stored one. `${NAME}` and {fromFile} keep secrets out of the file." },
   headers: { ...SECRET_MAP, description: "A value '<redacted>' on update keeps the stored one." },
   timeout: { type: 'integer', minimum: 1, description: 'Connection timeout, seconds.' },
+  callTimeout: { type: 'integer', minimum: 1, description: 'Seconds one tool call may take before TIMEOUT (default 60).' },
   autoStart: { type: 'boolean' },
   suspended: { type: 'boolean', description: 'true stops the server and keeps it stopped; false resumes it.' },
   restartRequestedAt: { type: 'string', description: 'RFC 3339 timestamp; a newer value restarts the server once.' },
@@ -38,7 +39,7 @@ function pick<K extends keyof typeof FIELDS>(...keys: K[]): Pick<typeof FIELDS, 
 }
 
 /** The fields of a definition as create and validate take them. */
-const DEFINITION = pick('name', 'type', 'description', 'toolPrefix', 'command', 'args', 'url', 'env', 'headers', 'timeout', 'autoStart');
+const DEFINITION = pick('name', 'type', 'description', 'toolPrefix', 'command', 'args', 'url', 'env', 'headers', 'timeout', 'callTimeout', 'autoStart');
 
 export function mcpServerTools(kernel: KernelApi, prefix: string): ToolDefinition[] {
   const store = () => kernel.services.get('store');
@@ -94,7 +95,7 @@ export function mcpServerTools(kernel: KernelApi, prefix: string): ToolDefinitio
       name: 'core_mcpserver_update',
       description: 'Change an MCP server definition; only the fields given change (env replaces the whole map). The server reconnects when its connection settings change.',
       annotations: ANNOTATIONS.update,
-      properties: pick('name', 'type', 'description', 'toolPrefix', 'command', 'args', 'url', 'env', 'headers', 'timeout', 'autoStart', 'suspended', 'restartRequestedAt'),
+      properties: pick('name', 'type', 'description', 'toolPrefix', 'command', 'args', 'url', 'env', 'headers', 'timeout', 'callTimeout', 'autoStart', 'suspended', 'restartRequestedAt'),
       required: ['name'],
       run: async (a) => {
         const l = located(a.name as string);

@@ -20,10 +20,18 @@ export default definePlugin({
         return true;
       }
       const transport = new SSEServerTransport('/message', res);
+      try {
+        await kernel.endpoint.connect(transport, 'sse', transport.sessionId);
+      } catch (err) {
+        if (!res.headersSent) {
+          res.writeHead(503, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message: `Service Unavailable: ${(err as Error).message}` } }));
+        }
+        return true;
+      }
       sessions.set(transport.sessionId, transport);
       transport.onclose = () => sessions.delete(transport.sessionId);
       res.once('close', () => void transport.close());
-      await kernel.endpoint.connect(transport, 'sse', transport.sessionId);
       return true;
     });
 

@@ -63,8 +63,13 @@ export default definePlugin<{ path: string; sessionIdleMinutes: number }>({
         const id = randomUUID();
         const transport = new HttpSessionTransport(id);
         transport.onclose = () => sessions.delete(id);
+        try {
+          await kernel.endpoint.connect(transport, 'streamable-http', id);
+        } catch (err) {
+          // Refused before it existed (a session limit): nothing to clean up but the answer.
+          return reject(res, 503, -32000, `Service Unavailable: ${(err as Error).message}`);
+        }
         sessions.set(id, transport);
-        await kernel.endpoint.connect(transport, 'streamable-http', id);
         transport.receive(messages, batch, res, req.headers);
         return true;
       }

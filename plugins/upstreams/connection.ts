@@ -130,13 +130,15 @@ export class UpstreamConnection {
       throw new ServerUnavailableError(this.name, this.error ? `${this.state}: ${this.error}` : this.state, this.retryDetails());
     }
     const params = { method: 'tools/call' as const, params: { name: originalName, arguments: args } };
+    const timeout = this.def.callTimeout * 1000;
     try {
-      if (!call.progress) return (await client.request(params, PASSTHROUGH, { signal: call.signal })) as CallToolResult;
+      if (!call.progress) return (await client.request(params, PASSTHROUGH, { signal: call.signal, timeout })) as CallToolResult;
       // Progress must reach the client before the result does: chain the sends, await the chain.
       const forward = call.progress;
       let sent: Promise<void> = Promise.resolve();
       const result = (await client.request(params, PASSTHROUGH, {
         signal: call.signal,
+        timeout,
         resetTimeoutOnProgress: true,
         onprogress: (p) => {
           sent = sent.then(() => forward(p.progress, p.total, p.message)).catch(() => undefined);

@@ -1,0 +1,54 @@
+/**
+ * limits: what one client may ask of a shared gateway. A session limit (refused at
+ * initialize with 503), the size of a tool call's arguments, and a per-session rate limit
+ * on call_tool/call_tools (a RATE_LIMITED result saying when to retry, like HTTP 429).
+ * Settings live in `aggregator.limits` and apply live on reload.
+ */
+import { RateLimitedError, SessionLimitError, TooLargeError } from '../../kernel/errors.js';
+import { definePlugin } from '../../kernel/plugin.js';
+import type { RequestContext } from '../../kernel/request-context.js';
+import type { Session } from '../../kernel/sessions.js';
+import { TokenBucket } from './token-bucket.js';
+
+const BUCKET = Symbol('limits:bucket');
+
+/** The arguments each call of this request would run with, for the meta-tools that run tools. */
+function callArguments(request: RequestContext): unknown[] {
+  const args = request.arguments ?? {};
+  if (request.metaTool === 'call_tool') return [args.arguments ?? {}];
+  if (request.metaTool === 'call_tools' && Array.isArray(args.calls)) return args.calls.map((c: { arguments?: unknown } | null) => c?.arguments ?? {});
+  return [];
+}
+
+export default definePlugin({
+  name: 'limits',
+  description: 'Session limit, tool-argument size limit and per-session rate limit on tool calls.',
+  setup({ kernel }) {
+    const limits = () => kernel.settings().aggregator.limits;
+
+    kernel.hooks.onSessionOpen.tap('limits', (_session: Session) => {
+      const max = limits().maxSessions;
+      if (max > 0 && kernel.sessions.size >= max) throw new SessionLimitError(max);
+    });
+
+    kernel.hooks.onRequest.tapPromise('limits', async (request) => {
+      const calls = callArguments(request);
+      if (calls.length === 0) return;
+      const { maxArgumentBytes, rateLimit } = limits();
+      for (const args of calls) {
+        const bytes = Buffer.byteLength(JSON.stringify(args) ?? '');
+        if (bytes > maxArgumentBytes) throw new TooLargeError('The tool call\'s arguments', bytes, maxArgumentBytes);
+      }
+      if (rateLimit.callsPerSecond <= 0) return;
+      const slots = request.session.slots;
+      let bucket = slots.get(BUCKET) as TokenBucket | undefined;
+      if (!bucket) {
+        bucket = new TokenBucket(rateLimit.callsPerSecond, rateLimit.burst, Date.now());
+        slots.set(BUCKET, bucket);
+      }
+      // A batch larger than the bucket could never pass; it costs the whole bucket instead.
+      const wait = bucket.take(Math.min(calls.length, rateLimit.burst), Date.now());
+      if (wait > 0) throw new RateLimitedError(rateLimit.callsPerSecond, rateLimit.burst, wait);
+    });
+  },
+});
