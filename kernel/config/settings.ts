@@ -69,6 +69,7 @@ export interface McpServerDefinition {
   headers: Record<string, SecretValue>;
   timeout: number;
   callTimeout: number;
+  maxMessageBytes: number;
   suspended: boolean;
   restartRequestedAt?: string;
   backoff: { initialSeconds: number; maxSeconds: number };

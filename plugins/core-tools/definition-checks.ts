@@ -44,6 +44,7 @@ const DEFAULTS: Partial<Record<keyof McpServerDefinition, unknown>> = {
   headers: {},
   timeout: 30,
   callTimeout: 60,
+  maxMessageBytes: 33554432,
   suspended: false,
   backoff: { initialSeconds: 1, maxSeconds: 300 },
 };

@@ -14,6 +14,8 @@ export interface ChildProcessParams {
   args: string[];
   env: Record<string, string>;
   cwd?: string;
+  /** A message longer than this (no line break within it) ends the connection. */
+  maxMessageBytes: number;
   onStderrLine: (line: string) => void;
 }
 
@@ -24,10 +26,12 @@ export class ChildProcessTransport implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
   private child: ChildProcess | undefined;
-  private readonly buffer = new ReadBuffer();
+  private readonly buffer: ReadBuffer;
   private exited: Promise<void> = Promise.resolve();
 
-  constructor(private readonly params: ChildProcessParams) {}
+  constructor(private readonly params: ChildProcessParams) {
+    this.buffer = new ReadBuffer({ maxBufferSize: params.maxMessageBytes });
+  }
 
   get pid(): number | undefined {
     return this.child?.pid;
@@ -55,13 +59,21 @@ export class ChildProcessTransport implements Transport {
       });
       child.stdin!.on('error', (err) => this.onerror?.(err));
       child.stdout!.on('data', (chunk: Buffer) => {
-        this.buffer.append(chunk);
+        try {
+          this.buffer.append(chunk);
+        } catch {
+          // Past the limit there is no telling where the next message starts: the stream is lost.
+          this.onerror?.(new Error(`sent more than ${this.params.maxMessageBytes} bytes without completing a message (maxMessageBytes); disconnecting`));
+          void this.close();
+          return;
+        }
         for (;;) {
           let message: JSONRPCMessage | null;
           try {
             message = this.buffer.readMessage();
           } catch (err) {
-            this.onerror?.(err as Error);
+            // A line that is not JSON-RPC (a banner, a stray print) is skipped; the stream goes on.
+            this.onerror?.(new Error(`skipped a line on stdout that is not a JSON-RPC message (${(err as Error).message.slice(0, 120)})`));
             continue;
           }
           if (message === null) break;

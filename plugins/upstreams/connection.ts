@@ -195,11 +195,12 @@ export class UpstreamConnection {
         args: [...rest, ...(d.args ?? [])],
         env: { ...getDefaultEnvironment(), ...env },
         cwd: this.configPath,
+        maxMessageBytes: d.maxMessageBytes,
         onStderrLine: (line) => this.log.info(`stderr: ${line}`),
       });
     }
     const url = new URL(d.url!);
-    return d.type === 'sse' ? new SSEClientTransport(url, { requestInit: { headers } }) : new StreamableHttpClientTransport(url, headers);
+    return d.type === 'sse' ? new SSEClientTransport(url, { requestInit: { headers } }) : new StreamableHttpClientTransport(url, headers, d.maxMessageBytes);
   }
 
   private async connect(): Promise<void> {
@@ -234,7 +235,7 @@ export class UpstreamConnection {
       client.onclose = () => {
         if (epoch === this.epoch) this.onDropped('connection closed');
       };
-      client.onerror = (err) => this.log.debug(`transport error: ${err.message}`);
+      client.onerror = (err) => this.log.warn(`transport: ${err.message}`);
       this.watchLists(client, epoch);
       await this.refreshAll(client);
       if (epoch !== this.epoch) return;

@@ -9,6 +9,7 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { TooLargeError } from '../../kernel/errors.js';
 import { deliver } from './deliver.js';
 import { SseParser } from '../../kernel/mcp/sse-parser.js';
 
@@ -38,6 +39,7 @@ export class StreamableHttpClientTransport implements Transport {
   constructor(
     private readonly url: URL,
     private readonly headers: Record<string, string>,
+    private readonly maxMessageBytes: number = Number.POSITIVE_INFINITY,
   ) {
     this.secure = url.protocol === 'https:';
   }
@@ -105,7 +107,8 @@ export class StreamableHttpClientTransport implements Transport {
       this.consumeSse(res);
       return;
     }
-    const text = await readAll(res);
+    // The answer to this POST is this request's result: too large fails this call only.
+    const text = await readAll(res, this.maxMessageBytes);
     if (!text) return;
     const parsed = JSON.parse(text) as JSONRPCMessage | JSONRPCMessage[];
     for (const m of Array.isArray(parsed) ? parsed : [parsed]) deliver(this.onmessage, m);
@@ -169,10 +172,19 @@ export class StreamableHttpClientTransport implements Transport {
   }
 }
 
-function readAll(res: IncomingMessage): Promise<string> {
+function readAll(res: IncomingMessage, limit = Number.POSITIVE_INFINITY): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    res.on('data', (c: Buffer) => chunks.push(c));
+    let size = 0;
+    res.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > limit) {
+        res.destroy();
+        reject(new TooLargeError('The server\'s answer', size, limit));
+        return;
+      }
+      chunks.push(c);
+    });
     res.once('end', () => resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8')));
     res.once('error', reject);
   });
