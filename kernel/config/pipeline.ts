@@ -62,6 +62,7 @@ export class ConfigPipeline {
   private readonly checks: ResourceCheck[] = [];
   private readonly settingsChecks: SettingsCheck[] = [];
   private queue: Promise<void> = Promise.resolve();
+  private edits: Promise<unknown> = Promise.resolve();
 
   constructor(
     readonly configPath: string,
@@ -80,6 +81,17 @@ export class ConfigPipeline {
   /** Settings in force now; available before the first snapshot (during plugin setup). */
   currentSettings(): Settings {
     return this.settingsValue;
+  }
+
+  /**
+   * Runs one read-modify-write of definitions or settings (a core tool's create, update,
+   * delete, save) after every earlier one has finished, so concurrent writers never
+   * interleave: each reads what the previous one wrote, and the file always matches memory.
+   */
+  exclusive<T>(edit: () => Promise<T>): Promise<T> {
+    const run = this.edits.then(edit, edit);
+    this.edits = run.catch(() => undefined);
+    return run;
   }
 
   addCheck(check: ResourceCheck): void {

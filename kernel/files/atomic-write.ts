@@ -4,14 +4,33 @@
  * files whose loss in a power cut matters (definitions, config.yaml).
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+
+const TEMP_SUFFIX = '.tmp';
+const TEMP_NAME = /^\..+\.[0-9a-f]{12}\.tmp$/;
+
+/**
+ * A crash between write and rename leaves a temp file and loses nothing (the old file is
+ * intact). Startup removes such leftovers; returns the paths it removed.
+ */
+export async function removeLeftoverTempFiles(dir: string): Promise<string[]> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return [];
+  }
+  const leftovers = names.filter((n) => TEMP_NAME.test(n)).map((n) => join(dir, n));
+  await Promise.all(leftovers.map((p) => rm(p, { force: true })));
+  return leftovers;
+}
 
 export async function writeFileAtomic(path: string, content: string, options: { durable?: boolean } = {}): Promise<void> {
   const dir = dirname(path);
   await mkdir(dir, { recursive: true });
   // A dot-prefixed temp name: the watcher ignores dotfiles, so it never sees a half file.
-  const tmp = join(dir, `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
+  const tmp = join(dir, `.${basename(path)}.${randomBytes(6).toString('hex')}${TEMP_SUFFIX}`);
   const fh = await open(tmp, 'w');
   try {
     await fh.writeFile(content, 'utf8');

@@ -77,7 +77,7 @@ export function configTools(kernel: KernelApi, prefix: string): ToolDefinition[]
         },
       },
       required: ['aggregator'],
-      run: async (a) => {
+      run: (a) => kernel.config.exclusive(async () => {
         const changes = a.aggregator as Partial<Record<Capital, unknown>>;
         const current = kernel.settings();
         const aggregator = { ...current.aggregator } as Record<string, unknown>;
@@ -88,13 +88,13 @@ export function configTools(kernel: KernelApi, prefix: string): ToolDefinition[]
         await kernel.config.replaceSettings(next);
         const restart = NEEDS_RESTART.filter((c) => changes[c] !== undefined && changes[c] !== (current.aggregator as unknown as Record<string, unknown>)[AGGREGATOR_FIELDS[c]]);
         return { aggregator: aggregatorView(next.aggregator), saved: false, restartRequiredFor: restart };
-      },
+      }),
     }),
     coreTool(prefix, {
       name: 'core_config_save',
       description: 'Write the aggregator settings in force to config.yaml (atomically, keeping its comments and other keys).',
       annotations: ANNOTATIONS.update,
-      run: async () => {
+      run: () => kernel.config.exclusive(async () => {
         const text = await store().readSettingsText();
         const doc = parseDocument(text);
         if (doc.errors.length) throw new ValidationFailedError('config.yaml does not parse; not overwriting it', doc.errors.map((e) => e.message));
@@ -105,16 +105,16 @@ export function configTools(kernel: KernelApi, prefix: string): ToolDefinition[]
         }
         const { location } = await store().writeSettings(doc.toString({ lineWidth: 0 }));
         return { status: 'saved', files: [location] };
-      },
+      }),
     }),
     coreTool(prefix, {
       name: 'core_config_reload',
       description: 'Reload config.yaml and every resource file, discarding unsaved changes. Problems leave the configuration as it was.',
       annotations: ANNOTATIONS.update,
-      run: async () => {
+      run: () => kernel.config.exclusive(async () => {
         const problems = await kernel.config.reloadAll(store());
         return { status: problems.length ? 'failed' : 'reloaded', errors: problems.map(formatConfigProblem) };
-      },
+      }),
     }),
   ];
 }

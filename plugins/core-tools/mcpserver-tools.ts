@@ -85,11 +85,11 @@ export function mcpServerTools(kernel: KernelApi, prefix: string): ToolDefinitio
       annotations: ANNOTATIONS.create,
       properties: DEFINITION,
       required: ['name', 'type'],
-      run: async (a) => {
+      run: (a) => kernel.config.exclusive(async () => {
         const name = a.name as string;
         if (kernel.config.snapshot.mcpServers.has(name)) throw new ConflictError(`MCP server '${name}' already exists; use core_mcpserver_update`, { name });
         return save(name, { ...a });
-      },
+      }),
     }),
     coreTool(prefix, {
       name: 'core_mcpserver_update',
@@ -97,11 +97,11 @@ export function mcpServerTools(kernel: KernelApi, prefix: string): ToolDefinitio
       annotations: ANNOTATIONS.update,
       properties: pick('name', 'type', 'description', 'toolPrefix', 'command', 'args', 'url', 'env', 'headers', 'timeout', 'callTimeout', 'autoStart', 'suspended', 'restartRequestedAt'),
       required: ['name'],
-      run: async (a) => {
+      run: (a) => kernel.config.exclusive(async () => {
         const l = located(a.name as string);
         const merged = { ...withoutDefaults(l.value), ...keepRedactedSecrets(l.value, a) } as Record<string, unknown>;
         return save(a.name as string, withoutDefaults(merged as unknown as McpServerDefinition), l.origin.file);
-      },
+      }),
     }),
     coreTool(prefix, {
       name: 'core_mcpserver_delete',
@@ -109,7 +109,7 @@ export function mcpServerTools(kernel: KernelApi, prefix: string): ToolDefinitio
       annotations: ANNOTATIONS.delete,
       properties: pick('name'),
       required: ['name'],
-      run: async (a) => {
+      run: (a) => kernel.config.exclusive(async () => {
         const name = a.name as string;
         const l = located(name);
         const state = kernel.services.get('upstreams').status(name)?.state ?? 'stopped';
@@ -119,7 +119,7 @@ export function mcpServerTools(kernel: KernelApi, prefix: string): ToolDefinitio
         const { location } = await store().remove('mcpserver', l.origin.file);
         await kernel.config.removeKey(l.origin.file);
         return { status: 'deleted', name, file: location };
-      },
+      }),
     }),
     coreTool(prefix, {
       name: 'core_mcpserver_validate',

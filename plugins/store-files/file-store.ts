@@ -11,7 +11,7 @@ import type { RawResource, ResourceKind, ResourceStore, StoreChange, StoreLoadRe
 import { parseYaml } from '../../kernel/config/yaml-document.js';
 import type { ConfigProblem } from '../../kernel/errors.js';
 import { SETTINGS_FILE } from '../../kernel/config/pipeline.js';
-import { writeFileAtomic } from '../../kernel/files/atomic-write.js';
+import { removeLeftoverTempFiles, writeFileAtomic } from '../../kernel/files/atomic-write.js';
 
 const DIRS: Record<ResourceKind, string> = { mcpserver: 'mcpservers', workflow: 'workflows' };
 
@@ -24,11 +24,22 @@ export class FileStore implements ResourceStore {
   readonly mode = 'filesystem';
   private watcher: FSWatcher | undefined;
   private readonly timers = new Map<string, NodeJS.Timeout>();
+  private swept = false;
 
   constructor(
     private readonly root: string,
     private readonly debounceMs: number,
+    private readonly onLeftover: (path: string) => void = () => undefined,
   ) {}
+
+  /** Once, before the first load: temp files of writes a crash interrupted. */
+  private async sweep(): Promise<void> {
+    if (this.swept) return;
+    this.swept = true;
+    for (const dir of [this.root, ...Object.values(DIRS).map((d) => join(this.root, d))]) {
+      for (const path of await removeLeftoverTempFiles(dir)) this.onLeftover(path);
+    }
+  }
 
   private kindOf(path: string): ResourceKind | undefined {
     const rel = relative(this.root, path).split(sep);
@@ -44,6 +55,7 @@ export class FileStore implements ResourceStore {
   }
 
   async loadAll(): Promise<StoreLoadResult> {
+    await this.sweep();
     const resources: RawResource[] = [];
     const problems: ConfigProblem[] = [];
     for (const kind of Object.keys(DIRS) as ResourceKind[]) {

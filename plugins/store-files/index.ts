@@ -10,11 +10,12 @@ export default definePlugin<{ debounceMs: number }>({
     additionalProperties: false,
     properties: { debounceMs: { type: 'integer', minimum: 0, default: 75 } },
   },
-  setup({ kernel, options }) {
+  setup({ kernel, options, log }) {
     if (kernel.settings().orchestrator) {
       // Orchestrator mode stores resources elsewhere; this store stays out of the way.
       return;
     }
-    kernel.services.provide('store', new FileStore(kernel.config.configPath, options.debounceMs));
+    const leftover = (path: string) => log.warn(`removed ${path}, left by a write that was interrupted (the file it was replacing is intact)`);
+    kernel.services.provide('store', new FileStore(kernel.config.configPath, options.debounceMs, leftover));
   },
 });
