@@ -147,6 +147,12 @@ export class TooLargeError extends SwitchboardError {
   }
 }
 
+export class TooDeepError extends SwitchboardError {
+  constructor(what: string, limit: number) {
+    super('TOO_LARGE', `${what} nest more than ${limit} levels deep`, { depthLimit: limit });
+  }
+}
+
 export class SessionLimitError extends SwitchboardError {
   constructor(limit: number) {
     super('SESSION_LIMIT', `the session limit of ${limit} is reached; close sessions you no longer use (DELETE /mcp) or raise aggregator.limits.maxSessions`, { limit });

@@ -15,7 +15,7 @@ export interface AggregatorSettings {
   shutdownGraceSeconds: number;
   admin: { enabled: boolean; port: number; bindAddress: string; allowNonLoopback: boolean };
   tls?: { certFile: string; keyFile: string };
-  limits: { maxSessions: number; maxArgumentBytes: number; rateLimit: { callsPerSecond: number; burst: number } };
+  limits: { maxSessions: number; maxArgumentBytes: number; maxArgumentDepth: number; rateLimit: { callsPerSecond: number; burst: number } };
   oauth?: Record<string, unknown>;
 }
 

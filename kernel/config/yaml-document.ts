@@ -20,9 +20,20 @@ export interface ParsedYaml {
   problems: ConfigProblem[];
 }
 
+/** A definition or config.yaml larger than this is refused before parsing: no real one comes near. */
+export const MAX_DOCUMENT_BYTES = 1024 * 1024;
+
+/** Aliases may repeat a node this often at most; more is a "billion laughs" document. */
+const MAX_ALIAS_COUNT = 100;
+
 export function parseYaml(text: string, file: string): ParsedYaml {
+  if (text.length > MAX_DOCUMENT_BYTES) {
+    const problem = { file, line: 1, column: 1, field: '', message: `document is ${text.length} characters; at most ${MAX_DOCUMENT_BYTES} are read` };
+    return { file, value: null, locate: () => ({ line: 1, column: 1 }), problems: [problem] };
+  }
   const lineCounter = new LineCounter();
-  const doc: Document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  // logLevel 'error': a collection used as a key becomes a string key (rejected by the schema) without a process warning.
+  const doc: Document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, logLevel: 'error' });
   const at = (offset: number | undefined): Position => {
     if (offset === undefined) return { line: 1, column: 1 };
     const p = lineCounter.linePos(offset);
@@ -47,6 +58,13 @@ export function parseYaml(text: string, file: string): ParsedYaml {
     return at((node as Node | null)?.range?.[0]);
   };
   let value: unknown = null;
-  if (problems.length === 0) value = doc.toJS({ maxAliasCount: 100 });
+  if (problems.length === 0) {
+    try {
+      value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+    } catch (err) {
+      // The yaml library refuses alias expansion past the count (resource exhaustion).
+      problems.push({ file, line: 1, column: 1, field: '', message: `YAML cannot be expanded: ${(err as Error).message}` });
+    }
+  }
   return { file, value, locate, problems };
 }

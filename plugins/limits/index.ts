@@ -1,13 +1,15 @@
 /**
  * limits: what one client may ask of a shared gateway. A session limit (refused at
  * initialize with 503), the size of a tool call's arguments, and a per-session rate limit
- * on call_tool/call_tools (a RATE_LIMITED result saying when to retry, like HTTP 429).
+ * on call_tool/call_tools (a RATE_LIMITED result saying when to retry, like HTTP 429), and a
+ * nesting depth for every meta-tool's arguments (deeper ones would overflow recursive code).
  * Settings live in `aggregator.limits` and apply live on reload.
  */
-import { RateLimitedError, SessionLimitError, TooLargeError } from '../../kernel/errors.js';
+import { RateLimitedError, SessionLimitError, TooDeepError, TooLargeError } from '../../kernel/errors.js';
 import { definePlugin } from '../../kernel/plugin.js';
 import type { RequestContext } from '../../kernel/request-context.js';
 import type { Session } from '../../kernel/sessions.js';
+import { exceedsDepth } from './json-depth.js';
 import { TokenBucket } from './token-bucket.js';
 
 const BUCKET = Symbol('limits:bucket');
@@ -32,9 +34,10 @@ export default definePlugin({
     });
 
     kernel.hooks.onRequest.tapPromise('limits', async (request) => {
+      const { maxArgumentBytes, maxArgumentDepth, rateLimit } = limits();
+      if (request.arguments && exceedsDepth(request.arguments, maxArgumentDepth)) throw new TooDeepError(`The arguments of ${request.metaTool ?? 'this request'}`, maxArgumentDepth);
       const calls = callArguments(request);
       if (calls.length === 0) return;
-      const { maxArgumentBytes, rateLimit } = limits();
       for (const args of calls) {
         const bytes = Buffer.byteLength(JSON.stringify(args) ?? '');
         if (bytes > maxArgumentBytes) throw new TooLargeError('The tool call\'s arguments', bytes, maxArgumentBytes);

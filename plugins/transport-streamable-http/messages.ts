@@ -1,5 +1,12 @@
 /** Shape checks for incoming JSON-RPC, cheap enough for every request. */
-import { SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import {
+  isJSONRPCErrorResponse,
+  isJSONRPCNotification,
+  isJSONRPCRequest,
+  isJSONRPCResultResponse,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type JSONRPCMessage,
+} from '@modelcontextprotocol/sdk/types.js';
 
 export function asMessages(body: unknown): { messages: JSONRPCMessage[]; batch: boolean } | string {
   const batch = Array.isArray(body);
@@ -13,6 +20,13 @@ export function asMessages(body: unknown): { messages: JSONRPCMessage[]; batch: 
     const isResponse = 'result' in o || 'error' in o;
     if (!hasMethod && !isResponse) return "a message needs a 'method' (request, notification) or 'result'/'error' (response)";
     if ('id' in o && typeof o.id !== 'string' && typeof o.id !== 'number' && !(isResponse && o.id === null)) return "'id' must be a string or a number";
+    // The SDK silently drops what its schemas reject, and a request nobody answers would hold
+    // this POST open for ever: anything the SDK would not take is refused here, by name.
+    if (!(isJSONRPCRequest(o) || isJSONRPCNotification(o) || isJSONRPCResultResponse(o) || isJSONRPCErrorResponse(o))) {
+      if ('id' in o && typeof o.id === 'number' && !Number.isSafeInteger(o.id)) return "'id' must be a string or an integer";
+      if ('params' in o && (o.params === null || typeof o.params !== 'object' || Array.isArray(o.params))) return "'params' must be an object";
+      return "not a JSON-RPC request, notification or response (no fields besides jsonrpc, id, method, params / result / error; 'params._meta' an object)";
+    }
   }
   return { messages: list as JSONRPCMessage[], batch };
 }
