@@ -28,6 +28,9 @@ export function aggregatorStatus(kernel: KernelApi): ServiceStatus {
       tools: kernel.catalogue.all().length,
       servers_connected: kernel.services.get('upstreams').connectedCount(),
       sessions: kernel.sessions.size,
+      // For operators and the soak benchmark: growth here over hours is a leak.
+      memory: { rssBytes: process.memoryUsage.rss(), heapUsedBytes: process.memoryUsage().heapUsed },
+      activeResources: process.getActiveResourcesInfo().length,
     },
   };
 }
