@@ -13,6 +13,11 @@ export const AGGREGATOR = 'aggregator';
 
 const NAME = { name: { type: 'string', minLength: 1, description: "Service name: 'aggregator' or an MCP server's name." } };
 
+function memoryFigures(): Record<string, number> {
+  const m = process.memoryUsage();
+  return { rssBytes: m.rss, heapUsedBytes: m.heapUsed, heapTotalBytes: m.heapTotal, externalBytes: m.external };
+}
+
 export function aggregatorStatus(kernel: KernelApi): ServiceStatus {
   const settings = kernel.settings().aggregator;
   const bound = kernel.services.find('http')?.address();
@@ -29,7 +34,7 @@ export function aggregatorStatus(kernel: KernelApi): ServiceStatus {
       servers_connected: kernel.services.get('upstreams').connectedCount(),
       sessions: kernel.sessions.size,
       // For operators and the soak benchmark: growth here over hours is a leak.
-      memory: { rssBytes: process.memoryUsage.rss(), heapUsedBytes: process.memoryUsage().heapUsed },
+      memory: memoryFigures(),
       activeResources: process.getActiveResourcesInfo().length,
     },
   };

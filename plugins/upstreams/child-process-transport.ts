@@ -79,6 +79,9 @@ export class ChildProcessTransport implements Transport {
           if (message === null) break;
           deliver(this.onmessage, message);
         }
+        // Every line was complete: drop the buffer, whose empty remainder would otherwise keep
+        // the whole last chunk (a megabyte tools/list, say) alive until the next read.
+        if (chunk[chunk.length - 1] === 0x0a) this.buffer.clear();
       });
       let pending = '';
       child.stderr!.setEncoding('utf8');

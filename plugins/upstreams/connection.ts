@@ -25,6 +25,7 @@ import { SERVER_INFO } from '../../kernel/mcp/endpoint.js';
 import type { CallContext, JsonObject } from '../../kernel/tools.js';
 import { redactUrl } from '../../kernel/secrets/redact.js';
 import { resolvedSecrets } from './resolved-secrets.js';
+import { listToolsPage } from './tool-list.js';
 import { backoffDelayMs } from './backoff.js';
 import { mapUpstreamError } from './call-errors.js';
 import { ChildProcessTransport } from './child-process-transport.js';
@@ -258,7 +259,7 @@ export class UpstreamConnection {
 
   private async refreshAll(client: Client): Promise<void> {
     const caps = client.getServerCapabilities() ?? {};
-    this.tools = caps.tools ? await this.listAll((cursor) => client.listTools(cursor ? { cursor } : {}), 'tools') : [];
+    this.tools = caps.tools ? await this.listAll((cursor) => listToolsPage(client, cursor, this.log), 'tools') : [];
     this.resources = caps.resources ? await this.listAll((cursor) => client.listResources(cursor ? { cursor } : {}), 'resources') : [];
     this.prompts = caps.prompts ? await this.listAll((cursor) => client.listPrompts(cursor ? { cursor } : {}), 'prompts') : [];
   }

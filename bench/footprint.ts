@@ -1,0 +1,60 @@
+/**
+ * Footprint and start-up: a real Switchboard with S stdio upstreams of T tools each (10 x
+ * 1,000 by default). Reports the time from spawn to "ready" (every server connected and
+ * catalogued) and the process's RSS and heap once settled, as medians of several starts.
+ * `node dist/bench/footprint.js [--servers 10] [--tools 1000] [--rounds 3]`. Switchboard runs
+ * with the V8 flag its launcher sets (bin/switchboard.js), FOOTPRINT_NODE_OPTIONS overrides.
+ */
+import { join } from 'node:path';
+import { connectHttp, ROOT, startSwitchboard } from '../test/support/harness.js';
+import { median } from './stats.js';
+
+const arg = (name: string, fallback: number): number => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
+};
+const servers = arg('servers', 10);
+const tools = arg('tools', 1000);
+const rounds = arg('rounds', 3);
+const SERVER = join(ROOT, 'dist/bench/many-tools-server.js');
+
+export interface Footprint {
+  startMs: number;
+  rssMiB: number;
+  heapMiB: number;
+  tools: number;
+}
+
+async function once(): Promise<Footprint> {
+  const files: Record<string, string> = {};
+  for (let s = 0; s < servers; s++) {
+    files[`mcpservers/m${s}.yaml`] = `name: m${s}\ntype: stdio\ncommand: [node, "${SERVER}", "${tools}", --name, m${s}]\nautoStart: true\n`;
+  }
+  const t0 = performance.now();
+  const sb = await startSwitchboard(files, { env: { NODE_OPTIONS: process.env.FOOTPRINT_NODE_OPTIONS ?? '--max-semi-space-size=4' } });
+  const startMs = performance.now() - t0;
+  const client = await connectHttp(sb.url);
+  // Settle: the first discovery builds the ranking index, as real use would.
+  await client.callTool({ name: 'filter_tools', arguments: { query: 'list instances' } });
+  await new Promise((r) => setTimeout(r, 3000));
+  const r = await client.callTool({ name: 'call_tool', arguments: { name: 'core_service_status', arguments: { name: 'aggregator' } } });
+  const m = (r.structuredContent as { metadata: { memory: { rssBytes: number; heapUsedBytes: number; heapTotalBytes: number; externalBytes: number }; tools: number } }).metadata;
+  if (process.env.FOOTPRINT_DEBUG) process.stderr.write(`${JSON.stringify(m.memory)}\n`);
+  await client.close();
+  await sb.stop();
+  return { startMs, rssMiB: m.memory.rssBytes / 1048576, heapMiB: m.memory.heapUsedBytes / 1048576, tools: m.tools };
+}
+
+const all: Footprint[] = [];
+for (let i = 0; i < rounds; i++) all.push(await once());
+const f = (n: number) => n.toFixed(1);
+process.stdout.write(
+  [
+    `## footprint: ${servers} stdio servers x ${tools} tools (median of ${rounds} starts)`,
+    '',
+    '| catalogue tools | start to ready ms | RSS MiB | heap MiB |',
+    '|---|---|---|---|',
+    `| ${all[0]!.tools} | ${f(median(all.map((x) => x.startMs)))} | ${f(median(all.map((x) => x.rssMiB)))} | ${f(median(all.map((x) => x.heapMiB)))} |`,
+    '',
+  ].join('\n'),
+);

@@ -1,0 +1,60 @@
+/**
+ * Reading an upstream's tools/list without the SDK's schema copy. The SDK parses every
+ * page with zod, which builds a second copy of every tool (descriptions, schemas) before
+ * the first is garbage: at thousands of tools that peak is most of the process's RSS. The
+ * page is checked for the few things the catalogue relies on and kept as parsed; input
+ * schemas that are identical across tools or servers (one server run per cluster, say) are
+ * shared, one object for all.
+ */
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { ListToolsResultSchema, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Logger } from '../../kernel/log.js';
+
+interface Page {
+  tools: Tool[];
+  nextCursor?: string;
+}
+
+/** Schemas by their JSON text; held weakly so a server that leaves frees its own. */
+const schemas = new Map<string, WeakRef<Tool['inputSchema']>>();
+const forget = new FinalizationRegistry<string>((key) => {
+  const ref = schemas.get(key);
+  if (ref && ref.deref() === undefined) schemas.delete(key);
+});
+
+export function sharedSchema(schema: Tool['inputSchema']): Tool['inputSchema'] {
+  const key = JSON.stringify(schema);
+  const existing = schemas.get(key)?.deref();
+  if (existing) return existing;
+  schemas.set(key, new WeakRef(schema));
+  forget.register(schema, key);
+  return schema;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Accepts a page whose `tools` is an array; its malformed entries are dropped with a warning. */
+const PAGE = {
+  safeParse(data: unknown): { success: true; data: Page } | { success: false; error: Error } {
+    if (!isObject(data) || !Array.isArray(data.tools)) return { success: false, error: new Error("tools/list result has no 'tools' array") };
+    if (data.nextCursor !== undefined && typeof data.nextCursor !== 'string') return { success: false, error: new Error("tools/list 'nextCursor' is not a string") };
+    return { success: true, data: data as unknown as Page };
+  },
+} as unknown as typeof ListToolsResultSchema;
+
+export async function listToolsPage(client: Client, cursor: string | undefined, log: Logger): Promise<Page> {
+  const page = (await client.request({ method: 'tools/list', params: cursor ? { cursor } : {} }, PAGE)) as unknown as Page;
+  const tools: Tool[] = [];
+  for (const t of page.tools as unknown[]) {
+    if (!isObject(t) || typeof t.name !== 'string' || !isObject(t.inputSchema)) {
+      log.warn(`ignoring a malformed tool in tools/list: ${JSON.stringify(t)?.slice(0, 120)}`);
+      continue;
+    }
+    const tool = t as unknown as Tool;
+    tool.inputSchema = sharedSchema(tool.inputSchema);
+    tools.push(tool);
+  }
+  return page.nextCursor ? { tools, nextCursor: page.nextCursor } : { tools };
+}
