@@ -31,7 +31,7 @@ interface Options {
   root: string;
 }
 
-async function connect(port: number): Promise<Client> {
+export async function connect(port: number): Promise<Client> {
   const client = new Client({ name: 'bench', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)));
   return client;
@@ -44,7 +44,7 @@ function caller(target: Target): (client: Client, i: number) => Promise<unknown>
   return (client, i) => client.callTool({ name: 'echo', arguments: { message: `m${i}` } });
 }
 
-async function round1(clients: Client[], call: (c: Client, i: number) => Promise<unknown>, total: number, cpu: () => number) {
+export async function round1(clients: Client[], call: (c: Client, i: number) => Promise<unknown>, total: number, cpu: () => number) {
   const latencies: number[] = [];
   let next = 0;
   const cpu0 = cpu();

@@ -1,6 +1,8 @@
 /**
- * `node dist/bench/profile.js [calls]`: drives call_tool through a Switchboard started with
- * --cpu-prof and prints the functions with the most self time. For finding hot-path cost.
+ * `node dist/bench/profile.js [calls] [--stdio]`: drives call_tool through a Switchboard
+ * started with --cpu-prof and prints the functions with the most self time. For finding
+ * hot-path cost. The upstream is the benchmark's HTTP server, or server-everything over
+ * stdio with --stdio.
  */
 import { mkdtemp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -17,23 +19,30 @@ interface ProfileNode {
 }
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const calls = Number(process.argv[2] ?? 5000);
+const calls = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? 5000);
 const dir = await mkdtemp(join(tmpdir(), 'switchboard-prof-'));
 const profDir = join(dir, 'prof');
 await mkdir(join(dir, 'mcpservers'), { recursive: true });
-const upstream = await startChild([join(root, 'dist/bench/upstream-server.js'), '0'], /listening (\d+)/);
-await writeFile(join(dir, 'mcpservers/up.yaml'), `name: up\ntype: streamable-http\nurl: http://127.0.0.1:${upstream.port}/mcp\n`);
+const stdio = process.argv.includes('--stdio');
+const everything = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+const upstream = stdio ? undefined : await startChild([join(root, 'dist/bench/upstream-server.js'), '0'], /listening (\d+)/);
+await writeFile(
+  join(dir, 'mcpservers/up.yaml'),
+  upstream
+    ? `name: up\ntype: streamable-http\nurl: http://127.0.0.1:${upstream.port}/mcp\n`
+    : `name: up\ntype: stdio\ncommand: [${JSON.stringify(process.execPath)}, ${JSON.stringify(everything)}, stdio]\nautoStart: true\n`,
+);
 const sb = await startChild(
-  ['--cpu-prof', `--cpu-prof-dir=${profDir}`, join(root, 'bin/switchboard.js'), 'serve', '--config-path', dir, '--port', '0'],
+  ['--cpu-prof', '--cpu-prof-interval=100', `--cpu-prof-dir=${profDir}`, '--max-semi-space-size=4', join(root, 'bin/switchboard.js'), 'serve', '--config-path', dir, '--port', '0'],
   /listening on http:\/\/[^\s]+:(\d+)\/mcp/,
 );
-await new Promise((r) => setTimeout(r, 300));
+await new Promise((r) => setTimeout(r, stdio ? 1500 : 300));
 const client = new Client({ name: 'prof', version: '1' });
 await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${sb.port}/mcp`)));
 for (let i = 0; i < calls; i++) await client.callTool({ name: 'call_tool', arguments: { name: 'x_up_echo', arguments: { message: `m${i}` } } });
 await client.close();
 await sb.stop();
-await upstream.stop();
+await upstream?.stop();
 const file = (await readdir(profDir)).find((f) => f.endsWith('.cpuprofile'))!;
 const profile = JSON.parse(await readFile(join(profDir, file), 'utf8')) as { nodes: ProfileNode[]; samples: number[] };
 const total = profile.samples.length;

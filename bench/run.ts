@@ -6,6 +6,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchCallTool, type CallToolFigures } from './call-tool.bench.js';
+import { benchCallToolStdio } from './call-tool-stdio.bench.js';
 import { benchDiscovery } from './discovery.bench.js';
 import { benchWorkflow } from './workflow.bench.js';
 import { benchGotpl } from './gotpl.bench.js';
@@ -14,11 +15,13 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const only = process.argv.slice(2);
 const wanted = (name: string) => only.length === 0 || only.includes(name);
 
-function callToolTable(figures: CallToolFigures[]): string {
+type Row = Omit<CallToolFigures, 'target'> & { target: string };
+
+function callToolTable(figures: Row[]): string {
   const lines = ['| target | clients | p50 ms | p99 ms | calls/s | server CPU ms/call | p50 vs floor |', '|---|---|---|---|---|---|---|'];
   for (const f of figures) {
     const floor = figures.find((x) => x.target === 'floor' && x.concurrency === f.concurrency)!;
-    lines.push(`| ${f.target} | ${f.concurrency} | ${f.p50Ms} | ${f.p99Ms} | ${f.callsPerSecond} | ${f.serverCpuMsPerCall} | ${(f.p50Ms / floor.p50Ms).toFixed(2)}x |`);
+    lines.push(`| ${f.target} | ${f.concurrency} | ${f.p50Ms} | ${f.p99Ms} | ${f.callsPerSecond} (${(f.callsPerSecond / floor.callsPerSecond).toFixed(2)}x) | ${f.serverCpuMsPerCall} | ${(f.p50Ms / floor.p50Ms).toFixed(2)}x |`);
   }
   return lines.join('\n');
 }
@@ -28,6 +31,11 @@ if (wanted('call-tool')) {
   const figures = await benchCallTool({ rounds: 5, callsAtOne: 1500, callsAtMany: 4000, many: 32, root });
   results.callTool = figures;
   process.stdout.write(`\n## call_tool: Switchboard vs direct vs floor (median of 5 rounds)\n\n${callToolTable(figures)}\n`);
+}
+if (wanted('call-tool-stdio')) {
+  const figures = await benchCallToolStdio({ rounds: 5, calls: 1500, many: 16, root });
+  results.callToolStdio = figures;
+  process.stdout.write(`\n## call_tool over a stdio upstream: Switchboard vs the stdio floor (median of 5 interleaved rounds)\n\n${callToolTable(figures)}\n`);
 }
 if (wanted('discovery')) {
   const d = await benchDiscovery();

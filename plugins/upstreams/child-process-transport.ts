@@ -4,10 +4,27 @@
  * shells): no orphan survives a stop. stderr is handed back line by line for the log.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { deliver } from './deliver.js';
+import { LineReader } from './line-reader.js';
+
+/**
+ * A line as a JSON-RPC message, or why it is not one. Only the envelope is checked: the
+ * SDK's Protocol classifies the message itself, so a second full schema parse here (the
+ * SDK's ReadBuffer does one) is per-message cost for nothing.
+ */
+function parseMessage(line: string): JSONRPCMessage | string {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch (err) {
+    return (err as Error).message.slice(0, 120);
+  }
+  if (typeof value !== 'object' || value === null || (value as { jsonrpc?: unknown }).jsonrpc !== '2.0') return 'not a JSON-RPC 2.0 object';
+  return value as JSONRPCMessage;
+}
 
 export interface ChildProcessParams {
   command: string;
@@ -26,11 +43,11 @@ export class ChildProcessTransport implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
   private child: ChildProcess | undefined;
-  private readonly buffer: ReadBuffer;
+  private readonly lines: LineReader;
   private exited: Promise<void> = Promise.resolve();
 
   constructor(private readonly params: ChildProcessParams) {
-    this.buffer = new ReadBuffer({ maxBufferSize: params.maxMessageBytes });
+    this.lines = new LineReader(params.maxMessageBytes);
   }
 
   get pid(): number | undefined {
@@ -59,29 +76,20 @@ export class ChildProcessTransport implements Transport {
       });
       child.stdin!.on('error', (err) => this.onerror?.(err));
       child.stdout!.on('data', (chunk: Buffer) => {
+        let lines: string[];
         try {
-          this.buffer.append(chunk);
-        } catch {
-          // Past the limit there is no telling where the next message starts: the stream is lost.
-          this.onerror?.(new Error(`sent more than ${this.params.maxMessageBytes} bytes without completing a message (maxMessageBytes); disconnecting`));
+          lines = this.lines.push(chunk);
+        } catch (err) {
+          this.onerror?.(err as Error);
           void this.close();
           return;
         }
-        for (;;) {
-          let message: JSONRPCMessage | null;
-          try {
-            message = this.buffer.readMessage();
-          } catch (err) {
-            // A line that is not JSON-RPC (a banner, a stray print) is skipped; the stream goes on.
-            this.onerror?.(new Error(`skipped a line on stdout that is not a JSON-RPC message (${(err as Error).message.slice(0, 120)})`));
-            continue;
-          }
-          if (message === null) break;
-          deliver(this.onmessage, message);
+        for (const line of lines) {
+          const message = parseMessage(line);
+          // A line that is not JSON-RPC (a banner, a stray print) is skipped; the stream goes on.
+          if (typeof message === 'string') this.onerror?.(new Error(`skipped a line on stdout that is not a JSON-RPC message (${message})`));
+          else deliver(this.onmessage, message);
         }
-        // Every line was complete: drop the buffer, whose empty remainder would otherwise keep
-        // the whole last chunk (a megabyte tools/list, say) alive until the next read.
-        if (chunk[chunk.length - 1] === 0x0a) this.buffer.clear();
       });
       let pending = '';
       child.stderr!.setEncoding('utf8');
@@ -123,7 +131,7 @@ export class ChildProcessTransport implements Transport {
     }
     // The leader may be gone while others in its group live on.
     killGroup(child, 'SIGKILL');
-    this.buffer.clear();
+    this.lines.clear();
   }
 }
 
