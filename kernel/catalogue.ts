@@ -8,6 +8,13 @@
 import type { SyncHook, SyncWaterfallHook } from 'tapable';
 import type { ToolAnnotations, ToolDefinition, ToolKind } from './tools.js';
 import type { Logger } from './log.js';
+import type { SwitchboardError } from './errors.js';
+
+/** Tools a source no longer lists but can account for (a stopped server's last-known tools). */
+interface Absence {
+  names: ReadonlySet<string>;
+  why: (name: string) => SwitchboardError;
+}
 
 export interface DiscoveryEntry {
   name: string;
@@ -48,6 +55,7 @@ export class Catalogue {
   private readonly sources = new Map<string, CatalogueEntry[]>();
   private byName = new Map<string, CatalogueEntry>();
   private ordered: readonly CatalogueEntry[] = [];
+  private readonly absences = new Map<string, Absence>();
   /** Increases on every change; caches derived from the catalogue key on it. */
   version = 0;
 
@@ -70,6 +78,26 @@ export class Catalogue {
       );
     }
     this.rebuild();
+  }
+
+  /**
+   * `source` no longer lists `names`, but a call to one of them should hear why (its server
+   * is stopped, say) rather than that the tool never existed. They stay out of every listing.
+   */
+  explainAbsence(source: string, names: readonly string[], why: (name: string) => SwitchboardError): void {
+    if (names.length === 0) this.absences.delete(source);
+    else this.absences.set(source, { names: new Set(names), why });
+  }
+
+  /** `source`'s tools are gone for good (its server was deleted): calls are TOOL_NOT_FOUND. */
+  forgetAbsence(source: string): void {
+    this.absences.delete(source);
+  }
+
+  /** Why `name` is not in the catalogue, when a source can say; undefined for a tool nobody had. */
+  whyAbsent(name: string): SwitchboardError | undefined {
+    for (const a of this.absences.values()) if (a.names.has(name)) return a.why(name);
+    return undefined;
   }
 
   get(name: string): CatalogueEntry | undefined {

@@ -38,7 +38,7 @@ export class ToolInvoker {
   /** Resolves a name the way call_tool does, including the request's view. */
   resolve(name: string, call: CallContext): CatalogueEntry {
     const entry = this.catalogue.get(name);
-    if (!entry) throw new ToolNotFoundError(name);
+    if (!entry) throw this.catalogue.whyAbsent(name) ?? new ToolNotFoundError(name);
     const view = call.request.view;
     if (view && !view.includes(entry)) throw new OutsideToolsetError(name, view.selectors);
     return entry;

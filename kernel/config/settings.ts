@@ -61,7 +61,8 @@ export interface McpServerDefinition {
   description?: string;
   toolPrefix?: string;
   autoStart: boolean;
-  command?: string[];
+  /** The executable alone (with `args`) or the whole command line; see command-line.ts. */
+  command?: string | string[];
   args?: string[];
   url?: string;
   /** Values may be `${NAME}` references or `{fromFile}` (kernel/secrets/secret-value.ts). */

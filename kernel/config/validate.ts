@@ -94,5 +94,22 @@ export function validateDocument(
       problems.push(p);
     }
   }
-  return problems;
+  return mergeTypeAlternatives(problems);
+}
+
+/** The branches of a oneOf each say `must be <type>`: one line `must be string or array` says it better. */
+function mergeTypeAlternatives(problems: ConfigProblem[]): ConfigProblem[] {
+  const out: ConfigProblem[] = [];
+  const typeLine = new Map<string, ConfigProblem>();
+  for (const p of problems) {
+    const type = /^must be (\w+)$/.exec(p.message)?.[1];
+    const earlier = type ? typeLine.get(`${p.line}:${p.field}`) : undefined;
+    if (earlier) {
+      earlier.message = `${earlier.message} or ${type}`;
+      continue;
+    }
+    if (type) typeLine.set(`${p.line}:${p.field}`, p);
+    out.push(p);
+  }
+  return out;
 }

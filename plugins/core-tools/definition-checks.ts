@@ -2,6 +2,7 @@
 import { accessSync, constants } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import type { McpServerDefinition } from '../../kernel/config/settings.js';
+import { commandLine } from '../../kernel/config/command-line.js';
 import { validateDocument } from '../../kernel/config/validate.js';
 
 const ARGUMENTS = { file: 'arguments', locate: () => ({ line: 0, column: 0 }) };
@@ -28,8 +29,9 @@ export function commandFound(command: string, configPath: string): boolean {
 export function warnings(def: Partial<McpServerDefinition>, configPath: string, exists: boolean): string[] {
   const out: string[] = [];
   if (exists) out.push(`a server named '${def.name}' already exists: core_mcpserver_create would conflict`);
-  if (def.type === 'stdio' && def.command?.[0] && !commandFound(def.command[0], configPath)) {
-    out.push(`command '${def.command[0]}' is not found on PATH (or relative to ${configPath}); the server would fail to start`);
+  const executable = commandLine(def)[0];
+  if (def.type === 'stdio' && def.command && executable && !commandFound(executable, configPath)) {
+    out.push(`command '${executable}' is not found on PATH (or relative to ${configPath}); the server would fail to start`);
   }
   if (def.type !== 'stdio' && def.autoStart) out.push('autoStart has no effect on remote servers: they always connect');
   if (def.type !== 'stdio' && def.command) out.push(`command is ignored for type ${def.type}`);

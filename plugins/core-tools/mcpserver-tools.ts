@@ -3,7 +3,7 @@ import type { McpServerDefinition } from '../../kernel/config/settings.js';
 import { ANNOTATIONS, coreTool } from '../../kernel/core-tool.js';
 import { ConflictError, NotFoundError, ValidationFailedError } from '../../kernel/errors.js';
 import type { KernelApi } from '../../kernel/kernel-api.js';
-import type { JsonObject, ToolDefinition } from '../../kernel/tools.js';
+import { coreToolName, type JsonObject, type ToolDefinition } from '../../kernel/tools.js';
 import { redactDefinition } from '../../kernel/secrets/redact.js';
 import { schemaErrors, warnings, withoutDefaults } from './definition-checks.js';
 import { keepRedactedSecrets } from './kept-secrets.js';
@@ -22,7 +22,7 @@ const FIELDS = {
   type: { enum: ['stdio', 'streamable-http', 'sse'] },
   description: { type: 'string' },
   toolPrefix: { type: 'string' },
-  command: { type: 'array', items: { type: 'string' } },
+  command: { oneOf: [{ type: 'string', minLength: 1 }, { type: 'array', items: { type: 'string' }, minItems: 1 }], description: 'The executable alone (arguments in args), or executable and arguments as a list.' },
   args: { type: 'array', items: { type: 'string' } },
   url: { type: 'string' },
   env: { ...SECRET_MAP, description: "Replaces the whole map on update; a value '<redacted>' keeps the stored one. `${NAME}` and {fromFile} keep secrets out of the file." },
@@ -113,8 +113,10 @@ export function mcpServerTools(kernel: KernelApi, prefix: string): ToolDefinitio
         const name = a.name as string;
         const l = located(name);
         const state = kernel.services.get('upstreams').status(name)?.state ?? 'stopped';
-        if (state !== 'stopped') {
-          throw new ConflictError(`MCP server '${name}' is ${state} and must be stopped first (core_service_stop {"name": "${name}"})`, { name, state });
+        // Only a server that is (or is about to be) serving is protected; a failed, unreachable
+        // or stopped one has nothing running to lose, and deleting it ends its backoff.
+        if (state === 'running' || state === 'starting') {
+          throw new ConflictError(`MCP server '${name}' is ${state} and must be stopped first (${coreToolName(prefix, 'core_service_stop')} {"name": "${name}"})`, { name, state });
         }
         const { location } = await store().remove('mcpserver', l.origin.file);
         await kernel.config.removeKey(l.origin.file);

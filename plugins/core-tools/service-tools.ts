@@ -51,7 +51,12 @@ export function serviceTools(kernel: KernelApi, prefix: string): ToolDefinition[
   const operate = (operation: 'start' | 'stop' | 'restart', run: (name: string) => Promise<ServiceStatus>) => async (args: JsonObject): Promise<JsonObject> => {
     const name = args.name as string;
     if (name === AGGREGATOR) throw new UnsupportedError(`the aggregator is a static service: ${operation} it from outside (signals, your process manager), not through ${operation === 'start' ? 'core_service_start' : `core_service_${operation}`}`);
-    status(name);
+    const before = status(name);
+    // Asking for the state a service is already in changes nothing and says so.
+    if ((operation === 'start' && before.state === 'running') || (operation === 'stop' && before.state === 'stopped')) {
+      const already = operation === 'start' ? 'already running' : 'already stopped';
+      return { name, operation, status: 'ok', message: `Server '${name}' is ${already}`, state: before.state, health: before.health, service: before as unknown as JsonObject };
+    }
     const def = kernel.config.snapshot.mcpServers.get(name)?.value;
     if (operation !== 'stop' && def?.suspended) {
       throw new ConflictError(`Server '${name}' is suspended in its definition (suspended: true); resume it with core_mcpserver_update {name: '${name}', suspended: false}`, { name });

@@ -19,10 +19,11 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ServiceHealth, ServiceState, ServiceStatus } from '../../kernel/contracts/lifecycle.js';
 import type { McpServerDefinition } from '../../kernel/config/settings.js';
-import { ServerUnavailableError, TimeoutError } from '../../kernel/errors.js';
+import { TimeoutError, type ServerUnavailableError } from '../../kernel/errors.js';
 import type { Logger } from '../../kernel/log.js';
 import { SERVER_INFO } from '../../kernel/mcp/endpoint.js';
 import type { CallContext, JsonObject } from '../../kernel/tools.js';
+import { commandLine } from '../../kernel/config/command-line.js';
 import { redactUrl } from '../../kernel/secrets/redact.js';
 import { resolvedSecrets } from './resolved-secrets.js';
 import { listToolsPage } from './tool-list.js';
@@ -42,6 +43,8 @@ export interface ConnectionEvents {
   onStateChange(conn: UpstreamConnection, previous: ServiceState): void;
   /** A value resolved for env or headers that must never appear in a log or result. */
   onSecret(value: string): void;
+  /** The error a call gets while this server is not running (it names the call that starts it). */
+  unavailable(conn: UpstreamConnection): ServerUnavailableError;
 }
 
 export class UpstreamConnection {
@@ -88,7 +91,7 @@ export class UpstreamConnection {
         autoStart: this.def.autoStart,
         suspended: this.def.suspended,
         tools: this.state === 'running' ? this.tools.length : 0,
-        ...(this.def.command ? { command: [...this.def.command, ...(this.def.args ?? [])] } : {}),
+        ...(this.def.command ? { command: commandLine(this.def) } : {}),
         ...(this.def.url ? { url: redactUrl(this.def.url) } : {}),
         ...(this.pid !== undefined ? { pid: this.pid } : {}),
       },
@@ -128,7 +131,7 @@ export class UpstreamConnection {
   async callTool(originalName: string, args: JsonObject, call: CallContext): Promise<CallToolResult> {
     const client = this.client;
     if (!client || this.state !== 'running') {
-      throw new ServerUnavailableError(this.name, this.error ? `${this.state}: ${this.error}` : this.state, this.retryDetails());
+      throw this.events.unavailable(this);
     }
     const params = { method: 'tools/call' as const, params: { name: originalName, arguments: args } };
     const timeout = this.def.callTimeout * 1000;
@@ -171,12 +174,8 @@ export class UpstreamConnection {
   }
 
   private requireClient(): Client {
-    if (!this.client || this.state !== 'running') throw new ServerUnavailableError(this.name, this.state, this.retryDetails());
+    if (!this.client || this.state !== 'running') throw this.events.unavailable(this);
     return this.client;
-  }
-
-  private retryDetails(): Record<string, unknown> | undefined {
-    return this.nextRetryAt ? { nextRetryAfter: this.nextRetryAt.toISOString() } : undefined;
   }
 
   private setState(state: ServiceState): void {
@@ -190,10 +189,10 @@ export class UpstreamConnection {
     const d = this.def;
     const { env, headers } = resolvedSecrets(d, this.configPath, (value) => this.events.onSecret(value));
     if (d.type === 'stdio') {
-      const [command, ...rest] = d.command!;
+      const [command, ...args] = commandLine(d);
       return new ChildProcessTransport({
         command: command!,
-        args: [...rest, ...(d.args ?? [])],
+        args,
         env: { ...getDefaultEnvironment(), ...env },
         cwd: this.configPath,
         maxMessageBytes: d.maxMessageBytes,

@@ -11,6 +11,7 @@ import type { KernelApi } from '../../kernel/kernel-api.js';
 import type { Logger } from '../../kernel/log.js';
 import { UpstreamConnection } from './connection.js';
 import { promptEntries, toolDefinitions } from './tool-definitions.js';
+import { unavailable } from './unavailable.js';
 
 /** Fields whose change needs a new connection. */
 function connectionKey(d: McpServerDefinition): string {
@@ -23,6 +24,8 @@ function shouldRunOnArrival(d: McpServerDefinition): boolean {
 
 export class Upstreams implements UpstreamRegistry {
   private readonly conns = new Map<string, UpstreamConnection>();
+  /** Tool names each server listed last, so a call after it stopped can say so. */
+  private readonly lastKnown = new Map<string, string[]>();
 
   constructor(
     private readonly kernel: KernelApi,
@@ -35,6 +38,9 @@ export class Upstreams implements UpstreamRegistry {
     for (const [name, conn] of this.conns) {
       if (!next.mcpServers.has(name)) {
         this.conns.delete(name);
+        // Deleted: its tools are forgotten, and a call to one is TOOL_NOT_FOUND again.
+        this.lastKnown.delete(name);
+        this.kernel.catalogue.forgetAbsence(`server:${name}`);
         pending.push(conn.stop().then(() => this.kernel.catalogue.replaceSource(`server:${name}`, [])));
       }
     }
@@ -45,6 +51,7 @@ export class Upstreams implements UpstreamRegistry {
           onContentChange: (c) => this.publish(c),
           onStateChange: (c, previous) => this.announce(c, previous),
           onSecret: (value) => this.kernel.secrets.add(value),
+          unavailable: (c) => this.unavailableFor(c),
         });
         this.conns.set(name, created);
         if (shouldRunOnArrival(def)) pending.push(created.start());
@@ -74,7 +81,16 @@ export class Upstreams implements UpstreamRegistry {
   private publish(conn: UpstreamConnection): void {
     // A connection replaced by a newer definition of the same name must not publish.
     if (this.conns.get(conn.name) !== conn) return;
-    this.kernel.catalogue.replaceSource(`server:${conn.name}`, toolDefinitions(conn));
+    const source = `server:${conn.name}`;
+    const defs = toolDefinitions(conn);
+    if (defs.length > 0) this.lastKnown.set(conn.name, defs.map((d) => d.name));
+    const known = defs.length === 0 ? (this.lastKnown.get(conn.name) ?? []) : [];
+    this.kernel.catalogue.explainAbsence(source, known, () => this.unavailableFor(conn));
+    this.kernel.catalogue.replaceSource(source, defs);
+  }
+
+  private unavailableFor(c: UpstreamConnection) {
+    return unavailable({ name: c.name, state: c.state, error: c.error, nextRetryAt: c.nextRetryAt, suspended: c.def.suspended }, this.kernel.settings().aggregator.servicePrefix);
   }
 
   private announce(conn: UpstreamConnection, previous: ServiceState): void {

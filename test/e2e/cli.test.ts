@@ -60,10 +60,10 @@ describe('the switchboard command', () => {
   });
 
   it('serve: an invalid configuration stops startup with exit 1 and the problems', async () => {
-    const dir = await makeConfigDir({ 'mcpservers/bad.yaml': 'name: bad\ntype: stdio\ncommand: node\n' });
+    const dir = await makeConfigDir({ 'mcpservers/bad.yaml': 'name: bad\ntype: stdio\ncommand: 42\n' });
     const r = run('serve', '--config-path', dir, '--port', '0');
     expect(r.status).to.equal(1);
-    expect(r.stderr).to.match(/bad\.yaml:3:10: command: must be array/);
+    expect(r.stderr).to.match(/bad\.yaml:3:10: command: must be string or array\n/);
     expect(r.stderr).to.include('not starting');
   });
 

@@ -142,6 +142,8 @@ describe('core tools through call_tool', () => {
     });
 
     it('refuses to delete a running server, deletes a stopped one', async () => {
+      // The update before restarted it (env changed): wait until it runs again.
+      await eventually(() => core<Obj>(client, 'core_service_status', { name: 'made' }), (s) => s.state === 'running', 10_000);
       const refused = await callTool(client, 'core_mcpserver_delete', { name: 'made' });
       expect(errorCode(refused)).to.equal('CONFLICT');
       expect(text(refused)).to.include('must be stopped first');
