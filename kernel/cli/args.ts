@@ -2,7 +2,8 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 
-export type Command = 'serve' | 'check' | 'reference' | 'help' | 'version';
+export type Command = 'serve' | 'check' | 'reference' | 'import' | 'help' | 'version';
+const COMMANDS: readonly Command[] = ['serve', 'check', 'reference', 'import', 'help', 'version'];
 
 export interface CliArgs {
   command: Command;
@@ -10,6 +11,10 @@ export interface CliArgs {
   port?: number;
   host?: string;
   transport?: 'streamable-http' | 'sse' | 'stdio';
+  /** import: the client configuration file. */
+  file?: string;
+  dryRun?: boolean;
+  force?: boolean;
 }
 
 export class UsageError extends Error {}
@@ -20,12 +25,17 @@ Commands:
   serve        Serve the aggregator (default)
   check        Validate the configuration and exit (exit 1 with file:line errors)
   reference    Print the configuration reference (Markdown, from the JSON Schemas)
+  import FILE  Write mcpservers/*.yaml from a client's MCP configuration (Claude Desktop,
+               Cursor: mcpServers; VS Code: servers). --dry-run prints instead; --force
+               overwrites existing files
 
 Options:
   --config-path DIR   Configuration directory (default ~/.config/switchboard/)
   --port N            Listen on port N (overrides aggregator.port; 0 picks a free port)
   --host ADDR         Bind address (overrides aggregator.host)
   --transport T       streamable-http, sse or stdio (overrides aggregator.transport)
+  --dry-run           import: print what would be written
+  --force             import: overwrite existing server files
   -h, --help          Show this help
   -v, --version       Show the version
 `;
@@ -67,15 +77,26 @@ export function parseArgs(argv: readonly string[]): CliArgs {
         out.transport = v;
         break;
       }
+      case '--dry-run':
+        out.dryRun = true;
+        break;
+      case '--force':
+        out.force = true;
+        break;
       default:
         if (!flag.startsWith('-') && !commandSeen) {
-          if (flag !== 'serve' && flag !== 'check' && flag !== 'reference' && flag !== 'help' && flag !== 'version') throw new UsageError(`unknown command '${flag}'`);
-          out.command = flag;
+          if (!COMMANDS.includes(flag as Command)) throw new UsageError(`unknown command '${flag}'`);
+          out.command = flag as Command;
           commandSeen = true;
+          break;
+        }
+        if (!flag.startsWith('-') && out.command === 'import' && out.file === undefined) {
+          out.file = resolve(flag);
           break;
         }
         throw new UsageError(`unknown option '${flag}'`);
     }
   }
+  if (out.command === 'import' && !out.file) throw new UsageError('import needs the file to read: switchboard import FILE');
   return out;
 }

@@ -4,6 +4,7 @@ import { Kernel } from '../kernel.js';
 import { createLogger } from '../log.js';
 import { packageVersion } from '../paths.js';
 import { check } from './check.js';
+import { importServers } from './import/import-command.js';
 import { renderConfigReference } from '../config/reference.js';
 import { parseArgs, USAGE, UsageError, type CliArgs } from './args.js';
 
@@ -69,6 +70,9 @@ async function main(): Promise<void> {
       return;
     case 'check':
       process.exit(await check(args.configPath));
+      return;
+    case 'import':
+      process.exit(await importServers({ file: args.file!, configPath: args.configPath, dryRun: args.dryRun ?? false, force: args.force ?? false, out: (line) => process.stdout.write(`${line}\n`) }));
       return;
     case 'serve':
       await serve(args);

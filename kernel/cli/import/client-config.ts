@@ -1,0 +1,76 @@
+/**
+ * MCP server entries as the common clients write them, turned into Switchboard definitions:
+ * Claude Desktop and Cursor (`mcpServers`), VS Code (`servers` in mcp.json, `mcp.servers`
+ * in settings.json). Each entry becomes a definition or a reason it cannot.
+ */
+import type { SecretValue } from '../../secrets/secret-value.js';
+
+export type Imported = { ok: true; name: string; original: string; definition: Record<string, unknown> } | { ok: false; name: string; reason: string };
+
+const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/;
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Where the server map lives in each client's file. */
+export function serverMap(doc: unknown): Record<string, unknown> | undefined {
+  if (!isObject(doc)) return undefined;
+  if (isObject(doc.mcpServers)) return doc.mcpServers;
+  if (isObject(doc.servers)) return doc.servers;
+  if (isObject(doc.mcp) && isObject(doc.mcp.servers)) return doc.mcp.servers;
+  if (isObject(doc['mcp.servers'])) return doc['mcp.servers'];
+  return undefined;
+}
+
+function safeName(name: string): string {
+  const cleaned = name.replace(/[^A-Za-z0-9_.-]+/g, '-').replace(/^[^A-Za-z0-9]+/, '').slice(0, 63);
+  return cleaned || 'server';
+}
+
+/**
+ * VS Code writes `${env:NAME}` for an environment variable: Switchboard's form is `${NAME}`.
+ * `${input:...}` asks the person at the IDE for a value, which a server cannot do: refused.
+ */
+function convertValue(value: unknown, field: string): SecretValue {
+  if (typeof value !== 'string') throw new Error(`${field} is not a string`);
+  if (/\$\{input:[^}]*\}/.test(value)) throw new Error(`${field} asks the IDE user for input (\${input:...}); put the value in an environment variable and write \${NAME}`);
+  return value.replace(/\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g, '${$1}');
+}
+
+function convertMap(map: unknown, field: string): Record<string, SecretValue> | undefined {
+  if (map === undefined) return undefined;
+  if (!isObject(map)) throw new Error(`${field} is not an object`);
+  const out: Record<string, SecretValue> = {};
+  for (const [k, v] of Object.entries(map)) out[k] = convertValue(v, `${field}.${k}`);
+  return out;
+}
+
+export function importEntry(original: string, entry: unknown): Imported {
+  const name = NAME.test(original) ? original : safeName(original);
+  if (!isObject(entry)) return { ok: false, name: original, reason: 'the entry is not an object' };
+  try {
+    const def: Record<string, unknown> = { name };
+    if (typeof entry.description === 'string') def.description = entry.description;
+    if (typeof entry.command === 'string' || Array.isArray(entry.command)) {
+      def.type = 'stdio';
+      def.command = entry.command;
+      if (entry.args !== undefined) def.args = entry.args;
+      const env = convertMap(entry.env, 'env');
+      if (env && Object.keys(env).length) def.env = env;
+      def.autoStart = true;
+      if (entry.cwd !== undefined) throw new Error("'cwd' is not supported: stdio servers run in the configuration directory; use absolute paths");
+    } else if (typeof entry.url === 'string') {
+      def.type = entry.type === 'sse' ? 'sse' : 'streamable-http';
+      def.url = entry.url;
+      const headers = convertMap(entry.headers, 'headers');
+      if (headers && Object.keys(headers).length) def.headers = headers;
+    } else {
+      return { ok: false, name: original, reason: "it has neither 'command' (a local server) nor 'url' (a remote one)" };
+    }
+    if (entry.disabled === true) def.suspended = true;
+    return { ok: true, name, original, definition: def };
+  } catch (err) {
+    return { ok: false, name: original, reason: (err as Error).message };
+  }
+}
