@@ -34,8 +34,10 @@ export interface ToolDefinition {
   description: string;
   inputSchema: JsonSchemaObject;
   outputSchema?: JsonSchemaObject;
-  /** Set for external tools only. */
+  /** Set for external tools only; for a family's tool, the family's name. */
   server?: string;
+  /** A family's tool: the member servers that have it (the values of its instance argument). */
+  servers?: readonly string[];
   /** The name the owner knows the tool by (the upstream's own tool name). */
   originalName?: string;
   annotations?: ToolAnnotations;
@@ -51,6 +53,11 @@ export interface CallContext {
   progress?: (progress: number, total?: number, message?: string) => Promise<void>;
   /** Nesting depth: 0 for call_tool, +1 for each workflow step. */
   depth: number;
+}
+
+/** Whether `server` serves this tool: it is its server, or a family member that has it. */
+export function servedBy(tool: Pick<ToolDefinition, 'server' | 'servers'>, server: string): boolean {
+  return tool.server === server || (tool.servers?.includes(server) ?? false);
 }
 
 /** Core tool names carry the configured ServicePrefix: `<prefix>_core_...` (none when empty). */

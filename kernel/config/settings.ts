@@ -73,6 +73,8 @@ export interface McpServerDefinition {
   maxMessageBytes: number;
   suspended: boolean;
   restartRequestedAt?: string;
+  /** Several servers run as one: their tools shown once, with an argument choosing the instance. */
+  family?: { name: string; instanceArg: string };
   backoff: { initialSeconds: number; maxSeconds: number };
 }
 

@@ -4,7 +4,7 @@ import { NotFoundError, SwitchboardError } from '../../kernel/errors.js';
 import type { KernelApi } from '../../kernel/kernel-api.js';
 import type { MetaToolDefinition } from '../../kernel/mcp/endpoint.js';
 import { objectResult } from '../../kernel/mcp/results.js';
-import type { JsonObject } from '../../kernel/tools.js';
+import { servedBy, type JsonObject } from '../../kernel/tools.js';
 import type { CatalogueView } from '../../kernel/request-context.js';
 
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
@@ -112,5 +112,5 @@ export function contentTools(kernel: KernelApi): MetaToolDefinition[] {
 /** A server's resources and prompts are visible when any of its tools is (or there is no view). */
 function serverVisible(kernel: KernelApi, server: string, view: CatalogueView | undefined): boolean {
   if (!view) return true;
-  return kernel.catalogue.all().some((e) => e.server === server && view.includes(e));
+  return kernel.catalogue.all().some((e) => servedBy(e, server) && view.includes(e));
 }

@@ -15,7 +15,9 @@ export function serverTools(kernel: KernelApi): MetaToolDefinition[] {
         const view = call.request.view;
         const counts = new Map<string, number>();
         for (const e of kernel.catalogue.all()) {
-          if (e.server && (!view || view.includes(e))) counts.set(e.server, (counts.get(e.server) ?? 0) + 1);
+          if (!e.server || (view && !view.includes(e))) continue;
+          // A family's tool counts for each member that has it.
+          for (const s of e.servers ?? [e.server]) counts.set(s, (counts.get(s) ?? 0) + 1);
         }
         const snapshot = kernel.config.snapshot;
         const servers: JsonObject[] = [];

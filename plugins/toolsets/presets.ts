@@ -8,6 +8,7 @@ import type { CatalogueEntry } from '../../kernel/catalogue.js';
 import type { PresetRule, ToolsetPresetSpec } from '../../kernel/config/settings.js';
 import type { PresetInfo } from '../../kernel/contracts/toolsets.js';
 import { compileGlob, GlobSyntaxError } from '../../kernel/glob.js';
+import { servedBy } from '../../kernel/tools.js';
 
 export type Predicate = (entry: CatalogueEntry) => boolean;
 
@@ -101,7 +102,7 @@ export function compilePresets(specs: Record<string, ToolsetPresetSpec>): Preset
         }
       case 'server': {
         const server = rule.server!;
-        return (e) => e.server === server;
+        return (e) => servedBy(e, server);
       }
       case 'workflow': {
         const tool = `workflow_${rule.workflow!}`;

@@ -2,6 +2,7 @@
 import type { Catalogue } from '../../kernel/catalogue.js';
 import type { ResolvedToolset } from '../../kernel/contracts/toolsets.js';
 import type { CatalogueView } from '../../kernel/request-context.js';
+import { servedBy } from '../../kernel/tools.js';
 import type { CompiledPreset, Predicate } from './presets.js';
 import { InvalidToolsetError, type Selector } from './selectors.js';
 
@@ -14,7 +15,7 @@ function predicateOf(selector: Selector, presets: ReadonlyMap<string, CompiledPr
       return preset.matches;
     }
     case 'server':
-      return (e) => e.server === v;
+      return (e) => servedBy(e, v);
     case 'workflow': {
       const name = `workflow_${v}`;
       return (e) => e.kind === 'workflow' && e.name === name;

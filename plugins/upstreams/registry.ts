@@ -10,6 +10,7 @@ import { NotFoundError } from '../../kernel/errors.js';
 import type { KernelApi } from '../../kernel/kernel-api.js';
 import type { Logger } from '../../kernel/log.js';
 import { UpstreamConnection } from './connection.js';
+import { familySurface, type FamilyRefusal } from './family.js';
 import { promptEntries, toolDefinitions } from './tool-definitions.js';
 import { unavailable } from './unavailable.js';
 
@@ -26,6 +27,8 @@ export class Upstreams implements UpstreamRegistry {
   private readonly conns = new Map<string, UpstreamConnection>();
   /** Tool names each server listed last, so a call after it stopped can say so. */
   private readonly lastKnown = new Map<string, string[]>();
+  /** Per family, the member tools that could not join it (shown in the members' status). */
+  private readonly refusals = new Map<string, FamilyRefusal[]>();
 
   constructor(
     private readonly kernel: KernelApi,
@@ -41,7 +44,13 @@ export class Upstreams implements UpstreamRegistry {
         // Deleted: its tools are forgotten, and a call to one is TOOL_NOT_FOUND again.
         this.lastKnown.delete(name);
         this.kernel.catalogue.forgetAbsence(`server:${name}`);
-        pending.push(conn.stop().then(() => this.kernel.catalogue.replaceSource(`server:${name}`, [])));
+        const family = conn.def.family?.name;
+        pending.push(
+          conn.stop().then(() => {
+            this.kernel.catalogue.replaceSource(`server:${name}`, []);
+            if (family) this.publishFamily(family);
+          }),
+        );
       }
     }
     for (const [name, { value: def }] of next.mcpServers) {
@@ -59,6 +68,11 @@ export class Upstreams implements UpstreamRegistry {
       }
       const before = conn.def;
       conn.def = def;
+      if (before.family?.name !== def.family?.name || before.family?.instanceArg !== def.family?.instanceArg) {
+        // Joined, left or changed family: both surfaces change, whatever else happens.
+        if (before.family) this.publishFamily(before.family.name);
+        this.publish(conn);
+      }
       if (def.suspended) {
         pending.push(conn.stop());
       } else if (before.suspended) {
@@ -82,11 +96,35 @@ export class Upstreams implements UpstreamRegistry {
     // A connection replaced by a newer definition of the same name must not publish.
     if (this.conns.get(conn.name) !== conn) return;
     const source = `server:${conn.name}`;
+    if (conn.def.family) {
+      // A member's tools appear only through its family's surface.
+      this.kernel.catalogue.replaceSource(source, []);
+      this.publishFamily(conn.def.family.name);
+      return;
+    }
     const defs = toolDefinitions(conn);
     if (defs.length > 0) this.lastKnown.set(conn.name, defs.map((d) => d.name));
     const known = defs.length === 0 ? (this.lastKnown.get(conn.name) ?? []) : [];
     this.kernel.catalogue.explainAbsence(source, known, () => this.unavailableFor(conn));
     this.kernel.catalogue.replaceSource(source, defs);
+  }
+
+  private publishFamily(family: string): void {
+    const members = [...this.conns.values()].filter((c) => c.def.family?.name === family).sort((a, b) => (a.name < b.name ? -1 : 1));
+    const { tools, refused } = familySurface(family, members);
+    const before = new Set((this.refusals.get(family) ?? []).map((r) => `${r.member}/${r.tool}`));
+    for (const r of refused) if (!before.has(`${r.member}/${r.tool}`)) this.log.child(r.member).warn(`not joining family '${family}': ${r.reason}`);
+    this.refusals.set(family, refused);
+    this.kernel.catalogue.replaceSource(`family:${family}`, tools);
+  }
+
+  /** A connection's status, with its family and what of it the family refused. */
+  private statusOf(c: UpstreamConnection): ServiceStatus {
+    const s = c.status();
+    const family = c.def.family;
+    if (!family) return s;
+    const refused = (this.refusals.get(family.name) ?? []).filter((r) => r.member === c.name).map(({ tool, reason }) => ({ tool, reason }));
+    return { ...s, metadata: { ...s.metadata, family: { ...family, refused } } };
   }
 
   private unavailableFor(c: UpstreamConnection) {
@@ -109,29 +147,30 @@ export class Upstreams implements UpstreamRegistry {
   }
 
   list(): ServiceStatus[] {
-    return [...this.conns.values()].map((c) => c.status());
+    return [...this.conns.values()].map((c) => this.statusOf(c));
   }
 
   status(name: string): ServiceStatus | undefined {
-    return this.conns.get(name)?.status();
+    const c = this.conns.get(name);
+    return c && this.statusOf(c);
   }
 
   async start(name: string): Promise<ServiceStatus> {
     const conn = this.require(name);
     await conn.start();
-    return conn.status();
+    return this.statusOf(conn);
   }
 
   async stop(name: string): Promise<ServiceStatus> {
     const conn = this.require(name);
     await conn.stop();
-    return conn.status();
+    return this.statusOf(conn);
   }
 
   async restart(name: string): Promise<ServiceStatus> {
     const conn = this.require(name);
     await conn.restart();
-    return conn.status();
+    return this.statusOf(conn);
   }
 
   connectedCount(): number {
