@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { callTool, connectHttp, connectHttpWithHeaders, errorCode, eventually, meta, startSwitchboard, stdioServer, TEST_SERVER, text, type Running } from '../support/harness.js';
+import type { ChildProcess } from 'node:child_process';
+import { callTool, connectHttp, connectHttpWithHeaders, errorCode, eventually, freePort, meta, startNode, startSwitchboard, stdioServer, TEST_SERVER, text, type Running } from '../support/harness.js';
 
 type Obj = Record<string, unknown>;
 type Described = { description: string; inputSchema: { properties: Record<string, { enum?: string[] }>; required: string[] } };
@@ -11,12 +12,17 @@ const member = (name: string, extra: string[] = [], family = 'k8s', instanceArg 
 describe('server families: one surface for the same server run per cluster', () => {
   let sb: Running;
   let client: Client;
+  let remote: ChildProcess;
   const names = async (c: Client = client) => (await meta<{ tools: { name: string }[] }>(c, 'list_tools', { limit: 500 })).tools.map((t) => t.name);
   const describe_ = (name: string) => meta<Described>(client, 'describe_tool', { name });
   const core = <T = Obj>(name: string, args: Obj = {}) => meta<T>(client, 'call_tool', { name, arguments: args });
 
   before(async () => {
+    // A fourth member over streamable HTTP: a family mixes transports freely.
+    const port = await freePort();
+    remote = await startNode([TEST_SERVER, 'http', String(port), '--name', 'c4'], {}, /listening \d+/);
     sb = await startSwitchboard({
+      'mcpservers/c4.yaml': `name: c4\ntype: streamable-http\nurl: http://127.0.0.1:${port}/mcp\nfamily: { name: k8s, instanceArg: cluster }\n`,
       'config.yaml': 'toolsetPresets:\n  c1-only:\n    include:\n      - server: c1\n',
       'mcpservers/c1.yaml': member('c1'),
       'mcpservers/c2.yaml': member('c2', ['--lacks', 'add']),
@@ -31,6 +37,7 @@ describe('server families: one surface for the same server run per cluster', () 
   after(async () => {
     await client?.close();
     await sb?.stop();
+    remote?.kill();
   });
 
   it('lists each family tool once, under the family name, and no member copies', async () => {
@@ -41,22 +48,23 @@ describe('server families: one surface for the same server run per cluster', () 
 
   it('requires the instance argument, whose values are the members that have the tool', async () => {
     const add = await describe_('x_k8s_add');
-    expect(add.inputSchema.properties.cluster!.enum).to.deep.equal(['c1', 'c3']);
+    expect(add.inputSchema.properties.cluster!.enum).to.deep.equal(['c1', 'c3', 'c4']);
     expect(add.inputSchema.required).to.include.members(['cluster', 'a', 'b']);
-    expect(add.description).to.include("Runs on one instance of k8s, chosen by 'cluster': c1, c3.");
+    expect(add.description).to.include("Runs on one instance of k8s, chosen by 'cluster': c1, c3, c4.");
     const ping = await describe_('x_k8s_ping');
-    expect(ping.inputSchema.properties.cluster!.enum).to.deep.equal(['c1', 'c2', 'c3']);
+    expect(ping.inputSchema.properties.cluster!.enum).to.deep.equal(['c1', 'c2', 'c3', 'c4']);
     expect(ping.description).to.include('The instances describe it differently:').and.include('- c3: Answer pong from the third cluster.');
   });
 
   it('routes a call to the chosen member; a member without the tool is refused by the schema', async () => {
     expect(text(await callTool(client, 'x_k8s_ping', { cluster: 'c2' }))).to.match(/^pong from c2 /);
     expect(text(await callTool(client, 'x_k8s_ping', { cluster: 'c3' }))).to.match(/^pong from c3 /);
+    expect(text(await callTool(client, 'x_k8s_ping', { cluster: 'c4' }))).to.match(/^pong from c4 /);
     const sum = await callTool(client, 'x_k8s_add', { cluster: 'c3', a: 2, b: 3 });
     expect(sum.structuredContent).to.deep.equal({ sum: 5 });
     const refused = await callTool(client, 'x_k8s_add', { cluster: 'c2', a: 1, b: 1 });
     expect(errorCode(refused)).to.equal('INVALID_ARGUMENTS');
-    expect(text(refused)).to.include('/cluster').and.include('c1').and.include('c3');
+    expect(text(refused)).to.include('/cluster must be one of "c1", "c3", "c4"');
   });
 
   it('toolsets and presets match a family tool by its members; filter_tools finds it', async () => {
@@ -84,8 +92,9 @@ describe('server families: one surface for the same server run per cluster', () 
 
   it('follows members live: a stopped member leaves the enum, a deleted one the family, a started one returns', async () => {
     await core('core_service_stop', { name: 'c3' });
-    expect((await describe_('x_k8s_add')).inputSchema.properties.cluster!.enum).to.deep.equal(['c1']);
-    expect((await describe_('x_k8s_ping')).inputSchema.properties.cluster!.enum).to.deep.equal(['c1', 'c2']);
+    expect((await describe_('x_k8s_add')).inputSchema.properties.cluster!.enum).to.deep.equal(['c1', 'c4']);
+    expect((await describe_('x_k8s_ping')).inputSchema.properties.cluster!.enum).to.deep.equal(['c1', 'c2', 'c4']);
+    await core('core_service_stop', { name: 'c4' });
 
     await core('core_service_stop', { name: 'c1' });
     await core('core_mcpserver_delete', { name: 'c1' });

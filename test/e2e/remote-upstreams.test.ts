@@ -1,21 +1,7 @@
 import { expect } from 'chai';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { callTool, connectHttp, errorCode, eventually, EVERYTHING, freePort, meta, startSwitchboard, text, type Running } from '../support/harness.js';
-
-function startNode(args: string[], env: Record<string, string>, ready: RegExp): Promise<ChildProcess> {
-  return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    const on = (c: Buffer) => {
-      out += c.toString();
-      if (ready.test(out)) resolve(p);
-    };
-    p.stdout!.on('data', on);
-    p.stderr!.on('data', on);
-    p.once('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
-  });
-}
+import { callTool, connectHttp, errorCode, eventually, EVERYTHING, freePort, meta, startNode, startSwitchboard, text, type Running } from '../support/harness.js';
 
 describe('remote upstreams over streamable HTTP and legacy SSE', () => {
   let sb: Running;

@@ -108,6 +108,21 @@ export async function startSwitchboard(files: Files, options: { args?: string[];
   };
 }
 
+/** A node script as a child process, resolved once its output matches `ready`. */
+export function startNode(args: string[], env: Record<string, string>, ready: RegExp): Promise<ChildProcess> {
+  return new Promise((resolve, reject) => {
+    const p = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    const on = (c: Buffer) => {
+      out += c.toString();
+      if (ready.test(out)) resolve(p);
+    };
+    p.stdout!.on('data', on);
+    p.stderr!.on('data', on);
+    p.once('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
+  });
+}
+
 export async function connectHttp(url: string, headers: Record<string, string> = {}): Promise<Client> {
   const client = new Client({ name: 'switchboard-test', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
