@@ -25,6 +25,8 @@ export class FileStore implements ResourceStore {
   private watcher: FSWatcher | undefined;
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private swept = false;
+  /** Writes this store made per path: a watcher read that overlapped one of them is stale. */
+  private readonly ownWrites = new Map<string, number>();
 
   constructor(
     private readonly root: string,
@@ -88,11 +90,13 @@ export class FileStore implements ResourceStore {
     const file = key ?? this.fileFor(kind, name);
     const text = stringify(body, { lineWidth: 0 });
     await writeFileAtomic(file, text);
+    this.ownWrites.set(file, (this.ownWrites.get(file) ?? 0) + 1);
     return { kind, key: file, parsed: parseYaml(text, file) };
   }
 
   async remove(_kind: ResourceKind, key: string): Promise<{ location: string }> {
     await rm(key, { force: true });
+    this.ownWrites.set(key, (this.ownWrites.get(key) ?? 0) + 1);
     return { location: key };
   }
 
@@ -148,7 +152,12 @@ export class FileStore implements ResourceStore {
       return;
     }
     try {
-      onChange({ type: 'upsert', resource: await this.read(kind, path) });
+      const writesBefore = this.ownWrites.get(path) ?? 0;
+      const resource = await this.read(kind, path);
+      // A core tool wrote this file while we read it: what we read is older than what it
+      // applied, and must not overwrite it (its own change event follows with the new text).
+      if ((this.ownWrites.get(path) ?? 0) !== writesBefore) return;
+      onChange({ type: 'upsert', resource });
     } catch (err) {
       // Deleted between the event and the read: the unlink event follows.
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
