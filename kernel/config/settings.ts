@@ -89,13 +89,19 @@ export interface WorkflowCondition {
   tool?: string;
   args?: Record<string, unknown>;
   fromStep?: string;
+  /** A template that renders to true or false. */
+  template?: string;
   expect?: Record<string, unknown>;
   expect_not?: Record<string, unknown>;
 }
 
+/** A step as written: exactly one of `tool`, `forEach` or `parallel` (checked when compiled). */
 export interface WorkflowStep {
   id: string;
-  tool: string;
+  tool?: string;
+  forEach?: { items: unknown; as?: string; steps: WorkflowStep[]; concurrency?: number };
+  parallel?: WorkflowStep[];
+  maxConcurrency?: number;
   description?: string;
   args?: Record<string, unknown>;
   condition?: WorkflowCondition;
@@ -103,11 +109,23 @@ export interface WorkflowStep {
   allowFailure?: boolean;
   allow_failure?: boolean;
   outputs?: Record<string, unknown>;
+  /** Show this step's result in the returned document. */
+  output?: boolean;
+}
+
+export interface WorkflowSpec {
+  description?: string;
+  args?: Record<string, WorkflowArgDefinition>;
+  steps: WorkflowStep[];
+  /** Run best-effort, in order, after a step fails the run (rollback). */
+  onFailure?: WorkflowStep[];
+  /** The returned document's shape: templates rendered after the last step. */
+  output?: unknown;
 }
 
 export interface WorkflowResource {
   apiVersion: string;
   kind: 'Workflow';
   metadata: { name: string; namespace?: string; labels?: Record<string, string> };
-  spec: { description?: string; args?: Record<string, WorkflowArgDefinition>; steps: WorkflowStep[] };
+  spec: WorkflowSpec;
 }

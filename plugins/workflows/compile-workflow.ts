@@ -1,32 +1,25 @@
 /**
- * A workflow definition checked and compiled once: templates parsed, conditions checked,
- * the input schema derived from `args`. Everything the engine needs per run is here.
+ * A workflow definition checked and compiled once: steps (compile-step.ts), rollback steps,
+ * the output template, the input schema derived from `args`. Everything the engine needs
+ * per run is here.
  */
 import type { WorkflowArgDefinition } from '../../kernel/config/settings.js';
 import type { JsonSchemaObject } from '../../kernel/tools.js';
-import type { StepDefinition, WorkflowDefinition } from './definition.js';
+import { compileStep, type CompiledStep, type CompiledToolStep, type StepContext } from './compile-step.js';
+import type { WorkflowDefinition } from './definition.js';
 import { compileValue, TemplateLocationError, type CompiledValue } from './templates.js';
 
-export interface CompiledCondition {
-  tool?: string;
-  args?: CompiledValue;
-  fromStep?: string;
-  expect: Record<string, unknown>;
-  expectNot?: Record<string, unknown>;
-}
-
-export interface CompiledStep {
-  def: StepDefinition;
-  args: CompiledValue;
-  condition?: CompiledCondition;
-  outputs?: CompiledValue;
-}
+export type { CompiledCondition, CompiledGroup, CompiledLoop, CompiledStep, CompiledToolStep } from './compile-step.js';
 
 export interface CompiledWorkflow {
   def: WorkflowDefinition;
   steps: CompiledStep[];
+  /** Rollback steps (tool steps), run after a step fails the run. */
+  onFailure: CompiledToolStep[];
+  /** The output template, when the workflow shapes its result. */
+  output?: CompiledValue;
   inputSchema: JsonSchemaObject;
-  /** Every tool the workflow needs: step tools and condition tools. */
+  /** Every tool the workflow needs: step, sub-step, condition and onFailure tools. */
   tools: string[];
 }
 
@@ -62,59 +55,25 @@ export function inputSchemaOf(args: Record<string, WorkflowArgDefinition>): Json
   return { type: 'object', properties, required, additionalProperties: false };
 }
 
-function checkExpect(expect: unknown, where: string, errors: string[]): void {
-  if (expect === undefined) return;
-  if (!expect || typeof expect !== 'object' || Array.isArray(expect)) {
-    errors.push(`${where}: must be an object`);
-    return;
-  }
-  for (const [k, v] of Object.entries(expect)) {
-    if (k === 'success' && typeof v !== 'boolean') errors.push(`${where}.success: must be a boolean`);
-    else if (k === 'json_path' && (!v || typeof v !== 'object' || Array.isArray(v))) errors.push(`${where}.json_path: must map paths to expected values`);
-    else if (k !== 'success' && k !== 'json_path') errors.push(`${where}: unknown expectation '${k}' (use success or json_path)`);
-  }
-}
-
 export function compileWorkflow(def: WorkflowDefinition): Compilation {
-  const errors: string[] = [];
-  if (def.steps.length === 0) errors.push('a workflow needs at least one step');
+  const ctx: StepContext = { ids: new Set(), tools: new Set(), errors: [] };
+  if (def.steps.length === 0) ctx.errors.push('a workflow needs at least one step');
   for (const [name, a] of Object.entries(def.args)) {
-    if (a.default !== undefined && !ofType(a.type, a.default)) errors.push(`argument '${name}': default ${JSON.stringify(a.default)} is not of type ${a.type}`);
+    if (a.default !== undefined && !ofType(a.type, a.default)) ctx.errors.push(`argument '${name}': default ${JSON.stringify(a.default)} is not of type ${a.type}`);
   }
-  const seen = new Set<string>();
-  const steps: CompiledStep[] = [];
-  const tools = new Set<string>();
-  for (const step of def.steps) {
-    if (seen.has(step.id)) errors.push(`step '${step.id}': duplicate step id`);
-    const at = (what: string) => (path: string) => `step '${step.id}', ${what}${path ? ` '${path}'` : ''}`;
+  const steps = def.steps.map((s) => compileStep(s, ctx)).filter((s): s is CompiledStep => s !== undefined);
+  const onFailure = def.onFailure.map((s) => compileStep(s, ctx, 'onFailure')).filter((s): s is CompiledToolStep => s?.kind === 'tool');
+  let output: CompiledValue | undefined;
+  if (def.output !== undefined) {
     try {
-      const compiled: CompiledStep = { def: step, args: compileValue(step.args, at('argument')) };
-      tools.add(step.tool);
-      const c = step.condition;
-      if (c) {
-        const where = `step '${step.id}', condition`;
-        if ((c.tool === undefined) === (c.fromStep === undefined)) errors.push(`${where}: set exactly one of 'tool' or 'fromStep'`);
-        if (c.fromStep !== undefined && !seen.has(c.fromStep)) errors.push(`${where}: fromStep '${c.fromStep}' is not an earlier step`);
-        checkExpect(c.expect, `${where}.expect`, errors);
-        checkExpect(c.expect_not, `${where}.expect_not`, errors);
-        const cond: CompiledCondition = { expect: c.expect ?? { success: true } };
-        if (c.tool !== undefined) {
-          cond.tool = c.tool;
-          tools.add(c.tool);
-          cond.args = compileValue(c.args ?? {}, at('condition argument'));
-        }
-        if (c.fromStep !== undefined) cond.fromStep = c.fromStep;
-        if (c.expect_not) cond.expectNot = c.expect_not;
-        compiled.condition = cond;
-      }
-      if (step.outputs) compiled.outputs = compileValue(step.outputs, at('output'));
-      steps.push(compiled);
+      output = compileValue(def.output, (path) => `output${path ? ` '${path}'` : ''}`);
     } catch (err) {
-      if (err instanceof TemplateLocationError) errors.push(err.message);
-      else throw err;
+      if (!(err instanceof TemplateLocationError)) throw err;
+      ctx.errors.push(err.message);
     }
-    seen.add(step.id);
   }
-  if (errors.length) return { ok: false, errors };
-  return { ok: true, workflow: { def, steps, inputSchema: inputSchemaOf(def.args), tools: [...tools] } };
+  if (ctx.errors.length) return { ok: false, errors: ctx.errors };
+  const workflow: CompiledWorkflow = { def, steps, onFailure, inputSchema: inputSchemaOf(def.args), tools: [...ctx.tools] };
+  if (output) workflow.output = output;
+  return { ok: true, workflow };
 }

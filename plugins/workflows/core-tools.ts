@@ -13,7 +13,9 @@ const { read: READ, create: CREATE, update: UPDATE, delete: DELETE } = ANNOTATIO
 
 const NAME = { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9_-]{0,62}$', description: 'Workflow name; its tool is workflow_<name>.' };
 const ARGS = { type: 'object', description: 'Input arguments: name -> {type, required, default, description}.' };
-const STEPS = { type: 'array', minItems: 1, items: { type: 'object' }, description: 'Steps: {id, tool, args, condition, store, allow_failure, outputs}.' };
+const STEPS = { type: 'array', items: { type: 'object' }, description: 'Steps, each {id} and one of tool (with args), forEach {items, as, steps, concurrency} or parallel [steps]; optional condition, allow_failure, output, outputs.' };
+const ON_FAILURE = { type: 'array', items: { type: 'object' }, description: 'Rollback tool steps run best-effort after a failure, with .error bound.' };
+const OUTPUT = { description: 'The returned document: templates rendered after the last step (single actions keep their type).' };
 const STATUSES = ['running', 'completed', 'failed', 'cancelled'];
 
 export function workflowCoreTools(kernel: KernelApi, registry: WorkflowRegistry, executions: ExecutionStore): ToolDefinition[] {
@@ -54,18 +56,18 @@ export function workflowCoreTools(kernel: KernelApi, registry: WorkflowRegistry,
       const av = registry.availability(a.name as string);
       return { name: a.name as string, available: av.available, missing_tools: av.missing };
     }),
-    // validate reports an empty step list as an error in its result rather than refusing the call.
-    tool('core_workflow_validate', 'Check a workflow definition without creating it: errors, warnings, tool availability.', READ, { name: NAME, description: { type: 'string' }, args: ARGS, steps: { ...STEPS, minItems: 0 }, labels: { type: 'object' } }, ['name', 'steps'], async (a) => {
+    // An empty step list is reported by the workflow check itself, in words (create, update, validate alike).
+    tool('core_workflow_validate', 'Check a workflow definition without creating it: errors, warnings, tool availability.', READ, { name: NAME, description: { type: 'string' }, args: ARGS, steps: STEPS, onFailure: ON_FAILURE, output: OUTPUT, labels: { type: 'object' } }, ['name', 'steps'], async (a) => {
       const check = checkForm(a as unknown as WorkflowToolForm, namespace(), registry, 'core_workflow_validate');
       const required = check.workflow?.tools ?? [];
       return { valid: check.errors.length === 0, errors: check.errors, warnings: check.warnings, tools: { required, missing: check.missing, available: check.missing.length === 0 } };
     }),
-    tool('core_workflow_create', 'Create a workflow; its tool workflow_<name> appears at once.', CREATE, { name: NAME, description: { type: 'string' }, args: ARGS, steps: STEPS, labels: { type: 'object' } }, ['name', 'steps'], async (a) => {
+    tool('core_workflow_create', 'Create a workflow; its tool workflow_<name> appears at once.', CREATE, { name: NAME, description: { type: 'string' }, args: ARGS, steps: STEPS, onFailure: ON_FAILURE, output: OUTPUT, labels: { type: 'object' } }, ['name', 'steps'], async (a) => {
       const form = a as unknown as WorkflowToolForm;
       if (registry.get(form.name)) throw new ConflictError(`workflow '${form.name}' already exists; use core_workflow_update`, { name: form.name });
       return write(form, undefined);
     }),
-    tool('core_workflow_update', 'Update a workflow: steps replace all steps; args and description replace theirs when given.', UPDATE, { name: NAME, description: { type: 'string' }, args: ARGS, steps: STEPS, labels: { type: 'object' } }, ['name'], async (a) => {
+    tool('core_workflow_update', 'Update a workflow: steps replace all steps; args and description replace theirs when given.', UPDATE, { name: NAME, description: { type: 'string' }, args: ARGS, steps: STEPS, onFailure: ON_FAILURE, output: OUTPUT, labels: { type: 'object' } }, ['name'], async (a) => {
       const entry = require(a.name as string);
       const current = toToolForm(entry.resource) as unknown as WorkflowToolForm;
       const form: WorkflowToolForm = { ...current, ...(a as Partial<WorkflowToolForm>), name: current.name };
@@ -92,17 +94,24 @@ export function workflowCoreTools(kernel: KernelApi, registry: WorkflowRegistry,
     tool('core_workflow_execution_get', 'Get one execution: status, timing, input, result and (by default) its steps.', READ, {
       execution_id: { type: 'string', minLength: 1 },
       include_steps: { type: 'boolean', default: true },
-      step_id: { type: 'string' },
+      step_id: { type: 'string', description: "One step's record, e.g. 'deploy' or 'deploy[2].apply'." },
+      summary: { type: 'boolean', default: false, description: 'Steps without their arguments and results.' },
     }, ['execution_id'], async (a) => {
       const r = executions.get(a.execution_id as string);
       if (!r) throw new NotFoundError('execution', a.execution_id as string);
       const out: JsonObject = { ...r };
       if (a.step_id !== undefined) {
-        const step = r.steps.find((s) => s.id === a.step_id);
+        const step = [...r.steps, ...(r.rollback ?? [])].find((s) => s.id === a.step_id);
         if (!step) throw new NotFoundError(`step of execution ${r.execution_id}`, a.step_id as string);
         out.steps = [step];
       } else if (a.include_steps === false) {
         delete out.steps;
+        delete out.rollback;
+      } else if (a.summary === true) {
+        const brief = (steps: typeof r.steps) => steps.map(({ args: _args, result: _result, ...rest }) => rest);
+        out.steps = brief(r.steps);
+        if (r.rollback) out.rollback = brief(r.rollback);
+        delete out.result;
       }
       return out;
     }),

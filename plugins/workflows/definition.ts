@@ -1,29 +1,22 @@
 /**
  * A workflow as the engine sees it, from either of its two forms: the file form
  * (`apiVersion`, `kind: Workflow`, `metadata`, `spec`) and the tool form of
- * core_workflow_create/update (`name`, `description`, `args`, `steps`). Both condition
- * forms and both spellings of allow-failure are accepted in both places.
+ * core_workflow_create/update (`name`, `description`, `args`, `steps`, `onFailure`,
+ * `output`). Both condition forms and both spellings of allow-failure are accepted in both.
  */
-import type { WorkflowArgDefinition, WorkflowCondition, WorkflowResource, WorkflowStep } from '../../kernel/config/settings.js';
+import type { WorkflowArgDefinition, WorkflowResource, WorkflowStep } from '../../kernel/config/settings.js';
 
 export const WORKFLOW_API_VERSION = 'switchboard.dev/v1alpha1';
-
-export interface StepDefinition {
-  id: string;
-  tool: string;
-  description?: string;
-  args: Record<string, unknown>;
-  condition?: WorkflowCondition;
-  store: boolean;
-  allowFailure: boolean;
-  outputs?: Record<string, unknown>;
-}
 
 export interface WorkflowDefinition {
   name: string;
   description: string;
   args: Record<string, WorkflowArgDefinition>;
-  steps: StepDefinition[];
+  /** As written; compile-workflow.ts checks and types them. */
+  steps: WorkflowStep[];
+  onFailure: WorkflowStep[];
+  /** The output template, when the workflow shapes its result. */
+  output?: unknown;
   labels: Record<string, string>;
   /** Where it came from, for messages: a file, or `core_workflow_create`. */
   origin: string;
@@ -35,21 +28,9 @@ export interface WorkflowToolForm {
   description?: string;
   args?: Record<string, WorkflowArgDefinition>;
   steps: WorkflowStep[];
+  onFailure?: WorkflowStep[];
+  output?: unknown;
   labels?: Record<string, string>;
-}
-
-export function normaliseStep(step: WorkflowStep): StepDefinition {
-  const out: StepDefinition = {
-    id: step.id,
-    tool: step.tool,
-    args: step.args ?? {},
-    store: step.store ?? false,
-    allowFailure: step.allowFailure ?? step.allow_failure ?? false,
-  };
-  if (step.description !== undefined) out.description = step.description;
-  if (step.condition !== undefined) out.condition = step.condition;
-  if (step.outputs !== undefined) out.outputs = step.outputs;
-  return out;
 }
 
 export function fromResource(resource: WorkflowResource, origin: string): WorkflowDefinition {
@@ -57,7 +38,9 @@ export function fromResource(resource: WorkflowResource, origin: string): Workfl
     name: resource.metadata.name,
     description: resource.spec.description ?? '',
     args: resource.spec.args ?? {},
-    steps: resource.spec.steps.map(normaliseStep),
+    steps: resource.spec.steps,
+    onFailure: resource.spec.onFailure ?? [],
+    ...(resource.spec.output !== undefined ? { output: resource.spec.output } : {}),
     labels: resource.metadata.labels ?? {},
     origin,
   };
@@ -70,6 +53,8 @@ export function toResource(form: WorkflowToolForm, namespace: string): WorkflowR
   const spec: WorkflowResource['spec'] = { steps: form.steps };
   if (form.description !== undefined) spec.description = form.description;
   if (form.args !== undefined) spec.args = form.args;
+  if (form.onFailure !== undefined) spec.onFailure = form.onFailure;
+  if (form.output !== undefined) spec.output = form.output;
   return { apiVersion: WORKFLOW_API_VERSION, kind: 'Workflow', metadata, spec };
 }
 
@@ -80,6 +65,8 @@ export function toToolForm(resource: WorkflowResource): Record<string, unknown> 
     description: resource.spec.description ?? '',
     args: resource.spec.args ?? {},
     steps: resource.spec.steps,
+    ...(resource.spec.onFailure ? { onFailure: resource.spec.onFailure } : {}),
+    ...(resource.spec.output !== undefined ? { output: resource.spec.output } : {}),
     labels: resource.metadata.labels ?? {},
   };
 }

@@ -16,6 +16,7 @@ import { WorkflowRegistry } from './registry.js';
 
 interface Options {
   retention: { maxCount: number; maxAgeDays: number };
+  maxRecordedResultBytes: number;
 }
 
 export default definePlugin<Options>({
@@ -34,12 +35,18 @@ export default definePlugin<Options>({
           maxAgeDays: { type: 'number', exclusiveMinimum: 0, default: 21 },
         },
       },
+      maxRecordedResultBytes: {
+        type: 'integer',
+        minimum: 256,
+        default: 65536,
+        description: 'Step results and arguments larger than this (as JSON) are kept in execution records truncated, with a marker and their original size. The returned document is never truncated.',
+      },
     },
   },
   setup({ kernel, options, log }) {
     const executions = new ExecutionStore(join(kernel.config.configPath, 'executions'), options.retention, log);
     let engine: WorkflowEngine | undefined;
-    const registry = new WorkflowRegistry(kernel.catalogue, () => (engine ??= new WorkflowEngine(kernel.tools, executions)));
+    const registry = new WorkflowRegistry(kernel.catalogue, () => (engine ??= new WorkflowEngine(kernel.tools, executions, { maxRecordedResultBytes: options.maxRecordedResultBytes })));
     let prefix: string | undefined;
 
     // Files get the same checks as core_workflow_create: templates, conditions, cycles.

@@ -62,9 +62,10 @@ describe('core_workflow_* tools (tool form)', () => {
     expect(all).to.include("fromStep 'later' is not an earlier step");
     const empty = await core<{ valid: boolean; errors: string[] }>(client, 'core_workflow_validate', { name: 'empty', steps: [] });
     expect(empty.valid).to.equal(false);
-    expect(empty.errors.join()).to.include('steps: must NOT have fewer than 1 items');
+    expect(empty.errors).to.deep.equal(['a workflow needs at least one step']);
     const create = await callTool(client, 'core_workflow_create', { name: 'empty', steps: [] });
-    expect(errorCode(create)).to.equal('INVALID_ARGUMENTS');
+    expect(errorCode(create)).to.equal('VALIDATION_FAILED');
+    expect(text(create)).to.include('a workflow needs at least one step');
   });
 
   it('warns about unknown tools: the workflow would be defined but unavailable', async () => {
@@ -107,7 +108,8 @@ describe('core_workflow_* tools (tool form)', () => {
     expect(updated.steps.map((s) => s.id)).to.deep.equal(['only']);
     expect(updated.description).to.equal('Double a number, and ping when it is large.');
     const run = await callTool(client, 'workflow_double', { n: 4 });
-    expect((run.structuredContent as { outputs: unknown }).outputs).to.deep.equal({ sum: 5 });
+    // No step is marked output: the document shows the last step's result.
+    expect((run.structuredContent as { steps: { result: unknown }[] }).steps.map((s) => s.result)).to.deep.equal([{ sum: 5 }]);
   });
 
   it('deletes a workflow; its execution history stays', async () => {

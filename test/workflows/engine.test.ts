@@ -56,7 +56,7 @@ spec:
       tool: x_fx_ping
     - id: second
       tool: x_everything_echo
-      args: { message: "{{ .results.first.text }}" }
+      args: { message: "{{ .results.nosuch.text }}" }
 `;
 
 const NESTED = `apiVersion: switchboard.dev/v1alpha1
@@ -162,7 +162,7 @@ describe('workflows: Go-template workflows run through call_tool', () => {
       ['sum', 'completed'],
       ['say', 'completed'],
       ['only_if_big', 'skipped'],
-      ['risky', 'failed'],
+      ['risky', 'tolerated'],
       ['after_risky', 'skipped'],
       ['report', 'completed'],
     ]);
@@ -191,7 +191,7 @@ describe('workflows: Go-template workflows run through call_tool', () => {
     expect(r.isError).to.equal(true);
     expect(errorCode(r)).to.equal('WORKFLOW_FAILED');
     expect(text(r)).to.include("step 'second'");
-    expect(text(r)).to.include('"first"');
+    expect(text(r)).to.include('"nosuch"');
     const id = (r.structuredContent as { error: { details: { execution_id: string } } }).error.details.execution_id;
     const ex = await execution(id);
     expect(ex.status).to.equal('failed');
