@@ -1,7 +1,8 @@
 /**
- * Engine overhead per step: a workflow of 10 trivial steps against 10 direct calls of the
- * same tool through the kernel's tool path (what call_tool does), in-process so the figure
- * is the engine's own cost: rendering, conditions, records, persistence scheduling.
+ * Engine overhead per step: workflows of trivial steps (10 in a row, a loop of 100
+ * iterations, a group of 10) against the same number of direct calls of the same tool
+ * through the kernel's tool path (what call_tool does), in-process so the figure is the
+ * engine's own cost: rendering, conditions, records, persistence scheduling.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -13,6 +14,7 @@ import { createLogger } from '../kernel/log.js';
 import type { RequestContext } from '../kernel/request-context.js';
 import type { Session } from '../kernel/sessions.js';
 import type { CallContext } from '../kernel/tools.js';
+import type { WorkflowResource } from '../kernel/config/settings.js';
 import { compileWorkflow } from '../plugins/workflows/compile-workflow.js';
 import { fromResource } from '../plugins/workflows/definition.js';
 import { WorkflowEngine } from '../plugins/workflows/engine.js';
@@ -20,13 +22,38 @@ import { ExecutionStore } from '../plugins/workflows/execution-store.js';
 import { median } from './stats.js';
 
 export interface WorkflowFigures {
-  directTenCallsUs: number;
-  workflowTenStepsUs: number;
+  shape: string;
+  calls: number;
+  directUs: number;
+  workflowUs: number;
   addedPerStepUs: number;
   targetPerStepUs: number;
 }
 
-export async function benchWorkflow(rounds = 5, iterations = 2000): Promise<WorkflowFigures> {
+type Spec = WorkflowResource['spec'];
+
+const SHAPES: { shape: string; calls: number; spec: Spec }[] = [
+  {
+    shape: '10 steps in a row',
+    calls: 10,
+    spec: { args: { x: { type: 'string', default: 'hello' } }, steps: Array.from({ length: 10 }, (_, i) => ({ id: `s${i}`, tool: 'core_noop', args: { x: '{{ .input.x }}', i } })) },
+  },
+  {
+    shape: 'a loop of 100 iterations',
+    calls: 100,
+    spec: {
+      args: { x: { type: 'string', default: 'hello' } },
+      steps: [{ id: 'each', forEach: { items: Array.from({ length: 100 }, (_, i) => i), as: 'n', steps: [{ id: 'one', tool: 'core_noop', args: { x: '{{ .input.x }}', i: '{{ .vars.n }}' } }] } }],
+    },
+  },
+  {
+    shape: 'a parallel group of 10',
+    calls: 10,
+    spec: { args: { x: { type: 'string', default: 'hello' } }, steps: [{ id: 'all', parallel: Array.from({ length: 10 }, (_, i) => ({ id: `p${i}`, tool: 'core_noop', args: { x: '{{ .input.x }}', i } })) }] },
+  },
+];
+
+export async function benchWorkflow(rounds = 5, iterations = 300): Promise<WorkflowFigures[]> {
   const log = createLogger({ level: 'error' });
   const hooks = createHooks();
   const catalogue = new Catalogue(hooks, log);
@@ -44,28 +71,8 @@ export async function benchWorkflow(rounds = 5, iterations = 2000): Promise<Work
   const store = new ExecutionStore(dir, { maxCount: 1_000_000, maxAgeDays: 1 }, log);
   await store.open();
   const engine = new WorkflowEngine(tools, store);
-  const compiled = compileWorkflow(
-    fromResource(
-      {
-        apiVersion: 'v1',
-        kind: 'Workflow',
-        metadata: { name: 'ten' },
-        spec: {
-          args: { x: { type: 'string', default: 'hello' } },
-          steps: Array.from({ length: 10 }, (_, i) => ({ id: `s${i}`, tool: 'core_noop', args: { x: '{{ .input.x }}', i }, store: true })),
-        },
-      },
-      'bench',
-    ),
-  );
-  if (!compiled.ok) throw new Error(compiled.errors.join('; '));
   const request: RequestContext = { session: {} as Session, headers: {}, slots: new Map() };
   const call: CallContext = { request, signal: new AbortController().signal, depth: 0 };
-
-  const direct = async () => {
-    for (let i = 0; i < 10; i++) await tools.call('core_noop', { x: 'hello', i }, call);
-  };
-  const workflow = () => engine.run(compiled.workflow, { x: 'hello' }, call);
   const measure = async (fn: () => Promise<unknown>) => {
     const perRound: number[] = [];
     for (let r = 0; r < rounds; r++) {
@@ -76,16 +83,28 @@ export async function benchWorkflow(rounds = 5, iterations = 2000): Promise<Work
     }
     return median(perRound);
   };
-  await measure(direct);
-  await measure(workflow);
-  const directUs = await measure(direct);
-  const workflowUs = await measure(workflow);
+  const figures: WorkflowFigures[] = [];
+  for (const { shape, calls, spec } of SHAPES) {
+    const compiled = compileWorkflow(fromResource({ apiVersion: 'v1', kind: 'Workflow', metadata: { name: 'bench' }, spec }, 'bench'));
+    if (!compiled.ok) throw new Error(compiled.errors.join('; '));
+    const direct = async () => {
+      for (let i = 0; i < calls; i++) await tools.call('core_noop', { x: 'hello', i }, call);
+    };
+    const workflow = () => engine.run(compiled.workflow, { x: 'hello' }, call);
+    await measure(direct);
+    await measure(workflow);
+    const directUs = await measure(direct);
+    const workflowUs = await measure(workflow);
+    figures.push({
+      shape,
+      calls,
+      directUs: Math.round(directUs * 10) / 10,
+      workflowUs: Math.round(workflowUs * 10) / 10,
+      addedPerStepUs: Math.round(((workflowUs - directUs) / calls) * 10) / 10,
+      targetPerStepUs: 200,
+    });
+  }
   await store.flush();
   await rm(dir, { recursive: true, force: true });
-  return {
-    directTenCallsUs: Math.round(directUs * 10) / 10,
-    workflowTenStepsUs: Math.round(workflowUs * 10) / 10,
-    addedPerStepUs: Math.round(((workflowUs - directUs) / 10) * 10) / 10,
-    targetPerStepUs: 200,
-  };
+  return figures;
 }

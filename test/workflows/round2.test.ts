@@ -27,6 +27,8 @@ interface Execution {
 const wf = (name: string, spec: string) => `apiVersion: switchboard.dev/v1alpha1\nkind: Workflow\nmetadata: { name: ${name} }\nspec:\n${spec}`;
 
 const FILES = {
+  'config.yaml': 'plugins:\n  workflows:\n    options: { maxRecordedResultBytes: 512 }\n',
+  'workflows/big.yaml': wf('big', '  args: { text: { type: string, required: true } }\n  steps:\n    - { id: say, tool: x_everything_echo, args: { message: "{{ .input.text }}" }, output: true }\n'),
   'mcpservers/everything.yaml': stdioServer('everything', EVERYTHING, ['stdio']),
   'mcpservers/fixture.yaml': stdioServer('fixture', TEST_SERVER, [], 'toolPrefix: fx\n'),
   'mcpservers/memory.yaml': stdioServer('memory', MEMORY),
@@ -288,6 +290,16 @@ describe('workflows, round 2: loops, groups, rollback, shaped results, step reco
     const bad = await callTool(client, 'workflow_not_a_list');
     expect(errorCode(bad)).to.equal('WORKFLOW_FAILED');
     expect(text(bad)).to.include("step 'each': forEach.items rendered to string, not a list");
+  });
+
+  it('records a large step result truncated, with a marker and its size; the returned document is whole', async () => {
+    const long = 'z'.repeat(2000);
+    const r = await callTool(client, 'workflow_big', { text: long });
+    const doc = r.structuredContent as { execution_id: string; steps: { result: string }[] };
+    expect(doc.steps[0]!.result).to.equal(`Echo: ${long}`);
+    const ex = await execution(doc.execution_id, { step_id: 'say' });
+    expect(ex.steps![0]!.result).to.deep.include({ truncated: true, original_bytes: 2008 });
+    expect(ex.steps![0]!.args).to.deep.include({ truncated: true });
   });
 
   it('reads json_path with bracket indices', () => {
