@@ -38,6 +38,27 @@ describe('examples/quickstart runs as documented', () => {
     expect((r.structuredContent as { outputs: unknown }).outputs).to.deep.equal({ person: 'Ada', facts: ['wrote the first program'] });
   });
 
+  it('runs the team-roll-call workflow: a loop three at a time, a group, an output template', async () => {
+    const r = await callTool(client, 'workflow_team-roll-call', { team: ['ada', 'grace', 'linus'] });
+    expect(r.isError, text(r)).to.not.equal(true);
+    const output = (r.structuredContent as { output: { greeted: number; greetings: string[]; answer: unknown } }).output;
+    expect(output.greeted).to.equal(3);
+    expect(output.greetings).to.deep.equal(['Echo: hello ada (#0)', 'Echo: hello grace (#1)', 'Echo: hello linus (#2)']);
+    expect(JSON.stringify(output.answer)).to.include('42');
+  });
+
+  it('runs the note-with-rollback workflow: the failure is reported and the note is removed again', async () => {
+    const r = await callTool(client, 'workflow_note-with-rollback', { topic: 'release' });
+    expect(r.isError).to.equal(true);
+    const details = (r.structuredContent as { error: { code: string; details: { execution_id: string; step: string } } }).error;
+    expect(details.code).to.equal('WORKFLOW_FAILED');
+    expect(details.details.step).to.equal('confirm');
+    const ex = await meta<{ rollback: { id: string; status: string }[] }>(client, 'call_tool', { name: 'core_workflow_execution_get', arguments: { execution_id: details.details.execution_id } });
+    expect(ex.rollback).to.deep.equal([{ ...ex.rollback[0]!, id: 'onFailure.remove_note', status: 'completed' }]);
+    const graph = await callTool(client, 'x_memory_read_graph');
+    expect(JSON.stringify(graph.structuredContent ?? graph.content)).to.not.include('note-release');
+  });
+
   it('runs the greet-and-sum workflow', async () => {
     const r = await callTool(client, 'workflow_greet-and-sum', { a: 2, b: 3 });
     expect(r.isError, text(r)).to.not.equal(true);
