@@ -3,6 +3,7 @@
  * everything per-client (identity, per-session server status) hangs off it.
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
 import type { Identity } from './request-context.js';
 
 export type TransportKind = 'streamable-http' | 'sse' | 'stdio' | 'in-memory';
@@ -14,6 +15,8 @@ export interface Session {
   readonly server: Server;
   identity?: Identity;
   clientInfo?: { name: string; version: string };
+  /** Set by logging/setLevel: log messages below it are not sent to this session. */
+  logLevel?: LoggingLevel;
   /** Free slots for plugins; key by a Symbol the plugin owns. */
   readonly slots: Map<symbol, unknown>;
 }

@@ -4,6 +4,7 @@
  * ToolDefinition; everything else reads CatalogueEntry.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ClientChannel } from './mcp/client-channel.js';
 import type { RequestContext } from './request-context.js';
 
 export type ToolKind = 'tool' | 'workflow' | 'core';
@@ -53,6 +54,8 @@ export interface CallContext {
   progress?: (progress: number, total?: number, message?: string) => Promise<void>;
   /** Nesting depth: 0 for call_tool, +1 for each workflow step. */
   depth: number;
+  /** The way back to the calling client, for what an upstream asks or logs during the call. */
+  client?: ClientChannel;
 }
 
 /** Whether `server` serves this tool: it is its server, or a family member that has it. */

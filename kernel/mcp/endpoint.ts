@@ -12,7 +12,9 @@ import {
   ErrorCode,
   ListToolsRequestSchema,
   McpError,
+  SetLevelRequestSchema,
   type CallToolResult,
+  type ServerCapabilities,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ValidateFunction } from 'ajv';
@@ -26,7 +28,13 @@ import type { HeaderValue, RequestContext } from '../request-context.js';
 import type { Session, SessionRegistry, TransportKind } from '../sessions.js';
 import type { CallContext, JsonObject, JsonSchemaObject, ToolAnnotations } from '../tools.js';
 import { packageVersion } from '../paths.js';
+import { logLevelPasses, type ClientChannel } from './client-channel.js';
+import { PASSTHROUGH } from './passthrough.js';
 import { errorResult } from './results.js';
+
+/** A request schema (the SDK's zod objects) and how a plugin answers it for a session. */
+type RequestSchema = Parameters<Server['setRequestHandler']>[0];
+export type ProtocolHandler = (request: { method: string; params?: Record<string, unknown> }, session: Session, extra: RequestHandlerExtra) => Promise<Record<string, unknown>>;
 
 export const SERVER_INFO = { name: 'switchboard', version: packageVersion() };
 
@@ -51,6 +59,8 @@ const EMPTY_ARGS: Readonly<Record<string, unknown>> = Object.freeze({});
 
 export class Endpoint {
   private readonly metaTools = new Map<string, RegisteredMetaTool>();
+  private capabilities: ServerCapabilities = { tools: { listChanged: true }, logging: {} };
+  private readonly handlers: { schema: RequestSchema; handle: ProtocolHandler }[] = [];
   private listed: Tool[] = [];
   private readonly ajv = createAjv();
 
@@ -70,6 +80,16 @@ export class Endpoint {
     this.listed = [...this.listed, tool];
   }
 
+  /**
+   * Protocol methods beyond the meta-tools (resources, prompts, completion), served on every
+   * session opened from now on, with the capabilities that announce them. Plugins add them
+   * during setup, before any client connects.
+   */
+  addProtocol(capabilities: ServerCapabilities, handlers: { schema: RequestSchema; handle: ProtocolHandler }[]): void {
+    this.capabilities = { ...this.capabilities, ...capabilities };
+    this.handlers.push(...handlers);
+  }
+
   metaToolNames(): string[] {
     return [...this.metaTools.keys()];
   }
@@ -77,7 +97,7 @@ export class Endpoint {
   /** Serves one client over `transport`. Resolves once the transport is started. */
   async connect(transport: Transport, kind: TransportKind, id: string = randomUUID()): Promise<Session> {
     const server = new Server(SERVER_INFO, {
-      capabilities: { tools: { listChanged: true } },
+      capabilities: this.capabilities,
       instructions:
         'Switchboard aggregates many MCP servers. Discover tools with list_tools, filter_tools and describe_tool; run any of them with call_tool {name, arguments}.',
     });
@@ -88,6 +108,14 @@ export class Endpoint {
     Protocol.prototype.setRequestHandler.call(server, CallToolRequestSchema, (request, extra) =>
       this.callMetaTool(session, request.params.name, request.params.arguments, extra as RequestHandlerExtra),
     );
+    // The session's own log threshold: upstream log messages relayed to it are filtered by it.
+    server.setRequestHandler(SetLevelRequestSchema, (request) => {
+      session.logLevel = request.params.level;
+      return {};
+    });
+    for (const h of this.handlers) {
+      Protocol.prototype.setRequestHandler.call(server, h.schema, (request, extra) => h.handle(request as { method: string; params?: Record<string, unknown> }, session, extra as RequestHandlerExtra));
+    }
     server.oninitialized = () => {
       const info = server.getClientVersion();
       if (info) session.clientInfo = { name: info.name, version: info.version };
@@ -131,7 +159,7 @@ export class Endpoint {
       slots: new Map(),
     };
     const progressToken = extra._meta?.progressToken;
-    const call: CallContext = { request, signal: extra.signal, depth: 0 };
+    const call: CallContext = { request, signal: extra.signal, depth: 0, client: channelTo(session, extra) };
     if (progressToken !== undefined) {
       call.progress = (progress, total, message) =>
         extra.sendNotification({
@@ -152,4 +180,16 @@ export class Endpoint {
       return errorResult(err);
     }
   }
+}
+
+/** The calling client, for what an upstream asks or logs during this call (client-channel.ts). */
+function channelTo(session: Session, extra: RequestHandlerExtra): ClientChannel {
+  return {
+    capabilities: () => session.server.getClientCapabilities(),
+    request: (method, params, signal) => extra.sendRequest({ method, ...(params ? { params } : {}) } as Parameters<RequestHandlerExtra['sendRequest']>[0], PASSTHROUGH, { signal }) as Promise<Record<string, unknown>>,
+    async log(message) {
+      if (!logLevelPasses(message.level, session.logLevel)) return;
+      await extra.sendNotification({ method: 'notifications/message', params: message } as Parameters<RequestHandlerExtra['sendNotification']>[0]);
+    },
+  };
 }

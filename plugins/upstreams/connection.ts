@@ -8,7 +8,6 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
-  CallToolResultSchema,
   PromptListChangedNotificationSchema,
   ResourceListChangedNotificationSchema,
   ToolListChangedNotificationSchema,
@@ -22,18 +21,18 @@ import type { McpServerDefinition } from '../../kernel/config/settings.js';
 import { TimeoutError, type ServerUnavailableError } from '../../kernel/errors.js';
 import type { Logger } from '../../kernel/log.js';
 import { SERVER_INFO } from '../../kernel/mcp/endpoint.js';
+import { PASSTHROUGH } from '../../kernel/mcp/passthrough.js';
 import type { CallContext, JsonObject } from '../../kernel/tools.js';
 import { commandLine } from '../../kernel/config/command-line.js';
 import { redactUrl } from '../../kernel/secrets/redact.js';
 import { resolvedSecrets } from './resolved-secrets.js';
+import { ClientRelay } from './client-relay.js';
 import { listToolsPage } from './tool-list.js';
 import { backoffDelayMs } from './backoff.js';
 import { mapUpstreamError } from './call-errors.js';
 import { ChildProcessTransport } from './child-process-transport.js';
 import { StreamableHttpClientTransport } from './http-client-transport.js';
 
-/** Results pass through untouched: re-validating them on every call is cost without benefit. */
-const PASSTHROUGH = { safeParse: (data: unknown) => ({ success: true, data }) } as unknown as typeof CallToolResultSchema;
 
 /** After this many failed attempts in a row a remote server is reported unreachable. */
 const UNREACHABLE_AFTER = 3;
@@ -63,13 +62,17 @@ export class UpstreamConnection {
   private retryTimer: NodeJS.Timeout | undefined;
   /** Bumped on every start/stop so late callbacks of an old connection are ignored. */
   private epoch = 0;
+  /** Sampling, elicitation, roots and log messages during a call go to the calling client. */
+  private readonly relay: ClientRelay;
 
   constructor(
     public def: McpServerDefinition,
     private readonly configPath: string,
     private readonly log: Logger,
     private readonly events: ConnectionEvents,
-  ) {}
+  ) {
+    this.relay = new ClientRelay(def.name, log);
+  }
 
   get name(): string {
     return this.def.name;
@@ -136,18 +139,18 @@ export class UpstreamConnection {
     const params = { method: 'tools/call' as const, params: { name: originalName, arguments: args } };
     const timeout = this.def.callTimeout * 1000;
     try {
-      if (!call.progress) return (await client.request(params, PASSTHROUGH, { signal: call.signal, timeout })) as CallToolResult;
+      if (!call.progress) return (await this.relay.around(call, () => client.request(params, PASSTHROUGH, { signal: call.signal, timeout }))) as CallToolResult;
       // Progress must reach the client before the result does: chain the sends, await the chain.
       const forward = call.progress;
       let sent: Promise<void> = Promise.resolve();
-      const result = (await client.request(params, PASSTHROUGH, {
+      const result = (await this.relay.around(call, () => client.request(params, PASSTHROUGH, {
         signal: call.signal,
         timeout,
         resetTimeoutOnProgress: true,
         onprogress: (p) => {
           sent = sent.then(() => forward(p.progress, p.total, p.message)).catch(() => undefined);
         },
-      })) as CallToolResult;
+      }))) as CallToolResult;
       await sent;
       return result;
     } catch (err) {
@@ -215,7 +218,8 @@ export class UpstreamConnection {
       this.fail((err as Error).message);
       return;
     }
-    const client = new Client({ name: SERVER_INFO.name, version: SERVER_INFO.version }, { capabilities: {} });
+    // Declared on the shared connection; each request is relayed only to a calling client that has the capability.
+    const client = new Client({ name: SERVER_INFO.name, version: SERVER_INFO.version }, { capabilities: { sampling: {}, elicitation: {}, roots: {} } });
     const timeoutMs = this.def.timeout * 1000;
     let timer: NodeJS.Timeout | undefined;
     try {
@@ -232,6 +236,7 @@ export class UpstreamConnection {
       }
       this.client = client;
       this.transport = transport;
+      this.relay.attach(transport);
       client.onclose = () => {
         if (epoch === this.epoch) this.onDropped('connection closed');
       };

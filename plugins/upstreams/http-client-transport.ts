@@ -8,7 +8,7 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { TooLargeError } from '../../kernel/errors.js';
 import { deliver } from './deliver.js';
 import { SseParser } from '../../kernel/mcp/sse-parser.js';
@@ -30,6 +30,8 @@ export class StreamableHttpClientTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
+  /** See client-relay.ts: which of our requests' streams carried a message. */
+  onrelated?: (message: JSONRPCMessage, relatedRequestId: RequestId) => void;
   sessionId?: string;
   private protocolVersion: string | undefined;
   private stream: IncomingMessage | undefined;
@@ -104,7 +106,7 @@ export class StreamableHttpClientTransport implements Transport {
     }
     const type = res.headers['content-type'] ?? '';
     if (type.includes('text/event-stream')) {
-      this.consumeSse(res);
+      this.consumeSse(res, 'method' in message && 'id' in message ? message.id : undefined);
       return;
     }
     // The answer to this POST is this request's result: too large fails this call only.
@@ -114,11 +116,14 @@ export class StreamableHttpClientTransport implements Transport {
     for (const m of Array.isArray(parsed) ? parsed : [parsed]) deliver(this.onmessage, m);
   }
 
-  private consumeSse(res: IncomingMessage): void {
+  /** `related`: the id of our request whose response stream this is (what arrives on it belongs to that call). */
+  private consumeSse(res: IncomingMessage, related?: RequestId): void {
     const parser = new SseParser((e) => {
       if (e.event !== 'message') return;
       try {
-        deliver(this.onmessage, JSON.parse(e.data) as JSONRPCMessage);
+        const message = JSON.parse(e.data) as JSONRPCMessage;
+        if (related !== undefined && !('result' in message || 'error' in message)) this.onrelated?.(message, related);
+        deliver(this.onmessage, message);
       } catch (err) {
         this.onerror?.(err as Error);
       }

@@ -1,0 +1,145 @@
+/**
+ * What an upstream asks or says to "its client" during a tool call goes to the client whose
+ * call it is. One connection serves every session, so each message is matched to a call:
+ *
+ * 1. over streamable HTTP, a message that arrives on the response stream of a tools/call
+ *    POST belongs to that call (the transport reports which POST carried it);
+ * 2. otherwise (stdio, or an unrelated stream), the calls in flight to this server decide:
+ *    when they all come from one session, it goes to that session;
+ * 3. otherwise nobody can tell: a request is refused with a JSON-RPC error (never left
+ *    hanging) and a log message stays in Switchboard's own log.
+ *
+ * sampling/createMessage, elicitation/create and roots/list are relayed only to a client
+ * that declared the matching capability; the answer (or error) goes back to the upstream.
+ * A cancellation from the upstream, or the end of the call, cancels the relayed request.
+ */
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { ClientCapabilities, JSONRPCMessage, LoggingLevel, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { Logger } from '../../kernel/log.js';
+import type { CallContext } from '../../kernel/tools.js';
+
+/** The requests relayed, and the client capability each needs. */
+const RELAYED: Record<string, keyof ClientCapabilities> = {
+  'sampling/createMessage': 'sampling',
+  'elicitation/create': 'elicitation',
+  'roots/list': 'roots',
+};
+
+type Incoming = { jsonrpc: '2.0'; id?: RequestId; method?: string; params?: Record<string, unknown> };
+
+/** A transport that can say which of our requests' response streams carried a message. */
+export interface RelatingTransport {
+  onrelated?: (message: JSONRPCMessage, relatedRequestId: RequestId) => void;
+}
+
+export class ClientRelay {
+  /** tools/call in flight, by the id we sent it under. */
+  private readonly inflight = new Map<RequestId, CallContext>();
+  /** The call about to be sent: its id is learnt as it goes through the transport. */
+  private sending: CallContext | undefined;
+  private readonly relatedOf = new WeakMap<object, RequestId>();
+  /** Requests being relayed, for the upstream's cancellations. */
+  private readonly relaying = new Map<RequestId, AbortController>();
+
+  constructor(
+    private readonly server: string,
+    private readonly log: Logger,
+  ) {}
+
+  /** Called once the SDK client is connected: sees every message before the SDK does. */
+  attach(transport: Transport & RelatingTransport): void {
+    const send = transport.send.bind(transport);
+    transport.send = (message, options) => {
+      if (this.sending && 'method' in message && message.method === 'tools/call' && 'id' in message) {
+        this.inflight.set(message.id, this.sending);
+        this.sending = undefined;
+      }
+      return send(message, options);
+    };
+    const inner = transport.onmessage;
+    transport.onmessage = (message, extra) => {
+      if (!this.take(message as Incoming, send)) inner?.(message, extra);
+    };
+    transport.onrelated = (message, id) => this.relatedOf.set(message, id);
+  }
+
+  /** Runs one tools/call, known to the relay while it is in flight. */
+  async around<T>(call: CallContext, run: () => Promise<T>): Promise<T> {
+    this.sending = call;
+    try {
+      return await run();
+    } finally {
+      if (this.sending === call) this.sending = undefined;
+      for (const [id, c] of this.inflight) if (c === call) this.inflight.delete(id);
+    }
+  }
+
+  private callFor(message: object): CallContext | undefined {
+    const related = this.relatedOf.get(message);
+    if (related !== undefined) return this.inflight.get(related);
+    const calls = [...this.inflight.values()];
+    const session = calls[0]?.request.session;
+    return session && calls.every((c) => c.request.session === session) ? calls[0] : undefined;
+  }
+
+  /** True when the message was relayed here (the SDK must not see it). */
+  private take(m: Incoming, send: Transport['send']): boolean {
+    if (m.method === undefined) return false;
+    if (m.id !== undefined && m.method in RELAYED) {
+      void this.relay(m as Incoming & { id: RequestId; method: string }, send);
+      return true;
+    }
+    if (m.id === undefined && m.method === 'notifications/message') {
+      this.forwardLog(m);
+      return true;
+    }
+    if (m.id === undefined && m.method === 'notifications/cancelled') {
+      const ctl = this.relaying.get(m.params?.requestId as RequestId);
+      if (ctl) {
+        ctl.abort();
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private async relay(m: Incoming & { id: RequestId; method: string }, send: Transport['send']): Promise<void> {
+    const answer = (payload: { result: Record<string, unknown> } | { error: { code: number; message: string } }) =>
+      send({ jsonrpc: '2.0', id: m.id, ...payload } as JSONRPCMessage).catch((err: unknown) => this.log.debug(`answering ${m.method}: ${String(err)}`));
+    const call = this.callFor(m);
+    if (!call?.client) {
+      await answer({ error: { code: -32603, message: `Switchboard cannot tell which client '${m.method}' from server '${this.server}' is for: it did not come during one client's tool call` } });
+      return;
+    }
+    const capability = RELAYED[m.method]!;
+    if (!call.client.capabilities()?.[capability]) {
+      await answer({ error: { code: -32601, message: `The client calling '${this.server}' through Switchboard does not support ${m.method} (it did not declare the '${capability}' capability)` } });
+      return;
+    }
+    const ctl = new AbortController();
+    const stop = () => ctl.abort();
+    call.signal.addEventListener('abort', stop, { once: true });
+    this.relaying.set(m.id, ctl);
+    try {
+      const result = await call.client.request(m.method, m.params, ctl.signal);
+      await answer({ result });
+    } catch (err) {
+      const e = err as { code?: unknown; message?: string };
+      await answer({ error: { code: typeof e.code === 'number' ? e.code : -32603, message: e.message ?? String(err) } });
+    } finally {
+      call.signal.removeEventListener('abort', stop);
+      this.relaying.delete(m.id);
+    }
+  }
+
+  private forwardLog(m: Incoming): void {
+    const params = m.params ?? {};
+    const call = this.callFor(m);
+    const logger = typeof params.logger === 'string' ? `${this.server}/${params.logger}` : this.server;
+    if (!call?.client) {
+      this.log.debug(`log (${String(params.level)}) outside any call: ${JSON.stringify(params.data)?.slice(0, 200)}`);
+      return;
+    }
+    void call.client.log({ level: params.level as LoggingLevel, logger, data: params.data }).catch((err: unknown) => this.log.debug(`relaying a log message: ${String(err)}`));
+  }
+}
