@@ -49,9 +49,28 @@ export interface UpstreamPrompt {
   arguments?: { name: string; description?: string; required?: boolean }[];
 }
 
+/** A resource template an upstream serves (RFC 6570 `uriTemplate`), with the server it came from. */
+export interface UpstreamResourceTemplate {
+  server: string;
+  uriTemplate: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+}
+
+export type ContentChange = { type: 'list' } | { type: 'updated'; server: string; uri: string };
+
 export interface UpstreamContent {
   resources(): UpstreamResource[];
+  resourceTemplates(): UpstreamResourceTemplate[];
   readResource(server: string, uri: string): Promise<Record<string, unknown>>;
+  subscribe(server: string, uri: string): Promise<void>;
+  unsubscribe(server: string, uri: string): Promise<void>;
   prompts(): UpstreamPrompt[];
   getPrompt(name: string, args: Record<string, string>): Promise<Record<string, unknown>>;
+  /** completion/complete on the server that owns the prompt or resource (params as the client sent them, ref rewritten). */
+  complete(server: string, params: Record<string, unknown>): Promise<Record<string, unknown>>;
+  /** Called when what the servers offer changes, and when a subscribed resource is updated. */
+  watch(listener: (change: ContentChange) => void): void;
 }

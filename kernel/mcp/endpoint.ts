@@ -21,7 +21,7 @@ import type { ValidateFunction } from 'ajv';
 import { argumentProblems } from '../argument-problems.js';
 import type { Catalogue } from '../catalogue.js';
 import { createAjv } from '../config/validate.js';
-import { InvalidArgumentsError } from '../errors.js';
+import { InvalidArgumentsError, SwitchboardError } from '../errors.js';
 import type { KernelHooks } from '../hooks.js';
 import type { Logger } from '../log.js';
 import type { HeaderValue, RequestContext } from '../request-context.js';
@@ -34,7 +34,7 @@ import { errorResult } from './results.js';
 
 /** A request schema (the SDK's zod objects) and how a plugin answers it for a session. */
 type RequestSchema = Parameters<Server['setRequestHandler']>[0];
-export type ProtocolHandler = (request: { method: string; params?: Record<string, unknown> }, session: Session, extra: RequestHandlerExtra) => Promise<Record<string, unknown>>;
+export type ProtocolHandler = (request: { method: string; params?: Record<string, unknown> }, call: CallContext) => Promise<Record<string, unknown>>;
 
 export const SERVER_INFO = { name: 'switchboard', version: packageVersion() };
 
@@ -114,7 +114,18 @@ export class Endpoint {
       return {};
     });
     for (const h of this.handlers) {
-      Protocol.prototype.setRequestHandler.call(server, h.schema, (request, extra) => h.handle(request as { method: string; params?: Record<string, unknown> }, session, extra as RequestHandlerExtra));
+      Protocol.prototype.setRequestHandler.call(server, h.schema, async (request, extra) => {
+        const r = request as { method: string; params?: Record<string, unknown> };
+        const call = this.callContext(session, r.method, r.params, extra as RequestHandlerExtra);
+        try {
+          // The same taps as for meta-tools: the toolset narrows these too, a refusal refuses.
+          if (this.hooks.onRequest.isUsed()) await this.hooks.onRequest.promise(call.request);
+          return await h.handle(r, call);
+        } catch (err) {
+          if (err instanceof McpError) throw err;
+          throw new McpError(err instanceof SwitchboardError && (err.code === 'NOT_FOUND' || err.code === 'CONFLICT' || err.code === 'INVALID_TOOLSET') ? ErrorCode.InvalidParams : ErrorCode.InternalError, (err as Error).message);
+        }
+      });
     }
     server.oninitialized = () => {
       const info = server.getClientVersion();
@@ -134,6 +145,27 @@ export class Endpoint {
     return session;
   }
 
+  /** What a request knows about itself: session, headers, the call's way back to its client, progress. */
+  private callContext(session: Session, name: string, rawArgs: Record<string, unknown> | undefined, extra: RequestHandlerExtra): CallContext {
+    const request: RequestContext = {
+      session,
+      headers: (extra.requestInfo?.headers as Record<string, HeaderValue> | undefined) ?? EMPTY_HEADERS,
+      metaTool: name,
+      arguments: rawArgs ?? EMPTY_ARGS,
+      slots: new Map(),
+    };
+    const progressToken = extra._meta?.progressToken;
+    const call: CallContext = { request, signal: extra.signal, depth: 0, client: channelTo(session, extra) };
+    if (progressToken !== undefined) {
+      call.progress = (progress, total, message) =>
+        extra.sendNotification({
+          method: 'notifications/progress',
+          params: { progressToken, progress, ...(total !== undefined ? { total } : {}), ...(message ? { message } : {}) },
+        });
+    }
+    return call;
+  }
+
   private async callMetaTool(
     session: Session,
     name: string,
@@ -151,22 +183,8 @@ export class Endpoint {
       }
       throw new McpError(ErrorCode.InvalidParams, `Unknown tool '${name}'. This endpoint serves only the meta-tools (${this.metaToolNames().join(', ')}); other tools run through call_tool.`);
     }
-    const request: RequestContext = {
-      session,
-      headers: (extra.requestInfo?.headers as Record<string, HeaderValue> | undefined) ?? EMPTY_HEADERS,
-      metaTool: name,
-      arguments: rawArgs ?? EMPTY_ARGS,
-      slots: new Map(),
-    };
-    const progressToken = extra._meta?.progressToken;
-    const call: CallContext = { request, signal: extra.signal, depth: 0, client: channelTo(session, extra) };
-    if (progressToken !== undefined) {
-      call.progress = (progress, total, message) =>
-        extra.sendNotification({
-          method: 'notifications/progress',
-          params: { progressToken, progress, ...(total !== undefined ? { total } : {}), ...(message ? { message } : {}) },
-        });
-    }
+    const call = this.callContext(session, name, rawArgs, extra);
+    const request = call.request;
     try {
       if (this.hooks.onRequest.isUsed()) await this.hooks.onRequest.promise(request);
       const args = rawArgs ?? {};

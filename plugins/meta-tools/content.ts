@@ -110,7 +110,7 @@ export function contentTools(kernel: KernelApi): MetaToolDefinition[] {
 }
 
 /** A server's resources and prompts are visible when any of its tools is (or there is no view). */
-function serverVisible(kernel: KernelApi, server: string, view: CatalogueView | undefined): boolean {
+export function serverVisible(kernel: KernelApi, server: string, view: CatalogueView | undefined): boolean {
   if (!view) return true;
   return kernel.catalogue.all().some((e) => servedBy(e, server) && view.includes(e));
 }

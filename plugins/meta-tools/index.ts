@@ -3,14 +3,16 @@ import { definePlugin } from '../../kernel/plugin.js';
 import { contentTools } from './content.js';
 import { discoveryTools } from './discovery.js';
 import { executionTools } from './execution.js';
+import { nativeContent } from './native-content.js';
 import { serverTools } from './servers.js';
 
 export default definePlugin({
   name: 'meta-tools',
-  description: 'list_tools, filter_tools, describe_tool, call_tool and the other meta-tools.',
+  description: 'list_tools, filter_tools, describe_tool, call_tool and the other meta-tools; resources, prompts and completions as MCP offers them.',
   setup({ kernel }) {
     for (const def of [...discoveryTools(kernel), ...executionTools(kernel), ...contentTools(kernel), ...serverTools(kernel)]) {
       kernel.endpoint.addMetaTool(def);
     }
+    nativeContent(kernel);
   },
 });

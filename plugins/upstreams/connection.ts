@@ -10,10 +10,12 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   PromptListChangedNotificationSchema,
   ResourceListChangedNotificationSchema,
+  ResourceUpdatedNotificationSchema,
   ToolListChangedNotificationSchema,
   type CallToolResult,
   type Prompt,
   type Resource,
+  type ResourceTemplate,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ServiceHealth, ServiceState, ServiceStatus } from '../../kernel/contracts/lifecycle.js';
@@ -42,6 +44,8 @@ export interface ConnectionEvents {
   onStateChange(conn: UpstreamConnection, previous: ServiceState): void;
   /** A value resolved for env or headers that must never appear in a log or result. */
   onSecret(value: string): void;
+  /** A resource this server was asked to watch changed (resources/subscribe). */
+  onResourceUpdated(conn: UpstreamConnection, uri: string): void;
   /** The error a call gets while this server is not running (it names the call that starts it). */
   unavailable(conn: UpstreamConnection): ServerUnavailableError;
 }
@@ -54,6 +58,7 @@ export class UpstreamConnection {
   lastRestartedAt: string | undefined;
   tools: Tool[] = [];
   resources: Resource[] = [];
+  resourceTemplates: ResourceTemplate[] = [];
   prompts: Prompt[] = [];
   private client: Client | undefined;
   private transport: Transport | undefined;
@@ -167,6 +172,24 @@ export class UpstreamConnection {
     }
   }
 
+  async subscribe(uri: string, on: boolean): Promise<void> {
+    const client = this.requireClient();
+    try {
+      await (on ? client.subscribeResource({ uri }) : client.unsubscribeResource({ uri }));
+    } catch (err) {
+      throw mapUpstreamError(this.name, `${on ? 'subscribe to' : 'unsubscribe from'} '${uri}'`, err);
+    }
+  }
+
+  async complete(params: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const client = this.requireClient();
+    try {
+      return (await client.request({ method: 'completion/complete', params }, PASSTHROUGH)) as Record<string, unknown>;
+    } catch (err) {
+      throw mapUpstreamError(this.name, 'completion', err);
+    }
+  }
+
   async getPrompt(name: string, args: Record<string, string>): Promise<Record<string, unknown>> {
     const client = this.requireClient();
     try {
@@ -265,10 +288,14 @@ export class UpstreamConnection {
     const caps = client.getServerCapabilities() ?? {};
     this.tools = caps.tools ? await this.listAll((cursor) => listToolsPage(client, cursor, this.log), 'tools') : [];
     this.resources = caps.resources ? await this.listAll((cursor) => client.listResources(cursor ? { cursor } : {}), 'resources') : [];
+    // Templates are optional even for servers with resources: one that has none may not answer.
+    this.resourceTemplates = caps.resources
+      ? await this.listAll<'resourceTemplates', ResourceTemplate>((cursor) => client.listResourceTemplates(cursor ? { cursor } : {}), 'resourceTemplates').catch((): ResourceTemplate[] => [])
+      : [];
     this.prompts = caps.prompts ? await this.listAll((cursor) => client.listPrompts(cursor ? { cursor } : {}), 'prompts') : [];
   }
 
-  private async listAll<K extends 'tools' | 'resources' | 'prompts', T>(
+  private async listAll<K extends 'tools' | 'resources' | 'resourceTemplates' | 'prompts', T>(
     page: (cursor: string | undefined) => Promise<{ nextCursor?: string } & Record<K, T[]>>,
     key: K,
   ): Promise<T[]> {
@@ -295,6 +322,9 @@ export class UpstreamConnection {
     client.setNotificationHandler(ToolListChangedNotificationSchema, refresh('tool'));
     client.setNotificationHandler(ResourceListChangedNotificationSchema, refresh('resource'));
     client.setNotificationHandler(PromptListChangedNotificationSchema, refresh('prompt'));
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
+      if (epoch === this.epoch) this.events.onResourceUpdated(this, n.params.uri);
+    });
   }
 
   private onDropped(reason: string): void {
@@ -337,6 +367,7 @@ export class UpstreamConnection {
     this.transport = undefined;
     this.tools = [];
     this.resources = [];
+    this.resourceTemplates = [];
     this.prompts = [];
     this.events.onContentChange(this);
     if (client) await client.close().catch(() => undefined);

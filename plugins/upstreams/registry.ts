@@ -3,7 +3,7 @@
  * whose definition changed restarts, one that disappeared stops, one that appeared starts
  * (remote servers always, stdio servers when autoStart), and nothing else is touched.
  */
-import type { ServiceState, ServiceStatus, UpstreamPrompt, UpstreamRegistry, UpstreamResource } from '../../kernel/contracts/lifecycle.js';
+import type { ContentChange, ServiceState, ServiceStatus, UpstreamPrompt, UpstreamRegistry, UpstreamResource, UpstreamResourceTemplate } from '../../kernel/contracts/lifecycle.js';
 import type { ConfigSnapshot } from '../../kernel/config/snapshot.js';
 import type { McpServerDefinition } from '../../kernel/config/settings.js';
 import { NotFoundError } from '../../kernel/errors.js';
@@ -29,6 +29,7 @@ export class Upstreams implements UpstreamRegistry {
   private readonly lastKnown = new Map<string, string[]>();
   /** Per family, the member tools that could not join it (shown in the members' status). */
   private readonly refusals = new Map<string, FamilyRefusal[]>();
+  private readonly watchers: ((change: ContentChange) => void)[] = [];
 
   constructor(
     private readonly kernel: KernelApi,
@@ -61,6 +62,7 @@ export class Upstreams implements UpstreamRegistry {
           onStateChange: (c, previous) => this.announce(c, previous),
           onSecret: (value) => this.kernel.secrets.add(value),
           unavailable: (c) => this.unavailableFor(c),
+          onResourceUpdated: (c, uri) => this.emit({ type: 'updated', server: c.name, uri }),
         });
         this.conns.set(name, created);
         if (shouldRunOnArrival(def)) pending.push(created.start());
@@ -95,6 +97,7 @@ export class Upstreams implements UpstreamRegistry {
   private publish(conn: UpstreamConnection): void {
     // A connection replaced by a newer definition of the same name must not publish.
     if (this.conns.get(conn.name) !== conn) return;
+    this.emit({ type: 'list' });
     const source = `server:${conn.name}`;
     if (conn.def.family) {
       // A member's tools appear only through its family's surface.
@@ -197,6 +200,41 @@ export class Upstreams implements UpstreamRegistry {
       }
     }
     return out;
+  }
+
+  resourceTemplates(): UpstreamResourceTemplate[] {
+    const out: UpstreamResourceTemplate[] = [];
+    for (const c of this.conns.values()) {
+      if (c.state !== 'running') continue;
+      for (const t of c.resourceTemplates) {
+        const entry: UpstreamResourceTemplate = { server: c.name, uriTemplate: t.uriTemplate, name: t.name };
+        if (t.title) entry.title = t.title;
+        if (t.description) entry.description = t.description;
+        if (t.mimeType) entry.mimeType = t.mimeType;
+        out.push(entry);
+      }
+    }
+    return out;
+  }
+
+  subscribe(server: string, uri: string): Promise<void> {
+    return this.require(server).subscribe(uri, true);
+  }
+
+  unsubscribe(server: string, uri: string): Promise<void> {
+    return this.require(server).subscribe(uri, false);
+  }
+
+  complete(server: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {
+    return this.require(server).complete(params);
+  }
+
+  watch(listener: (change: ContentChange) => void): void {
+    this.watchers.push(listener);
+  }
+
+  private emit(change: ContentChange): void {
+    for (const w of this.watchers) w(change);
   }
 
   readResource(server: string, uri: string): Promise<Record<string, unknown>> {

@@ -1,0 +1,169 @@
+/**
+ * Resources, prompts and completions as MCP itself offers them, next to the meta-tools:
+ * resources/list (paged), resources/templates/list, resources/read, resources/subscribe
+ * and unsubscribe (updates delivered to the subscribed sessions), prompts/list and
+ * prompts/get (named `x_<server>_<prompt>` as the meta-tools name them) and
+ * completion/complete, each routed to the server that owns the resource or prompt. The
+ * caller's toolset narrows them exactly as it narrows list_resources and list_prompts: a
+ * server's resources and prompts are visible when one of its tools is.
+ */
+import {
+  CompleteRequestSchema,
+  ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { KernelApi } from '../../kernel/kernel-api.js';
+import type { CatalogueView } from '../../kernel/request-context.js';
+import type { Session } from '../../kernel/sessions.js';
+import type { CallContext } from '../../kernel/tools.js';
+import { serverVisible } from './content.js';
+
+const PAGE = 100;
+
+function page<T>(items: T[], cursor: unknown): { items: T[]; nextCursor?: string } {
+  let offset = 0;
+  if (cursor !== undefined) {
+    offset = Number.parseInt(Buffer.from(String(cursor), 'base64url').toString('utf8'), 10);
+    if (!Number.isInteger(offset) || offset < 0) throw new McpError(ErrorCode.InvalidParams, `cursor '${String(cursor)}' is not one this server gave out`);
+  }
+  const slice = items.slice(offset, offset + PAGE);
+  return offset + PAGE < items.length ? { items: slice, nextCursor: Buffer.from(String(offset + PAGE)).toString('base64url') } : { items: slice };
+}
+
+/** RFC 6570 level 1: `{var}` matches one path segment's worth of characters. */
+function templateMatches(template: string, uri: string): boolean {
+  const pattern = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+');
+  return new RegExp(`^${pattern}$`).test(uri);
+}
+
+export function nativeContent(kernel: KernelApi): void {
+  if (!kernel.services.find('upstreams')) return; // no upstreams plugin: nothing to offer
+  const upstreams = () => kernel.services.get('upstreams');
+  const visible = (server: string, view: CatalogueView | undefined) => serverVisible(kernel, server, view);
+
+  /** The one server that serves `uri` (a listed resource, else a matching template), within the view. */
+  const ownerOf = (uri: string, call: CallContext): string => {
+    const view = call.request.view;
+    let owners = [...new Set(upstreams().resources().filter((r) => r.uri === uri && visible(r.server, view)).map((r) => r.server))];
+    if (owners.length === 0) owners = [...new Set(upstreams().resourceTemplates().filter((t) => templateMatches(t.uriTemplate, uri) && visible(t.server, view)).map((t) => t.server))];
+    if (owners.length === 0) throw new McpError(ErrorCode.InvalidParams, `Resource '${uri}' not found`);
+    if (owners.length > 1) throw new McpError(ErrorCode.InvalidParams, `Resource '${uri}' is served by several servers (${owners.join(', ')}); read it with the get_resource meta-tool, which takes 'server'`);
+    return owners[0]!;
+  };
+
+  // Subscriptions: per URI, the sessions that asked; the upstream is subscribed once.
+  const subscribers = new Map<string, { server: string; sessions: Set<Session> }>();
+  const unsubscribe = async (uri: string, session: Session) => {
+    const s = subscribers.get(uri);
+    if (!s?.sessions.delete(session) || s.sessions.size > 0) return;
+    subscribers.delete(uri);
+    await upstreams().unsubscribe(s.server, uri).catch(() => undefined);
+  };
+  kernel.hooks.onSessionClose.tap('native-content', (session) => {
+    for (const uri of [...subscribers.keys()]) void unsubscribe(uri, session);
+  });
+
+  let listed = '';
+  let timer: NodeJS.Timeout | undefined;
+  upstreams().watch((change) => {
+    if (change.type === 'updated') {
+      for (const session of subscribers.get(change.uri)?.sessions ?? []) void session.server.sendResourceUpdated({ uri: change.uri }).catch(() => undefined);
+      return;
+    }
+    // Debounced, and only when what is offered really changed (tools coming and going do not count).
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      const now = JSON.stringify([upstreams().resources().map((r) => r.server + r.uri), upstreams().resourceTemplates().map((t) => t.server + t.uriTemplate), upstreams().prompts().map((p) => p.name)]);
+      if (now === listed) return;
+      listed = now;
+      for (const session of kernel.sessions.all()) {
+        void session.server.sendResourceListChanged().catch(() => undefined);
+        void session.server.sendPromptListChanged().catch(() => undefined);
+      }
+    }, 100);
+    timer.unref();
+  });
+
+  kernel.endpoint.addProtocol({ resources: { subscribe: true, listChanged: true }, prompts: { listChanged: true }, completions: {} }, [
+    {
+      schema: ListResourcesRequestSchema,
+      handle: async (req, call) => {
+        const { items, nextCursor } = page(upstreams().resources().filter((r) => visible(r.server, call.request.view)), req.params?.cursor);
+        return { resources: items.map(({ server: _server, ...r }) => r), ...(nextCursor ? { nextCursor } : {}) };
+      },
+    },
+    {
+      schema: ListResourceTemplatesRequestSchema,
+      handle: async (req, call) => {
+        const { items, nextCursor } = page(upstreams().resourceTemplates().filter((t) => visible(t.server, call.request.view)), req.params?.cursor);
+        return { resourceTemplates: items.map(({ server: _server, ...t }) => t), ...(nextCursor ? { nextCursor } : {}) };
+      },
+    },
+    {
+      schema: ReadResourceRequestSchema,
+      handle: async (req, call) => {
+        const uri = String(req.params?.uri);
+        return upstreams().readResource(ownerOf(uri, call), uri);
+      },
+    },
+    {
+      schema: SubscribeRequestSchema,
+      handle: async (req, call) => {
+        const uri = String(req.params?.uri);
+        const server = ownerOf(uri, call);
+        const s = subscribers.get(uri);
+        if (s) s.sessions.add(call.request.session);
+        else {
+          await upstreams().subscribe(server, uri);
+          subscribers.set(uri, { server, sessions: new Set([call.request.session]) });
+        }
+        return {};
+      },
+    },
+    {
+      schema: UnsubscribeRequestSchema,
+      handle: async (req, call) => {
+        await unsubscribe(String(req.params?.uri), call.request.session);
+        return {};
+      },
+    },
+    {
+      schema: ListPromptsRequestSchema,
+      handle: async (req, call) => {
+        const { items, nextCursor } = page(upstreams().prompts().filter((p) => visible(p.server, call.request.view)), req.params?.cursor);
+        return { prompts: items.map((p) => ({ name: p.name, ...(p.description ? { description: p.description } : {}), ...(p.arguments ? { arguments: p.arguments } : {}) })), ...(nextCursor ? { nextCursor } : {}) };
+      },
+    },
+    {
+      schema: GetPromptRequestSchema,
+      handle: async (req, call) => {
+        const name = String(req.params?.name);
+        const p = upstreams().prompts().find((x) => x.name === name && visible(x.server, call.request.view));
+        if (!p) throw new McpError(ErrorCode.InvalidParams, `Prompt '${name}' not found`);
+        return upstreams().getPrompt(name, (req.params?.arguments as Record<string, string> | undefined) ?? {});
+      },
+    },
+    {
+      schema: CompleteRequestSchema,
+      handle: async (req, call) => {
+        const params = req.params ?? {};
+        const ref = params.ref as { type: string; name?: string; uri?: string };
+        if (ref.type === 'ref/prompt') {
+          const p = upstreams().prompts().find((x) => x.name === ref.name && visible(x.server, call.request.view));
+          if (!p) throw new McpError(ErrorCode.InvalidParams, `Prompt '${String(ref.name)}' not found`);
+          return upstreams().complete(p.server, { ...params, ref: { ...ref, name: p.originalName } });
+        }
+        const uri = String(ref.uri);
+        const owner = upstreams().resourceTemplates().find((t) => t.uriTemplate === uri && visible(t.server, call.request.view))?.server ?? ownerOf(uri, call);
+        return upstreams().complete(owner, params);
+      },
+    },
+  ]);
+}

@@ -1,0 +1,104 @@
+import { expect } from 'chai';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ResourceListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { connectHttp, connectHttpWithHeaders, eventually, EVERYTHING, meta, startSwitchboard, stdioServer, TEST_SERVER, type Running } from '../support/harness.js';
+
+describe('resources, prompts and completions as MCP offers them, aggregated', () => {
+  let sb: Running;
+  let client: Client;
+
+  before(async () => {
+    sb = await startSwitchboard({
+      'mcpservers/t.yaml': stdioServer('t', TEST_SERVER),
+      'mcpservers/everything.yaml': stdioServer('everything', EVERYTHING, ['stdio']),
+    });
+    client = await connectHttp(sb.url);
+  });
+
+  after(async () => {
+    await client?.close();
+    await sb?.stop();
+  });
+
+  it('announces resources (subscribe, listChanged), prompts, completions and logging', () => {
+    const caps = client.getServerCapabilities()!;
+    expect(caps.resources).to.deep.equal({ subscribe: true, listChanged: true });
+    expect(caps.prompts).to.deep.equal({ listChanged: true });
+    expect(caps.completions).to.deep.equal({});
+    expect(caps.logging).to.deep.equal({});
+  });
+
+  it('lists every server\'s resources with their URIs unchanged, paged with cursors', async () => {
+    const all: string[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const page = await client.listResources(cursor ? { cursor } : {});
+      all.push(...page.resources.map((r) => r.uri));
+      cursor = page.nextCursor;
+      pages++;
+    } while (cursor);
+    expect(all).to.include('test://greeting');
+    expect(all.some((u) => u.startsWith('demo://resource/static/document/'))).to.equal(true);
+    expect(new Set(all).size).to.equal(all.length);
+    expect(pages).to.be.at.least(1);
+  });
+
+  it('reads a listed resource and a templated one from the server that owns it', async () => {
+    const greeting = await client.readResource({ uri: 'test://greeting' });
+    expect((greeting.contents[0] as { text: string }).text).to.equal('hello from test-server');
+    const templates = await client.listResourceTemplates();
+    expect(templates.resourceTemplates.map((t) => t.uriTemplate)).to.include('demo://resource/dynamic/text/{resourceId}');
+    const dynamic = await client.readResource({ uri: 'demo://resource/dynamic/text/7' });
+    expect(dynamic.contents[0]!.uri).to.equal('demo://resource/dynamic/text/7');
+    let missing: Error | undefined;
+    try {
+      await client.readResource({ uri: 'nowhere://at/all' });
+    } catch (err) {
+      missing = err as Error;
+    }
+    expect(missing?.message).to.include("Resource 'nowhere://at/all' not found");
+  });
+
+  it('lists and gets prompts under their catalogue names', async () => {
+    const { prompts } = await client.listPrompts();
+    expect(prompts.map((p) => p.name)).to.include.members(['x_t_summarize', 'x_everything_completable-prompt']);
+    const got = await client.getPrompt({ name: 'x_t_summarize', arguments: { topic: 'cats' } });
+    expect((got.messages[0]!.content as { text: string }).text).to.equal('Summarize cats');
+  });
+
+  it('routes completion/complete to the server that owns the prompt or template', async () => {
+    const byPrompt = await client.complete({ ref: { type: 'ref/prompt', name: 'x_everything_completable-prompt' }, argument: { name: 'department', value: 'S' } });
+    expect(byPrompt.completion.values).to.deep.equal(['Sales', 'Support']);
+    const byTemplate = await client.complete({ ref: { type: 'ref/resource', uri: 'demo://resource/dynamic/text/{resourceId}' }, argument: { name: 'resourceId', value: '1' } });
+    expect(byTemplate.completion.values.length).to.be.greaterThan(0);
+  });
+
+  it('narrows resources and prompts by the toolset exactly as the meta-tools do', async () => {
+    const { client: scoped, setHeaders } = await connectHttpWithHeaders(sb.url);
+    try {
+      setHeaders({ 'X-Service-Toolset': 'server:t' });
+      const resources = (await scoped.listResources()).resources.map((r) => r.uri);
+      expect(resources).to.deep.equal(['test://greeting']);
+      expect((await scoped.listPrompts()).prompts.map((p) => p.name)).to.deep.equal(['x_t_summarize']);
+      const viaMeta = await meta<{ resources: { uri: string }[] }>(scoped, 'list_resources');
+      expect(viaMeta.resources.map((r) => r.uri)).to.deep.equal(resources);
+    } finally {
+      await scoped.close();
+    }
+  });
+
+  it('subscribes through to the owning server and unsubscribes', async () => {
+    const uri = 'demo://resource/dynamic/text/1';
+    await client.subscribeResource({ uri });
+    await client.unsubscribeResource({ uri });
+  });
+
+  it('tells sessions when the aggregate list changes (a server goes away)', async () => {
+    let changed = 0;
+    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => void changed++);
+    await meta(client, 'call_tool', { name: 'core_service_stop', arguments: { name: 't' } });
+    await eventually(async () => changed, (n) => n > 0, 5000);
+    expect((await client.listResources()).resources.map((r) => r.uri)).to.not.include('test://greeting');
+  });
+});
