@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ResourceListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { connectHttp, connectHttpWithHeaders, eventually, EVERYTHING, meta, startSwitchboard, stdioServer, TEST_SERVER, type Running } from '../support/harness.js';
+import { join } from 'node:path';
+import { ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { callTool, connectHttp, connectHttpWithHeaders, eventually, EVERYTHING, meta, ROOT, startSwitchboard, stdioServer, TEST_SERVER, type Running } from '../support/harness.js';
 
 describe('resources, prompts and completions as MCP offers them, aggregated', () => {
   let sb: Running;
@@ -11,6 +12,7 @@ describe('resources, prompts and completions as MCP offers them, aggregated', ()
     sb = await startSwitchboard({
       'mcpservers/t.yaml': stdioServer('t', TEST_SERVER),
       'mcpservers/everything.yaml': stdioServer('everything', EVERYTHING, ['stdio']),
+      'mcpservers/ask.yaml': stdioServer('ask', join(ROOT, 'dist/test/fixtures/asking-server.js')),
     });
     client = await connectHttp(sb.url);
   });
@@ -88,10 +90,26 @@ describe('resources, prompts and completions as MCP offers them, aggregated', ()
     }
   });
 
-  it('subscribes through to the owning server and unsubscribes', async () => {
-    const uri = 'demo://resource/dynamic/text/1';
-    await client.subscribeResource({ uri });
-    await client.unsubscribeResource({ uri });
+  it('subscribes through to the owning server: updates reach the subscribed sessions only, until they unsubscribe', async () => {
+    const other = await connectHttp(sb.url);
+    const updates: string[] = [];
+    const otherUpdates: string[] = [];
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updates.push(n.params.uri));
+    other.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void otherUpdates.push(n.params.uri));
+    try {
+      await client.subscribeResource({ uri: 'ask://counter' });
+      await callTool(other, 'x_ask_bump');
+      await eventually(async () => updates.length, (n) => n === 1, 5000);
+      expect(updates).to.deep.equal(['ask://counter']);
+      expect(otherUpdates).to.deep.equal([]);
+      await client.unsubscribeResource({ uri: 'ask://counter' });
+      await callTool(other, 'x_ask_bump');
+      await new Promise((r) => setTimeout(r, 200));
+      expect(updates).to.have.length(1);
+      expect(((await client.readResource({ uri: 'ask://counter' })).contents[0] as { text: string }).text).to.equal('2');
+    } finally {
+      await other.close();
+    }
   });
 
   it('tells sessions when the aggregate list changes (a server goes away)', async () => {
