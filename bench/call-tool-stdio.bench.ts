@@ -8,9 +8,8 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { connect, round1, type CallToolFigures } from './call-tool.bench.js';
+import { interleaved, type CallToolFigures } from './call-tool.bench.js';
 import { startChild, type Child } from './processes.js';
-import { median, round } from './stats.js';
 
 type Target = 'floor' | 'switchboard';
 
@@ -44,29 +43,7 @@ export async function benchCallToolStdio(options: Options): Promise<(Omit<CallTo
       switchboard: (c, i) => c.callTool({ name: 'call_tool', arguments: { name: 'x_up_echo', arguments: { message: `m${i}` } } }),
     };
     const figures: (Omit<CallToolFigures, 'target'> & { target: Target })[] = [];
-    for (const concurrency of [1, options.many]) {
-      const rounds: Record<Target, Awaited<ReturnType<typeof round1>>[]> = { floor: [], switchboard: [] };
-      const clients: Record<Target, Client[]> = { floor: [], switchboard: [] };
-      for (const target of Object.keys(ports) as Target[]) {
-        clients[target] = await Promise.all(Array.from({ length: concurrency }, () => connect(ports[target])));
-        await round1(clients[target], call[target], 300, cpus[target]); // warm-up
-      }
-      for (let r = 0; r < options.rounds; r++) {
-        for (const target of Object.keys(ports) as Target[]) rounds[target].push(await round1(clients[target], call[target], options.calls, cpus[target]));
-      }
-      for (const target of Object.keys(ports) as Target[]) {
-        await Promise.all(clients[target].map((c) => c.close()));
-        const rs = rounds[target];
-        figures.push({
-          target,
-          concurrency,
-          p50Ms: round(median(rs.map((x) => x.p50))),
-          p99Ms: round(median(rs.map((x) => x.p99))),
-          callsPerSecond: Math.round(median(rs.map((x) => x.rps))),
-          serverCpuMsPerCall: round(median(rs.map((x) => x.cpuPerCall))),
-        });
-      }
-    }
+    for (const concurrency of [1, options.many]) figures.push(...(await interleaved(ports, cpus, (t) => call[t], concurrency, options.calls, options.rounds)));
     return figures;
   } finally {
     for (const c of children.reverse()) await c.stop();

@@ -44,6 +44,44 @@ function caller(target: Target): (client: Client, i: number) => Promise<unknown>
   return (client, i) => client.callTool({ name: 'echo', arguments: { message: `m${i}` } });
 }
 
+/**
+ * Every target at one concurrency: a warm-up each, then `rounds` rounds with the targets
+ * interleaved round by round (so drift on the machine hits all alike); medians.
+ */
+export async function interleaved<T extends string>(
+  ports: Record<T, number>,
+  cpus: Record<T, () => number>,
+  call: (target: T) => (c: Client, i: number) => Promise<unknown>,
+  concurrency: number,
+  total: number,
+  rounds: number,
+): Promise<(Omit<CallToolFigures, 'target'> & { target: T })[]> {
+  const targets = Object.keys(ports) as T[];
+  const results = new Map<T, Awaited<ReturnType<typeof round1>>[]>(targets.map((t) => [t, []]));
+  const clients = new Map<T, Client[]>();
+  for (const target of targets) {
+    clients.set(target, await Promise.all(Array.from({ length: concurrency }, () => connect(ports[target]))));
+    await round1(clients.get(target)!, call(target), Math.min(300, total), cpus[target]);
+  }
+  for (let r = 0; r < rounds; r++) {
+    for (const target of targets) results.get(target)!.push(await round1(clients.get(target)!, call(target), total, cpus[target]));
+  }
+  const figures: (Omit<CallToolFigures, 'target'> & { target: T })[] = [];
+  for (const target of targets) {
+    await Promise.all(clients.get(target)!.map((c) => c.close()));
+    const rs = results.get(target)!;
+    figures.push({
+      target,
+      concurrency,
+      p50Ms: round(median(rs.map((x) => x.p50))),
+      p99Ms: round(median(rs.map((x) => x.p99))),
+      callsPerSecond: Math.round(median(rs.map((x) => x.rps))),
+      serverCpuMsPerCall: round(median(rs.map((x) => x.cpuPerCall))),
+    });
+  }
+  return figures;
+}
+
 export async function round1(clients: Client[], call: (c: Client, i: number) => Promise<unknown>, total: number, cpu: () => number) {
   const latencies: number[] = [];
   let next = 0;
@@ -89,28 +127,7 @@ export async function benchCallTool(options: Options): Promise<CallToolFigures[]
     const figures: CallToolFigures[] = [];
     for (const concurrency of [1, options.many]) {
       const total = concurrency === 1 ? options.callsAtOne : options.callsAtMany;
-      const rounds: Record<Target, Awaited<ReturnType<typeof round1>>[]> = { direct: [], floor: [], switchboard: [] };
-      const clients: Record<Target, Client[]> = { direct: [], floor: [], switchboard: [] };
-      for (const target of Object.keys(ports) as Target[]) {
-        clients[target] = await Promise.all(Array.from({ length: concurrency }, () => connect(ports[target])));
-        await round1(clients[target], caller(target), Math.min(300, total), cpus[target]); // warm-up
-      }
-      // Interleave targets round by round so drift on the machine hits all three alike.
-      for (let r = 0; r < options.rounds; r++) {
-        for (const target of Object.keys(ports) as Target[]) rounds[target].push(await round1(clients[target], caller(target), total, cpus[target]));
-      }
-      for (const target of Object.keys(ports) as Target[]) {
-        await Promise.all(clients[target].map((c) => c.close()));
-        const rs = rounds[target];
-        figures.push({
-          target,
-          concurrency,
-          p50Ms: round(median(rs.map((x) => x.p50))),
-          p99Ms: round(median(rs.map((x) => x.p99))),
-          callsPerSecond: Math.round(median(rs.map((x) => x.rps))),
-          serverCpuMsPerCall: round(median(rs.map((x) => x.cpuPerCall))),
-        });
-      }
+      figures.push(...(await interleaved(ports, cpus, caller, concurrency, total, options.rounds)));
     }
     return figures;
   } finally {

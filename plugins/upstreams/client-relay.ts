@@ -36,7 +36,7 @@ export class ClientRelay {
   /** tools/call in flight, by the id we sent it under. */
   private readonly inflight = new Map<RequestId, CallContext>();
   /** The call about to be sent: its id is learnt as it goes through the transport. */
-  private sending: CallContext | undefined;
+  private sending: { call: CallContext; id?: RequestId } | undefined;
   private readonly relatedOf = new WeakMap<object, RequestId>();
   /** Requests being relayed, for the upstream's cancellations. */
   private readonly relaying = new Map<RequestId, AbortController>();
@@ -51,7 +51,8 @@ export class ClientRelay {
     const send = transport.send.bind(transport);
     transport.send = (message, options) => {
       if (this.sending && 'method' in message && message.method === 'tools/call' && 'id' in message) {
-        this.inflight.set(message.id, this.sending);
+        this.sending.id = message.id;
+        this.inflight.set(message.id, this.sending.call);
         this.sending = undefined;
       }
       return send(message, options);
@@ -65,12 +66,13 @@ export class ClientRelay {
 
   /** Runs one tools/call, known to the relay while it is in flight. */
   async around<T>(call: CallContext, run: () => Promise<T>): Promise<T> {
-    this.sending = call;
+    const sending: { call: CallContext; id?: RequestId } = { call };
+    this.sending = sending;
     try {
       return await run();
     } finally {
-      if (this.sending === call) this.sending = undefined;
-      for (const [id, c] of this.inflight) if (c === call) this.inflight.delete(id);
+      if (this.sending === sending) this.sending = undefined;
+      if (sending.id !== undefined) this.inflight.delete(sending.id);
     }
   }
 

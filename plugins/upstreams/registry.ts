@@ -19,6 +19,16 @@ function connectionKey(d: McpServerDefinition): string {
   return JSON.stringify([d.type, d.command, d.args, d.url, d.env, d.headers, d.timeout]);
 }
 
+type Described = { title?: string; description?: string; mimeType?: string };
+
+/** `entry` with the descriptive fields `from` has (absent ones stay absent, not undefined). */
+function withDescription<T extends Described>(entry: T, from: Described): T {
+  if (from.title) entry.title = from.title;
+  if (from.description) entry.description = from.description;
+  if (from.mimeType) entry.mimeType = from.mimeType;
+  return entry;
+}
+
 function shouldRunOnArrival(d: McpServerDefinition): boolean {
   return !d.suspended && (d.type !== 'stdio' || d.autoStart);
 }
@@ -192,11 +202,7 @@ export class Upstreams implements UpstreamRegistry {
     for (const c of this.conns.values()) {
       if (c.state !== 'running') continue;
       for (const r of c.resources) {
-        const entry: UpstreamResource = { server: c.name, uri: r.uri, name: r.name };
-        if (r.title) entry.title = r.title;
-        if (r.description) entry.description = r.description;
-        if (r.mimeType) entry.mimeType = r.mimeType;
-        out.push(entry);
+        out.push(withDescription<UpstreamResource>({ server: c.name, uri: r.uri, name: r.name }, r));
       }
     }
     return out;
@@ -207,11 +213,7 @@ export class Upstreams implements UpstreamRegistry {
     for (const c of this.conns.values()) {
       if (c.state !== 'running') continue;
       for (const t of c.resourceTemplates) {
-        const entry: UpstreamResourceTemplate = { server: c.name, uriTemplate: t.uriTemplate, name: t.name };
-        if (t.title) entry.title = t.title;
-        if (t.description) entry.description = t.description;
-        if (t.mimeType) entry.mimeType = t.mimeType;
-        out.push(entry);
+        out.push(withDescription<UpstreamResourceTemplate>({ server: c.name, uriTemplate: t.uriTemplate, name: t.name }, t));
       }
     }
     return out;
