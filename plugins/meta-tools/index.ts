@@ -3,6 +3,7 @@ import { definePlugin } from '../../kernel/plugin.js';
 import { contentTools } from './content.js';
 import { discoveryTools } from './discovery.js';
 import { executionTools } from './execution.js';
+import { announceCatalogueChanges } from './list-changed.js';
 import { nativeContent } from './native-content.js';
 import { serverTools } from './servers.js';
 
@@ -14,5 +15,6 @@ export default definePlugin({
       kernel.endpoint.addMetaTool(def);
     }
     nativeContent(kernel);
+    announceCatalogueChanges(kernel);
   },
 });

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { join } from 'node:path';
-import { ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { callTool, connectHttp, connectHttpWithHeaders, eventually, EVERYTHING, meta, ROOT, startSwitchboard, stdioServer, TEST_SERVER, type Running } from '../support/harness.js';
 
 describe('resources, prompts and completions as MCP offers them, aggregated', () => {
@@ -112,11 +112,16 @@ describe('resources, prompts and completions as MCP offers them, aggregated', ()
     }
   });
 
-  it('tells sessions when the aggregate list changes (a server goes away)', async () => {
+  it('tells sessions when the aggregate list changes (a server goes away): tools once, resources once', async () => {
     let changed = 0;
+    let tools = 0;
     client.setNotificationHandler(ResourceListChangedNotificationSchema, () => void changed++);
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => void tools++);
     await meta(client, 'call_tool', { name: 'core_service_stop', arguments: { name: 't' } });
     await eventually(async () => changed, (n) => n > 0, 5000);
+    await eventually(async () => tools, (n) => n > 0, 5000);
+    await new Promise((r) => setTimeout(r, 400));
+    expect(tools).to.equal(1); // debounced: one for the whole change
     expect((await client.listResources()).resources.map((r) => r.uri)).to.not.include('test://greeting');
   });
 });

@@ -1,0 +1,21 @@
+/**
+ * When the catalogue changes (a server comes up or goes down, a file is reloaded, a
+ * workflow is created), every session hears `notifications/tools/list_changed`, so an agent
+ * knows to discover again. Debounced: a burst of changes (a restart, a reload of many files)
+ * is one notification. The meta-tools themselves never change; what they show does.
+ */
+import type { KernelApi } from '../../kernel/kernel-api.js';
+
+const DEBOUNCE_MS = 250;
+
+export function announceCatalogueChanges(kernel: KernelApi): void {
+  let timer: NodeJS.Timeout | undefined;
+  kernel.hooks.onCatalogueChange.tap('meta-tools:list-changed', () => {
+    if (kernel.sessions.size === 0) return;
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      for (const session of kernel.sessions.all()) void session.server.sendToolListChanged().catch(() => undefined);
+    }, DEBOUNCE_MS);
+    timer.unref();
+  });
+}
