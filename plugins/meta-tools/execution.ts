@@ -2,7 +2,7 @@
 import type { KernelApi } from '../../kernel/kernel-api.js';
 import type { MetaToolDefinition } from '../../kernel/mcp/endpoint.js';
 import { errorResult, objectResult } from '../../kernel/mcp/results.js';
-import type { JsonObject } from '../../kernel/tools.js';
+import type { CallContext, JsonObject } from '../../kernel/tools.js';
 
 const MAX_BATCH = 16;
 
@@ -49,7 +49,17 @@ export function executionTools(kernel: KernelApi): MetaToolDefinition[] {
     },
     async handler(args, call) {
       const calls = args.calls as { name: string; arguments: JsonObject }[];
-      const one = (c: { name: string; arguments: JsonObject }) => kernel.tools.call(c.name, c.arguments, call).catch(errorResult);
+      // Progress of a batch is calls done of calls asked (the sub-calls' own progress values
+      // would interleave and go backwards under one token); cancellation reaches every call.
+      const report = call.progress;
+      const each: CallContext = { ...call };
+      delete each.progress;
+      let done = 0;
+      const one = async (c: { name: string; arguments: JsonObject }) => {
+        const r = await kernel.tools.call(c.name, c.arguments, each).catch(errorResult);
+        await report?.(++done, calls.length, `${c.name} done`);
+        return r;
+      };
       const results = [];
       if (args.parallel) results.push(...(await Promise.all(calls.map(one))));
       else for (const c of calls) results.push(await one(c));

@@ -223,4 +223,20 @@ describe('meta-tools over streamable HTTP, aggregating real servers', () => {
     expect(text(r as never)).to.equal('waited 200');
     expect(progress).to.deep.equal([1, 2, 3, 4]);
   });
+
+  it('reports the progress of a call_tools batch as calls done of calls asked, in order, before the result', async () => {
+    const progress: [number, number | undefined][] = [];
+    const r = await client.callTool(
+      { name: 'call_tools', arguments: { calls: [100, 200, 300].map((ms) => ({ name: 'x_fx_slow', arguments: { ms } })) } },
+      undefined,
+      { onprogress: (p) => progress.push([p.progress, p.total]) },
+    );
+    const results = (r.structuredContent as { results: { content: { text: string }[] }[] }).results;
+    expect(results.map((x) => x.content[0]!.text)).to.deep.equal(['waited 100', 'waited 200', 'waited 300']);
+    expect(progress).to.deep.equal([
+      [1, 3],
+      [2, 3],
+      [3, 3],
+    ]);
+  });
 });
