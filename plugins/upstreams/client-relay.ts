@@ -109,6 +109,11 @@ export class ClientRelay {
     const answer = (payload: { result: Record<string, unknown> } | { error: { code: number; message: string } }) =>
       send({ jsonrpc: '2.0', id: m.id, ...payload } as JSONRPCMessage).catch((err: unknown) => this.log.debug(`answering ${m.method}: ${String(err)}`));
     const call = this.callFor(m);
+    if (!call?.client && m.method === 'roots/list') {
+      // Asked outside any call (servers ask at start-up): Switchboard itself has no roots.
+      await answer({ result: { roots: [] } });
+      return;
+    }
     if (!call?.client) {
       await answer({ error: { code: -32603, message: `Switchboard cannot tell which client '${m.method}' from server '${this.server}' is for: it did not come during one client's tool call` } });
       return;
