@@ -2,7 +2,7 @@
  * Footprint and start-up: a real Switchboard with S stdio upstreams of T tools each (10 x
  * 1,000 by default). Reports the time from spawn to "ready" (every server connected and
  * catalogued) and the process's RSS and heap once settled, as medians of several starts.
- * `node dist/bench/footprint.js [--servers 10] [--tools 1000] [--rounds 3]`. Switchboard runs
+ * `node dist/bench/footprint.js [--servers 10] [--tools 1000] [--rounds 3] [--stub]`. Switchboard runs
  * with the V8 flag its launcher sets (bin/switchboard.js), FOOTPRINT_NODE_OPTIONS overrides.
  */
 import { join } from 'node:path';
@@ -17,6 +17,8 @@ const servers = arg('servers', 10);
 const tools = arg('tools', 1000);
 const rounds = arg('rounds', 3);
 const SERVER = join(ROOT, 'dist/bench/many-tools-server.js');
+/** --stub: python3 stubs (bench/stub-server.py) instead of Node servers, so start-up measures Switchboard, not 50 Node boots. */
+const STUB = process.argv.includes('--stub') ? join(ROOT, 'bench/stub-server.py') : undefined;
 
 export interface Footprint {
   startMs: number;
@@ -28,7 +30,9 @@ export interface Footprint {
 async function once(): Promise<Footprint> {
   const files: Record<string, string> = {};
   for (let s = 0; s < servers; s++) {
-    files[`mcpservers/m${s}.yaml`] = `name: m${s}\ntype: stdio\ncommand: [node, "${SERVER}", "${tools}", --name, m${s}]\nautoStart: true\n`;
+    // /usr/bin/python3, not a version-manager shim on PATH (a shell script that costs more than the stub).
+    const command = STUB ? `[/usr/bin/python3, "${STUB}", "${tools}"]` : `[node, "${SERVER}", "${tools}", --name, m${s}]`;
+    files[`mcpservers/m${s}.yaml`] = `name: m${s}\ntype: stdio\ncommand: ${command}\nautoStart: true\n`;
   }
   const t0 = performance.now();
   const sb = await startSwitchboard(files, { env: { NODE_OPTIONS: process.env.FOOTPRINT_NODE_OPTIONS ?? '--max-semi-space-size=4' } });
