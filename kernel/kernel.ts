@@ -21,7 +21,7 @@ import { SurfaceRegistry } from './config/surfaces.js';
 import { join } from 'node:path';
 
 /** Keys of the interface whose surfaces are not built yet: loaded, warned about, not acted on. */
-const RESERVED_SETTINGS = ['auth', 'idp', 'mcpClient', 'oauth', 'postLoginRedirectAllowlist', 'writesAsCaller', 'aggregator.oauth'] as const;
+const RESERVED_SETTINGS = ['auth', 'mcpClient', 'oauth', 'postLoginRedirectAllowlist', 'writesAsCaller'] as const;
 
 export interface KernelOptions {
   configPath: string;
@@ -101,7 +101,7 @@ export class Kernel implements KernelApi {
     this.pipeline = new ConfigPipeline(configPath, this.hooks.onConfigLoad, this.log.child('config'), this.applyOverrides(settings), (s) => this.applyOverrides(s));
     this.pipeline.addSettingsCheck((s, where) => this.surfaces.problems(s, where));
     for (const key of RESERVED_SETTINGS) {
-      if (key === 'aggregator.oauth' ? settings.aggregator.oauth : settings[key as keyof Settings]) {
+      if (settings[key]) {
         this.log.warn(`config.yaml: '${key}' is accepted but has no effect yet (that surface is not built)`);
       }
     }

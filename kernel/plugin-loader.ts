@@ -17,10 +17,12 @@ interface BuiltIn {
   optIn?: boolean;
 }
 
-/** Start order: listener and store first, then what fills the catalogue, then the transports. */
+/** Start order: store and auth before the listener, then what fills the catalogue, then the transports. */
 export const BUILT_IN_PLUGINS: readonly BuiltIn[] = [
-  { name: 'http-server', load: () => import('../plugins/http-server/index.js') },
   { name: 'store-files', load: () => import('../plugins/store-files/index.js') },
+  // Before the listener starts: with protection on, the MCP paths never open unprotected.
+  { name: 'auth-server', load: () => import('../plugins/auth-server/index.js') },
+  { name: 'http-server', load: () => import('../plugins/http-server/index.js') },
   { name: 'upstreams', load: () => import('../plugins/upstreams/index.js') },
   { name: 'core-tools', load: () => import('../plugins/core-tools/index.js') },
   { name: 'workflows', load: () => import('../plugins/workflows/index.js') },

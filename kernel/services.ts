@@ -4,6 +4,7 @@
  * party adds its own by augmenting `Services`:
  *   declare module 'switchboard/kernel/services.js' { interface Services { mine: MyApi } }
  */
+import type { GrantStore, RequestAuthenticator } from './contracts/auth.js';
 import type { HttpService } from './contracts/http.js';
 import type { UpstreamRegistry } from './contracts/lifecycle.js';
 import type { ResourceStore } from './contracts/store.js';
@@ -14,6 +15,10 @@ export interface Services {
   upstreams: UpstreamRegistry;
   http: HttpService;
   toolsets: ToolsetService;
+  /** The gate in front of the MCP paths (auth-server); absent means the endpoint is open. */
+  authenticator: RequestAuthenticator;
+  /** Where an auth plugin keeps what it issues (store-files). */
+  'grant-store': GrantStore;
 }
 
 export class ServiceRegistry {

@@ -21,6 +21,15 @@ export interface Session {
   readonly slots: Map<symbol, unknown>;
 }
 
+/**
+ * A session belongs to whoever opened it. Returns why `identity` may not use `session` (a
+ * session id presented with another person's token), or undefined when it may.
+ */
+export function foreignCaller(session: Session, identity: Identity | undefined): string | undefined {
+  if (session.identity?.subject === identity?.subject) return undefined;
+  return `Session '${session.id}' belongs to another caller; initialize a session of your own`;
+}
+
 export class SessionRegistry {
   private readonly sessions = new Map<string, Session>();
 

@@ -4,6 +4,33 @@
  */
 export type AggregatorTransport = 'streamable-http' | 'sse' | 'stdio';
 
+/** A secret as configured: literal, `${NAME}` reference or `{fromFile}` (kernel/secrets/secret-value.ts). */
+type ConfiguredSecret = SecretValue;
+
+export interface TrustedIssuer {
+  issuer: string;
+  jwksUrl: string;
+  allowedAudiences: string[];
+  allowedScopes?: string[];
+  allowedClaims: Record<string, string>;
+  allowPrivateIPJWKS: boolean;
+}
+
+export interface OAuthServerSettings {
+  enabled: boolean;
+  baseUrl?: string;
+  idp?: { issuer: string; clientId: string; clientSecret?: ConfiguredSecret; clientSecretFile?: string; scopes: string[] };
+  sessionDuration: string;
+  resourceIdentifier: string;
+  trustedProxyCIDRs: string[];
+  trustedIssuers: TrustedIssuer[];
+  tokenExchangeBroker?: Record<string, unknown>;
+  allowPrivateIPClientMetadata: boolean;
+  allowPrivateIPRedirectURIs: boolean;
+  registration: { public: boolean; token?: ConfiguredSecret };
+  storage: { persistent: boolean; encryptionKey?: ConfiguredSecret };
+}
+
 export interface AggregatorSettings {
   port: number;
   host: string;
@@ -16,7 +43,7 @@ export interface AggregatorSettings {
   admin: { enabled: boolean; port: number; bindAddress: string; allowNonLoopback: boolean };
   tls?: { certFile: string; keyFile: string };
   limits: { maxSessions: number; maxArgumentBytes: number; maxArgumentDepth: number; rateLimit: { callsPerSecond: number; burst: number } };
-  oauth?: Record<string, unknown>;
+  oauth: { server: OAuthServerSettings };
 }
 
 export interface PresetRule {
@@ -44,7 +71,7 @@ export interface Settings {
   auth?: Record<string, unknown>;
   toolsetPresets: Record<string, ToolsetPresetSpec>;
   writesAsCaller?: { orchestratorAudience?: string };
-  idp?: Record<string, unknown>;
+  idp?: { allowPrivateIPOIDC?: boolean };
   mcpClient?: Record<string, unknown>;
   oauth?: Record<string, unknown>;
   postLoginRedirectAllowlist?: string[];

@@ -4,6 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Router from '@koa/router';
+import type { Identity } from '../request-context.js';
 
 /** A raw node:http handler; returns false when it did not take the request. */
 export type RawHandler = (req: IncomingMessage, res: ServerResponse, url: URL) => boolean | Promise<boolean>;
@@ -11,8 +12,14 @@ export type RawHandler = (req: IncomingMessage, res: ServerResponse, url: URL) =
 export interface HttpService {
   /** koa router for ordinary endpoints. */
   readonly router: Router;
-  /** Registers a raw handler for an exact path (the MCP transports use this: no koa on the hot path). */
-  handle(path: string, handler: RawHandler): void;
+  /**
+   * Registers a raw handler for an exact path (the MCP transports use this: no koa on the hot
+   * path). Raw paths are protected: when an `authenticator` is provided, a request reaches the
+   * handler only once authenticated. `open` exempts a path (none of the MCP paths is).
+   */
+  handle(path: string, handler: RawHandler, options?: { open?: boolean }): void;
+  /** The identity the authenticator found for this request (undefined when the endpoint is open). */
+  identityOf(req: IncomingMessage): Identity | undefined;
   /** Address actually bound (after start). */
   address(): { host: string; port: number } | undefined;
   /** Checks Origin per the MCP transport rules; writes 403 and returns false when refused. */

@@ -26,12 +26,13 @@ export async function removeLeftoverTempFiles(dir: string): Promise<string[]> {
   return leftovers;
 }
 
-export async function writeFileAtomic(path: string, content: string, options: { durable?: boolean } = {}): Promise<void> {
+export async function writeFileAtomic(path: string, content: string, options: { durable?: boolean; mode?: number } = {}): Promise<void> {
   const dir = dirname(path);
-  await mkdir(dir, { recursive: true });
+  await mkdir(dir, { recursive: true, ...(options.mode !== undefined ? { mode: 0o700 } : {}) });
   // A dot-prefixed temp name: the watcher ignores dotfiles, so it never sees a half file.
   const tmp = join(dir, `.${basename(path)}.${randomBytes(6).toString('hex')}${TEMP_SUFFIX}`);
-  const fh = await open(tmp, 'w');
+  // `mode` (0o600 for credentials) applies from creation: the content is never readable by others.
+  const fh = await open(tmp, 'w', options.mode ?? 0o666);
   try {
     await fh.writeFile(content, 'utf8');
     if (options.durable !== false) await fh.sync();

@@ -24,7 +24,7 @@ import { createAjv } from '../config/validate.js';
 import { InvalidArgumentsError, SwitchboardError } from '../errors.js';
 import type { KernelHooks } from '../hooks.js';
 import type { Logger } from '../log.js';
-import type { HeaderValue, RequestContext } from '../request-context.js';
+import type { HeaderValue, Identity, RequestContext } from '../request-context.js';
 import type { Session, SessionRegistry, TransportKind } from '../sessions.js';
 import type { CallContext, JsonObject, JsonSchemaObject, ToolAnnotations } from '../tools.js';
 import { packageVersion } from '../paths.js';
@@ -95,13 +95,13 @@ export class Endpoint {
   }
 
   /** Serves one client over `transport`. Resolves once the transport is started. */
-  async connect(transport: Transport, kind: TransportKind, id: string = randomUUID()): Promise<Session> {
+  async connect(transport: Transport, kind: TransportKind, id: string = randomUUID(), identity?: Identity): Promise<Session> {
     const server = new Server(SERVER_INFO, {
       capabilities: this.capabilities,
       instructions:
         'Switchboard aggregates many MCP servers. Discover tools with list_tools, filter_tools and describe_tool; run any of them with call_tool {name, arguments}.',
     });
-    const session: Session = { id, transport: kind, createdAt: new Date(), server, slots: new Map() };
+    const session: Session = { id, transport: kind, createdAt: new Date(), server, slots: new Map(), ...(identity ? { identity } : {}) };
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.listed }));
     // Protocol's own registration: the Server subclass would re-validate every result
     // against CallToolResultSchema, and call_tool results pass through untouched by design.
@@ -153,6 +153,7 @@ export class Endpoint {
       metaTool: name,
       arguments: rawArgs ?? EMPTY_ARGS,
       slots: new Map(),
+      ...(session.identity ? { identity: session.identity } : {}),
     };
     const progressToken = extra._meta?.progressToken;
     const call: CallContext = { request, signal: extra.signal, depth: 0, client: channelTo(session, extra) };

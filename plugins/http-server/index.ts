@@ -8,11 +8,20 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import Router from '@koa/router';
+import type { Authentication } from '../../kernel/contracts/auth.js';
 import type { HttpService, RawHandler } from '../../kernel/contracts/http.js';
+import type { Identity } from '../../kernel/request-context.js';
 import { definePlugin } from '../../kernel/plugin.js';
 import { readJsonBody } from './body.js';
 import { originAllowed } from './origin.js';
 import { loadTls } from './tls.js';
+
+/** An OAuth refusal (RFC 6750 section 3): the status, its WWW-Authenticate, and a JSON body saying why. */
+function refuse(res: ServerResponse, auth: Extract<Authentication, { kind: 'refused' }>): void {
+  const body = JSON.stringify({ error: auth.error, error_description: auth.description });
+  res.writeHead(auth.status, { ...auth.headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store' });
+  res.end(body);
+}
 
 export default definePlugin({
   name: 'http-server',
@@ -20,6 +29,8 @@ export default definePlugin({
   setup({ kernel, log }) {
     const router = new Router();
     const raw = new Map<string, RawHandler[]>();
+    const openPaths = new Set<string>();
+    const identities = new WeakMap<IncomingMessage, Identity>();
     const app = new Koa();
     let server: Server | undefined;
     let bound: { host: string; port: number } | undefined;
@@ -31,9 +42,11 @@ export default definePlugin({
 
     const service: HttpService = {
       router,
-      handle(path, handler) {
+      handle(path, handler, options) {
         raw.set(path, [...(raw.get(path) ?? []), handler]);
+        if (options?.open) openPaths.add(path);
       },
+      identityOf: (req) => identities.get(req),
       address: () => bound,
       checkOrigin(req, res) {
         const origin = req.headers.origin;
@@ -62,6 +75,12 @@ export default definePlugin({
           const url = new URL(req.url ?? '/', 'http://switchboard.local');
           const handlers = raw.get(url.pathname);
           if (handlers) {
+            const authenticator = openPaths.has(url.pathname) ? undefined : kernel.services.find('authenticator');
+            if (authenticator) {
+              const auth = await authenticator.authenticate(req, url);
+              if (auth.kind === 'refused') return refuse(res, auth);
+              identities.set(req, auth.identity);
+            }
             for (const h of handlers) if (await h(req, res, url)) return;
           }
           await koaHandler(req, res);

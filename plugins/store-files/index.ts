@@ -1,10 +1,15 @@
-/** store-files: MCP server and workflow definitions as YAML files in the config directory. */
+/**
+ * store-files: MCP server and workflow definitions as YAML files in the config directory,
+ * and (the GrantStore contract) what an auth plugin issues, as sealed files under state/.
+ */
+import { join } from 'node:path';
 import { definePlugin } from '../../kernel/plugin.js';
 import { FileStore } from './file-store.js';
+import { FileGrantStore } from './grant-files.js';
 
 export default definePlugin<{ debounceMs: number }>({
   name: 'store-files',
-  description: 'Keeps resources as YAML files under the config directory and watches them.',
+  description: 'Keeps resources as YAML files under the config directory and watches them; keeps OAuth grants under state/grants.',
   optionsSchema: {
     type: 'object',
     additionalProperties: false,
@@ -17,5 +22,12 @@ export default definePlugin<{ debounceMs: number }>({
     }
     const leftover = (path: string) => log.warn(`removed ${path}, left by a write that was interrupted (the file it was replacing is intact)`);
     kernel.services.provide('store', new FileStore(kernel.config.configPath, options.debounceMs, leftover));
+    const grants = new FileGrantStore(join(kernel.config.configPath, 'state', 'grants'), (m) => log.warn(m));
+    kernel.services.provide('grant-store', grants);
+    return {
+      // Before the auth plugin starts (store plugins start first): it reads what it issued.
+      start: () => grants.open(),
+      stop: () => grants.close(),
+    };
   },
 });

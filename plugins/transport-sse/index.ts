@@ -5,6 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { definePlugin } from '../../kernel/plugin.js';
+import { foreignCaller } from '../../kernel/sessions.js';
 
 export default definePlugin({
   name: 'transport-sse',
@@ -21,7 +22,7 @@ export default definePlugin({
       }
       const transport = new SSEServerTransport('/message', res);
       try {
-        await kernel.endpoint.connect(transport, 'sse', transport.sessionId);
+        await kernel.endpoint.connect(transport, 'sse', transport.sessionId, http.identityOf(req));
       } catch (err) {
         if (!res.headersSent) {
           res.writeHead(503, { 'content-type': 'application/json' });
@@ -45,6 +46,12 @@ export default definePlugin({
       const transport = id ? sessions.get(id) : undefined;
       if (!transport) {
         res.writeHead(404, { 'content-type': 'text/plain' }).end(id ? `Session '${id}' not found` : 'sessionId query parameter is required');
+        return true;
+      }
+      const session = kernel.sessions.get(transport.sessionId);
+      const foreign = session && foreignCaller(session, http.identityOf(req));
+      if (foreign) {
+        res.writeHead(403, { 'content-type': 'text/plain' }).end(foreign);
         return true;
       }
       const read = await http.readJson(req, res);

@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { definePlugin } from '../../kernel/plugin.js';
+import { foreignCaller } from '../../kernel/sessions.js';
 import { asMessages, isInitialize, protocolVersionSupported } from './messages.js';
 import { HttpSessionTransport } from './session-transport.js';
 
@@ -42,7 +43,16 @@ export default definePlugin<{ path: string; sessionIdleMinutes: number }>({
         return undefined;
       }
       const t = sessions.get(id);
-      if (!t) reject(res, 404, -32001, `Session '${id}' not found (it ended or never existed); initialize a new session`);
+      if (!t) {
+        reject(res, 404, -32001, `Session '${id}' not found (it ended or never existed); initialize a new session`);
+        return undefined;
+      }
+      const session = kernel.sessions.get(id);
+      const foreign = session && foreignCaller(session, kernel.services.get('http').identityOf(req));
+      if (foreign) {
+        reject(res, 403, -32000, `Forbidden: ${foreign}`);
+        return undefined;
+      }
       return t;
     };
 
@@ -64,7 +74,7 @@ export default definePlugin<{ path: string; sessionIdleMinutes: number }>({
         const transport = new HttpSessionTransport(id);
         transport.onclose = () => sessions.delete(id);
         try {
-          await kernel.endpoint.connect(transport, 'streamable-http', id);
+          await kernel.endpoint.connect(transport, 'streamable-http', id, http.identityOf(req));
         } catch (err) {
           // Refused before it existed (a session limit): nothing to clean up but the answer.
           return reject(res, 503, -32000, `Service Unavailable: ${(err as Error).message}`);

@@ -1,0 +1,94 @@
+/**
+ * fetch for URLs that come from configuration or from clients (an identity provider's
+ * issuer, a client metadata document, a key set). The host name is resolved once, every
+ * address checked, and the connection made to the checked address: no second lookup, so
+ * no DNS-rebinding window between the check and the connect. TLS still verifies the name.
+ */
+import { lookup } from 'node:dns/promises';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { isIP, type LookupFunction } from 'node:net';
+import { isPrivateAddress } from './private-address.js';
+
+export class PrivateAddressError extends Error {
+  readonly code = 'PRIVATE_ADDRESS';
+  constructor(
+    readonly url: string,
+    readonly address: string,
+  ) {
+    super(`${new URL(url).hostname} resolves to private IP address ${address}`);
+    this.name = 'PrivateAddressError';
+  }
+}
+
+export interface PinnedFetchOptions {
+  /** Let private, loopback and link-local addresses through (an operator's explicit flag). */
+  allowPrivate: boolean;
+  /** Bytes of response body read at most. */
+  maxBodyBytes?: number;
+  timeoutMs?: number;
+}
+
+/** Resolves `hostname` and refuses it when any address is private (unless allowed). */
+export async function resolveChecked(url: string, allowPrivate: boolean): Promise<{ address: string; family: number }> {
+  const hostname = new URL(url).hostname.replace(/^\[|\]$/g, '');
+  const found = isIP(hostname) ? [{ address: hostname, family: isIP(hostname) }] : await lookup(hostname, { all: true });
+  if (!allowPrivate) {
+    const bad = found.find((a) => isPrivateAddress(a.address));
+    if (bad) throw new PrivateAddressError(url, bad.address);
+  }
+  return found[0]!;
+}
+
+function headersOf(res: IncomingMessage): Headers {
+  const h = new Headers();
+  for (const [k, v] of Object.entries(res.headers)) {
+    if (Array.isArray(v)) for (const one of v) h.append(k, one);
+    else if (v !== undefined) h.set(k, v);
+  }
+  return h;
+}
+
+/** A fetch-shaped function (what oauth4webapi's customFetch and oidc-provider's fetch take). */
+export function pinnedFetch(options: PinnedFetchOptions): (input: string | URL | Request, init?: RequestInit) => Promise<Response> {
+  const limit = options.maxBodyBytes ?? 1024 * 1024;
+  return async (input, init = {}) => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    const target = new URL(url);
+    if (target.protocol !== 'https:' && target.protocol !== 'http:') throw new Error(`refusing to fetch ${target.protocol} URL ${url}`);
+    const pinned = await resolveChecked(url, options.allowPrivate);
+    const pin: LookupFunction = (_host, opts, cb) => {
+      if ((opts as { all?: boolean }).all) (cb as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [pinned]);
+      else cb(null, pinned.address, pinned.family);
+    };
+    const headers = new Headers(init.headers);
+    const body = init.body === undefined || init.body === null ? undefined : typeof init.body === 'string' ? init.body : init.body instanceof URLSearchParams ? init.body.toString() : undefined;
+    if (init.body instanceof URLSearchParams && !headers.has('content-type')) headers.set('content-type', 'application/x-www-form-urlencoded;charset=UTF-8');
+    const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+    const signal = init.signal ?? AbortSignal.timeout(options.timeoutMs ?? 10_000);
+    return new Promise<Response>((resolve, reject) => {
+      const req = send(target, { method: init.method ?? 'GET', headers: Object.fromEntries(headers), lookup: pin, signal }, (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > limit) {
+            req.destroy(new Error(`response from ${target.origin} is larger than ${limit} bytes`));
+            return;
+          }
+          chunks.push(chunk);
+        });
+        res.on('end', () => {
+          const status = res.statusCode ?? 500;
+          const nullBody = status === 204 || status === 304;
+          const response = new Response(nullBody ? null : Buffer.concat(chunks), { status, statusText: res.statusMessage ?? '', headers: headersOf(res) });
+          Object.defineProperty(response, 'url', { value: url });
+          resolve(response);
+        });
+        res.on('error', reject);
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+  };
+}

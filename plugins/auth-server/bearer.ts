@@ -1,0 +1,69 @@
+/**
+ * The gate in front of /mcp, /sse and /message (the kernel's RequestAuthenticator): an
+ * opaque access token this server issued, unexpired, for this resource, presented the way
+ * it is bound (Bearer, or DPoP with a valid proof). Anything else is a 401 whose
+ * WWW-Authenticate points at the protected-resource metadata, where a client learns how
+ * to get a token.
+ */
+import type { IncomingMessage } from 'node:http';
+import type Provider from 'oidc-provider';
+import type { Authentication, RequestAuthenticator } from '../../kernel/contracts/auth.js';
+import type { DpopVerifier } from './dpop.js';
+import { sameResource } from './provider.js';
+import type { TrustedProxies } from './request-url.js';
+
+export interface BearerDeps {
+  provider: () => Provider | undefined;
+  audience: string;
+  issuer: string;
+  resourceMetadataUrl: string;
+  dpop: DpopVerifier;
+  proxies: TrustedProxies;
+  now: () => number;
+}
+
+const quoted = (s: string) => s.replace(/[\\"]/g, '');
+
+export class BearerAuthenticator implements RequestAuthenticator {
+  constructor(private readonly deps: BearerDeps) {}
+
+  private refuse(status: 400 | 401 | 403, error: string | undefined, description: string, scheme = 'Bearer'): Authentication {
+    const params = [`resource_metadata="${this.deps.resourceMetadataUrl}"`];
+    // RFC 6750 section 3.1: no error code when the request carried no credentials at all.
+    if (error) params.push(`error="${error}"`, `error_description="${quoted(description)}"`);
+    return { kind: 'refused', status, headers: { 'www-authenticate': `${scheme} ${params.join(', ')}` }, error: error ?? 'unauthorized', description };
+  }
+
+  async authenticate(req: IncomingMessage, url: URL): Promise<Authentication> {
+    const header = req.headers.authorization;
+    if (!header) return this.refuse(401, undefined, `this endpoint needs an OAuth access token; how to get one is described at ${this.deps.resourceMetadataUrl}`);
+    const match = /^(Bearer|DPoP) +([A-Za-z0-9\-._~+/]+=*)$/i.exec(header);
+    if (!match) return this.refuse(400, 'invalid_request', 'the Authorization header must be "Bearer <token>" or "DPoP <token>"');
+    const scheme = match[1]!.toLowerCase() === 'dpop' ? 'DPoP' : 'Bearer';
+    const value = match[2]!;
+    const provider = this.deps.provider();
+    if (!provider) return this.refuse(401, 'invalid_token', 'the authorization server is not ready yet');
+    const token = await provider.AccessToken.find(value, { ignoreExpiration: true });
+    if (!token) return this.refuse(401, 'invalid_token', 'the access token is unknown, revoked or malformed');
+    if (typeof token.exp === 'number' && token.exp <= this.deps.now()) return this.refuse(401, 'invalid_token', 'the access token has expired');
+    const aud = Array.isArray(token.aud) ? token.aud : [token.aud];
+    if (!aud.some((a) => typeof a === 'string' && sameResource(a, this.deps.audience))) {
+      return this.refuse(401, 'invalid_token', `the access token was issued for another resource (${aud.join(', ') || 'none'}), not ${this.deps.audience}`);
+    }
+    if (token.jkt) {
+      if (scheme !== 'DPoP') return this.refuse(401, 'invalid_token', 'the access token is DPoP-bound: present it as "DPoP <token>" with a DPoP proof', 'DPoP');
+      const proof = req.headers.dpop;
+      const check = await this.deps.dpop.verify(typeof proof === 'string' ? proof : undefined, { method: req.method ?? 'GET', url: this.deps.proxies.requestUrl(req, url.pathname), accessToken: value, jkt: token.jkt });
+      if (!check.ok) return this.refuse(401, 'invalid_dpop_proof', check.reason, 'DPoP');
+    } else if (scheme === 'DPoP') {
+      return this.refuse(401, 'invalid_token', 'the access token is not DPoP-bound: present it as "Bearer <token>"');
+    }
+    return {
+      kind: 'authenticated',
+      identity: {
+        subject: token.accountId!,
+        claims: { iss: this.deps.issuer, sub: token.accountId, client_id: token.clientId, scope: token.scope ?? '', aud: this.deps.audience, exp: token.exp },
+      },
+    };
+  }
+}

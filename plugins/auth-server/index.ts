@@ -1,0 +1,89 @@
+/**
+ * auth-server: Switchboard as an OAuth 2.1 authorization server towards its clients, with
+ * sign-in delegated to an OIDC identity provider (docs/oauth-server.md). Active when
+ * aggregator.oauth.server.enabled; then every request to the MCP paths needs a token
+ * (bearer.ts) and each session belongs to the person who opened it.
+ *
+ * Start-up is fail-closed: settings resolved, the identity provider discovered (bounded
+ * retry), keys loaded, all before the HTTP listener opens; any failure stops startup.
+ */
+import { definePlugin } from '../../kernel/plugin.js';
+import { MemoryGrantStore } from '../../kernel/grants/memory-grant-store.js';
+import type Provider from 'oidc-provider';
+import { Accounts } from './accounts.js';
+import { BearerAuthenticator } from './bearer.js';
+import { DpopVerifier } from './dpop.js';
+import { IdentityProvider } from './identity-provider.js';
+import { createProvider } from './provider.js';
+import { TrustedProxies } from './request-url.js';
+import { mountRoutes, RESOURCE_METADATA_PATH } from './routes.js';
+import { SealedStore } from './sealed-store.js';
+import { resolveAuthSettings, type AuthServerSettings } from './settings.js';
+import { mountSignIn } from './sign-in.js';
+
+const epochSeconds = () => Date.now() / 1000;
+
+export default definePlugin<{ discoveryRetrySeconds: number }>({
+  name: 'auth-server',
+  description: 'OAuth 2.1 authorization server for the MCP endpoint, signing people in at an OIDC identity provider.',
+  optionsSchema: {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      discoveryRetrySeconds: { type: 'number', minimum: 0, default: 30, description: 'How long start-up retries an unreachable identity provider before it gives up.' },
+    },
+  },
+  setup({ kernel, options, log }) {
+    kernel.surfaces.claim('oauth-server');
+    const atBoot = JSON.stringify(kernel.settings().aggregator.oauth.server);
+    // Protection cannot change under running sessions: a reload that changes it is refused (the last good configuration stays).
+    kernel.config.addSettingsCheck((settings, where) => {
+      if (JSON.stringify(settings.aggregator.oauth.server) === atBoot) return [];
+      const path = ['aggregator', 'oauth', 'server'];
+      return [{ file: where.file, ...where.locate(path), field: path.join('.'), message: 'OAuth server settings changed; they take effect only at start-up, so restart Switchboard to apply them' }];
+    });
+    if (!kernel.settings().aggregator.oauth.server.enabled) return;
+
+    const now = epochSeconds;
+    let settings: AuthServerSettings;
+    let provider: Provider | undefined;
+    let idp: IdentityProvider | undefined;
+    const ready = <T>(value: T | undefined, what: string): T => {
+      if (value === undefined) throw new Error(`auth-server: ${what} is not ready`);
+      return value;
+    };
+    // The gate exists from setup on: no request reaches /mcp unauthenticated, not even before start.
+    let bearer: BearerAuthenticator | undefined;
+    kernel.services.provide('authenticator', {
+      authenticate: (req, url) =>
+        bearer
+          ? bearer.authenticate(req, url)
+          : Promise.resolve({ kind: 'refused', status: 401, headers: { 'www-authenticate': 'Bearer' }, error: 'invalid_token', description: 'the authorization server is starting' }),
+    });
+
+    return {
+      async start() {
+        const secretsSeen: string[] = [];
+        settings = resolveAuthSettings(kernel.settings(), { configPath: kernel.config.configPath, env: process.env, onSecret: (v) => secretsSeen.push(v) });
+        for (const s of secretsSeen) kernel.secrets.add(s);
+        if (settings.idp.allowPrivate) log.warn('idp.allowPrivateIPOIDC is on: the identity provider may be reached at a private or loopback address');
+        if (settings.allowPrivateClientMetadata) log.warn('allowPrivateIPClientMetadata is on: client metadata documents may be fetched from private addresses');
+        if (settings.allowPrivateRedirectURIs) log.warn('allowPrivateIPRedirectURIs is on: redirect URIs may point at private addresses');
+        const backing = settings.storage.persistent ? kernel.services.find('grant-store') : undefined;
+        if (settings.storage.persistent && !backing?.persistent) throw new Error('aggregator.oauth.server.storage.persistent is on, but no enabled store plugin keeps grants (store-files does)');
+        const store = new SealedStore(backing ?? new MemoryGrantStore(), settings.storage.persistent ? settings.storage.key : SealedStore.randomSecret(), (kind, reason) =>
+          log.warn(`a stored ${kind} record could not be opened (${reason}); was the encryption key changed?`),
+        );
+        idp = await IdentityProvider.discover(settings.idp, options.discoveryRetrySeconds * 1000, now, (m) => log.warn(m));
+        const accounts = new Accounts(store, () => ready(idp, 'the identity provider'), now, settings.sessionSeconds, (m) => log.warn(m));
+        provider = await createProvider(settings, store, accounts, now);
+        const proxies = new TrustedProxies(settings.trustedProxyCIDRs);
+        const router = kernel.services.get('http').router;
+        mountRoutes(router, { provider: () => ready(provider, 'the authorization server'), settings, proxies });
+        mountSignIn(router, { provider: () => ready(provider, 'the authorization server'), idp: () => ready(idp, 'the identity provider'), accounts, store, settings, now, log });
+        bearer = new BearerAuthenticator({ provider: () => provider, audience: settings.audience, issuer: settings.issuer, resourceMetadataUrl: `${settings.issuer}${RESOURCE_METADATA_PATH}`, dpop: new DpopVerifier(now), proxies, now });
+        log.info(`OAuth protection on: issuer ${settings.issuer}, audience ${settings.audience}, sign-in at ${settings.idp.issuer}, ${settings.storage.persistent ? 'persistent' : 'in-memory'} grants`);
+      },
+    };
+  },
+});

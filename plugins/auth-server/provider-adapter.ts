@@ -1,0 +1,41 @@
+/**
+ * oidc-provider keeps its models (sessions, codes, tokens, grants, registered clients)
+ * through an Adapter; this one writes them to the sealed GrantStore. The model name is the
+ * record kind; grant id, interaction uid and user code are the secondary keys.
+ */
+import type { Adapter, AdapterFactory, AdapterPayload } from 'oidc-provider';
+import type { SealedStore } from './sealed-store.js';
+
+const GRANT_ID = 'grantId';
+const UID = 'uid';
+const USER_CODE = 'userCode';
+
+export function providerAdapter(store: SealedStore, now: () => number): AdapterFactory {
+  return (model: string): Adapter => {
+    const byIndex = async (key: string, value: string): Promise<AdapterPayload | undefined> => (await store.findBy<AdapterPayload>(model, key, value))[0]?.record.payload;
+    return {
+      async upsert(id, payload, expiresIn) {
+        const index: Record<string, string> = {};
+        if (payload.grantId) index[GRANT_ID] = payload.grantId;
+        if (payload.uid) index[UID] = payload.uid;
+        if (payload.userCode) index[USER_CODE] = payload.userCode;
+        await store.put(model, id, { payload, ...(expiresIn ? { expiresAt: Math.floor(now()) + expiresIn } : {}), index });
+      },
+      async find(id) {
+        return (await store.get<AdapterPayload>(model, id))?.payload;
+      },
+      findByUid: (uid) => byIndex(UID, uid),
+      findByUserCode: (code) => byIndex(USER_CODE, code),
+      async consume(id) {
+        const record = await store.get<AdapterPayload>(model, id);
+        if (!record) return;
+        const indexOf = (p: AdapterPayload): Record<string, string> => ({ ...(p.grantId ? { [GRANT_ID]: p.grantId } : {}), ...(p.uid ? { [UID]: p.uid } : {}) });
+        await store.put(model, id, { payload: { ...record.payload, consumed: Math.floor(now()) }, ...(record.expiresAt !== undefined ? { expiresAt: record.expiresAt } : {}), index: indexOf(record.payload) });
+      },
+      destroy: (id) => store.delete(model, id),
+      async revokeByGrantId(grantId) {
+        for (const { storedKey } of await store.findBy(model, GRANT_ID, grantId)) await store.deleteStored(model, storedKey);
+      },
+    };
+  };
+}

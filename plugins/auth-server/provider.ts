@@ -1,0 +1,134 @@
+/**
+ * The authorization server itself is oidc-provider (a certified OpenID provider, a Koa
+ * application): authorize, token, registration, revocation, introspection, userinfo, JWKS,
+ * DPoP and client metadata documents are its code. This module configures it to the
+ * interface: opaque access tokens whose aud is this resource, 30 minutes capped to the
+ * identity provider's token, rotating refresh tokens rolling for sessionDuration, PKCE
+ * (S256) required for every client, sign-in handed to /oauth/interaction (sign-in.ts).
+ */
+import { randomBytes } from 'node:crypto';
+import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import { exportJWK, generateKeyPair, type JWK } from 'jose';
+import type { Accounts } from './accounts.js';
+import { accessTokenLifetime, refreshTokenLifetime } from './lifetimes.js';
+import { providerAdapter } from './provider-adapter.js';
+import type { SealedStore } from './sealed-store.js';
+import type { AuthServerSettings } from './settings.js';
+
+/** The one scope of the MCP resource: using the endpoint. */
+export const RESOURCE_SCOPE = 'mcp';
+export const OIDC_SCOPES = ['openid', 'offline_access', 'profile', 'email', 'groups'];
+
+export const ROUTES = {
+  authorization: '/oauth/authorize',
+  token: '/oauth/token',
+  registration: '/oauth/register',
+  revocation: '/oauth/revoke',
+  introspection: '/oauth/introspect',
+  userinfo: '/oauth/userinfo',
+  jwks: '/.well-known/jwks.json',
+  end_session: '/oauth/logout',
+} as const;
+
+export const INTERACTION_PATH = '/oauth/interaction';
+
+interface Keys {
+  signing: JWK;
+  cookies: string[];
+}
+
+/** Signing and cookie keys: generated once, kept in the store (sealed) so a restart with persistent storage keeps them. */
+async function keysFrom(store: SealedStore): Promise<Keys> {
+  const kept = await store.get<Keys>('Keys', 'current');
+  if (kept) return kept.payload;
+  const { privateKey } = await generateKeyPair('ES256', { extractable: true });
+  const signing = { ...(await exportJWK(privateKey)), alg: 'ES256', use: 'sig', kid: randomBytes(8).toString('hex') };
+  const keys = { signing, cookies: [randomBytes(32).toString('base64url')] };
+  await store.put('Keys', 'current', { payload: keys });
+  return keys;
+}
+
+/** The identity claims a token's scopes release. */
+function claimsFor(record: { subject: string; claims: Record<string, unknown> }): { sub: string; [claim: string]: unknown } {
+  const { sub: _sub, iss: _iss, aud: _aud, exp: _exp, iat: _iat, nonce: _nonce, at_hash: _a, auth_time: _t, azp: _azp, sid: _sid, ...claims } = record.claims;
+  return { ...claims, sub: record.subject };
+}
+
+export async function createProvider(settings: AuthServerSettings, store: SealedStore, accounts: Accounts, now: () => number): Promise<Provider> {
+  const keys = await keysFrom(store);
+  const refreshTtl = (accountId: string | undefined): number => refreshTokenLifetime(now(), settings.sessionSeconds, accountId ? accounts.cached(accountId)?.tokens.sessionEndsAt : undefined);
+  const configuration: Configuration = {
+    adapter: providerAdapter(store, now),
+    findAccount: async (ctx: KoaContextWithOIDC, sub: string) => {
+      // At the token endpoint (code exchange, refresh) the identity provider's tokens are kept fresh.
+      const record = ctx.oidc.route === 'token' ? await accounts.fresh(sub) : await accounts.find(sub);
+      if (!record) return undefined;
+      return { accountId: sub, claims: async () => claimsFor(record) };
+    },
+    claims: {
+      openid: ['sub'],
+      profile: ['name', 'preferred_username', 'given_name', 'family_name', 'picture', 'locale'],
+      email: ['email', 'email_verified'],
+      groups: ['groups'],
+    },
+    scopes: OIDC_SCOPES,
+    cookies: { keys: keys.cookies },
+    jwks: { keys: [keys.signing] },
+    pkce: { required: () => true },
+    responseTypes: ['code'],
+    clientDefaults: { grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none', id_token_signed_response_alg: 'ES256' },
+    routes: ROUTES,
+    interactions: { url: (_ctx, interaction) => `${INTERACTION_PATH}/${interaction.uid}` },
+    rotateRefreshToken: true,
+    issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    ttl: {
+      AccessToken: (_ctx, token) => accessTokenLifetime(now(), token.accountId ? accounts.cached(token.accountId)?.tokens.accessExpiresAt : undefined),
+      RefreshToken: (_ctx, token) => refreshTtl(token.accountId),
+      Grant: () => settings.sessionSeconds,
+      Session: () => settings.sessionSeconds,
+      Interaction: () => 10 * 60,
+      AuthorizationCode: () => 60,
+      IdToken: () => 30 * 60,
+    },
+    features: {
+      devInteractions: { enabled: false },
+      registration: {
+        enabled: true,
+        initialAccessToken: settings.registration.token ?? !settings.registration.public,
+      },
+      revocation: { enabled: true },
+      introspection: { enabled: true },
+      userinfo: { enabled: true },
+      dPoP: { enabled: true },
+      clientIdMetadataDocument: { enabled: true },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: () => settings.audience,
+        useGrantedResource: () => true,
+        getResourceServerInfo: (_ctx, resource) => {
+          if (!sameResource(resource, settings.audience)) {
+            throw new errors.InvalidTarget(`resource '${resource}' is not served here; this server issues tokens for ${settings.audience}`);
+          }
+          return { scope: RESOURCE_SCOPE, audience: settings.audience, accessTokenFormat: 'opaque' };
+        },
+      },
+    },
+    // Errors are answered as JSON: there is no page to render, and a browser shows JSON plainly.
+    renderError: (ctx, out) => {
+      ctx.type = 'application/json';
+      ctx.body = out;
+    },
+  };
+  const provider = new Provider(settings.issuer, configuration);
+  provider.proxy = true;
+  return provider;
+}
+
+/** RFC 8707 resources compare as URLs: `https://x` and `https://x/` are the same resource. */
+export function sameResource(a: string, b: string): boolean {
+  try {
+    return new URL(a).href === new URL(b).href;
+  } catch {
+    return a === b;
+  }
+}

@@ -1,0 +1,75 @@
+/**
+ * aggregator.oauth.server as the plugin uses it: secrets resolved, durations in seconds,
+ * the audience decided. Resolution happens once at start; a missing secret stops startup
+ * with the field that named it.
+ */
+import type { OAuthServerSettings, Settings } from '../../kernel/config/settings.js';
+import { resolveSecretValue, type ResolveContext } from '../../kernel/secrets/secret-value.js';
+
+export interface IdentityProviderSettings {
+  issuer: string;
+  clientId: string;
+  clientSecret?: string;
+  scopes: string[];
+  /** Discovery and JWKS may reach a private or loopback address (idp.allowPrivateIPOIDC). */
+  allowPrivate: boolean;
+}
+
+export interface AuthServerSettings {
+  /** The issuer of everything this server hands out: baseUrl without a trailing slash. */
+  issuer: string;
+  /** The aud of every access token: resourceIdentifier, else baseUrl. */
+  audience: string;
+  idp: IdentityProviderSettings;
+  sessionSeconds: number;
+  trustedProxyCIDRs: string[];
+  allowPrivateClientMetadata: boolean;
+  allowPrivateRedirectURIs: boolean;
+  registration: { public: boolean; token?: string };
+  /** Persistent storage with its key, or memory. */
+  storage: { persistent: true; key: string } | { persistent: false };
+}
+
+const UNIT_SECONDS: Record<string, number> = { h: 3600, m: 60, s: 1, ms: 0.001 };
+
+/** Go-style durations (`720h`, `1h30m`, `45s`) in seconds; the schema has checked the shape. */
+export function parseDuration(text: string): number {
+  let seconds = 0;
+  for (const m of text.matchAll(/([0-9]+(?:\.[0-9]+)?)(h|ms|m|s)/g)) seconds += Number(m[1]) * UNIT_SECONDS[m[2]!]!;
+  return seconds;
+}
+
+export class AuthSettingsError extends Error {
+  constructor(field: string, message: string) {
+    super(`config.yaml: aggregator.oauth.server.${field}: ${message}`);
+    this.name = 'AuthSettingsError';
+  }
+}
+
+export function resolveAuthSettings(all: Settings, ctx: ResolveContext): AuthServerSettings {
+  const s: OAuthServerSettings = all.aggregator.oauth.server;
+  if (!s.baseUrl) throw new AuthSettingsError('baseUrl', 'is required when enabled (the public URL of this instance)');
+  if (!s.idp) throw new AuthSettingsError('idp', 'is required when enabled (the identity provider people sign in with)');
+  const secret = (field: string, value: Parameters<typeof resolveSecretValue>[0]) => resolveSecretValue(value, `aggregator.oauth.server.${field}`, ctx);
+  let clientSecret: string | undefined;
+  if (s.idp.clientSecret !== undefined) clientSecret = secret('idp.clientSecret', s.idp.clientSecret);
+  else if (s.idp.clientSecretFile) clientSecret = secret('idp.clientSecretFile', { fromFile: s.idp.clientSecretFile });
+  const issuer = s.baseUrl.replace(/\/+$/, '');
+  let storage: AuthServerSettings['storage'] = { persistent: false };
+  if (s.storage.persistent) {
+    const key = secret('storage.encryptionKey', s.storage.encryptionKey ?? '');
+    if (key.length < 32) throw new AuthSettingsError('storage.encryptionKey', `must be at least 32 characters (it is ${key.length})`);
+    storage = { persistent: true, key };
+  }
+  return {
+    issuer,
+    audience: s.resourceIdentifier || issuer,
+    idp: { issuer: s.idp.issuer, clientId: s.idp.clientId, ...(clientSecret !== undefined ? { clientSecret } : {}), scopes: s.idp.scopes, allowPrivate: all.idp?.allowPrivateIPOIDC === true },
+    sessionSeconds: parseDuration(s.sessionDuration),
+    trustedProxyCIDRs: s.trustedProxyCIDRs,
+    allowPrivateClientMetadata: s.allowPrivateIPClientMetadata,
+    allowPrivateRedirectURIs: s.allowPrivateIPRedirectURIs,
+    registration: { public: s.registration.public, ...(s.registration.token !== undefined ? { token: secret('registration.token', s.registration.token) } : {}) },
+    storage,
+  };
+}
