@@ -9,6 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
+import { PrivateAddressError, resolveChecked } from '../../kernel/net/pinned-fetch.js';
 import type { Accounts } from './accounts.js';
 import { accessTokenLifetime, refreshTokenLifetime } from './lifetimes.js';
 import { providerAdapter } from './provider-adapter.js';
@@ -71,7 +72,8 @@ export async function createProvider(settings: AuthServerSettings, store: Sealed
       email: ['email', 'email_verified'],
       groups: ['groups'],
     },
-    scopes: OIDC_SCOPES,
+    // The resource's scope is also an OP scope: clients register with it (RFC 7591 `scope`) and it is granted alongside.
+    scopes: [...OIDC_SCOPES, RESOURCE_SCOPE],
     cookies: { keys: keys.cookies },
     jwks: { keys: [keys.signing] },
     pkce: { required: () => true },
@@ -100,7 +102,22 @@ export async function createProvider(settings: AuthServerSettings, store: Sealed
       introspection: { enabled: true },
       userinfo: { enabled: true },
       dPoP: { enabled: true },
-      clientIdMetadataDocument: { enabled: true },
+      clientIdMetadataDocument: {
+        enabled: true,
+        // Checked before the fetch for a clear refusal; the connection itself is checked again
+        // by oidc-provider's guarded dispatcher, so a second DNS answer cannot slip through.
+        allowFetch: async (_ctx, clientId) => {
+          try {
+            await resolveChecked(clientId, settings.allowPrivateClientMetadata);
+            return true;
+          } catch (err) {
+            if (err instanceof PrivateAddressError) {
+              throw new errors.InvalidClient(`client_id ${clientId} resolves to a private or internal address (${err.address}); metadata documents must be public (aggregator.oauth.server.allowPrivateIPClientMetadata allows it)`);
+            }
+            throw new errors.InvalidClient(`client_id ${clientId}: its host cannot be resolved (${(err as Error).message})`);
+          }
+        },
+      },
       resourceIndicators: {
         enabled: true,
         defaultResource: () => settings.audience,
@@ -112,6 +129,11 @@ export async function createProvider(settings: AuthServerSettings, store: Sealed
           return { scope: RESOURCE_SCOPE, audience: settings.audience, accessTokenFormat: 'opaque' };
         },
       },
+    },
+    // With private metadata documents allowed, the connection-level guard steps aside too.
+    fetch: (url, init) => {
+      const options = settings.allowPrivateClientMetadata ? { ...init, dispatcher: undefined } : init;
+      return globalThis.fetch(url, options as RequestInit);
     },
     // Errors are answered as JSON: there is no page to render, and a browser shows JSON plainly.
     renderError: (ctx, out) => {

@@ -34,7 +34,7 @@ export function mountSignIn(router: Router, deps: { provider: () => Provider; id
   const grantFor = async (provider: Provider, accountId: string, params: { client_id: string; scope?: string }, existing?: string): Promise<string> => {
     const requested = new Set((params.scope ?? '').split(' ').filter(Boolean));
     const grant = (existing ? await provider.Grant.find(existing) : undefined) ?? new provider.Grant({ accountId, clientId: params.client_id });
-    const oidc = OIDC_SCOPES.filter((s) => requested.has(s));
+    const oidc = [...OIDC_SCOPES, RESOURCE_SCOPE].filter((s) => requested.has(s));
     if (oidc.length) grant.addOIDCScope(oidc.join(' '));
     grant.addResourceScope(deps.settings.audience, RESOURCE_SCOPE);
     return grant.save();

@@ -7,83 +7,11 @@
 import { expect } from 'chai';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { freePort, meta, startSwitchboard, stdioServer, TEST_SERVER, type Running } from '../support/harness.js';
-import { Browser, pkce, postForm } from '../support/oauth-browser.js';
-import { startTestIdp, type TestIdp } from '../fixtures/identity-provider.js';
-
-const CLIENT_REDIRECT = 'http://127.0.0.1:7/callback';
-
-export interface OAuthSetup {
-  idp: TestIdp;
-  sb: Running;
-  base: string;
-}
-
-export async function startProtected(opts: { idp?: Parameters<typeof startTestIdp>[0] extends infer O ? Partial<O> : never; serverYaml?: string; env?: Record<string, string>; configDir?: string } = {}): Promise<OAuthSetup> {
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const idp = await startTestIdp({
-    clients: [{ client_id: 'switchboard', client_secret: 'switchboard-idp-secret', redirect_uris: [`${base}/oauth/callback`], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'] }],
-    ...opts.idp,
-  });
-  const config = [
-    'aggregator:',
-    '  oauth:',
-    '    server:',
-    '      enabled: true',
-    `      baseUrl: ${base}`,
-    '      idp:',
-    `        issuer: ${idp.issuer}`,
-    '        clientId: switchboard',
-    '        clientSecret: ${IDP_CLIENT_SECRET}',
-    opts.serverYaml ?? '',
-    'idp:',
-    '  allowPrivateIPOIDC: true',
-  ].join('\n');
-  const sb = await startSwitchboard(
-    { 'config.yaml': config, 'mcpservers/tools.yaml': stdioServer('tools', TEST_SERVER) },
-    { args: ['--port', String(port)], env: { IDP_CLIENT_SECRET: 'switchboard-idp-secret', ...opts.env }, ...(opts.configDir ? { configDir: opts.configDir } : {}) },
-  );
-  return { idp, sb, base };
-}
-
-export async function registerClient(base: string, extra: Record<string, unknown> = {}): Promise<string> {
-  const res = await fetch(`${base}/oauth/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ redirect_uris: [CLIENT_REDIRECT], token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], client_name: 'test client', ...extra }),
-  });
-  const body = (await res.json()) as { client_id: string };
-  expect(res.status, JSON.stringify(body)).to.equal(201);
-  return body.client_id;
-}
-
-export interface Tokens {
-  access_token: string;
-  refresh_token?: string;
-  expires_in: number;
-  token_type: string;
-  scope?: string;
-}
-
-/** The whole authorization-code flow as a client and a person's browser run it. */
-export async function signIn(base: string, clientId: string, params: Record<string, string> = {}): Promise<Tokens> {
-  const { verifier, challenge } = pkce();
-  const authorize = new URL(`${base}/oauth/authorize`);
-  authorize.search = new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: CLIENT_REDIRECT, state: 'st-123', code_challenge: challenge, code_challenge_method: 'S256', scope: 'mcp', resource: base, ...params }).toString();
-  const back = await new Browser().follow(authorize.href, CLIENT_REDIRECT);
-  expect(back.searchParams.get('error'), back.href).to.equal(null);
-  expect(back.searchParams.get('state')).to.equal(params.state ?? 'st-123');
-  const token = await postForm(`${base}/oauth/token`, { grant_type: 'authorization_code', code: back.searchParams.get('code')!, redirect_uri: CLIENT_REDIRECT, code_verifier: verifier, client_id: clientId, resource: base });
-  expect(token.status, JSON.stringify(token.body)).to.equal(200);
-  return token.body as unknown as Tokens;
-}
-
-export async function mcpClient(url: string, token: string): Promise<Client> {
-  const client = new Client({ name: 'oauth-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
-  return client;
-}
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { meta } from '../support/harness.js';
+import { Browser } from '../support/oauth-browser.js';
+import { CLIENT_REDIRECT, mcpClient, registerClient, signIn, startProtected, type OAuthSetup } from '../support/oauth-setup.js';
 
 describe('OAuth server: protecting the MCP endpoint', function () {
   this.timeout(30_000);
@@ -129,6 +57,52 @@ describe('OAuth server: protecting the MCP endpoint', function () {
     const client = await mcpClient(setup.sb.url, tokens.access_token);
     const listed = await meta<{ tools: { name: string }[] }>(client, 'list_tools');
     expect(listed.tools.map((t) => t.name)).to.include('x_tools_ping');
+    await client.close();
+  });
+});
+
+describe('OAuth server: the MCP SDK client signs in unchanged, as an IDE would', function () {
+  this.timeout(30_000);
+  let setup: OAuthSetup;
+
+  before(async () => {
+    setup = await startProtected();
+  });
+  after(async () => {
+    await setup?.sb.stop();
+    await setup?.idp.close();
+  });
+
+  it('discovers from the 401, registers, runs PKCE, gets a token and lists tools', async () => {
+    const { UnauthorizedError } = await import('@modelcontextprotocol/sdk/client/auth.js');
+    const store: { client?: OAuthClientInformationMixed; tokens?: OAuthTokens; verifier?: string; authorizeAt?: URL } = {};
+    const provider: OAuthClientProvider = {
+      redirectUrl: CLIENT_REDIRECT,
+      clientMetadata: { redirect_uris: [CLIENT_REDIRECT], client_name: 'ide', grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' },
+      state: () => 'ide-state',
+      clientInformation: () => store.client,
+      saveClientInformation: (info) => void (store.client = info),
+      tokens: () => store.tokens,
+      saveTokens: (tokens) => void (store.tokens = tokens),
+      redirectToAuthorization: (url) => void (store.authorizeAt = url),
+      saveCodeVerifier: (v) => void (store.verifier = v),
+      codeVerifier: () => store.verifier!,
+    };
+    const first = new StreamableHTTPClientTransport(new URL(setup.sb.url), { authProvider: provider });
+    let refused: unknown;
+    await new Client({ name: 'ide', version: '1' }).connect(first).catch((err: unknown) => (refused = err));
+    expect(refused).to.be.instanceOf(UnauthorizedError);
+    expect(store.client?.client_id, 'registered dynamically').to.be.a('string');
+    expect(store.authorizeAt?.searchParams.get('code_challenge_method')).to.equal('S256');
+    const back = await new Browser().follow(store.authorizeAt!.href, CLIENT_REDIRECT);
+    expect(back.searchParams.get('state')).to.equal('ide-state');
+    await first.finishAuth(back.searchParams.get('code')!);
+    expect(store.tokens?.access_token).to.be.a('string');
+
+    const client = new Client({ name: 'ide', version: '1' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(setup.sb.url), { authProvider: provider }));
+    const listed = await meta<{ tools: { name: string }[] }>(client, 'list_tools');
+    expect(listed.tools.map((t) => t.name)).to.include('x_tools_add');
     await client.close();
   });
 });
