@@ -9,7 +9,7 @@ import type { IncomingMessage } from 'node:http';
 import type Provider from 'oidc-provider';
 import type { Authentication, RequestAuthenticator } from '../../kernel/contracts/auth.js';
 import type { DpopVerifier } from './dpop.js';
-import { sameResource } from './provider.js';
+import { sameResource } from './paths.js';
 import type { TrustedProxies } from './request-url.js';
 
 export interface BearerDeps {

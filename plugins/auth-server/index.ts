@@ -14,14 +14,14 @@ import { Accounts } from './accounts.js';
 import { BearerAuthenticator } from './bearer.js';
 import { DpopVerifier } from './dpop.js';
 import { IdentityProvider } from './identity-provider.js';
-import { createProvider } from './provider.js';
 import { TrustedProxies } from './request-url.js';
 import { mountRoutes, RESOURCE_METADATA_PATH } from './routes.js';
 import { SealedStore } from './sealed-store.js';
 import { resolveAuthSettings, type AuthServerSettings } from './settings.js';
 import { mountSignIn } from './sign-in.js';
 
-const epochSeconds = () => Date.now() / 1000;
+/** Whole seconds, as every OAuth lifetime is counted. */
+const epochSeconds = () => Math.floor(Date.now() / 1000);
 
 export default definePlugin<{ discoveryRetrySeconds: number }>({
   name: 'auth-server',
@@ -76,7 +76,9 @@ export default definePlugin<{ discoveryRetrySeconds: number }>({
         );
         idp = await IdentityProvider.discover(settings.idp, options.discoveryRetrySeconds * 1000, now, (m) => log.warn(m));
         const accounts = new Accounts(store, () => ready(idp, 'the identity provider'), now, settings.sessionSeconds, (m) => log.warn(m));
-        provider = await createProvider(settings, store, accounts, now);
+        // Loaded only now: an endpoint without OAuth never pays for oidc-provider.
+        const { createProvider } = await import('./provider.js');
+        provider = await createProvider(settings, store, accounts, now, log);
         const proxies = new TrustedProxies(settings.trustedProxyCIDRs);
         const router = kernel.services.get('http').router;
         mountRoutes(router, { provider: () => ready(provider, 'the authorization server'), settings, proxies });

@@ -13,25 +13,9 @@ import { PrivateAddressError, resolveChecked } from '../../kernel/net/pinned-fet
 import type { Accounts } from './accounts.js';
 import { accessTokenLifetime, refreshTokenLifetime } from './lifetimes.js';
 import { providerAdapter } from './provider-adapter.js';
+import { INTERACTION_PATH, OIDC_SCOPES, RESOURCE_SCOPE, ROUTES, sameResource } from './paths.js';
 import type { SealedStore } from './sealed-store.js';
 import type { AuthServerSettings } from './settings.js';
-
-/** The one scope of the MCP resource: using the endpoint. */
-export const RESOURCE_SCOPE = 'mcp';
-export const OIDC_SCOPES = ['openid', 'offline_access', 'profile', 'email', 'groups'];
-
-export const ROUTES = {
-  authorization: '/oauth/authorize',
-  token: '/oauth/token',
-  registration: '/oauth/register',
-  revocation: '/oauth/revoke',
-  introspection: '/oauth/introspect',
-  userinfo: '/oauth/userinfo',
-  jwks: '/.well-known/jwks.json',
-  end_session: '/oauth/logout',
-} as const;
-
-export const INTERACTION_PATH = '/oauth/interaction';
 
 interface Keys {
   signing: JWK;
@@ -55,7 +39,7 @@ function claimsFor(record: { subject: string; claims: Record<string, unknown> })
   return { ...claims, sub: record.subject };
 }
 
-export async function createProvider(settings: AuthServerSettings, store: SealedStore, accounts: Accounts, now: () => number): Promise<Provider> {
+export async function createProvider(settings: AuthServerSettings, store: SealedStore, accounts: Accounts, now: () => number, log: { debug(m: string): void; error(m: string): void }): Promise<Provider> {
   const keys = await keysFrom(store);
   const refreshTtl = (accountId: string | undefined): number => refreshTokenLifetime(now(), settings.sessionSeconds, accountId ? accounts.cached(accountId)?.tokens.sessionEndsAt : undefined);
   const configuration: Configuration = {
@@ -82,11 +66,13 @@ export async function createProvider(settings: AuthServerSettings, store: Sealed
     routes: ROUTES,
     interactions: { url: (_ctx, interaction) => `${INTERACTION_PATH}/${interaction.uid}` },
     rotateRefreshToken: true,
+    // A refresh token outlives the browser session at this server: it lasts sessionDuration, rolling.
+    expiresWithSession: async () => false,
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     ttl: {
       AccessToken: (_ctx, token) => accessTokenLifetime(now(), token.accountId ? accounts.cached(token.accountId)?.tokens.accessExpiresAt : undefined),
       RefreshToken: (_ctx, token) => refreshTtl(token.accountId),
-      Grant: () => settings.sessionSeconds,
+      Grant: (_ctx, grant) => refreshTtl(grant.accountId),
       Session: () => settings.sessionSeconds,
       Interaction: () => 10 * 60,
       AuthorizationCode: () => 60,
@@ -104,6 +90,7 @@ export async function createProvider(settings: AuthServerSettings, store: Sealed
       dPoP: { enabled: true },
       clientIdMetadataDocument: {
         enabled: true,
+        ack: 'draft-02',
         // Checked before the fetch for a clear refusal; the connection itself is checked again
         // by oidc-provider's guarded dispatcher, so a second DNS answer cannot slip through.
         allowFetch: async (_ctx, clientId) => {
@@ -143,14 +130,22 @@ export async function createProvider(settings: AuthServerSettings, store: Sealed
   };
   const provider = new Provider(settings.issuer, configuration);
   provider.proxy = true;
-  return provider;
-}
-
-/** RFC 8707 resources compare as URLs: `https://x` and `https://x/` are the same resource. */
-export function sameResource(a: string, b: string): boolean {
-  try {
-    return new URL(a).href === new URL(b).href;
-  } catch {
-    return a === b;
+  // Why a request was refused, for the operator (clients see only the standard error).
+  const explain = (event: string) => (_ctx: unknown, err: { error?: string; error_description?: string; error_detail?: string }) =>
+    log.debug(`${event}: ${err.error ?? 'error'}: ${err.error_description ?? ''}${err.error_detail ? ` (${err.error_detail})` : ''}`);
+  for (const event of ['grant.error', 'authorization.error', 'registration_create.error', 'introspection.error', 'revocation.error', 'userinfo.error']) {
+    (provider as unknown as NodeJS.EventEmitter).on(event, explain(event));
   }
+  provider.on('server_error', (_ctx: unknown, err: Error) => log.error(`authorization server error: ${err.stack ?? err.message}`));
+  // The grant behind a rolling refresh token rolls with it: each rotation extends it to the new token's end.
+  provider.on('refresh_token.saved', (token: { grantId?: string; accountId?: string }) => {
+    if (!token.grantId) return;
+    const until = Math.floor(now()) + refreshTtl(token.accountId);
+    void provider.Grant.find(token.grantId).then(async (grant) => {
+      if (!grant || (typeof grant.exp === 'number' && grant.exp >= until)) return;
+      grant.exp = until;
+      await grant.save();
+    });
+  });
+  return provider;
 }

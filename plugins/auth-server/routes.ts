@@ -9,7 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { default as Router, RouterContext } from '@koa/router';
 import type Provider from 'oidc-provider';
 import { redirectUriProblem } from './redirect-guard.js';
-import { RESOURCE_SCOPE, ROUTES } from './provider.js';
+import { RESOURCE_SCOPE, ROUTES } from './paths.js';
 import type { TrustedProxies } from './request-url.js';
 import type { AuthServerSettings } from './settings.js';
 

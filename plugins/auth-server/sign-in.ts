@@ -9,7 +9,7 @@ import type { default as Router, RouterContext } from '@koa/router';
 import type Provider from 'oidc-provider';
 import type { Accounts } from './accounts.js';
 import { IdentityProviderError, type IdentityProvider, type SignInStart } from './identity-provider.js';
-import { INTERACTION_PATH, OIDC_SCOPES, RESOURCE_SCOPE } from './provider.js';
+import { INTERACTION_PATH, OIDC_SCOPES, RESOURCE_SCOPE } from './paths.js';
 import type { SealedStore } from './sealed-store.js';
 import type { AuthServerSettings } from './settings.js';
 

@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { join } from 'node:path';
-import { CLI, makeConfigDir, startSwitchboard } from '../support/harness.js';
+import { CLI, freePort, makeConfigDir, startSwitchboard } from '../support/harness.js';
 
 function run(...args: string[]): { status: number | null; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 20_000 });
@@ -23,9 +23,34 @@ function refusedByBoth(dir: string): string {
 
 describe('fail closed: a switched-on surface that cannot be honoured stops startup', () => {
   it('OAuth protection switched on without the plugin that provides it: refused, naming the setting and its line', async () => {
-    const dir = await makeConfigDir({ 'config.yaml': 'aggregator:\n  oauth:\n    server:\n      enabled: true\n' });
+    const dir = await makeConfigDir({ 'config.yaml': 'aggregator:\n  oauth:\n    server:\n      enabled: true\n      baseUrl: https://sb.example\n      idp: {issuer: https://idp.example, clientId: sb}\nplugins:\n  auth-server: false\n' });
     const stderr = refusedByBoth(dir);
     expect(stderr).to.match(/config\.yaml:4:\d+: aggregator\.oauth\.server\.enabled: OAuth protection of the MCP endpoint is switched on, but no enabled plugin provides it \(plugin 'auth-server'\)/);
+  });
+
+  it('OAuth protection switched on without its identity provider or public URL: refused, naming what is missing', async () => {
+    const dir = await makeConfigDir({ 'config.yaml': 'aggregator:\n  oauth:\n    server:\n      enabled: true\n' });
+    const stderr = refusedByBoth(dir);
+    expect(stderr).to.match(/aggregator\.oauth\.server.*baseUrl/);
+    expect(stderr).to.match(/aggregator\.oauth\.server.*idp/);
+  });
+
+  it('OAuth protection with an unreachable identity provider: startup retries, then stops with one clear line and never listens', async () => {
+    const port = await freePort();
+    const dir = await makeConfigDir({
+      'config.yaml': `aggregator:\n  oauth:\n    server:\n      enabled: true\n      baseUrl: http://127.0.0.1:8090\n      idp: {issuer: 'http://127.0.0.1:${port}', clientId: sb}\nidp:\n  allowPrivateIPOIDC: true\nplugins:\n  auth-server: {options: {discoveryRetrySeconds: 1}}\n`,
+    });
+    const served = run('serve', '--config-path', dir, '--port', '0');
+    expect(served.status, served.stderr).to.equal(1);
+    expect(served.stderr).to.not.include('listening');
+    expect(served.stderr).to.match(new RegExp(`identity provider http://127\\.0\\.0\\.1:${port} unreachable: .* \\(discovery retried for 1 s\\)`));
+  });
+
+  it('OAuth protection with an identity provider on a private address, not allowed: refused, naming the flag', async () => {
+    const dir = await makeConfigDir({ 'config.yaml': `aggregator:\n  oauth:\n    server:\n      enabled: true\n      baseUrl: http://127.0.0.1:8090\n      idp: {issuer: 'https://10.255.255.1', clientId: sb}\n` });
+    const served = run('serve', '--config-path', dir, '--port', '0');
+    expect(served.status, served.stderr).to.equal(1);
+    expect(served.stderr).to.include('identity provider https://10.255.255.1: 10.255.255.1 resolves to private IP address 10.255.255.1; set idp.allowPrivateIPOIDC: true if it is meant to be there');
   });
 
   it('the OAuth client and orchestrator mode likewise', async () => {
