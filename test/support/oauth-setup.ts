@@ -3,6 +3,8 @@
  * the identity provider, Switchboard in its own process pointing at it, and the steps a
  * client takes: register, sign a person in, use the token.
  */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { expect } from 'chai';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -18,10 +20,15 @@ export interface OAuthSetup {
   base: string;
 }
 
-export async function startProtected(opts: { idp?: Partial<TestIdpOptions>; serverYaml?: string; env?: Record<string, string>; configDir?: string } = {}): Promise<OAuthSetup> {
-  const port = await freePort();
+/**
+ * A protected Switchboard and its identity provider. `again` restarts against the same
+ * provider, port and configuration directory (given as `configDir`, which then outlives
+ * each Switchboard), as an operator's restart would.
+ */
+export async function startProtected(opts: { idp?: Partial<TestIdpOptions>; serverYaml?: string; env?: Record<string, string>; configDir?: string; again?: OAuthSetup } = {}): Promise<OAuthSetup> {
+  const port = opts.again ? Number(new URL(opts.again.base).port) : await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const idp = await startTestIdp({
+  const idp = opts.again?.idp ?? await startTestIdp({
     clients: [{ client_id: 'switchboard', client_secret: 'switchboard-idp-secret', redirect_uris: [`${base}/oauth/callback`], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'] }],
     ...opts.idp,
   });
@@ -39,10 +46,14 @@ export async function startProtected(opts: { idp?: Partial<TestIdpOptions>; serv
     'idp:',
     '  allowPrivateIPOIDC: true',
   ].join('\n');
-  const sb = await startSwitchboard(
-    { 'config.yaml': config, 'mcpservers/tools.yaml': stdioServer('tools', TEST_SERVER) },
-    { args: ['--port', String(port)], env: { IDP_CLIENT_SECRET: 'switchboard-idp-secret', ...opts.env }, ...(opts.configDir ? { configDir: opts.configDir } : {}) },
-  );
+  const files = { 'config.yaml': config, 'mcpservers/tools.yaml': stdioServer('tools', TEST_SERVER) };
+  if (opts.configDir) {
+    for (const [name, text] of Object.entries(files)) {
+      await mkdir(dirname(join(opts.configDir, name)), { recursive: true });
+      await writeFile(join(opts.configDir, name), text);
+    }
+  }
+  const sb = await startSwitchboard(files, { args: ['--port', String(port)], env: { IDP_CLIENT_SECRET: 'switchboard-idp-secret', ...opts.env }, ...(opts.configDir ? { configDir: opts.configDir } : {}) });
   return { idp, sb, base };
 }
 
