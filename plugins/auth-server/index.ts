@@ -74,6 +74,9 @@ export default definePlugin<{ discoveryRetrySeconds: number }>({
         const store = new SealedStore(backing ?? new MemoryGrantStore(), settings.storage.persistent ? settings.storage.key : SealedStore.randomSecret(), (kind, reason) =>
           log.warn(`a stored ${kind} record could not be opened (${reason}); was the encryption key changed?`),
         );
+        if ((await store.checkKey()) === 'changed') {
+          log.warn('stored OAuth records could not be opened: they were sealed with another encryption key (was the encryption key changed?); clients must register and people sign in again');
+        }
         idp = await IdentityProvider.discover(settings.idp, options.discoveryRetrySeconds * 1000, now, (m) => log.warn(m));
         const accounts = new Accounts(store, () => ready(idp, 'the identity provider'), now, settings.sessionSeconds, (m) => log.warn(m));
         // Loaded only now: an endpoint without OAuth never pays for oidc-provider.

@@ -108,6 +108,24 @@ export class SealedStore {
     return this.store.delete(kind, storedKey);
   }
 
+  /**
+   * Whether what is stored was sealed with this key: a canary record (at a fixed, unhashed
+   * id) is opened; if it cannot be, everything stored is unusable and the caller says so.
+   */
+  async checkKey(): Promise<'new' | 'same' | 'changed'> {
+    const canary = await this.store.get('Seal', 'canary');
+    if (canary) {
+      try {
+        this.open('Seal/canary', canary.value);
+        return 'same';
+      } catch {
+        // falls through: re-seal the canary under the key now in force
+      }
+    }
+    await this.store.put('Seal', 'canary', { value: this.seal('Seal/canary', 'switchboard') });
+    return canary ? 'changed' : 'new';
+  }
+
   static randomSecret(): Buffer {
     return randomBytes(32);
   }

@@ -78,6 +78,6 @@ describe('OAuth server: persistent grants', function () {
     // The registered client is among what cannot be opened: it is unknown now.
     expect(refreshed.status).to.equal(401);
     expect(refreshed.body.error).to.equal('invalid_client');
-    expect(s.sb.logs()).to.match(/could not be opened .*was the encryption key changed\?/);
+    expect(s.sb.logs()).to.match(/stored OAuth records could not be opened: they were sealed with another encryption key/);
   });
 });
