@@ -68,6 +68,8 @@ export default definePlugin<{ discoveryRetrySeconds: number }>({
         for (const s of secretsSeen) kernel.secrets.add(s);
         if (settings.idp.allowPrivate) log.warn('idp.allowPrivateIPOIDC is on: the identity provider may be reached at a private or loopback address');
         if (settings.allowPrivateClientMetadata) log.warn('allowPrivateIPClientMetadata is on: client metadata documents may be fetched from private addresses');
+        const raw = kernel.settings().aggregator.oauth.server;
+        if (raw.trustedIssuers.length || raw.tokenExchangeBroker) log.warn('trustedIssuers and tokenExchangeBroker are accepted but have no effect yet: token exchange (RFC 8693) is not served');
         if (settings.allowPrivateRedirectURIs) log.warn('allowPrivateIPRedirectURIs is on: redirect URIs may point at private addresses');
         const backing = settings.storage.persistent ? kernel.services.find('grant-store') : undefined;
         if (settings.storage.persistent && !backing?.persistent) throw new Error('aggregator.oauth.server.storage.persistent is on, but no enabled store plugin keeps grants (store-files does)');
