@@ -44,6 +44,11 @@ export class Accounts {
     return record;
   }
 
+  /** A person known from an exchanged token: its claims, and its expiry as the cap of what is issued to them. */
+  async exchanged(subject: string, claims: Record<string, unknown>, expiresAt: number | undefined): Promise<void> {
+    await this.save({ subject, claims, tokens: expiresAt !== undefined ? { accessExpiresAt: expiresAt } : {}, signedInAt: Math.floor(this.now()) });
+  }
+
   async find(subject: string): Promise<AccountRecord | undefined> {
     const record = (await this.store.get<AccountRecord>(KIND, subject))?.payload;
     if (record) this.loaded.set(subject, record);

@@ -19,7 +19,8 @@ export interface SignInStart {
 }
 
 export interface IdpTokens {
-  accessToken: string;
+  /** Absent for a person known from a token exchange rather than a sign-in. */
+  accessToken?: string;
   refreshToken?: string;
   idToken?: string;
   /** Epoch seconds. */

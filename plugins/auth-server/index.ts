@@ -69,7 +69,8 @@ export default definePlugin<{ discoveryRetrySeconds: number }>({
         if (settings.idp.allowPrivate) log.warn('idp.allowPrivateIPOIDC is on: the identity provider may be reached at a private or loopback address');
         if (settings.allowPrivateClientMetadata) log.warn('allowPrivateIPClientMetadata is on: client metadata documents may be fetched from private addresses');
         const raw = kernel.settings().aggregator.oauth.server;
-        if (raw.trustedIssuers.length || raw.tokenExchangeBroker) log.warn('trustedIssuers and tokenExchangeBroker are accepted but have no effect yet: token exchange (RFC 8693) is not served');
+        if (raw.tokenExchangeBroker) log.warn('tokenExchangeBroker is accepted but has no effect yet: brokered token exchange is not served');
+        for (const t of raw.trustedIssuers) if (t.allowPrivateIPJWKS) log.warn(`trusted issuer ${t.issuer}: allowPrivateIPJWKS is on: its key set may be fetched from a private address`);
         if (settings.allowPrivateRedirectURIs) log.warn('allowPrivateIPRedirectURIs is on: redirect URIs may point at private addresses');
         const backing = settings.storage.persistent ? kernel.services.find('grant-store') : undefined;
         if (settings.storage.persistent && !backing?.persistent) throw new Error('aggregator.oauth.server.storage.persistent is on, but no enabled store plugin keeps grants (store-files does)');
@@ -83,7 +84,7 @@ export default definePlugin<{ discoveryRetrySeconds: number }>({
         const accounts = new Accounts(store, () => ready(idp, 'the identity provider'), now, settings.sessionSeconds, (m) => log.warn(m));
         // Loaded only now: an endpoint without OAuth never pays for oidc-provider.
         const { createProvider } = await import('./provider.js');
-        provider = await createProvider(settings, store, accounts, now, log);
+        provider = await createProvider(settings, kernel.settings().aggregator.oauth.server.trustedIssuers, store, accounts, now, log);
         const proxies = new TrustedProxies(settings.trustedProxyCIDRs);
         const router = kernel.services.get('http').router;
         mountRoutes(router, { provider: () => ready(provider, 'the authorization server'), settings, proxies });

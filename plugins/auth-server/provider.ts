@@ -10,7 +10,9 @@ import { randomBytes } from 'node:crypto';
 import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
 import { PrivateAddressError, resolveChecked } from '../../kernel/net/pinned-fetch.js';
+import type { TrustedIssuer } from '../../kernel/config/settings.js';
 import type { Accounts } from './accounts.js';
+import { registerTokenExchange } from './token-exchange.js';
 import { accessTokenLifetime, refreshTokenLifetime } from './lifetimes.js';
 import { providerAdapter } from './provider-adapter.js';
 import { INTERACTION_PATH, OIDC_SCOPES, RESOURCE_SCOPE, ROUTES, sameResource } from './paths.js';
@@ -39,7 +41,7 @@ function claimsFor(record: { subject: string; claims: Record<string, unknown> })
   return { ...claims, sub: record.subject };
 }
 
-export async function createProvider(settings: AuthServerSettings, store: SealedStore, accounts: Accounts, now: () => number, log: { debug(m: string): void; error(m: string): void }): Promise<Provider> {
+export async function createProvider(settings: AuthServerSettings, trustedIssuers: TrustedIssuer[], store: SealedStore, accounts: Accounts, now: () => number, log: { debug(m: string): void; error(m: string): void }): Promise<Provider> {
   const keys = await keysFrom(store);
   const refreshTtl = (accountId: string | undefined): number => refreshTokenLifetime(now(), settings.sessionSeconds, accountId ? accounts.cached(accountId)?.tokens.sessionEndsAt : undefined);
   const configuration: Configuration = {
@@ -130,6 +132,7 @@ export async function createProvider(settings: AuthServerSettings, store: Sealed
   };
   const provider = new Provider(settings.issuer, configuration);
   provider.proxy = true;
+  registerTokenExchange(provider, settings, trustedIssuers, accounts, now);
   // Why a request was refused, for the operator (clients see only the standard error).
   const explain = (event: string) => (_ctx: unknown, err: { error?: string; error_description?: string; error_detail?: string }) =>
     log.debug(`${event}: ${err.error ?? 'error'}: ${err.error_description ?? ''}${err.error_detail ? ` (${err.error_detail})` : ''}`);
