@@ -91,12 +91,23 @@ describe('OAuth server: refusals', function () {
       expect(r.error_description).to.include('is not served here');
     });
 
-    it('with a redirect URI on a private address: the DNS-rebinding message', async () => {
+    it('with a redirect URI on a private address: the DNS-rebinding message, at registration and when a flow starts', async () => {
       for (const uri of ['http://10.1.2.3/callback', 'http://169.254.169.254/latest']) {
-        const id = await registerClient(setup.base, { redirect_uris: [uri] });
-        const r = await refusedAt(authorizeUrl(setup.base, id, { redirect_uri: uri }));
+        const registered = await fetch(`${setup.base}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ redirect_uris: [uri], token_endpoint_auth_method: 'none' }) });
+        expect(registered.status, uri).to.equal(400);
+        expect(await registered.json(), uri).to.deep.equal({ error: 'invalid_redirect_uri', error_description: 'redirect_uri: hostname resolves to private IP address (DNS rebinding protection)' });
+        // A client registered before the rule (or with a name that resolved elsewhere then) is stopped when its flow starts.
+        const r = await refusedAt(authorizeUrl(setup.base, clientId, { redirect_uri: uri }));
         expect(r, uri).to.deep.include({ via: 'page', status: 400, error: 'invalid_request', error_description: 'redirect_uri: hostname resolves to private IP address (DNS rebinding protection)' });
       }
+    });
+
+    it('introspection says a token of this server is active, and inactive once revoked', async () => {
+      const tokens = await signIn(setup.base, clientId, { scope: 'mcp openid email' });
+      const intro = await postForm(`${setup.base}/oauth/introspect`, { token: tokens.access_token, client_id: clientId });
+      expect(intro.body).to.include({ active: true, sub: 'alice', aud: setup.base, client_id: clientId });
+      await postForm(`${setup.base}/oauth/revoke`, { token: tokens.access_token, client_id: clientId });
+      expect((await postForm(`${setup.base}/oauth/introspect`, { token: tokens.access_token, client_id: clientId })).body).to.deep.equal({ active: false });
     });
 
     it('with a client metadata document on 127.0.0.1: invalid_client naming the private address', async () => {
