@@ -29,6 +29,10 @@ Commands:
                Cursor: mcpServers; VS Code: servers). --dry-run prints instead; --force
                overwrites existing files
 
+Client commands (see switchboard list --help):
+  list tools|servers|workflows|executions, describe TOOL, call TOOL [--arg k=v]...,
+  login [--silent], logout, agent [--silent]; each takes --endpoint URL and --json
+
 Options:
   --config-path DIR   Configuration directory (default ~/.config/switchboard/)
   --port N            Listen on port N (overrides aggregator.port; 0 picks a free port)

@@ -47,7 +47,14 @@ async function serve(args: CliArgs): Promise<void> {
   }
 }
 
+/** Commands of the command-line client (client/): they talk to a running Switchboard. */
+const CLIENT_COMMANDS = new Set(['list', 'describe', 'call', 'login', 'logout', 'agent']);
+
 async function main(): Promise<void> {
+  if (process.argv.slice(2).some((a) => CLIENT_COMMANDS.has(a))) {
+    const { clientMain } = await import('../../client/main.js');
+    return clientMain(process.argv.slice(2));
+  }
   let args: CliArgs;
   try {
     args = parseArgs(process.argv.slice(2));

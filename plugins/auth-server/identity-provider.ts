@@ -36,7 +36,11 @@ export interface SignedIn {
 }
 
 export class IdentityProviderError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** The provider's own error code, when it answered with one (login_required, access_denied...). */
+    readonly oauthError?: string,
+  ) {
     super(message);
     this.name = 'IdentityProviderError';
   }
@@ -90,7 +94,7 @@ export class IdentityProvider {
     }
   }
 
-  async start(redirectUri: string): Promise<SignInStart> {
+  async start(redirectUri: string, options: { silent?: boolean } = {}): Promise<SignInStart> {
     const verifier = oauth.generateRandomCodeVerifier();
     const state = oauth.generateRandomState();
     const nonce = oauth.generateRandomNonce();
@@ -104,6 +108,7 @@ export class IdentityProvider {
       nonce,
       code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
       code_challenge_method: 'S256',
+      ...(options.silent ? { prompt: 'none' } : {}),
     }).toString();
     return { url: url.href, verifier, state, nonce };
   }
@@ -116,7 +121,7 @@ export class IdentityProvider {
     } catch (err) {
       const cause = (err as { cause?: URLSearchParams }).cause;
       const described = cause instanceof URLSearchParams ? `${cause.get('error')}${cause.get('error_description') ? `: ${cause.get('error_description')}` : ''}` : (err as Error).message;
-      throw new IdentityProviderError(`the identity provider refused the sign-in (${described})`);
+      throw new IdentityProviderError(`the identity provider refused the sign-in (${described})`, cause instanceof URLSearchParams ? (cause.get('error') ?? undefined) : undefined);
     }
     const response = await oauth.authorizationCodeGrantRequest(this.as, this.client, this.clientAuth, params, redirectUri, started.verifier, this.options);
     const result = await oauth.processAuthorizationCodeResponse(this.as, this.client, response, { expectedNonce: started.nonce, requireIdToken: true });

@@ -28,3 +28,6 @@ export function sameResource(a: string, b: string): boolean {
     return a === b;
   }
 }
+
+/** Carries a client's prompt=none through oidc-provider to the identity provider. */
+export const SILENT_PARAM = 'switchboard_silent';

@@ -15,7 +15,7 @@ import type { Accounts } from './accounts.js';
 import { registerTokenExchange } from './token-exchange.js';
 import { accessTokenLifetime, refreshTokenLifetime } from './lifetimes.js';
 import { providerAdapter } from './provider-adapter.js';
-import { INTERACTION_PATH, OIDC_SCOPES, RESOURCE_SCOPE, ROUTES, sameResource } from './paths.js';
+import { INTERACTION_PATH, OIDC_SCOPES, RESOURCE_SCOPE, ROUTES, sameResource, SILENT_PARAM } from './paths.js';
 import type { SealedStore } from './sealed-store.js';
 import type { AuthServerSettings } from './settings.js';
 
@@ -64,6 +64,7 @@ export async function createProvider(settings: AuthServerSettings, trustedIssuer
     jwks: { keys: [keys.signing] },
     pkce: { required: () => true },
     responseTypes: ['code'],
+    extraParams: [SILENT_PARAM],
     clientDefaults: { grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none', id_token_signed_response_alg: 'ES256' },
     routes: ROUTES,
     interactions: { url: (_ctx, interaction) => `${INTERACTION_PATH}/${interaction.uid}` },

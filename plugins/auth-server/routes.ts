@@ -9,7 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { default as Router, RouterContext } from '@koa/router';
 import type Provider from 'oidc-provider';
 import { redirectUriProblem } from './redirect-guard.js';
-import { RESOURCE_SCOPE, ROUTES } from './paths.js';
+import { RESOURCE_SCOPE, ROUTES, SILENT_PARAM } from './paths.js';
 import type { TrustedProxies } from './request-url.js';
 import type { AuthServerSettings } from './settings.js';
 
@@ -54,6 +54,14 @@ export function mountRoutes(router: Router, deps: { provider: () => Provider; se
     if (typeof q.redirect_uri === 'string') {
       const problem = await redirectUriProblem(q.redirect_uri, settings.allowPrivateRedirectURIs);
       if (problem) return oauthError(ctx, 'invalid_request', problem);
+    }
+    // prompt=none is the identity provider's to answer (it knows whether the person has a
+    // session); oidc-provider would refuse it here for want of its own. It travels as a flag.
+    if (q.prompt === 'none') {
+      const url = new URL(ctx.req.url ?? '/', settings.issuer);
+      url.searchParams.delete('prompt');
+      url.searchParams.set(SILENT_PARAM, '1');
+      ctx.req.url = `${url.pathname}${url.search}`;
     }
     await handOver(ctx);
   });

@@ -9,7 +9,7 @@ import type { default as Router, RouterContext } from '@koa/router';
 import type Provider from 'oidc-provider';
 import type { Accounts } from './accounts.js';
 import { IdentityProviderError, type IdentityProvider, type SignInStart } from './identity-provider.js';
-import { INTERACTION_PATH, OIDC_SCOPES, RESOURCE_SCOPE } from './paths.js';
+import { INTERACTION_PATH, OIDC_SCOPES, RESOURCE_SCOPE, SILENT_PARAM } from './paths.js';
 import type { SealedStore } from './sealed-store.js';
 import type { AuthServerSettings } from './settings.js';
 
@@ -19,7 +19,11 @@ const PENDING_SECONDS = 10 * 60;
 interface PendingSignIn {
   uid: string;
   started: SignInStart;
+  /** The client asked prompt=none: the provider's own refusal (login_required...) goes back to it. */
+  silent?: boolean;
 }
+
+const SILENT_ERRORS = new Set(['login_required', 'interaction_required', 'consent_required', 'account_selection_required']);
 
 function fail(ctx: RouterContext, status: number, error: string, description: string): void {
   ctx.status = status;
@@ -54,8 +58,9 @@ export function mountSignIn(router: Router, deps: { provider: () => Provider; id
       const to = await provider.interactionResult(ctx.req, ctx.res, { consent: { grantId } }, { mergeWithLastSubmission: true });
       return ctx.redirect(to);
     }
-    const started = await deps.idp().start(callbackUrl);
-    await deps.store.put<PendingSignIn>('SignIn', started.state, { payload: { uid: details.uid, started }, expiresAt: Math.floor(deps.now()) + PENDING_SECONDS });
+    const silent = (details.params as Record<string, unknown>)[SILENT_PARAM] === '1';
+    const started = await deps.idp().start(callbackUrl, { silent });
+    await deps.store.put<PendingSignIn>('SignIn', started.state, { payload: { uid: details.uid, started, silent }, expiresAt: Math.floor(deps.now()) + PENDING_SECONDS });
     ctx.redirect(started.url);
   });
 
@@ -75,7 +80,8 @@ export function mountSignIn(router: Router, deps: { provider: () => Provider; id
     } catch (err) {
       const message = err instanceof IdentityProviderError ? err.message : `the identity provider's answer was not accepted: ${(err as Error).message}`;
       deps.log.warn(`sign-in failed: ${message}`);
-      interaction.result = { error: 'access_denied', error_description: message };
+      const code = err instanceof IdentityProviderError && pending.payload.silent && err.oauthError && SILENT_ERRORS.has(err.oauthError) ? err.oauthError : 'access_denied';
+      interaction.result = { error: code, error_description: message };
       await interaction.save(Math.max(1, interaction.exp - Math.floor(Date.now() / 1000)));
       return ctx.redirect(interaction.returnTo);
     }

@@ -1,0 +1,67 @@
+/**
+ * The client half of the `switchboard` binary: commands that talk to a running
+ * Switchboard. One clear line on stderr and a non-zero exit for anything that fails.
+ */
+import { ClientUsageError, CLIENT_USAGE, parseClientArgs, type ClientArgs } from './args.js';
+import { runAgent } from './agent.js';
+import { call, describe, list } from './commands.js';
+import { ClientError, connect } from './connection.js';
+import { CredentialStore } from './credentials.js';
+import { signIn } from './sign-in.js';
+
+async function run(args: ClientArgs): Promise<number> {
+  const { run: cmd, endpoint } = args;
+  const say = (line: string) => process.stderr.write(`${line}\n`);
+  switch (cmd.command) {
+    case 'login': {
+      const how = await signIn(endpoint, new CredentialStore(endpoint), { silent: cmd.silent, say });
+      say(`Signed in to ${endpoint}${how === 'silent' ? ' (silently)' : ''}.`);
+      return 0;
+    }
+    case 'logout':
+      say((await new CredentialStore(endpoint).forget()) ? `Signed out of ${endpoint}.` : `No credentials were stored for ${endpoint}.`);
+      return 0;
+    case 'agent':
+      await runAgent(endpoint, { silent: cmd.silent, ...(args.toolset ? { toolset: args.toolset } : {}) });
+      return -1;
+    default: {
+      const client = await connect(endpoint, args.toolset ? { toolset: args.toolset } : {});
+      try {
+        if (cmd.command === 'list') process.stdout.write(await list(client, cmd.what, args.json));
+        else if (cmd.command === 'describe') process.stdout.write(await describe(client, cmd.tool, args.json));
+        else {
+          const result = await call(client, cmd, args.json);
+          (result.failed && !args.json ? process.stderr : process.stdout).write(result.failed && !args.json ? `switchboard: ${result.out}` : result.out);
+          return result.failed ? 1 : 0;
+        }
+        return 0;
+      } finally {
+        await client.close();
+      }
+    }
+  }
+}
+
+export async function clientMain(argv: readonly string[]): Promise<never | void> {
+  let args: ClientArgs;
+  try {
+    args = parseClientArgs(argv, process.env);
+  } catch (err) {
+    if (!(err instanceof ClientUsageError)) throw err;
+    if (!err.message) {
+      process.stdout.write(CLIENT_USAGE);
+      process.exit(0);
+    }
+    process.stderr.write(`switchboard: ${err.message}\n\n${CLIENT_USAGE}`);
+    process.exit(2);
+  }
+  let code: number;
+  try {
+    code = await run(args);
+  } catch (err) {
+    const message = err instanceof ClientError ? err.message : (err as Error).message;
+    process.stderr.write(`switchboard: ${message.split('\n')[0]}\n`);
+    code = 1;
+  }
+  if (code >= 0) process.exit(code);
+}

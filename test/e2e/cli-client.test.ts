@@ -1,0 +1,184 @@
+/**
+ * The command-line client as people and scripts use it, against running Switchboards: an
+ * open one (tables, JSON, calls, one-line errors with non-zero exits) and a protected one
+ * (login through a browser, --silent with and without the identity provider's cooperation,
+ * credentials 0600), and `switchboard agent` driven by the SDK client over stdio.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { CLI, freePort, meta, ROOT, startSwitchboard, stdioServer, TEST_SERVER, type Running } from '../support/harness.js';
+import { startProtected, type OAuthSetup } from '../support/oauth-setup.js';
+
+const HEADLESS = `${process.execPath} ${join(ROOT, 'dist/test/fixtures/headless-browser.js')}`;
+
+interface Ran {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function cli(args: string[], env: Record<string, string> = {}): Promise<Ran> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('command-line client against an open Switchboard', function () {
+  this.timeout(30_000);
+  let sb: Running;
+  let home: string;
+  const env = () => ({ XDG_CONFIG_HOME: home, SWITCHBOARD_ENDPOINT: sb.url });
+
+  before(async () => {
+    sb = await startSwitchboard({ 'mcpservers/tools.yaml': stdioServer('tools', TEST_SERVER) });
+    home = await mkdtemp(join(tmpdir(), 'sb-cli-'));
+  });
+  after(async () => {
+    await sb?.stop();
+    await rm(home, { recursive: true, force: true });
+  });
+
+  it('list tools prints an aligned table; --json the structured list', async () => {
+    const r = await cli(['list', 'tools'], env());
+    expect(r.code, r.stderr).to.equal(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines[0]).to.match(/^NAME\s+SERVER\s+KIND\s+SUMMARY$/);
+    expect(lines[1]).to.match(/^-+\s+-+\s+-+\s+-+$/);
+    const ping = lines.find((l) => l.startsWith('x_tools_ping'))!;
+    expect(ping).to.match(/^x_tools_ping\s+tools\s+tool\s+\S/);
+    // Aligned: every column starts where its header does.
+    const at = lines[0]!.indexOf('SERVER');
+    for (const l of lines.slice(2)) expect(l.slice(at - 2, at), l).to.equal('  ');
+    const j = await cli(['list', 'tools', '--json'], env());
+    const tools = JSON.parse(j.stdout) as { name: string }[];
+    expect(tools.map((t) => t.name)).to.include('x_tools_add');
+  });
+
+  it('list servers, workflows and executions; --endpoint wins over SWITCHBOARD_ENDPOINT', async () => {
+    const servers = await cli(['list', 'servers', '--endpoint', sb.url], { XDG_CONFIG_HOME: home, SWITCHBOARD_ENDPOINT: 'http://127.0.0.1:9/mcp' });
+    expect(servers.code, servers.stderr).to.equal(0);
+    expect(servers.stdout).to.match(/^tools\s+stdio\s+running\s+\S+\s+\d+/m);
+    expect((await cli(['list', 'workflows'], env())).stdout).to.match(/^NAME\s+AVAILABLE\s+STEPS\s+DESCRIPTION$/m);
+    expect((await cli(['list', 'executions'], env())).code).to.equal(0);
+  });
+
+  it('describe shows the arguments; call prints the result, --arg values typed by the schema', async () => {
+    const d = await cli(['describe', 'x_tools_add'], env());
+    expect(d.code, d.stderr).to.equal(0);
+    expect(d.stdout).to.match(/^a\s+number\s+yes/m);
+    const c = await cli(['call', 'x_tools_add', '--arg', 'a=2', '--arg', 'b=40'], env());
+    expect(c.code, c.stderr).to.equal(0);
+    expect(c.stdout.trim()).to.equal('42');
+    const j = await cli(['call', 'x_tools_add', '--args', '{"a":1,"b":2}', '--json'], env());
+    expect((JSON.parse(j.stdout) as { content: { text: string }[] }).content[0]!.text).to.equal('3');
+  });
+
+  it('a failed call, a bad argument, an unknown tool and an unreachable endpoint: one line on stderr, exit 1', async () => {
+    const nobody = `http://127.0.0.1:${await freePort()}/mcp`;
+    const cases: [string[], RegExp][] = [
+      [['call', 'x_tools_add', '--arg', 'a=2'], /^switchboard: .*b/],
+      [['call', 'x_tools_add', '--arg', 'a=two', '--arg', 'b=1'], /^switchboard: --arg a: 'two' is not a valid number$/],
+      [['call', 'no_such_tool'], /^switchboard: .*no_such_tool/],
+      [['list', 'tools', '--endpoint', nobody], new RegExp(`^switchboard: cannot reach ${nobody.replace(/[.?/]/g, '\\$&')}: nothing is listening there \\(is Switchboard running\\?\\)$`)],
+    ];
+    for (const [args, message] of cases) {
+      const r = await cli(args, env());
+      expect(r.code, args.join(' ')).to.equal(1);
+      expect(r.stderr.trimEnd().split('\n'), args.join(' ')).to.have.length(1);
+      expect(r.stderr.trimEnd(), args.join(' ')).to.match(message);
+    }
+    const usage = await cli(['list', 'things'], env());
+    expect(usage.code).to.equal(2);
+  });
+
+  it('switchboard agent serves an IDE over stdio, forwarding to the endpoint', async () => {
+    const client = new Client({ name: 'ide', version: '1' });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'agent', '--endpoint', sb.url], env: { ...(process.env as Record<string, string>), XDG_CONFIG_HOME: home }, stderr: 'pipe' }));
+    const listed = await meta<{ tools: { name: string }[] }>(client, 'list_tools');
+    expect(listed.tools.map((t) => t.name)).to.include('x_tools_ping');
+    const r = await client.callTool({ name: 'call_tool', arguments: { name: 'x_tools_add', arguments: { a: 5, b: 6 } } });
+    expect((r.content as { text: string }[])[0]!.text).to.equal('11');
+    await client.close();
+  });
+});
+
+describe('command-line client against a protected Switchboard', function () {
+  this.timeout(60_000);
+  let setup: OAuthSetup;
+  let home: string;
+  const env = (extra: Record<string, string> = {}) => ({ XDG_CONFIG_HOME: home, SWITCHBOARD_ENDPOINT: setup.sb.url, BROWSER: HEADLESS, ...extra });
+
+  before(async () => {
+    setup = await startProtected({ idp: { refuseSilentSignIn: true } });
+    home = await mkdtemp(join(tmpdir(), 'sb-cli-'));
+  });
+  after(async () => {
+    await setup?.sb.stop();
+    await setup?.idp.close();
+    await rm(home, { recursive: true, force: true });
+  });
+
+  it('before login: one line saying to log in', async () => {
+    const r = await cli(['list', 'tools'], env());
+    expect(r.code).to.equal(1);
+    expect(r.stderr.trim()).to.equal(`switchboard: not signed in to ${setup.sb.url} (or the sign-in has lapsed): run switchboard login --endpoint ${setup.sb.url}`);
+  });
+
+  it('login --silent falls back to the interactive sign-in when the identity provider refuses prompt=none; credentials are 0600', async () => {
+    const r = await cli(['login', '--silent'], env());
+    expect(r.code, r.stderr).to.equal(0);
+    expect(r.stderr, r.stderr).to.include('Silent sign-in did not work (login_required');
+    expect(r.stderr).to.include(`Signed in to ${setup.sb.url}.`);
+    const dir = join(home, 'switchboard', 'credentials');
+    const [file] = await readdir(dir);
+    expect((await stat(join(dir, file!))).mode & 0o777).to.equal(0o600);
+    const listed = await cli(['list', 'tools'], env());
+    expect(listed.code, listed.stderr).to.equal(0);
+    expect(listed.stdout).to.match(/^x_tools_ping\s/m);
+  });
+
+  it('the agent uses the stored sign-in', async () => {
+    const client = new Client({ name: 'ide', version: '1' });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'agent'], env: { ...(process.env as Record<string, string>), ...env() }, stderr: 'pipe' }));
+    await meta(client, 'list_tools');
+    await client.close();
+  });
+
+  it('logout forgets the credentials', async () => {
+    expect((await cli(['logout'], env())).stderr).to.include(`Signed out of ${setup.sb.url}.`);
+    expect((await cli(['list', 'tools'], env())).code).to.equal(1);
+  });
+});
+
+describe('command-line client: silent sign-in when the identity provider still knows the person', function () {
+  this.timeout(60_000);
+  let setup: OAuthSetup;
+  let home: string;
+
+  before(async () => {
+    setup = await startProtected();
+    home = await mkdtemp(join(tmpdir(), 'sb-cli-'));
+  });
+  after(async () => {
+    await setup?.sb.stop();
+    await setup?.idp.close();
+    await rm(home, { recursive: true, force: true });
+  });
+
+  it('login --silent signs in without the interactive fallback', async () => {
+    const r = await cli(['login', '--silent', '--endpoint', setup.sb.url], { XDG_CONFIG_HOME: home, BROWSER: HEADLESS });
+    expect(r.code, r.stderr).to.equal(0);
+    expect(r.stderr).to.not.include('Silent sign-in did not work');
+    expect(r.stderr).to.include(`Signed in to ${setup.sb.url} (silently).`);
+  });
+});
