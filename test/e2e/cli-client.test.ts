@@ -182,3 +182,50 @@ describe('command-line client: silent sign-in when the identity provider still k
     expect(r.stderr).to.include(`Signed in to ${setup.sb.url} (silently).`);
   });
 });
+
+describe('command-line client in a terminal (tmux)', function () {
+  this.timeout(30_000);
+  let sb: Running;
+  const session = `sb-cli-${process.pid}`;
+  const tmux = (...args: string[]) => new Promise<string>((resolve, reject) => {
+    const child = spawn('tmux', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`tmux ${args.join(' ')} exited ${code}`))));
+  });
+  const screenAfter = async (command: string, done: RegExp): Promise<string> => {
+    await tmux('send-keys', '-t', session, 'clear', 'Enter');
+    await tmux('send-keys', '-t', session, command, 'Enter');
+    for (let i = 0; i < 100; i++) {
+      const screen = await tmux('capture-pane', '-p', '-t', session);
+      if (done.test(screen)) return screen;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`'${command}' did not finish: ${await tmux('capture-pane', '-p', '-t', session)}`);
+  };
+
+  before(async function () {
+    if (await tmux('-V').then(() => false, () => true)) this.skip(); // no tmux on this machine: nothing to drive
+    sb = await startSwitchboard({ 'mcpservers/tools.yaml': stdioServer('tools', TEST_SERVER) });
+    await tmux('new-session', '-d', '-s', session, '-x', '160', '-y', '40', '-e', `SWITCHBOARD_ENDPOINT=${sb.url}`, '-e', 'PS1=$ ', 'sh');
+  });
+  after(async () => {
+    await tmux('kill-session', '-t', session).catch(() => undefined);
+    await sb?.stop();
+  });
+
+  it('shows the tool table aligned, a call result, and one clear line with a non-zero status for an error', async () => {
+    const sbCmd = `${process.execPath} ${CLI}`;
+    const listed = await screenAfter(`${sbCmd} list tools; echo "exit=$?"`, /exit=\d/);
+    const rows = listed.split('\n').filter((l) => /^(NAME|x_tools_)/.test(l));
+    expect(rows.length).to.be.greaterThan(3);
+    const serverCol = rows[0]!.indexOf('SERVER');
+    for (const row of rows.slice(1)) expect(row.slice(serverCol, serverCol + 5), row).to.equal('tools');
+    expect(listed).to.include('exit=0');
+    const called = await screenAfter(`${sbCmd} call x_tools_add --arg a=20 --arg b=22; echo "exit=$?"`, /exit=\d/);
+    expect(called).to.match(/^42$/m);
+    const failed = await screenAfter(`${sbCmd} call no_such_tool; echo "exit=$?"`, /exit=\d/);
+    expect(failed).to.match(/^switchboard: .*no_such_tool.*$/m);
+    expect(failed).to.include('exit=1');
+  });
+});
