@@ -16,6 +16,31 @@ export interface TrustedIssuer {
   allowPrivateIPJWKS: boolean;
 }
 
+export interface SecretRef {
+  name: string;
+  namespace?: string;
+  clientIdKey: string;
+  clientSecretKey: string;
+}
+
+export interface BrokerTarget {
+  idpTokenEndpoint?: string;
+  expectedIssuer?: string;
+  connectorId?: string;
+  scopes: string;
+  clientId?: string;
+  clientSecretFile?: string;
+  clientCredentialsSecretRef?: SecretRef;
+  grantIssuer?: string;
+}
+
+export interface TokenExchangeBroker {
+  clientAudiences: Record<string, string[]>;
+  targets: Record<string, BrokerTarget>;
+  brokerClients: Record<string, { clientSecretFile?: string; clientCredentialsSecretRef?: SecretRef; scopes?: string[] }>;
+  allowPrivateIP: boolean;
+}
+
 export interface OAuthServerSettings {
   enabled: boolean;
   baseUrl?: string;
@@ -24,7 +49,7 @@ export interface OAuthServerSettings {
   resourceIdentifier: string;
   trustedProxyCIDRs: string[];
   trustedIssuers: TrustedIssuer[];
-  tokenExchangeBroker?: Record<string, unknown>;
+  tokenExchangeBroker?: TokenExchangeBroker;
   allowPrivateIPClientMetadata: boolean;
   allowPrivateIPRedirectURIs: boolean;
   registration: { public: boolean; token?: ConfiguredSecret };

@@ -13,6 +13,7 @@ import type Provider from 'oidc-provider';
 import { Accounts } from './accounts.js';
 import { BearerAuthenticator } from './bearer.js';
 import { DpopVerifier } from './dpop.js';
+import { resolveBroker } from './broker.js';
 import { IdentityProvider } from './identity-provider.js';
 import { TrustedProxies } from './request-url.js';
 import { mountRoutes, RESOURCE_METADATA_PATH } from './routes.js';
@@ -69,7 +70,8 @@ export default definePlugin<{ discoveryRetrySeconds: number }>({
         if (settings.idp.allowPrivate) log.warn('idp.allowPrivateIPOIDC is on: the identity provider may be reached at a private or loopback address');
         if (settings.allowPrivateClientMetadata) log.warn('allowPrivateIPClientMetadata is on: client metadata documents may be fetched from private addresses');
         const raw = kernel.settings().aggregator.oauth.server;
-        if (raw.tokenExchangeBroker) log.warn('tokenExchangeBroker is accepted but has no effect yet: brokered token exchange is not served');
+        const broker = raw.tokenExchangeBroker ? resolveBroker(raw.tokenExchangeBroker, { configPath: kernel.config.configPath, env: process.env, onSecret: (v) => kernel.secrets.add(v) }) : undefined;
+        if (broker?.allowPrivate) log.warn('tokenExchangeBroker.allowPrivateIP is on: downstream token endpoints may be at private addresses');
         for (const t of raw.trustedIssuers) if (t.allowPrivateIPJWKS) log.warn(`trusted issuer ${t.issuer}: allowPrivateIPJWKS is on: its key set may be fetched from a private address`);
         if (settings.allowPrivateRedirectURIs) log.warn('allowPrivateIPRedirectURIs is on: redirect URIs may point at private addresses');
         const backing = settings.storage.persistent ? kernel.services.find('grant-store') : undefined;
@@ -84,7 +86,7 @@ export default definePlugin<{ discoveryRetrySeconds: number }>({
         const accounts = new Accounts(store, () => ready(idp, 'the identity provider'), now, settings.sessionSeconds, (m) => log.warn(m));
         // Loaded only now: an endpoint without OAuth never pays for oidc-provider.
         const { createProvider } = await import('./provider.js');
-        provider = await createProvider(settings, kernel.settings().aggregator.oauth.server.trustedIssuers, store, accounts, now, log);
+        provider = await createProvider(settings, { trustedIssuers: raw.trustedIssuers, ...(broker ? { broker } : {}) }, store, accounts, now, log);
         const proxies = new TrustedProxies(settings.trustedProxyCIDRs);
         const router = kernel.services.get('http').router;
         mountRoutes(router, { provider: () => ready(provider, 'the authorization server'), settings, proxies });

@@ -13,6 +13,7 @@ import { PrivateAddressError, resolveChecked } from '../../kernel/net/pinned-fet
 import type { TrustedIssuer } from '../../kernel/config/settings.js';
 import type { Accounts } from './accounts.js';
 import { registerTokenExchange } from './token-exchange.js';
+import { brokerClientMetadata, type Broker } from './broker.js';
 import { accessTokenLifetime, refreshTokenLifetime } from './lifetimes.js';
 import { providerAdapter } from './provider-adapter.js';
 import { INTERACTION_PATH, OIDC_SCOPES, RESOURCE_SCOPE, ROUTES, sameResource, SILENT_PARAM } from './paths.js';
@@ -41,11 +42,13 @@ function claimsFor(record: { subject: string; claims: Record<string, unknown> })
   return { ...claims, sub: record.subject };
 }
 
-export async function createProvider(settings: AuthServerSettings, trustedIssuers: TrustedIssuer[], store: SealedStore, accounts: Accounts, now: () => number, log: { debug(m: string): void; error(m: string): void }): Promise<Provider> {
+export async function createProvider(settings: AuthServerSettings, exchange: { trustedIssuers: TrustedIssuer[]; broker?: Broker }, store: SealedStore, accounts: Accounts, now: () => number, log: { debug(m: string): void; error(m: string): void }): Promise<Provider> {
   const keys = await keysFrom(store);
   const refreshTtl = (accountId: string | undefined): number => refreshTokenLifetime(now(), settings.sessionSeconds, accountId ? accounts.cached(accountId)?.tokens.sessionEndsAt : undefined);
   const configuration: Configuration = {
     adapter: providerAdapter(store, now),
+    // Broker clients are seeded from the configuration; every other client registers itself.
+    clients: exchange.broker ? brokerClientMetadata(exchange.broker) : [],
     findAccount: async (ctx: KoaContextWithOIDC, sub: string) => {
       // At the token endpoint (code exchange, refresh) the identity provider's tokens are kept fresh.
       const record = ctx.oidc.route === 'token' ? await accounts.fresh(sub) : await accounts.find(sub);
@@ -133,7 +136,7 @@ export async function createProvider(settings: AuthServerSettings, trustedIssuer
   };
   const provider = new Provider(settings.issuer, configuration);
   provider.proxy = true;
-  registerTokenExchange(provider, settings, trustedIssuers, accounts, now);
+  registerTokenExchange(provider, settings, exchange.trustedIssuers, accounts, now, exchange.broker);
   // Why a request was refused, for the operator (clients see only the standard error).
   const explain = (event: string) => (_ctx: unknown, err: { error?: string; error_description?: string; error_detail?: string }) =>
     log.debug(`${event}: ${err.error ?? 'error'}: ${err.error_description ?? ''}${err.error_detail ? ` (${err.error_detail})` : ''}`);

@@ -5,7 +5,7 @@
  * allowedScopes, every allowedClaims pattern matched. The result is one of Switchboard's own
  * access tokens for this resource, for the token's subject, living no longer than the
  * subject token (ttl.AccessToken caps it by the account's expiry); no refresh token (the
- * client exchanges again).
+ * client exchanges again). Broker clients take the brokered path (broker.ts).
  */
 import type Provider from 'oidc-provider';
 import { errors, type TokenEndpointGrantContext } from 'oidc-provider';
@@ -14,6 +14,7 @@ import type { TrustedIssuer } from '../../kernel/config/settings.js';
 import { compileGlob } from '../../kernel/glob.js';
 import { pinnedFetch } from '../../kernel/net/pinned-fetch.js';
 import type { Accounts } from './accounts.js';
+import { brokeredExchange, type Broker } from './broker.js';
 import { RESOURCE_SCOPE, sameResource } from './paths.js';
 import type { AuthServerSettings } from './settings.js';
 
@@ -48,7 +49,7 @@ function scopesOf(payload: JWTPayload): string[] {
   return [];
 }
 
-export function registerTokenExchange(provider: Provider, settings: AuthServerSettings, trustedIssuers: TrustedIssuer[], accounts: Accounts, now: () => number): void {
+export function registerTokenExchange(provider: Provider, settings: AuthServerSettings, trustedIssuers: TrustedIssuer[], accounts: Accounts, now: () => number, broker?: Broker): void {
   const trusted = new Map<string, Trusted>();
   for (const config of trustedIssuers) {
     trusted.set(config.issuer, {
@@ -60,6 +61,7 @@ export function registerTokenExchange(provider: Provider, settings: AuthServerSe
 
   const handler = async (ctx: TokenEndpointGrantContext<ExchangeParams>): Promise<void> => {
     const { params, client } = ctx.oidc;
+    if (broker?.clients.has(client!.clientId)) return brokeredExchange(ctx, { broker, provider, accounts, audience: settings.audience, now });
     if (!params.subject_token) throw new errors.InvalidRequest('subject_token is required');
     if (!params.subject_token_type || !SUBJECT_TYPES.has(params.subject_token_type)) {
       throw new errors.InvalidRequest(`subject_token_type must be one of ${[...SUBJECT_TYPES].join(', ')}`);

@@ -25,7 +25,7 @@ export interface OAuthSetup {
  * provider, port and configuration directory (given as `configDir`, which then outlives
  * each Switchboard), as an operator's restart would.
  */
-export async function startProtected(opts: { idp?: Partial<TestIdpOptions>; serverYaml?: string; env?: Record<string, string>; configDir?: string; again?: OAuthSetup } = {}): Promise<OAuthSetup> {
+export async function startProtected(opts: { idp?: Partial<TestIdpOptions>; serverYaml?: string; files?: Record<string, string>; env?: Record<string, string>; configDir?: string; again?: OAuthSetup } = {}): Promise<OAuthSetup> {
   const port = opts.again ? Number(new URL(opts.again.base).port) : await freePort();
   const base = `http://127.0.0.1:${port}`;
   const idp = opts.again?.idp ?? await startTestIdp({
@@ -46,7 +46,7 @@ export async function startProtected(opts: { idp?: Partial<TestIdpOptions>; serv
     'idp:',
     '  allowPrivateIPOIDC: true',
   ].join('\n');
-  const files = { 'config.yaml': config, 'mcpservers/tools.yaml': stdioServer('tools', TEST_SERVER) };
+  const files = { 'config.yaml': config, 'mcpservers/tools.yaml': stdioServer('tools', TEST_SERVER), ...opts.files };
   if (opts.configDir) {
     for (const [name, text] of Object.entries(files)) {
       await mkdir(dirname(join(opts.configDir, name)), { recursive: true });
