@@ -7,6 +7,11 @@ import type { Adapter, AdapterFactory, AdapterPayload } from 'oidc-provider';
 import type { SealedStore } from './sealed-store.js';
 
 const GRANT_ID = 'grantId';
+/**
+ * Records outlive their expiry by this much, so a client presenting a token that just
+ * lapsed hears "expired" rather than "unknown" (oidc-provider checks expiry itself).
+ */
+const KEEP_EXPIRED_SECONDS = 15 * 60;
 const UID = 'uid';
 const USER_CODE = 'userCode';
 
@@ -19,7 +24,7 @@ export function providerAdapter(store: SealedStore, now: () => number): AdapterF
         if (payload.grantId) index[GRANT_ID] = payload.grantId;
         if (payload.uid) index[UID] = payload.uid;
         if (payload.userCode) index[USER_CODE] = payload.userCode;
-        await store.put(model, id, { payload, ...(expiresIn ? { expiresAt: Math.floor(now()) + expiresIn } : {}), index });
+        await store.put(model, id, { payload, ...(expiresIn ? { expiresAt: Math.floor(now()) + expiresIn + KEEP_EXPIRED_SECONDS } : {}), index });
       },
       async find(id) {
         return (await store.get<AdapterPayload>(model, id))?.payload;

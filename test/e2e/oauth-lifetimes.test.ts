@@ -36,14 +36,18 @@ async function boot(sessionDuration: string, idpOptions: Partial<TestIdpOptions>
   return { kernel, idp, base, clientId: await registerClient(base) };
 }
 
-async function mcpStatus(base: string, token: string): Promise<number> {
+/** The status of an initialize with `token`; a refusal's description after a colon (`401: the access token has expired`). */
+async function mcpStatus(base: string, token: string): Promise<number | string> {
   const res = await fetch(`${base}/mcp`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${token}` },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }),
   });
-  await res.body?.cancel();
-  return res.status;
+  if (res.status === 200) {
+    await res.body?.cancel();
+    return 200;
+  }
+  return `${res.status}: ${((await res.json()) as { error_description: string }).error_description}`;
 }
 
 function refresh(s: InProcess, refreshToken: string) {
@@ -80,7 +84,7 @@ describe('OAuth server: token lifetimes on an injected clock', function () {
     clock.tick(29 * MINUTE);
     expect(await mcpStatus(running.base, tokens.access_token)).to.equal(200);
     clock.tick(2 * MINUTE);
-    expect(await mcpStatus(running.base, tokens.access_token)).to.equal(401);
+    expect(await mcpStatus(running.base, tokens.access_token)).to.equal('401: the access token has expired');
   });
 
   it('refresh tokens roll: each rotation starts sessionDuration anew, and an unused one lapses after it', async () => {
@@ -103,7 +107,7 @@ describe('OAuth server: token lifetimes on an injected clock', function () {
     const tokens = await signIn(running.base, running.clientId);
     expect(tokens.expires_in).to.equal(600);
     clock.tick(11 * MINUTE);
-    expect(await mcpStatus(running.base, tokens.access_token)).to.equal(401);
+    expect(await mcpStatus(running.base, tokens.access_token)).to.equal('401: the access token has expired');
     // The provider's access token has lapsed too; refreshing here refreshes it first, so ours gets a full 10 minutes again.
     const renewed = await refresh(running, tokens.refresh_token!);
     expect(renewed.status, JSON.stringify(renewed.body)).to.equal(200);

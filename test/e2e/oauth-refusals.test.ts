@@ -206,6 +206,13 @@ describe('OAuth server: refusals', function () {
       expect(res.status).to.equal(200);
     });
 
+    it('ignores forwarded headers from a peer that is not a trusted proxy: the proof must name the URL really addressed', async () => {
+      const forwardedUrl = 'https://switchboard.example/mcp';
+      const res = await initialize(setup.sb.url, { authorization: `DPoP ${accessToken}`, dpop: await dpopProof(key, 'POST', forwardedUrl, accessToken), 'x-forwarded-proto': 'https', 'x-forwarded-host': 'switchboard.example' });
+      expect(res.status).to.equal(401);
+      expect(((await res.json()) as { error_description: string }).error_description).to.equal(`DPoP proof htu '${forwardedUrl}' does not match ${setup.sb.url}`);
+    });
+
     it('refuses a replayed proof, a proof for another URL, a proof by another key, and the token as a plain bearer', async () => {
       const proof = await dpopProof(key, 'POST', setup.sb.url, accessToken);
       expect((await initialize(setup.sb.url, { authorization: `DPoP ${accessToken}`, dpop: proof })).status).to.equal(200);
@@ -222,5 +229,44 @@ describe('OAuth server: refusals', function () {
         expect(res.headers.get('www-authenticate'), what).to.match(/^DPoP /);
       }
     });
+  });
+});
+
+describe('OAuth server: gated registration and a trusted proxy', function () {
+  this.timeout(30_000);
+  let setup: OAuthSetup;
+
+  before(async () => {
+    setup = await startProtected({ serverYaml: '      registration:\n        token: ${REGISTRATION_TOKEN}\n      trustedProxyCIDRs: [127.0.0.1/32]', env: { REGISTRATION_TOKEN: 'let-me-register-please' } });
+  });
+  after(async () => {
+    await setup?.sb.stop();
+    await setup?.idp.close();
+  });
+
+  it('registration needs the registration token as bearer', async () => {
+    const body = JSON.stringify({ redirect_uris: [CLIENT_REDIRECT], token_endpoint_auth_method: 'none' });
+    const without = await fetch(`${setup.base}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    expect(without.status).to.equal(401);
+    expect(((await without.json()) as { error: string }).error).to.equal('invalid_token');
+    const withToken = await fetch(`${setup.base}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer let-me-register-please' }, body });
+    expect(withToken.status).to.equal(201);
+  });
+
+  it('behind a trusted proxy, the DPoP htu is the URL the client addressed (forwarded protocol and host)', async () => {
+    const clientId = ((await (await fetch(`${setup.base}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer let-me-register-please' }, body: JSON.stringify({ redirect_uris: [CLIENT_REDIRECT], token_endpoint_auth_method: 'none' }) })).json()) as { client_id: string }).client_id;
+    const key = await dpopKey();
+    const { verifier, challenge } = pkce();
+    const back = await new Browser().follow(authorizeUrl(setup.base, clientId, { code_challenge: challenge }), CLIENT_REDIRECT);
+    const forwarded = { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'switchboard.example' };
+    const token = await postForm(
+      `${setup.base}/oauth/token`,
+      { grant_type: 'authorization_code', code: back.searchParams.get('code')!, redirect_uri: CLIENT_REDIRECT, code_verifier: verifier, client_id: clientId },
+      { dpop: await dpopProof(key, 'POST', 'https://switchboard.example/oauth/token'), ...forwarded },
+    );
+    expect(token.status, JSON.stringify(token.body)).to.equal(200);
+    const accessToken = String(token.body.access_token);
+    const res = await initialize(setup.sb.url, { authorization: `DPoP ${accessToken}`, dpop: await dpopProof(key, 'POST', 'https://switchboard.example/mcp', accessToken), ...forwarded });
+    expect(res.status).to.equal(200);
   });
 });
