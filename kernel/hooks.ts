@@ -8,6 +8,8 @@ import type { Catalogue, CatalogueEntry } from './catalogue.js';
 import type { RequestContext } from './request-context.js';
 import type { CallContext, JsonObject, ToolDefinition } from './tools.js';
 import type { Session } from './sessions.js';
+import type { CallEnd } from './contracts/observations.js';
+import type { ConfigProblem } from './errors.js';
 
 export interface ServiceStateChange {
   name: string;
@@ -28,6 +30,10 @@ export interface KernelHooks {
   onRequest: AsyncSeriesHook<[RequestContext]>;
   /** A tool passed lookup, visibility and argument checks and is about to run. Taps may refuse (throw). */
   onCall: AsyncSeriesHook<[CatalogueEntry, JsonObject, CallContext]>;
+  /** A catalogue tool call ended, however it ended (kernel/contracts/observations.ts). Taps must be cheap and must not throw. */
+  onCallEnd: SyncHook<[CallEnd]>;
+  /** A configuration change was refused; the last good configuration stays. */
+  onConfigRejected: SyncHook<[readonly ConfigProblem[]]>;
   /** A client session is about to open. A tap may refuse it by throwing (a session limit); the client sees the message. */
   onSessionOpen: SyncHook<[Session]>;
   onSessionClose: SyncHook<[Session]>;
@@ -41,6 +47,8 @@ export function createHooks(): KernelHooks {
     onCatalogueChange: new SyncHook(['catalogue']),
     onRequest: new AsyncSeriesHook(['request']),
     onCall: new AsyncSeriesHook(['entry', 'args', 'call']),
+    onCallEnd: new SyncHook(['end']),
+    onConfigRejected: new SyncHook(['problems']),
     onSessionOpen: new SyncHook(['session']),
     onSessionClose: new SyncHook(['session']),
     onServiceStateChange: new SyncHook(['change']),

@@ -8,10 +8,12 @@ import type { ValidateFunction } from 'ajv';
 import { argumentProblems } from './argument-problems.js';
 import type { Catalogue, CatalogueEntry } from './catalogue.js';
 import { createAjv } from './config/validate.js';
+import type { CallEnd, CallOutcome } from './contracts/observations.js';
 import {
   InvalidArgumentsError,
   OutsideToolsetError,
   ServerUnavailableError,
+  SwitchboardError,
   ToolNotFoundError,
 } from './errors.js';
 import type { KernelHooks } from './hooks.js';
@@ -20,6 +22,12 @@ import { SecretScrubber } from './secrets/scrubber.js';
 import type { CallContext, JsonObject } from './tools.js';
 
 const NO_VALIDATOR = null;
+
+/** How far a call got, for its CallEnd. */
+interface Progress {
+  entry: CatalogueEntry | undefined;
+  invoked: boolean;
+}
 
 export class ToolInvoker {
   private readonly ajv = createAjv();
@@ -45,14 +53,38 @@ export class ToolInvoker {
   }
 
   async call(name: string, args: JsonObject, call: CallContext): Promise<CallToolResult> {
+    // Observed only when someone listens: the unobserved path takes no clock reading.
+    if (!this.hooks.onCallEnd.isUsed()) return this.run(name, args, call, undefined);
+    const progress: Progress = { entry: undefined, invoked: false };
+    const started = performance.now();
+    try {
+      const result = await this.run(name, args, call, progress);
+      this.ended(progress, result.isError ? 'error_result' : 'ok', started);
+      return result;
+    } catch (err) {
+      this.ended(progress, progress.invoked ? 'error' : 'refused', started, err);
+      throw err;
+    }
+  }
+
+  private ended(progress: Progress, outcome: CallOutcome, started: number, err?: unknown): void {
+    const e = progress.entry;
+    const end: CallEnd = { tool: e?.name, server: e?.server, kind: e?.kind, outcome, durationMs: performance.now() - started };
+    if (err instanceof SwitchboardError) end.errorCode = err.code;
+    this.hooks.onCallEnd.call(end);
+  }
+
+  private async run(name: string, args: JsonObject, call: CallContext, progress: Progress | undefined): Promise<CallToolResult> {
     if (this.draining) throw new ServerUnavailableError('switchboard', 'shutting down');
     const entry = this.resolve(name, call);
+    if (progress) progress.entry = entry;
     const validate = this.validatorFor(entry);
     if (validate && !validate(args)) {
       throw new InvalidArgumentsError(name, argumentProblems(validate.errors));
     }
     if (this.hooks.onCall.isUsed()) await this.hooks.onCall.promise(entry, args, call);
     this.inflight++;
+    if (progress) progress.invoked = true;
     try {
       const result = await entry.invoke(args, call);
       // One size check when no secret is known: the common case costs nothing.

@@ -98,7 +98,7 @@ export class Kernel implements KernelApi {
   private async setupPlugins(): Promise<{ parsed: ParsedYaml | undefined; instances: { name: string; instance: PluginInstance }[] }> {
     const { configPath } = this.options;
     const { settings, parsed } = await readSettings(configPath);
-    this.pipeline = new ConfigPipeline(configPath, this.hooks.onConfigLoad, this.log.child('config'), this.applyOverrides(settings), (s) => this.applyOverrides(s));
+    this.pipeline = new ConfigPipeline(configPath, this.hooks.onConfigLoad, this.log.child('config'), this.applyOverrides(settings), (s) => this.applyOverrides(s), (problems) => this.hooks.onConfigRejected.call(problems));
     this.pipeline.addSettingsCheck((s, where) => this.surfaces.problems(s, where));
     for (const key of RESERVED_SETTINGS) {
       if (settings[key]) {

@@ -71,6 +71,8 @@ export class ConfigPipeline {
     private settingsValue: Settings,
     /** Applied to every settings document read (command-line overrides). */
     private readonly adjust: (s: Settings) => Settings = (s) => s,
+    /** Told of every change refused (the last good configuration stays). */
+    private readonly onRejected: (problems: readonly ConfigProblem[]) => void = () => undefined,
   ) {}
 
   get snapshot(): ConfigSnapshot {
@@ -259,6 +261,7 @@ export class ConfigPipeline {
 
   private reportKept(problems: readonly ConfigProblem[]): void {
     for (const p of problems) this.log.error(`${formatConfigProblem(p)} (keeping the last good definition)`);
+    if (problems.length) this.onRejected(problems);
   }
 
   private validate(raw: RawResource): Validated | ConfigProblem[] {
