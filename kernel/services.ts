@@ -5,6 +5,7 @@
  *   declare module 'switchboard/kernel/services.js' { interface Services { mine: MyApi } }
  */
 import type { GrantStore, RequestAuthenticator } from './contracts/auth.js';
+import type { EventLog } from './contracts/events.js';
 import type { HttpService } from './contracts/http.js';
 import type { UpstreamRegistry } from './contracts/lifecycle.js';
 import type { ResourceStore } from './contracts/store.js';
@@ -19,6 +20,8 @@ export interface Services {
   authenticator: RequestAuthenticator;
   /** Where an auth plugin keeps what it issues (store-files). */
   'grant-store': GrantStore;
+  /** What happened to servers, workflows and executions (events). */
+  events: EventLog;
 }
 
 export class ServiceRegistry {

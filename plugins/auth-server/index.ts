@@ -13,7 +13,7 @@ import type Provider from 'oidc-provider';
 import { Accounts } from './accounts.js';
 import { BearerAuthenticator } from './bearer.js';
 import { DpopVerifier } from './dpop.js';
-import { resolveBroker } from './broker.js';
+import { resolveBroker } from './broker-settings.js';
 import { IdentityProvider } from './identity-provider.js';
 import { TrustedProxies } from './request-url.js';
 import { mountRoutes, RESOURCE_METADATA_PATH } from './routes.js';

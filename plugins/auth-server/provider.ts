@@ -13,7 +13,8 @@ import { PrivateAddressError, resolveChecked } from '../../kernel/net/pinned-fet
 import type { TrustedIssuer } from '../../kernel/config/settings.js';
 import type { Accounts } from './accounts.js';
 import { registerTokenExchange } from './token-exchange.js';
-import { brokerClientMetadata, type Broker } from './broker.js';
+import { brokerClientMetadata } from './broker.js';
+import type { Broker } from './broker-settings.js';
 import { accessTokenLifetime, refreshTokenLifetime } from './lifetimes.js';
 import { providerAdapter } from './provider-adapter.js';
 import { INTERACTION_PATH, OIDC_SCOPES, RESOURCE_SCOPE, ROUTES, sameResource, SILENT_PARAM } from './paths.js';

@@ -14,7 +14,8 @@ import type { TrustedIssuer } from '../../kernel/config/settings.js';
 import { compileGlob } from '../../kernel/glob.js';
 import { pinnedFetch } from '../../kernel/net/pinned-fetch.js';
 import type { Accounts } from './accounts.js';
-import { brokeredExchange, type Broker } from './broker.js';
+import { brokeredExchange } from './broker.js';
+import type { Broker } from './broker-settings.js';
 import { RESOURCE_SCOPE, sameResource } from './paths.js';
 import type { AuthServerSettings } from './settings.js';
 

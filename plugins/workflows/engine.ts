@@ -12,6 +12,7 @@ import type { ToolInvoker } from '../../kernel/invoke.js';
 import { errorResult, objectResult } from '../../kernel/mcp/results.js';
 import type { CallContext, JsonObject } from '../../kernel/tools.js';
 import type { CompiledStep, CompiledWorkflow } from './compile-workflow.js';
+import type { EventLog, EventType } from '../../kernel/contracts/events.js';
 import type { ExecutionRecord, StepRecord } from './execution-record.js';
 import type { ExecutionStore } from './execution-store.js';
 import { resultDocument, type ShownStep } from './result-document.js';
@@ -27,11 +28,14 @@ function toolOf(step: CompiledStep): string {
 export interface EngineOptions {
   /** Step results (and arguments) larger than this are recorded truncated; the returned document never is. */
   maxRecordedResultBytes: number;
+  /** Where execution and step events go, when an event log is there. */
+  events?: () => EventLog | undefined;
 }
 
 export class WorkflowEngine {
   private readonly running = new Set<AbortController>();
   private readonly runner: StepRunner;
+  private readonly events: () => EventLog | undefined;
 
   constructor(
     tools: ToolInvoker,
@@ -39,6 +43,11 @@ export class WorkflowEngine {
     options: EngineOptions = { maxRecordedResultBytes: 65536 },
   ) {
     this.runner = new StepRunner(tools, options.maxRecordedResultBytes);
+    this.events = options.events ?? (() => undefined);
+  }
+
+  private event(record: ExecutionRecord, type: EventType, reason: string, message: string): void {
+    this.events()?.record({ type, reason, resource: { type: 'WorkflowExecution', name: record.execution_id }, message: `workflow '${record.workflow_name}' (execution ${record.execution_id}): ${message}` });
   }
 
   /** Shutdown: cancel every running execution; their records end `cancelled`. */
@@ -72,6 +81,7 @@ export class WorkflowEngine {
       steps: wf.steps.map((s) => ({ id: s.id, tool: toolOf(s), status: 'pending' as const })),
     };
     this.store.add(record);
+    this.event(record, 'Normal', 'ExecutionStarted', 'started');
     const stepCall: CallContext = { ...call, depth: call.depth + 1 };
     delete stepCall.progress;
     const results: Record<string, unknown> = {};
@@ -98,6 +108,8 @@ export class WorkflowEngine {
       const outcome = await this.runner.run(step, scope, rec, children);
       // Sub-step records follow their loop or group in the record.
       if (children.length) record.steps.splice(record.steps.indexOf(rec) + 1, 0, ...children);
+      if (outcome.status === 'failed') this.event(record, 'Warning', 'StepFailed', `step '${step.id}' failed: ${outcome.error.message}`);
+      else if (outcome.status !== 'cancelled') this.event(record, 'Normal', outcome.status === 'skipped' ? 'StepSkipped' : 'StepCompleted', `step '${step.id}' ${outcome.status === 'tolerated' ? 'failed, tolerated (allowFailure)' : outcome.status}`);
       if (outcome.status === 'completed' || outcome.status === 'tolerated') {
         results[step.id] = outcome.value;
         // Conditions (fromStep) read loops and groups as they read tool steps.
@@ -144,6 +156,8 @@ export class WorkflowEngine {
       answer = objectResult(doc);
     }
     this.store.save(record);
+    if (record.status === 'completed') this.event(record, 'Normal', 'ExecutionCompleted', `completed in ${record.duration_ms} ms`);
+    else this.event(record, 'Warning', record.status === 'failed' ? 'ExecutionFailed' : 'ExecutionCancelled', record.error ?? record.status);
     return answer;
   }
 

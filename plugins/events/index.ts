@@ -1,0 +1,42 @@
+/**
+ * events: a typed event log of what happens to servers, workflows and executions
+ * (kernel/contracts/events.ts), kept under state/events.jsonl in file mode with retention,
+ * and served by core_events (filters, follow). Other plugins record through the `events`
+ * service; this one turns the kernel's hooks into events (sources.ts).
+ */
+import { join } from 'node:path';
+import { definePlugin } from '../../kernel/plugin.js';
+import { coreEventsTool } from './core-events.js';
+import { PersistentEventLog } from './event-log.js';
+import { tapSources } from './sources.js';
+
+export default definePlugin<{ maxEvents: number; maxAgeHours: number }>({
+  name: 'events',
+  description: 'Event log of servers, workflows and executions; core_events.',
+  optionsSchema: {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      maxEvents: { type: 'integer', minimum: 10, default: 10000, description: 'Events kept (the oldest go first).' },
+      maxAgeHours: { type: 'number', exclusiveMinimum: 0, default: 168, description: 'Events older than this are dropped.' },
+    },
+  },
+  setup({ kernel, options, log }) {
+    // File mode keeps history across restarts; other stores keep it in memory.
+    const file = kernel.settings().orchestrator ? undefined : join(kernel.config.configPath, 'state', 'events.jsonl');
+    const events = new PersistentEventLog(file, options, (m) => log.warn(m));
+    kernel.services.provide('events', events);
+    tapSources(kernel, events);
+    let prefix: string | undefined;
+    kernel.hooks.onConfigLoad.tap('events-tool', (next) => {
+      const p = next.settings.aggregator.servicePrefix;
+      if (p === prefix) return;
+      prefix = p;
+      kernel.catalogue.replaceSource('core-events', [coreEventsTool(p, events)]);
+    });
+    return {
+      start: () => events.open(),
+      stop: () => events.flush(),
+    };
+  },
+});

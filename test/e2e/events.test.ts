@@ -1,0 +1,132 @@
+/**
+ * The event log as an operator reads it through core_events: what happened to a server
+ * (started, failed, recovered, tools discovered, changed), to a workflow run and its steps,
+ * and to a refused configuration; filters; follow streaming new events as notifications;
+ * history kept across a restart in file mode.
+ */
+import { rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { callTool, connectHttp, eventually, makeConfigDir, startSwitchboard, stdioServer, TEST_SERVER, type Running } from '../support/harness.js';
+
+interface Ev {
+  id: number;
+  time: string;
+  type: 'Normal' | 'Warning';
+  reason: string;
+  resource: { type: string; name: string };
+  message: string;
+}
+
+const WORKFLOW = `apiVersion: switchboard.dev/v1alpha1
+kind: Workflow
+metadata: {name: ping-twice}
+spec:
+  steps:
+    - {id: one, tool: x_tools_ping}
+    - {id: two, tool: x_tools_ping}
+`;
+const TOOLS = (more = '') => stdioServer('tools', TEST_SERVER, [], `backoff: {initialSeconds: 0.2, maxSeconds: 1}\n${more}`);
+
+describe('events and core_events', function () {
+  this.timeout(40_000);
+  let dir: string;
+  let sb: Running;
+
+  before(async () => {
+    dir = await makeConfigDir({ 'mcpservers/tools.yaml': TOOLS(), 'workflows/ping-twice.yaml': WORKFLOW });
+    sb = await startSwitchboard({}, { configDir: dir });
+  });
+  after(async () => {
+    await sb?.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const events = async (args: Record<string, unknown> = {}): Promise<{ events: Ev[]; total: number }> => {
+    const client = await connectHttp(sb.url);
+    try {
+      return (await callTool(client, 'core_events', args)).structuredContent as { events: Ev[]; total: number };
+    } finally {
+      await client.close();
+    }
+  };
+  const reasons = (list: Ev[]) => list.map((e) => e.reason);
+
+  it("tells a server's start, its tools, a failure and the recovery, newest first", async () => {
+    const start = await events({ resource_type: 'MCPServer', resource_name: 'tools' });
+    expect(reasons(start.events).reverse()).to.include.members(['ServerStarting', 'ServerStarted', 'ToolsDiscovered']);
+    expect(start.events.find((e) => e.reason === 'ToolsDiscovered')!.message).to.match(/^'tools' offers \d+ tools$/);
+    const client = await connectHttp(sb.url);
+    await callTool(client, 'x_tools_crash', {}).catch(() => undefined);
+    await client.close();
+    const after = await eventually(() => events({ resource_name: 'tools' }), (r) => reasons(r.events).includes('ServerRecovered'), 15_000, 200);
+    const order = reasons(after.events);
+    expect(order.indexOf('ServerRecovered')).to.be.lessThan(order.indexOf('ServerFailed'));
+    expect(after.events.find((e) => e.reason === 'ServerFailed')!.type).to.equal('Warning');
+    for (let i = 1; i < after.events.length; i++) expect(after.events[i - 1]!.id).to.be.greaterThan(after.events[i]!.id);
+  });
+
+  it('filters by type, time and count', async () => {
+    const warnings = await events({ type: 'Warning' });
+    expect(warnings.events.length).to.be.greaterThan(0);
+    expect(warnings.events.every((e) => e.type === 'Warning')).to.equal(true);
+    const newest = await events({ limit: 1 });
+    expect(newest.events).to.have.length(1);
+    expect(newest.total).to.be.greaterThan(1);
+    const future = await events({ since: new Date(Date.now() + 60_000).toISOString() });
+    expect(future).to.deep.equal({ events: [], total: 0 });
+    const past = await events({ until: '2000-01-01T00:00:00Z' });
+    expect(past.total).to.equal(0);
+  });
+
+  it('records a workflow run and its steps under the execution', async () => {
+    const client = await connectHttp(sb.url);
+    const run = await callTool(client, 'workflow_ping-twice', {});
+    await client.close();
+    const id = (run.structuredContent as { execution_id: string }).execution_id;
+    const r = await events({ resource_type: 'WorkflowExecution', resource_name: id });
+    expect(reasons(r.events).reverse()).to.deep.equal(['ExecutionStarted', 'StepCompleted', 'StepCompleted', 'ExecutionCompleted']);
+    expect(r.events[0]!.message).to.match(new RegExp(`^workflow 'ping-twice' \\(execution ${id}\\): completed in \\d+ ms$`));
+  });
+
+  it('records definition changes and refused configuration', async () => {
+    await writeFile(join(dir, 'mcpservers/tools.yaml'), TOOLS('description: edited\n'));
+    await eventually(() => events({ resource_name: 'tools' }), (r) => reasons(r.events).includes('ServerUpdated'), 10_000, 200);
+    await writeFile(join(dir, 'mcpservers/broken.yaml'), 'name: broken\ntype: stdio\nnot_a_field: 1\n');
+    const refused = await eventually(() => events({ resource_type: 'Aggregator' }), (r) => reasons(r.events).includes('ConfigRejected'), 10_000, 200);
+    expect(refused.events[0]).to.deep.include({ type: 'Warning', reason: 'ConfigRejected' });
+    expect(refused.events[0]!.message).to.match(/broken\.yaml:\d+: .*not_a_field.*\(the last good configuration stays\)$/);
+  });
+
+  it('follow streams new matching events as notifications until follow_seconds pass', async () => {
+    const follower = await connectHttp(sb.url);
+    const seen: Ev[] = [];
+    follower.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+      if (n.params.logger === 'switchboard.events') seen.push(n.params.data as Ev);
+    });
+    const following = callTool(follower, 'core_events', { follow: true, follow_seconds: 4, resource_name: 'tools', limit: 1 });
+    await new Promise((r) => setTimeout(r, 300));
+    const other = await connectHttp(sb.url);
+    await callTool(other, 'x_tools_crash', {}).catch(() => undefined);
+    await other.close();
+    const done = (await following).structuredContent as { events: Ev[]; followed: number; follow_ended: string };
+    expect(done.follow_ended).to.equal('timeout');
+    expect(done.events).to.have.length(1);
+    expect(done.followed).to.equal(seen.length);
+    expect(reasons(seen)).to.include('ServerFailed');
+    expect(seen.every((e) => e.resource.name === 'tools')).to.equal(true);
+    await follower.close();
+  });
+
+  it('keeps the history across a restart (file mode), ids continuing', async () => {
+    // Startup is strict where a reload is forgiving: the broken file goes first.
+    await rm(join(dir, 'mcpservers/broken.yaml'));
+    const before = await events({ limit: 1 });
+    await sb.stop();
+    sb = await startSwitchboard({}, { configDir: dir });
+    const after = await events({ limit: 1000 });
+    expect(after.events.map((e) => e.id)).to.include(before.events[0]!.id);
+    expect(after.events[0]!.id).to.be.greaterThan(before.events[0]!.id);
+  });
+});
