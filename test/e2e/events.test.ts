@@ -7,6 +7,7 @@
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect } from 'chai';
+import { PING_TWICE } from '../fixtures/workflows.js';
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { callTool, connectHttp, eventually, makeConfigDir, startSwitchboard, stdioServer, TEST_SERVER, type Running } from '../support/harness.js';
 
@@ -19,14 +20,6 @@ interface Ev {
   message: string;
 }
 
-const WORKFLOW = `apiVersion: switchboard.dev/v1alpha1
-kind: Workflow
-metadata: {name: ping-twice}
-spec:
-  steps:
-    - {id: one, tool: x_tools_ping}
-    - {id: two, tool: x_tools_ping}
-`;
 const TOOLS = (more = '') => stdioServer('tools', TEST_SERVER, [], `backoff: {initialSeconds: 0.2, maxSeconds: 1}\n${more}`);
 
 describe('events and core_events', function () {
@@ -35,7 +28,7 @@ describe('events and core_events', function () {
   let sb: Running;
 
   before(async () => {
-    dir = await makeConfigDir({ 'mcpservers/tools.yaml': TOOLS(), 'workflows/ping-twice.yaml': WORKFLOW });
+    dir = await makeConfigDir({ 'mcpservers/tools.yaml': TOOLS(), 'workflows/ping-twice.yaml': PING_TWICE });
     sb = await startSwitchboard({}, { configDir: dir });
   });
   after(async () => {

@@ -4,17 +4,10 @@
  * Counters and histograms carry the real tool name, server and outcome.
  */
 import { expect } from 'chai';
+import { PING_TWICE } from '../fixtures/workflows.js';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { callTool, connectHttp, eventually, freePort, startSwitchboard, stdioServer, TEST_SERVER, type Running } from '../support/harness.js';
 
-const WORKFLOW = `apiVersion: switchboard.dev/v1alpha1
-kind: Workflow
-metadata: {name: ping-twice}
-spec:
-  steps:
-    - {id: one, tool: x_tools_ping}
-    - {id: two, tool: x_tools_ping}
-`;
 
 describe('metrics (OpenTelemetry, Prometheus exporter)', function () {
   this.timeout(30_000);
@@ -25,7 +18,7 @@ describe('metrics (OpenTelemetry, Prometheus exporter)', function () {
     const port = await freePort();
     metricsUrl = `http://127.0.0.1:${port}/metrics`;
     sb = await startSwitchboard(
-      { 'mcpservers/tools.yaml': stdioServer('tools', TEST_SERVER), 'workflows/ping-twice.yaml': WORKFLOW, 'config.yaml': 'aggregator:\n  limits:\n    rateLimit: {callsPerSecond: 1000, burst: 1000}\n' },
+      { 'mcpservers/tools.yaml': stdioServer('tools', TEST_SERVER), 'workflows/ping-twice.yaml': PING_TWICE, 'config.yaml': 'aggregator:\n  limits:\n    rateLimit: {callsPerSecond: 1000, burst: 1000}\n' },
       { env: { OTEL_METRICS_EXPORTER: 'prometheus', OTEL_EXPORTER_PROMETHEUS_HOST: '127.0.0.1', OTEL_EXPORTER_PROMETHEUS_PORT: String(port) } },
     );
   });
@@ -100,7 +93,7 @@ describe('the Grafana dashboard in examples/', function () {
 
     const port = await freePort();
     const sb = await startSwitchboard(
-      { 'mcpservers/tools.yaml': stdioServer('tools', TEST_SERVER, [], 'backoff: {initialSeconds: 0.2, maxSeconds: 1}\n'), 'workflows/ping-twice.yaml': WORKFLOW },
+      { 'mcpservers/tools.yaml': stdioServer('tools', TEST_SERVER, [], 'backoff: {initialSeconds: 0.2, maxSeconds: 1}\n'), 'workflows/ping-twice.yaml': PING_TWICE },
       { env: { OTEL_METRICS_EXPORTER: 'prometheus', OTEL_EXPORTER_PROMETHEUS_HOST: '127.0.0.1', OTEL_EXPORTER_PROMETHEUS_PORT: String(port) } },
     );
     try {

@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import { decodeJwt } from 'jose';
 import { postForm } from '../support/oauth-browser.js';
-import { registerClient, signIn, startProtected, type OAuthSetup, type Tokens } from '../support/oauth-setup.js';
+import { protectedForSuite, registerClient, signIn, startProtected, type OAuthSetup, type Tokens } from '../support/oauth-setup.js';
 import { startTestIdp, type TestIdp } from '../fixtures/identity-provider.js';
 import { startDownstreamExchange, type DownstreamExchange } from '../fixtures/downstream-exchange.js';
 import { freePort } from '../support/harness.js';
@@ -84,17 +84,10 @@ describe('OAuth server: brokered token exchange', function () {
 
 describe('OAuth server: brokered exchange towards a private address without allowPrivateIP', function () {
   this.timeout(30_000);
-  let setup: OAuthSetup;
-
-  before(async () => {
-    setup = await startProtected({ serverYaml: brokerYaml('https://127.0.0.1:9443/token', false), files: FILES });
-  });
-  after(async () => {
-    await setup?.sb.stop();
-    await setup?.idp.close();
-  });
+  const suite = protectedForSuite({ serverYaml: brokerYaml('https://127.0.0.1:9443/token', false), files: FILES });
 
   it('fails with the DNS-rebinding error', async () => {
+    const setup = suite();
     const tokens = await signIn(setup.base, await registerClient(setup.base));
     const r = await postForm(`${setup.base}/oauth/token`, { grant_type: EXCHANGE, subject_token: tokens.access_token, subject_token_type: ACCESS, audience: 'kubernetes' }, BROKER_AUTH);
     expect(r.body).to.deep.equal({ error: 'invalid_target', error_description: 'downstream token endpoint: 127.0.0.1 resolves to private IP address 127.0.0.1 (DNS rebinding protection)' });

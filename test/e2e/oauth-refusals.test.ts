@@ -9,7 +9,7 @@ import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'j
 import { createHash } from 'node:crypto';
 import { meta } from '../support/harness.js';
 import { Browser, FlowStopped, pkce, postForm } from '../support/oauth-browser.js';
-import { CLIENT_REDIRECT, mcpClient, registerClient, signIn, startProtected, type OAuthSetup } from '../support/oauth-setup.js';
+import { CLIENT_REDIRECT, mcpClient, protectedForSuite, registerClient, signIn, startProtected, type OAuthSetup } from '../support/oauth-setup.js';
 
 /** The authorization request a client would send, with `params` overriding (or, as undefined, removing) a field. */
 function authorizeUrl(base: string, clientId: string, params: Record<string, string | undefined> = {}): string {
@@ -234,14 +234,10 @@ describe('OAuth server: refusals', function () {
 
 describe('OAuth server: gated registration and a trusted proxy', function () {
   this.timeout(30_000);
+  const suite = protectedForSuite({ serverYaml: '      registration:\n        token: ${REGISTRATION_TOKEN}\n      trustedProxyCIDRs: [127.0.0.1/32]', env: { REGISTRATION_TOKEN: 'let-me-register-please' } });
   let setup: OAuthSetup;
-
-  before(async () => {
-    setup = await startProtected({ serverYaml: '      registration:\n        token: ${REGISTRATION_TOKEN}\n      trustedProxyCIDRs: [127.0.0.1/32]', env: { REGISTRATION_TOKEN: 'let-me-register-please' } });
-  });
-  after(async () => {
-    await setup?.sb.stop();
-    await setup?.idp.close();
+  beforeEach(() => {
+    setup = suite();
   });
 
   it('registration needs the registration token as bearer', async () => {

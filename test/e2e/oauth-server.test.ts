@@ -11,18 +11,14 @@ import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.
 import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { meta } from '../support/harness.js';
 import { Browser } from '../support/oauth-browser.js';
-import { CLIENT_REDIRECT, mcpClient, registerClient, signIn, startProtected, type OAuthSetup } from '../support/oauth-setup.js';
+import { CLIENT_REDIRECT, mcpClient, protectedForSuite, registerClient, signIn, type OAuthSetup } from '../support/oauth-setup.js';
 
 describe('OAuth server: protecting the MCP endpoint', function () {
   this.timeout(30_000);
+  const suite = protectedForSuite();
   let setup: OAuthSetup;
-
-  before(async () => {
-    setup = await startProtected();
-  });
-  after(async () => {
-    await setup?.sb.stop();
-    await setup?.idp.close();
+  beforeEach(() => {
+    setup = suite();
   });
 
   it('answers an unauthenticated MCP request with 401 naming the protected-resource metadata; /health stays open', async () => {
@@ -63,14 +59,10 @@ describe('OAuth server: protecting the MCP endpoint', function () {
 
 describe('OAuth server: the MCP SDK client signs in unchanged, as an IDE would', function () {
   this.timeout(30_000);
+  const suite = protectedForSuite();
   let setup: OAuthSetup;
-
-  before(async () => {
-    setup = await startProtected();
-  });
-  after(async () => {
-    await setup?.sb.stop();
-    await setup?.idp.close();
+  beforeEach(() => {
+    setup = suite();
   });
 
   it('discovers from the 401, registers, runs PKCE, gets a token and lists tools', async () => {

@@ -57,6 +57,19 @@ export async function startProtected(opts: { idp?: Partial<TestIdpOptions>; serv
   return { idp, sb, base };
 }
 
+/** A protected Switchboard for the enclosing mocha suite: started before it, stopped after. */
+export function protectedForSuite(opts: Parameters<typeof startProtected>[0] = {}): () => OAuthSetup {
+  let setup: OAuthSetup | undefined;
+  before(async () => {
+    setup = await startProtected(opts);
+  });
+  after(async () => {
+    await setup?.sb.stop();
+    await setup?.idp.close();
+  });
+  return () => setup!;
+}
+
 export async function registerClient(base: string, extra: Record<string, unknown> = {}): Promise<string> {
   const res = await fetch(`${base}/oauth/register`, {
     method: 'POST',
