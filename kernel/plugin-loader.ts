@@ -30,6 +30,7 @@ export const BUILT_IN_PLUGINS: readonly BuiltIn[] = [
   { name: 'workflows', load: () => import('../plugins/workflows/index.js') },
   { name: 'limits', load: () => import('../plugins/limits/index.js') },
   { name: 'metrics-otel', load: () => import('../plugins/metrics-otel/index.js') },
+  { name: 'admin-ui', load: () => import('../plugins/admin-ui/index.js') },
   { name: 'toolsets', load: () => import('../plugins/toolsets/index.js') },
   { name: 'meta-tools', load: () => import('../plugins/meta-tools/index.js') },
   { name: 'transport-streamable-http', load: () => import('../plugins/transport-streamable-http/index.js') },

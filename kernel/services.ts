@@ -6,6 +6,7 @@
  */
 import type { GrantStore, RequestAuthenticator } from './contracts/auth.js';
 import type { EventLog } from './contracts/events.js';
+import type { ExecutionHistory } from './contracts/executions.js';
 import type { HttpService } from './contracts/http.js';
 import type { UpstreamRegistry } from './contracts/lifecycle.js';
 import type { ResourceStore } from './contracts/store.js';
@@ -22,6 +23,8 @@ export interface Services {
   'grant-store': GrantStore;
   /** What happened to servers, workflows and executions (events). */
   events: EventLog;
+  /** Workflow runs and their steps (workflows). */
+  executions: ExecutionHistory;
 }
 
 export class ServiceRegistry {

@@ -5,25 +5,21 @@
  */
 import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { ExecutionHistory, ExecutionListQuery } from '../../kernel/contracts/executions.js';
 import type { Logger } from '../../kernel/log.js';
 import { writeFileAtomic } from '../../kernel/files/atomic-write.js';
-import type { ExecutionRecord, ExecutionStatus } from './execution-record.js';
+import type { ExecutionRecord } from './execution-record.js';
 
 export interface Retention {
   maxCount: number;
   maxAgeDays: number;
 }
 
-export interface ListQuery {
-  limit: number;
-  offset: number;
-  status?: ExecutionStatus;
-  workflow_name?: string;
-}
+export type ListQuery = ExecutionListQuery;
 
 const INTERRUPTED = 'interrupted: Switchboard stopped while this execution was running';
 
-export class ExecutionStore {
+export class ExecutionStore implements ExecutionHistory {
   /** Newest first. */
   private records: ExecutionRecord[] = [];
   private readonly byId = new Map<string, ExecutionRecord>();

@@ -45,6 +45,7 @@ export default definePlugin<Options>({
   },
   setup({ kernel, options, log }) {
     const executions = new ExecutionStore(join(kernel.config.configPath, 'executions'), options.retention, log);
+    kernel.services.provide('executions', executions);
     let engine: WorkflowEngine | undefined;
     const registry = new WorkflowRegistry(kernel.catalogue, () => (engine ??= new WorkflowEngine(kernel.tools, executions, { maxRecordedResultBytes: options.maxRecordedResultBytes, events: () => kernel.services.find('events') })));
     let prefix: string | undefined;

@@ -1,0 +1,55 @@
+/**
+ * Workflow execution history (service `executions`, provided by the workflows plugin):
+ * what ran, how each step went. Read by the admin pages; core_workflow_execution_* serve the
+ * same records to clients.
+ */
+export type ExecutionStatus = 'running' | 'completed' | 'failed' | 'cancelled';
+/**
+ * `pending` and `running` exist only while the execution runs; `tolerated` is a failure
+ * that allowFailure let the run survive.
+ */
+export type StepStatus = 'pending' | 'running' | 'completed' | 'failed' | 'tolerated' | 'skipped' | 'cancelled';
+
+export interface StepRecord {
+  /** The step's id; `deploy[2].apply` for a loop body's step in iteration 2. */
+  id: string;
+  /** The tool run, or `forEach` / `parallel` for a loop or a group. */
+  tool: string;
+  status: StepStatus;
+  started_at?: string;
+  completed_at?: string;
+  duration_ms?: number;
+  args?: unknown;
+  result?: unknown;
+  error?: string;
+}
+
+export interface ExecutionRecord {
+  execution_id: string;
+  workflow_name: string;
+  status: ExecutionStatus;
+  started_at: string;
+  completed_at?: string;
+  duration_ms?: number;
+  input: Record<string, unknown>;
+  result?: unknown;
+  error?: string;
+  /** The failing step and tool of a failed run, and the upstream's own message. */
+  failure?: { step: string; tool: string; message: string };
+  steps: StepRecord[];
+  /** onFailure steps that ran after the failure, best-effort. */
+  rollback?: StepRecord[];
+}
+
+export interface ExecutionListQuery {
+  limit: number;
+  offset: number;
+  status?: ExecutionStatus;
+  workflow_name?: string;
+}
+
+export interface ExecutionHistory {
+  get(id: string): ExecutionRecord | undefined;
+  /** Newest first. */
+  list(q: ExecutionListQuery): { executions: ExecutionRecord[]; total: number };
+}

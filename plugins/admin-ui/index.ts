@@ -1,0 +1,120 @@
+/**
+ * admin-ui: server-rendered pages for operators on their own listener
+ * (aggregator.admin.bindAddress:port, 127.0.0.1:9999 by default). It has no
+ * authentication, so it stays on loopback unless allowNonLoopback says otherwise (checked
+ * at startup by the kernel) and logs loudly when it does not. Forms post to same-origin
+ * actions only: a request whose Origin or Sec-Fetch-Site names another site is refused, so
+ * a page elsewhere cannot end sessions through the operator's browser.
+ */
+import { createServer, type Server } from 'node:http';
+import Koa from 'koa';
+import Router from '@koa/router';
+import { isLoopback } from '../../kernel/config/surfaces.js';
+import { definePlugin } from '../../kernel/plugin.js';
+import { html, page, type Html } from './html.js';
+import { executionPage, executionsPage, serverPage, serversPage, sessionPage, sessionsPage } from './pages.js';
+
+function crossSite(ctx: Koa.Context): string | undefined {
+  const site = ctx.get('sec-fetch-site');
+  if (site && site !== 'same-origin' && site !== 'none') return `a ${site} request`;
+  const origin = ctx.get('origin');
+  if (origin && origin !== `${ctx.protocol}://${ctx.host}`) return `a request from ${origin}`;
+  return undefined;
+}
+
+export default definePlugin({
+  name: 'admin-ui',
+  description: 'Admin pages: sessions, servers, workflow runs (aggregator.admin.enabled).',
+  setup({ kernel, log }) {
+    kernel.surfaces.claim('admin');
+    const settings = () => kernel.settings().aggregator.admin;
+    if (!settings().enabled) return;
+    let server: Server | undefined;
+
+    const router = new Router();
+    const show = (ctx: Koa.Context, body: Html | undefined, what: string) => {
+      if (!body) {
+        ctx.status = 404;
+        ctx.type = 'html';
+        ctx.body = page('Not found', html`<p>${what} does not exist (any more).</p>`).text;
+        return;
+      }
+      ctx.type = 'html';
+      ctx.set('cache-control', 'no-store');
+      ctx.body = body.text;
+    };
+    router.get(['/', '/sessions'], (ctx) => show(ctx, sessionsPage(kernel), ''));
+    router.get('/sessions/:id', (ctx) => {
+      const s = kernel.sessions.get(ctx.params.id!);
+      show(ctx, s && sessionPage(kernel, s), `Session ${ctx.params.id}`);
+    });
+    router.get('/mcps', (ctx) => show(ctx, serversPage(kernel), ''));
+    router.get('/mcps/:name', (ctx) => show(ctx, serverPage(kernel, ctx.params.name!), `Server ${ctx.params.name}`));
+    router.get('/executions', (ctx) => show(ctx, executionsPage(kernel), ''));
+    router.get('/executions/:id', (ctx) => show(ctx, executionPage(kernel, ctx.params.id!), `Run ${ctx.params.id}`));
+
+    const reconnect = async (ctx: Koa.Context, name: string, back: string) => {
+      const upstreams = kernel.services.find('upstreams');
+      if (!upstreams?.status(name)) return show(ctx, undefined, `Server ${name}`);
+      log.info(`admin: reconnecting '${name}'`);
+      // The page comes back at once; the server's state shows the reconnect progressing.
+      void upstreams.restart(name).catch((err: unknown) => log.warn(`admin: reconnecting '${name}' failed: ${(err as Error).message}`));
+      ctx.redirect(back);
+    };
+    router.post('/sessions/:id/delete', async (ctx) => {
+      const s = kernel.sessions.get(ctx.params.id!);
+      if (!s) return show(ctx, undefined, `Session ${ctx.params.id}`);
+      log.info(`admin: ending session ${s.id}`);
+      await s.server.close();
+      ctx.redirect('/sessions');
+    });
+    // Connections to servers are shared by sessions (per-session connections come with the OAuth client), so a reconnect for one reconnects the server.
+    router.post('/sessions/:id/servers/:name/reconnect', (ctx) => reconnect(ctx, ctx.params.name!, `/sessions/${encodeURIComponent(ctx.params.id!)}`));
+    router.post('/mcps/:name/reconnect', (ctx) => reconnect(ctx, ctx.params.name!, `/mcps/${encodeURIComponent(ctx.params.name!)}`));
+    const noGrants = (ctx: Koa.Context) => {
+      ctx.status = 404;
+      ctx.body = { error: 'no OAuth client grants are kept by this Switchboard (oauth.mcpClient is not enabled), so there is nothing to drop' };
+    };
+    router.delete('/auth/:server', noGrants);
+    router.delete('/user-tokens', noGrants);
+
+    const app = new Koa();
+    app.use(async (ctx, next) => {
+      if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
+        const why = crossSite(ctx);
+        if (why) {
+          ctx.status = 403;
+          ctx.body = `Refused: ${why}; the admin pages accept actions from their own pages only`;
+          return;
+        }
+      }
+      ctx.set('x-frame-options', 'DENY');
+      ctx.set('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'");
+      await next();
+    });
+    app.use(router.routes()).use(router.allowedMethods());
+
+    return {
+      async start() {
+        const { bindAddress, port } = settings();
+        if (!isLoopback(bindAddress)) log.warn(`THE ADMIN UI HAS NO AUTHENTICATION and listens on ${bindAddress}:${port} (allowNonLoopback): anyone who reaches it can end sessions and reconnect servers`);
+        server = createServer(app.callback());
+        await new Promise<void>((resolve, reject) => {
+          server!.once('error', (err) => reject(new Error(`admin UI: cannot listen on ${bindAddress}:${port}: ${err.message}`)));
+          server!.listen(port, bindAddress, () => resolve());
+        });
+        const bound = server.address();
+        log.info(`admin UI on http://${bindAddress}:${typeof bound === 'object' && bound ? bound.port : port}/`);
+      },
+      async stop() {
+        if (!server) return;
+        const s = server;
+        server = undefined;
+        await new Promise<void>((resolve) => {
+          s.close(() => resolve());
+          s.closeAllConnections();
+        });
+      },
+    };
+  },
+});
