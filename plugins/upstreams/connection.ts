@@ -33,11 +33,21 @@ import { listToolsPage } from './tool-list.js';
 import { backoffDelayMs } from './backoff.js';
 import { mapUpstreamError } from './call-errors.js';
 import { ChildProcessTransport } from './child-process-transport.js';
-import { StreamableHttpClientTransport } from './http-client-transport.js';
+import { HttpStatusError, StreamableHttpClientTransport } from './http-client-transport.js';
 
 
 /** After this many failed attempts in a row a remote server is reported unreachable. */
 const UNREACHABLE_AFTER = 3;
+
+/** The WWW-Authenticate challenge ('' when none) of a 401 answer, or undefined for any other failure. */
+function signInChallenge(err: unknown): string | undefined {
+  for (let e = err as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 4; e = e.cause as typeof e, depth++) {
+    if (e instanceof HttpStatusError && e.status === 401) return e.wwwAuthenticate ?? '';
+    // The SDK's SSE transport reports the status as `code`.
+    if (e.constructor?.name === 'SseError' && (e as { code?: unknown }).code === 401) return '';
+  }
+  return undefined;
+}
 
 export interface ConnectionEvents {
   onContentChange(conn: UpstreamConnection): void;
@@ -280,8 +290,23 @@ export class UpstreamConnection {
       if (epoch !== this.epoch) return;
       this.client = undefined;
       this.transport = undefined;
+      const challenge = signInChallenge(err);
+      if (challenge !== undefined) return this.requireSignIn(challenge);
       this.fail(err instanceof Error ? err.message : String(err));
     }
+  }
+
+  /**
+   * The server answered 401: no retry on the backoff can change that, only credentials.
+   * It waits in auth_required (listed in servers_requiring_auth) until a start, a restart or
+   * a changed definition (new headers) tries again.
+   */
+  private requireSignIn(challenge: string): void {
+    this.failures = 0;
+    this.error = `the server requires sign-in${challenge ? ` (WWW-Authenticate: ${challenge})` : ''}; configure credentials in its headers, or sign in when the OAuth client is enabled`;
+    this.health = 'unhealthy';
+    this.log.warn(this.error);
+    this.setState('auth_required');
   }
 
   private async refreshAll(client: Client): Promise<void> {
