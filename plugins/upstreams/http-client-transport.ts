@@ -119,7 +119,8 @@ export class StreamableHttpClientTransport implements Transport {
   /** `related`: the id of our request whose response stream this is (what arrives on it belongs to that call). */
   private consumeSse(res: IncomingMessage, related?: RequestId): void {
     const parser = new SseParser((e) => {
-      if (e.event !== 'message') return;
+      // An event without data primes resumption (its id is what a reconnect resumes from); nothing to deliver.
+      if (e.event !== 'message' || e.data === '') return;
       try {
         const message = JSON.parse(e.data) as JSONRPCMessage;
         if (related !== undefined && !('result' in message || 'error' in message)) this.onrelated?.(message, related);
