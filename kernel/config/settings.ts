@@ -2,10 +2,9 @@
  * Types of the validated configuration. They mirror schemas/*.schema.json; the schemas
  * decide what is valid and fill the defaults, these types say what code may rely on.
  */
-export type AggregatorTransport = 'streamable-http' | 'sse' | 'stdio';
+import type { SecretValue } from '../secrets/secret-value.js';
 
-/** A secret as configured: literal, `${NAME}` reference or `{fromFile}` (kernel/secrets/secret-value.ts). */
-type ConfiguredSecret = SecretValue;
+export type AggregatorTransport = 'streamable-http' | 'sse' | 'stdio';
 
 export interface TrustedIssuer {
   issuer: string;
@@ -44,7 +43,7 @@ export interface TokenExchangeBroker {
 export interface OAuthServerSettings {
   enabled: boolean;
   baseUrl?: string;
-  idp?: { issuer: string; clientId: string; clientSecret?: ConfiguredSecret; clientSecretFile?: string; scopes: string[] };
+  idp?: { issuer: string; clientId: string; clientSecret?: SecretValue; clientSecretFile?: string; scopes: string[] };
   sessionDuration: string;
   resourceIdentifier: string;
   trustedProxyCIDRs: string[];
@@ -52,8 +51,8 @@ export interface OAuthServerSettings {
   tokenExchangeBroker?: TokenExchangeBroker;
   allowPrivateIPClientMetadata: boolean;
   allowPrivateIPRedirectURIs: boolean;
-  registration: { public: boolean; token?: ConfiguredSecret };
-  storage: { persistent: boolean; encryptionKey?: ConfiguredSecret };
+  registration: { public: boolean; token?: SecretValue };
+  storage: { persistent: boolean; encryptionKey?: SecretValue };
 }
 
 export interface AggregatorSettings {
@@ -103,7 +102,6 @@ export interface Settings {
   plugins: Record<string, PluginSetting>;
 }
 
-import type { SecretValue } from '../secrets/secret-value.js';
 
 export type McpServerType = 'stdio' | 'streamable-http' | 'sse';
 

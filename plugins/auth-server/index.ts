@@ -18,7 +18,7 @@ import { IdentityProvider } from './identity-provider.js';
 import { TrustedProxies } from './request-url.js';
 import { mountRoutes, RESOURCE_METADATA_PATH } from './routes.js';
 import { SealedStore } from './sealed-store.js';
-import { resolveAuthSettings, type AuthServerSettings } from './settings.js';
+import { allowanceWarnings, resolveAuthSettings, type AuthServerSettings } from './settings.js';
 import { mountSignIn } from './sign-in.js';
 
 /** Whole seconds, as every OAuth lifetime is counted. */
@@ -67,13 +67,9 @@ export default definePlugin<{ discoveryRetrySeconds: number }>({
         const secretsSeen: string[] = [];
         settings = resolveAuthSettings(kernel.settings(), { configPath: kernel.config.configPath, env: process.env, onSecret: (v) => secretsSeen.push(v) });
         for (const s of secretsSeen) kernel.secrets.add(s);
-        if (settings.idp.allowPrivate) log.warn('idp.allowPrivateIPOIDC is on: the identity provider may be reached at a private or loopback address');
-        if (settings.allowPrivateClientMetadata) log.warn('allowPrivateIPClientMetadata is on: client metadata documents may be fetched from private addresses');
         const raw = kernel.settings().aggregator.oauth.server;
+        for (const warning of allowanceWarnings(settings, raw)) log.warn(warning);
         const broker = raw.tokenExchangeBroker ? resolveBroker(raw.tokenExchangeBroker, { configPath: kernel.config.configPath, env: process.env, onSecret: (v) => kernel.secrets.add(v) }) : undefined;
-        if (broker?.allowPrivate) log.warn('tokenExchangeBroker.allowPrivateIP is on: downstream token endpoints may be at private addresses');
-        for (const t of raw.trustedIssuers) if (t.allowPrivateIPJWKS) log.warn(`trusted issuer ${t.issuer}: allowPrivateIPJWKS is on: its key set may be fetched from a private address`);
-        if (settings.allowPrivateRedirectURIs) log.warn('allowPrivateIPRedirectURIs is on: redirect URIs may point at private addresses');
         const backing = settings.storage.persistent ? kernel.services.find('grant-store') : undefined;
         if (settings.storage.persistent && !backing?.persistent) throw new Error('aggregator.oauth.server.storage.persistent is on, but no enabled store plugin keeps grants (store-files does)');
         const store = new SealedStore(backing ?? new MemoryGrantStore(), settings.storage.persistent ? settings.storage.key : SealedStore.randomSecret(), (kind, reason) =>

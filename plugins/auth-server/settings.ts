@@ -73,3 +73,14 @@ export function resolveAuthSettings(all: Settings, ctx: ResolveContext): AuthSer
     storage,
   };
 }
+
+/** Each flag that weakens a guard is said at every start (the interface asks for a startup warning). */
+export function allowanceWarnings(settings: AuthServerSettings, raw: OAuthServerSettings): string[] {
+  const out: string[] = [];
+  if (settings.idp.allowPrivate) out.push('idp.allowPrivateIPOIDC is on: the identity provider may be reached at a private or loopback address');
+  if (settings.allowPrivateClientMetadata) out.push('allowPrivateIPClientMetadata is on: client metadata documents may be fetched from private addresses');
+  if (settings.allowPrivateRedirectURIs) out.push('allowPrivateIPRedirectURIs is on: redirect URIs may point at private addresses');
+  if (raw.tokenExchangeBroker?.allowPrivateIP) out.push('tokenExchangeBroker.allowPrivateIP is on: downstream token endpoints may be at private addresses');
+  for (const t of raw.trustedIssuers) if (t.allowPrivateIPJWKS) out.push(`trusted issuer ${t.issuer}: allowPrivateIPJWKS is on: its key set may be fetched from a private address`);
+  return out;
+}
