@@ -122,6 +122,24 @@ describe('OAuth server: refusals', function () {
       expect(((await res.json()) as { error_description: string }).error_description).to.match(/^unknown or expired state/);
     });
 
+    it('garbage at the OAuth endpoints gets a standard error naming what is wrong, never a crash', async () => {
+      const register = (body: string) => fetch(`${setup.base}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      expect(await (await register('{"redirect_uris": [')).json()).to.deep.equal({ error: 'invalid_request', error_description: 'the registration body is not valid JSON' });
+      const huge = await register(JSON.stringify({ redirect_uris: [CLIENT_REDIRECT], client_name: 'x'.repeat(80_000) }));
+      expect(huge.status).to.equal(400);
+      expect(((await huge.json()) as { error_description: string }).error_description).to.match(/larger than 57344 bytes/);
+      const notUris = await register(JSON.stringify({ redirect_uris: 'not-a-list' }));
+      expect(notUris.status).to.equal(400);
+      expect(((await notUris.json()) as { error: string }).error).to.equal('invalid_redirect_uri');
+      const grant = await postForm(`${setup.base}/oauth/token`, { grant_type: 'urn:example:nonsense', client_id: clientId });
+      expect(grant.body.error).to.equal('unsupported_grant_type');
+      const missing = await postForm(`${setup.base}/oauth/token`, { grant_type: 'authorization_code', client_id: clientId });
+      expect(missing.body).to.include({ error: 'invalid_request' });
+      expect(String(missing.body.error_description)).to.match(/code/);
+      const health = await fetch(`${setup.base}/health`);
+      expect(health.status, 'still serving').to.equal(200);
+    });
+
     it('a code redeemed with the wrong verifier: invalid_grant', async () => {
       const { challenge } = pkce();
       const back = await new Browser().follow(authorizeUrl(setup.base, clientId, { code_challenge: challenge }), CLIENT_REDIRECT);
