@@ -10,6 +10,7 @@ import { createServer, type Server } from 'node:http';
 import Koa from 'koa';
 import Router from '@koa/router';
 import { isLoopback } from '../../kernel/config/surfaces.js';
+import { closeListener, listen } from '../../kernel/net/listener.js';
 import { definePlugin } from '../../kernel/plugin.js';
 import { html, page, type Html } from './html.js';
 import { executionPage, executionsPage, serverPage, serversPage, sessionPage, sessionsPage } from './pages.js';
@@ -99,21 +100,14 @@ export default definePlugin({
         const { bindAddress, port } = settings();
         if (!isLoopback(bindAddress)) log.warn(`THE ADMIN UI HAS NO AUTHENTICATION and listens on ${bindAddress}:${port} (allowNonLoopback): anyone who reaches it can end sessions and reconnect servers`);
         server = createServer(app.callback());
-        await new Promise<void>((resolve, reject) => {
-          server!.once('error', (err) => reject(new Error(`admin UI: cannot listen on ${bindAddress}:${port}: ${err.message}`)));
-          server!.listen(port, bindAddress, () => resolve());
-        });
-        const bound = server.address();
-        log.info(`admin UI on http://${bindAddress}:${typeof bound === 'object' && bound ? bound.port : port}/`);
+        const bound = await listen(server, port, bindAddress, 'admin UI');
+        log.info(`admin UI on http://${bindAddress}:${bound}/`);
       },
       async stop() {
         if (!server) return;
         const s = server;
         server = undefined;
-        await new Promise<void>((resolve) => {
-          s.close(() => resolve());
-          s.closeAllConnections();
-        });
+        await closeListener(s);
       },
     };
   },

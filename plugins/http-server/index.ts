@@ -11,6 +11,7 @@ import Router from '@koa/router';
 import type { Authentication } from '../../kernel/contracts/auth.js';
 import type { HttpService, RawHandler } from '../../kernel/contracts/http.js';
 import type { Identity } from '../../kernel/request-context.js';
+import { closeListener } from '../../kernel/net/listener.js';
 import { definePlugin } from '../../kernel/plugin.js';
 import { readJsonBody } from './body.js';
 import { originAllowed } from './origin.js';
@@ -102,10 +103,7 @@ export default definePlugin({
         if (!server) return;
         const s = server;
         server = undefined;
-        await new Promise<void>((resolve) => {
-          s.close(() => resolve());
-          s.closeAllConnections();
-        });
+        await closeListener(s);
       },
     };
   },
