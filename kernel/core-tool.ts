@@ -3,6 +3,7 @@
  * specification's annotations, an argument schema and a function returning an object.
  * The object becomes structuredContent plus its JSON text (decisions.md).
  */
+import type { KernelApi } from './kernel-api.js';
 import { objectResult } from './mcp/results.js';
 import { coreToolName, type JsonObject, type ToolAnnotations, type ToolDefinition } from './tools.js';
 
@@ -37,3 +38,17 @@ export const ANNOTATIONS = {
   stop: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   restart: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
 } as const satisfies Record<string, ToolAnnotations>;
+
+/**
+ * Publishes a plugin's core tools as catalogue source `source`, and again whenever the
+ * ServicePrefix (part of their names) changes with a configuration load.
+ */
+export function publishCoreTools(kernel: KernelApi, source: string, build: (prefix: string) => ToolDefinition[]): void {
+  let prefix: string | undefined;
+  kernel.hooks.onConfigLoad.tap(`core-tools:${source}`, (next) => {
+    const p = next.settings.aggregator.servicePrefix;
+    if (p === prefix) return;
+    prefix = p;
+    kernel.catalogue.replaceSource(source, build(p));
+  });
+}

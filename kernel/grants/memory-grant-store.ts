@@ -43,17 +43,6 @@ export class MemoryGrantStore implements GrantStore {
     return ids;
   }
 
-  /** Every live record, for a store that persists them. */
-  entries(): [kind: string, id: string, record: StoredRecord][] {
-    const out: [string, string, StoredRecord][] = [];
-    for (const [k, record] of this.records) {
-      if (!this.live(record)) continue;
-      const at = k.indexOf('\u0000');
-      out.push([k.slice(0, at), k.slice(at + 1), record]);
-    }
-    return out;
-  }
-
   /** Drops expired records; returns their keys so a persistent store can delete them too. */
   sweep(): [kind: string, id: string][] {
     const gone: [string, string][] = [];

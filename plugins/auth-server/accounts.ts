@@ -25,7 +25,7 @@ export class Accounts {
 
   constructor(
     private readonly store: SealedStore,
-    private readonly idp: () => IdentityProvider,
+    private readonly idp: IdentityProvider,
     private readonly now: () => number,
     private readonly sessionSeconds: number,
     private readonly warn: (message: string) => void,
@@ -65,7 +65,7 @@ export class Accounts {
     if (tokens.accessExpiresAt === undefined || tokens.accessExpiresAt - this.now() > REFRESH_MARGIN_SECONDS) return record;
     if (!tokens.refreshToken) return record;
     try {
-      const renewed = await this.idp().refresh(tokens.refreshToken);
+      const renewed = await this.idp.refresh(tokens.refreshToken);
       const next: AccountRecord = { ...record, tokens: { ...renewed, ...(tokens.sessionEndsAt !== undefined ? { sessionEndsAt: tokens.sessionEndsAt } : {}) } };
       await this.save(next);
       return next;

@@ -13,7 +13,7 @@ import { sameResource } from './paths.js';
 import type { TrustedProxies } from './request-url.js';
 
 export interface BearerDeps {
-  provider: () => Provider | undefined;
+  provider: Provider;
   audience: string;
   issuer: string;
   resourceMetadataUrl: string;
@@ -41,9 +41,7 @@ export class BearerAuthenticator implements RequestAuthenticator {
     if (!match) return this.refuse(400, 'invalid_request', 'the Authorization header must be "Bearer <token>" or "DPoP <token>"');
     const scheme = match[1]!.toLowerCase() === 'dpop' ? 'DPoP' : 'Bearer';
     const value = match[2]!;
-    const provider = this.deps.provider();
-    if (!provider) return this.refuse(401, 'invalid_token', 'the authorization server is not ready yet');
-    const token = await provider.AccessToken.find(value, { ignoreExpiration: true });
+    const token = await this.deps.provider.AccessToken.find(value, { ignoreExpiration: true });
     if (!token) return this.refuse(401, 'invalid_token', 'the access token is unknown, revoked or malformed');
     if (typeof token.exp === 'number' && token.exp <= this.deps.now()) return this.refuse(401, 'invalid_token', 'the access token has expired');
     const aud = Array.isArray(token.aud) ? token.aud : [token.aud];

@@ -9,7 +9,6 @@
  */
 import { definePlugin } from '../../kernel/plugin.js';
 import { MemoryGrantStore } from '../../kernel/grants/memory-grant-store.js';
-import type Provider from 'oidc-provider';
 import { Accounts } from './accounts.js';
 import { BearerAuthenticator } from './bearer.js';
 import { DpopVerifier } from './dpop.js';
@@ -18,7 +17,7 @@ import { IdentityProvider } from './identity-provider.js';
 import { TrustedProxies } from './request-url.js';
 import { mountRoutes, RESOURCE_METADATA_PATH } from './routes.js';
 import { SealedStore } from './sealed-store.js';
-import { allowanceWarnings, resolveAuthSettings, type AuthServerSettings } from './settings.js';
+import { allowanceWarnings, resolveAuthSettings } from './settings.js';
 import { mountSignIn } from './sign-in.js';
 
 /** Whole seconds, as every OAuth lifetime is counted. */
@@ -46,13 +45,6 @@ export default definePlugin<{ discoveryRetrySeconds: number }>({
     if (!kernel.settings().aggregator.oauth.server.enabled) return;
 
     const now = epochSeconds;
-    let settings: AuthServerSettings;
-    let provider: Provider | undefined;
-    let idp: IdentityProvider | undefined;
-    const ready = <T>(value: T | undefined, what: string): T => {
-      if (value === undefined) throw new Error(`auth-server: ${what} is not ready`);
-      return value;
-    };
     // The gate exists from setup on: no request reaches /mcp unauthenticated, not even before start.
     let bearer: BearerAuthenticator | undefined;
     kernel.services.provide('authenticator', {
@@ -64,12 +56,12 @@ export default definePlugin<{ discoveryRetrySeconds: number }>({
 
     return {
       async start() {
-        const secretsSeen: string[] = [];
-        settings = resolveAuthSettings(kernel.settings(), { configPath: kernel.config.configPath, env: process.env, onSecret: (v) => secretsSeen.push(v) });
-        for (const s of secretsSeen) kernel.secrets.add(s);
+        // Every secret read (client secret, registration token, key, broker credentials) is scrubbed from logs and results.
+        const secrets = { configPath: kernel.config.configPath, env: process.env, onSecret: (v: string) => kernel.secrets.add(v) };
+        const settings = resolveAuthSettings(kernel.settings(), secrets);
         const raw = kernel.settings().aggregator.oauth.server;
         for (const warning of allowanceWarnings(settings, raw)) log.warn(warning);
-        const broker = raw.tokenExchangeBroker ? resolveBroker(raw.tokenExchangeBroker, { configPath: kernel.config.configPath, env: process.env, onSecret: (v) => kernel.secrets.add(v) }) : undefined;
+        const broker = raw.tokenExchangeBroker ? resolveBroker(raw.tokenExchangeBroker, secrets) : undefined;
         const backing = settings.storage.persistent ? kernel.services.find('grant-store') : undefined;
         if (settings.storage.persistent && !backing?.persistent) throw new Error('aggregator.oauth.server.storage.persistent is on, but no enabled store plugin keeps grants (store-files does)');
         const store = new SealedStore(backing ?? new MemoryGrantStore(), settings.storage.persistent ? settings.storage.key : SealedStore.randomSecret(), (kind, reason) =>
@@ -78,16 +70,16 @@ export default definePlugin<{ discoveryRetrySeconds: number }>({
         if ((await store.checkKey()) === 'changed') {
           log.warn('stored OAuth records could not be opened: they were sealed with another encryption key (was the encryption key changed?); clients must register and people sign in again');
         }
-        idp = await IdentityProvider.discover(settings.idp, options.discoveryRetrySeconds * 1000, now, (m) => log.warn(m));
-        const accounts = new Accounts(store, () => ready(idp, 'the identity provider'), now, settings.sessionSeconds, (m) => log.warn(m));
+        const idp = await IdentityProvider.discover(settings.idp, options.discoveryRetrySeconds * 1000, now, (m) => log.warn(m));
+        const accounts = new Accounts(store, idp, now, settings.sessionSeconds, (m) => log.warn(m));
         // Loaded only now: an endpoint without OAuth never pays for oidc-provider.
         const { createProvider } = await import('./provider.js');
-        provider = await createProvider(settings, { trustedIssuers: raw.trustedIssuers, ...(broker ? { broker } : {}) }, store, accounts, now, log);
+        const provider = await createProvider(settings, { trustedIssuers: raw.trustedIssuers, ...(broker ? { broker } : {}) }, store, accounts, now, log);
         const proxies = new TrustedProxies(settings.trustedProxyCIDRs);
         const router = kernel.services.get('http').router;
-        mountRoutes(router, { provider: () => ready(provider, 'the authorization server'), settings, proxies });
-        mountSignIn(router, { provider: () => ready(provider, 'the authorization server'), idp: () => ready(idp, 'the identity provider'), accounts, store, settings, now, log });
-        bearer = new BearerAuthenticator({ provider: () => provider, audience: settings.audience, issuer: settings.issuer, resourceMetadataUrl: `${settings.issuer}${RESOURCE_METADATA_PATH}`, dpop: new DpopVerifier(now), proxies, now });
+        mountRoutes(router, { provider, settings, proxies });
+        mountSignIn(router, { provider, idp, accounts, store, settings, now, log });
+        bearer = new BearerAuthenticator({ provider, audience: settings.audience, issuer: settings.issuer, resourceMetadataUrl: `${settings.issuer}${RESOURCE_METADATA_PATH}`, dpop: new DpopVerifier(now), proxies, now });
         log.info(`OAuth protection on: issuer ${settings.issuer}, audience ${settings.audience}, sign-in at ${settings.idp.issuer}, ${settings.storage.persistent ? 'persistent' : 'in-memory'} grants`);
       },
     };

@@ -37,14 +37,13 @@ function oauthError(ctx: RouterContext, error: string, description: string): voi
   ctx.body = { error, error_description: description };
 }
 
-export function mountRoutes(router: Router, deps: { provider: () => Provider; settings: AuthServerSettings; proxies: TrustedProxies }): void {
+export function mountRoutes(router: Router, deps: { provider: Provider; settings: AuthServerSettings; proxies: TrustedProxies }): void {
   const { settings } = deps;
-  let callback: ((req: IncomingMessage, res: ServerResponse) => Promise<void>) | undefined;
+  const callback = deps.provider.callback() as (req: IncomingMessage, res: ServerResponse) => Promise<void>;
   const handOver = async (ctx: RouterContext, path?: string) => {
     deps.proxies.scrub(ctx.req);
     if (path) ctx.req.url = path;
     ctx.respond = false;
-    callback ??= deps.provider().callback() as (req: IncomingMessage, res: ServerResponse) => Promise<void>;
     await callback(ctx.req, ctx.res);
   };
 

@@ -32,10 +32,6 @@ export class SealedStore {
     this.encKey = Buffer.from(hkdfSync('sha256', ikm, 'switchboard', 'grant-store values', 32));
   }
 
-  get persistent(): boolean {
-    return this.store.persistent;
-  }
-
   private hashed(kind: string, id: string): string {
     return createHmac('sha256', this.macKey).update(kind).update('\u0000').update(id).digest('base64url');
   }

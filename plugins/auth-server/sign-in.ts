@@ -31,7 +31,7 @@ function fail(ctx: RouterContext, status: number, error: string, description: st
   ctx.body = { error, error_description: description };
 }
 
-export function mountSignIn(router: Router, deps: { provider: () => Provider; idp: () => IdentityProvider; accounts: Accounts; store: SealedStore; settings: AuthServerSettings; now: () => number; log: { info(m: string): void; warn(m: string): void } }): void {
+export function mountSignIn(router: Router, deps: { provider: Provider; idp: IdentityProvider; accounts: Accounts; store: SealedStore; settings: AuthServerSettings; now: () => number; log: { info(m: string): void; warn(m: string): void } }): void {
   const callbackUrl = `${deps.settings.issuer}${CALLBACK_PATH}`;
 
   /** Grants what the client asked for (consent is implied: the person signed in for this client). */
@@ -45,7 +45,7 @@ export function mountSignIn(router: Router, deps: { provider: () => Provider; id
   };
 
   router.get(`${INTERACTION_PATH}/:uid`, async (ctx) => {
-    const provider = deps.provider();
+    const provider = deps.provider;
     let details;
     try {
       details = await provider.interactionDetails(ctx.req, ctx.res);
@@ -59,7 +59,7 @@ export function mountSignIn(router: Router, deps: { provider: () => Provider; id
       return ctx.redirect(to);
     }
     const silent = (details.params as Record<string, unknown>)[SILENT_PARAM] === '1';
-    const started = await deps.idp().start(callbackUrl, { silent });
+    const started = await deps.idp.start(callbackUrl, { silent });
     await deps.store.put<PendingSignIn>('SignIn', started.state, { payload: { uid: details.uid, started, silent }, expiresAt: Math.floor(deps.now()) + PENDING_SECONDS });
     ctx.redirect(started.url);
   });
@@ -70,12 +70,12 @@ export function mountSignIn(router: Router, deps: { provider: () => Provider; id
     if (!pending) return fail(ctx, 400, 'invalid_request', 'unknown or expired state: this sign-in was not started here, or took longer than ten minutes');
     // One use: a replayed callback finds nothing.
     await deps.store.delete('SignIn', state);
-    const provider = deps.provider();
+    const provider = deps.provider;
     const interaction = await provider.Interaction.find(pending.payload.uid);
     if (!interaction) return fail(ctx, 400, 'invalid_request', 'the authorization this sign-in belonged to has expired; start again from the client');
     let account;
     try {
-      const signedIn = await deps.idp().finish(new URL(ctx.href, deps.settings.issuer), pending.payload.started, callbackUrl);
+      const signedIn = await deps.idp.finish(new URL(ctx.href, deps.settings.issuer), pending.payload.started, callbackUrl);
       account = await deps.accounts.signedIn(signedIn);
     } catch (err) {
       const message = err instanceof IdentityProviderError ? err.message : `the identity provider's answer was not accepted: ${(err as Error).message}`;

@@ -5,6 +5,7 @@
  * service; this one turns the kernel's hooks into events (sources.ts).
  */
 import { join } from 'node:path';
+import { publishCoreTools } from '../../kernel/core-tool.js';
 import { definePlugin } from '../../kernel/plugin.js';
 import { coreEventsTool } from './core-events.js';
 import { PersistentEventLog } from './event-log.js';
@@ -27,13 +28,7 @@ export default definePlugin<{ maxEvents: number; maxAgeHours: number }>({
     const events = new PersistentEventLog(file, options, (m) => log.warn(m));
     kernel.services.provide('events', events);
     tapSources(kernel, events);
-    let prefix: string | undefined;
-    kernel.hooks.onConfigLoad.tap('events-tool', (next) => {
-      const p = next.settings.aggregator.servicePrefix;
-      if (p === prefix) return;
-      prefix = p;
-      kernel.catalogue.replaceSource('core-events', [coreEventsTool(p, events)]);
-    });
+    publishCoreTools(kernel, 'core-events', (p) => [coreEventsTool(p, events)]);
     return {
       start: () => events.open(),
       stop: () => events.flush(),

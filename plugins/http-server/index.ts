@@ -72,12 +72,13 @@ export default definePlugin({
         if (!settings.enabled || settings.transport === 'stdio') return;
         app.use(router.routes()).use(router.allowedMethods());
         const koaHandler = app.callback();
+        // Provided during setup (or never): looked up once, not per request.
+        const authenticator = kernel.services.find('authenticator');
         const listener: RequestListener<typeof IncomingMessage, typeof ServerResponse> = async (req, res) => {
           const url = new URL(req.url ?? '/', 'http://switchboard.local');
           const handlers = raw.get(url.pathname);
           if (handlers) {
-            const authenticator = openPaths.has(url.pathname) ? undefined : kernel.services.find('authenticator');
-            if (authenticator) {
+            if (authenticator && !openPaths.has(url.pathname)) {
               const auth = await authenticator.authenticate(req, url);
               if (auth.kind === 'refused') return refuse(res, auth);
               identities.set(req, auth.identity);

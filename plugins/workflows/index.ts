@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import type { ConfigProblem } from '../../kernel/errors.js';
 import type { WorkflowResource } from '../../kernel/config/settings.js';
+import { publishCoreTools } from '../../kernel/core-tool.js';
 import { definePlugin } from '../../kernel/plugin.js';
 import { compileWorkflow } from './compile-workflow.js';
 import { workflowCoreTools } from './core-tools.js';
@@ -48,7 +49,6 @@ export default definePlugin<Options>({
     kernel.services.provide('executions', executions);
     let engine: WorkflowEngine | undefined;
     const registry = new WorkflowRegistry(kernel.catalogue, () => (engine ??= new WorkflowEngine(kernel.tools, executions, { maxRecordedResultBytes: options.maxRecordedResultBytes, events: () => kernel.services.find('events') })));
-    let prefix: string | undefined;
 
     // Files get the same checks as core_workflow_create: templates, conditions, cycles.
     kernel.config.addCheck((kind, value, raw) => {
@@ -62,13 +62,8 @@ export default definePlugin<Options>({
       return cycle ? [problem(`nested workflows form a cycle: ${cycle.join(' -> ')}`)] : [];
     });
 
-    kernel.hooks.onConfigLoad.tap('workflows', (next) => {
-      registry.reconcile(next);
-      if (next.settings.aggregator.servicePrefix !== prefix) {
-        prefix = next.settings.aggregator.servicePrefix;
-        kernel.catalogue.replaceSource('core:workflows', workflowCoreTools(kernel, registry, executions));
-      }
-    });
+    kernel.hooks.onConfigLoad.tap('workflows', (next) => registry.reconcile(next));
+    publishCoreTools(kernel, 'core:workflows', () => workflowCoreTools(kernel, registry, executions));
     // Availability and the derived readOnlyHint follow the live catalogue.
     kernel.hooks.onCatalogueChange.tap('workflows', () => registry.publish());
 
