@@ -76,6 +76,13 @@ export class ServerUnavailableError extends SwitchboardError {
   }
 }
 
+/** A server that needs the caller to sign in (or to sign in again) before it can be used. */
+export class AuthRequiredError extends SwitchboardError {
+  constructor(server: string, reason: string, authTool: string) {
+    super('AUTH_REQUIRED', `Server '${server}' requires sign-in: ${reason}; call ${authTool} with {"server":"${server}"} and open the link it returns`, { server, auth_tool: authTool });
+  }
+}
+
 export class TimeoutError extends SwitchboardError {
   constructor(what: string, ms: number) {
     super('TIMEOUT', `${what} timed out after ${ms} ms`, { timeoutMs: ms });

@@ -48,7 +48,7 @@ export class ToolInvoker {
     const entry = this.catalogue.get(name);
     if (!entry) throw this.catalogue.whyAbsent(name) ?? new ToolNotFoundError(name);
     const view = call.request.view;
-    if (view && !view.includes(entry)) throw new OutsideToolsetError(name, view.selectors);
+    if (view && !view.includes(entry)) throw view.refusal?.(entry) ?? new OutsideToolsetError(name, view.selectors);
     return entry;
   }
 

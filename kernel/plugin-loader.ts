@@ -25,6 +25,8 @@ export const BUILT_IN_PLUGINS: readonly BuiltIn[] = [
   // Before the listener starts: with protection on, the MCP paths never open unprotected.
   { name: 'auth-server', load: () => import('../plugins/auth-server/index.js') },
   { name: 'http-server', load: () => import('../plugins/http-server/index.js') },
+  // Before upstreams: a server that answers 401 is handed to the OAuth client from the first connection on.
+  { name: 'auth-client', load: () => import('../plugins/auth-client/index.js') },
   { name: 'upstreams', load: () => import('../plugins/upstreams/index.js') },
   { name: 'core-tools', load: () => import('../plugins/core-tools/index.js') },
   { name: 'workflows', load: () => import('../plugins/workflows/index.js') },

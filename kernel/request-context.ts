@@ -4,6 +4,7 @@
  * auth plugin sets `identity`). Meta-tools and call_tool only read it.
  */
 import type { CatalogueEntry } from './catalogue.js';
+import type { SwitchboardError } from './errors.js';
 import type { Session } from './sessions.js';
 
 export type HeaderValue = string | string[] | undefined;
@@ -13,6 +14,8 @@ export interface CatalogueView {
   /** How the view was asked for, for messages (`[preset:x, server:y]`). */
   readonly selectors: readonly string[];
   includes(entry: CatalogueEntry): boolean;
+  /** Why a call to an entry this view leaves out fails, when it is not the toolset (a server the caller has not signed in to). */
+  refusal?(entry: CatalogueEntry): SwitchboardError | undefined;
 }
 
 export interface Identity {

@@ -9,6 +9,7 @@ import type { EventLog } from './contracts/events.js';
 import type { ExecutionHistory } from './contracts/executions.js';
 import type { HttpService } from './contracts/http.js';
 import type { UpstreamRegistry } from './contracts/lifecycle.js';
+import type { UpstreamCredentials } from './contracts/sign-in.js';
 import type { ResourceStore } from './contracts/store.js';
 import type { ToolsetService } from './contracts/toolsets.js';
 
@@ -25,6 +26,8 @@ export interface Services {
   events: EventLog;
   /** Workflow runs and their steps (workflows). */
   executions: ExecutionHistory;
+  /** Each owner's grants for remote servers that need sign-in (auth-client). */
+  'upstream-credentials': UpstreamCredentials;
 }
 
 export class ServiceRegistry {

@@ -55,6 +55,15 @@ export interface OAuthServerSettings {
   storage: { persistent: boolean; encryptionKey?: SecretValue };
 }
 
+export interface McpClientSettings {
+  enabled: boolean;
+  callbackPath: string;
+  baseUrl?: string;
+  clientName: string;
+  allowPrivateIP: boolean;
+  clients: { issuer: string; clientId: string; clientSecret?: SecretValue }[];
+}
+
 export interface AggregatorSettings {
   port: number;
   host: string;
@@ -97,8 +106,8 @@ export interface Settings {
   writesAsCaller?: { orchestratorAudience?: string };
   idp?: { allowPrivateIPOIDC?: boolean };
   mcpClient?: Record<string, unknown>;
-  oauth?: Record<string, unknown>;
-  postLoginRedirectAllowlist?: string[];
+  oauth: { mcpClient: McpClientSettings };
+  postLoginRedirectAllowlist: string[];
   plugins: Record<string, PluginSetting>;
 }
 

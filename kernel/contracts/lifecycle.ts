@@ -2,6 +2,8 @@
  * The lifecycle of managed services, as core_service_* and list_servers see it. The
  * upstreams plugin provides one ManagedService per MCP server definition.
  */
+import type { SignInTargets } from './sign-in.js';
+
 export type ServiceState = 'stopped' | 'starting' | 'running' | 'stopping' | 'failed' | 'unreachable' | 'auth_required';
 export type ServiceHealth = 'unknown' | 'healthy' | 'unhealthy';
 
@@ -18,7 +20,7 @@ export interface ServiceStatus {
   lastRestartedAt?: string;
 }
 
-export interface UpstreamRegistry extends UpstreamContent {
+export interface UpstreamRegistry extends UpstreamContent, SignInTargets {
   list(): ServiceStatus[];
   status(name: string): ServiceStatus | undefined;
   start(name: string): Promise<ServiceStatus>;

@@ -1,32 +1,7 @@
-/**
- * HTML by tagged template: every interpolated value is escaped unless it is already Html
- * (another template's output), so nothing a server, a client or a tool names can become
- * markup. Arrays of Html are joined.
- */
-export class Html {
-  constructor(readonly text: string) {}
-  toString(): string {
-    return this.text;
-  }
-}
+/** The admin pages' frame: style, header, buttons. */
+import { Html, html } from '../../kernel/html.js';
 
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-export function escape(value: unknown): string {
-  return String(value ?? '').replace(/[&<>"']/g, (c) => ESCAPES[c]!);
-}
-
-function render(value: unknown): string {
-  if (value instanceof Html) return value.text;
-  if (Array.isArray(value)) return value.map(render).join('');
-  return escape(value);
-}
-
-export function html(strings: TemplateStringsArray, ...values: unknown[]): Html {
-  let out = strings[0]!;
-  for (let i = 0; i < values.length; i++) out += render(values[i]) + strings[i + 1]!;
-  return new Html(out);
-}
+export { Html, html };
 
 const STYLE = `
 body{font:15px/1.45 system-ui,sans-serif;margin:0;color:#1c1c1c;background:#fafafa}

@@ -16,7 +16,7 @@ import { resolveBroker } from './broker-settings.js';
 import { IdentityProvider } from './identity-provider.js';
 import { TrustedProxies } from './request-url.js';
 import { mountRoutes, RESOURCE_METADATA_PATH } from './routes.js';
-import { SealedStore } from './sealed-store.js';
+import { SealedStore } from '../../kernel/grants/sealed-store.js';
 import { allowanceWarnings, resolveAuthSettings } from './settings.js';
 import { mountSignIn } from './sign-in.js';
 

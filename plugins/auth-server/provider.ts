@@ -18,7 +18,7 @@ import type { Broker } from './broker-settings.js';
 import { accessTokenLifetime, refreshTokenLifetime } from './lifetimes.js';
 import { providerAdapter } from './provider-adapter.js';
 import { INTERACTION_PATH, OIDC_SCOPES, RESOURCE_SCOPE, ROUTES, sameResource, SILENT_PARAM } from './paths.js';
-import type { SealedStore } from './sealed-store.js';
+import type { SealedStore } from '../../kernel/grants/sealed-store.js';
 import type { AuthServerSettings } from './settings.js';
 
 interface Keys {

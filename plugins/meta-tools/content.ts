@@ -109,8 +109,8 @@ export function contentTools(kernel: KernelApi): MetaToolDefinition[] {
   ];
 }
 
-/** A server's resources and prompts are visible when any of its tools is (or there is no view). */
+/** A server's resources and prompts are visible when any of its tools is (or there is no toolset). */
 export function serverVisible(kernel: KernelApi, server: string, view: CatalogueView | undefined): boolean {
-  if (!view) return true;
+  if (!view || view.selectors.length === 0) return true;
   return kernel.catalogue.all().some((e) => servedBy(e, server) && view.includes(e));
 }

@@ -7,6 +7,8 @@ import type { MetaToolDefinition } from '../../kernel/mcp/endpoint.js';
 import { objectResult } from '../../kernel/mcp/results.js';
 import { headerValue } from '../../kernel/request-context.js';
 import type { JsonObject } from '../../kernel/tools.js';
+import type { Session } from '../../kernel/sessions.js';
+import { authStatus } from './auth-status.js';
 import { fullEntry, invocationText } from './describe.js';
 import { page, visibleEntries } from './visible.js';
 import { rankEntries } from './ranking.js';
@@ -14,13 +16,11 @@ import { rankEntries } from './ranking.js';
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 const TOOLSET_HEADER = 'x-service-toolset';
 
-function serversRequiringAuth(kernel: KernelApi): JsonObject[] {
-  const upstreams = kernel.services.find('upstreams');
-  if (!upstreams) return [];
-  return upstreams
-    .list()
-    .filter((s) => s.state === 'auth_required' && s.metadata.suspended !== true)
-    .map((s) => ({ name: s.name, status: 'auth_required', auth_tool: 'core_auth_login' }));
+/** The servers a core_auth_login would unlock for this session (suspended ones are not named). */
+function serversRequiringAuth(kernel: KernelApi, session: Session): JsonObject[] {
+  return authStatus(kernel, session)
+    .filter((s) => s.status === 'auth_required' && !s.suspended)
+    .map((s) => ({ name: s.name, status: s.status, auth_tool: s.auth_tool }));
 }
 
 function toolsetEcho(headers: Parameters<typeof headerValue>[0]): string[] | undefined {
@@ -54,7 +54,7 @@ export function discoveryTools(kernel: KernelApi): MetaToolDefinition[] {
         filtered_count: p.items.length,
         truncated: p.truncated,
         filters: { case_sensitive: false, include_schema: false, limit, offset },
-        servers_requiring_auth: serversRequiringAuth(kernel),
+        servers_requiring_auth: serversRequiringAuth(kernel, call.request.session),
       };
       const echo = toolsetEcho(call.request.headers);
       if (echo) out.toolset = echo;

@@ -2,7 +2,8 @@
 import type { KernelApi } from '../../kernel/kernel-api.js';
 import type { MetaToolDefinition } from '../../kernel/mcp/endpoint.js';
 import { objectResult } from '../../kernel/mcp/results.js';
-import type { JsonObject } from '../../kernel/tools.js';
+import { coreToolName, type JsonObject } from '../../kernel/tools.js';
+import { ownerOf } from '../../kernel/contracts/sign-in.js';
 
 export function serverTools(kernel: KernelApi): MetaToolDefinition[] {
   return [
@@ -21,13 +22,15 @@ export function serverTools(kernel: KernelApi): MetaToolDefinition[] {
         }
         const snapshot = kernel.config.snapshot;
         const servers: JsonObject[] = [];
-        for (const s of kernel.services.get('upstreams').list()) {
+        const upstreams = kernel.services.get('upstreams');
+        const owner = ownerOf(call.request.session);
+        for (const s of upstreams.list()) {
           const def = snapshot.mcpServers.get(s.name)?.value;
           const tools = counts.get(s.name) ?? 0;
           // With a toolset, a server none of whose tools is visible is not part of the caller's view.
-          if (view && tools === 0) continue;
-          const auth: JsonObject = { status: s.state === 'auth_required' ? 'auth_required' : s.state === 'running' ? 'connected' : 'disconnected' };
-          if (auth.status === 'auth_required') auth.auth_tool = 'core_auth_login';
+          if (view && view.selectors.length > 0 && tools === 0) continue;
+          const auth: JsonObject = { status: upstreams.statusFor(s.name, owner) };
+          if (auth.status === 'auth_required') auth.auth_tool = coreToolName(kernel.settings().aggregator.servicePrefix, 'core_auth_login');
           servers.push({ name: s.name, type: def?.type ?? s.metadata.type, state: s.state, health: s.health, tools, auth, suspended: def?.suspended ?? false });
         }
         return objectResult({ servers, total: servers.length });

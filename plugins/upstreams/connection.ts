@@ -20,7 +20,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ServiceHealth, ServiceState, ServiceStatus } from '../../kernel/contracts/lifecycle.js';
 import type { McpServerDefinition } from '../../kernel/config/settings.js';
-import { TimeoutError, type ServerUnavailableError } from '../../kernel/errors.js';
+import { TimeoutError, type ServerUnavailableError, type SwitchboardError } from '../../kernel/errors.js';
 import type { Logger } from '../../kernel/log.js';
 import { SERVER_INFO } from '../../kernel/mcp/endpoint.js';
 import { PASSTHROUGH } from '../../kernel/mcp/passthrough.js';
@@ -33,7 +33,7 @@ import { listToolsPage } from './tool-list.js';
 import { backoffDelayMs } from './backoff.js';
 import { mapUpstreamError } from './call-errors.js';
 import { ChildProcessTransport } from './child-process-transport.js';
-import { HttpStatusError, StreamableHttpClientTransport } from './http-client-transport.js';
+import { HttpStatusError, StreamableHttpClientTransport, type BearerSource } from './http-client-transport.js';
 
 
 /** After this many failed attempts in a row a remote server is reported unreachable. */
@@ -58,12 +58,16 @@ export interface ConnectionEvents {
   onResourceUpdated(conn: UpstreamConnection, uri: string): void;
   /** The error a call gets while this server is not running (it names the call that starts it). */
   unavailable(conn: UpstreamConnection): ServerUnavailableError;
+  /** A signed-in connection's server refused its credentials during a call: the error the caller gets. */
+  unauthorized?(conn: UpstreamConnection): SwitchboardError;
 }
 
 export class UpstreamConnection {
   state: ServiceState = 'stopped';
   health: ServiceHealth = 'unknown';
   error: string | undefined;
+  /** The WWW-Authenticate challenge of the 401 that put this server in auth_required. */
+  challenge: string | undefined;
   nextRetryAt: Date | undefined;
   lastRestartedAt: string | undefined;
   tools: Tool[] = [];
@@ -85,6 +89,8 @@ export class UpstreamConnection {
     private readonly configPath: string,
     private readonly log: Logger,
     private readonly events: ConnectionEvents,
+    /** Set for a connection made with one owner's grant (sign-in-gate.ts). */
+    private readonly bearer?: BearerSource,
   ) {
     this.relay = new ClientRelay(def.name, log);
   }
@@ -169,6 +175,7 @@ export class UpstreamConnection {
       await sent;
       return result;
     } catch (err) {
+      if (this.bearer && this.events.unauthorized && signInChallenge(err) !== undefined) throw this.events.unauthorized(this);
       throw mapUpstreamError(this.name, `tool '${originalName}'`, err);
     }
   }
@@ -221,9 +228,14 @@ export class UpstreamConnection {
     this.events.onStateChange(this, previous);
   }
 
-  private createTransport(): Transport {
+  private async createTransport(): Promise<Transport> {
     const d = this.def;
     const { env, headers } = resolvedSecrets(d, this.configPath, (value) => this.events.onSecret(value));
+    if (this.bearer && d.type === 'sse') {
+      // The SSE transport takes its headers once: the token of the moment, renewed by reconnecting.
+      const token = await this.bearer(false);
+      if (token) headers.authorization = `Bearer ${token}`;
+    }
     if (d.type === 'stdio') {
       const [command, ...args] = commandLine(d);
       return new ChildProcessTransport({
@@ -236,7 +248,7 @@ export class UpstreamConnection {
       });
     }
     const url = new URL(d.url!);
-    return d.type === 'sse' ? new SSEClientTransport(url, { requestInit: { headers } }) : new StreamableHttpClientTransport(url, headers, d.maxMessageBytes);
+    return d.type === 'sse' ? new SSEClientTransport(url, { requestInit: { headers } }) : new StreamableHttpClientTransport(url, headers, d.maxMessageBytes, this.bearer);
   }
 
   private async connect(): Promise<void> {
@@ -245,7 +257,7 @@ export class UpstreamConnection {
     this.setState('starting');
     let transport: Transport;
     try {
-      transport = this.createTransport();
+      transport = await this.createTransport();
     } catch (err) {
       // An unresolvable secret (unset variable, unreadable file) is a failed start, retried on the backoff.
       this.fail((err as Error).message);
@@ -279,6 +291,7 @@ export class UpstreamConnection {
       if (epoch !== this.epoch) return;
       this.failures = 0;
       this.error = undefined;
+      this.challenge = undefined;
       this.health = 'healthy';
       this.setState('running');
       this.log.info(`connected (${this.tools.length} tools)`);
@@ -303,6 +316,7 @@ export class UpstreamConnection {
    */
   private requireSignIn(challenge: string): void {
     this.failures = 0;
+    this.challenge = challenge;
     this.error = `the server requires sign-in${challenge ? ` (WWW-Authenticate: ${challenge})` : ''}; configure credentials in its headers, or sign in when the OAuth client is enabled`;
     this.health = 'unhealthy';
     this.log.warn(this.error);

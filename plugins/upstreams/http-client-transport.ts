@@ -23,6 +23,12 @@ export class HttpStatusError extends Error {
   }
 }
 
+/**
+ * Where a signed-in connection gets its bearer token, per request: the current one, or
+ * (`renew`) a fresh one after the server refused it. undefined: there is none to send.
+ */
+export type BearerSource = (renew: boolean) => Promise<string | undefined>;
+
 const httpAgent = new HttpAgent({ keepAlive: true, maxSockets: 256 });
 const httpsAgent = new HttpsAgent({ keepAlive: true, maxSockets: 256 });
 
@@ -42,6 +48,7 @@ export class StreamableHttpClientTransport implements Transport {
     private readonly url: URL,
     private readonly headers: Record<string, string>,
     private readonly maxMessageBytes: number = Number.POSITIVE_INFINITY,
+    private readonly bearer?: BearerSource,
   ) {
     this.secure = url.protocol === 'https:';
   }
@@ -60,6 +67,25 @@ export class StreamableHttpClientTransport implements Transport {
   }
 
   private request(method: string, headers: Record<string, string>, body?: string): Promise<IncomingMessage> {
+    return this.bearer ? this.withBearer(this.bearer, method, headers, body) : this.plain(method, headers, body);
+  }
+
+  /**
+   * A signed-in connection's request carries its bearer token; when the server answers 401
+   * the token is renewed once (refreshed at its authorization server) and the request sent
+   * again, so an expired or rotated token costs the call nothing.
+   */
+  private async withBearer(bearer: BearerSource, method: string, headers: Record<string, string>, body?: string): Promise<IncomingMessage> {
+    const token = await bearer(false);
+    const first = await this.plain(method, token ? { ...headers, authorization: `Bearer ${token}` } : headers, body);
+    if (first.statusCode !== 401) return first;
+    const renewed = await bearer(true);
+    if (!renewed || renewed === token) return first;
+    first.resume();
+    return this.plain(method, { ...headers, authorization: `Bearer ${renewed}` }, body);
+  }
+
+  private plain(method: string, headers: Record<string, string>, body?: string): Promise<IncomingMessage> {
     return new Promise((resolve, reject) => {
       const req = (this.secure ? httpsRequest : httpRequest)(this.url, { method, headers, agent: this.secure ? httpsAgent : httpAgent }, resolve);
       req.once('error', reject);

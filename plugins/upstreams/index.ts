@@ -10,6 +10,8 @@ export default definePlugin({
     let booted = false;
     kernel.services.provide('upstreams', upstreams);
     kernel.hooks.onConfigLoad.tapPromise('upstreams', (next) => upstreams.reconcile(next, !booted));
+    // After the toolset (stage 0): a caller sees a server waiting for sign-in only once signed in.
+    kernel.hooks.onRequest.tap({ name: 'upstreams', stage: 10 }, (request) => upstreams.narrow(request));
     return {
       start() {
         booted = true;

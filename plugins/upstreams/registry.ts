@@ -13,6 +13,11 @@ import { UpstreamConnection } from './connection.js';
 import { familySurface, type FamilyRefusal } from './family.js';
 import { promptEntries, toolDefinitions } from './tool-definitions.js';
 import { unavailable } from './unavailable.js';
+import { ownerOf, type Owner, type SignInStatus, type SignInTarget } from '../../kernel/contracts/sign-in.js';
+import { SignInGate } from './sign-in-gate.js';
+import { SignInView } from './sign-in-view.js';
+import type { RequestContext } from '../../kernel/request-context.js';
+import { coreToolName } from '../../kernel/tools.js';
 
 /** Fields whose change needs a new connection. */
 function connectionKey(d: McpServerDefinition): string {
@@ -40,6 +45,9 @@ export class Upstreams implements UpstreamRegistry {
   /** Per family, the member tools that could not join it (shown in the members' status). */
   private readonly refusals = new Map<string, FamilyRefusal[]>();
   private readonly watchers: ((change: ContentChange) => void)[] = [];
+  /** Servers waiting for sign-in, used with each owner's own grant (when the OAuth client is on). */
+  private readonly gates = new Map<string, SignInGate>();
+  private readonly views = new SignInView(this.gates, () => this.authTool());
 
   constructor(
     private readonly kernel: KernelApi,
@@ -101,6 +109,7 @@ export class Upstreams implements UpstreamRegistry {
   }
 
   async stopAll(): Promise<void> {
+    await Promise.all([...this.gates.values()].map((g) => g.close()));
     await Promise.all([...this.conns.values()].map((c) => c.stop()));
   }
 
@@ -115,7 +124,8 @@ export class Upstreams implements UpstreamRegistry {
       this.publishFamily(conn.def.family.name);
       return;
     }
-    const defs = toolDefinitions(conn);
+    const gate = this.gates.get(conn.name);
+    const defs = gate ? toolDefinitions(conn, gate.tools, (name, args, call) => gate.call(name, args, call)) : toolDefinitions(conn);
     if (defs.length > 0) this.lastKnown.set(conn.name, defs.map((d) => d.name));
     const known = defs.length === 0 ? (this.lastKnown.get(conn.name) ?? []) : [];
     this.kernel.catalogue.explainAbsence(source, known, () => this.unavailableFor(conn));
@@ -145,8 +155,90 @@ export class Upstreams implements UpstreamRegistry {
   }
 
   private announce(conn: UpstreamConnection, previous: ServiceState): void {
+    if (conn.state === 'auth_required' && this.conns.get(conn.name) === conn) this.openGate(conn);
+    else if (previous === 'auth_required') this.closeGate(conn.name);
     const change = { name: conn.name, serviceType: 'MCPServer' as const, state: conn.state, previous };
     this.kernel.hooks.onServiceStateChange.call(conn.error ? { ...change, detail: conn.error } : change);
+  }
+
+  /** The shared connection got 401: with the OAuth client on, each owner's grant opens its own connection. */
+  private openGate(conn: UpstreamConnection): void {
+    const credentials = this.kernel.services.find('upstream-credentials');
+    if (!credentials || this.gates.has(conn.name) || !conn.def.url) return;
+    const log = this.log.child(conn.name);
+    const gate: SignInGate = new SignInGate(conn.name, { url: conn.def.url, challenge: conn.challenge ?? '' }, {
+      credentials,
+      log,
+      connect: (_owner, bearer, onRefused) =>
+        new UpstreamConnection(conn.def, this.kernel.config.configPath, log, {
+          onContentChange: (c) => gate.listed(c),
+          onStateChange: (c) => {
+            if (c.state === 'auth_required') onRefused();
+          },
+          onSecret: (value) => this.kernel.secrets.add(value),
+          unavailable: (c) => this.unavailableFor(c),
+          onResourceUpdated: () => undefined,
+          unauthorized: () => {
+            onRefused();
+            return gate.refusal();
+          },
+        }, bearer),
+      publish: () => this.publish(conn),
+      authTool: () => this.authTool(),
+      notify: (owner) => this.notifyOwner(owner),
+    });
+    this.gates.set(conn.name, gate);
+    this.views.changed();
+    void gate.adoptGrants();
+  }
+
+  private closeGate(name: string): void {
+    const gate = this.gates.get(name);
+    if (!gate) return;
+    this.gates.delete(name);
+    this.views.changed();
+    void gate.close();
+  }
+
+  private authTool(): string {
+    return coreToolName(this.kernel.settings().aggregator.servicePrefix, 'core_auth_login');
+  }
+
+  private notifyOwner(owner: Owner): void {
+    this.views.changed();
+    for (const session of this.kernel.sessions.all()) {
+      if (ownerOf(session) === owner) void session.server.sendToolListChanged().catch(() => undefined);
+    }
+  }
+
+  /** Narrows the request's view to what its owner has signed in to (a no-op while no server waits for sign-in). */
+  narrow(request: RequestContext): void {
+    if (this.gates.size === 0) return;
+    const view = this.views.viewFor(ownerOf(request.session), request.view);
+    if (view) request.view = view;
+  }
+
+  signInTarget(name: string): SignInTarget | undefined {
+    return this.gates.get(name)?.target;
+  }
+
+  async grantChanged(name: string, owner: Owner): Promise<void> {
+    const gate = this.gates.get(name);
+    if (!gate) return;
+    try {
+      if (gate.signedIn(owner)) await gate.connect(owner);
+      else await gate.drop(owner);
+    } finally {
+      this.notifyOwner(owner);
+    }
+  }
+
+  statusFor(name: string, owner: Owner): SignInStatus {
+    const conn = this.conns.get(name);
+    if (!conn || conn.def.suspended) return 'disconnected';
+    const gate = this.gates.get(name);
+    if (gate) return gate.signedIn(owner) ? 'connected' : 'auth_required';
+    return conn.state === 'running' ? 'connected' : conn.state === 'auth_required' ? 'auth_required' : 'disconnected';
   }
 
   private require(name: string): UpstreamConnection {

@@ -1,7 +1,7 @@
 /** An upstream's tools and prompts under their catalogue names. */
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { UpstreamPrompt } from '../../kernel/contracts/lifecycle.js';
-import type { JsonSchemaObject, ToolDefinition } from '../../kernel/tools.js';
+import type { CallContext, JsonObject, JsonSchemaObject, ToolDefinition } from '../../kernel/tools.js';
 import type { UpstreamConnection } from './connection.js';
 
 export function externalName(conn: UpstreamConnection, name: string): string {
@@ -13,9 +13,13 @@ function listed(conn: UpstreamConnection): boolean {
   return conn.state !== 'stopped' && conn.state !== 'stopping';
 }
 
-export function toolDefinitions(conn: UpstreamConnection): ToolDefinition[] {
+/** How a tool of the server runs: on the connection itself, or (signed in) on the caller's own. */
+export type ToolRunner = (originalName: string, args: JsonObject, call: CallContext) => Promise<CallToolResult>;
+
+/** `conn`'s tools, or `tools` listed for it elsewhere (a signed-in owner's connection) run by `run`. */
+export function toolDefinitions(conn: UpstreamConnection, tools: readonly Tool[] = conn.tools, run?: ToolRunner): ToolDefinition[] {
   if (!listed(conn)) return [];
-  return conn.tools.map((tool: Tool) => {
+  return tools.map((tool: Tool) => {
     const original = tool.name;
     const def: ToolDefinition = {
       name: externalName(conn, original),
@@ -24,7 +28,7 @@ export function toolDefinitions(conn: UpstreamConnection): ToolDefinition[] {
       inputSchema: tool.inputSchema as JsonSchemaObject,
       server: conn.name,
       originalName: original,
-      invoke: (args, call) => conn.callTool(original, args, call),
+      invoke: run ? (args, call) => run(original, args, call) : (args, call) => conn.callTool(original, args, call),
     };
     if (tool.outputSchema) def.outputSchema = tool.outputSchema as JsonSchemaObject;
     if (tool.annotations) {

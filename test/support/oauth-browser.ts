@@ -45,6 +45,17 @@ export class Browser {
     }
     throw new Error(`too many redirects from ${start}`);
   }
+
+  /** Opens `start`, follows every redirect, and returns the page it ends on. */
+  async visit(start: string): Promise<{ status: number; body: string; url: string }> {
+    try {
+      await this.follow(start, 'no-such-scheme:');
+    } catch (err) {
+      if (err instanceof FlowStopped) return { status: err.status, body: err.body, url: err.at };
+      throw err;
+    }
+    throw new Error('unreachable');
+  }
 }
 
 export class FlowStopped extends Error {

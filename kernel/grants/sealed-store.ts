@@ -1,12 +1,12 @@
 /**
- * What the auth-server hands a GrantStore: ids replaced by their HMAC (a stored access or
+ * What an auth plugin hands a GrantStore: ids replaced by their HMAC (a stored access or
  * refresh token id is the token itself, and must not be usable from the store) and values
  * encrypted with AES-256-GCM, the kind and hashed id bound in as associated data so a
  * record cannot be moved to another slot. Keys derive from the configured encryption key
  * (HKDF); memory storage gets a random one per process.
  */
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
-import type { GrantStore } from '../../kernel/contracts/auth.js';
+import type { GrantStore } from '../contracts/auth.js';
 
 export interface SealedRecord<T> {
   payload: T;

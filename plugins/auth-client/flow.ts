@@ -1,0 +1,115 @@
+/**
+ * One OAuth exchange with a remote server's authorization server, driven by the SDK's
+ * `auth()` (RFC 9728 and RFC 8414/OIDC discovery, client metadata document or dynamic
+ * registration, PKCE S256, RFC 8707 resource, scope selection, token endpoint
+ * authentication). This is the SDK's OAuthClientProvider for one (owner, server): it holds
+ * what one flow needs and hands registrations to the shared client registry.
+ */
+import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { ClientRegistry } from './clients.js';
+
+export interface FlowSettings {
+  redirectUrl: string;
+  /** Set only when it is an https URL (authorization servers fetch it). */
+  clientMetadataUrl?: string;
+  clientMetadata: OAuthClientMetadata;
+}
+
+export class FlowProvider implements OAuthClientProvider {
+  readonly clientMetadataUrl?: string;
+  /** Where the browser goes next, once auth() answered REDIRECT. */
+  authorizationUrl: URL | undefined;
+  /** Tokens obtained (code exchanged, or refreshed). */
+  obtained: OAuthTokens | undefined;
+  private verifier = '';
+  private discovery: OAuthDiscoveryState | undefined;
+
+  constructor(
+    private readonly settings: FlowSettings,
+    private readonly clients: ClientRegistry,
+    private readonly flowState: string,
+    /** Tokens of an existing grant, for a refresh. */
+    private current?: OAuthTokens,
+    discovery?: OAuthDiscoveryState,
+  ) {
+    if (settings.clientMetadataUrl) this.clientMetadataUrl = settings.clientMetadataUrl;
+    this.discovery = discovery;
+  }
+
+  get redirectUrl(): string {
+    return this.settings.redirectUrl;
+  }
+
+  get clientMetadata(): OAuthClientMetadata {
+    return this.settings.clientMetadata;
+  }
+
+  /** The authorization server discovery settled on (the key of registrations and grants). */
+  get issuer(): string | undefined {
+    return this.discovery?.authorizationServerUrl;
+  }
+
+  get discovered(): OAuthDiscoveryState | undefined {
+    return this.discovery;
+  }
+
+  state(): string {
+    return this.flowState;
+  }
+
+  clientInformation(): OAuthClientInformationMixed | undefined {
+    return this.issuer ? this.clients.get(this.issuer) : undefined;
+  }
+
+  saveClientInformation(info: OAuthClientInformationMixed): void {
+    const issuer = (info as { issuer?: string }).issuer ?? this.issuer;
+    if (issuer) this.clients.save(issuer, info);
+  }
+
+  tokens(): OAuthTokens | undefined {
+    return this.current;
+  }
+
+  saveTokens(tokens: OAuthTokens): void {
+    this.obtained = tokens;
+    this.current = tokens;
+  }
+
+  redirectToAuthorization(url: URL): void {
+    this.authorizationUrl = url;
+  }
+
+  saveCodeVerifier(verifier: string): void {
+    this.verifier = verifier;
+  }
+
+  codeVerifier(): string {
+    return this.verifier;
+  }
+
+  saveDiscoveryState(state: OAuthDiscoveryState): void {
+    this.discovery = state;
+  }
+
+  discoveryState(): OAuthDiscoveryState | undefined {
+    return this.discovery;
+  }
+
+  invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): void {
+    if ((scope === 'all' || scope === 'client') && this.issuer) this.clients.forgetRegistered(this.issuer);
+    if (scope === 'all' || scope === 'tokens') this.current = undefined;
+    if (scope === 'all' || scope === 'discovery') this.discovery = undefined;
+  }
+}
+
+/** The `resource_metadata` and `scope` parameters of a WWW-Authenticate Bearer challenge. */
+export function challengeParams(challenge: string): { resourceMetadataUrl?: URL; scope?: string } {
+  const out: { resourceMetadataUrl?: URL; scope?: string } = {};
+  const param = (name: string) => new RegExp(`(?:^|[\\s,])${name}="([^"]*)"`, 'i').exec(challenge)?.[1] ?? new RegExp(`(?:^|[\\s,])${name}=([^\\s,"]+)`, 'i').exec(challenge)?.[1];
+  const metadata = param('resource_metadata');
+  if (metadata && URL.canParse(metadata)) out.resourceMetadataUrl = new URL(metadata);
+  const scope = param('scope');
+  if (scope) out.scope = scope;
+  return out;
+}

@@ -1,0 +1,113 @@
+/**
+ * Each owner's grant per remote server, and the access token the upstream connection sends.
+ * A token close to expiry is refreshed before it is handed out (so a call does not first
+ * fail); a refused one is renewed on demand; a grant that cannot be renewed is dropped and
+ * its owner must sign in again. Concurrent requests share one refresh.
+ *
+ * A grant reused by single sign-on is the same object under both servers: refreshing it for
+ * one refreshes it for both, so a rotated refresh token is never presented twice.
+ */
+import type { OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { Owner, UpstreamCredentials } from '../../kernel/contracts/sign-in.js';
+
+export interface Grant {
+  /** The authorization server that issued it (single sign-on reuses grants of the same one). */
+  issuer: string;
+  serverUrl: string;
+  tokens: OAuthTokens;
+  obtainedAt: number;
+  /** Epoch milliseconds; undefined when the token response named no lifetime. */
+  expiresAt?: number;
+  discovery?: OAuthDiscoveryState;
+}
+
+/** Refreshes a grant at its authorization server; undefined when it cannot be. */
+export type Refresh = (grant: Grant) => Promise<Grant | undefined>;
+
+/** Refresh this long before expiry, at most: a minute, or half the token's lifetime when shorter. */
+const MAX_EARLY_MS = 60_000;
+
+export function grantOf(tokens: OAuthTokens, issuer: string, serverUrl: string, discovery: OAuthDiscoveryState | undefined, now: number): Grant {
+  const grant: Grant = { issuer, serverUrl, tokens, obtainedAt: now };
+  if (typeof tokens.expires_in === 'number') grant.expiresAt = now + tokens.expires_in * 1000;
+  if (discovery) grant.discovery = discovery;
+  return grant;
+}
+
+export class Grants implements UpstreamCredentials {
+  private readonly byServer = new Map<string, Map<Owner, Grant>>();
+  private readonly renewing = new WeakMap<Grant, Promise<string | undefined>>();
+
+  constructor(
+    private readonly refresh: Refresh,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  owners(server: string): readonly Owner[] {
+    return [...(this.byServer.get(server)?.keys() ?? [])];
+  }
+
+  has(server: string, owner: Owner): boolean {
+    return this.byServer.get(server)?.has(owner) ?? false;
+  }
+
+  get(server: string, owner: Owner): Grant | undefined {
+    return this.byServer.get(server)?.get(owner);
+  }
+
+  put(server: string, owner: Owner, grant: Grant): void {
+    let owners = this.byServer.get(server);
+    if (!owners) this.byServer.set(server, (owners = new Map()));
+    owners.set(owner, grant);
+  }
+
+  /** A grant `owner` holds from `issuer` for another server: what single sign-on reuses. */
+  atIssuer(owner: Owner, issuer: string): Grant | undefined {
+    for (const owners of this.byServer.values()) {
+      const g = owners.get(owner);
+      if (g && g.issuer === issuer) return g;
+    }
+    return undefined;
+  }
+
+  /** Servers `owner` holds a grant for. */
+  serversOf(owner: Owner): string[] {
+    return [...this.byServer].filter(([, owners]) => owners.has(owner)).map(([server]) => server);
+  }
+
+  async forget(server: string, owner: Owner): Promise<void> {
+    const owners = this.byServer.get(server);
+    owners?.delete(owner);
+    if (owners?.size === 0) this.byServer.delete(server);
+  }
+
+  accessToken(server: string, owner: Owner, renew = false): Promise<string | undefined> {
+    const grant = this.get(server, owner);
+    if (!grant) return Promise.resolve(undefined);
+    if (!renew && !this.expiring(grant)) return Promise.resolve(grant.tokens.access_token);
+    let pending = this.renewing.get(grant);
+    if (!pending) {
+      pending = this.renew(owner, grant).finally(() => this.renewing.delete(grant));
+      this.renewing.set(grant, pending);
+    }
+    return pending;
+  }
+
+  private expiring(grant: Grant): boolean {
+    if (grant.expiresAt === undefined) return false;
+    const early = Math.min(MAX_EARLY_MS, (grant.expiresAt - grant.obtainedAt) / 2);
+    return this.now() >= grant.expiresAt - early;
+  }
+
+  /** Refreshes `grant` in place (every server sharing it sees the new tokens), or drops it everywhere. */
+  private async renew(owner: Owner, grant: Grant): Promise<string | undefined> {
+    const next = grant.tokens.refresh_token ? await this.refresh(grant).catch(() => undefined) : undefined;
+    if (!next) {
+      for (const server of this.serversOf(owner)) if (this.get(server, owner) === grant) await this.forget(server, owner);
+      return undefined;
+    }
+    Object.assign(grant, { tokens: next.tokens, obtainedAt: next.obtainedAt, expiresAt: next.expiresAt });
+    return grant.tokens.access_token;
+  }
+}

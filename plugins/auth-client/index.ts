@@ -1,0 +1,103 @@
+/**
+ * auth-client: Switchboard as an OAuth client of remote MCP servers that answer 401
+ * (docs/oauth-client.md). Active when oauth.mcpClient.enabled. Each caller signs in for
+ * themselves (core_auth_login → browser → callback); the upstreams plugin then connects to
+ * the server with that caller's token and shows its tools to that caller only.
+ */
+import type { OAuthClientInformationMixed } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ownerOf } from '../../kernel/contracts/sign-in.js';
+import { publishCoreTools } from '../../kernel/core-tool.js';
+import { pinnedFetch } from '../../kernel/net/pinned-fetch.js';
+import { definePlugin } from '../../kernel/plugin.js';
+import { resolveSecretValue } from '../../kernel/secrets/secret-value.js';
+import { ClientRegistry } from './clients.js';
+import type { FlowSettings } from './flow.js';
+import { Grants } from './grants.js';
+import { CLIENT_METADATA_PATH, mountRoutes, START_PATH } from './routes.js';
+import { SignIns } from './sign-ins.js';
+import { authTools } from './tools.js';
+
+export default definePlugin({
+  name: 'auth-client',
+  description: 'OAuth client for remote MCP servers that require sign-in: core_auth_login, core_auth_logout and the /oauth/proxy paths.',
+  setup({ kernel, log }) {
+    kernel.surfaces.claim('oauth-client');
+    const settings = () => kernel.settings().oauth.mcpClient;
+    const atBoot = settings().enabled;
+    kernel.config.addSettingsCheck((next, where) => {
+      if (next.oauth.mcpClient.enabled === atBoot) return [];
+      const path = ['oauth', 'mcpClient', 'enabled'];
+      return [{ file: where.file, ...where.locate(path), field: path.join('.'), message: 'switching the OAuth client on or off takes effect only at start-up; restart Switchboard to apply it' }];
+    });
+    if (!atBoot) return;
+
+    const http = kernel.services.get('http');
+    const baseUrl = (): string => {
+      const configured = settings().baseUrl ?? kernel.settings().aggregator.oauth.server.baseUrl;
+      if (configured) return configured.replace(/\/+$/, '');
+      const bound = http.address();
+      const host = !bound || bound.host === '0.0.0.0' || bound.host === '::' ? '127.0.0.1' : bound.host.includes(':') ? `[${bound.host}]` : bound.host;
+      return `http://${host}:${bound?.port ?? kernel.settings().aggregator.port}`;
+    };
+    const flow = (): FlowSettings => {
+      const base = baseUrl();
+      const redirectUrl = `${base}${settings().callbackPath}`;
+      return {
+        redirectUrl,
+        ...(base.startsWith('https://') ? { clientMetadataUrl: `${base}${CLIENT_METADATA_PATH}` } : {}),
+        clientMetadata: {
+          client_name: settings().clientName,
+          client_uri: base,
+          redirect_uris: [redirectUrl],
+          grant_types: ['authorization_code', 'refresh_token'],
+          response_types: ['code'],
+          token_endpoint_auth_method: 'none',
+        },
+      };
+    };
+    // The server's own host is the operator's choice; an authorization server it names must be public unless allowed.
+    const fetchFor = (serverUrl: string): FetchLike => {
+      const origin = new URL(serverUrl).origin;
+      const own = pinnedFetch({ allowPrivate: true });
+      const named = pinnedFetch({ allowPrivate: settings().allowPrivateIP });
+      return (input, init) => (new URL(input).origin === origin ? own : named)(input, init);
+    };
+    const secrets = { configPath: kernel.config.configPath, env: process.env, onSecret: (v: string) => kernel.secrets.add(v) };
+    const clients = new ClientRegistry(
+      settings().clients.map((c, i) => {
+        const info: OAuthClientInformationMixed = { client_id: c.clientId };
+        if (c.clientSecret !== undefined) info.client_secret = resolveSecretValue(c.clientSecret, `oauth.mcpClient.clients.${i}.clientSecret`, secrets);
+        return { issuer: c.issuer, info };
+      }),
+    );
+    let signIns: SignIns | undefined;
+    const grants = new Grants((grant) => signIns!.refresh(grant));
+    signIns = new SignIns({ grants, clients, upstreams: () => kernel.services.get('upstreams'), flow, fetchFor });
+    kernel.services.provide('upstream-credentials', grants);
+
+    mountRoutes(http.router, {
+      signIns,
+      callbackPath: settings().callbackPath,
+      allowlist: () => kernel.settings().postLoginRedirectAllowlist,
+      metadata: () => ({ client_id: `${baseUrl()}${CLIENT_METADATA_PATH}`, ...flow().clientMetadata }),
+    });
+    const tools = { signIns, grants, startUrl: (ticket: string) => `${baseUrl()}${START_PATH}?ticket=${ticket}` };
+    publishCoreTools(kernel, 'auth-client', (prefix) => authTools(kernel, prefix, tools));
+
+    // A session's own grants end with it; a person's outlive their sessions.
+    kernel.hooks.onSessionClose.tap('auth-client', (session) => {
+      if (session.identity) return;
+      const owner = ownerOf(session);
+      for (const server of grants.serversOf(owner)) {
+        void grants.forget(server, owner).then(() => kernel.services.get('upstreams').grantChanged(server, owner)).catch(() => undefined);
+      }
+    });
+    return {
+      start() {
+        if (settings().allowPrivateIP) log.warn('oauth.mcpClient.allowPrivateIP is on: authorization servers at private addresses are contacted');
+        log.info(`OAuth client on: sign-in links under ${baseUrl()}${START_PATH}, callback ${baseUrl()}${settings().callbackPath}`);
+      },
+    };
+  },
+});

@@ -1,0 +1,149 @@
+/**
+ * Sign-ins in progress: the ticket core_auth_login hands out (bound to the caller and the
+ * server, single use, ten minutes), the flow it starts at /oauth/proxy/start, and the code
+ * exchange at the callback that turns into the caller's grant. Also the two things done
+ * with a grant outside a browser: reuse at the same authorization server (single sign-on)
+ * and refresh.
+ */
+import { randomBytes } from 'node:crypto';
+import { auth, discoverOAuthServerInfo } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { UpstreamRegistry } from '../../kernel/contracts/lifecycle.js';
+import type { Owner, SignInTarget } from '../../kernel/contracts/sign-in.js';
+import { challengeParams, FlowProvider, type FlowSettings } from './flow.js';
+import type { ClientRegistry } from './clients.js';
+import { grantOf, type Grant, type Grants } from './grants.js';
+
+const TICKET_MS = 10 * 60_000;
+
+interface Ticket {
+  owner: Owner;
+  server: string;
+  expiresAt: number;
+}
+
+interface Pending extends Ticket {
+  provider: FlowProvider;
+  target: SignInTarget;
+  redirect?: string;
+}
+
+export type Outcome =
+  | { kind: 'redirect'; url: string }
+  | { kind: 'signed-in'; server: string; redirect?: string }
+  | { kind: 'refused'; status: 400 | 404 | 409 | 502; message: string };
+
+export interface SignInParts {
+  grants: Grants;
+  clients: ClientRegistry;
+  upstreams: () => UpstreamRegistry;
+  flow: () => FlowSettings;
+  /** fetch for discovery and token requests about the server at `serverUrl` (SSRF rules applied). */
+  fetchFor: (serverUrl: string) => FetchLike;
+  now?: () => number;
+}
+
+const token = () => randomBytes(24).toString('base64url');
+
+export class SignIns {
+  private readonly tickets = new Map<string, Ticket>();
+  private readonly pending = new Map<string, Pending>();
+  private readonly now: () => number;
+
+  constructor(private readonly parts: SignInParts) {
+    this.now = parts.now ?? Date.now;
+  }
+
+  /** A single-use ticket for `owner` to sign in to `server`, valid ten minutes. */
+  ticket(owner: Owner, server: string): { ticket: string; expiresIn: number } {
+    this.prune();
+    const t = token();
+    this.tickets.set(t, { owner, server, expiresAt: this.now() + TICKET_MS });
+    return { ticket: t, expiresIn: TICKET_MS / 1000 };
+  }
+
+  /** The browser arrived with a ticket: discovery, registration, then off to the authorization server. */
+  async begin(ticket: string, redirect: string | undefined): Promise<Outcome> {
+    const t = this.take(this.tickets, ticket);
+    if (!t) return { kind: 'refused', status: 400, message: 'This sign-in link is unknown, used or expired. Ask for a new one with core_auth_login.' };
+    const target = this.parts.upstreams().signInTarget(t.server);
+    if (!target) return { kind: 'refused', status: 409, message: `Server '${t.server}' does not ask for a sign-in any more.` };
+    const state = token();
+    const provider = new FlowProvider(this.parts.flow(), this.parts.clients, state);
+    const { resourceMetadataUrl, scope } = challengeParams(target.challenge);
+    try {
+      const result = await auth(provider, { serverUrl: target.url, ...(resourceMetadataUrl ? { resourceMetadataUrl } : {}), ...(scope ? { scope } : {}), fetchFn: this.parts.fetchFor(target.url) });
+      if (result !== 'REDIRECT' || !provider.authorizationUrl) return { kind: 'refused', status: 502, message: `The authorization server of '${t.server}' did not start a sign-in.` };
+    } catch (err) {
+      return { kind: 'refused', status: 502, message: `Signing in to '${t.server}' failed before the authorization server: ${(err as Error).message}` };
+    }
+    this.pending.set(state, { ...t, expiresAt: this.now() + TICKET_MS, provider, target, ...(redirect ? { redirect } : {}) });
+    return { kind: 'redirect', url: provider.authorizationUrl.href };
+  }
+
+  /** The authorization server sent the browser back: exchange the code, keep the grant, connect. */
+  async finish(query: Record<string, string | undefined>): Promise<Outcome> {
+    const p = query.state ? this.take(this.pending, query.state) : undefined;
+    if (!p) return { kind: 'refused', status: 400, message: 'This sign-in is unknown or expired (no matching state). Start again with core_auth_login.' };
+    if (query.error) return { kind: 'refused', status: 400, message: `The authorization server of '${p.server}' refused the sign-in: ${query.error}${query.error_description ? ` (${query.error_description})` : ''}` };
+    if (!query.code) return { kind: 'refused', status: 400, message: 'The authorization server sent no code back.' };
+    const { resourceMetadataUrl } = challengeParams(p.target.challenge);
+    try {
+      await auth(p.provider, { serverUrl: p.target.url, authorizationCode: query.code, ...(resourceMetadataUrl ? { resourceMetadataUrl } : {}), fetchFn: this.parts.fetchFor(p.target.url) });
+    } catch (err) {
+      return { kind: 'refused', status: 502, message: `Exchanging the sign-in of '${p.server}' for a token failed: ${(err as Error).message}` };
+    }
+    const tokens = p.provider.obtained;
+    if (!tokens) return { kind: 'refused', status: 502, message: `The authorization server of '${p.server}' issued no token.` };
+    const issuer = (tokens as { issuer?: string }).issuer ?? p.provider.issuer ?? p.target.url;
+    return this.keep(p.owner, p.server, grantOf(tokens, issuer, p.target.url, p.provider.discovered, this.now()), p.redirect);
+  }
+
+  /**
+   * Single sign-on: `owner` already holds a grant from the authorization server `server`
+   * uses. It is tried on `server` as is; undefined when there is none or the server refuses it.
+   */
+  async reuse(owner: Owner, server: string, target: SignInTarget): Promise<string | undefined> {
+    let issuer: string;
+    try {
+      const { resourceMetadataUrl } = challengeParams(target.challenge);
+      issuer = (await discoverOAuthServerInfo(target.url, { ...(resourceMetadataUrl ? { resourceMetadataUrl } : {}), fetchFn: this.parts.fetchFor(target.url) })).authorizationServerUrl;
+    } catch {
+      return undefined;
+    }
+    const existing = this.parts.grants.atIssuer(owner, issuer);
+    if (!existing) return undefined;
+    const outcome = await this.keep(owner, server, existing);
+    return outcome.kind === 'signed-in' ? issuer : undefined;
+  }
+
+  /** A refresh at the grant's authorization server (the refresh token is sent where it came from only). */
+  readonly refresh = async (grant: Grant): Promise<Grant | undefined> => {
+    const provider = new FlowProvider(this.parts.flow(), this.parts.clients, token(), grant.tokens, grant.discovery);
+    const result = await auth(provider, { serverUrl: grant.serverUrl, fetchFn: this.parts.fetchFor(grant.serverUrl) });
+    if (result !== 'AUTHORIZED' || !provider.obtained) return undefined;
+    return grantOf(provider.obtained, grant.issuer, grant.serverUrl, provider.discovered ?? grant.discovery, this.now());
+  };
+
+  private async keep(owner: Owner, server: string, grant: Grant, redirect?: string): Promise<Outcome> {
+    this.parts.grants.put(server, owner, grant);
+    try {
+      await this.parts.upstreams().grantChanged(server, owner);
+    } catch (err) {
+      await this.parts.grants.forget(server, owner);
+      return { kind: 'refused', status: 502, message: `Signed in, but '${server}' did not accept the token: ${(err as Error).message}` };
+    }
+    return { kind: 'signed-in', server, ...(redirect ? { redirect } : {}) };
+  }
+
+  private take<T extends { expiresAt: number }>(map: Map<string, T>, key: string): T | undefined {
+    const v = map.get(key);
+    map.delete(key);
+    return v && v.expiresAt > this.now() ? v : undefined;
+  }
+
+  private prune(): void {
+    const now = this.now();
+    for (const map of [this.tickets, this.pending] as Map<string, { expiresAt: number }>[]) for (const [k, v] of map) if (v.expiresAt <= now) map.delete(k);
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * core_auth_login and core_auth_logout. Login changes nothing on the platform: it hands the
+ * caller a link (or, when the caller already holds a grant from the same authorization
+ * server, reuses it at once); the grant lands with the caller. Logout drops the caller's.
+ */
+import { ownerOf } from '../../kernel/contracts/sign-in.js';
+import { ConflictError, NotFoundError } from '../../kernel/errors.js';
+import type { KernelApi } from '../../kernel/kernel-api.js';
+import { objectResult } from '../../kernel/mcp/results.js';
+import { coreToolName, type ToolDefinition } from '../../kernel/tools.js';
+import type { Grants } from './grants.js';
+import type { SignIns } from './sign-ins.js';
+
+const SERVER_ARG = { server: { type: 'string', minLength: 1, description: 'Name of the MCP server, as list_tools names it in servers_requiring_auth.' } };
+
+export function authTools(kernel: KernelApi, prefix: string, parts: { signIns: SignIns; grants: Grants; startUrl: (ticket: string) => string }): ToolDefinition[] {
+  const upstreams = () => kernel.services.get('upstreams');
+  const definition = (server: string) => {
+    const def = kernel.config.snapshot.mcpServers.get(server)?.value;
+    if (!def) throw new NotFoundError('MCP server', server);
+    return def;
+  };
+  return [
+    {
+      name: coreToolName(prefix, 'core_auth_login'),
+      kind: 'core',
+      description: 'Sign in to a remote MCP server that requires it: returns a link to open in a browser. Once signed in, the server\'s tools are listed for you (and only for you).',
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+      inputSchema: { type: 'object', additionalProperties: false, required: ['server'], properties: SERVER_ARG },
+      async invoke(args, call) {
+        const server = args.server as string;
+        if (definition(server).suspended) {
+          throw new ConflictError(`Server '${server}' is deactivated (spec.suspended=true); activate it with core_service_start before signing in`, { server });
+        }
+        const owner = ownerOf(call.request.session);
+        const status = upstreams().statusFor(server, owner);
+        if (status === 'connected') return objectResult({ server, status, message: `You can already use '${server}'; no sign-in needed.` });
+        const target = upstreams().signInTarget(server);
+        if (!target) throw new ConflictError(`Server '${server}' does not ask for a sign-in (it is ${upstreams().status(server)?.state ?? 'unknown'}); sign-in applies to remote servers that answer 401`, { server });
+        const issuer = await parts.signIns.reuse(owner, server, target);
+        if (issuer) return objectResult({ server, status: 'connected', single_sign_on: true, issuer, message: `Signed in to '${server}' with your existing sign-in at ${issuer}.` });
+        const { ticket, expiresIn } = parts.signIns.ticket(owner, server);
+        return objectResult({
+          server,
+          status: 'auth_required',
+          sign_in_url: parts.startUrl(ticket),
+          expires_in: expiresIn,
+          message: `Open sign_in_url in a browser within ${expiresIn / 60} minutes to sign in to '${server}'; its tools appear in your list once you have.`,
+        });
+      },
+    },
+    {
+      name: coreToolName(prefix, 'core_auth_logout'),
+      kind: 'core',
+      description: 'Sign out of a remote MCP server: your grant for it is discarded and its tools are no longer listed for you.',
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      inputSchema: { type: 'object', additionalProperties: false, required: ['server'], properties: SERVER_ARG },
+      async invoke(args, call) {
+        const server = args.server as string;
+        definition(server);
+        const owner = ownerOf(call.request.session);
+        const had = parts.grants.has(server, owner);
+        await parts.grants.forget(server, owner);
+        await upstreams().grantChanged(server, owner);
+        return objectResult({ server, signed_out: had, status: upstreams().statusFor(server, owner) });
+      },
+    },
+  ];
+}

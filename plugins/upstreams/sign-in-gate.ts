@@ -1,0 +1,134 @@
+/**
+ * A remote server that answered 401 and is used with each caller's own grant. The shared
+ * connection waits in auth_required; the gate keeps one connection per owner (made with
+ * that owner's bearer token), routes each call to the caller's, and lists the server's tools
+ * from the last owner connection that listed them. Grants outlive connections: an owner
+ * whose connection is gone (a restart, a resumed server) is reconnected on its next call.
+ */
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { ownerOf, type Owner, type SignInTarget, type UpstreamCredentials } from '../../kernel/contracts/sign-in.js';
+import { AuthRequiredError } from '../../kernel/errors.js';
+import type { Logger } from '../../kernel/log.js';
+import type { CallContext, JsonObject } from '../../kernel/tools.js';
+import type { UpstreamConnection } from './connection.js';
+import type { BearerSource } from './http-client-transport.js';
+
+export interface GateParts {
+  credentials: UpstreamCredentials;
+  /** A new connection to the gate's server that sends `bearer`; `onRefused` when the server stops accepting it. */
+  connect(owner: Owner, bearer: BearerSource, onRefused: () => void): UpstreamConnection;
+  /** The gate's tool list changed. */
+  publish(): void;
+  /** `owner`'s view of the server changed (signed in, signed out, grant refused). */
+  notify(owner: Owner): void;
+  /** The name of core_auth_login under the configured ServicePrefix. */
+  authTool(): string;
+  log: Logger;
+}
+
+export class SignInGate {
+  private readonly conns = new Map<Owner, UpstreamConnection>();
+  private readonly connecting = new Map<Owner, Promise<UpstreamConnection>>();
+  /** What the catalogue shows for the server: the tools an owner connection listed last. */
+  tools: readonly Tool[] = [];
+
+  constructor(
+    readonly server: string,
+    readonly target: SignInTarget,
+    private readonly parts: GateParts,
+  ) {}
+
+  signedIn(owner: Owner): boolean {
+    return this.parts.credentials.has(this.server, owner);
+  }
+
+  /** Brings up one owner connection so the server's tools can be listed (after a restart or a resume). */
+  async adoptGrants(): Promise<void> {
+    for (const owner of this.parts.credentials.owners(this.server)) {
+      try {
+        await this.connect(owner);
+        return;
+      } catch (err) {
+        this.parts.log.warn(`a stored sign-in could not be used: ${(err as Error).message}`);
+      }
+    }
+  }
+
+  /** The owner's connection, made now when it has a grant but no connection. Rejects with why the server refused. */
+  connect(owner: Owner): Promise<UpstreamConnection> {
+    const live = this.conns.get(owner);
+    if (live?.state === 'running') return Promise.resolve(live);
+    const pending = this.connecting.get(owner);
+    if (pending) return pending;
+    const attempt = this.open(owner).finally(() => this.connecting.delete(owner));
+    this.connecting.set(owner, attempt);
+    return attempt;
+  }
+
+  private async open(owner: Owner): Promise<UpstreamConnection> {
+    const old = this.conns.get(owner);
+    this.conns.delete(owner);
+    await old?.stop();
+    const credentials = this.parts.credentials;
+    const conn = this.parts.connect(owner, (renew) => credentials.accessToken(this.server, owner, renew), () => void this.refused(owner));
+    await conn.start();
+    if (conn.state !== 'running') {
+      const why = conn.error ?? `the connection is ${conn.state}`;
+      await conn.stop();
+      if (conn.challenge !== undefined) await credentials.forget(this.server, owner);
+      throw new AuthRequiredError(this.server, `the server did not accept your sign-in (${why})`, this.parts.authTool());
+    }
+    this.conns.set(owner, conn);
+    this.listed(conn);
+    return conn;
+  }
+
+  /** An owner connection listed its tools (connected, or the server said its list changed). */
+  listed(conn: UpstreamConnection): void {
+    if (conn.state !== 'running') return;
+    this.tools = conn.tools;
+    this.parts.publish();
+  }
+
+  /** The owner signed out, or its grant is gone: its connection closes; the last one out takes the tools along. */
+  async drop(owner: Owner): Promise<void> {
+    const conn = this.conns.get(owner);
+    this.conns.delete(owner);
+    await conn?.stop();
+    if (this.parts.credentials.owners(this.server).length === 0 && this.tools.length > 0) {
+      this.tools = [];
+      this.parts.publish();
+    }
+  }
+
+  /** The server stopped accepting the owner's credentials (revoked, expired beyond refresh). */
+  private async refused(owner: Owner): Promise<void> {
+    this.parts.log.warn('the server refused a signed-in connection\'s credentials; its owner must sign in again');
+    await this.parts.credentials.forget(this.server, owner);
+    await this.drop(owner);
+    this.parts.notify(owner);
+  }
+
+  /** The error of a call whose caller's credentials the server refused. */
+  refusal(): AuthRequiredError {
+    return new AuthRequiredError(this.server, 'the server no longer accepts your sign-in (revoked or expired)', this.parts.authTool());
+  }
+
+  /** Runs a tool on the caller's own connection. */
+  async call(originalName: string, args: JsonObject, call: CallContext): Promise<CallToolResult> {
+    const owner = ownerOf(call.request.session);
+    let conn = this.conns.get(owner);
+    if (!conn || conn.state !== 'running') {
+      if (!this.signedIn(owner)) throw new AuthRequiredError(this.server, 'you have not signed in to it', this.parts.authTool());
+      conn = await this.connect(owner);
+    }
+    return conn.callTool(originalName, args, call);
+  }
+
+  /** The shared connection left auth_required (stopped, suspended, reconfigured): every owner connection closes; grants stay. */
+  async close(): Promise<void> {
+    const all = [...this.conns.values()];
+    this.conns.clear();
+    await Promise.all(all.map((c) => c.stop()));
+  }
+}

@@ -1,0 +1,241 @@
+/**
+ * Signing in to an OAuth-protected remote MCP server, per session (oauth.mcpClient): the
+ * server answers 401, core_auth_login hands out a link, a browser follows it through a real
+ * authorization server (oidc-provider, with dynamic registration), and from then on that
+ * session, and only that one, sees the server's tools and calls them with its own token.
+ */
+import { expect } from 'chai';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { callTool, connectHttp, errorCode, eventually, meta, startSwitchboard, text, type Running } from '../support/harness.js';
+import { Browser } from '../support/oauth-browser.js';
+import { startTestIdp, type TestIdp } from '../fixtures/identity-provider.js';
+import { startProtectedMcpServer, type ProtectedServer } from '../fixtures/protected-mcp-server.js';
+
+const RESOURCE_SERVER = { clientId: 'mcp-resource', clientSecret: 'resource-server-secret-123' };
+
+interface Login {
+  server: string;
+  status: string;
+  sign_in_url?: string;
+  single_sign_on?: boolean;
+}
+
+interface ListTools {
+  tools: { name: string }[];
+  servers_requiring_auth: { name: string; status: string; auth_tool: string }[];
+}
+
+describe('OAuth client: signing in to remote MCP servers', function () {
+  this.timeout(60_000);
+  let idp: TestIdp;
+  let vault: ProtectedServer;
+  let ledger: ProtectedServer;
+  let sb: Running;
+  const clients: Client[] = [];
+
+  const connect = async (): Promise<Client> => {
+    const c = await connectHttp(sb.url);
+    clients.push(c);
+    return c;
+  };
+  const toolNames = async (c: Client) => (await meta<ListTools>(c, 'list_tools', { limit: 200 })).tools.map((t) => t.name);
+  const signIn = async (c: Client, server: string, person = 'alice') => {
+    const login = await meta<Login>(c, 'call_tool', { name: 'core_auth_login', arguments: { server } });
+    expect(login.status).to.equal('auth_required');
+    idp.signInAs(person);
+    const page = await new Browser().visit(login.sign_in_url!);
+    expect(page.status, page.body).to.equal(200);
+    expect(page.body).to.contain(`signed in to ${server}`);
+  };
+
+  before(async () => {
+    idp = await startTestIdp({
+      authorizationServer: true,
+      accessTokenSeconds: 4,
+      clients: [{ client_id: RESOURCE_SERVER.clientId, client_secret: RESOURCE_SERVER.clientSecret, grant_types: ['client_credentials'], response_types: [], redirect_uris: [] }],
+    });
+    const introspection = RESOURCE_SERVER;
+    vault = await startProtectedMcpServer({ name: 'vault', issuer: idp.issuer, introspection });
+    ledger = await startProtectedMcpServer({ name: 'ledger', issuer: idp.issuer, introspection });
+    sb = await startSwitchboard({
+      'config.yaml': 'oauth:\n  mcpClient:\n    enabled: true\n    allowPrivateIP: true\npostLoginRedirectAllowlist:\n  - http://127.0.0.1:7/done/\n',
+      'mcpservers/vault.yaml': `name: vault\ntype: streamable-http\nurl: ${vault.url}\n`,
+      'mcpservers/ledger.yaml': `name: ledger\ntype: streamable-http\nurl: ${ledger.url}\n`,
+    });
+  });
+
+  after(async () => {
+    for (const c of clients) await c.close().catch(() => undefined);
+    await sb?.stop();
+    await vault?.close();
+    await ledger?.close();
+    await idp?.close();
+  });
+
+  it('names a server that answers 401 in servers_requiring_auth, without listing its tools', async () => {
+    const c = await connect();
+    const listed = await eventually(() => meta<ListTools>(c, 'list_tools'), (l) => l.servers_requiring_auth.length === 2);
+    expect(listed.servers_requiring_auth).to.deep.include({ name: 'vault', status: 'auth_required', auth_tool: 'core_auth_login' });
+    expect(listed.tools.map((t) => t.name)).to.not.include('x_vault_whoami');
+    const r = await callTool(c, 'x_vault_whoami');
+    expect(errorCode(r)).to.equal('TOOL_NOT_FOUND');
+  });
+
+  it('signs a session in through the link core_auth_login returns; only that session sees and calls the tools', async () => {
+    const mine = await connect();
+    const other = await connect();
+    const changed = new Promise<void>((resolve) => mine.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()));
+    await signIn(mine, 'vault', 'alice');
+    await changed;
+    expect(await toolNames(mine)).to.include.members(['x_vault_whoami', 'x_vault_echo']);
+    const r = await callTool(mine, 'x_vault_whoami');
+    expect(r.isError, text(r)).to.not.equal(true);
+    expect(r.structuredContent).to.deep.equal({ server: 'vault', subject: 'alice' });
+
+    expect(await toolNames(other)).to.not.include('x_vault_whoami');
+    const refused = await callTool(other, 'x_vault_whoami');
+    expect(errorCode(refused)).to.equal('AUTH_REQUIRED');
+    expect(text(refused)).to.contain("Server 'vault' requires sign-in").and.contain('core_auth_login');
+    const otherList = await meta<ListTools>(other, 'list_tools');
+    expect(otherList.servers_requiring_auth.map((s) => s.name)).to.include('vault');
+    const mineList = await meta<ListTools>(mine, 'list_tools');
+    expect(mineList.servers_requiring_auth.map((s) => s.name)).to.deep.equal(['ledger']);
+  });
+
+  it('reuses a grant from the same authorization server for another server (single sign-on)', async () => {
+    const c = await connect();
+    await signIn(c, 'vault', 'bob');
+    const login = await meta<Login>(c, 'call_tool', { name: 'core_auth_login', arguments: { server: 'ledger' } });
+    expect(login).to.include({ status: 'connected', single_sign_on: true });
+    const r = await callTool(c, 'x_ledger_whoami');
+    expect(r.structuredContent).to.deep.equal({ server: 'ledger', subject: 'bob' });
+  });
+
+  it('reports per-session status in auth://status', async () => {
+    const c = await connect();
+    await signIn(c, 'ledger', 'alice');
+    const read = await c.readResource({ uri: 'auth://status' });
+    const status = JSON.parse(String((read.contents[0] as { text: string }).text)) as { servers: { name: string; status: string; suspended: boolean }[] };
+    expect(status.servers).to.deep.include({ name: 'ledger', status: 'connected', suspended: false });
+    expect(status.servers).to.deep.include({ name: 'vault', status: 'auth_required', suspended: false, auth_tool: 'core_auth_login' });
+  });
+
+  it('refreshes the token before it expires: calls keep working past the access token lifetime', async () => {
+    const c = await connect();
+    await signIn(c, 'vault', 'alice');
+    expect((await callTool(c, 'x_vault_echo', { message: 'one' })).isError).to.not.equal(true);
+    const before = vault.tokensSeen.length;
+    // The access token lives 4 s; past half of that, the next call goes out with a fresh one
+    // while the old one is still valid: refreshed ahead of expiry, not after a refusal.
+    await new Promise((r) => setTimeout(r, 2500));
+    const r = await callTool(c, 'x_vault_echo', { message: 'two' });
+    expect(r.isError, text(r)).to.not.equal(true);
+    expect(text(r)).to.equal('two');
+    expect(vault.tokensSeen.length).to.equal(before + 1);
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(text(await callTool(c, 'x_vault_echo', { message: 'three' }))).to.equal('three');
+  });
+
+  it('logout hides the tools again', async () => {
+    const c = await connect();
+    await signIn(c, 'vault', 'alice');
+    expect(await toolNames(c)).to.include('x_vault_whoami');
+    const out = await meta<{ signed_out: boolean; status: string }>(c, 'call_tool', { name: 'core_auth_logout', arguments: { server: 'vault' } });
+    expect(out).to.deep.include({ signed_out: true, status: 'auth_required' });
+    expect(await toolNames(c)).to.not.include('x_vault_whoami');
+    expect(errorCode(await callTool(c, 'x_vault_whoami'))).to.equal('AUTH_REQUIRED');
+  });
+
+  it('a revoked grant moves the server back to auth_required for that session', async () => {
+    const c = await connect();
+    await signIn(c, 'vault', 'bob');
+    expect((await callTool(c, 'x_vault_whoami')).isError).to.not.equal(true);
+    await idp.revoke('bob');
+    const r = await callTool(c, 'x_vault_whoami');
+    expect(errorCode(r), text(r)).to.equal('AUTH_REQUIRED');
+    const listed = await meta<ListTools>(c, 'list_tools');
+    expect(listed.servers_requiring_auth.map((s) => s.name)).to.include('vault');
+    expect(listed.tools.map((t) => t.name)).to.not.include('x_vault_whoami');
+  });
+
+  it('refuses a used link, and a redirect outside postLoginRedirectAllowlist', async () => {
+    const c = await connect();
+    const login = await meta<Login>(c, 'call_tool', { name: 'core_auth_login', arguments: { server: 'vault' } });
+    const outside = await new Browser().visit(`${login.sign_in_url}&redirect=${encodeURIComponent('https://evil.example/')}`);
+    expect(outside.status).to.equal(400);
+    expect(outside.body).to.contain('postLoginRedirectAllowlist');
+    idp.signInAs('alice');
+    const allowed = await new Browser().follow(`${login.sign_in_url}&redirect=${encodeURIComponent('http://127.0.0.1:7/done/vault')}`, 'http://127.0.0.1:7/done/');
+    expect(allowed.href).to.equal('http://127.0.0.1:7/done/vault');
+    expect(await toolNames(c)).to.include('x_vault_whoami');
+    const again = await new Browser().visit(login.sign_in_url!);
+    expect(again.status).to.equal(400);
+    expect(again.body).to.contain('unknown, used or expired');
+  });
+
+  it('serves its client metadata document', async () => {
+    const res = await fetch(new URL('/.well-known/oauth-client.json', sb.url));
+    const doc = (await res.json()) as { client_id: string; redirect_uris: string[] };
+    const port = new URL(sb.url).port;
+    expect(doc.client_id).to.match(new RegExp(`^http://(localhost|127\\.0\\.0\\.1):${port}/\\.well-known/oauth-client\\.json$`));
+    expect(doc.redirect_uris).to.deep.equal([doc.client_id.replace('/.well-known/oauth-client.json', '/oauth/proxy/callback')]);
+    expect(doc).to.include({ token_endpoint_auth_method: 'none', client_name: 'Switchboard' });
+  });
+});
+
+describe('OAuth client: suspended servers', function () {
+  this.timeout(60_000);
+  let idp: TestIdp;
+  let vault: ProtectedServer;
+  let sb: Running;
+  let c: Client;
+
+  before(async () => {
+    idp = await startTestIdp({
+      authorizationServer: true,
+      clients: [{ client_id: RESOURCE_SERVER.clientId, client_secret: RESOURCE_SERVER.clientSecret, grant_types: ['client_credentials'], response_types: [], redirect_uris: [] }],
+    });
+    vault = await startProtectedMcpServer({ name: 'vault', issuer: idp.issuer, introspection: RESOURCE_SERVER });
+    sb = await startSwitchboard({
+      'config.yaml': 'oauth:\n  mcpClient:\n    enabled: true\n    allowPrivateIP: true\n',
+      'mcpservers/vault.yaml': `name: vault\ntype: streamable-http\nurl: ${vault.url}\n`,
+    });
+    c = await connectHttp(sb.url);
+  });
+
+  after(async () => {
+    await c?.close().catch(() => undefined);
+    await sb?.stop();
+    await vault?.close();
+    await idp?.close();
+  });
+
+  const update = (suspended: boolean) => meta(c, 'call_tool', { name: 'core_mcpserver_update', arguments: { name: 'vault', suspended } });
+  const status = async () => {
+    const read = await c.readResource({ uri: 'auth://status' });
+    return (JSON.parse(String((read.contents[0] as { text: string }).text)) as { servers: { name: string; status: string; suspended: boolean }[] }).servers.find((s) => s.name === 'vault');
+  };
+
+  it('refuses core_auth_login with the exact message, reports disconnected and suspended, names it nowhere; resumes without a new sign-in', async () => {
+    const login = await eventually(() => meta<Login>(c, 'call_tool', { name: 'core_auth_login', arguments: { server: 'vault' } }), (l) => l.status === 'auth_required');
+    idp.signInAs('alice');
+    expect((await new Browser().visit(login.sign_in_url!)).status).to.equal(200);
+    expect((await callTool(c, 'x_vault_whoami')).structuredContent).to.deep.include({ subject: 'alice' });
+
+    await update(true);
+    await eventually(status, (s) => s?.status === 'disconnected');
+    expect(await status()).to.deep.equal({ name: 'vault', status: 'disconnected', suspended: true });
+    const refused = await callTool(c, 'core_auth_login', { server: 'vault' });
+    expect(refused.isError).to.equal(true);
+    expect(text(refused)).to.match(/^Server 'vault' is deactivated \(spec\.suspended=true\); activate it with core_service_start before signing in/);
+    const listed = await meta<ListTools>(c, 'list_tools', { limit: 200 });
+    expect(listed.servers_requiring_auth).to.deep.equal([]);
+    expect(listed.tools.map((t) => t.name)).to.not.include('x_vault_whoami');
+
+    await update(false);
+    const back = await eventually(() => callTool(c, 'x_vault_whoami'), (r) => !r.isError, 10_000);
+    expect(back.structuredContent).to.deep.include({ subject: 'alice' });
+    expect(await status()).to.deep.equal({ name: 'vault', status: 'connected', suspended: false });
+  });
+});
