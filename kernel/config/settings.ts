@@ -59,6 +59,7 @@ export interface McpClientSettings {
   enabled: boolean;
   callbackPath: string;
   baseUrl?: string;
+  clientMetadataUrl?: string;
   clientName: string;
   allowPrivateIP: boolean;
   clients: { issuer: string; clientId: string; clientSecret?: SecretValue }[];

@@ -40,12 +40,18 @@ export default definePlugin({
       const host = !bound || bound.host === '0.0.0.0' || bound.host === '::' ? '127.0.0.1' : bound.host.includes(':') ? `[${bound.host}]` : bound.host;
       return `http://${host}:${bound?.port ?? kernel.settings().aggregator.port}`;
     };
+    // Authorization servers fetch the document: only an https URL can be a client_id.
+    const clientMetadataUrl = (): string | undefined => {
+      const url = settings().clientMetadataUrl ?? `${baseUrl()}${CLIENT_METADATA_PATH}`;
+      return url.startsWith('https://') ? url : undefined;
+    };
     const flow = (): FlowSettings => {
       const base = baseUrl();
       const redirectUrl = `${base}${settings().callbackPath}`;
+      const documentUrl = clientMetadataUrl();
       return {
         redirectUrl,
-        ...(base.startsWith('https://') ? { clientMetadataUrl: `${base}${CLIENT_METADATA_PATH}` } : {}),
+        ...(documentUrl ? { clientMetadataUrl: documentUrl } : {}),
         clientMetadata: {
           client_name: settings().clientName,
           client_uri: base,
@@ -80,7 +86,7 @@ export default definePlugin({
       signIns,
       callbackPath: settings().callbackPath,
       allowlist: () => kernel.settings().postLoginRedirectAllowlist,
-      metadata: () => ({ client_id: `${baseUrl()}${CLIENT_METADATA_PATH}`, ...flow().clientMetadata }),
+      metadata: () => ({ client_id: clientMetadataUrl() ?? `${baseUrl()}${CLIENT_METADATA_PATH}`, ...flow().clientMetadata }),
     });
     const tools = { signIns, grants, startUrl: (ticket: string) => `${baseUrl()}${START_PATH}?ticket=${ticket}` };
     publishCoreTools(kernel, 'auth-client', (prefix) => authTools(kernel, prefix, tools));

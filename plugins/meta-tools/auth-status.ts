@@ -10,6 +10,14 @@ import { coreToolName } from '../../kernel/tools.js';
 
 export const AUTH_STATUS_URI = 'auth://status';
 
+/** Switchboard's own resource, listed before the servers' and never narrowed by a toolset. */
+export const AUTH_STATUS_RESOURCE = {
+  uri: AUTH_STATUS_URI,
+  name: 'auth-status',
+  mimeType: 'application/json',
+  description: 'Sign-in status of every registered server for this session (connected, auth_required, disconnected; suspended).',
+} as const;
+
 export interface ServerAuthStatus {
   name: string;
   status: 'connected' | 'auth_required' | 'disconnected';
@@ -27,4 +35,9 @@ export function authStatus(kernel: KernelApi, session: Session): ServerAuthStatu
     if (entry.status === 'auth_required') entry.auth_tool = authTool;
     return entry;
   });
+}
+
+/** resources/read of auth://status. */
+export function readAuthStatus(kernel: KernelApi, session: Session): { contents: { uri: string; mimeType: string; text: string }[] } {
+  return { contents: [{ uri: AUTH_STATUS_URI, mimeType: AUTH_STATUS_RESOURCE.mimeType, text: JSON.stringify({ servers: authStatus(kernel, session) }) }] };
 }

@@ -6,6 +6,7 @@ import type { MetaToolDefinition } from '../../kernel/mcp/endpoint.js';
 import { objectResult } from '../../kernel/mcp/results.js';
 import { servedBy, type JsonObject } from '../../kernel/tools.js';
 import type { CatalogueView } from '../../kernel/request-context.js';
+import { AUTH_STATUS_RESOURCE, AUTH_STATUS_URI, readAuthStatus } from './auth-status.js';
 
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
@@ -45,7 +46,7 @@ export function contentTools(kernel: KernelApi): MetaToolDefinition[] {
       annotations: READ_ONLY,
       inputSchema: { type: 'object', additionalProperties: false, properties: {} },
       async handler(_args, call) {
-        const resources = upstreams().resources().filter((r) => visibleServer(r.server, call.request.view));
+        const resources = [AUTH_STATUS_RESOURCE, ...upstreams().resources().filter((r) => visibleServer(r.server, call.request.view))];
         return objectResult({ resources: resources as unknown as JsonObject[], total: resources.length });
       },
     },
@@ -55,6 +56,7 @@ export function contentTools(kernel: KernelApi): MetaToolDefinition[] {
       annotations: READ_ONLY,
       inputSchema: uriArgs,
       async handler(args, call) {
+        if (args.uri === AUTH_STATUS_URI) return objectResult({ ...AUTH_STATUS_RESOURCE });
         return objectResult({ ...findResource(args, call.request.view) });
       },
     },
@@ -64,6 +66,7 @@ export function contentTools(kernel: KernelApi): MetaToolDefinition[] {
       annotations: READ_ONLY,
       inputSchema: uriArgs,
       async handler(args, call) {
+        if (args.uri === AUTH_STATUS_URI) return objectResult(readAuthStatus(kernel, call.request.session));
         const r = findResource(args, call.request.view);
         return objectResult({ server: r.server, ...(await upstreams().readResource(r.server, r.uri)) });
       },

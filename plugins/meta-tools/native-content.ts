@@ -24,7 +24,7 @@ import type { CatalogueView } from '../../kernel/request-context.js';
 import type { Session } from '../../kernel/sessions.js';
 import type { CallContext } from '../../kernel/tools.js';
 import { serverVisible } from './content.js';
-import { AUTH_STATUS_URI, authStatus } from './auth-status.js';
+import { AUTH_STATUS_RESOURCE, AUTH_STATUS_URI, readAuthStatus } from './auth-status.js';
 
 const PAGE = 100;
 
@@ -96,8 +96,7 @@ export function nativeContent(kernel: KernelApi): void {
     {
       schema: ListResourcesRequestSchema,
       handle: async (req, call) => {
-        const own = { server: '', uri: AUTH_STATUS_URI, name: 'auth-status', mimeType: 'application/json', description: 'Sign-in status of every registered server for this session (connected, auth_required, disconnected; suspended).' };
-        const { items, nextCursor } = page([own, ...upstreams().resources().filter((r) => visible(r.server, call.request.view))], req.params?.cursor);
+        const { items, nextCursor } = page([{ server: '', ...AUTH_STATUS_RESOURCE }, ...upstreams().resources().filter((r) => visible(r.server, call.request.view))], req.params?.cursor);
         return { resources: items.map(({ server: _server, ...r }) => r), ...(nextCursor ? { nextCursor } : {}) };
       },
     },
@@ -112,7 +111,7 @@ export function nativeContent(kernel: KernelApi): void {
       schema: ReadResourceRequestSchema,
       handle: async (req, call) => {
         const uri = String(req.params?.uri);
-        if (uri === AUTH_STATUS_URI) return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify({ servers: authStatus(kernel, call.request.session) }) }] };
+        if (uri === AUTH_STATUS_URI) return readAuthStatus(kernel, call.request.session);
         return upstreams().readResource(ownerOf(uri, call), uri);
       },
     },

@@ -81,7 +81,8 @@ describe('resources, prompts and completions as MCP offers them, aggregated', ()
     try {
       setHeaders({ 'X-Service-Toolset': 'server:t' });
       const resources = (await scoped.listResources()).resources.map((r) => r.uri);
-      expect(resources).to.deep.equal(['test://greeting']);
+      // auth://status is Switchboard's own, about the session: a toolset does not narrow it.
+      expect(resources).to.deep.equal(['auth://status', 'test://greeting']);
       expect((await scoped.listPrompts()).prompts.map((p) => p.name)).to.deep.equal(['x_t_summarize']);
       const viaMeta = await meta<{ resources: { uri: string }[] }>(scoped, 'list_resources');
       expect(viaMeta.resources.map((r) => r.uri)).to.deep.equal(resources);
