@@ -11,6 +11,9 @@ import { callTool, connectHttp, errorCode, eventually, meta, startSwitchboard, t
 import { Browser } from '../support/oauth-browser.js';
 import { startTestIdp, type TestIdp } from '../fixtures/identity-provider.js';
 import { startProtectedMcpServer, type ProtectedServer } from '../fixtures/protected-mcp-server.js';
+import { mcpClient, registerClient, signIn as signInToSwitchboard, startProtected, type OAuthSetup } from '../support/oauth-setup.js';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 
 const RESOURCE_SERVER = { clientId: 'mcp-resource', clientSecret: 'resource-server-secret-123' };
 
@@ -237,5 +240,52 @@ describe('OAuth client: suspended servers', function () {
     const back = await eventually(() => callTool(c, 'x_vault_whoami'), (r) => !r.isError, 10_000);
     expect(back.structuredContent).to.deep.include({ subject: 'alice' });
     expect(await status()).to.deep.equal({ name: 'vault', status: 'connected', suspended: false });
+  });
+});
+
+describe('OAuth client behind OAuth protection: a grant belongs to the person', function () {
+  this.timeout(60_000);
+  let setup: OAuthSetup;
+  let vault: ProtectedServer;
+  const opened: Client[] = [];
+  const sessionOf = async (person: string): Promise<Client> => {
+    setup.idp.signInAs(person);
+    const tokens = await signInToSwitchboard(setup.base, await registerClient(setup.base));
+    const c = await mcpClient(setup.sb.url, tokens.access_token);
+    opened.push(c);
+    return c;
+  };
+
+  before(async () => {
+    setup = await startProtected({
+      idp: { authorizationServer: true, clients: [{ client_id: RESOURCE_SERVER.clientId, client_secret: RESOURCE_SERVER.clientSecret, grant_types: ['client_credentials'], response_types: [], redirect_uris: [] }] },
+      serverYaml: 'oauth:\n  mcpClient:\n    enabled: true\n    allowPrivateIP: true',
+    });
+    vault = await startProtectedMcpServer({ name: 'vault', issuer: setup.idp.issuer, introspection: RESOURCE_SERVER });
+    await writeFile(join(setup.sb.configDir, 'mcpservers/vault.yaml'), `name: vault\ntype: streamable-http\nurl: ${vault.url}\n`);
+  });
+
+  after(async () => {
+    for (const c of opened) await c.close().catch(() => undefined);
+    await setup?.sb.stop();
+    await vault?.close();
+    await setup?.idp.close();
+  });
+
+  it("one sign-in serves all of the person's sessions, and no one else's", async () => {
+    const first = await sessionOf('alice');
+    const login = await eventually(() => meta<Login>(first, 'call_tool', { name: 'core_auth_login', arguments: { server: 'vault' } }), (l) => l.status === 'auth_required', 10_000);
+    setup.idp.signInAs('alice');
+    expect((await new Browser().visit(login.sign_in_url!)).status).to.equal(200);
+
+    const second = await sessionOf('alice');
+    expect((await callTool(second, 'x_vault_whoami')).structuredContent).to.deep.equal({ server: 'vault', subject: 'alice' });
+    const bob = await sessionOf('bob');
+    expect(errorCode(await callTool(bob, 'x_vault_whoami'))).to.equal('AUTH_REQUIRED');
+    expect((await meta<ListTools>(bob, 'list_tools')).servers_requiring_auth.map((s) => s.name)).to.deep.equal(['vault']);
+
+    // The grant outlives the session it was made in.
+    await first.close();
+    expect((await callTool(second, 'x_vault_whoami')).isError).to.not.equal(true);
   });
 });

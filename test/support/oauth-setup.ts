@@ -28,9 +28,10 @@ export interface OAuthSetup {
 export async function startProtected(opts: { idp?: Partial<TestIdpOptions>; serverYaml?: string; files?: Record<string, string>; env?: Record<string, string>; configDir?: string; again?: OAuthSetup } = {}): Promise<OAuthSetup> {
   const port = opts.again ? Number(new URL(opts.again.base).port) : await freePort();
   const base = `http://127.0.0.1:${port}`;
+  const { clients: moreClients = [], ...idpOptions } = opts.idp ?? {};
   const idp = opts.again?.idp ?? await startTestIdp({
-    clients: [{ client_id: 'switchboard', client_secret: 'switchboard-idp-secret', redirect_uris: [`${base}/oauth/callback`], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'] }],
-    ...opts.idp,
+    clients: [{ client_id: 'switchboard', client_secret: 'switchboard-idp-secret', redirect_uris: [`${base}/oauth/callback`], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'] }, ...moreClients],
+    ...idpOptions,
   });
   const config = [
     'aggregator:',
