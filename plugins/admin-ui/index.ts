@@ -69,15 +69,31 @@ export default definePlugin({
       await s.server.close();
       ctx.redirect('/sessions');
     });
-    // Connections to servers are shared by sessions (per-session connections come with the OAuth client), so a reconnect for one reconnects the server.
+    // A reconnect from a session's page reconnects the server's shared connection (signed-in connections reconnect on their next call).
     router.post('/sessions/:id/servers/:name/reconnect', (ctx) => reconnect(ctx, ctx.params.name!, `/sessions/${encodeURIComponent(ctx.params.id!)}`));
     router.post('/mcps/:name/reconnect', (ctx) => reconnect(ctx, ctx.params.name!, `/mcps/${encodeURIComponent(ctx.params.name!)}`));
-    const noGrants = (ctx: Koa.Context) => {
-      ctx.status = 404;
-      ctx.body = { error: 'no OAuth client grants are kept by this Switchboard (oauth.mcpClient is not enabled), so there is nothing to drop' };
+    // Grants of the OAuth client: every owner's, for one server or for all; their connections close and their sessions hear it.
+    const dropGrants = async (ctx: Koa.Context, servers: string[]) => {
+      const credentials = kernel.services.find('upstream-credentials');
+      const upstreams = kernel.services.find('upstreams');
+      if (!credentials || !upstreams) {
+        ctx.status = 404;
+        ctx.body = { error: 'no OAuth client grants are kept by this Switchboard (oauth.mcpClient is not enabled), so there is nothing to drop' };
+        return;
+      }
+      let dropped = 0;
+      for (const server of servers) {
+        for (const owner of credentials.owners(server)) {
+          await credentials.forget(server, owner);
+          await upstreams.grantChanged(server, owner).catch(() => undefined);
+          dropped++;
+        }
+      }
+      log.info(`admin: dropped ${dropped} grant(s) of ${servers.length === 1 ? `'${servers[0]}'` : 'every server'}`);
+      ctx.body = { dropped };
     };
-    router.delete('/auth/:server', noGrants);
-    router.delete('/user-tokens', noGrants);
+    router.delete('/auth/:server', (ctx) => dropGrants(ctx, [ctx.params.server!]));
+    router.delete('/user-tokens', (ctx) => dropGrants(ctx, kernel.services.find('upstreams')?.list().map((s) => s.name) ?? []));
 
     const app = new Koa();
     app.use(async (ctx, next) => {

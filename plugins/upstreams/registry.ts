@@ -6,7 +6,7 @@
 import type { ContentChange, ServiceState, ServiceStatus, UpstreamPrompt, UpstreamRegistry, UpstreamResource, UpstreamResourceTemplate } from '../../kernel/contracts/lifecycle.js';
 import type { ConfigSnapshot } from '../../kernel/config/snapshot.js';
 import type { McpServerDefinition } from '../../kernel/config/settings.js';
-import { NotFoundError } from '../../kernel/errors.js';
+import { AuthRequiredError, NotFoundError } from '../../kernel/errors.js';
 import type { KernelApi } from '../../kernel/kernel-api.js';
 import type { Logger } from '../../kernel/log.js';
 import { UpstreamConnection } from './connection.js';
@@ -128,7 +128,8 @@ export class Upstreams implements UpstreamRegistry {
     const defs = gate ? toolDefinitions(conn, gate.tools, (name, args, call) => gate.call(name, args, call)) : toolDefinitions(conn);
     if (defs.length > 0) this.lastKnown.set(conn.name, defs.map((d) => d.name));
     const known = defs.length === 0 ? (this.lastKnown.get(conn.name) ?? []) : [];
-    this.kernel.catalogue.explainAbsence(source, known, () => this.unavailableFor(conn));
+    // A server waiting for sign-in with nobody signed in: its last tools say how to get them back.
+    this.kernel.catalogue.explainAbsence(source, known, () => (this.gates.has(conn.name) ? new AuthRequiredError(conn.name, 'you have not signed in to it', this.authTool()) : this.unavailableFor(conn)));
     this.kernel.catalogue.replaceSource(source, defs);
   }
 

@@ -7,7 +7,7 @@
 import { expect } from 'chai';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { callTool, connectHttp, errorCode, eventually, meta, startSwitchboard, text, type Running } from '../support/harness.js';
+import { callTool, connectHttp, errorCode, eventually, freePort, meta, startSwitchboard, text, type Running } from '../support/harness.js';
 import { Browser } from '../support/oauth-browser.js';
 import { startTestIdp, type TestIdp } from '../fixtures/identity-provider.js';
 import { startProtectedMcpServer, type ProtectedServer } from '../fixtures/protected-mcp-server.js';
@@ -35,6 +35,7 @@ describe('OAuth client: signing in to remote MCP servers', function () {
   let vault: ProtectedServer;
   let ledger: ProtectedServer;
   let sb: Running;
+  let adminPort: number;
   const clients: Client[] = [];
 
   const connect = async (): Promise<Client> => {
@@ -61,8 +62,9 @@ describe('OAuth client: signing in to remote MCP servers', function () {
     const introspection = RESOURCE_SERVER;
     vault = await startProtectedMcpServer({ name: 'vault', issuer: idp.issuer, introspection });
     ledger = await startProtectedMcpServer({ name: 'ledger', issuer: idp.issuer, introspection });
+    adminPort = await freePort();
     sb = await startSwitchboard({
-      'config.yaml': 'oauth:\n  mcpClient:\n    enabled: true\n    allowPrivateIP: true\npostLoginRedirectAllowlist:\n  - http://127.0.0.1:7/done/\n',
+      'config.yaml': `aggregator:\n  admin:\n    enabled: true\n    port: ${adminPort}\noauth:\n  mcpClient:\n    enabled: true\n    allowPrivateIP: true\npostLoginRedirectAllowlist:\n  - http://127.0.0.1:7/done/\n`,
       'mcpservers/vault.yaml': `name: vault\ntype: streamable-http\nurl: ${vault.url}\n`,
       'mcpservers/ledger.yaml': `name: ledger\ntype: streamable-http\nurl: ${ledger.url}\n`,
     });
@@ -175,6 +177,17 @@ describe('OAuth client: signing in to remote MCP servers', function () {
     const again = await new Browser().visit(login.sign_in_url!);
     expect(again.status).to.equal(400);
     expect(again.body).to.contain('unknown, used or expired');
+  });
+
+  it("the admin UI drops a server's grants: its tools are gone for everyone who had signed in", async () => {
+    const c = await connect();
+    await signIn(c, 'ledger', 'alice');
+    expect(await toolNames(c)).to.include('x_ledger_whoami');
+    const res = await fetch(`http://127.0.0.1:${adminPort}/auth/ledger`, { method: 'DELETE' });
+    expect(res.status).to.equal(200);
+    expect(((await res.json()) as { dropped: number }).dropped).to.be.greaterThan(0);
+    expect(await toolNames(c)).to.not.include('x_ledger_whoami');
+    expect(errorCode(await callTool(c, 'x_ledger_whoami'))).to.equal('AUTH_REQUIRED');
   });
 
   it('serves its client metadata document', async () => {
