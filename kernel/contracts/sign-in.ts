@@ -40,11 +40,13 @@ export interface UpstreamCredentials {
 export interface SignInTarget {
   url: string;
   challenge: string;
+  /** The owner is signed in, but the server asked for more scope (403 insufficient_scope): sign in again for it. */
+  stepUp?: boolean;
 }
 
 export interface SignInTargets {
-  /** Defined while `server` waits for sign-in (its shared connection got 401). */
-  signInTarget(server: string): SignInTarget | undefined;
+  /** Defined while `server` waits for sign-in (its shared connection got 401); for `owner`, with its pending step-up. */
+  signInTarget(server: string, owner?: Owner): SignInTarget | undefined;
   /**
    * `owner` got a grant for `server` (or lost it): connect with it, or drop the connection,
    * and tell that owner's sessions their tool list changed. Rejects with the reason the

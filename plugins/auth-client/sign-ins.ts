@@ -66,7 +66,7 @@ export class SignIns {
   async begin(ticket: string, redirect: string | undefined): Promise<Outcome> {
     const t = this.take(this.tickets, ticket);
     if (!t) return { kind: 'refused', status: 400, message: 'This sign-in link is unknown, used or expired. Ask for a new one with core_auth_login.' };
-    const target = this.parts.upstreams().signInTarget(t.server);
+    const target = this.parts.upstreams().signInTarget(t.server, t.owner);
     if (!target) return { kind: 'refused', status: 409, message: `Server '${t.server}' does not ask for a sign-in any more.` };
     const state = token();
     const provider = new FlowProvider(this.parts.flow(), this.parts.clients, state);

@@ -34,10 +34,10 @@ export function authTools(kernel: KernelApi, prefix: string, parts: { signIns: S
         }
         const owner = ownerOf(call.request.session);
         const status = upstreams().statusFor(server, owner);
-        if (status === 'connected') return objectResult({ server, status, message: `You can already use '${server}'; no sign-in needed.` });
-        const target = upstreams().signInTarget(server);
+        const target = upstreams().signInTarget(server, owner);
+        if (status === 'connected' && !target?.stepUp) return objectResult({ server, status, message: `You can already use '${server}'; no sign-in needed.` });
         if (!target) throw new ConflictError(`Server '${server}' does not ask for a sign-in (it is ${upstreams().status(server)?.state ?? 'unknown'}); sign-in applies to remote servers that answer 401`, { server });
-        const issuer = await parts.signIns.reuse(owner, server, target);
+        const issuer = target.stepUp ? undefined : await parts.signIns.reuse(owner, server, target);
         if (issuer) return objectResult({ server, status: 'connected', single_sign_on: true, issuer, message: `Signed in to '${server}' with your existing sign-in at ${issuer}.` });
         const { ticket, expiresIn } = parts.signIns.ticket(owner, server);
         return objectResult({

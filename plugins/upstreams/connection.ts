@@ -49,6 +49,14 @@ function signInChallenge(err: unknown): string | undefined {
   return undefined;
 }
 
+/** The WWW-Authenticate challenge of a 403 insufficient_scope answer (a step-up), or undefined. */
+function scopeChallenge(err: unknown): string | undefined {
+  for (let e = err as { cause?: unknown } | undefined, depth = 0; e && depth < 4; e = e.cause as typeof e, depth++) {
+    if (e instanceof HttpStatusError && e.status === 403 && /insufficient_scope/.test(`${e.wwwAuthenticate ?? ''} ${e.body}`)) return e.wwwAuthenticate ?? '';
+  }
+  return undefined;
+}
+
 export interface ConnectionEvents {
   onContentChange(conn: UpstreamConnection): void;
   onStateChange(conn: UpstreamConnection, previous: ServiceState): void;
@@ -60,6 +68,8 @@ export interface ConnectionEvents {
   unavailable(conn: UpstreamConnection): ServerUnavailableError;
   /** A signed-in connection's server refused its credentials during a call: the error the caller gets. */
   unauthorized?(conn: UpstreamConnection): SwitchboardError;
+  /** A signed-in connection's server wants more scope for a call (403 insufficient_scope): the error the caller gets. */
+  insufficientScope?(conn: UpstreamConnection, challenge: string): SwitchboardError;
 }
 
 export class UpstreamConnection {
@@ -176,6 +186,8 @@ export class UpstreamConnection {
       return result;
     } catch (err) {
       if (this.bearer && this.events.unauthorized && signInChallenge(err) !== undefined) throw this.events.unauthorized(this);
+      const more = this.bearer ? scopeChallenge(err) : undefined;
+      if (more !== undefined && this.events.insufficientScope) throw this.events.insufficientScope(this, more);
       throw mapUpstreamError(this.name, `tool '${originalName}'`, err);
     }
   }

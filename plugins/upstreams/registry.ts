@@ -170,7 +170,7 @@ export class Upstreams implements UpstreamRegistry {
     const gate: SignInGate = new SignInGate(conn.name, { url: conn.def.url, challenge: conn.challenge ?? '' }, {
       credentials,
       log,
-      connect: (_owner, bearer, onRefused) =>
+      connect: (owner, bearer, onRefused) =>
         new UpstreamConnection(conn.def, this.kernel.config.configPath, log, {
           onContentChange: (c) => gate.listed(c),
           onStateChange: (c) => {
@@ -183,6 +183,7 @@ export class Upstreams implements UpstreamRegistry {
             onRefused();
             return gate.refusal();
           },
+          insufficientScope: (_c, challenge) => gate.stepUp(owner, challenge),
         }, bearer),
       publish: () => this.publish(conn),
       authTool: () => this.authTool(),
@@ -219,14 +220,15 @@ export class Upstreams implements UpstreamRegistry {
     if (view) request.view = view;
   }
 
-  signInTarget(name: string): SignInTarget | undefined {
-    return this.gates.get(name)?.target;
+  signInTarget(name: string, owner?: Owner): SignInTarget | undefined {
+    return this.gates.get(name)?.targetFor(owner);
   }
 
   async grantChanged(name: string, owner: Owner): Promise<void> {
     const gate = this.gates.get(name);
     if (!gate) return;
     try {
+      gate.granted(owner);
       if (gate.signedIn(owner)) await gate.connect(owner);
       else await gate.drop(owner);
     } finally {

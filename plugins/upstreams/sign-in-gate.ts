@@ -29,6 +29,8 @@ export interface GateParts {
 export class SignInGate {
   private readonly conns = new Map<Owner, UpstreamConnection>();
   private readonly connecting = new Map<Owner, Promise<UpstreamConnection>>();
+  /** Owners the server asked for more scope (403 insufficient_scope), with that challenge. */
+  private readonly stepUps = new Map<Owner, string>();
   /** What the catalogue shows for the server: the tools an owner connection listed last. */
   tools: readonly Tool[] = [];
 
@@ -107,6 +109,24 @@ export class SignInGate {
     await this.parts.credentials.forget(this.server, owner);
     await this.drop(owner);
     this.parts.notify(owner);
+  }
+
+  /** Where `owner`'s next sign-in starts: the server's challenge, or the step-up it asked for. */
+  targetFor(owner: Owner | undefined): SignInTarget {
+    const more = owner === undefined ? undefined : this.stepUps.get(owner);
+    return more === undefined ? this.target : { ...this.target, challenge: more, stepUp: true };
+  }
+
+  /** The server wants more scope from `owner` for a call: the next sign-in asks for it; the grant stays for everything else. */
+  stepUp(owner: Owner, challenge: string): AuthRequiredError {
+    this.stepUps.set(owner, challenge);
+    const scope = /scope="([^"]*)"/.exec(challenge)?.[1];
+    return new AuthRequiredError(this.server, `it needs more permission for this call${scope ? ` (scope "${scope}")` : ''}; sign in again to grant it`, this.parts.authTool());
+  }
+
+  /** A new grant arrived for `owner`: any step-up it was asked for is answered. */
+  granted(owner: Owner): void {
+    this.stepUps.delete(owner);
   }
 
   /** The error of a call whose caller's credentials the server refused. */

@@ -62,24 +62,33 @@ async function main(): Promise<void> {
     };
     const list = () => client.callTool({ name: 'list_tools', arguments: { limit: 500 } }).then((r) => r.structuredContent as { tools: { name: string; server?: string }[]; servers_requiring_auth: { name: string }[] });
     for (let i = 0; i < 100 && !(await list()).servers_requiring_auth.some((s) => s.name === 'target'); i++) await new Promise((r) => setTimeout(r, 100));
-    const login = await call('core_auth_login', { server: 'target' });
-    if (typeof login.sign_in_url !== 'string') throw new Error(`no sign-in link: ${JSON.stringify(login)}`);
-    // The browser: follow redirects, with the public URL served by the local listener.
-    let url = login.sign_in_url.replace(PUBLIC, local);
-    for (let hop = 0; hop < 20; hop++) {
-      const res = await fetch(url, { redirect: 'manual' });
-      const location = res.headers.get('location');
-      if (res.status >= 300 && res.status < 400 && location) {
-        url = new URL(location, url).href.replace(PUBLIC, local);
-        continue;
+    const signIn = async () => {
+      const login = await call('core_auth_login', { server: 'target' });
+      if (typeof login.sign_in_url !== 'string') throw new Error(`no sign-in link: ${JSON.stringify(login)}`);
+      // The browser: follow redirects, with the public URL served by the local listener.
+      let url = login.sign_in_url.replace(PUBLIC, local);
+      for (let hop = 0; hop < 20; hop++) {
+        const res = await fetch(url, { redirect: 'manual' });
+        const location = res.headers.get('location');
+        if (res.status >= 300 && res.status < 400 && location) {
+          url = new URL(location, url).href.replace(PUBLIC, local);
+          continue;
+        }
+        if (res.status !== 200) throw new Error(`sign-in stopped at ${url} with ${res.status}: ${await res.text()}`);
+        return;
       }
-      if (res.status !== 200) throw new Error(`sign-in stopped at ${url} with ${res.status}: ${await res.text()}`);
-      break;
-    }
+    };
+    await signIn();
     const tools = (await list()).tools.filter((t) => t.server === 'target');
     if (tools.length === 0) throw new Error('signed in, but the server lists no tools');
     const first = tools[0]!;
-    const result = await client.callTool({ name: 'call_tool', arguments: { name: first.name, arguments: {} } });
+    const run = () => client.callTool({ name: 'call_tool', arguments: { name: first.name, arguments: {} } });
+    let result = await run();
+    // A step-up: the server wants more scope for this call; the agent signs in again, as told.
+    if ((result.structuredContent as { error?: { code?: string } } | undefined)?.error?.code === 'AUTH_REQUIRED') {
+      await signIn();
+      result = await run();
+    }
     process.stdout.write(`signed in; ${tools.length} tools; ${first.name} -> ${JSON.stringify(result.content).slice(0, 200)}\n`);
   } finally {
     await client.close().catch(() => undefined);
