@@ -20,6 +20,8 @@ interface BuiltIn {
 /** Start order: store and auth before the listener, then what fills the catalogue, then the transports. */
 export const BUILT_IN_PLUGINS: readonly BuiltIn[] = [
   { name: 'store-files', load: () => import('../plugins/store-files/index.js') },
+  // Orchestrator mode's store (it does nothing unless `orchestrator: true`, when store-files steps aside).
+  { name: 'store-kubernetes', load: () => import('../plugins/store-kubernetes/index.js') },
   // Early: the log must be open before the first events (servers starting) are recorded.
   { name: 'events', load: () => import('../plugins/events/index.js') },
   // Before the listener starts: with protection on, the MCP paths never open unprotected.

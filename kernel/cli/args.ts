@@ -2,8 +2,8 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 
-export type Command = 'serve' | 'check' | 'reference' | 'import' | 'help' | 'version';
-const COMMANDS: readonly Command[] = ['serve', 'check', 'reference', 'import', 'help', 'version'];
+export type Command = 'serve' | 'check' | 'reference' | 'crds' | 'import' | 'help' | 'version';
+const COMMANDS: readonly Command[] = ['serve', 'check', 'reference', 'crds', 'import', 'help', 'version'];
 
 export interface CliArgs {
   command: Command;
@@ -25,6 +25,7 @@ Commands:
   serve        Serve the aggregator (default)
   check        Validate the configuration and exit (exit 1 with file:line errors)
   reference    Print the configuration reference (Markdown, from the JSON Schemas)
+  crds         Print the Kubernetes CustomResourceDefinitions (YAML, from the same schemas)
   import FILE  Write mcpservers/*.yaml from a client's MCP configuration (Claude Desktop,
                Cursor: mcpServers; VS Code: servers). --dry-run prints instead; --force
                overwrites existing files

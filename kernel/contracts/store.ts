@@ -29,8 +29,14 @@ export type StoreChange =
   | { type: 'settings' };
 
 export interface ResourceStore {
-  /** As core_mcpserver_list reports it: `filesystem` for files. */
+  /** As core_mcpserver_list reports it: `filesystem` for files, `kubernetes` for the orchestrator. */
   readonly mode: string;
+  /**
+   * How core_service_start/stop/restart act on an MCP server: `imperative` on the running
+   * server (files), or `declarative`: written into the definition (suspended,
+   * restartRequestedAt) and the reconciler acts (the orchestrator).
+   */
+  readonly lifecycle: 'imperative' | 'declarative';
   loadAll(): Promise<StoreLoadResult>;
   /** Writes (atomically) the definition of `name`, into `key` when it already lives there. */
   write(kind: ResourceKind, name: string, body: Record<string, unknown>, key?: string): Promise<RawResource>;

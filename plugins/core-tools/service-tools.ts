@@ -8,6 +8,7 @@ import { ANNOTATIONS, coreTool } from '../../kernel/core-tool.js';
 import { ConflictError, NotFoundError, UnsupportedError } from '../../kernel/errors.js';
 import type { KernelApi } from '../../kernel/kernel-api.js';
 import type { JsonObject, ToolDefinition } from '../../kernel/tools.js';
+import { withoutDefaults } from './definition-checks.js';
 
 export const AGGREGATOR = 'aggregator';
 
@@ -58,12 +59,38 @@ export function serviceTools(kernel: KernelApi, prefix: string): ToolDefinition[
       return { name, operation, status: 'ok', message: `Server '${name}' is ${already}`, state: before.state, health: before.health, service: before as unknown as JsonObject };
     }
     const def = kernel.config.snapshot.mcpServers.get(name)?.value;
+    if (kernel.services.get('store').lifecycle === 'declarative') return declare(operation, name, before);
     if (operation !== 'stop' && def?.suspended) {
       throw new ConflictError(`Server '${name}' is suspended in its definition (suspended: true); resume it with core_mcpserver_update {name: '${name}', suspended: false}`, { name });
     }
     const after = await run(name);
     return { name, operation, status: 'ok', state: after.state, health: after.health, service: after as unknown as JsonObject };
   };
+  /**
+   * The orchestrator's way: the operation is written into the definition and the reconciler
+   * acts (interface, "States and transitions"): stop sets suspended; start clears it, and
+   * when the server is down also requests a restart; restart requests one.
+   */
+  const declare = (operation: 'start' | 'stop' | 'restart', name: string, before: ServiceStatus): Promise<JsonObject> =>
+    kernel.config.exclusive(async () => {
+      const located = kernel.config.snapshot.mcpServers.get(name)!;
+      const body = withoutDefaults(located.value);
+      const now = new Date().toISOString();
+      const written: JsonObject = {};
+      if (operation === 'stop') written.suspended = true;
+      if (operation === 'start') {
+        written.suspended = false;
+        if (before.state !== 'stopped' || !located.value.suspended) written.restartRequestedAt = now;
+      }
+      if (operation === 'restart') written.restartRequestedAt = now;
+      Object.assign(body, written);
+      if (body.suspended === false) delete body.suspended;
+      const raw = await kernel.services.get('store').write('mcpserver', name, body, located.origin.file);
+      await kernel.config.apply(raw);
+      const after = status(name);
+      return { name, operation, status: 'ok', written, state: after.state, health: after.health, service: after as unknown as JsonObject };
+    });
+
   return [
     coreTool(prefix, {
       name: 'core_service_list',

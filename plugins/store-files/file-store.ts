@@ -12,6 +12,7 @@ import { parseYaml } from '../../kernel/config/yaml-document.js';
 import type { ConfigProblem } from '../../kernel/errors.js';
 import { SETTINGS_FILE } from '../../kernel/config/pipeline.js';
 import { removeLeftoverTempFiles, writeFileAtomic } from '../../kernel/files/atomic-write.js';
+import { readSettingsText, writeSettingsText } from '../../kernel/files/settings-file.js';
 
 const DIRS: Record<ResourceKind, string> = { mcpserver: 'mcpservers', workflow: 'workflows' };
 
@@ -22,6 +23,7 @@ function isYaml(path: string): boolean {
 
 export class FileStore implements ResourceStore {
   readonly mode = 'filesystem';
+  readonly lifecycle = 'imperative';
   private watcher: FSWatcher | undefined;
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private swept = false;
@@ -100,19 +102,12 @@ export class FileStore implements ResourceStore {
     return { location: key };
   }
 
-  async readSettingsText(): Promise<string> {
-    try {
-      return await readFile(join(this.root, SETTINGS_FILE), 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return '';
-      throw err;
-    }
+  readSettingsText(): Promise<string> {
+    return readSettingsText(this.root);
   }
 
-  async writeSettings(text: string): Promise<{ location: string }> {
-    const file = join(this.root, SETTINGS_FILE);
-    await writeFileAtomic(file, text);
-    return { location: file };
+  writeSettings(text: string): Promise<{ location: string }> {
+    return writeSettingsText(this.root, text);
   }
 
   async watch(onChange: (change: StoreChange) => void): Promise<void> {

@@ -1,0 +1,53 @@
+/**
+ * store-kubernetes: orchestrator mode (`orchestrator: true`). MCP servers and workflows are
+ * custom resources (MCPServer, Workflow; group switchboard.dev) in `namespace`, watched and
+ * reconciled like files are in store-files; Switchboard writes what it observes to each
+ * MCPServer's status. Start-up needs the API server: unreachable, it is retried for
+ * `startupRetrySeconds`, then start-up fails (there is no fallback to files).
+ */
+import { definePlugin } from '../../kernel/plugin.js';
+import type { KubeApi } from './kube-api.js';
+
+async function connect(namespace: string, retryMs: number, onRetry: (message: string) => void): Promise<KubeApi> {
+  const { KubeApi } = await import('./kube-api.js');
+  const deadline = Date.now() + retryMs;
+  let said = false;
+  for (;;) {
+    try {
+      const api = KubeApi.fromEnvironment(namespace);
+      // Proves the server, the credentials and the CRDs at once.
+      await api.list('mcpservers');
+      return api;
+    } catch (err) {
+      const reason = (err as Error).message;
+      if (Date.now() >= deadline) throw new Error(`orchestrator mode: the Kubernetes API server cannot be used: ${reason} (retried for ${Math.round(retryMs / 1000)} s; there is no fallback to files)`);
+      if (!said) onRetry(`the Kubernetes API server cannot be used yet (${reason}); retrying for up to ${Math.round(retryMs / 1000)} s`);
+      said = true;
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  }
+}
+
+export default definePlugin<{ startupRetrySeconds: number }>({
+  name: 'store-kubernetes',
+  description: 'Keeps MCP servers and workflows as Kubernetes custom resources (orchestrator mode) and writes their status.',
+  optionsSchema: {
+    type: 'object',
+    additionalProperties: false,
+    properties: { startupRetrySeconds: { type: 'number', minimum: 0, default: 30, description: 'How long start-up retries an API server it cannot use before it fails.' } },
+  },
+  async setup({ kernel, options, log }) {
+    kernel.surfaces.claim('orchestrator');
+    if (!kernel.settings().orchestrator) return;
+    const namespace = kernel.settings().namespace;
+    // Loaded only in orchestrator mode: a file-mode Switchboard never pays for the Kubernetes client.
+    const [{ KubeStore }, { StatusWriter }] = await Promise.all([import('./kube-store.js'), import('./status-writer.js')]);
+    const api = await connect(namespace, options.startupRetrySeconds * 1000, (m) => log.warn(m));
+    const store = new KubeStore(api, kernel.config.configPath, (m) => log.warn(m));
+    kernel.services.provide('store', store);
+    const status = new StatusWriter(kernel, api, log);
+    status.attach();
+    log.info(`orchestrator mode: MCPServer and Workflow resources in namespace '${namespace}'`);
+    return { stop: () => store.close() };
+  },
+});

@@ -1,0 +1,118 @@
+/**
+ * The few API calls the store makes on its custom resources, over node:https. Where to
+ * connect and how to authenticate (in-cluster service account, KUBECONFIG, exec plugins,
+ * client certificates) is @kubernetes/client-node's KubeConfig; the calls themselves are
+ * plain REST, so a write can carry another bearer (the caller's) without a second client.
+ */
+import { request as httpsRequest, type RequestOptions } from 'node:https';
+import { request as httpRequest } from 'node:http';
+import { KubeConfig, Watch } from '@kubernetes/client-node';
+import { CRD_GROUP, CRD_VERSION } from '../../kernel/config/crds.js';
+
+export type Plural = 'mcpservers' | 'workflows';
+
+export interface KubeObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata: { name: string; namespace?: string; resourceVersion?: string; generation?: number; labels?: Record<string, string>; creationTimestamp?: string };
+  spec?: Record<string, unknown>;
+  status?: Record<string, unknown>;
+}
+
+export interface KubeList {
+  items: KubeObject[];
+  metadata: { resourceVersion: string };
+}
+
+/** A refusal of the API server, with its status, reason (Forbidden, Conflict, NotFound, ...) and message. */
+export class KubeApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly reason: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'KubeApiError';
+  }
+}
+
+export const KINDS: Record<Plural, string> = { mcpservers: 'MCPServer', workflows: 'Workflow' };
+
+export class KubeApi {
+  private readonly server: URL;
+
+  constructor(
+    readonly config: KubeConfig,
+    readonly namespace: string,
+  ) {
+    const cluster = config.getCurrentCluster();
+    if (!cluster) throw new Error('the Kubernetes configuration names no cluster (set KUBECONFIG, or run in a cluster)');
+    this.server = new URL(cluster.server);
+  }
+
+  /** In a pod: its service account; elsewhere KUBECONFIG or ~/.kube/config. */
+  static fromEnvironment(namespace: string): KubeApi {
+    const config = new KubeConfig();
+    config.loadFromDefault();
+    return new KubeApi(config, namespace);
+  }
+
+  path(plural: Plural, name?: string, sub?: 'status'): string {
+    return `/apis/${CRD_GROUP}/${CRD_VERSION}/namespaces/${encodeURIComponent(this.namespace)}/${plural}${name ? `/${encodeURIComponent(name)}` : ''}${sub ? `/${sub}` : ''}`;
+  }
+
+  /**
+   * One call. `bearer` replaces the configured credentials (a write as the caller); the
+   * connection's TLS settings stay the configured ones.
+   */
+  async request<T>(method: string, path: string, body?: unknown, options: { contentType?: string; bearer?: string } = {}): Promise<T> {
+    const opts: RequestOptions = { method, headers: {} };
+    await this.config.applyToHTTPSOptions(opts);
+    const headers: Record<string, string> = { ...(opts.headers as Record<string, string>), accept: 'application/json' };
+    if (options.bearer) {
+      headers.authorization = `Bearer ${options.bearer}`;
+      delete opts.cert;
+      delete opts.key;
+    }
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    if (payload !== undefined) headers['content-type'] = options.contentType ?? 'application/json';
+    const url = new URL(path, this.server);
+    return new Promise<T>((resolve, reject) => {
+      const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+      const req = send(url, { ...opts, headers, timeout: 15_000 }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          const status = res.statusCode ?? 0;
+          let parsed: unknown;
+          try {
+            parsed = text ? JSON.parse(text) : undefined;
+          } catch {
+            parsed = undefined;
+          }
+          if (status >= 200 && status < 300) return resolve(parsed as T);
+          const s = (parsed ?? {}) as { reason?: string; message?: string };
+          reject(new KubeApiError(status, s.reason ?? String(status), s.message ?? (text.slice(0, 300) || `HTTP ${status}`)));
+        });
+        res.on('error', reject);
+      });
+      req.on('timeout', () => req.destroy(new Error(`the Kubernetes API server at ${this.server.origin} did not answer in 15 s`)));
+      req.on('error', reject);
+      req.end(payload);
+    });
+  }
+
+  list(plural: Plural): Promise<KubeList> {
+    return this.request('GET', this.path(plural));
+  }
+
+  get(plural: Plural, name: string): Promise<KubeObject> {
+    return this.request('GET', this.path(plural, name));
+  }
+
+  /** Watches `plural` from `resourceVersion` on; `done` when the stream ends (the caller lists again and re-watches). */
+  async watch(plural: Plural, resourceVersion: string, onEvent: (type: string, obj: KubeObject) => void, done: (err: unknown) => void): Promise<AbortController> {
+    return new Watch(this.config).watch(this.path(plural), { resourceVersion, allowWatchBookmarks: true }, (type, obj) => onEvent(type, obj as KubeObject), done);
+  }
+}

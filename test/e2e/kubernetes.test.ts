@@ -1,0 +1,154 @@
+/**
+ * Orchestrator mode against a real Kubernetes API server: MCP servers and workflows as
+ * custom resources, created, changed and deleted with the API calls kubectl makes, and
+ * Switchboard following along: tools appear and go, suspension holds across a restart, a
+ * restart request is acted on once and mirrored into status, status reports what runs.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { parseAllDocuments } from 'yaml';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { connectHttp, eventually, makeConfigDir, meta, ROOT, startSwitchboard, TEST_SERVER, callTool, text, CLI, type Running } from '../support/harness.js';
+import { startKubeEnv, type KubeEnv } from '../support/kube-env.js';
+import { spawnSync } from 'node:child_process';
+
+const NS = 'switchboard';
+const API = `/apis/switchboard.dev/v1alpha1/namespaces/${NS}`;
+
+interface McpServerObject {
+  metadata: { name: string; resourceVersion: string };
+  spec: Record<string, unknown>;
+  status?: { state?: string; health?: string; tools?: number; lastRestartedAt?: string | null; nextRetryAfter?: string | null };
+}
+
+describe('orchestrator mode: MCPServer and Workflow resources on a real API server', function () {
+  this.timeout(120_000);
+  let kube: KubeEnv;
+  let sb: Running | undefined;
+  let client: Client | undefined;
+  let configDir: string;
+
+  const server = (name: string, extra: Record<string, unknown> = {}) => ({
+    apiVersion: 'switchboard.dev/v1alpha1',
+    kind: 'MCPServer',
+    metadata: { name },
+    spec: { type: 'stdio', command: [process.execPath, TEST_SERVER, 'stdio', '--name', name], autoStart: true, ...extra },
+  });
+  const patchSpec = (name: string, spec: Record<string, unknown>) => kube.call('PATCH', `${API}/mcpservers/${name}`, { spec }, { contentType: 'application/merge-patch+json' });
+  const getServer = async (name: string) => (await kube.call<McpServerObject>('GET', `${API}/mcpservers/${name}`)).body;
+  const toolNames = async () => (await meta<{ tools: { name: string }[] }>(client!, 'list_tools', { limit: 500 })).tools.map((t) => t.name);
+  const start = async () => {
+    sb = await startSwitchboard({}, { configDir, env: { KUBECONFIG: await kube.kubeconfig(kube.tokens.admin) } });
+    client = await connectHttp(sb.url);
+  };
+  const stop = async () => {
+    await client?.close().catch(() => undefined);
+    await sb?.stop();
+    client = undefined;
+    sb = undefined;
+  };
+
+  before(async function () {
+    this.timeout(15 * 60_000); // the first run builds kube-apiserver from source (cached afterwards)
+    kube = await startKubeEnv();
+    for (const doc of parseAllDocuments(await readFile(join(ROOT, 'deploy/crds.yaml'), 'utf8'))) {
+      const r = await kube.call('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', doc.toJSON());
+      expect(r.status, JSON.stringify(r.body)).to.equal(201);
+    }
+    await kube.call('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } });
+    await eventually(() => kube.call('GET', `${API}/mcpservers`), (r) => r.status === 200, 20_000);
+    configDir = await makeConfigDir({ 'config.yaml': `orchestrator: true\nnamespace: ${NS}\n` });
+    await start();
+  });
+
+  after(async () => {
+    await stop();
+    await kube?.stop();
+  });
+
+  it('an MCPServer created through the API brings its tools; status reports it running', async () => {
+    const r = await kube.call('POST', `${API}/mcpservers`, server('alpha'));
+    expect(r.status, JSON.stringify(r.body)).to.equal(201);
+    await eventually(toolNames, (t) => t.includes('x_alpha_ping'), 15_000);
+    expect(text(await callTool(client!, 'x_alpha_ping'))).to.match(/^pong from alpha/);
+    const observed = await eventually(() => getServer('alpha'), (o) => o.status?.state === 'running' && (o.status.tools ?? 0) > 0, 10_000);
+    expect(observed.status).to.include({ state: 'running', health: 'healthy' });
+    const listed = await meta<{ mode: string; mcpServers: { name: string }[] }>(client!, 'call_tool', { name: 'core_mcpserver_list', arguments: {} });
+    expect(listed.mode).to.equal('kubernetes');
+    expect(listed.mcpServers.map((s) => s.name)).to.include('alpha');
+  });
+
+  it('a Workflow resource becomes workflow_<name>', async () => {
+    const wf = { apiVersion: 'switchboard.dev/v1alpha1', kind: 'Workflow', metadata: { name: 'twice' }, spec: { description: 'Ping alpha twice.', steps: [{ id: 'a', tool: 'x_alpha_ping' }, { id: 'b', tool: 'x_alpha_ping' }] } };
+    const r = await kube.call('POST', `${API}/workflows`, wf);
+    expect(r.status, JSON.stringify(r.body)).to.equal(201);
+    await eventually(toolNames, (t) => t.includes('workflow_twice'), 15_000);
+    const run = await callTool(client!, 'workflow_twice');
+    expect(run.isError, text(run)).to.not.equal(true);
+  });
+
+  it('restartRequestedAt restarts once and is mirrored into status.lastRestartedAt', async () => {
+    const pidOf = async () => (await meta<{ metadata: { pid?: number } }>(client!, 'call_tool', { name: 'core_service_status', arguments: { name: 'alpha' } })).metadata.pid;
+    const before = await pidOf();
+    const at = new Date().toISOString();
+    await patchSpec('alpha', { restartRequestedAt: at });
+    const observed = await eventually(() => getServer('alpha'), (o) => o.status?.lastRestartedAt === at && o.status.state === 'running', 15_000);
+    expect(observed.status!.lastRestartedAt).to.equal(at);
+    const after = await eventually(pidOf, (p) => p !== undefined && p !== before, 10_000);
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(await pidOf(), 'restarted exactly once').to.equal(after);
+  });
+
+  it('suspended: the tools go and stay gone across a Switchboard restart; core_service_start resumes it', async () => {
+    await patchSpec('alpha', { suspended: true });
+    await eventually(toolNames, (t) => !t.includes('x_alpha_ping'), 15_000);
+    await eventually(() => getServer('alpha'), (o) => o.status?.state === 'stopped', 10_000);
+    await stop();
+    await start();
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(await toolNames()).to.not.include('x_alpha_ping');
+    const started = await meta<{ written: Record<string, unknown> }>(client!, 'call_tool', { name: 'core_service_start', arguments: { name: 'alpha' } });
+    expect(started.written).to.deep.equal({ suspended: false });
+    expect((await getServer('alpha')).spec.suspended).to.equal(undefined);
+    await eventually(toolNames, (t) => t.includes('x_alpha_ping'), 15_000);
+  });
+
+  it('core_service_stop and core_service_restart write the spec; the reconciler acts', async () => {
+    const stopped = await meta<{ written: Record<string, unknown> }>(client!, 'call_tool', { name: 'core_service_stop', arguments: { name: 'alpha' } });
+    expect(stopped.written).to.deep.equal({ suspended: true });
+    expect((await getServer('alpha')).spec.suspended).to.equal(true);
+    await eventually(toolNames, (t) => !t.includes('x_alpha_ping'), 15_000);
+    await meta(client!, 'call_tool', { name: 'core_service_start', arguments: { name: 'alpha' } });
+    await eventually(toolNames, (t) => t.includes('x_alpha_ping'), 15_000);
+    const restarted = await meta<{ written: { restartRequestedAt: string } }>(client!, 'call_tool', { name: 'core_service_restart', arguments: { name: 'alpha' } });
+    expect((await getServer('alpha')).spec.restartRequestedAt).to.equal(restarted.written.restartRequestedAt);
+    await eventually(() => getServer('alpha'), (o) => o.status?.lastRestartedAt === restarted.written.restartRequestedAt, 15_000);
+  });
+
+  it('deleting the resource removes the server and its tools', async () => {
+    const r = await kube.call('DELETE', `${API}/mcpservers/alpha`);
+    expect(r.status).to.equal(200);
+    await eventually(toolNames, (t) => !t.includes('x_alpha_ping'), 15_000);
+    const listed = await meta<{ mcpServers: { name: string }[] }>(client!, 'call_tool', { name: 'core_mcpserver_list', arguments: {} });
+    expect(listed.mcpServers.map((s) => s.name)).to.not.include('alpha');
+  });
+
+  it('core_mcpserver_create writes an MCPServer resource', async () => {
+    const created = await meta<{ name: string }>(client!, 'call_tool', { name: 'core_mcpserver_create', arguments: { name: 'beta', type: 'stdio', command: [process.execPath, TEST_SERVER, 'stdio', '--name', 'beta'], autoStart: true } });
+    expect(created.name).to.equal('beta');
+    const obj = await getServer('beta');
+    expect(obj.spec).to.include({ type: 'stdio', autoStart: true });
+    await eventually(toolNames, (t) => t.includes('x_beta_ping'), 15_000);
+  });
+
+  it('start-up without a usable API server retries, then exits naming why (no fallback to files)', async () => {
+    const dir = await makeConfigDir({ 'config.yaml': `orchestrator: true\nnamespace: ${NS}\nplugins:\n  store-kubernetes:\n    options:\n      startupRetrySeconds: 2\n` });
+    const badConfig = await kube.kubeconfig('not-a-valid-token');
+    const started = Date.now();
+    const r = spawnSync(process.execPath, [CLI, 'serve', '--config-path', dir, '--port', '0'], { env: { ...process.env, KUBECONFIG: badConfig }, encoding: 'utf8', timeout: 30_000 });
+    expect(r.status).to.equal(1);
+    expect(Date.now() - started).to.be.greaterThan(1900);
+    expect(r.stderr).to.contain('the Kubernetes API server cannot be used').and.contain('retried for 2 s; there is no fallback to files');
+  });
+});

@@ -1,0 +1,68 @@
+/**
+ * A real Kubernetes API server for a test suite (scripts/kube-test-env.sh: kube-apiserver
+ * built from source once and cached, etcd from Debian), and plain REST calls to it with a
+ * chosen identity, the way kubectl would make them.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { request } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { ROOT } from './harness.js';
+
+const run = promisify(execFile);
+const SCRIPT = join(ROOT, 'scripts/kube-test-env.sh');
+
+export interface KubeEnv {
+  server: string;
+  ca: string;
+  tokens: { admin: string; controller: string; alice: string; bob: string };
+  /** A kubeconfig file that authenticates with `token` (namespace `switchboard`). */
+  kubeconfig(token: string): Promise<string>;
+  call<T = Record<string, unknown>>(method: string, path: string, body?: unknown, options?: { token?: string; contentType?: string }): Promise<{ status: number; body: T }>;
+  stop(): Promise<void>;
+}
+
+export async function startKubeEnv(): Promise<KubeEnv> {
+  const dir = await mkdtemp(join(tmpdir(), 'sb-kube-'));
+  await run(SCRIPT, ['start', dir], { maxBuffer: 16 * 1024 * 1024 });
+  const env = Object.fromEntries((await readFile(join(dir, 'env'), 'utf8')).trim().split('\n').map((l) => l.split('=', 2) as [string, string]));
+  const ca = await readFile(env.KUBE_CA!, 'utf8');
+  const tokens = { admin: env.KUBE_ADMIN_TOKEN!, controller: env.KUBE_CONTROLLER_TOKEN!, alice: env.KUBE_ALICE_TOKEN!, bob: env.KUBE_BOB_TOKEN! };
+  const server = env.KUBE_SERVER!;
+  let n = 0;
+  return {
+    server,
+    ca,
+    tokens,
+    async kubeconfig(token) {
+      const file = join(dir, `kubeconfig-${n++}`);
+      await writeFile(file, `apiVersion: v1\nkind: Config\nclusters: [{name: test, cluster: {server: "${server}", certificate-authority: "${env.KUBE_CA}"}}]\nusers: [{name: u, user: {token: "${token}"}}]\ncontexts: [{name: test, context: {cluster: test, user: u, namespace: switchboard}}]\ncurrent-context: test\n`);
+      return file;
+    },
+    call(method, path, body, options = {}) {
+      const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
+      return new Promise((resolve, reject) => {
+        const req = request(new URL(path, server), {
+          method,
+          ca,
+          headers: { authorization: `Bearer ${options.token ?? tokens.admin}`, accept: 'application/json', ...(payload !== undefined ? { 'content-type': options.contentType ?? 'application/json' } : {}) },
+        }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => {
+            const text = Buffer.concat(chunks).toString('utf8');
+            resolve({ status: res.statusCode ?? 0, body: (text ? JSON.parse(text) : {}) as never });
+          });
+        });
+        req.on('error', reject);
+        req.end(payload);
+      });
+    },
+    async stop() {
+      await run(SCRIPT, ['stop', dir]).catch(() => undefined);
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
