@@ -6,6 +6,7 @@
 #                                            DIR/kubeconfig (admin), DIR/env (KUBE_* variables),
 #                                            DIR/pids; tokens in DIR/tokens.csv
 #   scripts/kube-test-env.sh stop DIR
+#   scripts/kube-test-env.sh helm            build helm once into the cache; prints its path
 # Cache: ${SWITCHBOARD_KUBE_CACHE:-~/.cache/switchboard-kube}. Needs Go and openssl; installs
 # etcd-server with apt-get when missing.
 set -euo pipefail
@@ -33,6 +34,15 @@ build() {
    GOFLAGS=-mod=mod go build -trimpath -ldflags='-s -w' -o "$apiserver.tmp" k8s.io/kubernetes/cmd/kube-apiserver)
   mv "$apiserver.tmp" "$apiserver"
   rm -rf "$mod"
+}
+
+helm_bin() {
+  local helm="$cache/bin/helm"
+  if [ ! -x "$helm" ]; then
+    command -v go >/dev/null || { echo "kube-test-env: Go is needed to build helm" >&2; exit 1; }
+    GOFLAGS=-mod=mod GOBIN="$cache/bin" go install helm.sh/helm/v3/cmd/helm@v3.19.2 >/dev/null 2>&1
+  fi
+  echo "$helm"
 }
 
 ensure_etcd() {
@@ -109,5 +119,6 @@ case "${1:-}" in
   build) build; echo "$apiserver" ;;
   start) start "${2:?directory}" ;;
   stop) stop "${2:?directory}" ;;
-  *) echo "usage: $0 build | start DIR | stop DIR" >&2; exit 2 ;;
+  helm) helm_bin ;;
+  *) echo "usage: $0 build | start DIR | stop DIR | helm" >&2; exit 2 ;;
 esac

@@ -21,7 +21,21 @@ export interface KubeEnv {
   /** A kubeconfig file that authenticates with `token` (namespace `switchboard`). */
   kubeconfig(token: string): Promise<string>;
   call<T = Record<string, unknown>>(method: string, path: string, body?: unknown, options?: { token?: string; contentType?: string }): Promise<{ status: number; body: T }>;
+  /** Creates one object of any kind (what `kubectl create -f` does with one document). */
+  create(doc: { apiVersion: string; kind: string; metadata: { name: string; namespace?: string } }, token?: string): Promise<{ status: number; body: Record<string, unknown> }>;
   stop(): Promise<void>;
+}
+
+/** The path a kind's objects are created at: /api/v1 or /apis/<group>/<version>, namespaced or not, lowercase plural. */
+function collectionPath(doc: { apiVersion: string; kind: string; metadata: { namespace?: string } }): string {
+  const base = doc.apiVersion === 'v1' ? '/api/v1' : `/apis/${doc.apiVersion}`;
+  const plural = `${doc.kind.toLowerCase()}s`;
+  return doc.metadata.namespace ? `${base}/namespaces/${doc.metadata.namespace}/${plural}` : `${base}/${plural}`;
+}
+
+/** The helm binary (built from source through the Go proxy once, then cached). */
+export async function helmBinary(): Promise<string> {
+  return (await run(SCRIPT, ['helm'])).stdout.trim();
 }
 
 export async function startKubeEnv(): Promise<KubeEnv> {
@@ -32,7 +46,7 @@ export async function startKubeEnv(): Promise<KubeEnv> {
   const tokens = { admin: env.KUBE_ADMIN_TOKEN!, controller: env.KUBE_CONTROLLER_TOKEN!, alice: env.KUBE_ALICE_TOKEN!, bob: env.KUBE_BOB_TOKEN! };
   const server = env.KUBE_SERVER!;
   let n = 0;
-  return {
+  const env_: KubeEnv = {
     server,
     ca,
     tokens,
@@ -60,9 +74,13 @@ export async function startKubeEnv(): Promise<KubeEnv> {
         req.end(payload);
       });
     },
+    create(doc, token) {
+      return env_.call('POST', collectionPath(doc), doc, token ? { token } : {});
+    },
     async stop() {
       await run(SCRIPT, ['stop', dir]).catch(() => undefined);
       await rm(dir, { recursive: true, force: true });
     },
   };
+  return env_;
 }

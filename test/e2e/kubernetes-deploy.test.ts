@@ -1,0 +1,79 @@
+/**
+ * The deployment as shipped: the Helm chart rendered with `helm template`, applied to a real
+ * API server, and Switchboard running with nothing but the chart's RBAC (as its service
+ * account): it loads, reconciles and writes status; people get the workflow editors' rights.
+ */
+import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { expect } from 'chai';
+import { parseAllDocuments } from 'yaml';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { connectHttp, eventually, makeConfigDir, meta, ROOT, startSwitchboard, TEST_SERVER, type Running } from '../support/harness.js';
+import { helmBinary, startKubeEnv, type KubeEnv } from '../support/kube-env.js';
+
+const run = promisify(execFile);
+const NS = 'switchboard';
+const API = `/apis/switchboard.dev/v1alpha1/namespaces/${NS}`;
+type Doc = { apiVersion: string; kind: string; metadata: { name: string; namespace?: string } };
+
+describe('deployment: the Helm chart on a real API server', function () {
+  this.timeout(120_000);
+  let kube: KubeEnv;
+  let rendered: string;
+  let sb: Running;
+  let client: Client;
+
+  before(async function () {
+    this.timeout(15 * 60_000);
+    const helm = await helmBinary();
+    rendered = (await run(helm, ['template', 'switchboard', join(ROOT, 'deploy/helm/switchboard'), '--namespace', NS, '--include-crds'])).stdout;
+    kube = await startKubeEnv();
+    await kube.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } });
+  });
+
+  after(async () => {
+    await client?.close().catch(() => undefined);
+    await sb?.stop();
+    await kube?.stop();
+  });
+
+  it('applies every object helm template renders (CRDs, service account, RBAC, config, deployment, service)', async () => {
+    const docs = parseAllDocuments(rendered).map((d) => d.toJSON() as Doc).filter(Boolean);
+    expect(docs.map((d) => d.kind)).to.include.members(['CustomResourceDefinition', 'ServiceAccount', 'Role', 'RoleBinding', 'ClusterRole', 'ConfigMap', 'Deployment', 'Service']);
+    // CRDs first, as helm installs them.
+    for (const doc of [...docs.filter((d) => d.kind === 'CustomResourceDefinition'), ...docs.filter((d) => d.kind !== 'CustomResourceDefinition')]) {
+      const r = await kube.create(doc);
+      expect(r.status, `${doc.kind} ${doc.metadata.name}: ${JSON.stringify(r.body)}`).to.equal(201);
+    }
+    await eventually(() => kube.call('GET', `${API}/mcpservers`), (r) => r.status === 200, 20_000);
+  });
+
+  it('deploy/switchboard.yaml is the chart rendered with its defaults', async () => {
+    const plain = (await run(await helmBinary(), ['template', 'switchboard', join(ROOT, 'deploy/helm/switchboard'), '--namespace', NS])).stdout;
+    const committed = await readFile(join(ROOT, 'deploy/switchboard.yaml'), 'utf8');
+    expect(committed.slice(committed.indexOf('\n') + 1)).to.equal(plain);
+  });
+
+  it('Switchboard runs as the chart\'s service account: it serves resources and writes their status', async () => {
+    const config = parseAllDocuments(rendered).map((d) => d.toJSON() as (Doc & { data?: Record<string, string> }) | null).find((d) => d?.kind === 'ConfigMap')!;
+    const dir = await makeConfigDir({ 'config.yaml': config.data!['config.yaml']!.replace(/host: 0\.0\.0\.0/, 'host: 127.0.0.1') });
+    sb = await startSwitchboard({}, { configDir: dir, env: { KUBECONFIG: await kube.kubeconfig(kube.tokens.controller) } });
+    client = await connectHttp(sb.url);
+    const server = { apiVersion: 'switchboard.dev/v1alpha1', kind: 'MCPServer', metadata: { name: 'gamma', namespace: NS }, spec: { type: 'stdio', command: [process.execPath, TEST_SERVER, 'stdio', '--name', 'gamma'], autoStart: true } };
+    expect((await kube.create(server)).status).to.equal(201);
+    await eventually(async () => (await meta<{ tools: { name: string }[] }>(client, 'list_tools', { limit: 500 })).tools.map((t) => t.name), (t) => t.includes('x_gamma_ping'), 15_000);
+    const observed = await eventually(() => kube.call<{ status?: { state?: string } }>('GET', `${API}/mcpservers/gamma`), (r) => r.body.status?.state === 'running', 15_000);
+    expect(observed.body.status!.state).to.equal('running');
+  });
+
+  it('people are workflow editors: they may write Workflows, not MCPServers', async () => {
+    const wf = { apiVersion: 'switchboard.dev/v1alpha1', kind: 'Workflow', metadata: { name: 'by-alice', namespace: NS }, spec: { steps: [{ id: 'p', tool: 'x_gamma_ping' }] } };
+    expect((await kube.create(wf, kube.tokens.alice)).status).to.equal(201);
+    const server = { apiVersion: 'switchboard.dev/v1alpha1', kind: 'MCPServer', metadata: { name: 'by-alice', namespace: NS }, spec: { type: 'stdio', command: ['true'] } };
+    const refused = await kube.create(server, kube.tokens.alice);
+    expect(refused.status).to.equal(403);
+    expect(String(refused.body.message)).to.contain('cannot create resource "mcpservers"');
+  });
+});
