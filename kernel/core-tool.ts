@@ -5,7 +5,7 @@
  */
 import type { KernelApi } from './kernel-api.js';
 import { objectResult } from './mcp/results.js';
-import { coreToolName, type JsonObject, type ToolAnnotations, type ToolDefinition } from './tools.js';
+import { coreToolName, type CallContext, type JsonObject, type ToolAnnotations, type ToolDefinition } from './tools.js';
 
 export interface CoreToolSpec {
   name: string;
@@ -13,7 +13,7 @@ export interface CoreToolSpec {
   annotations: ToolAnnotations;
   properties?: Record<string, unknown>;
   required?: string[];
-  run(args: JsonObject): Promise<JsonObject>;
+  run(args: JsonObject, call: CallContext): Promise<JsonObject>;
 }
 
 export function coreTool(prefix: string, spec: CoreToolSpec): ToolDefinition {
@@ -23,7 +23,7 @@ export function coreTool(prefix: string, spec: CoreToolSpec): ToolDefinition {
     description: spec.description,
     annotations: spec.annotations,
     inputSchema: { type: 'object', additionalProperties: false, properties: spec.properties ?? {}, required: spec.required ?? [] },
-    invoke: async (args) => objectResult(await spec.run(args)),
+    invoke: async (args, call) => objectResult(await spec.run(args, call)),
   };
 }
 

@@ -10,6 +10,7 @@ export type ErrorCode =
   | 'INVALID_TOOLSET'
   | 'SERVER_UNAVAILABLE'
   | 'AUTH_REQUIRED'
+  | 'FORBIDDEN'
   | 'TIMEOUT'
   | 'CONFLICT'
   | 'NOT_FOUND'
@@ -73,6 +74,13 @@ export class InvalidArgumentsError extends SwitchboardError {
 export class ServerUnavailableError extends SwitchboardError {
   constructor(server: string, reason: string, details?: Record<string, unknown>) {
     super('SERVER_UNAVAILABLE', `Server '${server}' is not available: ${reason}`, { server, ...details });
+  }
+}
+
+/** The orchestrator (or another system acting on the caller's identity) refused the caller; its message names what is missing. */
+export class ForbiddenError extends SwitchboardError {
+  constructor(message: string, details?: Record<string, unknown>) {
+    super('FORBIDDEN', message, details);
   }
 }
 

@@ -21,7 +21,7 @@ import { SurfaceRegistry } from './config/surfaces.js';
 import { join } from 'node:path';
 
 /** Keys of the interface whose surfaces are not built yet: loaded, warned about, not acted on. */
-const RESERVED_SETTINGS = ['auth', 'mcpClient', 'writesAsCaller'] as const;
+const RESERVED_SETTINGS = ['auth', 'mcpClient'] as const;
 
 export interface KernelOptions {
   configPath: string;

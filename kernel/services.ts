@@ -4,7 +4,7 @@
  * party adds its own by augmenting `Services`:
  *   declare module 'switchboard/kernel/services.js' { interface Services { mine: MyApi } }
  */
-import type { GrantStore, RequestAuthenticator } from './contracts/auth.js';
+import type { CallerTokens, GrantStore, RequestAuthenticator } from './contracts/auth.js';
 import type { EventLog } from './contracts/events.js';
 import type { ExecutionHistory } from './contracts/executions.js';
 import type { HttpService } from './contracts/http.js';
@@ -20,6 +20,8 @@ export interface Services {
   toolsets: ToolsetService;
   /** The gate in front of the MCP paths (auth-server); absent means the endpoint is open. */
   authenticator: RequestAuthenticator;
+  /** The signed-in person's identity-provider tokens (auth-server), for writes as the caller. */
+  'caller-tokens': CallerTokens;
   /** Where an auth plugin keeps what it issues (store-files). */
   'grant-store': GrantStore;
   /** What happened to servers, workflows and executions (events). */

@@ -2,7 +2,8 @@
 # A real Kubernetes API server for the store-kubernetes tests: kube-apiserver built from source
 # through the Go module proxy (no release binaries are reachable here), etcd from Debian.
 #   scripts/kube-test-env.sh build           build once into the cache (minutes the first time)
-#   scripts/kube-test-env.sh start DIR       start etcd + kube-apiserver on loopback; writes
+#   scripts/kube-test-env.sh start DIR       start etcd + kube-apiserver on loopback (trusting an OIDC
+#                                            issuer when KUBE_OIDC_ISSUER_URL, _CLIENT_ID, _CA_FILE are set); writes
 #                                            DIR/kubeconfig (admin), DIR/env (KUBE_* variables),
 #                                            DIR/pids; tokens in DIR/tokens.csv
 #   scripts/kube-test-env.sh stop DIR
@@ -73,6 +74,16 @@ $controller,system:serviceaccount:switchboard:switchboard,controller-uid,"system
 $alice,alice,alice-uid,"system:authenticated"
 $bob,bob,bob-uid,"system:authenticated"
 CSV
+  # Audit: who wrote Switchboard's resources (writes as the caller are checked against it).
+  cat > "$dir/audit-policy.yaml" <<POLICY
+apiVersion: audit.k8s.io/v1
+kind: Policy
+rules:
+  - level: Metadata
+    resources: [{group: switchboard.dev}]
+    verbs: [create, update, patch, delete]
+  - level: None
+POLICY
   etcd --data-dir "$dir/etcd" --listen-client-urls "http://127.0.0.1:$etcd_port" --advertise-client-urls "http://127.0.0.1:$etcd_port" \
     --listen-peer-urls "http://127.0.0.1:$peer_port" --initial-advertise-peer-urls "http://127.0.0.1:$peer_port" \
     --initial-cluster "default=http://127.0.0.1:$peer_port" >"$dir/etcd.log" 2>&1 &
@@ -82,7 +93,10 @@ CSV
     --client-ca-file "$dir/ca.crt" --token-auth-file "$dir/tokens.csv" --authorization-mode RBAC \
     --service-account-issuer https://kubernetes.default.svc --service-account-key-file "$dir/sa.key" \
     --service-account-signing-key-file "$dir/sa.key" --service-cluster-ip-range 10.0.0.0/24 \
-    --disable-admission-plugins ServiceAccount >"$dir/apiserver.log" 2>&1 &
+    --disable-admission-plugins ServiceAccount \
+    --audit-policy-file "$dir/audit-policy.yaml" --audit-log-path "$dir/audit.log" \
+    ${KUBE_OIDC_ISSUER_URL:+--oidc-issuer-url "$KUBE_OIDC_ISSUER_URL" --oidc-client-id "$KUBE_OIDC_CLIENT_ID" --oidc-ca-file "$KUBE_OIDC_CA_FILE" --oidc-username-claim email --oidc-groups-claim groups} \
+    >"$dir/apiserver.log" 2>&1 &
   echo $! >> "$dir/pids"
   local server="https://127.0.0.1:$api_port"
   for _ in $(seq 1 300); do

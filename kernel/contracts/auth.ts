@@ -37,6 +37,12 @@ export interface StoredRecord {
   index?: Readonly<Record<string, string>>;
 }
 
+/** The signed-in person's tokens from the identity provider (auth-server): what a write as the caller carries. */
+export interface CallerTokens {
+  /** The person's current ID token from the identity provider (refreshed when due); undefined when there is none. */
+  idToken(subject: string): Promise<string | undefined>;
+}
+
 export interface GrantStore {
   /** true when records outlive the process (a restart keeps grants and refresh tokens). */
   readonly persistent: boolean;

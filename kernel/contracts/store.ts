@@ -28,6 +28,11 @@ export type StoreChange =
   | { type: 'invalid'; kind: ResourceKind; key: string; problems: ConfigProblem[] }
   | { type: 'settings' };
 
+/** Who a write is made as: the caller's own token (orchestrator mode, interface point 12); absent, the store's own identity. */
+export interface WriteAs {
+  bearer: string;
+}
+
 export interface ResourceStore {
   /** As core_mcpserver_list reports it: `filesystem` for files, `kubernetes` for the orchestrator. */
   readonly mode: string;
@@ -39,8 +44,8 @@ export interface ResourceStore {
   readonly lifecycle: 'imperative' | 'declarative';
   loadAll(): Promise<StoreLoadResult>;
   /** Writes (atomically) the definition of `name`, into `key` when it already lives there. */
-  write(kind: ResourceKind, name: string, body: Record<string, unknown>, key?: string): Promise<RawResource>;
-  remove(kind: ResourceKind, key: string): Promise<{ location: string }>;
+  write(kind: ResourceKind, name: string, body: Record<string, unknown>, key?: string, as?: WriteAs): Promise<RawResource>;
+  remove(kind: ResourceKind, key: string, as?: WriteAs): Promise<{ location: string }>;
   /** Reads config.yaml's text ('' when there is none), to edit it keeping comments. */
   readSettingsText(): Promise<string>;
   /** Writes config.yaml's new text (atomically); returns where. */

@@ -72,6 +72,8 @@ export default definePlugin<{ discoveryRetrySeconds: number }>({
         }
         const idp = await IdentityProvider.discover(settings.idp, options.discoveryRetrySeconds * 1000, now, (m) => log.warn(m));
         const accounts = new Accounts(store, idp, now, settings.sessionSeconds, (m) => log.warn(m));
+        // Writes as the caller (orchestrator mode) carry the person's own ID token from the provider.
+        kernel.services.provide('caller-tokens', { idToken: async (subject) => (await accounts.fresh(subject))?.tokens.idToken });
         // Loaded only now: an endpoint without OAuth never pays for oidc-provider.
         const { createProvider } = await import('./provider.js');
         const provider = await createProvider(settings, { trustedIssuers: raw.trustedIssuers, ...(broker ? { broker } : {}) }, store, accounts, now, log);

@@ -3,7 +3,8 @@ import type { McpServerDefinition } from '../../kernel/config/settings.js';
 import { ANNOTATIONS, coreTool } from '../../kernel/core-tool.js';
 import { ConflictError, NotFoundError, ValidationFailedError } from '../../kernel/errors.js';
 import type { KernelApi } from '../../kernel/kernel-api.js';
-import { coreToolName, type JsonObject, type ToolDefinition } from '../../kernel/tools.js';
+import { writeAs } from '../../kernel/writes-as-caller.js';
+import { coreToolName, type CallContext, type JsonObject, type ToolDefinition } from '../../kernel/tools.js';
 import { redactDefinition } from '../../kernel/secrets/redact.js';
 import { schemaErrors, warnings, withoutDefaults } from './definition-checks.js';
 import { keepRedactedSecrets } from './kept-secrets.js';
@@ -50,10 +51,10 @@ export function mcpServerTools(kernel: KernelApi, prefix: string): ToolDefinitio
     if (!l) throw new NotFoundError('MCP server', name);
     return l;
   };
-  const save = async (name: string, body: Record<string, unknown>, key?: string): Promise<JsonObject> => {
+  const save = async (call: CallContext, name: string, body: Record<string, unknown>, key?: string): Promise<JsonObject> => {
     const errors = schemaErrors(structuredClone(body));
     if (errors.length) throw new ValidationFailedError(`MCP server '${name}' is invalid`, errors);
-    const raw = await store().write('mcpserver', name, body, key);
+    const raw = await store().write('mcpserver', name, body, key, await writeAs(kernel, call));
     await kernel.config.apply(raw);
     return shown(located(name).value, raw.key);
   };
@@ -85,10 +86,10 @@ export function mcpServerTools(kernel: KernelApi, prefix: string): ToolDefinitio
       annotations: ANNOTATIONS.create,
       properties: DEFINITION,
       required: ['name', 'type'],
-      run: (a) => kernel.config.exclusive(async () => {
+      run: (a, call) => kernel.config.exclusive(async () => {
         const name = a.name as string;
         if (kernel.config.snapshot.mcpServers.has(name)) throw new ConflictError(`MCP server '${name}' already exists; use core_mcpserver_update`, { name });
-        return save(name, { ...a });
+        return save(call, name, { ...a });
       }),
     }),
     coreTool(prefix, {
@@ -97,10 +98,10 @@ export function mcpServerTools(kernel: KernelApi, prefix: string): ToolDefinitio
       annotations: ANNOTATIONS.update,
       properties: pick('name', 'type', 'description', 'toolPrefix', 'command', 'args', 'url', 'env', 'headers', 'timeout', 'callTimeout', 'autoStart', 'suspended', 'restartRequestedAt'),
       required: ['name'],
-      run: (a) => kernel.config.exclusive(async () => {
+      run: (a, call) => kernel.config.exclusive(async () => {
         const l = located(a.name as string);
         const merged = { ...withoutDefaults(l.value), ...keepRedactedSecrets(l.value, a) } as Record<string, unknown>;
-        return save(a.name as string, withoutDefaults(merged as unknown as McpServerDefinition), l.origin.file);
+        return save(call, a.name as string, withoutDefaults(merged as unknown as McpServerDefinition), l.origin.file);
       }),
     }),
     coreTool(prefix, {
@@ -109,7 +110,7 @@ export function mcpServerTools(kernel: KernelApi, prefix: string): ToolDefinitio
       annotations: ANNOTATIONS.delete,
       properties: pick('name'),
       required: ['name'],
-      run: (a) => kernel.config.exclusive(async () => {
+      run: (a, call) => kernel.config.exclusive(async () => {
         const name = a.name as string;
         const l = located(name);
         const state = kernel.services.get('upstreams').status(name)?.state ?? 'stopped';
@@ -118,7 +119,7 @@ export function mcpServerTools(kernel: KernelApi, prefix: string): ToolDefinitio
         if (state === 'running' || state === 'starting') {
           throw new ConflictError(`MCP server '${name}' is ${state} and must be stopped first (${coreToolName(prefix, 'core_service_stop')} {"name": "${name}"})`, { name, state });
         }
-        const { location } = await store().remove('mcpserver', l.origin.file);
+        const { location } = await store().remove('mcpserver', l.origin.file, await writeAs(kernel, call));
         await kernel.config.removeKey(l.origin.file);
         return { status: 'deleted', name, file: location };
       }),

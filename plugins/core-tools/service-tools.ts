@@ -7,7 +7,8 @@ import type { ServiceStatus } from '../../kernel/contracts/lifecycle.js';
 import { ANNOTATIONS, coreTool } from '../../kernel/core-tool.js';
 import { ConflictError, NotFoundError, UnsupportedError } from '../../kernel/errors.js';
 import type { KernelApi } from '../../kernel/kernel-api.js';
-import type { JsonObject, ToolDefinition } from '../../kernel/tools.js';
+import type { CallContext, JsonObject, ToolDefinition } from '../../kernel/tools.js';
+import { writeAs } from '../../kernel/writes-as-caller.js';
 import { withoutDefaults } from './definition-checks.js';
 
 export const AGGREGATOR = 'aggregator';
@@ -49,7 +50,7 @@ export function serviceTools(kernel: KernelApi, prefix: string): ToolDefinition[
     if (!s) throw new NotFoundError('service', name);
     return s;
   };
-  const operate = (operation: 'start' | 'stop' | 'restart', run: (name: string) => Promise<ServiceStatus>) => async (args: JsonObject): Promise<JsonObject> => {
+  const operate = (operation: 'start' | 'stop' | 'restart', run: (name: string) => Promise<ServiceStatus>) => async (args: JsonObject, call: CallContext): Promise<JsonObject> => {
     const name = args.name as string;
     if (name === AGGREGATOR) throw new UnsupportedError(`the aggregator is a static service: ${operation} it from outside (signals, your process manager), not through ${operation === 'start' ? 'core_service_start' : `core_service_${operation}`}`);
     const before = status(name);
@@ -59,7 +60,7 @@ export function serviceTools(kernel: KernelApi, prefix: string): ToolDefinition[
       return { name, operation, status: 'ok', message: `Server '${name}' is ${already}`, state: before.state, health: before.health, service: before as unknown as JsonObject };
     }
     const def = kernel.config.snapshot.mcpServers.get(name)?.value;
-    if (kernel.services.get('store').lifecycle === 'declarative') return declare(operation, name, before);
+    if (kernel.services.get('store').lifecycle === 'declarative') return declare(operation, name, before, call);
     if (operation !== 'stop' && def?.suspended) {
       throw new ConflictError(`Server '${name}' is suspended in its definition (suspended: true); resume it with core_mcpserver_update {name: '${name}', suspended: false}`, { name });
     }
@@ -71,7 +72,7 @@ export function serviceTools(kernel: KernelApi, prefix: string): ToolDefinition[
    * acts (interface, "States and transitions"): stop sets suspended; start clears it, and
    * when the server is down also requests a restart; restart requests one.
    */
-  const declare = (operation: 'start' | 'stop' | 'restart', name: string, before: ServiceStatus): Promise<JsonObject> =>
+  const declare = (operation: 'start' | 'stop' | 'restart', name: string, before: ServiceStatus, call: CallContext): Promise<JsonObject> =>
     kernel.config.exclusive(async () => {
       const located = kernel.config.snapshot.mcpServers.get(name)!;
       const body = withoutDefaults(located.value);
@@ -85,7 +86,7 @@ export function serviceTools(kernel: KernelApi, prefix: string): ToolDefinition[
       if (operation === 'restart') written.restartRequestedAt = now;
       Object.assign(body, written);
       if (body.suspended === false) delete body.suspended;
-      const raw = await kernel.services.get('store').write('mcpserver', name, body, located.origin.file);
+      const raw = await kernel.services.get('store').write('mcpserver', name, body, located.origin.file, await writeAs(kernel, call));
       await kernel.config.apply(raw);
       const after = status(name);
       return { name, operation, status: 'ok', written, state: after.state, health: after.health, service: after as unknown as JsonObject };

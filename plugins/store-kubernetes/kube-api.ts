@@ -65,7 +65,7 @@ export class KubeApi {
    * One call. `bearer` replaces the configured credentials (a write as the caller); the
    * connection's TLS settings stay the configured ones.
    */
-  async request<T>(method: string, path: string, body?: unknown, options: { contentType?: string; bearer?: string } = {}): Promise<T> {
+  async request<T>(method: string, path: string, body?: unknown, options: { contentType?: string; bearer?: string | undefined } = {}): Promise<T> {
     const opts: RequestOptions = { method, headers: {} };
     await this.config.applyToHTTPSOptions(opts);
     const headers: Record<string, string> = { ...(opts.headers as Record<string, string>), accept: 'application/json' };

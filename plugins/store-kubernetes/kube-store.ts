@@ -6,10 +6,10 @@
  * (Switchboard's own writes) is not a change of the definition and is not reported.
  */
 import { stringify } from 'yaml';
-import type { RawResource, ResourceKind, ResourceStore, StoreChange, StoreLoadResult } from '../../kernel/contracts/store.js';
+import type { RawResource, ResourceKind, ResourceStore, StoreChange, StoreLoadResult, WriteAs } from '../../kernel/contracts/store.js';
 import { CRD_GROUP, CRD_VERSION } from '../../kernel/config/crds.js';
 import { parseYaml } from '../../kernel/config/yaml-document.js';
-import type { ConfigProblem } from '../../kernel/errors.js';
+import { ForbiddenError, SwitchboardError, type ConfigProblem } from '../../kernel/errors.js';
 import { readSettingsText, writeSettingsText } from '../../kernel/files/settings-file.js';
 import { KINDS, KubeApiError, type KubeApi, type KubeObject, type Plural } from './kube-api.js';
 
@@ -19,9 +19,15 @@ const KIND_OF: Record<Plural, ResourceKind> = { mcpservers: 'mcpserver', workflo
 const CONFLICT_RETRIES = 3;
 const REWATCH_MS = 1000;
 
-/** Who a write is made as: the controller's own identity, or a caller's bearer token. */
-export interface WriteAs {
-  bearer?: string;
+/**
+ * A write the orchestrator refused: for lack of permission (its message names user, verb,
+ * resource and namespace), or because it did not accept the identity the write carried.
+ */
+function refused(err: unknown): unknown {
+  if (!(err instanceof KubeApiError)) return err;
+  if (err.status === 403) return new ForbiddenError(`The orchestrator refused the write: ${err.message}`, { reason: err.reason });
+  if (err.status === 401) return new SwitchboardError('AUTH_REQUIRED', 'The orchestrator did not accept the identity this write carried (401); if it is your sign-in, sign in again (switchboard login); check that the cluster trusts the identity provider', { reason: err.reason });
+  return err;
 }
 
 export class KubeStore implements ResourceStore {
@@ -79,11 +85,12 @@ export class KubeStore implements ResourceStore {
     return { resources, problems };
   }
 
-  async write(kind: ResourceKind, name: string, body: Record<string, unknown>, _key?: string, as: WriteAs = {}): Promise<RawResource> {
+  async write(kind: ResourceKind, name: string, body: Record<string, unknown>, _key?: string, as?: WriteAs): Promise<RawResource> {
     const plural = PLURAL[kind];
     const wanted = this.toObject(kind, name, body);
     for (let attempt = 0; ; attempt++) {
       try {
+        // Read with the store's identity (reads are never the caller's), written as `as`.
         const existing = await this.api.get(plural, name).catch((err: unknown) => {
           if (err instanceof KubeApiError && err.status === 404) return undefined;
           throw err;
@@ -96,16 +103,16 @@ export class KubeStore implements ResourceStore {
         return raw;
       } catch (err) {
         if (err instanceof KubeApiError && err.status === 409 && err.reason === 'Conflict' && attempt < CONFLICT_RETRIES) continue;
-        throw err;
+        throw refused(err);
       }
     }
   }
 
-  async remove(kind: ResourceKind, key: string, as: WriteAs = {}): Promise<{ location: string }> {
+  async remove(kind: ResourceKind, key: string, as?: WriteAs): Promise<{ location: string }> {
     const name = key.slice(key.indexOf('/') + 1);
     const plural = PLURAL[kind];
     await this.api.request('DELETE', this.api.path(plural, name), undefined, as).catch((err: unknown) => {
-      if (!(err instanceof KubeApiError && err.status === 404)) throw err;
+      if (!(err instanceof KubeApiError && err.status === 404)) throw refused(err);
     });
     this.seen.delete(key);
     return { location: `${KINDS[plural]} ${this.api.namespace}/${name}` };

@@ -1,8 +1,9 @@
 /** core_workflow_*: define, inspect and change workflows; list and fetch executions. */
 import { ConflictError, NotFoundError, ValidationFailedError } from '../../kernel/errors.js';
 import type { KernelApi } from '../../kernel/kernel-api.js';
+import { writeAs } from '../../kernel/writes-as-caller.js';
 import { ANNOTATIONS, coreTool } from '../../kernel/core-tool.js';
-import type { JsonObject, ToolAnnotations, ToolDefinition } from '../../kernel/tools.js';
+import type { CallContext, JsonObject, ToolAnnotations, ToolDefinition } from '../../kernel/tools.js';
 import { toToolForm, type WorkflowToolForm } from './definition.js';
 import type { ExecutionStore } from './execution-store.js';
 import type { WorkflowRegistry } from './registry.js';
@@ -30,16 +31,16 @@ export function workflowCoreTools(kernel: KernelApi, registry: WorkflowRegistry,
     const entry = require(name);
     return { name, description: entry.workflow.def.description, available: registry.availability(name).available };
   };
-  const write = async (form: WorkflowToolForm, key: string | undefined) => {
+  const write = async (form: WorkflowToolForm, key: string | undefined, call: CallContext) => {
     const check = checkForm(form, namespace(), registry, key ?? 'core_workflow');
     if (check.errors.length) throw new ValidationFailedError(`workflow '${form.name}' is invalid`, check.errors);
-    const raw = await store().write('workflow', form.name, check.resource as unknown as Record<string, unknown>, key);
+    const raw = await store().write('workflow', form.name, check.resource as unknown as Record<string, unknown>, key, await writeAs(kernel, call));
     await kernel.config.apply(raw);
     return { ...toToolForm(check.resource), available: registry.availability(form.name).available, warnings: check.warnings };
   };
 
   const prefix = kernel.settings().aggregator.servicePrefix;
-  const tool = (name: string, description: string, annotations: ToolAnnotations, properties: Record<string, unknown>, required: string[], run: (args: JsonObject) => Promise<JsonObject>): ToolDefinition =>
+  const tool = (name: string, description: string, annotations: ToolAnnotations, properties: Record<string, unknown>, required: string[], run: (args: JsonObject, call: CallContext) => Promise<JsonObject>): ToolDefinition =>
     coreTool(prefix, { name, description, annotations, properties, required, run });
 
   return [
@@ -62,22 +63,22 @@ export function workflowCoreTools(kernel: KernelApi, registry: WorkflowRegistry,
       const required = check.workflow?.tools ?? [];
       return { valid: check.errors.length === 0, errors: check.errors, warnings: check.warnings, tools: { required, missing: check.missing, available: check.missing.length === 0 } };
     }),
-    tool('core_workflow_create', 'Create a workflow; its tool workflow_<name> appears at once.', CREATE, { name: NAME, description: { type: 'string' }, args: ARGS, steps: STEPS, onFailure: ON_FAILURE, output: OUTPUT, labels: { type: 'object' } }, ['name', 'steps'], async (a) => {
+    tool('core_workflow_create', 'Create a workflow; its tool workflow_<name> appears at once.', CREATE, { name: NAME, description: { type: 'string' }, args: ARGS, steps: STEPS, onFailure: ON_FAILURE, output: OUTPUT, labels: { type: 'object' } }, ['name', 'steps'], async (a, call) => {
       const form = a as unknown as WorkflowToolForm;
       if (registry.get(form.name)) throw new ConflictError(`workflow '${form.name}' already exists; use core_workflow_update`, { name: form.name });
-      return write(form, undefined);
+      return write(form, undefined, call);
     }),
-    tool('core_workflow_update', 'Update a workflow: steps replace all steps; args and description replace theirs when given.', UPDATE, { name: NAME, description: { type: 'string' }, args: ARGS, steps: STEPS, onFailure: ON_FAILURE, output: OUTPUT, labels: { type: 'object' } }, ['name'], async (a) => {
+    tool('core_workflow_update', 'Update a workflow: steps replace all steps; args and description replace theirs when given.', UPDATE, { name: NAME, description: { type: 'string' }, args: ARGS, steps: STEPS, onFailure: ON_FAILURE, output: OUTPUT, labels: { type: 'object' } }, ['name'], async (a, call) => {
       const entry = require(a.name as string);
       const current = toToolForm(entry.resource) as unknown as WorkflowToolForm;
       const form: WorkflowToolForm = { ...current, ...(a as Partial<WorkflowToolForm>), name: current.name };
       const key = kernel.config.snapshot.workflows.get(current.name)?.origin.file;
-      return write(form, key);
+      return write(form, key, call);
     }),
-    tool('core_workflow_delete', 'Delete a workflow. Running executions and history are unaffected.', DELETE, { name: NAME }, ['name'], async (a) => {
+    tool('core_workflow_delete', 'Delete a workflow. Running executions and history are unaffected.', DELETE, { name: NAME }, ['name'], async (a, call) => {
       require(a.name as string);
       const key = kernel.config.snapshot.workflows.get(a.name as string)!.origin.file;
-      const { location } = await store().remove('workflow', key);
+      const { location } = await store().remove('workflow', key, await writeAs(kernel, call));
       await kernel.config.removeKey(key);
       return { status: 'deleted', name: a.name as string, file: location };
     }),

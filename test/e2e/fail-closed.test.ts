@@ -54,7 +54,7 @@ describe('fail closed: a switched-on surface that cannot be honoured stops start
   });
 
   it('the OAuth client and orchestrator mode likewise', async () => {
-    const dir = await makeConfigDir({ 'config.yaml': 'orchestrator: true\noauth:\n  mcpClient:\n    enabled: true\nplugins:\n  auth-client: false\n' });
+    const dir = await makeConfigDir({ 'config.yaml': 'orchestrator: true\noauth:\n  mcpClient:\n    enabled: true\nplugins:\n  auth-client: false\n  store-kubernetes: false\n' });
     const stderr = refusedByBoth(dir);
     expect(stderr).to.match(/config\.yaml:1:\d+: orchestrator: orchestrator mode is switched on, but no enabled plugin provides it/);
     expect(stderr).to.match(/config\.yaml:4:\d+: oauth\.mcpClient\.enabled: the OAuth client for remote MCP servers is switched on/);

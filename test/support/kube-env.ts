@@ -21,6 +21,8 @@ export interface KubeEnv {
   /** A kubeconfig file that authenticates with `token` (namespace `switchboard`). */
   kubeconfig(token: string): Promise<string>;
   call<T = Record<string, unknown>>(method: string, path: string, body?: unknown, options?: { token?: string; contentType?: string }): Promise<{ status: number; body: T }>;
+  /** The API server's audit log entries (writes of switchboard.dev resources). */
+  audit(): Promise<{ verb: string; user: { username: string }; objectRef: { resource: string; name?: string } }[]>;
   /** Creates one object of any kind (what `kubectl create -f` does with one document). */
   create(doc: { apiVersion: string; kind: string; metadata: { name: string; namespace?: string } }, token?: string): Promise<{ status: number; body: Record<string, unknown> }>;
   stop(): Promise<void>;
@@ -38,9 +40,11 @@ export async function helmBinary(): Promise<string> {
   return (await run(SCRIPT, ['helm'])).stdout.trim();
 }
 
-export async function startKubeEnv(): Promise<KubeEnv> {
+/** `oidc`: the API server also accepts ID tokens of this issuer, for this client id (writes as the caller). */
+export async function startKubeEnv(oidc?: { issuer: string; clientId: string; caFile: string }): Promise<KubeEnv> {
   const dir = await mkdtemp(join(tmpdir(), 'sb-kube-'));
-  await run(SCRIPT, ['start', dir], { maxBuffer: 16 * 1024 * 1024 });
+  const startEnv = oidc ? { ...process.env, KUBE_OIDC_ISSUER_URL: oidc.issuer, KUBE_OIDC_CLIENT_ID: oidc.clientId, KUBE_OIDC_CA_FILE: oidc.caFile } : process.env;
+  await run(SCRIPT, ['start', dir], { maxBuffer: 16 * 1024 * 1024, env: startEnv });
   const env = Object.fromEntries((await readFile(join(dir, 'env'), 'utf8')).trim().split('\n').map((l) => l.split('=', 2) as [string, string]));
   const ca = await readFile(env.KUBE_CA!, 'utf8');
   const tokens = { admin: env.KUBE_ADMIN_TOKEN!, controller: env.KUBE_CONTROLLER_TOKEN!, alice: env.KUBE_ALICE_TOKEN!, bob: env.KUBE_BOB_TOKEN! };
@@ -73,6 +77,10 @@ export async function startKubeEnv(): Promise<KubeEnv> {
         req.on('error', reject);
         req.end(payload);
       });
+    },
+    async audit() {
+      const text = await readFile(join(dir, 'audit.log'), 'utf8').catch(() => '');
+      return text.split('\n').filter(Boolean).map((l) => JSON.parse(l));
     },
     create(doc, token) {
       return env_.call('POST', collectionPath(doc), doc, token ? { token } : {});

@@ -1,0 +1,99 @@
+/**
+ * Writes as the caller (orchestrator mode with OAuth protection): the core tools that write
+ * resources send the signed-in person's own ID token, and the API server (trusting the same
+ * identity provider, as a cluster configured for OIDC does) authorizes that person with RBAC.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { expect } from 'chai';
+import { parseAllDocuments } from 'yaml';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { callTool, errorCode, eventually, freePort, meta, ROOT, text } from '../support/harness.js';
+import { startKubeEnv, type KubeEnv } from '../support/kube-env.js';
+import { mcpClient, registerClient, signIn, startProtected, type OAuthSetup } from '../support/oauth-setup.js';
+import { startTestIdp, type TestIdp } from '../fixtures/identity-provider.js';
+
+const run = promisify(execFile);
+const NS = 'switchboard';
+
+describe('orchestrator mode: writes as the caller', function () {
+  this.timeout(120_000);
+  let idp: TestIdp;
+  let kube: KubeEnv;
+  let setup: OAuthSetup;
+  let alice: Client;
+
+  /** Our fetch plays the browser against the identity provider's self-signed https. */
+  const asBrowser = async <T>(fn: () => Promise<T>): Promise<T> => {
+    process.env.NODE_TLS_REJECT_UNAUTHORIZED = '0';
+    try {
+      return await fn();
+    } finally {
+      delete process.env.NODE_TLS_REJECT_UNAUTHORIZED;
+    }
+  };
+
+  before(async function () {
+    this.timeout(15 * 60_000);
+    const dir = await mkdtemp(join(tmpdir(), 'sb-oidc-'));
+    const [keyFile, certFile] = [join(dir, 'idp.key'), join(dir, 'idp.crt')];
+    await run('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', keyFile, '-out', certFile]);
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    idp = await startTestIdp({
+      tls: { key: await readFile(keyFile, 'utf8'), cert: await readFile(certFile, 'utf8') },
+      clients: [{ client_id: 'switchboard', client_secret: 'switchboard-idp-secret', redirect_uris: [`${base}/oauth/callback`], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'] }],
+    });
+    // The cluster trusts ID tokens the provider issues to Switchboard's client: that is the orchestrator audience.
+    kube = await startKubeEnv({ issuer: idp.issuer, clientId: 'switchboard', caFile: certFile });
+    for (const doc of parseAllDocuments(await readFile(join(ROOT, 'deploy/crds.yaml'), 'utf8'))) await kube.call('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', doc.toJSON());
+    await kube.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } });
+    // The chart's workflow editors role, bound to every authenticated person.
+    await kube.create({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'workflow-editor' }, rules: [{ apiGroups: ['switchboard.dev'], resources: ['workflows'], verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'] }] } as never);
+    await kube.create({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name: 'workflow-editors', namespace: NS }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'workflow-editor' }, subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'system:authenticated' }] } as never);
+    await eventually(() => kube.call('GET', `/apis/switchboard.dev/v1alpha1/namespaces/${NS}/workflows`), (r) => r.status === 200, 20_000);
+    setup = await startProtected({
+      again: { idp, base, sb: undefined as never },
+      serverYaml: `orchestrator: true\nnamespace: ${NS}\nwritesAsCaller:\n  orchestratorAudience: switchboard`,
+      env: { NODE_EXTRA_CA_CERTS: certFile, KUBECONFIG: await kube.kubeconfig(kube.tokens.admin) },
+    });
+    idp.signInAs('alice');
+    const tokens = await asBrowser(async () => signIn(setup.base, await registerClient(setup.base)));
+    alice = await mcpClient(setup.sb.url, tokens.access_token);
+  });
+
+  after(async () => {
+    await alice?.close().catch(() => undefined);
+    await setup?.sb.stop();
+    await kube?.stop();
+    await idp?.close();
+  });
+
+  it('a workflow written by a person is written with their identity, which RBAC allows', async () => {
+    const created = await callTool(alice, 'core_workflow_create', { name: 'mine', steps: [{ id: 's', tool: 'core_service_list' }] });
+    expect(created.isError, text(created)).to.not.equal(true);
+    expect((await kube.call('GET', `/apis/switchboard.dev/v1alpha1/namespaces/${NS}/workflows/mine`)).status).to.equal(200);
+    // The orchestrator's audit log names the person, not Switchboard.
+    const entry = await eventually(async () => (await kube.audit()).find((e) => e.verb === 'create' && e.objectRef.resource === 'workflows' && e.objectRef.name === 'mine'), (e) => e !== undefined, 10_000);
+    expect(entry!.user.username).to.equal('alice@example.com');
+  });
+
+  it('a write RBAC does not allow that person is refused, naming the user, the verb, the resource and the namespace', async () => {
+    const refused = await callTool(alice, 'core_mcpserver_create', { name: 'hers', type: 'streamable-http', url: 'http://127.0.0.1:9/mcp' });
+    expect(errorCode(refused)).to.equal('FORBIDDEN');
+    expect(text(refused)).to.contain('User "alice@example.com" cannot create resource "mcpservers" in API group "switchboard.dev" in the namespace "switchboard"');
+    expect((await kube.call('GET', `/apis/switchboard.dev/v1alpha1/namespaces/${NS}/mcpservers/hers`)).status).to.equal(404);
+  });
+
+  it('a token without the orchestrator audience gets the actionable re-login error', async () => {
+    const configFile = join(setup.sb.configDir, 'config.yaml');
+    await writeFile(configFile, (await readFile(configFile, 'utf8')).replace('orchestratorAudience: switchboard', 'orchestratorAudience: kubernetes'));
+    await meta(alice, 'call_tool', { name: 'core_config_reload', arguments: {} });
+    const refused = await callTool(alice, 'core_workflow_create', { name: 'other', steps: [{ id: 's', tool: 'core_service_list' }] });
+    expect(errorCode(refused)).to.equal('AUTH_REQUIRED');
+    expect(text(refused)).to.contain("does not carry the audience 'kubernetes'").and.contain('sign in again');
+  });
+});
