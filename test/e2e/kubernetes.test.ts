@@ -126,6 +126,23 @@ describe('orchestrator mode: MCPServer and Workflow resources on a real API serv
     await eventually(() => getServer('alpha'), (o) => o.status?.lastRestartedAt === restarted.written.restartRequestedAt, 15_000);
   });
 
+  it('an edit of the spec reconfigures only that server', async () => {
+    await patchSpec('alpha', { toolPrefix: 'renamed' });
+    await eventually(toolNames, (t) => t.includes('x_renamed_ping') && !t.includes('x_alpha_ping'), 15_000);
+    await patchSpec('alpha', { toolPrefix: null });
+    await eventually(toolNames, (t) => t.includes('x_alpha_ping'), 15_000);
+  });
+
+  it('a server that cannot be reached: status says so, with the error and the next retry', async () => {
+    const r = await kube.call('POST', `${API}/mcpservers`, { apiVersion: 'switchboard.dev/v1alpha1', kind: 'MCPServer', metadata: { name: 'down' }, spec: { type: 'streamable-http', url: 'http://127.0.0.1:9/mcp' } });
+    expect(r.status).to.equal(201);
+    const observed = await eventually(() => getServer('down'), (o) => (o.status?.state === 'failed' || o.status?.state === 'unreachable') && !!o.status.nextRetryAfter, 15_000);
+    expect(observed.status).to.include({ health: 'unhealthy' });
+    expect((observed.status as { lastError?: string }).lastError).to.be.a('string').and.not.equal('');
+    expect(Date.parse(observed.status!.nextRetryAfter!)).to.be.greaterThan(Date.now() - 60_000);
+    await kube.call('DELETE', `${API}/mcpservers/down`);
+  });
+
   it('deleting the resource removes the server and its tools', async () => {
     const r = await kube.call('DELETE', `${API}/mcpservers/alpha`);
     expect(r.status).to.equal(200);
