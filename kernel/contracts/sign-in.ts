@@ -34,6 +34,11 @@ export interface UpstreamCredentials {
   accessToken(server: string, owner: Owner, renew?: boolean): Promise<string | undefined>;
   /** The server refused the owner's credentials for good: forget the grant. */
   forget(server: string, owner: Owner): Promise<void>;
+  /**
+   * The owner's grant from the authorization server `issuer`, refreshed first when due, for a
+   * brokered token exchange (grant form): its access token and when it expires (epoch ms).
+   */
+  release(owner: Owner, issuer: string): Promise<{ accessToken: string; expiresAt?: number } | undefined>;
 }
 
 /** What a sign-in starts from: the server's URL and the WWW-Authenticate of its 401. */

@@ -62,13 +62,27 @@ export class Grants implements UpstreamCredentials {
     owners.set(owner, grant);
   }
 
-  /** A grant `owner` holds from `issuer` for another server: what single sign-on reuses. */
+  /** A grant `owner` holds from `issuer` (with or without a trailing slash): what single sign-on reuses. */
   atIssuer(owner: Owner, issuer: string): Grant | undefined {
-    for (const owners of this.byServer.values()) {
-      const g = owners.get(owner);
-      if (g && g.issuer === issuer) return g;
+    return this.holding(owner, issuer)?.grant;
+  }
+
+  private holding(owner: Owner, issuer: string): { server: string; grant: Grant } | undefined {
+    const same = (a: string) => a.replace(/\/+$/, '') === issuer.replace(/\/+$/, '');
+    for (const [server, owners] of this.byServer) {
+      const grant = owners.get(owner);
+      if (grant && same(grant.issuer)) return { server, grant };
     }
     return undefined;
+  }
+
+  async release(owner: Owner, issuer: string): Promise<{ accessToken: string; expiresAt?: number } | undefined> {
+    const held = this.holding(owner, issuer);
+    if (!held) return undefined;
+    const accessToken = await this.accessToken(held.server, owner);
+    if (!accessToken) return undefined;
+    const now = this.get(held.server, owner);
+    return now?.expiresAt !== undefined ? { accessToken, expiresAt: now.expiresAt } : { accessToken };
   }
 
   /** Servers `owner` holds a grant for. */

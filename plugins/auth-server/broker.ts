@@ -7,6 +7,7 @@
  * token. DPoP is refused here (the downstream token cannot be bound); the client's own scope
  * is ignored (the target's scopes are asked).
  */
+import type { UpstreamCredentials } from '../../kernel/contracts/sign-in.js';
 import type Provider from 'oidc-provider';
 import { errors, type ClientMetadata, type TokenEndpointGrantContext } from 'oidc-provider';
 import { decodeJwt } from 'jose';
@@ -37,7 +38,7 @@ function fail(error: string, description: string): Error {
 
 export async function brokeredExchange(
   ctx: TokenEndpointGrantContext<{ subject_token?: string; subject_token_type?: string; audience?: string; resource?: string }>,
-  deps: { broker: Broker; provider: Provider; accounts: Accounts; audience: string; now: () => number },
+  deps: { broker: Broker; provider: Provider; accounts: Accounts; audience: string; now: () => number; credentials: () => UpstreamCredentials | undefined },
 ): Promise<void> {
   const { params, client } = ctx.oidc;
   const clientId = client!.clientId;
@@ -55,9 +56,17 @@ export async function brokeredExchange(
   const person = subjectToken.accountId;
 
   if (target.config.grantIssuer) {
-    // The person's own grant at that authorization server would be released here; none exists
-    // until they sign in there through Switchboard's OAuth client.
-    throw new errors.InvalidTarget(`'${person}' has no grant at ${target.config.grantIssuer}`);
+    // The person's own grant at that authorization server, from signing in there through the
+    // OAuth client: its access token (refreshed first when due), never its refresh token.
+    const released = await deps.credentials()?.release(`person:${person}`, target.config.grantIssuer);
+    if (!released) throw new errors.InvalidTarget(`'${person}' has no grant at ${target.config.grantIssuer}`);
+    ctx.body = {
+      access_token: released.accessToken,
+      issued_token_type: ACCESS_TOKEN_TYPE,
+      token_type: 'Bearer',
+      ...(released.expiresAt !== undefined ? { expires_in: Math.max(0, Math.floor((released.expiresAt - deps.now() * 1000) / 1000)) } : {}),
+    };
+    return;
   }
   const account = await deps.accounts.fresh(person);
   const idToken = account?.tokens.idToken;

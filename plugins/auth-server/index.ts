@@ -76,7 +76,7 @@ export default definePlugin<{ discoveryRetrySeconds: number }>({
         kernel.services.provide('caller-tokens', { idToken: async (subject) => (await accounts.fresh(subject))?.tokens.idToken });
         // Loaded only now: an endpoint without OAuth never pays for oidc-provider.
         const { createProvider } = await import('./provider.js');
-        const provider = await createProvider(settings, { trustedIssuers: raw.trustedIssuers, ...(broker ? { broker } : {}) }, store, accounts, now, log);
+        const provider = await createProvider(settings, { trustedIssuers: raw.trustedIssuers, ...(broker ? { broker } : {}), credentials: () => kernel.services.find('upstream-credentials') }, store, accounts, now, log);
         const proxies = new TrustedProxies(settings.trustedProxyCIDRs);
         const router = kernel.services.get('http').router;
         mountRoutes(router, { provider, settings, proxies });

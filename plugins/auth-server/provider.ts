@@ -15,6 +15,7 @@ import type { Accounts } from './accounts.js';
 import { registerTokenExchange } from './token-exchange.js';
 import { brokerClientMetadata } from './broker.js';
 import type { Broker } from './broker-settings.js';
+import type { UpstreamCredentials } from '../../kernel/contracts/sign-in.js';
 import { accessTokenLifetime, refreshTokenLifetime } from './lifetimes.js';
 import { providerAdapter } from './provider-adapter.js';
 import { INTERACTION_PATH, OIDC_SCOPES, RESOURCE_SCOPE, ROUTES, sameResource, SILENT_PARAM } from './paths.js';
@@ -43,7 +44,7 @@ function claimsFor(record: { subject: string; claims: Record<string, unknown> })
   return { ...claims, sub: record.subject };
 }
 
-export async function createProvider(settings: AuthServerSettings, exchange: { trustedIssuers: TrustedIssuer[]; broker?: Broker }, store: SealedStore, accounts: Accounts, now: () => number, log: { debug(m: string): void; error(m: string): void }): Promise<Provider> {
+export async function createProvider(settings: AuthServerSettings, exchange: { trustedIssuers: TrustedIssuer[]; broker?: Broker; credentials?: () => UpstreamCredentials | undefined }, store: SealedStore, accounts: Accounts, now: () => number, log: { debug(m: string): void; error(m: string): void }): Promise<Provider> {
   const keys = await keysFrom(store);
   const refreshTtl = (accountId: string | undefined): number => refreshTokenLifetime(now(), settings.sessionSeconds, accountId ? accounts.cached(accountId)?.tokens.sessionEndsAt : undefined);
   const configuration: Configuration = {
@@ -137,7 +138,7 @@ export async function createProvider(settings: AuthServerSettings, exchange: { t
   };
   const provider = new Provider(settings.issuer, configuration);
   provider.proxy = true;
-  registerTokenExchange(provider, settings, exchange.trustedIssuers, accounts, now, exchange.broker);
+  registerTokenExchange(provider, settings, exchange.trustedIssuers, accounts, now, exchange.broker, exchange.credentials);
   // Why a request was refused, for the operator (clients see only the standard error).
   const explain = (event: string) => (_ctx: unknown, err: { error?: string; error_description?: string; error_detail?: string }) =>
     log.debug(`${event}: ${err.error ?? 'error'}: ${err.error_description ?? ''}${err.error_detail ? ` (${err.error_detail})` : ''}`);

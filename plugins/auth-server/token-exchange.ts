@@ -16,6 +16,7 @@ import { pinnedFetch } from '../../kernel/net/pinned-fetch.js';
 import type { Accounts } from './accounts.js';
 import { brokeredExchange } from './broker.js';
 import type { Broker } from './broker-settings.js';
+import type { UpstreamCredentials } from '../../kernel/contracts/sign-in.js';
 import { RESOURCE_SCOPE, sameResource } from './paths.js';
 import type { AuthServerSettings } from './settings.js';
 
@@ -50,7 +51,7 @@ function scopesOf(payload: JWTPayload): string[] {
   return [];
 }
 
-export function registerTokenExchange(provider: Provider, settings: AuthServerSettings, trustedIssuers: TrustedIssuer[], accounts: Accounts, now: () => number, broker?: Broker): void {
+export function registerTokenExchange(provider: Provider, settings: AuthServerSettings, trustedIssuers: TrustedIssuer[], accounts: Accounts, now: () => number, broker?: Broker, credentials: () => UpstreamCredentials | undefined = () => undefined): void {
   const trusted = new Map<string, Trusted>();
   for (const config of trustedIssuers) {
     trusted.set(config.issuer, {
@@ -62,7 +63,7 @@ export function registerTokenExchange(provider: Provider, settings: AuthServerSe
 
   const handler = async (ctx: TokenEndpointGrantContext<ExchangeParams>): Promise<void> => {
     const { params, client } = ctx.oidc;
-    if (broker?.clients.has(client!.clientId)) return brokeredExchange(ctx, { broker, provider, accounts, audience: settings.audience, now });
+    if (broker?.clients.has(client!.clientId)) return brokeredExchange(ctx, { broker, provider, accounts, audience: settings.audience, now, credentials });
     if (!params.subject_token) throw new errors.InvalidRequest('subject_token is required');
     if (!params.subject_token_type || !SUBJECT_TYPES.has(params.subject_token_type)) {
       throw new errors.InvalidRequest(`subject_token_type must be one of ${[...SUBJECT_TYPES].join(', ')}`);

@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { callTool, connectHttp, errorCode, eventually, freePort, meta, startSwitchboard, text, type Running } from '../support/harness.js';
-import { Browser } from '../support/oauth-browser.js';
+import { Browser, postForm } from '../support/oauth-browser.js';
 import { startTestIdp, type TestIdp } from '../fixtures/identity-provider.js';
 import { startProtectedMcpServer, type ProtectedServer } from '../fixtures/protected-mcp-server.js';
 import { mcpClient, registerClient, signIn as signInToSwitchboard, startProtected, type OAuthSetup } from '../support/oauth-setup.js';
@@ -270,9 +270,27 @@ describe('OAuth client behind OAuth protection: a grant belongs to the person', 
   };
 
   before(async () => {
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    // One provider: people sign in to Switchboard there, and it is the remote server's authorization server.
+    const idp = await startTestIdp({
+      authorizationServer: true,
+      clients: [
+        { client_id: 'switchboard', client_secret: 'switchboard-idp-secret', redirect_uris: [`${base}/oauth/callback`], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'] },
+        { client_id: RESOURCE_SERVER.clientId, client_secret: RESOURCE_SERVER.clientSecret, grant_types: ['client_credentials'], response_types: [], redirect_uris: [] },
+      ],
+    });
     setup = await startProtected({
-      idp: { authorizationServer: true, clients: [{ client_id: RESOURCE_SERVER.clientId, client_secret: RESOURCE_SERVER.clientSecret, grant_types: ['client_credentials'], response_types: [], redirect_uris: [] }] },
-      serverYaml: 'oauth:\n  mcpClient:\n    enabled: true\n    allowPrivateIP: true',
+      again: { idp, base, sb: undefined as never },
+      // A broker client may have a person's own grant at that authorization server released to it.
+      serverYaml: [
+        '      tokenExchangeBroker:',
+        '        brokerClients: {agent-gw: {clientSecretFile: broker-secret}}',
+        '        clientAudiences: {agent-gw: [vault-api]}',
+        `        targets: {vault-api: {grantIssuer: '${idp.issuer}'}}`,
+        'oauth:\n  mcpClient:\n    enabled: true\n    allowPrivateIP: true',
+      ].join('\n'),
+      files: { 'broker-secret': 'broker-secret-123\n' },
     });
     vault = await startProtectedMcpServer({ name: 'vault', issuer: setup.idp.issuer, introspection: RESOURCE_SERVER });
     await writeFile(join(setup.sb.configDir, 'mcpservers/vault.yaml'), `name: vault\ntype: streamable-http\nurl: ${vault.url}\n`);
@@ -300,5 +318,22 @@ describe('OAuth client behind OAuth protection: a grant belongs to the person', 
     // The grant outlives the session it was made in.
     await first.close();
     expect((await callTool(second, 'x_vault_whoami')).isError).to.not.equal(true);
+  });
+
+  it("a broker client gets the person's own grant released (grant form): the access token, never the refresh token", async () => {
+    setup.idp.signInAs('alice');
+    const tokens = await signInToSwitchboard(setup.base, await registerClient(setup.base));
+    const exchange = (subject: string) =>
+      postForm(`${setup.base}/oauth/token`, { grant_type: 'urn:ietf:params:oauth:grant-type:token-exchange', subject_token: subject, subject_token_type: 'urn:ietf:params:oauth:token-type:access_token', audience: 'vault-api' }, { authorization: `Basic ${Buffer.from('agent-gw:broker-secret-123').toString('base64')}` });
+    const r = await exchange(tokens.access_token);
+    expect(r.status, JSON.stringify(r.body)).to.equal(200);
+    expect(r.body.refresh_token).to.equal(undefined);
+    expect(r.body.expires_in).to.be.a('number').and.be.within(1, 3600);
+    expect(vault.tokensSeen).to.include(String(r.body.access_token));
+    // Bob never signed in there: nothing to release.
+    setup.idp.signInAs('bob');
+    const bobs = await signInToSwitchboard(setup.base, await registerClient(setup.base));
+    const none = await exchange(bobs.access_token);
+    expect(none.body).to.deep.equal({ error: 'invalid_target', error_description: `'bob' has no grant at ${setup.idp.issuer}` });
   });
 });
