@@ -8,7 +8,6 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
-  CallToolRequestSchema,
   ErrorCode,
   ListToolsRequestSchema,
   McpError,
@@ -30,6 +29,7 @@ import type { CallContext, JsonObject, JsonSchemaObject, ToolAnnotations } from 
 import { packageVersion } from '../paths.js';
 import { logLevelPasses, type ClientChannel } from './client-channel.js';
 import { PASSTHROUGH } from './passthrough.js';
+import { dispatchByShape, setRawRequestHandler } from './dispatch.js';
 import { errorResult } from './results.js';
 
 /** A request schema (the SDK's zod objects) and how a plugin answers it for a session. */
@@ -105,9 +105,15 @@ export class Endpoint {
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.listed }));
     // Protocol's own registration: the Server subclass would re-validate every result
     // against CallToolResultSchema, and call_tool results pass through untouched by design.
-    Protocol.prototype.setRequestHandler.call(server, CallToolRequestSchema, (request, extra) =>
-      this.callMetaTool(session, request.params.name, request.params.arguments, extra as RequestHandlerExtra),
-    );
+    // Checked here rather than by the SDK's zod parse of every request (the hot path): the
+    // same -32602 for a malformed call.
+    setRawRequestHandler(server, 'tools/call', (request, extra) => {
+      const params = request.params;
+      if (!params || typeof params.name !== 'string') throw new McpError(ErrorCode.InvalidParams, "Invalid params for tools/call: 'name' must be a string");
+      const args = params.arguments;
+      if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) throw new McpError(ErrorCode.InvalidParams, "Invalid params for tools/call: 'arguments' must be an object");
+      return this.callMetaTool(session, params.name, args as Record<string, unknown> | undefined, extra as RequestHandlerExtra);
+    });
     // The session's own log threshold: upstream log messages relayed to it are filtered by it.
     server.setRequestHandler(SetLevelRequestSchema, (request) => {
       session.logLevel = request.params.level;
@@ -142,6 +148,7 @@ export class Endpoint {
     this.hooks.onSessionOpen.call(session);
     this.sessions.add(session);
     await server.connect(transport);
+    dispatchByShape(server);
     return session;
   }
 

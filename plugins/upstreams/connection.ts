@@ -24,6 +24,8 @@ import { TimeoutError, type ServerUnavailableError, type SwitchboardError } from
 import type { Logger } from '../../kernel/log.js';
 import { SERVER_INFO } from '../../kernel/mcp/endpoint.js';
 import { PASSTHROUGH } from '../../kernel/mcp/passthrough.js';
+import { dispatchByShape } from '../../kernel/mcp/dispatch.js';
+import { DirectCalls } from './direct-calls.js';
 import type { CallContext, JsonObject } from '../../kernel/tools.js';
 import { commandLine } from '../../kernel/config/command-line.js';
 import { redactUrl } from '../../kernel/secrets/redact.js';
@@ -86,6 +88,8 @@ export class UpstreamConnection {
   prompts: Prompt[] = [];
   private client: Client | undefined;
   private transport: Transport | undefined;
+  /** tools/call without the SDK's request machinery (direct-calls.ts); set while connected. */
+  private direct: DirectCalls | undefined;
   private wanted = false;
   private failures = 0;
   private retryTimer: NodeJS.Timeout | undefined;
@@ -164,13 +168,14 @@ export class UpstreamConnection {
   /** Runs one tool on this server. Hot path: no work that could be done earlier. */
   async callTool(originalName: string, args: JsonObject, call: CallContext): Promise<CallToolResult> {
     const client = this.client;
-    if (!client || this.state !== 'running') {
+    const direct = this.direct;
+    if (!client || !direct || this.state !== 'running') {
       throw this.events.unavailable(this);
     }
-    const params = { method: 'tools/call' as const, params: { name: originalName, arguments: args } };
     const timeout = this.def.callTimeout * 1000;
     try {
-      if (!call.progress) return (await this.relay.around(call, () => client.request(params, PASSTHROUGH, { signal: call.signal, timeout }))) as CallToolResult;
+      if (!call.progress) return await this.relay.around(call, () => direct.call(originalName, args, call.signal, timeout));
+      const params = { method: 'tools/call' as const, params: { name: originalName, arguments: args } };
       // Progress must reach the client before the result does: chain the sends, await the chain.
       const forward = call.progress;
       let sent: Promise<void> = Promise.resolve();
@@ -293,7 +298,9 @@ export class UpstreamConnection {
       }
       this.client = client;
       this.transport = transport;
+      dispatchByShape(client);
       this.relay.attach(transport);
+      this.direct = new DirectCalls(transport);
       client.onclose = () => {
         if (epoch === this.epoch) this.onDropped('connection closed');
       };
@@ -315,6 +322,7 @@ export class UpstreamConnection {
       if (epoch !== this.epoch) return;
       this.client = undefined;
       this.transport = undefined;
+      this.direct = undefined;
       const challenge = signInChallenge(err);
       if (challenge !== undefined) return this.requireSignIn(challenge);
       this.fail(err instanceof Error ? err.message : String(err));
@@ -383,6 +391,7 @@ export class UpstreamConnection {
     // the next retry time, which says more than a tool that vanished and came back.
     this.client = undefined;
     this.transport = undefined;
+    this.direct = undefined;
     this.log.warn(`lost: ${reason}`);
     this.fail(reason);
   }
@@ -416,6 +425,7 @@ export class UpstreamConnection {
     const transport = this.transport;
     this.client = undefined;
     this.transport = undefined;
+    this.direct = undefined;
     this.tools = [];
     this.resources = [];
     this.resourceTemplates = [];

@@ -1,0 +1,93 @@
+/**
+ * tools/call on the hot path without the SDK's request machinery. A call without progress
+ * needs only: an id, the line out, the answer back by id, a timeout and cancellation. The
+ * SDK's Client.request also keeps progress and response-handler maps, checks the answer's
+ * shape with zod and wraps it twice in promises; for the one request every call_tool makes
+ * that was measurable against the stdio floor. Answers are recognised by their own ids
+ * (strings, which the SDK never uses) before the SDK sees the message; everything else (the
+ * upstream's own requests, notifications, other answers) goes on to the SDK as before.
+ * Errors are the SDK's (McpError with the same codes), so mapUpstreamError reads them alike.
+ */
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ErrorCode, McpError, type CallToolResult, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JsonObject } from '../../kernel/tools.js';
+
+const PREFIX = 'sb:';
+
+interface Pending {
+  resolve(result: CallToolResult): void;
+  reject(error: Error): void;
+}
+
+export class DirectCalls {
+  private next = 0;
+  private readonly pending = new Map<string, Pending>();
+
+  /** Call once the SDK client is connected (it has set the transport's handlers). */
+  constructor(private readonly transport: Transport) {
+    const inner = transport.onmessage;
+    transport.onmessage = (message, extra) => {
+      const m = message as { id?: unknown; result?: unknown; error?: { code: number; message: string; data?: unknown } };
+      if (typeof m.id === 'string' && m.id.startsWith(PREFIX)) {
+        const p = this.pending.get(m.id);
+        if (p) {
+          this.pending.delete(m.id);
+          if (m.error) p.reject(new McpError(m.error.code, m.error.message, m.error.data));
+          else p.resolve(m.result as CallToolResult);
+          return;
+        }
+      }
+      inner?.(message, extra);
+    };
+    const closed = transport.onclose;
+    transport.onclose = () => {
+      this.failAll(new McpError(ErrorCode.ConnectionClosed, 'Connection closed'));
+      closed?.();
+    };
+  }
+
+  call(name: string, args: JsonObject, signal: AbortSignal, timeoutMs: number): Promise<CallToolResult> {
+    const id = `${PREFIX}${++this.next}`;
+    return new Promise<CallToolResult>((resolve, reject) => {
+      if (signal.aborted) {
+        reject(signal.reason instanceof McpError ? signal.reason : new McpError(ErrorCode.RequestTimeout, String(signal.reason)));
+        return;
+      }
+      const settle = () => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', onAbort);
+      };
+      const cancel = (error: McpError) => {
+        if (!this.pending.delete(id)) return;
+        settle();
+        this.transport.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: error.message } }).catch(() => undefined);
+        reject(error);
+      };
+      const onAbort = () => cancel(signal.reason instanceof McpError ? signal.reason : new McpError(ErrorCode.RequestTimeout, String(signal.reason)));
+      const timer = setTimeout(() => cancel(new McpError(ErrorCode.RequestTimeout, 'Request timed out', { timeout: timeoutMs })), timeoutMs);
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.pending.set(id, {
+        resolve: (r) => {
+          settle();
+          resolve(r);
+        },
+        reject: (e) => {
+          settle();
+          reject(e);
+        },
+      });
+      const request: JSONRPCMessage = { jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } };
+      this.transport.send(request).catch((err: unknown) => {
+        const p = this.pending.get(id);
+        this.pending.delete(id);
+        p?.reject(err instanceof Error ? err : new Error(String(err)));
+      });
+    });
+  }
+
+  private failAll(error: McpError): void {
+    const all = [...this.pending.values()];
+    this.pending.clear();
+    for (const p of all) p.reject(error);
+  }
+}
