@@ -13,7 +13,11 @@ export class ClientRegistry {
   private readonly registered = new Map<string, OAuthClientInformationMixed>();
   private readonly preregistered = new Map<string, OAuthClientInformationMixed>();
 
-  constructor(preregistered: readonly { issuer: string; info: OAuthClientInformationMixed }[]) {
+  constructor(
+    preregistered: readonly { issuer: string; info: OAuthClientInformationMixed }[],
+    /** Told of each registration obtained (what persistence writes). */
+    private readonly registeredNow: (issuer: string, info: OAuthClientInformationMixed) => void = () => undefined,
+  ) {
     for (const p of preregistered) this.preregistered.set(key(p.issuer), p.info);
   }
 
@@ -25,6 +29,13 @@ export class ClientRegistry {
   }
 
   save(issuer: string, info: OAuthClientInformationMixed): void {
+    if (this.preregistered.has(key(issuer))) return;
+    this.registered.set(key(issuer), info);
+    this.registeredNow(key(issuer), info);
+  }
+
+  /** Registrations kept from before a restart. */
+  restore(issuer: string, info: OAuthClientInformationMixed): void {
     if (!this.preregistered.has(key(issuer))) this.registered.set(key(issuer), info);
   }
 

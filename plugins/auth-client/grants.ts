@@ -42,7 +42,14 @@ export class Grants implements UpstreamCredentials {
   constructor(
     private readonly refresh: Refresh,
     private readonly now: () => number = Date.now,
+    /** Told whenever `owner`'s grant changed or went (what persistence writes). */
+    private readonly changed: (owner: Owner, grant: Grant) => void = () => undefined,
   ) {}
+
+  /** The servers `owner` uses `grant` for (more than one after single sign-on). */
+  serversUsing(owner: Owner, grant: Grant): string[] {
+    return [...this.byServer].filter(([, owners]) => owners.get(owner) === grant).map(([server]) => server);
+  }
 
   owners(server: string): readonly Owner[] {
     return [...(this.byServer.get(server)?.keys() ?? [])];
@@ -59,7 +66,19 @@ export class Grants implements UpstreamCredentials {
   put(server: string, owner: Owner, grant: Grant): void {
     let owners = this.byServer.get(server);
     if (!owners) this.byServer.set(server, (owners = new Map()));
+    const before = owners.get(owner);
     owners.set(owner, grant);
+    if (before && before !== grant) this.changed(owner, before);
+    this.changed(owner, grant);
+  }
+
+  /** Grants kept from before a restart (not written back). */
+  restore(owner: Owner, servers: readonly string[], grant: Grant): void {
+    for (const server of servers) {
+      let owners = this.byServer.get(server);
+      if (!owners) this.byServer.set(server, (owners = new Map()));
+      owners.set(owner, grant);
+    }
   }
 
   /** A grant `owner` holds from `issuer` (with or without a trailing slash): what single sign-on reuses. */
@@ -92,8 +111,10 @@ export class Grants implements UpstreamCredentials {
 
   async forget(server: string, owner: Owner): Promise<void> {
     const owners = this.byServer.get(server);
+    const grant = owners?.get(owner);
     owners?.delete(owner);
     if (owners?.size === 0) this.byServer.delete(server);
+    if (grant) this.changed(owner, grant);
   }
 
   accessToken(server: string, owner: Owner, renew = false): Promise<string | undefined> {
@@ -122,6 +143,7 @@ export class Grants implements UpstreamCredentials {
       return undefined;
     }
     Object.assign(grant, { tokens: next.tokens, obtainedAt: next.obtainedAt, expiresAt: next.expiresAt });
+    this.changed(owner, grant);
     return grant.tokens.access_token;
   }
 }

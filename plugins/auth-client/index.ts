@@ -17,6 +17,19 @@ import { Grants } from './grants.js';
 import { CLIENT_METADATA_PATH, mountRoutes, START_PATH } from './routes.js';
 import { SignIns } from './sign-ins.js';
 import { authTools } from './tools.js';
+import { ClientPersistence } from './persistence.js';
+import { SealedStore } from '../../kernel/grants/sealed-store.js';
+import type { KernelApi } from '../../kernel/kernel-api.js';
+import type { ResolveContext } from '../../kernel/secrets/secret-value.js';
+
+/** Persistence when the auth server keeps its own records (people's grants outlive a restart only then). */
+function persistenceOf(kernel: KernelApi, secrets: ResolveContext, warn: (m: string) => void): ClientPersistence | undefined {
+  const server = kernel.settings().aggregator.oauth.server;
+  const backing = kernel.services.find('grant-store');
+  if (!server.enabled || !server.storage.persistent || !backing?.persistent || !server.storage.encryptionKey) return undefined;
+  const key = resolveSecretValue(server.storage.encryptionKey, 'aggregator.oauth.server.storage.encryptionKey', secrets);
+  return new ClientPersistence(new SealedStore(backing, key, (kind, reason) => warn(`a kept ${kind} record could not be opened (${reason})`)));
+}
 
 export default definePlugin({
   name: 'auth-client',
@@ -70,15 +83,30 @@ export default definePlugin({
       return (input, init) => (new URL(input).origin === origin ? own : named)(input, init);
     };
     const secrets = { configPath: kernel.config.configPath, env: process.env, onSecret: (v: string) => kernel.secrets.add(v) };
+    const persistence = persistenceOf(kernel, secrets, (m) => log.warn(m));
+    // Writes in the order the changes happened, each failure said once.
+    let writing: Promise<void> = Promise.resolve();
+    const write = (what: string, run: () => Promise<void>) => {
+      writing = writing.then(run).catch((err: unknown) => log.warn(`keeping ${what} failed: ${(err as Error).message}`));
+    };
     const clients = new ClientRegistry(
       settings().clients.map((c, i) => {
         const info: OAuthClientInformationMixed = { client_id: c.clientId };
         if (c.clientSecret !== undefined) info.client_secret = resolveSecretValue(c.clientSecret, `oauth.mcpClient.clients.${i}.clientSecret`, secrets);
         return { issuer: c.issuer, info };
       }),
+      (issuer, info) => {
+        if (persistence) write('a client registration', () => persistence.saveRegistration(issuer, info));
+      },
     );
     let signIns: SignIns | undefined;
-    const grants = new Grants((grant) => signIns!.refresh(grant));
+    const grants: Grants = new Grants(
+      (grant) => signIns!.refresh(grant),
+      Date.now,
+      (owner, grant) => {
+        if (persistence && ClientPersistence.persisted(owner)) write('a grant', () => persistence.saveGrant(owner, grant, grants.serversUsing(owner, grant)));
+      },
+    );
     signIns = new SignIns({ grants, clients, upstreams: () => kernel.services.get('upstreams'), flow, fetchFor });
     kernel.services.provide('upstream-credentials', grants);
 
@@ -100,7 +128,15 @@ export default definePlugin({
       }
     });
     return {
-      start() {
+      async start() {
+        if (persistence) {
+          for (const r of await persistence.registrations()) clients.restore(r.issuer, r.info);
+          // Servers that already asked for sign-in (they connected during the first load) now connect as these owners.
+          for (const g of await persistence.grants()) {
+            grants.restore(g.owner, g.servers, g.grant);
+            for (const server of g.servers) void kernel.services.get('upstreams').grantChanged(server, g.owner).catch((err: unknown) => log.warn(`a kept sign-in to '${server}' could not be used: ${(err as Error).message}`));
+          }
+        }
         if (settings().allowPrivateIP) log.warn('oauth.mcpClient.allowPrivateIP is on: authorization servers at private addresses are contacted');
         log.info(`OAuth client on: sign-in links under ${baseUrl()}${START_PATH}, callback ${baseUrl()}${settings().callbackPath}`);
       },

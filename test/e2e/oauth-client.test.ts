@@ -7,7 +7,7 @@
 import { expect } from 'chai';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { callTool, connectHttp, errorCode, eventually, freePort, meta, startSwitchboard, text, type Running } from '../support/harness.js';
+import { callTool, connectHttp, errorCode, eventually, freePort, makeConfigDir, meta, startSwitchboard, text, type Running } from '../support/harness.js';
 import { Browser, postForm } from '../support/oauth-browser.js';
 import { startTestIdp, type TestIdp } from '../fixtures/identity-provider.js';
 import { startProtectedMcpServer, type ProtectedServer } from '../fixtures/protected-mcp-server.js';
@@ -261,13 +261,28 @@ describe('OAuth client behind OAuth protection: a grant belongs to the person', 
   let setup: OAuthSetup;
   let vault: ProtectedServer;
   const opened: Client[] = [];
+  let configDir: string;
+  const lastToken = new Map<string, string>();
   const sessionOf = async (person: string): Promise<Client> => {
     setup.idp.signInAs(person);
     const tokens = await signInToSwitchboard(setup.base, await registerClient(setup.base));
+    lastToken.set(person, tokens.access_token);
     const c = await mcpClient(setup.sb.url, tokens.access_token);
     opened.push(c);
     return c;
   };
+  // Persistent storage: the auth server's records and, with them, people's grants at remote servers.
+  const serverYaml = (issuer: string) =>
+    [
+      '      storage:',
+      '        persistent: true',
+      '        encryptionKey: ${GRANT_KEY}',
+      '      tokenExchangeBroker:',
+      '        brokerClients: {agent-gw: {clientSecretFile: broker-secret}}',
+      '        clientAudiences: {agent-gw: [vault-api]}',
+      `        targets: {vault-api: {grantIssuer: '${issuer}'}}`,
+      'oauth:\n  mcpClient:\n    enabled: true\n    allowPrivateIP: true',
+    ].join('\n');
 
   before(async () => {
     const port = await freePort();
@@ -280,18 +295,9 @@ describe('OAuth client behind OAuth protection: a grant belongs to the person', 
         { client_id: RESOURCE_SERVER.clientId, client_secret: RESOURCE_SERVER.clientSecret, grant_types: ['client_credentials'], response_types: [], redirect_uris: [] },
       ],
     });
-    setup = await startProtected({
-      again: { idp, base, sb: undefined as never },
-      // A broker client may have a person's own grant at that authorization server released to it.
-      serverYaml: [
-        '      tokenExchangeBroker:',
-        '        brokerClients: {agent-gw: {clientSecretFile: broker-secret}}',
-        '        clientAudiences: {agent-gw: [vault-api]}',
-        `        targets: {vault-api: {grantIssuer: '${idp.issuer}'}}`,
-        'oauth:\n  mcpClient:\n    enabled: true\n    allowPrivateIP: true',
-      ].join('\n'),
-      files: { 'broker-secret': 'broker-secret-123\n' },
-    });
+    configDir = await makeConfigDir({});
+    // A broker client may have a person's own grant at that authorization server released to it.
+    setup = await startProtected({ again: { idp, base, sb: undefined as never }, configDir, serverYaml: serverYaml(idp.issuer), files: { 'broker-secret': 'broker-secret-123\n' }, env: { GRANT_KEY: 'g'.repeat(40) } });
     vault = await startProtectedMcpServer({ name: 'vault', issuer: setup.idp.issuer, introspection: RESOURCE_SERVER });
     await writeFile(join(setup.sb.configDir, 'mcpservers/vault.yaml'), `name: vault\ntype: streamable-http\nurl: ${vault.url}\n`);
   });
@@ -335,5 +341,17 @@ describe('OAuth client behind OAuth protection: a grant belongs to the person', 
     const bobs = await signInToSwitchboard(setup.base, await registerClient(setup.base));
     const none = await exchange(bobs.access_token);
     expect(none.body).to.deep.equal({ error: 'invalid_target', error_description: `'bob' has no grant at ${setup.idp.issuer}` });
+  });
+
+  it("with persistent storage, a person's grant outlives a Switchboard restart: no new sign-in", async () => {
+    await setup.sb.stop();
+    setup = await startProtected({ again: setup, configDir, serverYaml: serverYaml(setup.idp.issuer), files: { 'broker-secret': 'broker-secret-123\n' }, env: { GRANT_KEY: 'g'.repeat(40) } });
+    const again = await mcpClient(setup.sb.url, lastToken.get('alice')!);
+    opened.push(again);
+    const r = await eventually(() => callTool(again, 'x_vault_whoami'), (x) => !x.isError, 10_000);
+    expect(r.structuredContent).to.deep.equal({ server: 'vault', subject: 'alice' });
+    const bobs = await mcpClient(setup.sb.url, lastToken.get('bob')!);
+    opened.push(bobs);
+    expect(errorCode(await callTool(bobs, 'x_vault_whoami'))).to.equal('AUTH_REQUIRED');
   });
 });
