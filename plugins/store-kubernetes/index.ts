@@ -2,7 +2,7 @@
  * store-kubernetes: orchestrator mode (`orchestrator: true`). MCP servers and workflows are
  * custom resources (MCPServer, Workflow; group switchboard.dev) in `namespace`, watched and
  * reconciled like files are in store-files; Switchboard writes what it observes to each
- * MCPServer's status. Start-up needs the API server: unreachable, it is retried for
+ * MCPServer's status; an auth plugin's grants are kept as Secrets. Start-up needs the API server: unreachable, it is retried for
  * `startupRetrySeconds`, then start-up fails (there is no fallback to files).
  */
 import { definePlugin } from '../../kernel/plugin.js';
@@ -41,13 +41,23 @@ export default definePlugin<{ startupRetrySeconds: number }>({
     if (!kernel.settings().orchestrator) return;
     const namespace = kernel.settings().namespace;
     // Loaded only in orchestrator mode: a file-mode Switchboard never pays for the Kubernetes client.
-    const [{ KubeStore }, { StatusWriter }] = await Promise.all([import('./kube-store.js'), import('./status-writer.js')]);
+    const [{ KubeStore }, { StatusWriter }, { SecretGrantStore }] = await Promise.all([import('./kube-store.js'), import('./status-writer.js'), import('./secret-grants.js')]);
     const api = await connect(namespace, options.startupRetrySeconds * 1000, (m) => log.warn(m));
     const store = new KubeStore(api, kernel.config.configPath, (m) => log.warn(m));
     kernel.services.provide('store', store);
+    // What an auth plugin issues, kept as Secrets (the files of store-files have no place in a pod).
+    const grants = new SecretGrantStore(api, (m) => log.warn(m));
+    kernel.services.provide('grant-store', grants);
     const status = new StatusWriter(kernel, api, log);
     status.attach();
     log.info(`orchestrator mode: MCPServer and Workflow resources in namespace '${namespace}'`);
-    return { stop: () => store.close() };
+    return {
+      // Before the auth plugin starts (store plugins start first): it reads what it issued.
+      start: () => grants.open(),
+      stop: async () => {
+        grants.close();
+        await store.close();
+      },
+    };
   },
 });

@@ -25,6 +25,8 @@ describe('orchestrator mode: writes as the caller', function () {
   let kube: KubeEnv;
   let setup: OAuthSetup;
   let alice: Client;
+  let aliceToken: string;
+  let startAgain: () => Promise<OAuthSetup>;
 
   /** Our fetch plays the browser against the identity provider's self-signed https. */
   const asBrowser = async <T>(fn: () => Promise<T>): Promise<T> => {
@@ -55,13 +57,16 @@ describe('orchestrator mode: writes as the caller', function () {
     await kube.create({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'workflow-editor' }, rules: [{ apiGroups: ['switchboard.dev'], resources: ['workflows'], verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'] }] } as never);
     await kube.create({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name: 'workflow-editors', namespace: NS }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'workflow-editor' }, subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'system:authenticated' }] } as never);
     await eventually(() => kube.call('GET', `/apis/switchboard.dev/v1alpha1/namespaces/${NS}/workflows`), (r) => r.status === 200, 20_000);
-    setup = await startProtected({
-      again: { idp, base, sb: undefined as never },
-      serverYaml: `orchestrator: true\nnamespace: ${NS}\nwritesAsCaller:\n  orchestratorAudience: switchboard`,
-      env: { NODE_EXTRA_CA_CERTS: certFile, KUBECONFIG: await kube.kubeconfig(kube.tokens.admin) },
-    });
+    // Persistent OAuth storage: in orchestrator mode its records are Secrets.
+    const options = {
+      serverYaml: `      storage:\n        persistent: true\n        encryptionKey: \${GRANT_KEY}\norchestrator: true\nnamespace: ${NS}\nwritesAsCaller:\n  orchestratorAudience: switchboard`,
+      env: { NODE_EXTRA_CA_CERTS: certFile, KUBECONFIG: await kube.kubeconfig(kube.tokens.admin), GRANT_KEY: 'k'.repeat(40) },
+    };
+    setup = await startProtected({ again: { idp, base, sb: undefined as never }, ...options });
+    startAgain = () => startProtected({ again: setup, configDir: setup.sb.configDir, ...options });
     idp.signInAs('alice');
     const tokens = await asBrowser(async () => signIn(setup.base, await registerClient(setup.base)));
+    aliceToken = tokens.access_token;
     alice = await mcpClient(setup.sb.url, tokens.access_token);
   });
 
@@ -95,5 +100,18 @@ describe('orchestrator mode: writes as the caller', function () {
     const refused = await callTool(alice, 'core_workflow_create', { name: 'other', steps: [{ id: 's', tool: 'core_service_list' }] });
     expect(errorCode(refused)).to.equal('AUTH_REQUIRED');
     expect(text(refused)).to.contain("does not carry the audience 'kubernetes'").and.contain('sign in again');
+  });
+
+  it('keeps the OAuth server\'s grants as Secrets: a person stays signed in across a restart', async () => {
+    const secrets = await kube.call<{ items: { type: string }[] }>('GET', `/api/v1/namespaces/${NS}/secrets?labelSelector=switchboard.dev%2Fgrant%3Dtrue`);
+    expect(secrets.body.items.length).to.be.greaterThan(2);
+    expect(secrets.body.items.every((s) => s.type === 'switchboard.dev/grant')).to.equal(true);
+    expect(JSON.stringify(secrets.body)).to.not.contain(Buffer.from(aliceToken).toString('base64'));
+    await alice.close();
+    await setup.sb.stop();
+    setup = await startAgain();
+    alice = await mcpClient(setup.sb.url, aliceToken);
+    const listed = await callTool(alice, 'core_workflow_list');
+    expect(listed.isError, text(listed)).to.not.equal(true);
   });
 });
