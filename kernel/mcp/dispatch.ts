@@ -8,13 +8,71 @@
  * input is reported exactly as before.
  */
 import type { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, type JSONRPCMessage, type MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
 
-/** The Protocol methods the SDK's own classifier calls (private in its typings, stable in its code). */
+/** The Protocol members the SDK's own dispatch uses (private in its typings, stable in its code). */
 interface Dispatching {
   _onresponse(message: JSONRPCMessage): void;
   _onrequest(message: JSONRPCMessage, extra?: MessageExtraInfo): void;
   _onnotification(message: JSONRPCMessage): void;
+  _onerror(error: Error): void;
+  _requestHandlerAbortControllers: Map<string | number, AbortController>;
+  notification(notification: { method: string; params?: Record<string, unknown> }, options?: { relatedRequestId?: string | number }): Promise<void>;
+  request(request: { method: string; params?: Record<string, unknown> }, schema: unknown, options?: Record<string, unknown>): Promise<unknown>;
+}
+
+/** What a request handler gets as `extra`, the members Switchboard's handlers use. */
+export interface DirectExtra {
+  signal: AbortSignal;
+  sessionId?: string;
+  requestId: string | number;
+  requestInfo?: MessageExtraInfo['requestInfo'];
+  authInfo?: MessageExtraInfo['authInfo'];
+  sendNotification(notification: { method: string; params?: Record<string, unknown> }): Promise<void>;
+  sendRequest(request: { method: string; params?: Record<string, unknown> }, schema: unknown, options?: Record<string, unknown>): Promise<unknown>;
+}
+
+export type DirectHandler = (request: { method: string; params?: Record<string, unknown> }, extra: DirectExtra) => Promise<unknown>;
+
+/**
+ * A request answered without the SDK's _onrequest: a cancellable handler, its answer or its
+ * error sent as the SDK would send them. Used for plain requests (no `_meta`: no progress
+ * token, no task) of the hot method; everything else keeps the SDK's path.
+ */
+function serve(p: Dispatching & { transport?: { sessionId?: string; send(m: JSONRPCMessage): Promise<void> } }, handler: DirectHandler, message: JSONRPCMessage, info: MessageExtraInfo | undefined): void {
+  const request = message as unknown as { id: string | number; method: string; params?: Record<string, unknown> };
+  const id = request.id;
+  const transport = p.transport!;
+  const controller = new AbortController();
+  // Where the SDK looks when the client sends notifications/cancelled for this id.
+  p._requestHandlerAbortControllers.set(id, controller);
+  const extra: DirectExtra = {
+    signal: controller.signal,
+    requestId: id,
+    sendNotification: async (n) => {
+      if (!controller.signal.aborted) await p.notification(n, { relatedRequestId: id });
+    },
+    sendRequest: async (r, schema, options) => {
+      if (controller.signal.aborted) throw new McpError(ErrorCode.ConnectionClosed, 'Request was cancelled');
+      return p.request(r, schema, { ...options, relatedRequestId: id });
+    },
+  };
+  if (transport.sessionId !== undefined) extra.sessionId = transport.sessionId;
+  if (info?.requestInfo) extra.requestInfo = info.requestInfo;
+  if (info?.authInfo) extra.authInfo = info.authInfo;
+  handler(request, extra)
+    .then(
+      (result) => (controller.signal.aborted ? undefined : transport.send({ jsonrpc: '2.0', id, result: result as Record<string, unknown> })),
+      (error: { code?: unknown; message?: string; data?: unknown }) => {
+        if (controller.signal.aborted) return undefined;
+        const code = Number.isSafeInteger(error.code) ? (error.code as number) : ErrorCode.InternalError;
+        return transport.send({ jsonrpc: '2.0', id, error: { code, message: error.message ?? 'Internal error', ...(error.data !== undefined ? { data: error.data } : {}) } });
+      },
+    )
+    .catch((err: unknown) => p._onerror(new Error(`Failed to send response: ${String(err)}`)))
+    .finally(() => {
+      if (p._requestHandlerAbortControllers.get(id) === controller) p._requestHandlerAbortControllers.delete(id);
+    });
 }
 
 type AnyProtocol = Protocol<never, never, never>;
@@ -26,7 +84,9 @@ type RawHandler = (request: { method: string; params?: Record<string, unknown> }
  * one method on the hot path (tools/call), whose few members the handler checks itself.
  */
 export function setRawRequestHandler(protocol: AnyProtocol | object, method: string, handler: RawHandler): void {
-  (protocol as unknown as { _requestHandlers: Map<string, RawHandler> })._requestHandlers.set(method, handler);
+  const handlers = (protocol as unknown as { _requestHandlers?: unknown })._requestHandlers;
+  if (!(handlers instanceof Map)) throw new Error('this version of the MCP SDK keeps its request handlers elsewhere; kernel/mcp/dispatch.ts needs updating');
+  handlers.set(method, handler);
 }
 
 function isId(id: unknown): boolean {
@@ -37,18 +97,27 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** Call after `protocol.connect(transport)` and before anything else wraps the transport's onmessage. */
-export function dispatchByShape(protocol: AnyProtocol | { transport?: unknown }): void {
-  const p = protocol as unknown as Dispatching & { transport?: { onmessage?: (m: JSONRPCMessage, extra?: MessageExtraInfo) => void } };
+/**
+ * Call after `protocol.connect(transport)` and before anything else wraps the transport's
+ * onmessage. `direct`: methods whose plain requests (no `_meta`) skip the SDK's _onrequest.
+ */
+export function dispatchByShape(protocol: AnyProtocol | { transport?: unknown }, direct: ReadonlyMap<string, DirectHandler> = new Map()): void {
+  const p = protocol as unknown as Dispatching & { transport?: { sessionId?: string; onmessage?: (m: JSONRPCMessage, extra?: MessageExtraInfo) => void; send(m: JSONRPCMessage): Promise<void> } };
   const transport = p.transport;
   const sdk = transport?.onmessage;
+  // An SDK whose internals moved: its own dispatch stays, only slower.
   if (!transport || !sdk || typeof p._onresponse !== 'function' || typeof p._onrequest !== 'function' || typeof p._onnotification !== 'function') return;
+  if (!(p._requestHandlerAbortControllers instanceof Map)) direct = new Map();
   transport.onmessage = (message, extra) => {
     const m = message as unknown as Record<string, unknown>;
     if (m.jsonrpc === '2.0') {
       if (typeof m.method === 'string' && (m.params === undefined || isObject(m.params))) {
         if (!('id' in m)) return p._onnotification(message);
-        if (isId(m.id)) return p._onrequest(message, extra);
+        if (isId(m.id)) {
+          const handler = direct.get(m.method);
+          if (handler && !(m.params && '_meta' in m.params)) return serve(p, handler, message, extra);
+          return p._onrequest(message, extra);
+        }
       } else if (m.method === undefined && isId(m.id)) {
         if (isObject(m.result) && !('error' in m)) return p._onresponse(message);
         if (isObject(m.error) && typeof m.error.code === 'number' && typeof m.error.message === 'string' && !('result' in m)) return p._onresponse(message);

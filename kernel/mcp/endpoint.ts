@@ -106,14 +106,16 @@ export class Endpoint {
     // Protocol's own registration: the Server subclass would re-validate every result
     // against CallToolResultSchema, and call_tool results pass through untouched by design.
     // Checked here rather than by the SDK's zod parse of every request (the hot path): the
-    // same -32602 for a malformed call.
-    setRawRequestHandler(server, 'tools/call', (request, extra) => {
+    // same -32602 for a malformed call. Plain calls (no progress token) skip the SDK's
+    // request dispatch too (kernel/mcp/dispatch.ts); a call with `_meta` takes the SDK's way.
+    const callTool = (request: { params?: Record<string, unknown> }, extra: unknown) => {
       const params = request.params;
       if (!params || typeof params.name !== 'string') throw new McpError(ErrorCode.InvalidParams, "Invalid params for tools/call: 'name' must be a string");
       const args = params.arguments;
       if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) throw new McpError(ErrorCode.InvalidParams, "Invalid params for tools/call: 'arguments' must be an object");
       return this.callMetaTool(session, params.name, args as Record<string, unknown> | undefined, extra as RequestHandlerExtra);
-    });
+    };
+    setRawRequestHandler(server, 'tools/call', async (request, extra) => callTool(request, extra));
     // The session's own log threshold: upstream log messages relayed to it are filtered by it.
     server.setRequestHandler(SetLevelRequestSchema, (request) => {
       session.logLevel = request.params.level;
@@ -148,7 +150,7 @@ export class Endpoint {
     this.hooks.onSessionOpen.call(session);
     this.sessions.add(session);
     await server.connect(transport);
-    dispatchByShape(server);
+    dispatchByShape(server, new Map([['tools/call', async (request, extra) => callTool(request, extra)]]));
     return session;
   }
 
