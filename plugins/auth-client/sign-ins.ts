@@ -104,6 +104,8 @@ export class SignIns {
    * uses. It is tried on `server` as is; undefined when there is none or the server refuses it.
    */
   async reuse(owner: Owner, server: string, target: SignInTarget): Promise<string | undefined> {
+    // Nothing to reuse: no discovery round trip.
+    if (this.parts.grants.serversOf(owner).length === 0) return undefined;
     let issuer: string;
     try {
       const { resourceMetadataUrl } = challengeParams(target.challenge);
