@@ -12,7 +12,10 @@ import { benchWorkflow } from './workflow.bench.js';
 import { benchGotpl } from './gotpl.bench.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const only = process.argv.slice(2);
+// `--rounds N`: more interleaved rounds where one machine's run-to-run noise hides a small effect.
+const roundsAt = process.argv.indexOf('--rounds');
+const rounds = roundsAt >= 0 ? Math.max(5, Number(process.argv[roundsAt + 1]) || 5) : 5;
+const only = process.argv.slice(2).filter((a, i, all) => a !== '--rounds' && all[i - 1] !== '--rounds');
 const wanted = (name: string) => only.length === 0 || only.includes(name);
 
 type Row = Omit<CallToolFigures, 'target'> & { target: string };
@@ -33,9 +36,9 @@ if (wanted('call-tool')) {
   process.stdout.write(`\n## call_tool: Switchboard vs direct vs floor (median of 5 rounds)\n\n${callToolTable(figures)}\n`);
 }
 if (wanted('call-tool-stdio')) {
-  const figures = await benchCallToolStdio({ rounds: 5, calls: 1500, many: 16, root });
+  const figures = await benchCallToolStdio({ rounds, calls: 1500, many: 16, root });
   results.callToolStdio = figures;
-  process.stdout.write(`\n## call_tool over a stdio upstream: Switchboard vs the stdio floor (median of 5 interleaved rounds)\n\n${callToolTable(figures)}\n`);
+  process.stdout.write(`\n## call_tool over a stdio upstream: Switchboard vs the stdio floor (median of ${rounds} interleaved rounds)\n\n${callToolTable(figures)}\n`);
 }
 if (wanted('discovery')) {
   const d = await benchDiscovery();
