@@ -10,6 +10,7 @@ import type { ExecutionHistory } from './contracts/executions.js';
 import type { HttpService } from './contracts/http.js';
 import type { UpstreamRegistry } from './contracts/lifecycle.js';
 import type { UpstreamCredentials } from './contracts/sign-in.js';
+import type { OrchestratorSecrets } from './contracts/orchestrator-secrets.js';
 import type { ResourceStore } from './contracts/store.js';
 import type { ToolsetService } from './contracts/toolsets.js';
 
@@ -30,6 +31,8 @@ export interface Services {
   executions: ExecutionHistory;
   /** Each owner's grants for remote servers that need sign-in (auth-client). */
   'upstream-credentials': UpstreamCredentials;
+  /** Secrets the orchestrator holds (store-kubernetes), for clientCredentialsSecretRef. */
+  'orchestrator-secrets': OrchestratorSecrets;
 }
 
 export class ServiceRegistry {

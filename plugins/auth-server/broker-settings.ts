@@ -3,7 +3,8 @@
  * target credentials read from their files, endpoints checked. Kept apart from broker.ts so
  * start-up reads it without loading oidc-provider.
  */
-import type { BrokerTarget, TokenExchangeBroker } from '../../kernel/config/settings.js';
+import type { BrokerTarget, SecretRef, TokenExchangeBroker } from '../../kernel/config/settings.js';
+import type { OrchestratorSecrets } from '../../kernel/contracts/orchestrator-secrets.js';
 import { isLoopbackHost } from '../../kernel/net/private-address.js';
 import { resolveSecretValue, type ResolveContext } from '../../kernel/secrets/secret-value.js';
 
@@ -21,13 +22,34 @@ export interface Broker {
 
 const where = (path: string) => `aggregator.oauth.server.tokenExchangeBroker.${path}`;
 
-/** Secrets read once at start; a secret only the orchestrator holds stops startup in file mode, naming the field. */
-export function resolveBroker(config: TokenExchangeBroker, ctx: ResolveContext): Broker {
+/** Reads a clientCredentialsSecretRef: both keys, or an error naming the field, the Secret and the key. */
+async function fromSecret(ref: SecretRef, field: string, secrets: OrchestratorSecrets | undefined, onSecret: ((v: string) => void) | undefined): Promise<{ clientId?: string; secret: string }> {
+  if (!secrets) throw new Error(`${where(field)}: clientCredentialsSecretRef names an orchestrator secret, and this mode has none (orchestrator: true reads it; in file mode use a file)`);
+  let data: Record<string, string>;
+  try {
+    data = await secrets.read(ref.name, ref.namespace);
+  } catch (err) {
+    throw new Error(`${where(field)}: ${(err as Error).message}`);
+  }
+  const secret = data[ref.clientSecretKey];
+  if (!secret) throw new Error(`${where(field)}: the secret '${ref.name}' has no key '${ref.clientSecretKey}'`);
+  onSecret?.(secret);
+  const clientId = data[ref.clientIdKey];
+  return clientId ? { clientId, secret } : { secret };
+}
+
+/**
+ * Secrets read once at start: from files, or (orchestrator mode) from the Secrets a
+ * clientCredentialsSecretRef names. Anything missing stops startup, naming the field.
+ */
+export async function resolveBroker(config: TokenExchangeBroker, ctx: ResolveContext, secrets?: OrchestratorSecrets): Promise<Broker> {
   const fromFile = (file: string, field: string) => resolveSecretValue({ fromFile: file }, where(field), ctx);
   const clients = new Map<string, string>();
   for (const [id, c] of Object.entries(config.brokerClients)) {
-    if (!c.clientSecretFile) throw new Error(`${where(`brokerClients.${id}`)}: needs clientSecretFile (clientCredentialsSecretRef is read from the orchestrator, which this mode has not)`);
-    clients.set(id, fromFile(c.clientSecretFile, `brokerClients.${id}.clientSecretFile`));
+    const field = `brokerClients.${id}`;
+    if (c.clientCredentialsSecretRef) clients.set(id, (await fromSecret(c.clientCredentialsSecretRef, `${field}.clientCredentialsSecretRef`, secrets, ctx.onSecret)).secret);
+    else if (c.clientSecretFile) clients.set(id, fromFile(c.clientSecretFile, `${field}.clientSecretFile`));
+    else throw new Error(`${where(field)}: needs clientSecretFile or clientCredentialsSecretRef`);
   }
   const targets = new Map<string, ResolvedTarget>();
   for (const [audience, t] of Object.entries(config.targets)) {
@@ -35,12 +57,23 @@ export function resolveBroker(config: TokenExchangeBroker, ctx: ResolveContext):
       targets.set(audience, { config: t });
       continue;
     }
-    if (!t.clientId || !t.clientSecretFile) throw new Error(`${where(`targets.${audience}`)}: needs clientId and clientSecretFile (clientCredentialsSecretRef is read from the orchestrator, which this mode has not)`);
+    const field = `targets.${audience}`;
     const endpoint = new URL(t.idpTokenEndpoint!);
     if (endpoint.protocol !== 'https:' && !(config.allowPrivateIP && isLoopbackHost(endpoint.hostname))) {
-      throw new Error(`${where(`targets.${audience}.idpTokenEndpoint`)}: must be an https URL`);
+      throw new Error(`${where(`${field}.idpTokenEndpoint`)}: must be an https URL`);
     }
-    targets.set(audience, { config: t, credentials: { clientId: t.clientId, secret: fromFile(t.clientSecretFile, `targets.${audience}.clientSecretFile`) } });
+    let credentials: { clientId: string; secret: string };
+    if (t.clientCredentialsSecretRef) {
+      const read = await fromSecret(t.clientCredentialsSecretRef, `${field}.clientCredentialsSecretRef`, secrets, ctx.onSecret);
+      const clientId = read.clientId ?? t.clientId;
+      if (!clientId) throw new Error(`${where(`${field}.clientCredentialsSecretRef`)}: the secret '${t.clientCredentialsSecretRef.name}' has no key '${t.clientCredentialsSecretRef.clientIdKey}'`);
+      credentials = { clientId, secret: read.secret };
+    } else if (t.clientId && t.clientSecretFile) {
+      credentials = { clientId: t.clientId, secret: fromFile(t.clientSecretFile, `${field}.clientSecretFile`) };
+    } else {
+      throw new Error(`${where(field)}: needs clientCredentialsSecretRef, or clientId and clientSecretFile`);
+    }
+    targets.set(audience, { config: t, credentials });
   }
   const audiences = new Map(Object.entries(config.clientAudiences).map(([id, list]) => [id, new Set(list)]));
   return { clients, audiences, targets, allowPrivate: config.allowPrivateIP };

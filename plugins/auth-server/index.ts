@@ -61,7 +61,7 @@ export default definePlugin<{ discoveryRetrySeconds: number }>({
         const settings = resolveAuthSettings(kernel.settings(), secrets);
         const raw = kernel.settings().aggregator.oauth.server;
         for (const warning of allowanceWarnings(settings, raw)) log.warn(warning);
-        const broker = raw.tokenExchangeBroker ? resolveBroker(raw.tokenExchangeBroker, secrets) : undefined;
+        const broker = raw.tokenExchangeBroker ? await resolveBroker(raw.tokenExchangeBroker, secrets, kernel.services.find('orchestrator-secrets')) : undefined;
         const backing = settings.storage.persistent ? kernel.services.find('grant-store') : undefined;
         if (settings.storage.persistent && !backing?.persistent) throw new Error('aggregator.oauth.server.storage.persistent is on, but no enabled store plugin keeps grants (store-files does)');
         const store = new SealedStore(backing ?? new MemoryGrantStore(), settings.storage.persistent ? settings.storage.key : SealedStore.randomSecret(), (kind, reason) =>

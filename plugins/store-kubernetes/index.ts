@@ -48,6 +48,14 @@ export default definePlugin<{ startupRetrySeconds: number }>({
     // What an auth plugin issues, kept as Secrets (the files of store-files have no place in a pod).
     const grants = new SecretGrantStore(api, (m) => log.warn(m));
     kernel.services.provide('grant-store', grants);
+    kernel.services.provide('orchestrator-secrets', {
+      async read(name, ns = namespace) {
+        const secret = await api.request<{ data?: Record<string, string> }>('GET', `/api/v1/namespaces/${encodeURIComponent(ns)}/secrets/${encodeURIComponent(name)}`).catch((err: unknown) => {
+          throw new Error(`the secret '${ns}/${name}' cannot be read: ${(err as Error).message}`);
+        });
+        return Object.fromEntries(Object.entries(secret.data ?? {}).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')]));
+      },
+    });
     const status = new StatusWriter(kernel, api, log);
     status.attach();
     log.info(`orchestrator mode: MCPServer and Workflow resources in namespace '${namespace}'`);

@@ -35,6 +35,15 @@ describe('fail closed: a switched-on surface that cannot be honoured stops start
     expect(stderr).to.match(/aggregator\.oauth\.server.*idp/);
   });
 
+  it('a broker credential in an orchestrator secret, in file mode: refused, naming the field and what to do', async () => {
+    const dir = await makeConfigDir({
+      'config.yaml': `aggregator:\n  oauth:\n    server:\n      enabled: true\n      baseUrl: http://127.0.0.1:8090\n      idp: {issuer: 'http://127.0.0.1:9', clientId: sb}\n      tokenExchangeBroker:\n        brokerClients: {agent-gw: {clientCredentialsSecretRef: {name: broker}}}\nidp:\n  allowPrivateIPOIDC: true\n`,
+    });
+    const served = run('serve', '--config-path', dir, '--port', '0');
+    expect(served.status, served.stderr).to.equal(1);
+    expect(served.stderr).to.include('aggregator.oauth.server.tokenExchangeBroker.brokerClients.agent-gw.clientCredentialsSecretRef: clientCredentialsSecretRef names an orchestrator secret, and this mode has none (orchestrator: true reads it; in file mode use a file)');
+  });
+
   it('OAuth protection with an unreachable identity provider: startup retries, then stops with one clear line and never listens', async () => {
     const port = await freePort();
     const dir = await makeConfigDir({

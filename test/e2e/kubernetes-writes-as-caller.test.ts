@@ -15,6 +15,8 @@ import { callTool, errorCode, eventually, freePort, meta, ROOT, text } from '../
 import { startKubeEnv, type KubeEnv } from '../support/kube-env.js';
 import { mcpClient, registerClient, signIn, startProtected, type OAuthSetup } from '../support/oauth-setup.js';
 import { startTestIdp, type TestIdp } from '../fixtures/identity-provider.js';
+import { startDownstreamExchange, type DownstreamExchange } from '../fixtures/downstream-exchange.js';
+import { postForm } from '../support/oauth-browser.js';
 
 const run = promisify(execFile);
 const NS = 'switchboard';
@@ -26,6 +28,7 @@ describe('orchestrator mode: writes as the caller', function () {
   let setup: OAuthSetup;
   let alice: Client;
   let aliceToken: string;
+  let downstream: DownstreamExchange;
   let startAgain: () => Promise<OAuthSetup>;
 
   /** Our fetch plays the browser against the identity provider's self-signed https. */
@@ -57,9 +60,20 @@ describe('orchestrator mode: writes as the caller', function () {
     await kube.create({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'workflow-editor' }, rules: [{ apiGroups: ['switchboard.dev'], resources: ['workflows'], verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'] }] } as never);
     await kube.create({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name: 'workflow-editors', namespace: NS }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'workflow-editor' }, subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'system:authenticated' }] } as never);
     await eventually(() => kube.call('GET', `/apis/switchboard.dev/v1alpha1/namespaces/${NS}/workflows`), (r) => r.status === 200, 20_000);
+    // Brokered exchange with its credentials in Secrets (clientCredentialsSecretRef), as a cluster keeps them.
+    downstream = await startDownstreamExchange({ upstreamIssuer: idp.issuer, clientId: 'switchboard-downstream', clientSecret: 'downstream-secret-456', connectorId: 'upstream', tokenSeconds: 300, reportedExpiresIn: 3600 });
+    await kube.create({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'broker-agent-gw', namespace: NS }, stringData: { 'client-secret': 'broker-secret-123' } } as never);
+    await kube.create({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'downstream-client', namespace: NS }, stringData: { 'client-id': 'switchboard-downstream', 'client-secret': 'downstream-secret-456' } } as never);
+    const broker = [
+      '      tokenExchangeBroker:',
+      '        allowPrivateIP: true',
+      '        brokerClients: {agent-gw: {clientCredentialsSecretRef: {name: broker-agent-gw}}}',
+      '        clientAudiences: {agent-gw: [cluster]}',
+      `        targets: {cluster: {idpTokenEndpoint: '${downstream.url}', connectorId: upstream, clientCredentialsSecretRef: {name: downstream-client}, scopes: 'openid groups'}}`,
+    ].join('\n');
     // Persistent OAuth storage: in orchestrator mode its records are Secrets.
     const options = {
-      serverYaml: `      storage:\n        persistent: true\n        encryptionKey: \${GRANT_KEY}\norchestrator: true\nnamespace: ${NS}\nwritesAsCaller:\n  orchestratorAudience: switchboard`,
+      serverYaml: `${broker}\n      storage:\n        persistent: true\n        encryptionKey: \${GRANT_KEY}\norchestrator: true\nnamespace: ${NS}\nwritesAsCaller:\n  orchestratorAudience: switchboard`,
       env: { NODE_EXTRA_CA_CERTS: certFile, KUBECONFIG: await kube.kubeconfig(kube.tokens.admin), GRANT_KEY: 'k'.repeat(40) },
     };
     setup = await startProtected({ again: { idp, base, sb: undefined as never }, ...options });
@@ -75,6 +89,7 @@ describe('orchestrator mode: writes as the caller', function () {
     await setup?.sb.stop();
     await kube?.stop();
     await idp?.close();
+    await downstream?.close();
   });
 
   it('a workflow written by a person is written with their identity, which RBAC allows', async () => {
@@ -84,6 +99,15 @@ describe('orchestrator mode: writes as the caller', function () {
     // The orchestrator's audit log names the person, not Switchboard.
     const entry = await eventually(async () => (await kube.audit()).find((e) => e.verb === 'create' && e.objectRef.resource === 'workflows' && e.objectRef.name === 'mine'), (e) => e !== undefined, 10_000);
     expect(entry!.user.username).to.equal('alice@example.com');
+  });
+
+  it('takes broker credentials from Secrets (clientCredentialsSecretRef): a brokered exchange works', async () => {
+    const r = await asBrowser(() =>
+      postForm(`${setup.base}/oauth/token`, { grant_type: 'urn:ietf:params:oauth:grant-type:token-exchange', subject_token: aliceToken, subject_token_type: 'urn:ietf:params:oauth:token-type:access_token', audience: 'cluster' }, { authorization: `Basic ${Buffer.from('agent-gw:broker-secret-123').toString('base64')}` }),
+    );
+    expect(r.status, JSON.stringify(r.body)).to.equal(200);
+    expect(r.body.access_token).to.be.a('string');
+    expect(downstream.requests.at(-1)!.get('connector_id')).to.equal('upstream');
   });
 
   it('a write RBAC does not allow that person is refused, naming the user, the verb, the resource and the namespace', async () => {
