@@ -15,7 +15,7 @@ import { ClientRegistry } from './clients.js';
 import type { FlowSettings } from './flow.js';
 import { Grants } from './grants.js';
 import { CLIENT_METADATA_PATH, mountRoutes, START_PATH } from './routes.js';
-import { SignIns } from './sign-ins.js';
+import { SignIns, type RecordEvent } from './sign-ins.js';
 import { authTools } from './tools.js';
 import { ClientPersistence } from './persistence.js';
 import { SealedStore } from '../../kernel/grants/sealed-store.js';
@@ -107,7 +107,8 @@ export default definePlugin({
         if (persistence && ClientPersistence.persisted(owner)) write('a grant', () => persistence.saveGrant(owner, grant, grants.serversUsing(owner, grant)));
       },
     );
-    signIns = new SignIns({ grants, clients, upstreams: () => kernel.services.get('upstreams'), flow, fetchFor });
+    const record: RecordEvent = (type, reason, server, message) => kernel.services.find('events')?.record({ type, reason, resource: { type: 'MCPServer', name: server }, message });
+    signIns = new SignIns({ record, grants, clients, upstreams: () => kernel.services.get('upstreams'), flow, fetchFor });
     kernel.services.provide('upstream-credentials', grants);
 
     mountRoutes(http.router, {
@@ -116,7 +117,7 @@ export default definePlugin({
       allowlist: () => kernel.settings().postLoginRedirectAllowlist,
       metadata: () => ({ client_id: clientMetadataUrl() ?? `${baseUrl()}${CLIENT_METADATA_PATH}`, ...flow().clientMetadata }),
     });
-    const tools = { signIns, grants, startUrl: (ticket: string) => `${baseUrl()}${START_PATH}?ticket=${ticket}` };
+    const tools = { signIns, grants, record, startUrl: (ticket: string) => `${baseUrl()}${START_PATH}?ticket=${ticket}` };
     publishCoreTools(kernel, 'auth-client', (prefix) => authTools(kernel, prefix, tools));
 
     // A session's own grants end with it; a person's outlive their sessions.

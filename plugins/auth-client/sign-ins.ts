@@ -33,7 +33,11 @@ export type Outcome =
   | { kind: 'signed-in'; server: string; redirect?: string }
   | { kind: 'refused'; status: 400 | 404 | 409 | 502; message: string };
 
+/** An event for core_events; who signed in is not named (any caller may read them). */
+export type RecordEvent = (type: 'Normal' | 'Warning', reason: string, server: string, message: string) => void;
+
 export interface SignInParts {
+  record: RecordEvent;
   grants: Grants;
   clients: ClientRegistry;
   upstreams: () => UpstreamRegistry;
@@ -84,6 +88,12 @@ export class SignIns {
   /** The authorization server sent the browser back: exchange the code, keep the grant, connect. */
   async finish(query: Record<string, string | undefined>): Promise<Outcome> {
     const p = query.state ? this.take(this.pending, query.state) : undefined;
+    const outcome = await this.exchange(p, query);
+    if (p && outcome.kind === 'refused') this.parts.record('Warning', 'SignInFailed', p.server, `a sign-in to '${p.server}' failed: ${outcome.message}`);
+    return outcome;
+  }
+
+  private async exchange(p: Pending | undefined, query: Record<string, string | undefined>): Promise<Outcome> {
     if (!p) return { kind: 'refused', status: 400, message: 'This sign-in is unknown or expired (no matching state). Start again with core_auth_login.' };
     if (query.error) return { kind: 'refused', status: 400, message: `The authorization server of '${p.server}' refused the sign-in: ${query.error}${query.error_description ? ` (${query.error_description})` : ''}` };
     if (!query.code) return { kind: 'refused', status: 400, message: 'The authorization server sent no code back.' };
@@ -135,6 +145,7 @@ export class SignIns {
       await this.parts.grants.forget(server, owner);
       return { kind: 'refused', status: 502, message: `Signed in, but '${server}' did not accept the token: ${(err as Error).message}` };
     }
+    this.parts.record('Normal', 'SignedIn', server, `${owner.startsWith('person:') ? 'a person' : 'a session'} signed in to '${server}'; its tools are listed for them`);
     return { kind: 'signed-in', server, ...(redirect ? { redirect } : {}) };
   }
 

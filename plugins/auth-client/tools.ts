@@ -9,11 +9,11 @@ import type { KernelApi } from '../../kernel/kernel-api.js';
 import { objectResult } from '../../kernel/mcp/results.js';
 import { coreToolName, type ToolDefinition } from '../../kernel/tools.js';
 import type { Grants } from './grants.js';
-import type { SignIns } from './sign-ins.js';
+import type { RecordEvent, SignIns } from './sign-ins.js';
 
 const SERVER_ARG = { server: { type: 'string', minLength: 1, description: 'Name of the MCP server, as list_tools names it in servers_requiring_auth.' } };
 
-export function authTools(kernel: KernelApi, prefix: string, parts: { signIns: SignIns; grants: Grants; startUrl: (ticket: string) => string }): ToolDefinition[] {
+export function authTools(kernel: KernelApi, prefix: string, parts: { signIns: SignIns; grants: Grants; startUrl: (ticket: string) => string; record: RecordEvent }): ToolDefinition[] {
   const upstreams = () => kernel.services.get('upstreams');
   const definition = (server: string) => {
     const def = kernel.config.snapshot.mcpServers.get(server)?.value;
@@ -62,6 +62,7 @@ export function authTools(kernel: KernelApi, prefix: string, parts: { signIns: S
         const had = parts.grants.has(server, owner);
         await parts.grants.forget(server, owner);
         await upstreams().grantChanged(server, owner);
+        if (had) parts.record('Normal', 'SignedOut', server, `${owner.startsWith('person:') ? 'a person' : 'a session'} signed out of '${server}'`);
         return objectResult({ server, signed_out: had, status: upstreams().statusFor(server, owner) });
       },
     },

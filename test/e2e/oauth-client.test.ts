@@ -148,6 +148,10 @@ describe('OAuth client: signing in to remote MCP servers', function () {
     expect(await toolNames(c)).to.include('x_vault_whoami');
     const out = await meta<{ signed_out: boolean; status: string }>(c, 'call_tool', { name: 'core_auth_logout', arguments: { server: 'vault' } });
     expect(out).to.deep.include({ signed_out: true, status: 'auth_required' });
+    // The operator's log says it, without naming who.
+    const { events } = await meta<{ events: { reason: string; message: string }[] }>(c, 'call_tool', { name: 'core_events', arguments: { resource_name: 'vault', limit: 20 } });
+    expect(events.map((e) => e.reason)).to.include.members(['SignedIn', 'SignedOut', 'AuthRequired']);
+    expect(events.find((e) => e.reason === 'SignedOut')!.message).to.equal("a session signed out of 'vault'");
     expect(await toolNames(c)).to.not.include('x_vault_whoami');
     expect(errorCode(await callTool(c, 'x_vault_whoami'))).to.equal('AUTH_REQUIRED');
   });
