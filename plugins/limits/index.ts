@@ -33,7 +33,8 @@ export default definePlugin({
       if (max > 0 && kernel.sessions.size >= max) throw new SessionLimitError(max);
     });
 
-    kernel.hooks.onRequest.tapPromise('limits', async (request) => {
+    // Synchronous: nothing here waits, and a sync tap costs the per-call hook chain no promise of its own.
+    kernel.hooks.onRequest.tap('limits', (request) => {
       const { maxArgumentBytes, maxArgumentDepth, rateLimit } = limits();
       if (request.arguments && exceedsDepth(request.arguments, maxArgumentDepth)) throw new TooDeepError(`The arguments of ${request.metaTool ?? 'this request'}`, maxArgumentDepth);
       const calls = callArguments(request);
