@@ -4,16 +4,23 @@
  * Switchboard following along: tools appear and go, suspension holds across a restart, a
  * restart request is acted on once and mirrored into status, status reports what runs.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { parseAllDocuments } from 'yaml';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { connectHttp, eventually, makeConfigDir, meta, ROOT, startSwitchboard, TEST_SERVER, callTool, text, CLI, type Running } from '../support/harness.js';
+import { connectHttp, eventually, freePort, makeConfigDir, meta, ROOT, startSwitchboard, TEST_SERVER, callTool, text, CLI, type Running } from '../support/harness.js';
 import { startKubeEnv, type KubeEnv } from '../support/kube-env.js';
 import { spawnSync } from 'node:child_process';
 
 const NS = 'switchboard';
+
+/** A kubeconfig naming an API server that is not there (a closed port). */
+async function downKubeconfig(dir: string): Promise<string> {
+  const file = join(dir, 'kubeconfig-down');
+  await writeFile(file, `apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "https://127.0.0.1:${await freePort()}"}}]\nusers: [{name: u, user: {token: t}}]\ncontexts: [{name: c, context: {cluster: c, user: u}}]\ncurrent-context: c\n`);
+  return file;
+}
 const API = `/apis/switchboard.dev/v1alpha1/namespaces/${NS}`;
 
 interface McpServerObject {
@@ -159,13 +166,28 @@ describe('orchestrator mode: MCPServer and Workflow resources on a real API serv
     await eventually(toolNames, (t) => t.includes('x_beta_ping'), 15_000);
   });
 
-  it('start-up without a usable API server retries, then exits naming why (no fallback to files)', async () => {
+  it('start-up with the API server down (or refusing it) retries, then exits naming why (no fallback to files)', async () => {
     const dir = await makeConfigDir({ 'config.yaml': `orchestrator: true\nnamespace: ${NS}\nplugins:\n  store-kubernetes:\n    options:\n      startupRetrySeconds: 2\n` });
-    const badConfig = await kube.kubeconfig('not-a-valid-token');
+    const down = await downKubeconfig(dir);
+    for (const kubeconfig of [down, await kube.kubeconfig('not-a-valid-token')]) {
+      const started = Date.now();
+      const r = spawnSync(process.execPath, [CLI, 'serve', '--config-path', dir, '--port', '0'], { env: { ...process.env, KUBECONFIG: kubeconfig }, encoding: 'utf8', timeout: 30_000 });
+      expect(r.status, r.stderr).to.equal(1);
+      expect(Date.now() - started).to.be.greaterThan(1900);
+      expect(r.stderr).to.contain('the Kubernetes API server cannot be used').and.contain('retried for 2 s; there is no fallback to files');
+      expect(r.stderr).to.not.contain('listening');
+    }
+  });
+
+  it('by default start-up retries for about 30 s before it gives up', async function () {
+    this.timeout(90_000);
+    const dir = await makeConfigDir({ 'config.yaml': `orchestrator: true\nnamespace: ${NS}\n` });
+    const down = await downKubeconfig(dir);
     const started = Date.now();
-    const r = spawnSync(process.execPath, [CLI, 'serve', '--config-path', dir, '--port', '0'], { env: { ...process.env, KUBECONFIG: badConfig }, encoding: 'utf8', timeout: 30_000 });
-    expect(r.status).to.equal(1);
-    expect(Date.now() - started).to.be.greaterThan(1900);
-    expect(r.stderr).to.contain('the Kubernetes API server cannot be used').and.contain('retried for 2 s; there is no fallback to files');
+    const r = spawnSync(process.execPath, [CLI, 'serve', '--config-path', dir, '--port', '0'], { env: { ...process.env, KUBECONFIG: down }, encoding: 'utf8', timeout: 80_000 });
+    const seconds = (Date.now() - started) / 1000;
+    expect(r.status, r.stderr).to.equal(1);
+    expect(seconds).to.be.within(29, 45);
+    expect(r.stderr).to.contain('retrying for up to 30 s').and.contain('retried for 30 s; there is no fallback to files');
   });
 });
