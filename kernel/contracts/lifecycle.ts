@@ -2,7 +2,7 @@
  * The lifecycle of managed services, as core_service_* and list_servers see it. The
  * upstreams plugin provides one ManagedService per MCP server definition.
  */
-import type { SignInTargets } from './sign-in.js';
+import type { Owner, SignInTargets } from './sign-in.js';
 
 export type ServiceState = 'stopped' | 'starting' | 'running' | 'stopping' | 'failed' | 'unreachable' | 'auth_required';
 export type ServiceHealth = 'unknown' | 'healthy' | 'unhealthy';
@@ -63,16 +63,20 @@ export interface UpstreamResourceTemplate {
 
 export type ContentChange = { type: 'list' } | { type: 'updated'; server: string; uri: string };
 
+/**
+ * What the servers offer besides tools. `owner` (kernel/contracts/sign-in.ts): whose view, for
+ * servers used with each caller's own sign-in; without it, those servers offer nothing.
+ */
 export interface UpstreamContent {
-  resources(): UpstreamResource[];
-  resourceTemplates(): UpstreamResourceTemplate[];
-  readResource(server: string, uri: string): Promise<Record<string, unknown>>;
+  resources(owner?: Owner): UpstreamResource[];
+  resourceTemplates(owner?: Owner): UpstreamResourceTemplate[];
+  readResource(server: string, uri: string, owner?: Owner): Promise<Record<string, unknown>>;
   subscribe(server: string, uri: string): Promise<void>;
   unsubscribe(server: string, uri: string): Promise<void>;
-  prompts(): UpstreamPrompt[];
-  getPrompt(name: string, args: Record<string, string>): Promise<Record<string, unknown>>;
+  prompts(owner?: Owner): UpstreamPrompt[];
+  getPrompt(name: string, args: Record<string, string>, owner?: Owner): Promise<Record<string, unknown>>;
   /** completion/complete on the server that owns the prompt or resource (params as the client sent them, ref rewritten). */
-  complete(server: string, params: Record<string, unknown>): Promise<Record<string, unknown>>;
+  complete(server: string, params: Record<string, unknown>, owner?: Owner): Promise<Record<string, unknown>>;
   /** Called when what the servers offer changes, and when a subscribed resource is updated. */
   watch(listener: (change: ContentChange) => void): void;
 }

@@ -4,8 +4,9 @@ import { NotFoundError, SwitchboardError } from '../../kernel/errors.js';
 import type { KernelApi } from '../../kernel/kernel-api.js';
 import type { MetaToolDefinition } from '../../kernel/mcp/endpoint.js';
 import { objectResult } from '../../kernel/mcp/results.js';
-import { servedBy, type JsonObject } from '../../kernel/tools.js';
+import { servedBy, type CallContext, type JsonObject } from '../../kernel/tools.js';
 import type { CatalogueView } from '../../kernel/request-context.js';
+import { ownerOf } from '../../kernel/contracts/sign-in.js';
 import { AUTH_STATUS_RESOURCE, AUTH_STATUS_URI, readAuthStatus } from './auth-status.js';
 
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
@@ -24,11 +25,12 @@ export function contentTools(kernel: KernelApi): MetaToolDefinition[] {
   const upstreams = () => kernel.services.get('upstreams');
   const visibleServer = (server: string, view: CatalogueView | undefined) => serverVisible(kernel, server, view);
 
-  const findResource = (args: JsonObject, view: CatalogueView | undefined): UpstreamResource => {
+  const findResource = (args: JsonObject, call: CallContext): UpstreamResource => {
     const uri = args.uri as string;
     const server = args.server as string | undefined;
+    const view = call.request.view;
     const matches = upstreams()
-      .resources()
+      .resources(ownerOf(call.request.session))
       .filter((r) => r.uri === uri && (!server || r.server === server) && visibleServer(r.server, view));
     if (matches.length === 0) throw new NotFoundError('resource', server ? `${uri}' on server '${server}` : uri);
     if (matches.length > 1) {
@@ -46,7 +48,7 @@ export function contentTools(kernel: KernelApi): MetaToolDefinition[] {
       annotations: READ_ONLY,
       inputSchema: { type: 'object', additionalProperties: false, properties: {} },
       async handler(_args, call) {
-        const resources = [AUTH_STATUS_RESOURCE, ...upstreams().resources().filter((r) => visibleServer(r.server, call.request.view))];
+        const resources = [AUTH_STATUS_RESOURCE, ...upstreams().resources(ownerOf(call.request.session)).filter((r) => visibleServer(r.server, call.request.view))];
         return objectResult({ resources: resources as unknown as JsonObject[], total: resources.length });
       },
     },
@@ -57,7 +59,7 @@ export function contentTools(kernel: KernelApi): MetaToolDefinition[] {
       inputSchema: uriArgs,
       async handler(args, call) {
         if (args.uri === AUTH_STATUS_URI) return objectResult({ ...AUTH_STATUS_RESOURCE });
-        return objectResult({ ...findResource(args, call.request.view) });
+        return objectResult({ ...findResource(args, call) });
       },
     },
     {
@@ -67,8 +69,8 @@ export function contentTools(kernel: KernelApi): MetaToolDefinition[] {
       inputSchema: uriArgs,
       async handler(args, call) {
         if (args.uri === AUTH_STATUS_URI) return objectResult(readAuthStatus(kernel, call.request.session));
-        const r = findResource(args, call.request.view);
-        return objectResult({ server: r.server, ...(await upstreams().readResource(r.server, r.uri)) });
+        const r = findResource(args, call);
+        return objectResult({ server: r.server, ...(await upstreams().readResource(r.server, r.uri, ownerOf(call.request.session))) });
       },
     },
     {
@@ -77,7 +79,7 @@ export function contentTools(kernel: KernelApi): MetaToolDefinition[] {
       annotations: READ_ONLY,
       inputSchema: { type: 'object', additionalProperties: false, properties: {} },
       async handler(_args, call) {
-        const prompts = upstreams().prompts().filter((p) => visibleServer(p.server, call.request.view));
+        const prompts = upstreams().prompts(ownerOf(call.request.session)).filter((p) => visibleServer(p.server, call.request.view));
         return objectResult({ prompts: prompts as unknown as JsonObject[], total: prompts.length });
       },
     },
@@ -87,7 +89,7 @@ export function contentTools(kernel: KernelApi): MetaToolDefinition[] {
       annotations: READ_ONLY,
       inputSchema: { type: 'object', additionalProperties: false, required: ['name'], properties: { name: { type: 'string', minLength: 1 } } },
       async handler(args, call) {
-        const p = upstreams().prompts().find((x) => x.name === args.name && visibleServer(x.server, call.request.view));
+        const p = upstreams().prompts(ownerOf(call.request.session)).find((x) => x.name === args.name && visibleServer(x.server, call.request.view));
         if (!p) throw new NotFoundError('prompt', args.name as string);
         return objectResult({ ...p });
       },
@@ -104,9 +106,9 @@ export function contentTools(kernel: KernelApi): MetaToolDefinition[] {
       },
       async handler(args, call) {
         const name = args.name as string;
-        const p = upstreams().prompts().find((x) => x.name === name && visibleServer(x.server, call.request.view));
+        const p = upstreams().prompts(ownerOf(call.request.session)).find((x) => x.name === name && visibleServer(x.server, call.request.view));
         if (!p) throw new NotFoundError('prompt', name);
-        return objectResult(await upstreams().getPrompt(name, args.arguments as Record<string, string>));
+        return objectResult(await upstreams().getPrompt(name, args.arguments as Record<string, string>, ownerOf(call.request.session)));
       },
     },
   ];

@@ -24,6 +24,7 @@ import type { CatalogueView } from '../../kernel/request-context.js';
 import type { Session } from '../../kernel/sessions.js';
 import type { CallContext } from '../../kernel/tools.js';
 import { serverVisible } from './content.js';
+import { ownerOf as sessionOwner } from '../../kernel/contracts/sign-in.js';
 import { AUTH_STATUS_RESOURCE, AUTH_STATUS_URI, readAuthStatus } from './auth-status.js';
 
 const PAGE = 100;
@@ -52,8 +53,9 @@ export function nativeContent(kernel: KernelApi): void {
   /** The one server that serves `uri` (a listed resource, else a matching template), within the view. */
   const ownerOf = (uri: string, call: CallContext): string => {
     const view = call.request.view;
-    let owners = [...new Set(upstreams().resources().filter((r) => r.uri === uri && visible(r.server, view)).map((r) => r.server))];
-    if (owners.length === 0) owners = [...new Set(upstreams().resourceTemplates().filter((t) => templateMatches(t.uriTemplate, uri) && visible(t.server, view)).map((t) => t.server))];
+    const who = sessionOwner(call.request.session);
+    let owners = [...new Set(upstreams().resources(who).filter((r) => r.uri === uri && visible(r.server, view)).map((r) => r.server))];
+    if (owners.length === 0) owners = [...new Set(upstreams().resourceTemplates(who).filter((t) => templateMatches(t.uriTemplate, uri) && visible(t.server, view)).map((t) => t.server))];
     if (owners.length === 0) throw new McpError(ErrorCode.InvalidParams, `Resource '${uri}' not found`);
     if (owners.length > 1) throw new McpError(ErrorCode.InvalidParams, `Resource '${uri}' is served by several servers (${owners.join(', ')}); read it with the get_resource meta-tool, which takes 'server'`);
     return owners[0]!;
@@ -96,14 +98,14 @@ export function nativeContent(kernel: KernelApi): void {
     {
       schema: ListResourcesRequestSchema,
       handle: async (req, call) => {
-        const { items, nextCursor } = page([{ server: '', ...AUTH_STATUS_RESOURCE }, ...upstreams().resources().filter((r) => visible(r.server, call.request.view))], req.params?.cursor);
+        const { items, nextCursor } = page([{ server: '', ...AUTH_STATUS_RESOURCE }, ...upstreams().resources(sessionOwner(call.request.session)).filter((r) => visible(r.server, call.request.view))], req.params?.cursor);
         return { resources: items.map(({ server: _server, ...r }) => r), ...(nextCursor ? { nextCursor } : {}) };
       },
     },
     {
       schema: ListResourceTemplatesRequestSchema,
       handle: async (req, call) => {
-        const { items, nextCursor } = page(upstreams().resourceTemplates().filter((t) => visible(t.server, call.request.view)), req.params?.cursor);
+        const { items, nextCursor } = page(upstreams().resourceTemplates(sessionOwner(call.request.session)).filter((t) => visible(t.server, call.request.view)), req.params?.cursor);
         return { resourceTemplates: items.map(({ server: _server, ...t }) => t), ...(nextCursor ? { nextCursor } : {}) };
       },
     },
@@ -112,7 +114,7 @@ export function nativeContent(kernel: KernelApi): void {
       handle: async (req, call) => {
         const uri = String(req.params?.uri);
         if (uri === AUTH_STATUS_URI) return readAuthStatus(kernel, call.request.session);
-        return upstreams().readResource(ownerOf(uri, call), uri);
+        return upstreams().readResource(ownerOf(uri, call), uri, sessionOwner(call.request.session));
       },
     },
     {
@@ -139,7 +141,7 @@ export function nativeContent(kernel: KernelApi): void {
     {
       schema: ListPromptsRequestSchema,
       handle: async (req, call) => {
-        const { items, nextCursor } = page(upstreams().prompts().filter((p) => visible(p.server, call.request.view)), req.params?.cursor);
+        const { items, nextCursor } = page(upstreams().prompts(sessionOwner(call.request.session)).filter((p) => visible(p.server, call.request.view)), req.params?.cursor);
         return { prompts: items.map((p) => ({ name: p.name, ...(p.description ? { description: p.description } : {}), ...(p.arguments ? { arguments: p.arguments } : {}) })), ...(nextCursor ? { nextCursor } : {}) };
       },
     },
@@ -147,9 +149,9 @@ export function nativeContent(kernel: KernelApi): void {
       schema: GetPromptRequestSchema,
       handle: async (req, call) => {
         const name = String(req.params?.name);
-        const p = upstreams().prompts().find((x) => x.name === name && visible(x.server, call.request.view));
+        const p = upstreams().prompts(sessionOwner(call.request.session)).find((x) => x.name === name && visible(x.server, call.request.view));
         if (!p) throw new McpError(ErrorCode.InvalidParams, `Prompt '${name}' not found`);
-        return upstreams().getPrompt(name, (req.params?.arguments as Record<string, string> | undefined) ?? {});
+        return upstreams().getPrompt(name, (req.params?.arguments as Record<string, string> | undefined) ?? {}, sessionOwner(call.request.session));
       },
     },
     {
@@ -161,12 +163,12 @@ export function nativeContent(kernel: KernelApi): void {
         // autocomplete expects, not an error.
         const none = { completion: { values: [], total: 0, hasMore: false } };
         if (ref.type === 'ref/prompt') {
-          const p = upstreams().prompts().find((x) => x.name === ref.name && visible(x.server, call.request.view));
-          return p ? upstreams().complete(p.server, { ...params, ref: { ...ref, name: p.originalName } }) : none;
+          const p = upstreams().prompts(sessionOwner(call.request.session)).find((x) => x.name === ref.name && visible(x.server, call.request.view));
+          return p ? upstreams().complete(p.server, { ...params, ref: { ...ref, name: p.originalName } }, sessionOwner(call.request.session)) : none;
         }
         const uri = String(ref.uri);
-        const owner = upstreams().resourceTemplates().find((t) => t.uriTemplate === uri && visible(t.server, call.request.view))?.server;
-        return owner ? upstreams().complete(owner, params) : none;
+        const owner = upstreams().resourceTemplates(sessionOwner(call.request.session)).find((t) => t.uriTemplate === uri && visible(t.server, call.request.view))?.server;
+        return owner ? upstreams().complete(owner, params, sessionOwner(call.request.session)) : none;
       },
     },
   ]);

@@ -292,22 +292,43 @@ export class Upstreams implements UpstreamRegistry {
     return c && c.state === 'running' ? c.tools.length : 0;
   }
 
-  resources(): UpstreamResource[] {
+  /**
+   * Where `c`'s resources and prompts come from for `owner`: the server's own connection, or
+   * (a server waiting for sign-in) the owner's, when it is up.
+   */
+  private contentOf(c: UpstreamConnection, owner: Owner | undefined): UpstreamConnection | undefined {
+    const gate = this.gates.get(c.name);
+    if (gate) return owner === undefined ? undefined : gate.live(owner);
+    return c.state === 'running' ? c : undefined;
+  }
+
+  /** The connection a request of `owner` to `server` goes to (an owner's is made when it has a grant but none yet). */
+  private async routeTo(server: string, owner: Owner | undefined): Promise<UpstreamConnection> {
+    const conn = this.require(server);
+    const gate = this.gates.get(server);
+    if (!gate) return conn;
+    if (owner === undefined || !gate.signedIn(owner)) throw new AuthRequiredError(server, 'you have not signed in to it', this.authTool());
+    return gate.connect(owner);
+  }
+
+  resources(owner?: Owner): UpstreamResource[] {
     const out: UpstreamResource[] = [];
     for (const c of this.conns.values()) {
-      if (c.state !== 'running') continue;
-      for (const r of c.resources) {
+      const src = this.contentOf(c, owner);
+      if (!src) continue;
+      for (const r of src.resources) {
         out.push(withDescription<UpstreamResource>({ server: c.name, uri: r.uri, name: r.name }, r));
       }
     }
     return out;
   }
 
-  resourceTemplates(): UpstreamResourceTemplate[] {
+  resourceTemplates(owner?: Owner): UpstreamResourceTemplate[] {
     const out: UpstreamResourceTemplate[] = [];
     for (const c of this.conns.values()) {
-      if (c.state !== 'running') continue;
-      for (const t of c.resourceTemplates) {
+      const src = this.contentOf(c, owner);
+      if (!src) continue;
+      for (const t of src.resourceTemplates) {
         out.push(withDescription<UpstreamResourceTemplate>({ server: c.name, uriTemplate: t.uriTemplate, name: t.name }, t));
       }
     }
@@ -322,8 +343,8 @@ export class Upstreams implements UpstreamRegistry {
     return this.require(server).subscribe(uri, false);
   }
 
-  complete(server: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {
-    return this.require(server).complete(params);
+  async complete(server: string, params: Record<string, unknown>, owner?: Owner): Promise<Record<string, unknown>> {
+    return (await this.routeTo(server, owner)).complete(params);
   }
 
   watch(listener: (change: ContentChange) => void): void {
@@ -334,17 +355,21 @@ export class Upstreams implements UpstreamRegistry {
     for (const w of this.watchers) w(change);
   }
 
-  readResource(server: string, uri: string): Promise<Record<string, unknown>> {
-    return this.require(server).readResource(uri);
+  async readResource(server: string, uri: string, owner?: Owner): Promise<Record<string, unknown>> {
+    return (await this.routeTo(server, owner)).readResource(uri);
   }
 
-  prompts(): UpstreamPrompt[] {
-    return [...this.conns.values()].flatMap(promptEntries);
+  prompts(owner?: Owner): UpstreamPrompt[] {
+    return [...this.conns.values()].flatMap((c) => {
+      if (!this.gates.has(c.name)) return promptEntries(c);
+      const src = this.contentOf(c, owner);
+      return src ? promptEntries(src) : [];
+    });
   }
 
-  getPrompt(name: string, args: Record<string, string>): Promise<Record<string, unknown>> {
-    const prompt = this.prompts().find((p) => p.name === name);
+  async getPrompt(name: string, args: Record<string, string>, owner?: Owner): Promise<Record<string, unknown>> {
+    const prompt = this.prompts(owner).find((p) => p.name === name);
     if (!prompt) throw new NotFoundError('prompt', name);
-    return this.require(prompt.server).getPrompt(prompt.originalName, args);
+    return (await this.routeTo(prompt.server, owner)).getPrompt(prompt.originalName, args);
   }
 }

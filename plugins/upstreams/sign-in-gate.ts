@@ -56,6 +56,12 @@ export class SignInGate {
     }
   }
 
+  /** The owner's connection when it is up (what lists its resources and prompts). */
+  live(owner: Owner): UpstreamConnection | undefined {
+    const c = this.conns.get(owner);
+    return c?.state === 'running' ? c : undefined;
+  }
+
   /** The owner's connection, made now when it has a grant but no connection. Rejects with why the server refused. */
   connect(owner: Owner): Promise<UpstreamConnection> {
     const live = this.conns.get(owner);

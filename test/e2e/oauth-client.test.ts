@@ -108,6 +108,22 @@ describe('OAuth client: signing in to remote MCP servers', function () {
     expect(mineList.servers_requiring_auth.map((s) => s.name)).to.deep.equal(['ledger']);
   });
 
+  it("shows a signed-in session the server's resources and prompts, read with its own token; not another session", async () => {
+    const mine = await connect();
+    const other = await connect();
+    await signIn(mine, 'vault', 'alice');
+    const uris = (await mine.listResources()).resources.map((r) => r.uri);
+    expect(uris).to.include('vault://profile');
+    const read = await mine.readResource({ uri: 'vault://profile' });
+    expect((read.contents[0] as { text: string }).text).to.equal('profile of alice');
+    const prompt = await mine.getPrompt({ name: 'x_vault_brief' });
+    expect((prompt.messages[0]!.content as { text: string }).text).to.equal('brief for alice');
+    expect((await other.listResources()).resources.map((r) => r.uri)).to.not.include('vault://profile');
+    expect((await other.listPrompts()).prompts.map((p) => p.name)).to.not.include('x_vault_brief');
+    const refused = await meta<{ error?: unknown }>(other, 'get_resource', { uri: 'vault://profile' }).catch((err: Error) => err.message);
+    expect(JSON.stringify(refused)).to.contain('not found');
+  });
+
   it('reuses a grant from the same authorization server for another server (single sign-on)', async () => {
     const c = await connect();
     await signIn(c, 'vault', 'bob');
