@@ -1,7 +1,7 @@
 /**
  * The reference GrantStore: records in a Map, gone with the process. The auth-server uses
- * it unless persistent storage is configured; store-files keeps one as its in-memory view
- * and writes through to disk.
+ * it unless persistent storage is configured; the persistent stores keep one as their view
+ * (write-through-grant-store.ts).
  */
 import type { GrantStore, StoredRecord } from '../contracts/auth.js';
 

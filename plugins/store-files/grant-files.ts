@@ -6,8 +6,8 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { GrantStore, StoredRecord } from '../../kernel/contracts/auth.js';
-import { MemoryGrantStore } from '../../kernel/grants/memory-grant-store.js';
+import type { StoredRecord } from '../../kernel/contracts/auth.js';
+import { WriteThroughGrantStore, type GrantBacking } from '../../kernel/grants/write-through-grant-store.js';
 import { removeLeftoverTempFiles, writeFileAtomic } from '../../kernel/files/atomic-write.js';
 
 const SAFE = /^[A-Za-z0-9_-]{1,128}$/;
@@ -22,11 +22,8 @@ function isRecord(value: unknown): value is StoredRecord & { kind: string; id: s
   return !!r && typeof r.value === 'string' && typeof r.kind === 'string' && typeof r.id === 'string' && (r.expiresAt === undefined || typeof r.expiresAt === 'number');
 }
 
-export class FileGrantStore implements GrantStore {
-  readonly persistent = true;
-  private readonly memory = new MemoryGrantStore();
-  private sweeper: NodeJS.Timeout | undefined;
-
+/** Records as files: one per record, 0600, written atomically. */
+class GrantFiles implements GrantBacking {
   constructor(
     private readonly dir: string,
     private readonly warn: (message: string) => void,
@@ -37,12 +34,13 @@ export class FileGrantStore implements GrantStore {
   }
 
   /** Reads every record; an unreadable file is reported and left alone, never deleted. */
-  async open(): Promise<void> {
+  async loadAll(): Promise<{ kind: string; id: string; record: StoredRecord }[]> {
+    const out: { kind: string; id: string; record: StoredRecord }[] = [];
     let kinds: string[] = [];
     try {
       kinds = await readdir(this.dir);
     } catch {
-      return;
+      return out;
     }
     for (const kindDir of kinds) {
       const dir = join(this.dir, kindDir);
@@ -59,40 +57,26 @@ export class FileGrantStore implements GrantStore {
           const parsed: unknown = JSON.parse(await readFile(file, 'utf8'));
           if (!isRecord(parsed)) throw new Error('not a stored record');
           const { kind, id, ...record } = parsed;
-          await this.memory.put(kind, id, record);
+          out.push({ kind, id, record });
         } catch (err) {
           this.warn(`grant store: skipped ${file}: ${(err as Error).message}`);
         }
       }
     }
-    await this.removeExpired();
-    this.sweeper = setInterval(() => void this.removeExpired(), 10 * 60_000);
-    this.sweeper.unref();
+    return out;
   }
 
-  close(): void {
-    clearInterval(this.sweeper);
+  write(kind: string, id: string, record: StoredRecord): Promise<void> {
+    return writeFileAtomic(this.path(kind, id), JSON.stringify({ kind, id, ...record }), { mode: 0o600 });
   }
 
-  private async removeExpired(): Promise<void> {
-    await Promise.all(this.memory.sweep().map(([kind, id]) => rm(this.path(kind, id), { force: true })));
+  erase(kind: string, id: string): Promise<void> {
+    return rm(this.path(kind, id), { force: true });
   }
+}
 
-  get(kind: string, id: string): Promise<StoredRecord | undefined> {
-    return this.memory.get(kind, id);
-  }
-
-  async put(kind: string, id: string, record: StoredRecord): Promise<void> {
-    await writeFileAtomic(this.path(kind, id), JSON.stringify({ kind, id, ...record }), { mode: 0o600 });
-    await this.memory.put(kind, id, record);
-  }
-
-  async delete(kind: string, id: string): Promise<void> {
-    await this.memory.delete(kind, id);
-    await rm(this.path(kind, id), { force: true });
-  }
-
-  findBy(kind: string, key: string, value: string): Promise<string[]> {
-    return this.memory.findBy(kind, key, value);
+export class FileGrantStore extends WriteThroughGrantStore {
+  constructor(dir: string, warn: (message: string) => void) {
+    super(new GrantFiles(dir, warn));
   }
 }

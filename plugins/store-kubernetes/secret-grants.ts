@@ -5,12 +5,11 @@
  * holds nothing usable without the key. Served from memory: one replica's view, as with files.
  */
 import { createHash } from 'node:crypto';
-import type { GrantStore, StoredRecord } from '../../kernel/contracts/auth.js';
-import { MemoryGrantStore } from '../../kernel/grants/memory-grant-store.js';
+import type { StoredRecord } from '../../kernel/contracts/auth.js';
+import { WriteThroughGrantStore, type GrantBacking } from '../../kernel/grants/write-through-grant-store.js';
 import { KubeApiError, type KubeApi } from './kube-api.js';
 
 const MANAGED = 'switchboard.dev/grant';
-const SWEEP_MS = 10 * 60_000;
 
 interface SecretObject {
   metadata: { name: string; labels?: Record<string, string> };
@@ -20,11 +19,8 @@ interface SecretObject {
 const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
 const unb64 = (s: string | undefined) => (s === undefined ? undefined : Buffer.from(s, 'base64').toString('utf8'));
 
-export class SecretGrantStore implements GrantStore {
-  readonly persistent = true;
-  private readonly memory = new MemoryGrantStore();
-  private sweeper: NodeJS.Timeout | undefined;
-
+/** Records as Secrets, one per record, labelled as Switchboard's. */
+class GrantSecrets implements GrantBacking {
   constructor(
     private readonly api: KubeApi,
     private readonly warn: (message: string) => void,
@@ -39,8 +35,9 @@ export class SecretGrantStore implements GrantStore {
     return `sb-grant-${createHash('sha256').update(kind).update('\u0000').update(id).digest('hex').slice(0, 40)}`;
   }
 
-  async open(): Promise<void> {
+  async loadAll(): Promise<{ kind: string; id: string; record: StoredRecord }[]> {
     const list = await this.api.request<{ items: SecretObject[] }>('GET', `${this.collection()}?labelSelector=${encodeURIComponent(`${MANAGED}=true`)}`);
+    const out: { kind: string; id: string; record: StoredRecord }[] = [];
     for (const s of list.items) {
       const d = s.data ?? {};
       const kind = unb64(d.kind);
@@ -54,32 +51,12 @@ export class SecretGrantStore implements GrantStore {
       const expiresAt = Number(unb64(d.expiresAt));
       if (d.expiresAt !== undefined && Number.isFinite(expiresAt)) record.expiresAt = expiresAt;
       if (d.index !== undefined) record.index = JSON.parse(unb64(d.index)!) as Record<string, string>;
-      await this.memory.put(kind, id, record);
+      out.push({ kind, id, record });
     }
-    await this.removeExpired();
-    this.sweeper = setInterval(() => void this.removeExpired(), SWEEP_MS);
-    this.sweeper.unref();
+    return out;
   }
 
-  close(): void {
-    clearInterval(this.sweeper);
-  }
-
-  private async removeExpired(): Promise<void> {
-    await Promise.all(this.memory.sweep().map(([kind, id]) => this.remove(kind, id).catch(() => undefined)));
-  }
-
-  private async remove(kind: string, id: string): Promise<void> {
-    await this.api.request('DELETE', `${this.collection()}/${this.name(kind, id)}`).catch((err: unknown) => {
-      if (!(err instanceof KubeApiError && err.status === 404)) throw err;
-    });
-  }
-
-  get(kind: string, id: string): Promise<StoredRecord | undefined> {
-    return this.memory.get(kind, id);
-  }
-
-  async put(kind: string, id: string, record: StoredRecord): Promise<void> {
+  async write(kind: string, id: string, record: StoredRecord): Promise<void> {
     const name = this.name(kind, id);
     const data: Record<string, string> = { kind: b64(kind), id: b64(id), value: b64(record.value) };
     if (record.expiresAt !== undefined) data.expiresAt = b64(String(record.expiresAt));
@@ -90,15 +67,17 @@ export class SecretGrantStore implements GrantStore {
       if (!(err instanceof KubeApiError && err.status === 404)) throw err;
       await this.api.request('POST', this.collection(), body);
     });
-    await this.memory.put(kind, id, record);
   }
 
-  async delete(kind: string, id: string): Promise<void> {
-    await this.memory.delete(kind, id);
-    await this.remove(kind, id);
+  async erase(kind: string, id: string): Promise<void> {
+    await this.api.request('DELETE', `${this.collection()}/${this.name(kind, id)}`).catch((err: unknown) => {
+      if (!(err instanceof KubeApiError && err.status === 404)) throw err;
+    });
   }
+}
 
-  findBy(kind: string, key: string, value: string): Promise<string[]> {
-    return this.memory.findBy(kind, key, value);
+export class SecretGrantStore extends WriteThroughGrantStore {
+  constructor(api: KubeApi, warn: (message: string) => void) {
+    super(new GrantSecrets(api, warn));
   }
 }
