@@ -21,6 +21,8 @@ export interface CallToolFigures {
   callsPerSecond: number;
   /** CPU of the process in the middle (proxy or Switchboard) per call; the upstream's for direct. */
   serverCpuMsPerCall: number;
+  /** Each round's p50 against the floor's in the same round (1 for the floor itself). */
+  p50VsFloorByRound?: number[];
 }
 
 interface Options {
@@ -67,6 +69,7 @@ export async function interleaved<T extends string>(
     for (const target of targets) results.get(target)!.push(await round1(clients.get(target)!, call(target), total, cpus[target]));
   }
   const figures: (Omit<CallToolFigures, 'target'> & { target: T })[] = [];
+  const floor = results.get('floor' as T);
   for (const target of targets) {
     await Promise.all(clients.get(target)!.map((c) => c.close()));
     const rs = results.get(target)!;
@@ -77,12 +80,17 @@ export async function interleaved<T extends string>(
       p99Ms: round(median(rs.map((x) => x.p99))),
       callsPerSecond: Math.round(median(rs.map((x) => x.rps))),
       serverCpuMsPerCall: round(median(rs.map((x) => x.cpuPerCall))),
+      ...(floor ? { p50VsFloorByRound: rs.map((x, i) => round(x.p50 / floor[i]!.p50)) } : {}),
     });
   }
   return figures;
 }
 
 export async function round1(clients: Client[], call: (c: Client, i: number) => Promise<unknown>, total: number, cpu: () => number) {
+  // The SDK client's fetch leaves an abort listener per request on its transport's signal
+  // until a collection frees it; collected between rounds, every round starts alike instead
+  // of paying a growing listener list (and its warnings) in the client.
+  (globalThis as { gc?: () => void }).gc?.();
   const latencies: number[] = [];
   let next = 0;
   const cpu0 = cpu();

@@ -10,6 +10,7 @@ import { benchCallToolStdio } from './call-tool-stdio.bench.js';
 import { benchDiscovery } from './discovery.bench.js';
 import { benchWorkflow } from './workflow.bench.js';
 import { benchGotpl } from './gotpl.bench.js';
+import { median } from './stats.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 // `--rounds N`: more interleaved rounds where one machine's run-to-run noise hides a small effect.
@@ -21,10 +22,16 @@ const wanted = (name: string) => only.length === 0 || only.includes(name);
 type Row = Omit<CallToolFigures, 'target'> & { target: string };
 
 function callToolTable(figures: Row[]): string {
-  const lines = ['| target | clients | p50 ms | p99 ms | calls/s | server CPU ms/call | p50 vs floor |', '|---|---|---|---|---|---|---|'];
+  const lines = [
+    '| target | clients | p50 ms | p99 ms | calls/s | server CPU ms/call | p50 vs floor | median of round ratios |',
+    '|---|---|---|---|---|---|---|---|',
+  ];
   for (const f of figures) {
     const floor = figures.find((x) => x.target === 'floor' && x.concurrency === f.concurrency)!;
-    lines.push(`| ${f.target} | ${f.concurrency} | ${f.p50Ms} | ${f.p99Ms} | ${f.callsPerSecond} (${(f.callsPerSecond / floor.callsPerSecond).toFixed(2)}x) | ${f.serverCpuMsPerCall} | ${(f.p50Ms / floor.p50Ms).toFixed(2)}x |`);
+    const byRound = f.p50VsFloorByRound ? `${median(f.p50VsFloorByRound).toFixed(2)}x` : '';
+    lines.push(
+      `| ${f.target} | ${f.concurrency} | ${f.p50Ms} | ${f.p99Ms} | ${f.callsPerSecond} (${(f.callsPerSecond / floor.callsPerSecond).toFixed(2)}x) | ${f.serverCpuMsPerCall} | ${(f.p50Ms / floor.p50Ms).toFixed(2)}x | ${byRound} |`,
+    );
   }
   return lines.join('\n');
 }
