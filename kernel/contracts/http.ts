@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Router from '@koa/router';
 import type { Identity } from '../request-context.js';
 
-/** A raw node:http handler; returns false when it did not take the request. */
+/** A raw node:http handler; returns false when it did not take the request. `url` is shared between requests: read it, never change it. */
 export type RawHandler = (req: IncomingMessage, res: ServerResponse, url: URL) => boolean | Promise<boolean>;
 
 export interface HttpService {

@@ -22,10 +22,12 @@ export async function readJsonBody(
     req.resume();
     return { ok: false };
   }
-  // Events rather than `for await`: an async iterator costs a promise per chunk on the hot path.
+  // Events rather than `for await`: an async iterator costs a promise per chunk on the hot
+  // path. Plain `on` (the request is read once): `once` wraps every listener per request.
   const chunks = await new Promise<Buffer[] | undefined>((resolve) => {
     const got: Buffer[] = [];
     let size = 0;
+    const gone = () => resolve(undefined);
     req.on('data', (chunk: Buffer) => {
       if (size > limit) return;
       size += chunk.length;
@@ -37,9 +39,9 @@ export async function readJsonBody(
       }
       got.push(chunk);
     });
-    req.once('end', () => resolve(got));
-    req.once('error', () => resolve(undefined));
-    req.once('close', () => resolve(undefined));
+    req.on('end', () => resolve(got));
+    req.on('error', gone);
+    req.on('close', gone);
   });
   if (!chunks) return { ok: false };
   const text = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');

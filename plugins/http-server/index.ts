@@ -17,6 +17,8 @@ import { readJsonBody } from './body.js';
 import { originAllowed } from './origin.js';
 import { loadTls } from './tls.js';
 
+const BASE = 'http://switchboard.local';
+
 /** An OAuth refusal (RFC 6750 section 3): the status, its WWW-Authenticate, and a JSON body saying why. */
 function refuse(res: ServerResponse, auth: Extract<Authentication, { kind: 'refused' }>): void {
   const body = JSON.stringify({ error: auth.error, error_description: auth.description });
@@ -29,7 +31,7 @@ export default definePlugin({
   description: 'The HTTP listener shared by the MCP transports, health and other HTTP surfaces.',
   setup({ kernel, log }) {
     const router = new Router();
-    const raw = new Map<string, RawHandler[]>();
+    const raw = new Map<string, { handlers: RawHandler[]; url: URL }>();
     const openPaths = new Set<string>();
     const identities = new WeakMap<IncomingMessage, Identity>();
     const app = new Koa();
@@ -44,7 +46,7 @@ export default definePlugin({
     const service: HttpService = {
       router,
       handle(path, handler, options) {
-        raw.set(path, [...(raw.get(path) ?? []), handler]);
+        raw.set(path, { handlers: [...(raw.get(path)?.handlers ?? []), handler], url: new URL(path, BASE) });
         if (options?.open) openPaths.add(path);
       },
       identityOf: (req) => identities.get(req),
@@ -75,8 +77,10 @@ export default definePlugin({
         // Provided during setup (or never): looked up once, not per request.
         const authenticator = kernel.services.find('authenticator');
         const listener: RequestListener<typeof IncomingMessage, typeof ServerResponse> = async (req, res) => {
-          const url = new URL(req.url ?? '/', 'http://switchboard.local');
-          const handlers = raw.get(url.pathname);
+          // A request for exactly a raw path (every MCP message) reuses that path's parsed URL.
+          const exact = req.url === undefined ? undefined : raw.get(req.url);
+          const url = exact?.url ?? new URL(req.url ?? '/', BASE);
+          const handlers = (exact ?? raw.get(url.pathname))?.handlers;
           if (handlers) {
             if (authenticator && !openPaths.has(url.pathname)) {
               const auth = await authenticator.authenticate(req, url);
