@@ -3,6 +3,7 @@
  * handlers (filter_tools with query, list_tools pages, toolset-narrowed list_tools) and the
  * memory the ranking index takes. In-process, so the figure is the server's own time.
  */
+import { Cancellation } from '../kernel/cancellation.js';
 import { Catalogue } from '../kernel/catalogue.js';
 import { createHooks } from '../kernel/hooks.js';
 import { ToolInvoker } from '../kernel/invoke.js';
@@ -59,7 +60,7 @@ export interface DiscoveryFigures {
 
 function fakeCall(view?: RequestContext['view']): CallContext {
   const request: RequestContext = { session: {} as Session, headers: {}, slots: new Map(), ...(view ? { view } : {}) };
-  return { request, signal: new AbortController().signal, depth: 0 };
+  return { request, cancellation: new Cancellation(), depth: 0 };
 }
 
 async function time(fn: () => Promise<unknown>, iterations: number, rounds: number): Promise<{ p50: number; p99: number }> {

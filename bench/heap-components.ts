@@ -5,6 +5,7 @@
  * argument validators (compiled lazily on first call in practice: shown for the case that
  * every tool was called). `node --expose-gc dist/bench/heap-components.js [servers] [tools]`
  */
+import { Cancellation } from '../kernel/cancellation.js';
 import { Catalogue } from '../kernel/catalogue.js';
 import { createHooks } from '../kernel/hooks.js';
 import { ToolInvoker } from '../kernel/invoke.js';
@@ -90,7 +91,7 @@ let visible = 0;
 for (const e of catalogue.all()) if (view.includes(e)) visible++;
 step(`one preset's verdict memo over every entry (${visible} visible)`);
 const invoker = new ToolInvoker(catalogue, createHooks(), createLogger({ level: 'error' }));
-const call: CallContext = { request: { session: {} as Session, headers: {}, slots: new Map() } as RequestContext, signal: new AbortController().signal, depth: 0 };
+const call: CallContext = { request: { session: {} as Session, headers: {}, slots: new Map() } as RequestContext, cancellation: new Cancellation(), depth: 0 };
 for (const e of catalogue.all()) await invoker.call(e.name, { project: 'p' }, call);
 step('argument validators, had every tool been called once (they compile lazily)');
 

@@ -4,6 +4,7 @@
  * through the kernel's tool path (what call_tool does), in-process so the figure is the
  * engine's own cost: rendering, conditions, records, persistence scheduling.
  */
+import { Cancellation } from '../kernel/cancellation.js';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -72,7 +73,7 @@ export async function benchWorkflow(rounds = 5, iterations = 300): Promise<Workf
   await store.open();
   const engine = new WorkflowEngine(tools, store);
   const request: RequestContext = { session: {} as Session, headers: {}, slots: new Map() };
-  const call: CallContext = { request, signal: new AbortController().signal, depth: 0 };
+  const call: CallContext = { request, cancellation: new Cancellation(), depth: 0 };
   const measure = async (fn: () => Promise<unknown>) => {
     const perRound: number[] = [];
     for (let r = 0; r < rounds; r++) {

@@ -3,6 +3,7 @@
  * Plugins that own tools (upstreams, core tools, workflows) describe them with
  * ToolDefinition; everything else reads CatalogueEntry.
  */
+import type { Cancellation } from './cancellation.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ClientChannel } from './mcp/client-channel.js';
 import type { RequestContext } from './request-context.js';
@@ -49,7 +50,8 @@ export interface ToolDefinition {
 /** One tool call in flight. */
 export interface CallContext {
   request: RequestContext;
-  signal: AbortSignal;
+  /** Fires when the caller cancels or the call is abandoned; `cancellation.signal` is an AbortSignal for fetch and the like. */
+  cancellation: Cancellation;
   /** Present when the client asked for progress; forwards progress of this call. */
   progress?: (progress: number, total?: number, message?: string) => Promise<void>;
   /** Nesting depth: 0 for call_tool, +1 for each workflow step. */

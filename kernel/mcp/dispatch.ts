@@ -9,6 +9,7 @@
  */
 import type { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { ErrorCode, McpError, type JSONRPCMessage, type MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
+import { Cancellation } from '../cancellation.js';
 
 /** The Protocol members the SDK's own dispatch uses (private in its typings, stable in its code). */
 interface Dispatching {
@@ -16,7 +17,8 @@ interface Dispatching {
   _onrequest(message: JSONRPCMessage, extra?: MessageExtraInfo): void;
   _onnotification(message: JSONRPCMessage): void;
   _onerror(error: Error): void;
-  _requestHandlerAbortControllers: Map<string | number, AbortController>;
+  /** The SDK only ever calls `abort(reason)` on these. */
+  _requestHandlerAbortControllers: Map<string | number, Pick<AbortController, 'abort'>>;
   notification(notification: { method: string; params?: Record<string, unknown> }, options?: { relatedRequestId?: string | number }): Promise<void>;
   request(request: { method: string; params?: Record<string, unknown> }, schema: unknown, options?: Record<string, unknown>): Promise<unknown>;
 }
@@ -24,6 +26,8 @@ interface Dispatching {
 /** What a request handler gets as `extra`, the members Switchboard's handlers use. */
 export interface DirectExtra {
   signal: AbortSignal;
+  /** Set when the request came the direct way: its signal is made only if read (kernel/cancellation.ts). */
+  cancellation?: Cancellation;
   sessionId?: string;
   requestId: string | number;
   requestInfo?: MessageExtraInfo['requestInfo'];
@@ -34,45 +38,63 @@ export interface DirectExtra {
 
 export type DirectHandler = (request: { method: string; params?: Record<string, unknown> }, extra: DirectExtra) => Promise<unknown>;
 
+type Served = Dispatching & { transport?: { sessionId?: string; send(m: JSONRPCMessage): Promise<void> } };
+
+/** The `extra` of a request served directly: what the SDK's would hold, made per request. */
+class Extra implements DirectExtra {
+  sessionId?: string;
+  requestInfo?: MessageExtraInfo['requestInfo'];
+  authInfo?: MessageExtraInfo['authInfo'];
+
+  constructor(
+    private readonly p: Served,
+    readonly requestId: string | number,
+    readonly cancellation: Cancellation,
+  ) {}
+
+  get signal(): AbortSignal {
+    return this.cancellation.signal;
+  }
+
+  async sendNotification(n: { method: string; params?: Record<string, unknown> }): Promise<void> {
+    if (!this.cancellation.aborted) await this.p.notification(n, { relatedRequestId: this.requestId });
+  }
+
+  async sendRequest(r: { method: string; params?: Record<string, unknown> }, schema: unknown, options?: Record<string, unknown>): Promise<unknown> {
+    if (this.cancellation.aborted) throw new McpError(ErrorCode.ConnectionClosed, 'Request was cancelled');
+    return this.p.request(r, schema, { ...options, relatedRequestId: this.requestId });
+  }
+}
+
 /**
  * A request answered without the SDK's _onrequest: a cancellable handler, its answer or its
  * error sent as the SDK would send them. Used for plain requests (no `_meta`: no progress
  * token, no task) of the hot method; everything else keeps the SDK's path.
  */
-function serve(p: Dispatching & { transport?: { sessionId?: string; send(m: JSONRPCMessage): Promise<void> } }, handler: DirectHandler, message: JSONRPCMessage, info: MessageExtraInfo | undefined): void {
+function serve(p: Served, handler: DirectHandler, message: JSONRPCMessage, info: MessageExtraInfo | undefined): void {
   const request = message as unknown as { id: string | number; method: string; params?: Record<string, unknown> };
   const id = request.id;
   const transport = p.transport!;
-  const controller = new AbortController();
-  // Where the SDK looks when the client sends notifications/cancelled for this id.
-  p._requestHandlerAbortControllers.set(id, controller);
-  const extra: DirectExtra = {
-    signal: controller.signal,
-    requestId: id,
-    sendNotification: async (n) => {
-      if (!controller.signal.aborted) await p.notification(n, { relatedRequestId: id });
-    },
-    sendRequest: async (r, schema, options) => {
-      if (controller.signal.aborted) throw new McpError(ErrorCode.ConnectionClosed, 'Request was cancelled');
-      return p.request(r, schema, { ...options, relatedRequestId: id });
-    },
-  };
+  const cancellation = new Cancellation();
+  // Where the SDK looks when the client sends notifications/cancelled for this id (it calls abort()).
+  p._requestHandlerAbortControllers.set(id, cancellation);
+  const extra = new Extra(p, id, cancellation);
   if (transport.sessionId !== undefined) extra.sessionId = transport.sessionId;
   if (info?.requestInfo) extra.requestInfo = info.requestInfo;
   if (info?.authInfo) extra.authInfo = info.authInfo;
-  handler(request, extra)
-    .then(
-      (result) => (controller.signal.aborted ? undefined : transport.send({ jsonrpc: '2.0', id, result: result as Record<string, unknown> })),
-      (error: { code?: unknown; message?: string; data?: unknown }) => {
-        if (controller.signal.aborted) return undefined;
-        const code = Number.isSafeInteger(error.code) ? (error.code as number) : ErrorCode.InternalError;
-        return transport.send({ jsonrpc: '2.0', id, error: { code, message: error.message ?? 'Internal error', ...(error.data !== undefined ? { data: error.data } : {}) } });
-      },
-    )
-    .catch((err: unknown) => p._onerror(new Error(`Failed to send response: ${String(err)}`)))
-    .finally(() => {
-      if (p._requestHandlerAbortControllers.get(id) === controller) p._requestHandlerAbortControllers.delete(id);
-    });
+  const answer = (message: JSONRPCMessage) => {
+    if (p._requestHandlerAbortControllers.get(id) === cancellation) p._requestHandlerAbortControllers.delete(id);
+    if (cancellation.aborted) return;
+    transport.send(message).catch((err: unknown) => p._onerror(new Error(`Failed to send response: ${String(err)}`)));
+  };
+  handler(request, extra).then(
+    (result) => answer({ jsonrpc: '2.0', id, result: result as Record<string, unknown> }),
+    (thrown: unknown) => {
+      const error = (thrown ?? {}) as { code?: unknown; message?: string; data?: unknown };
+      const code = Number.isSafeInteger(error.code) ? (error.code as number) : ErrorCode.InternalError;
+      answer({ jsonrpc: '2.0', id, error: { code, message: error.message ?? 'Internal error', ...(error.data !== undefined ? { data: error.data } : {}) } });
+    },
+  );
 }
 
 type AnyProtocol = Protocol<never, never, never>;

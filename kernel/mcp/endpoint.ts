@@ -18,6 +18,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ValidateFunction } from 'ajv';
 import { argumentProblems } from '../argument-problems.js';
+import { Cancellation } from '../cancellation.js';
 import type { Catalogue } from '../catalogue.js';
 import { createAjv } from '../config/validate.js';
 import { InvalidArgumentsError, SwitchboardError } from '../errors.js';
@@ -165,7 +166,9 @@ export class Endpoint {
       ...(session.identity ? { identity: session.identity } : {}),
     };
     const progressToken = extra._meta?.progressToken;
-    const call: CallContext = { request, signal: extra.signal, depth: 0, client: channelTo(session, extra) };
+    // A request served directly brings its cancellation; one the SDK dispatched, its signal.
+    const cancellation = (extra as { cancellation?: Cancellation }).cancellation ?? Cancellation.following(extra.signal);
+    const call: CallContext = { request, cancellation, depth: 0, client: channelTo(session, extra) };
     if (progressToken !== undefined) {
       call.progress = (progress, total, message) =>
         extra.sendNotification({

@@ -57,13 +57,12 @@ export function coreEventsTool(prefix: string, log: EventLog): ToolDefinition {
         });
         const finish = (why: 'timeout' | 'cancelled') => {
           clearTimeout(timer);
-          call.signal.removeEventListener('abort', onAbort);
+          stopListening();
           unsubscribe();
           resolve(why);
         };
         const timer = setTimeout(() => finish('timeout'), (args.follow_seconds as number) * 1000);
-        const onAbort = () => finish('cancelled');
-        call.signal.addEventListener('abort', onAbort);
+        const stopListening = call.cancellation.listen(() => finish('cancelled'));
       });
       return objectResult({ ...out, followed, follow_ended: ended });
     },

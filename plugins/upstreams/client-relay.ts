@@ -124,8 +124,7 @@ export class ClientRelay {
       return;
     }
     const ctl = new AbortController();
-    const stop = () => ctl.abort();
-    call.signal.addEventListener('abort', stop, { once: true });
+    const stop = call.cancellation.listen(() => ctl.abort());
     this.relaying.set(m.id, ctl);
     try {
       const result = await call.client.request(m.method, m.params, ctl.signal);
@@ -134,7 +133,7 @@ export class ClientRelay {
       const e = err as { code?: unknown; message?: string };
       await answer({ error: { code: typeof e.code === 'number' ? e.code : -32603, message: e.message ?? String(err) } });
     } finally {
-      call.signal.removeEventListener('abort', stop);
+      stop();
       this.relaying.delete(m.id);
     }
   }

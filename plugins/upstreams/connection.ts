@@ -174,13 +174,13 @@ export class UpstreamConnection {
     }
     const timeout = this.def.callTimeout * 1000;
     try {
-      if (!call.progress) return await this.relay.around(call, () => direct.call(originalName, args, call.signal, timeout));
+      if (!call.progress) return await this.relay.around(call, () => direct.call(originalName, args, call.cancellation, timeout));
       const params = { method: 'tools/call' as const, params: { name: originalName, arguments: args } };
       // Progress must reach the client before the result does: chain the sends, await the chain.
       const forward = call.progress;
       let sent: Promise<void> = Promise.resolve();
       const result = (await this.relay.around(call, () => client.request(params, PASSTHROUGH, {
-        signal: call.signal,
+        signal: call.cancellation.signal,
         timeout,
         resetTimeoutOnProgress: true,
         onprogress: (p) => {

@@ -10,9 +10,15 @@
  */
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError, type CallToolResult, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { Cancellation } from '../../kernel/cancellation.js';
 import type { JsonObject } from '../../kernel/tools.js';
 
 const PREFIX = 'sb:';
+
+/** A cancellation's reason as the SDK's request() would reject with it. */
+function asCallError(reason: unknown): McpError {
+  return reason instanceof McpError ? reason : new McpError(ErrorCode.RequestTimeout, String(reason));
+}
 
 interface Pending {
   resolve(result: CallToolResult): void;
@@ -46,16 +52,16 @@ export class DirectCalls {
     };
   }
 
-  call(name: string, args: JsonObject, signal: AbortSignal, timeoutMs: number): Promise<CallToolResult> {
+  call(name: string, args: JsonObject, cancellation: Cancellation, timeoutMs: number): Promise<CallToolResult> {
     const id = `${PREFIX}${++this.next}`;
     return new Promise<CallToolResult>((resolve, reject) => {
-      if (signal.aborted) {
-        reject(signal.reason instanceof McpError ? signal.reason : new McpError(ErrorCode.RequestTimeout, String(signal.reason)));
+      if (cancellation.aborted) {
+        reject(asCallError(cancellation.reason));
         return;
       }
       const settle = () => {
         clearTimeout(timer);
-        signal.removeEventListener('abort', onAbort);
+        stopListening();
       };
       const cancel = (error: McpError) => {
         if (!this.pending.delete(id)) return;
@@ -63,9 +69,8 @@ export class DirectCalls {
         this.transport.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: error.message } }).catch(() => undefined);
         reject(error);
       };
-      const onAbort = () => cancel(signal.reason instanceof McpError ? signal.reason : new McpError(ErrorCode.RequestTimeout, String(signal.reason)));
       const timer = setTimeout(() => cancel(new McpError(ErrorCode.RequestTimeout, 'Request timed out', { timeout: timeoutMs })), timeoutMs);
-      signal.addEventListener('abort', onAbort, { once: true });
+      const stopListening = cancellation.listen((reason) => cancel(asCallError(reason)));
       this.pending.set(id, {
         resolve: (r) => {
           settle();

@@ -1,12 +1,13 @@
 /**
  * Runs a compiled workflow: its steps in order (each a tool call, a loop or a group, see
  * step-runner.ts), conditions, allowFailure, rollback steps after a failure, the returned
- * document (result-document.ts), progress per step and cancellation from the caller's
- * signal. Every tool call goes through the kernel's tool path, so the caller's toolset and
+ * document (result-document.ts), progress per step and cancellation with the caller's
+ * call. Every tool call goes through the kernel's tool path, so the caller's toolset and
  * identity apply to each.
  */
 import { randomUUID } from 'node:crypto';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Cancellation } from '../../kernel/cancellation.js';
 import { SwitchboardError } from '../../kernel/errors.js';
 import type { ToolInvoker } from '../../kernel/invoke.js';
 import { errorResult, objectResult } from '../../kernel/mcp/results.js';
@@ -33,7 +34,7 @@ export interface EngineOptions {
 }
 
 export class WorkflowEngine {
-  private readonly running = new Set<AbortController>();
+  private readonly running = new Set<Cancellation>();
   private readonly runner: StepRunner;
   private readonly events: () => EventLog | undefined;
 
@@ -55,17 +56,15 @@ export class WorkflowEngine {
     for (const c of this.running) c.abort();
   }
 
-  /** Runs `wf`, cancelled by the caller's signal or by cancelAll(). */
+  /** Runs `wf`, cancelled by the caller's cancellation or by cancelAll(). */
   async run(wf: CompiledWorkflow, input: JsonObject, caller: CallContext): Promise<CallToolResult> {
-    const control = new AbortController();
-    const relay = () => control.abort();
-    caller.signal.addEventListener('abort', relay, { once: true });
-    this.running.add(control);
+    const { cancellation, release } = caller.cancellation.child();
+    this.running.add(cancellation);
     try {
-      return await this.execute(wf, input, { ...caller, signal: control.signal });
+      return await this.execute(wf, input, { ...caller, cancellation });
     } finally {
-      caller.signal.removeEventListener('abort', relay);
-      this.running.delete(control);
+      release();
+      this.running.delete(cancellation);
     }
   }
 
@@ -99,7 +98,7 @@ export class WorkflowEngine {
     for (let i = 0; i < wf.steps.length; i++) {
       const step = wf.steps[i]!;
       const rec = tops[i]!;
-      if (call.signal.aborted) {
+      if (call.cancellation.aborted) {
         cancelled = true;
         break;
       }

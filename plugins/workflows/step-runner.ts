@@ -93,7 +93,7 @@ export class StepRunner {
       } catch (err) {
         result = errorResult(err);
       }
-      if (scope.call.signal.aborted) return this.finish(rec, t0, { status: 'cancelled' });
+      if (scope.call.cancellation.aborted) return this.finish(rec, t0, { status: 'cancelled' });
       if (result.isError) {
         const upstream = (result.structuredContent as { error?: unknown } | undefined)?.error;
         const error: StepError = { step: step.id, tool: step.tool, message: resultText(result), ...(upstream !== undefined ? { upstream } : {}) };
@@ -125,7 +125,7 @@ export class StepRunner {
     const list = items;
     const values: unknown[] = new Array(list.length);
     let failure: StepError | undefined;
-    const aborted = () => scope.call.signal.aborted;
+    const aborted = () => scope.call.cancellation.aborted;
     await runPool(
       list.length,
       step.concurrency,
@@ -175,7 +175,7 @@ export class StepRunner {
       },
       () => false,
     );
-    if (scope.call.signal.aborted) return this.finish(rec, t0, { status: 'cancelled' });
+    if (scope.call.cancellation.aborted) return this.finish(rec, t0, { status: 'cancelled' });
     if (failures.length) {
       const first = failures[0]!;
       const message = failures.map((f) => `'${f.step}' failed: ${f.message}`).join('; ');

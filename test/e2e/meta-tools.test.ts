@@ -224,6 +224,15 @@ describe('meta-tools over streamable HTTP, aggregating real servers', () => {
     expect(progress).to.deep.equal([1, 2, 3, 4]);
   });
 
+  it('passes a client\'s cancellation of call_tool on to the server running the tool, and keeps serving', async () => {
+    const stop = new AbortController();
+    const running = client.callTool({ name: 'call_tool', arguments: { name: 'x_fx_slow', arguments: { ms: 4321 } } }, undefined, { signal: stop.signal }).catch((e: unknown) => e);
+    setTimeout(() => stop.abort('changed my mind'), 200);
+    expect(String(await running)).to.match(/changed my mind/);
+    await sb.waitForLog(/slow 4321: cancelled by the client/);
+    expect(text(await callTool(client, 'x_fx_add', { a: 2, b: 3 }))).to.equal('5');
+  });
+
   it('reports the progress of a call_tools batch as calls done of calls asked, in order, before the result', async () => {
     const progress: [number, number | undefined][] = [];
     const r = await client.callTool(

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
+import { Cancellation } from '../../kernel/cancellation.js';
 import { Catalogue } from '../../kernel/catalogue.js';
 import { createHooks } from '../../kernel/hooks.js';
 import { ToolInvoker } from '../../kernel/invoke.js';
@@ -67,7 +68,7 @@ const scenario = fc.array(toolArb, { minLength: 1, maxLength: 40 }).chain((tools
 
 function callContext(view: RequestContext['view']): CallContext {
   const request: RequestContext = { session: {} as Session, headers: {}, slots: new Map(), ...(view ? { view } : {}) };
-  return { request, signal: new AbortController().signal, depth: 0 };
+  return { request, cancellation: new Cancellation(), depth: 0 };
 }
 
 describe('toolset algebra (property-based)', () => {
