@@ -28,7 +28,7 @@ import type { HeaderValue, Identity, RequestContext } from '../request-context.j
 import type { Session, SessionRegistry, TransportKind } from '../sessions.js';
 import type { CallContext, JsonObject, JsonSchemaObject, ToolAnnotations } from '../tools.js';
 import { packageVersion } from '../paths.js';
-import { logLevelPasses, type ClientChannel } from './client-channel.js';
+import { logLevelPasses, type ClientChannel, type LogMessage } from './client-channel.js';
 import { PASSTHROUGH } from './passthrough.js';
 import { dispatchByShape, setRawRequestHandler } from './dispatch.js';
 import { errorResult } from './results.js';
@@ -116,7 +116,16 @@ export class Endpoint {
       if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) throw new McpError(ErrorCode.InvalidParams, "Invalid params for tools/call: 'arguments' must be an object");
       return this.callMetaTool(session, params.name, args as Record<string, unknown> | undefined, extra as RequestHandlerExtra);
     };
-    setRawRequestHandler(server, 'tools/call', async (request, extra) => callTool(request, extra));
+    // Not an async wrapper: answering with callTool's own promise saves the extra ticks of
+    // resolving one promise with another, on every call.
+    const handleCall = (request: { params?: Record<string, unknown> }, extra: unknown): Promise<CallToolResult> => {
+      try {
+        return callTool(request, extra);
+      } catch (err) {
+        return Promise.reject(err);
+      }
+    };
+    setRawRequestHandler(server, 'tools/call', handleCall);
     // The session's own log threshold: upstream log messages relayed to it are filtered by it.
     server.setRequestHandler(SetLevelRequestSchema, (request) => {
       session.logLevel = request.params.level;
@@ -151,7 +160,7 @@ export class Endpoint {
     this.hooks.onSessionOpen.call(session);
     this.sessions.add(session);
     await server.connect(transport);
-    dispatchByShape(server, new Map([['tools/call', async (request, extra) => callTool(request, extra)]]));
+    dispatchByShape(server, new Map([['tools/call', handleCall]]));
     return session;
   }
 
@@ -168,7 +177,7 @@ export class Endpoint {
     const progressToken = extra._meta?.progressToken;
     // A request served directly brings its cancellation; one the SDK dispatched, its signal.
     const cancellation = (extra as { cancellation?: Cancellation }).cancellation ?? Cancellation.following(extra.signal);
-    const call: CallContext = { request, cancellation, depth: 0, client: channelTo(session, extra) };
+    const call: CallContext = { request, cancellation, depth: 0, client: new ChannelTo(session, extra) };
     if (progressToken !== undefined) {
       call.progress = (progress, total, message) =>
         extra.sendNotification({
@@ -213,14 +222,23 @@ export class Endpoint {
   }
 }
 
-/** The calling client, for what an upstream asks or logs during this call (client-channel.ts). */
-function channelTo(session: Session, extra: RequestHandlerExtra): ClientChannel {
-  return {
-    capabilities: () => session.server.getClientCapabilities(),
-    request: (method, params, signal) => extra.sendRequest({ method, ...(params ? { params } : {}) } as Parameters<RequestHandlerExtra['sendRequest']>[0], PASSTHROUGH, { signal }) as Promise<Record<string, unknown>>,
-    async log(message) {
-      if (!logLevelPasses(message.level, session.logLevel)) return;
-      await extra.sendNotification({ method: 'notifications/message', params: message } as Parameters<RequestHandlerExtra['sendNotification']>[0]);
-    },
-  };
+/** The calling client, for what an upstream asks or logs during this call (client-channel.ts). One object per call: no closures made for calls that never use it. */
+class ChannelTo implements ClientChannel {
+  constructor(
+    private readonly session: Session,
+    private readonly extra: RequestHandlerExtra,
+  ) {}
+
+  capabilities(): ReturnType<ClientChannel['capabilities']> {
+    return this.session.server.getClientCapabilities();
+  }
+
+  request(method: string, params: Record<string, unknown> | undefined, signal: AbortSignal): Promise<Record<string, unknown>> {
+    return this.extra.sendRequest({ method, ...(params ? { params } : {}) } as Parameters<RequestHandlerExtra['sendRequest']>[0], PASSTHROUGH, { signal }) as Promise<Record<string, unknown>>;
+  }
+
+  async log(message: LogMessage): Promise<void> {
+    if (!logLevelPasses(message.level, this.session.logLevel)) return;
+    await this.extra.sendNotification({ method: 'notifications/message', params: message } as Parameters<RequestHandlerExtra['sendNotification']>[0]);
+  }
 }

@@ -20,7 +20,8 @@ export class PostExchange {
     private readonly onDone: () => void,
   ) {
     this.remaining = ids.length;
-    res.once('close', () => {
+    // `on`, not `once`: a response closes once, and a once-wrapper per POST is hot-path cost.
+    res.on('close', () => {
       if (this.mode !== 'done') this.finish(false);
     });
   }
