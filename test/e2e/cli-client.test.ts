@@ -197,8 +197,12 @@ describe('command-line client in a terminal (tmux)', function () {
     await tmux('send-keys', '-t', session, 'clear', 'Enter');
     await tmux('send-keys', '-t', session, command, 'Enter');
     for (let i = 0; i < 100; i++) {
-      const screen = await tmux('capture-pane', '-p', '-t', session);
-      if (done.test(screen)) return screen;
+      // With the scrollback, from the command's own line on: what it printed, however long
+      // the output and whenever `clear` took effect.
+      const screen = await tmux('capture-pane', '-p', '-S', '-500', '-t', session);
+      const ran = screen.lastIndexOf(command);
+      const output = ran >= 0 ? screen.slice(ran + command.length) : '';
+      if (done.test(output)) return output;
       await new Promise((r) => setTimeout(r, 100));
     }
     throw new Error(`'${command}' did not finish: ${await tmux('capture-pane', '-p', '-t', session)}`);
@@ -218,7 +222,8 @@ describe('command-line client in a terminal (tmux)', function () {
     const sbCmd = `${process.execPath} ${CLI}`;
     const listed = await screenAfter(`${sbCmd} list tools; echo "exit=$?"`, /exit=\d/);
     const rows = listed.split('\n').filter((l) => /^(NAME|x_tools_)/.test(l));
-    expect(rows.length).to.be.greaterThan(3);
+    expect(rows.length, listed).to.be.greaterThan(3);
+    expect(rows[0], listed).to.match(/^NAME\s+SERVER/);
     const serverCol = rows[0]!.indexOf('SERVER');
     for (const row of rows.slice(1)) expect(row.slice(serverCol, serverCol + 5), row).to.equal('tools');
     expect(listed).to.include('exit=0');
