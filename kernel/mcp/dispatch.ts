@@ -82,10 +82,15 @@ function serve(p: Served, handler: DirectHandler, message: JSONRPCMessage, info:
   if (transport.sessionId !== undefined) extra.sessionId = transport.sessionId;
   if (info?.requestInfo) extra.requestInfo = info.requestInfo;
   if (info?.authInfo) extra.authInfo = info.authInfo;
+  const failed = (err: unknown) => p._onerror(new Error(`Failed to send response: ${String(err)}`));
   const answer = (message: JSONRPCMessage) => {
     if (p._requestHandlerAbortControllers.get(id) === cancellation) p._requestHandlerAbortControllers.delete(id);
     if (cancellation.aborted) return;
-    transport.send(message).catch((err: unknown) => p._onerror(new Error(`Failed to send response: ${String(err)}`)));
+    try {
+      transport.send(message).catch(failed);
+    } catch (err) {
+      failed(err);
+    }
   };
   handler(request, extra).then(
     (result) => answer({ jsonrpc: '2.0', id, result: result as Record<string, unknown> }),
