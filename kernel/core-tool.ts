@@ -3,6 +3,7 @@
  * specification's annotations, an argument schema and a function returning an object.
  * The object becomes structuredContent plus its JSON text (decisions.md).
  */
+import type { AdminOperation } from './contracts/authorization.js';
 import type { KernelApi } from './kernel-api.js';
 import { objectResult } from './mcp/results.js';
 import { coreToolName, type CallContext, type JsonObject, type ToolAnnotations, type ToolDefinition } from './tools.js';
@@ -11,6 +12,8 @@ export interface CoreToolSpec {
   name: string;
   description: string;
   annotations: ToolAnnotations;
+  /** The admin operation it performs, if any (kernel/contracts/authorization.ts). */
+  operation?: AdminOperation;
   properties?: Record<string, unknown>;
   required?: string[];
   run(args: JsonObject, call: CallContext): Promise<JsonObject>;
@@ -22,6 +25,7 @@ export function coreTool(prefix: string, spec: CoreToolSpec): ToolDefinition {
     kind: 'core',
     description: spec.description,
     annotations: spec.annotations,
+    ...(spec.operation ? { operation: spec.operation } : {}),
     inputSchema: { type: 'object', additionalProperties: false, properties: spec.properties ?? {}, required: spec.required ?? [] },
     invoke: async (args, call) => objectResult(await spec.run(args, call)),
   };

@@ -10,6 +10,7 @@ import type { CallContext, JsonObject, ToolDefinition } from './tools.js';
 import type { Session } from './sessions.js';
 import type { CallEnd } from './contracts/observations.js';
 import type { ConfigProblem } from './errors.js';
+import type { AuditEntry } from './authorization/authorize.js';
 
 export interface ServiceStateChange {
   name: string;
@@ -38,6 +39,8 @@ export interface KernelHooks {
   onSessionOpen: SyncHook<[Session]>;
   onSessionClose: SyncHook<[Session]>;
   onServiceStateChange: SyncHook<[ServiceStateChange]>;
+  /** An authorization decision the audit trail keeps was made: an admin operation done, or any denial. Taps must not throw. */
+  onAudit: SyncHook<[AuditEntry]>;
 }
 
 export function createHooks(): KernelHooks {
@@ -52,5 +55,6 @@ export function createHooks(): KernelHooks {
     onSessionOpen: new SyncHook(['session']),
     onSessionClose: new SyncHook(['session']),
     onServiceStateChange: new SyncHook(['change']),
+    onAudit: new SyncHook(['entry']),
   };
 }

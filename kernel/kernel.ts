@@ -19,6 +19,10 @@ import { ServiceRegistry } from './services.js';
 import { SessionRegistry } from './sessions.js';
 import { SurfaceRegistry } from './config/surfaces.js';
 import { join } from 'node:path';
+import { authorizerOf } from './authorization/authorize.js';
+import { principalOf } from './authorization/principal.js';
+import { PermissionViews } from './authorization/views.js';
+import { servedBy } from './tools.js';
 
 /** Keys of the interface whose surfaces are not built yet: loaded, warned about, not acted on. */
 const RESERVED_SETTINGS = ['auth', 'mcpClient'] as const;
@@ -51,6 +55,20 @@ export class Kernel implements KernelApi {
     this.catalogue = new Catalogue(this.hooks, this.log.child('catalogue'));
     this.endpoint = new Endpoint(this.hooks, this.catalogue, this.sessions, this.log.child('endpoint'));
     this.tools = new ToolInvoker(this.catalogue, this.hooks, this.log.child('invoke'), this.secrets);
+    this.narrowByPermission();
+  }
+
+  /**
+   * Last of the request taps (after the toolset and sign-in views): the caller's catalogue is
+   * what it may call. Whichever authorizer a plugin provides decides; the views are rebuilt
+   * when the configuration (admins, groups claim) or the authorizer's policies change.
+   */
+  private narrowByPermission(): void {
+    const views = new PermissionViews((server) => this.catalogue.all().filter((e) => servedBy(e, server)));
+    this.hooks.onConfigLoad.tap('authorization', () => views.changed());
+    this.hooks.onRequest.tap({ name: 'authorization', stage: 100 }, (request) => {
+      views.narrow(request, principalOf(request.session, this.settings().authorization), authorizerOf(this));
+    });
   }
 
   get config(): ConfigPipeline {

@@ -16,6 +16,8 @@ export interface CatalogueView {
   includes(entry: CatalogueEntry): boolean;
   /** Why a call to an entry this view leaves out fails, when it is not the toolset (a server the caller has not signed in to). */
   refusal?(entry: CatalogueEntry): SwitchboardError | undefined;
+  /** Whether the view leaves out a server's resources and prompts as well (the caller may call none of its tools). */
+  hidesServer?(server: string): boolean;
 }
 
 export interface Identity {

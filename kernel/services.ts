@@ -4,6 +4,7 @@
  * party adds its own by augmenting `Services`:
  *   declare module 'switchboard/kernel/services.js' { interface Services { mine: MyApi } }
  */
+import type { Authorizer } from './contracts/authorization.js';
 import type { CallerTokens, GrantStore, RequestAuthenticator } from './contracts/auth.js';
 import type { EventLog } from './contracts/events.js';
 import type { ExecutionHistory } from './contracts/executions.js';
@@ -19,6 +20,8 @@ export interface Services {
   upstreams: UpstreamRegistry;
   http: HttpService;
   toolsets: ToolsetService;
+  /** Who may do what (authorization: built-in roles; authorization-cedar: policies). Absent: administrators only for admin operations. */
+  authorizer: Authorizer;
   /** The gate in front of the MCP paths (auth-server); absent means the endpoint is open. */
   authenticator: RequestAuthenticator;
   /** The signed-in person's identity-provider tokens (auth-server), for writes as the caller. */

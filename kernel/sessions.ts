@@ -14,6 +14,8 @@ export interface Session {
   readonly createdAt: Date;
   readonly server: Server;
   identity?: Identity;
+  /** The client's network address (HTTP transports); absent for stdio and in-memory sessions. */
+  readonly peer?: string;
   clientInfo?: { name: string; version: string };
   /** Set by logging/setLevel: log messages below it are not sent to this session. */
   logLevel?: LoggingLevel;

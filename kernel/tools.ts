@@ -4,6 +4,7 @@
  * ToolDefinition; everything else reads CatalogueEntry.
  */
 import type { Cancellation } from './cancellation.js';
+import type { AdminOperation } from './contracts/authorization.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ClientChannel } from './mcp/client-channel.js';
 import type { RequestContext } from './request-context.js';
@@ -44,6 +45,8 @@ export interface ToolDefinition {
   originalName?: string;
   annotations?: ToolAnnotations;
   labels?: Record<string, string>;
+  /** A core tool that performs an admin operation says which: callers who may never perform it do not see the tool. */
+  operation?: AdminOperation;
   invoke: ToolInvoker;
 }
 

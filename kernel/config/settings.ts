@@ -68,6 +68,8 @@ export interface McpClientSettings {
 export interface AggregatorSettings {
   port: number;
   host: string;
+  /** A non-loopback host without OAuth protection is refused unless this is set on purpose. */
+  allowUnauthenticatedNetwork: boolean;
   transport: AggregatorTransport;
   enabled: boolean;
   servicePrefix: string;
@@ -96,6 +98,13 @@ export interface ToolsetPresetSpec {
   exclude?: PresetRule[];
 }
 
+export interface AuthorizationSettings {
+  /** Subjects (`sub:<s>` or bare), emails, or groups (`group:<g>`). */
+  admins: string[];
+  groupsClaim: string;
+  policiesPath: string;
+}
+
 export type PluginSetting = boolean | { enabled?: boolean; module?: string; options?: Record<string, unknown> };
 
 export interface Settings {
@@ -104,6 +113,8 @@ export interface Settings {
   aggregator: AggregatorSettings;
   auth?: Record<string, unknown>;
   toolsetPresets: Record<string, ToolsetPresetSpec>;
+  authorization: AuthorizationSettings;
+  runtimeServers: { allowedCommands?: string[] };
   writesAsCaller?: { orchestratorAudience?: string };
   idp?: { allowPrivateIPOIDC?: boolean };
   mcpClient?: Record<string, unknown>;

@@ -96,13 +96,13 @@ export class Endpoint {
   }
 
   /** Serves one client over `transport`. Resolves once the transport is started. */
-  async connect(transport: Transport, kind: TransportKind, id: string = randomUUID(), identity?: Identity): Promise<Session> {
+  async connect(transport: Transport, kind: TransportKind, id: string = randomUUID(), identity?: Identity, peer?: string): Promise<Session> {
     const server = new Server(SERVER_INFO, {
       capabilities: this.capabilities,
       instructions:
         'Switchboard aggregates many MCP servers. Discover tools with list_tools, filter_tools and describe_tool; run any of them with call_tool {name, arguments}.',
     });
-    const session: Session = { id, transport: kind, createdAt: new Date(), server, slots: new Map(), ...(identity ? { identity } : {}) };
+    const session: Session = { id, transport: kind, createdAt: new Date(), server, slots: new Map(), ...(identity ? { identity } : {}), ...(peer ? { peer } : {}) };
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.listed }));
     // Protocol's own registration: the Server subclass would re-validate every result
     // against CallToolResultSchema, and call_tool results pass through untouched by design.

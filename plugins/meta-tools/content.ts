@@ -114,8 +114,10 @@ export function contentTools(kernel: KernelApi): MetaToolDefinition[] {
   ];
 }
 
-/** A server's resources and prompts are visible when any of its tools is (or there is no toolset). */
+/** A server's resources and prompts are visible when any of its tools is (or there is no toolset), unless the caller may call none of them. */
 export function serverVisible(kernel: KernelApi, server: string, view: CatalogueView | undefined): boolean {
-  if (!view || view.selectors.length === 0) return true;
+  if (!view) return true;
+  if (view.hidesServer?.(server)) return false;
+  if (view.selectors.length === 0) return true;
   return kernel.catalogue.all().some((e) => servedBy(e, server) && view.includes(e));
 }

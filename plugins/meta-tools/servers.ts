@@ -29,6 +29,8 @@ export function serverTools(kernel: KernelApi): MetaToolDefinition[] {
           const tools = counts.get(s.name) ?? 0;
           // With a toolset, a server none of whose tools is visible is not part of the caller's view.
           if (view && view.selectors.length > 0 && tools === 0) continue;
+          // Nor is a server whose every tool the caller may not call.
+          if (view?.hidesServer?.(s.name)) continue;
           const auth: JsonObject = { status: upstreams.statusFor(s.name, owner) };
           if (auth.status === 'auth_required') auth.auth_tool = coreToolName(kernel.settings().aggregator.servicePrefix, 'core_auth_login');
           servers.push({ name: s.name, type: def?.type ?? s.metadata.type, state: s.state, health: s.health, tools, auth, suspended: def?.suspended ?? false });

@@ -22,7 +22,7 @@ export default definePlugin({
       }
       const transport = new SSEServerTransport('/message', res);
       try {
-        await kernel.endpoint.connect(transport, 'sse', transport.sessionId, http.identityOf(req));
+        await kernel.endpoint.connect(transport, 'sse', transport.sessionId, http.identityOf(req), req.socket.remoteAddress);
       } catch (err) {
         if (!res.headersSent) {
           res.writeHead(503, { 'content-type': 'application/json' });

@@ -74,7 +74,7 @@ export default definePlugin<{ path: string; sessionIdleMinutes: number }>({
         const transport = new HttpSessionTransport(id);
         transport.onclose = () => sessions.delete(id);
         try {
-          await kernel.endpoint.connect(transport, 'streamable-http', id, http.identityOf(req));
+          await kernel.endpoint.connect(transport, 'streamable-http', id, http.identityOf(req), req.socket.remoteAddress);
         } catch (err) {
           // Refused before it existed (a session limit): nothing to clean up but the answer.
           return reject(res, 503, -32000, `Service Unavailable: ${(err as Error).message}`);

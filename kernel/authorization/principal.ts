@@ -1,0 +1,70 @@
+/**
+ * Who a session's caller is, for the authorizer: a signed-in person (OAuth protection on), or,
+ * without OAuth, the local caller (stdio, or a peer on this machine) or an anonymous network
+ * caller. Built once per session and configuration (the admins list can be reloaded).
+ */
+import type { AuthorizationSettings } from '../config/settings.js';
+import type { Principal } from '../contracts/authorization.js';
+import type { Identity } from '../request-context.js';
+import type { Session } from '../sessions.js';
+
+const SLOT = Symbol('principal');
+
+interface Cached {
+  settings: AuthorizationSettings;
+  principal: Principal;
+}
+
+/** A peer address on this machine: IPv4 loopback (plain or IPv4-mapped) or ::1. */
+export function isLoopbackAddress(address: string): boolean {
+  return /^(::ffff:)?127\.\d+\.\d+\.\d+$/i.test(address) || address === '::1';
+}
+
+function stringsOf(value: unknown): string[] {
+  if (typeof value === 'string') return value ? [value] : [];
+  if (Array.isArray(value)) return value.filter((v): v is string => typeof v === 'string' && v !== '');
+  return [];
+}
+
+/** Whether an `authorization.admins` entry names this person: `sub:<s>`, `group:<g>`, an email, or a bare subject. */
+export function namedAdmin(entry: string, person: { subject: string; email?: string; groups: readonly string[] }): boolean {
+  if (entry.startsWith('group:')) return person.groups.includes(entry.slice('group:'.length));
+  if (entry.startsWith('sub:')) return person.subject === entry.slice('sub:'.length);
+  if (entry.includes('@') && person.email !== undefined && entry.toLowerCase() === person.email.toLowerCase()) return true;
+  return entry === person.subject;
+}
+
+export function personPrincipal(identity: Identity, settings: AuthorizationSettings): Principal {
+  const email = typeof identity.claims.email === 'string' ? identity.claims.email : undefined;
+  const groups = stringsOf(identity.claims[settings.groupsClaim]);
+  const person = { subject: identity.subject, groups, ...(email !== undefined ? { email } : {}) };
+  return {
+    kind: 'person',
+    key: `person:${identity.subject}`,
+    ...person,
+    admin: settings.admins.some((entry) => namedAdmin(entry, person)),
+    claims: identity.claims,
+  };
+}
+
+function principalFor(session: Session, settings: AuthorizationSettings): Principal {
+  if (session.identity) return personPrincipal(session.identity, settings);
+  if (session.peer === undefined || isLoopbackAddress(session.peer)) return { kind: 'local', key: 'local', admin: true, transport: session.transport };
+  return { kind: 'anonymous', key: `anonymous:${session.peer}`, admin: false, address: session.peer };
+}
+
+/** The session's principal under `settings` (cached on the session until the settings object changes). */
+export function principalOf(session: Session, settings: AuthorizationSettings): Principal {
+  const cached = session.slots.get(SLOT) as Cached | undefined;
+  if (cached && cached.settings === settings) return cached.principal;
+  const principal = principalFor(session, settings);
+  session.slots.set(SLOT, { settings, principal } satisfies Cached);
+  return principal;
+}
+
+/** How a principal is named to people: an email, a subject, `local`, an address. */
+export function describePrincipal(p: Principal): string {
+  if (p.kind === 'person') return p.email ?? p.subject;
+  if (p.kind === 'local') return 'local';
+  return p.address;
+}

@@ -1,0 +1,100 @@
+/**
+ * Visibility follows permission: what a principal may not `call` is absent from its catalogue,
+ * exactly as a toolset narrows it, and call_tool on it answers FORBIDDEN naming the rule.
+ * Decisions are kept per principal and per catalogue entry (entries are new objects after every
+ * catalogue change, so a WeakMap keyed on them is per catalogue version by construction), and
+ * dropped when the authorizer's policies or the configuration change: call_tool pays a lookup.
+ */
+import type { CatalogueEntry } from '../catalogue.js';
+import type { Authorizer, Decision, Principal, Resource } from '../contracts/authorization.js';
+import type { CatalogueView, RequestContext } from '../request-context.js';
+import { forbidden } from './authorize.js';
+
+/** Stands in for "no toolset" as a WeakMap key. */
+const WHOLE: CatalogueView = { selectors: [], includes: () => true };
+/** Principals whose decisions are kept at once; beyond it the cache starts over. */
+const MAX_PRINCIPALS = 1024;
+
+const toolResources = new WeakMap<CatalogueEntry, Resource>();
+
+/** The catalogue entry as the authorizer sees it (made once per entry). */
+export function toolResource(entry: CatalogueEntry): Resource {
+  let r = toolResources.get(entry);
+  if (!r) {
+    r = {
+      type: 'tool',
+      name: entry.name,
+      kind: entry.kind,
+      ...(entry.server !== undefined ? { server: entry.server } : {}),
+      ...(entry.annotations ? { annotations: entry.annotations } : {}),
+      ...(entry.labels ? { labels: entry.labels } : {}),
+      ...(entry.operation ? { operation: entry.operation } : {}),
+    };
+    toolResources.set(entry, r);
+  }
+  return r;
+}
+
+interface PrincipalCache {
+  principal: Principal;
+  decisions: WeakMap<CatalogueEntry, Decision>;
+  views: WeakMap<CatalogueView, CatalogueView>;
+}
+
+export class PermissionViews {
+  constructor(private readonly toolsOf: (server: string) => readonly CatalogueEntry[]) {}
+
+  private readonly byPrincipal = new Map<string, PrincipalCache>();
+  private authorizerVersion = -1;
+  private authorizer: Authorizer | undefined;
+
+  /** Policies or settings changed: every kept decision may be stale. */
+  changed(): void {
+    this.byPrincipal.clear();
+  }
+
+  narrow(request: RequestContext, principal: Principal, authorizer: Authorizer): void {
+    if (authorizer !== this.authorizer || authorizer.version !== this.authorizerVersion) {
+      this.byPrincipal.clear();
+      this.authorizer = authorizer;
+      this.authorizerVersion = authorizer.version;
+    }
+    let mine = this.byPrincipal.get(principal.key);
+    if (!mine || mine.principal !== principal) {
+      if (this.byPrincipal.size >= MAX_PRINCIPALS) this.byPrincipal.clear();
+      mine = { principal, decisions: new WeakMap(), views: new WeakMap() };
+      this.byPrincipal.set(principal.key, mine);
+    }
+    const inner = request.view ?? WHOLE;
+    let view = mine.views.get(inner);
+    if (!view) {
+      view = this.viewFor(mine, inner, authorizer, request.session.transport);
+      mine.views.set(inner, view);
+    }
+    request.view = view;
+  }
+
+  private viewFor(mine: PrincipalCache, inner: CatalogueView, authorizer: Authorizer, transport: RequestContext['session']['transport']): CatalogueView {
+    const decide = (e: CatalogueEntry): Decision => {
+      let d = mine.decisions.get(e);
+      if (!d) {
+        d = authorizer.decide(mine.principal, 'call', toolResource(e), { transport });
+        mine.decisions.set(e, d);
+      }
+      return d;
+    };
+    return {
+      selectors: inner.selectors,
+      // Resources and prompts of a server whose every tool the caller may not call are hidden too.
+      hidesServer: (server) => {
+        const tools = this.toolsOf(server);
+        return tools.length > 0 && !tools.some((e) => decide(e).allowed);
+      },
+      includes: inner === WHOLE ? (e) => decide(e).allowed : (e) => decide(e).allowed && inner.includes(e),
+      refusal: (e) => {
+        const d = decide(e);
+        return d.allowed ? inner.refusal?.(e) : forbidden(mine.principal, 'call', toolResource(e), d);
+      },
+    };
+  }
+}
