@@ -26,6 +26,9 @@ export const BUILT_IN_PLUGINS: readonly BuiltIn[] = [
   { name: 'events', load: () => import('../plugins/events/index.js') },
   // Before the listener starts: with protection on, the MCP paths never open unprotected.
   { name: 'auth-server', load: () => import('../plugins/auth-server/index.js') },
+  // Who may do what: a policy plugin first (opt-in), then the built-in roles, which step aside for it.
+  { name: 'authorization-cedar', load: () => import('../plugins/authorization-cedar/index.js'), optIn: true },
+  { name: 'authorization', load: () => import('../plugins/authorization/index.js') },
   { name: 'http-server', load: () => import('../plugins/http-server/index.js') },
   // Before upstreams: a server that answers 401 is handed to the OAuth client from the first connection on.
   { name: 'auth-client', load: () => import('../plugins/auth-client/index.js') },

@@ -1,0 +1,53 @@
+/**
+ * Built-in roles, the default authorizer. Two roles: administrators (named in
+ * `authorization.admins`, or the local caller without OAuth) may do everything; everyone else
+ * may discover and call every tool but the core tools of admin operations, read definitions,
+ * sign in to remote servers, write workflows of their own (a signed-in person: a workflow runs
+ * only tools its runner may call), and read their own executions. Every rule has a name: a
+ * denial names it.
+ */
+import type { Action, Authorizer, Decision, Principal, Resource } from '../../kernel/contracts/authorization.js';
+
+const allow = (rule: string): Decision => ({ allowed: true, rule });
+const deny = (rule: string, reason: string): Decision => ({ allowed: false, rule, reason });
+
+const ADMINS_ONLY = 'built-in:admins-only';
+const adminsOnly = (what: string) => deny(ADMINS_ONLY, `only administrators may ${what} (authorization.admins)`);
+
+function owns(principal: Principal, resource: { owner?: string }): boolean {
+  return resource.owner !== undefined && resource.owner === principal.key;
+}
+
+function decideAdmin(principal: Principal, resource: Resource, operation: string | undefined): Decision {
+  if (resource.type === 'workflow') {
+    if (principal.kind !== 'person') return deny('built-in:workflow-authors', 'only signed-in people and administrators may write workflows');
+    if (operation === 'create') return allow('built-in:workflow-authors');
+    return owns(principal, resource) ? allow('built-in:owner') : deny('built-in:owner-or-admin', `only the workflow's owner (${resource.owner ?? 'the operator'}) or an administrator may ${operation ?? 'change'} it`);
+  }
+  return adminsOnly(`${operation ?? 'administer'} ${resource.type === 'server' ? 'MCP servers' : resource.type === 'config' ? 'the configuration' : resource.type}`);
+}
+
+export const builtInRoles: Authorizer = {
+  name: 'built-in roles',
+  version: 0,
+  decide(principal: Principal, action: Action, resource: Resource, context): Decision {
+    if (principal.admin) return allow('built-in:admin');
+    switch (action) {
+      case 'call': {
+        if (resource.type !== 'tool' || !resource.operation) return allow('built-in:call');
+        // A core tool of an admin operation: shown to those who may perform it on something.
+        const op = resource.operation;
+        if (op.resource === 'workflow' && principal.kind === 'person') return allow('built-in:workflow-authors');
+        return adminsOnly(`${op.operation} ${op.resource === 'server' ? 'MCP servers' : op.resource === 'config' ? 'the configuration' : 'workflows'}`);
+      }
+      case 'admin':
+        return decideAdmin(principal, resource, context.operation);
+      case 'read':
+        if (resource.type === 'server' || resource.type === 'workflow') return allow('built-in:read-definitions');
+        if (resource.type === 'execution') return owns(principal, resource) ? allow('built-in:own-executions') : deny('built-in:owner-or-admin', 'an execution is readable by its caller and administrators');
+        return adminsOnly(`read ${resource.type === 'events' ? 'the event log' : resource.type}`);
+      case 'signIn':
+        return allow('built-in:sign-in');
+    }
+  },
+};
