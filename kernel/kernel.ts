@@ -17,7 +17,7 @@ import type { PluginInstance } from './plugin.js';
 import { loadPlugins } from './plugin-loader.js';
 import { ServiceRegistry } from './services.js';
 import { SessionRegistry } from './sessions.js';
-import { SurfaceRegistry } from './config/surfaces.js';
+import { networkExposureWarning, SurfaceRegistry } from './config/surfaces.js';
 import { join } from 'node:path';
 import { authorizerOf } from './authorization/authorize.js';
 import { principalOf } from './authorization/principal.js';
@@ -117,7 +117,9 @@ export class Kernel implements KernelApi {
     const { configPath } = this.options;
     const { settings, parsed } = await readSettings(configPath);
     this.pipeline = new ConfigPipeline(configPath, this.hooks.onConfigLoad, this.log.child('config'), this.applyOverrides(settings), (s) => this.applyOverrides(s), (problems) => this.hooks.onConfigRejected.call(problems));
-    this.pipeline.addSettingsCheck((s, where) => this.surfaces.problems(s, where));
+    // Reloads are checked before the overrides are applied to them; the check must see the
+    // address that will really be bound, and name `--host` when that is where it came from.
+    this.pipeline.addSettingsCheck((s, where) => this.surfaces.problems(this.applyOverrides(s), where, { hostFromCommandLine: Boolean(this.options.overrides?.host) }));
     for (const key of RESERVED_SETTINGS) {
       if (settings[key]) {
         this.log.warn(`config.yaml: '${key}' is accepted but has no effect yet (that surface is not built)`);
@@ -143,6 +145,8 @@ export class Kernel implements KernelApi {
       this.started.push(entry);
     }
     await store.watch((change) => void this.config.handleChange(change));
+    const exposed = networkExposureWarning(this.settings(), this.services.find('http')?.address());
+    if (exposed) this.log.warn(exposed);
     this.log.info(`ready: ${this.catalogue.all().length} tools from ${this.config.snapshot.mcpServers.size} servers`);
   }
 

@@ -5,6 +5,7 @@
  */
 import { parseDocument } from 'yaml';
 import type { AggregatorSettings, Settings } from '../../kernel/config/settings.js';
+import { networkExposureProblems } from '../../kernel/config/surfaces.js';
 import { validateDocument } from '../../kernel/config/validate.js';
 import { ANNOTATIONS, coreTool } from '../../kernel/core-tool.js';
 import { formatConfigProblem, ValidationFailedError } from '../../kernel/errors.js';
@@ -84,6 +85,8 @@ export function configTools(kernel: KernelApi, prefix: string): ToolDefinition[]
         for (const [cap, value] of Object.entries(changes)) aggregator[AGGREGATOR_FIELDS[cap as Capital]] = value;
         const next = { ...current, aggregator } as unknown as Settings;
         const problems = validateDocument('config', structuredClone(next), { file: 'arguments', locate: () => ({ line: 0, column: 0 }) });
+        // The rule startup, check and reload apply: a bind they would refuse never gets into memory, so core_config_save cannot persist it.
+        if (!problems.length) problems.push(...networkExposureProblems(next, { file: 'arguments', locate: () => ({ line: 0, column: 0 }) }));
         if (problems.length) throw new ValidationFailedError('invalid aggregator settings', problems.map((p) => `${p.field}: ${p.message}`));
         await kernel.config.replaceSettings(next);
         const restart = NEEDS_RESTART.filter((c) => changes[c] !== undefined && changes[c] !== (current.aggregator as unknown as Record<string, unknown>)[AGGREGATOR_FIELDS[c]]);

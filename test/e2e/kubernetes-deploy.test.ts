@@ -58,8 +58,10 @@ describe('deployment: the Helm chart on a real API server', function () {
 
   it('Switchboard runs as the chart\'s service account: it serves resources and writes their status', async () => {
     const config = parseAllDocuments(rendered).map((d) => d.toJSON() as (Doc & { data?: Record<string, string> }) | null).find((d) => d?.kind === 'ConfigMap')!;
-    const dir = await makeConfigDir({ 'config.yaml': config.data!['config.yaml']!.replace(/host: 0\.0\.0\.0/, 'host: 127.0.0.1') });
+    // config.yaml exactly as rendered: its non-loopback bind without OAuth is accepted only by the chart's explicit flag.
+    const dir = await makeConfigDir({ 'config.yaml': config.data!['config.yaml']! });
     sb = await startSwitchboard({}, { configDir: dir, env: { KUBECONFIG: await kube.kubeconfig(kube.tokens.controller) } });
+    expect(sb.logs()).to.match(/WARN .*THE MCP ENDPOINT HAS NO AUTHENTICATION and listens on 0\.0\.0\.0:/);
     client = await connectHttp(sb.url);
     const server = { apiVersion: 'switchboard.dev/v1alpha1', kind: 'MCPServer', metadata: { name: 'gamma', namespace: NS }, spec: { type: 'stdio', command: [process.execPath, TEST_SERVER, 'stdio', '--name', 'gamma'], autoStart: true } };
     expect((await kube.create(server)).status).to.equal(201);
