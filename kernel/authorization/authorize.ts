@@ -87,6 +87,14 @@ export function authorize(kernel: KernelApi, call: CallContext, action: Action, 
   throw forbidden(principal, action, resource, decision, operation);
 }
 
+/** An admin operation: authorized first, audited once done. `run` gets the caller. */
+export async function administer<T>(kernel: KernelApi, call: CallContext, resource: Resource, operation: string, run: (principal: Principal) => Promise<T>): Promise<T> {
+  const principal = authorize(kernel, call, 'admin', resource, operation);
+  const result = await run(principal);
+  audit(kernel, { outcome: 'done', principal, action: 'admin', resource, operation });
+  return result;
+}
+
 /** Whether the call's caller may (no audit, no throw): for filtering what a caller is shown. */
 export function permits(kernel: KernelApi, call: CallContext, action: Action, resource: Resource): boolean {
   const principal = callerOf(kernel, call);

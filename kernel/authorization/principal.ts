@@ -47,10 +47,15 @@ export function personPrincipal(identity: Identity, settings: AuthorizationSetti
   };
 }
 
+/** A caller known only by its address (no OAuth): local on this machine, anonymous otherwise. */
+export function peerPrincipal(address: string | undefined, transport: Session['transport']): Principal {
+  if (address === undefined || isLoopbackAddress(address)) return { kind: 'local', key: 'local', admin: true, transport };
+  return { kind: 'anonymous', key: `anonymous:${address}`, admin: false, address };
+}
+
 function principalFor(session: Session, settings: AuthorizationSettings): Principal {
   if (session.identity) return personPrincipal(session.identity, settings);
-  if (session.peer === undefined || isLoopbackAddress(session.peer)) return { kind: 'local', key: 'local', admin: true, transport: session.transport };
-  return { kind: 'anonymous', key: `anonymous:${session.peer}`, admin: false, address: session.peer };
+  return peerPrincipal(session.peer, session.transport);
 }
 
 /** The session's principal under `settings` (cached on the session until the settings object changes). */

@@ -8,7 +8,7 @@
 import type { CatalogueEntry } from '../catalogue.js';
 import type { Authorizer, Decision, Principal, Resource } from '../contracts/authorization.js';
 import type { CatalogueView, RequestContext } from '../request-context.js';
-import { forbidden } from './authorize.js';
+import { forbidden, type AuditEntry } from './authorize.js';
 
 /** Stands in for "no toolset" as a WeakMap key. */
 const WHOLE: CatalogueView = { selectors: [], includes: () => true };
@@ -42,7 +42,11 @@ interface PrincipalCache {
 }
 
 export class PermissionViews {
-  constructor(private readonly toolsOf: (server: string) => readonly CatalogueEntry[]) {}
+  constructor(
+    private readonly toolsOf: (server: string) => readonly CatalogueEntry[],
+    /** A call refused by permission: the audit trail keeps it. */
+    private readonly denied: (entry: AuditEntry) => void,
+  ) {}
 
   private readonly byPrincipal = new Map<string, PrincipalCache>();
   private authorizerVersion = -1;
@@ -93,7 +97,9 @@ export class PermissionViews {
       includes: inner === WHOLE ? (e) => decide(e).allowed : (e) => decide(e).allowed && inner.includes(e),
       refusal: (e) => {
         const d = decide(e);
-        return d.allowed ? inner.refusal?.(e) : forbidden(mine.principal, 'call', toolResource(e), d);
+        if (d.allowed) return inner.refusal?.(e);
+        this.denied({ outcome: 'denied', principal: mine.principal, action: 'call', resource: toolResource(e), rule: d.rule, reason: d.reason });
+        return forbidden(mine.principal, 'call', toolResource(e), d);
       },
     };
   }

@@ -130,6 +130,8 @@ export interface McpServerDefinition {
   name: string;
   type: McpServerType;
   description?: string;
+  /** The principal key of whoever created it through a core tool. */
+  registeredBy?: string;
   toolPrefix?: string;
   autoStart: boolean;
   /** The executable alone (with `args`) or the whole command line; see command-line.ts. */
@@ -186,6 +188,8 @@ export interface WorkflowStep {
 
 export interface WorkflowSpec {
   description?: string;
+  /** The principal key of whoever created it through a core tool. */
+  registeredBy?: string;
   args?: Record<string, WorkflowArgDefinition>;
   steps: WorkflowStep[];
   /** Run best-effort, in order, after a step fails the run (rollback). */

@@ -6,7 +6,7 @@
  */
 export type EventType = 'Normal' | 'Warning';
 
-export type EventResourceType = 'MCPServer' | 'Workflow' | 'WorkflowExecution' | 'Aggregator';
+export type EventResourceType = 'MCPServer' | 'Workflow' | 'WorkflowExecution' | 'Aggregator' | 'Tool';
 
 export interface SwitchboardEvent {
   /** Increasing; a client following the log resumes after the last id it saw. */
@@ -17,6 +17,8 @@ export interface SwitchboardEvent {
   reason: string;
   resource: { type: EventResourceType; name: string };
   message: string;
+  /** Who did it, when a caller did (an admin operation, a denial, a run): principal key and name. */
+  actor?: { key: string; name: string };
 }
 
 export type NewEvent = Omit<SwitchboardEvent, 'id' | 'time'>;
@@ -30,6 +32,8 @@ export interface EventQuery {
   until?: string;
   /** Newest first, at most this many. */
   limit: number;
+  /** Only the events the asker may read (authorization); applied before the limit. */
+  visible?: (event: SwitchboardEvent) => boolean;
 }
 
 export interface EventLog {

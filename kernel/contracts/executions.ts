@@ -32,6 +32,10 @@ export interface ExecutionRecord {
   completed_at?: string;
   duration_ms?: number;
   input: Record<string, unknown>;
+  /** Who ran it: the principal key (`person:<sub>`, `local`); its owner for reads. */
+  caller?: string;
+  /** The caller as people read it (an email, `local`). */
+  caller_name?: string;
   result?: unknown;
   error?: string;
   /** The failing step and tool of a failed run, and the upstream's own message. */
@@ -46,6 +50,8 @@ export interface ExecutionListQuery {
   offset: number;
   status?: ExecutionStatus;
   workflow_name?: string;
+  /** Only the records the asker may read (authorization); applied before paging. */
+  visible?: (record: ExecutionRecord) => boolean;
 }
 
 export interface ExecutionHistory {

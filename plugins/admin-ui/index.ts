@@ -10,6 +10,9 @@ import { createServer, type Server } from 'node:http';
 import Koa from 'koa';
 import Router from '@koa/router';
 import { isLoopback } from '../../kernel/config/surfaces.js';
+import { audit, authorizerOf } from '../../kernel/authorization/authorize.js';
+import { describePrincipal, peerPrincipal } from '../../kernel/authorization/principal.js';
+import type { Resource } from '../../kernel/contracts/authorization.js';
 import { closeListener, listen } from '../../kernel/net/listener.js';
 import { definePlugin } from '../../kernel/plugin.js';
 import { html, page, type Html } from './html.js';
@@ -22,6 +25,8 @@ function crossSite(ctx: Koa.Context): string | undefined {
   if (origin && origin !== `${ctx.protocol}://${ctx.host}`) return `a request from ${origin}`;
   return undefined;
 }
+
+const ADMIN_UI: Resource = { type: 'admin-ui', name: 'admin-ui' };
 
 export default definePlugin({
   name: 'admin-ui',
@@ -96,6 +101,21 @@ export default definePlugin({
     router.delete('/user-tokens', (ctx) => dropGrants(ctx, kernel.services.find('upstreams')?.list().map((s) => s.name) ?? []));
 
     const app = new Koa();
+    // The admin UI is for administrators. It has no sign-in of its own, so its caller is known
+    // by address: on this machine the local administrator, elsewhere an anonymous caller whom
+    // the built-in roles refuse (a policy may admit one).
+    app.use(async (ctx, next) => {
+      const principal = peerPrincipal(ctx.req.socket.remoteAddress, 'streamable-http');
+      const operation = ctx.method === 'GET' || ctx.method === 'HEAD' ? 'view' : 'act';
+      const decision = authorizerOf(kernel).decide(principal, 'admin', ADMIN_UI, { operation });
+      if (!decision.allowed) {
+        audit(kernel, { outcome: 'denied', principal, action: 'admin', resource: ADMIN_UI, operation, rule: decision.rule, reason: decision.reason });
+        ctx.status = 403;
+        ctx.body = `Forbidden: ${describePrincipal(principal)} may not use the admin UI: ${decision.reason} [rule: ${decision.rule}]`;
+        return;
+      }
+      await next();
+    });
     app.use(async (ctx, next) => {
       if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
         const why = crossSite(ctx);

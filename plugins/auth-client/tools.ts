@@ -3,6 +3,7 @@
  * caller a link (or, when the caller already holds a grant from the same authorization
  * server, reuses it at once); the grant lands with the caller. Logout drops the caller's.
  */
+import { authorize } from '../../kernel/authorization/authorize.js';
 import { ownerOf } from '../../kernel/contracts/sign-in.js';
 import { ConflictError, NotFoundError } from '../../kernel/errors.js';
 import type { KernelApi } from '../../kernel/kernel-api.js';
@@ -29,7 +30,9 @@ export function authTools(kernel: KernelApi, prefix: string, parts: { signIns: S
       inputSchema: { type: 'object', additionalProperties: false, required: ['server'], properties: SERVER_ARG },
       async invoke(args, call) {
         const server = args.server as string;
-        if (definition(server).suspended) {
+        const def = definition(server);
+        authorize(kernel, call, 'signIn', { type: 'server', name: server, serverType: def.type, ...(def.registeredBy !== undefined ? { owner: def.registeredBy } : {}) });
+        if (def.suspended) {
           throw new ConflictError(`Server '${server}' is deactivated (spec.suspended=true); activate it with core_service_start before signing in`, { server });
         }
         const owner = ownerOf(call.request.session);

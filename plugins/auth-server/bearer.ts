@@ -8,6 +8,7 @@
 import type { IncomingMessage } from 'node:http';
 import type Provider from 'oidc-provider';
 import type { Authentication, RequestAuthenticator } from '../../kernel/contracts/auth.js';
+import type { Accounts } from './accounts.js';
 import type { DpopVerifier } from './dpop.js';
 import { sameResource } from './paths.js';
 import type { TrustedProxies } from './request-url.js';
@@ -20,9 +21,17 @@ export interface BearerDeps {
   dpop: DpopVerifier;
   proxies: TrustedProxies;
   now: () => number;
+  accounts: Pick<Accounts, 'cached' | 'find'>;
 }
 
 const quoted = (s: string) => s.replace(/[\\"]/g, '');
+
+/** The identity provider's claims about the person, without those that describe its ID token. */
+function personClaims(claims: Record<string, unknown> | undefined): Record<string, unknown> {
+  if (!claims) return {};
+  const { iss: _iss, aud: _aud, exp: _exp, iat: _iat, nonce: _nonce, at_hash: _a, auth_time: _t, azp: _azp, sid: _sid, ...rest } = claims;
+  return rest;
+}
 
 export class BearerAuthenticator implements RequestAuthenticator {
   constructor(private readonly deps: BearerDeps) {}
@@ -56,11 +65,15 @@ export class BearerAuthenticator implements RequestAuthenticator {
     } else if (scheme === 'DPoP') {
       return this.refuse(401, 'invalid_token', 'the access token is not DPoP-bound: present it as "Bearer <token>"');
     }
+    // The person's claims from the identity provider (email, groups) travel with the token's
+    // own: authorization decides on them. The token's claims win where names meet.
+    const subject = token.accountId!;
+    const person = (this.deps.accounts.cached(subject) ?? (await this.deps.accounts.find(subject)))?.claims;
     return {
       kind: 'authenticated',
       identity: {
-        subject: token.accountId!,
-        claims: { iss: this.deps.issuer, sub: token.accountId, client_id: token.clientId, scope: token.scope ?? '', aud: this.deps.audience, exp: token.exp },
+        subject,
+        claims: { ...personClaims(person), iss: this.deps.issuer, sub: subject, client_id: token.clientId, scope: token.scope ?? '', aud: this.deps.audience, exp: token.exp },
       },
     };
   }

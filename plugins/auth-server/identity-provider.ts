@@ -126,7 +126,23 @@ export class IdentityProvider {
     const response = await oauth.authorizationCodeGrantRequest(this.as, this.client, this.clientAuth, params, redirectUri, started.verifier, this.options);
     const result = await oauth.processAuthorizationCodeResponse(this.as, this.client, response, { expectedNonce: started.nonce, requireIdToken: true });
     const claims = await this.verifyIdToken(result.id_token!);
-    return { subject: String(claims.sub), claims: claims as Record<string, unknown>, tokens: this.tokensOf(result) };
+    const person = { ...(await this.userInfo(result.access_token, String(claims.sub))), ...claims };
+    return { subject: String(claims.sub), claims: person as Record<string, unknown>, tokens: this.tokensOf(result) };
+  }
+
+  /**
+   * Claims a provider releases only at its userinfo endpoint (OpenID Connect puts scope-based
+   * claims such as email and groups there when an access token is issued): authorization
+   * decides on them. A provider without the endpoint, or one that fails, leaves the ID token's.
+   */
+  private async userInfo(accessToken: string, subject: string): Promise<Record<string, unknown>> {
+    if (!this.as.userinfo_endpoint) return {};
+    try {
+      const response = await oauth.userInfoRequest(this.as, this.client, accessToken, this.options);
+      return (await oauth.processUserInfoResponse(this.as, this.client, subject, response)) as Record<string, unknown>;
+    } catch {
+      return {};
+    }
   }
 
   async refresh(refreshToken: string): Promise<IdpTokens> {

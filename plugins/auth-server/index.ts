@@ -81,7 +81,7 @@ export default definePlugin<{ discoveryRetrySeconds: number }>({
         const router = kernel.services.get('http').router;
         mountRoutes(router, { provider, settings, proxies });
         mountSignIn(router, { provider, idp, accounts, store, settings, now, log });
-        bearer = new BearerAuthenticator({ provider, audience: settings.audience, issuer: settings.issuer, resourceMetadataUrl: `${settings.issuer}${RESOURCE_METADATA_PATH}`, dpop: new DpopVerifier(now), proxies, now });
+        bearer = new BearerAuthenticator({ provider, audience: settings.audience, issuer: settings.issuer, resourceMetadataUrl: `${settings.issuer}${RESOURCE_METADATA_PATH}`, dpop: new DpopVerifier(now), proxies, now, accounts });
         log.info(`OAuth protection on: issuer ${settings.issuer}, audience ${settings.audience}, sign-in at ${settings.idp.issuer}, ${settings.storage.persistent ? 'persistent' : 'in-memory'} grants`);
       },
     };

@@ -14,6 +14,17 @@ const deny = (rule: string, reason: string): Decision => ({ allowed: false, rule
 const ADMINS_ONLY = 'built-in:admins-only';
 const adminsOnly = (what: string) => deny(ADMINS_ONLY, `only administrators may ${what} (authorization.admins)`);
 
+/** What an admin operation is on, in words. */
+const ON: Record<Resource['type'], string> = {
+  tool: 'tools',
+  server: 'MCP servers',
+  workflow: 'workflows',
+  config: 'the configuration',
+  execution: 'executions',
+  events: 'the event log',
+  'admin-ui': 'the admin UI',
+};
+
 function owns(principal: Principal, resource: { owner?: string }): boolean {
   return resource.owner !== undefined && resource.owner === principal.key;
 }
@@ -24,7 +35,7 @@ function decideAdmin(principal: Principal, resource: Resource, operation: string
     if (operation === 'create') return allow('built-in:workflow-authors');
     return owns(principal, resource) ? allow('built-in:owner') : deny('built-in:owner-or-admin', `only the workflow's owner (${resource.owner ?? 'the operator'}) or an administrator may ${operation ?? 'change'} it`);
   }
-  return adminsOnly(`${operation ?? 'administer'} ${resource.type === 'server' ? 'MCP servers' : resource.type === 'config' ? 'the configuration' : resource.type}`);
+  return adminsOnly(`${operation ?? 'administer'} ${ON[resource.type]}`);
 }
 
 export const builtInRoles: Authorizer = {
@@ -38,14 +49,14 @@ export const builtInRoles: Authorizer = {
         // A core tool of an admin operation: shown to those who may perform it on something.
         const op = resource.operation;
         if (op.resource === 'workflow' && principal.kind === 'person') return allow('built-in:workflow-authors');
-        return adminsOnly(`${op.operation} ${op.resource === 'server' ? 'MCP servers' : op.resource === 'config' ? 'the configuration' : 'workflows'}`);
+        return adminsOnly(`${op.operation} ${ON[op.resource]}`);
       }
       case 'admin':
         return decideAdmin(principal, resource, context.operation);
       case 'read':
         if (resource.type === 'server' || resource.type === 'workflow') return allow('built-in:read-definitions');
         if (resource.type === 'execution') return owns(principal, resource) ? allow('built-in:own-executions') : deny('built-in:owner-or-admin', 'an execution is readable by its caller and administrators');
-        return adminsOnly(`read ${resource.type === 'events' ? 'the event log' : resource.type}`);
+        return adminsOnly(`read ${ON[resource.type]}`);
       case 'signIn':
         return allow('built-in:sign-in');
     }

@@ -12,6 +12,10 @@ import { formatConfigProblem, ValidationFailedError } from '../../kernel/errors.
 import type { KernelApi } from '../../kernel/kernel-api.js';
 import { redactSettings } from '../../kernel/secrets/redact.js';
 import type { JsonObject, ToolDefinition } from '../../kernel/tools.js';
+import { administer } from '../../kernel/authorization/authorize.js';
+import type { Resource } from '../../kernel/contracts/authorization.js';
+
+const CONFIG: Resource = { type: 'config', name: 'aggregator' };
 
 /** Capitalised field name -> config.yaml field of `aggregator`. */
 const AGGREGATOR_FIELDS = { Port: 'port', Host: 'host', Transport: 'transport', Enabled: 'enabled', ServicePrefix: 'servicePrefix' } as const;
@@ -78,7 +82,8 @@ export function configTools(kernel: KernelApi, prefix: string): ToolDefinition[]
         },
       },
       required: ['aggregator'],
-      run: (a) => kernel.config.exclusive(async () => {
+      operation: { resource: 'config', operation: 'update' },
+      run: (a, call) => administer(kernel, call, CONFIG, 'update', () => kernel.config.exclusive(async () => {
         const changes = a.aggregator as Partial<Record<Capital, unknown>>;
         const current = kernel.settings();
         const aggregator = { ...current.aggregator } as Record<string, unknown>;
@@ -91,13 +96,14 @@ export function configTools(kernel: KernelApi, prefix: string): ToolDefinition[]
         await kernel.config.replaceSettings(next);
         const restart = NEEDS_RESTART.filter((c) => changes[c] !== undefined && changes[c] !== (current.aggregator as unknown as Record<string, unknown>)[AGGREGATOR_FIELDS[c]]);
         return { aggregator: aggregatorView(next.aggregator), saved: false, restartRequiredFor: restart };
-      }),
+      })),
     }),
     coreTool(prefix, {
       name: 'core_config_save',
       description: 'Write the aggregator settings in force to config.yaml (atomically, keeping its comments and other keys).',
       annotations: ANNOTATIONS.update,
-      run: () => kernel.config.exclusive(async () => {
+      operation: { resource: 'config', operation: 'save' },
+      run: (_a, call) => administer(kernel, call, CONFIG, 'save', () => kernel.config.exclusive(async () => {
         const text = await store().readSettingsText();
         const doc = parseDocument(text);
         if (doc.errors.length) throw new ValidationFailedError('config.yaml does not parse; not overwriting it', doc.errors.map((e) => e.message));
@@ -108,16 +114,17 @@ export function configTools(kernel: KernelApi, prefix: string): ToolDefinition[]
         }
         const { location } = await store().writeSettings(doc.toString({ lineWidth: 0 }));
         return { status: 'saved', files: [location] };
-      }),
+      })),
     }),
     coreTool(prefix, {
       name: 'core_config_reload',
       description: 'Reload config.yaml and every resource file, discarding unsaved changes. Problems leave the configuration as it was.',
       annotations: ANNOTATIONS.update,
-      run: () => kernel.config.exclusive(async () => {
+      operation: { resource: 'config', operation: 'reload' },
+      run: (_a, call) => administer(kernel, call, CONFIG, 'reload', () => kernel.config.exclusive(async () => {
         const problems = await kernel.config.reloadAll(store());
         return { status: problems.length ? 'failed' : 'reloaded', errors: problems.map(formatConfigProblem) };
-      }),
+      })),
     }),
   ];
 }

@@ -9,6 +9,9 @@ import { redactDefinition } from '../../kernel/secrets/redact.js';
 import { schemaErrors, warnings, withoutDefaults } from './definition-checks.js';
 import { keepRedactedSecrets } from './kept-secrets.js';
 import { detect } from './detect.js';
+import { checkRuntimeCommand } from './runtime-commands.js';
+import { serverResource } from './server-resource.js';
+import { administer, permits } from '../../kernel/authorization/authorize.js';
 
 const STRING_MAP = { type: 'object', additionalProperties: { type: 'string' } };
 /** env and headers values: a string (with optional `${NAME}` references) or `{fromFile}`. */
@@ -58,14 +61,27 @@ export function mcpServerTools(kernel: KernelApi, prefix: string): ToolDefinitio
     await kernel.config.apply(raw);
     return shown(located(name).value, raw.key);
   };
+  const remove = async (call: CallContext, name: string, l: ReturnType<typeof located>): Promise<JsonObject> => {
+    const state = kernel.services.get('upstreams').status(name)?.state ?? 'stopped';
+    // Only a server that is (or is about to be) serving is protected; a failed, unreachable
+    // or stopped one has nothing running to lose, and deleting it ends its backoff.
+    if (state === 'running' || state === 'starting') {
+      throw new ConflictError(`MCP server '${name}' is ${state} and must be stopped first (${coreToolName(prefix, 'core_service_stop')} {"name": "${name}"})`, { name, state });
+    }
+    const { location } = await store().remove('mcpserver', l.origin.file, await writeAs(kernel, call));
+    await kernel.config.removeKey(l.origin.file);
+    return { status: 'deleted', name, file: location };
+  };
 
   return [
     coreTool(prefix, {
       name: 'core_mcpserver_list',
       description: 'List the registered MCP server definitions.',
       annotations: ANNOTATIONS.read,
-      run: async () => {
-        const mcpServers = [...kernel.config.snapshot.mcpServers.values()].map((l) => redactDefinition(l.value) as unknown as JsonObject);
+      run: async (_a, call) => {
+        const mcpServers = [...kernel.config.snapshot.mcpServers.values()]
+          .filter((l) => permits(kernel, call, 'read', serverResource(l.value)))
+          .map((l) => redactDefinition(l.value) as unknown as JsonObject);
         return { mcpServers, mode: store().mode, total: mcpServers.length };
       },
     }),
@@ -75,8 +91,10 @@ export function mcpServerTools(kernel: KernelApi, prefix: string): ToolDefinitio
       annotations: ANNOTATIONS.read,
       properties: pick('name'),
       required: ['name'],
-      run: async (a) => {
+      run: async (a, call) => {
         const l = located(a.name as string);
+        // Unreadable reads as absent: a caller learns nothing of definitions it may not read.
+        if (!permits(kernel, call, 'read', serverResource(l.value))) throw new NotFoundError('MCP server', l.value.name);
         return shown(l.value, l.origin.file);
       },
     }),
@@ -84,44 +102,52 @@ export function mcpServerTools(kernel: KernelApi, prefix: string): ToolDefinitio
       name: 'core_mcpserver_create',
       description: 'Register a new MCP server; it is written to mcpservers/<name>.yaml and connects at once (remote, or stdio with autoStart).',
       annotations: ANNOTATIONS.create,
+      operation: { resource: 'server', operation: 'create' },
       properties: DEFINITION,
       required: ['name', 'type'],
-      run: (a, call) => kernel.config.exclusive(async () => {
-        const name = a.name as string;
-        if (kernel.config.snapshot.mcpServers.has(name)) throw new ConflictError(`MCP server '${name}' already exists; use core_mcpserver_update`, { name });
-        return save(call, name, { ...a });
-      }),
+      run: (a, call) => {
+        const body = a as unknown as McpServerDefinition;
+        return administer(kernel, call, serverResource(body), 'create', (principal) => {
+          checkRuntimeCommand(kernel.settings(), body);
+          return kernel.config.exclusive(async () => {
+            const name = a.name as string;
+            if (kernel.config.snapshot.mcpServers.has(name)) throw new ConflictError(`MCP server '${name}' already exists; use core_mcpserver_update`, { name });
+            return save(call, name, { ...a, registeredBy: principal.key });
+          });
+        });
+      },
     }),
     coreTool(prefix, {
       name: 'core_mcpserver_update',
       description: 'Change an MCP server definition; only the fields given change (env replaces the whole map). The server reconnects when its connection settings change.',
       annotations: ANNOTATIONS.update,
+      operation: { resource: 'server', operation: 'update' },
       properties: pick('name', 'type', 'description', 'toolPrefix', 'command', 'args', 'url', 'env', 'headers', 'timeout', 'callTimeout', 'autoStart', 'suspended', 'restartRequestedAt'),
       required: ['name'],
       run: (a, call) => kernel.config.exclusive(async () => {
         const l = located(a.name as string);
         const merged = { ...withoutDefaults(l.value), ...keepRedactedSecrets(l.value, a) } as Record<string, unknown>;
-        return save(call, a.name as string, withoutDefaults(merged as unknown as McpServerDefinition), l.origin.file);
+        const next = withoutDefaults(merged as unknown as McpServerDefinition);
+        const nextDef = next as unknown as McpServerDefinition;
+        // Decided on the server as it would be: its recorded owner (arguments cannot change
+        // registeredBy) and the command it would run.
+        return administer(kernel, call, serverResource(nextDef), 'update', async () => {
+          if (a.command !== undefined || a.args !== undefined || a.type !== undefined) checkRuntimeCommand(kernel.settings(), nextDef);
+          return save(call, a.name as string, next, l.origin.file);
+        });
       }),
     }),
     coreTool(prefix, {
       name: 'core_mcpserver_delete',
       description: 'Remove an MCP server definition. The server must be stopped first (core_service_stop).',
       annotations: ANNOTATIONS.delete,
+      operation: { resource: 'server', operation: 'delete' },
       properties: pick('name'),
       required: ['name'],
       run: (a, call) => kernel.config.exclusive(async () => {
         const name = a.name as string;
         const l = located(name);
-        const state = kernel.services.get('upstreams').status(name)?.state ?? 'stopped';
-        // Only a server that is (or is about to be) serving is protected; a failed, unreachable
-        // or stopped one has nothing running to lose, and deleting it ends its backoff.
-        if (state === 'running' || state === 'starting') {
-          throw new ConflictError(`MCP server '${name}' is ${state} and must be stopped first (${coreToolName(prefix, 'core_service_stop')} {"name": "${name}"})`, { name, state });
-        }
-        const { location } = await store().remove('mcpserver', l.origin.file, await writeAs(kernel, call));
-        await kernel.config.removeKey(l.origin.file);
-        return { status: 'deleted', name, file: location };
+        return administer(kernel, call, serverResource(l.value), 'delete', () => remove(call, name, l));
       }),
     }),
     coreTool(prefix, {

@@ -10,6 +10,8 @@ import type { KernelApi } from '../../kernel/kernel-api.js';
 import type { CallContext, JsonObject, ToolDefinition } from '../../kernel/tools.js';
 import { writeAs } from '../../kernel/writes-as-caller.js';
 import { withoutDefaults } from './definition-checks.js';
+import { serverResource } from './server-resource.js';
+import { administer } from '../../kernel/authorization/authorize.js';
 
 export const AGGREGATOR = 'aggregator';
 
@@ -53,6 +55,11 @@ export function serviceTools(kernel: KernelApi, prefix: string): ToolDefinition[
   const operate = (operation: 'start' | 'stop' | 'restart', run: (name: string) => Promise<ServiceStatus>) => async (args: JsonObject, call: CallContext): Promise<JsonObject> => {
     const name = args.name as string;
     if (name === AGGREGATOR) throw new UnsupportedError(`the aggregator is a static service: ${operation} it from outside (signals, your process manager), not through ${operation === 'start' ? 'core_service_start' : `core_service_${operation}`}`);
+    const located = kernel.config.snapshot.mcpServers.get(name);
+    if (!located) throw new NotFoundError('service', name);
+    return administer(kernel, call, serverResource(located.value), operation, () => operateOn(operation, run, name, call));
+  };
+  const operateOn = async (operation: 'start' | 'stop' | 'restart', run: (name: string) => Promise<ServiceStatus>, name: string, call: CallContext): Promise<JsonObject> => {
     const before = status(name);
     // Asking for the state a service is already in changes nothing and says so.
     if ((operation === 'start' && before.state === 'running') || (operation === 'stop' && before.state === 'stopped')) {
@@ -114,6 +121,7 @@ export function serviceTools(kernel: KernelApi, prefix: string): ToolDefinition[
       name: 'core_service_start',
       description: 'Start (connect) an MCP server that is stopped or down.',
       annotations: ANNOTATIONS.start,
+      operation: { resource: 'server', operation: 'start' },
       properties: NAME,
       required: ['name'],
       run: operate('start', (n) => upstreams().start(n)),
@@ -122,6 +130,7 @@ export function serviceTools(kernel: KernelApi, prefix: string): ToolDefinition[
       name: 'core_service_stop',
       description: 'Stop an MCP server and keep it stopped; its tools leave the catalogue.',
       annotations: ANNOTATIONS.stop,
+      operation: { resource: 'server', operation: 'stop' },
       properties: NAME,
       required: ['name'],
       run: operate('stop', (n) => upstreams().stop(n)),
@@ -130,6 +139,7 @@ export function serviceTools(kernel: KernelApi, prefix: string): ToolDefinition[
       name: 'core_service_restart',
       description: 'Restart an MCP server once (stop, then start).',
       annotations: ANNOTATIONS.restart,
+      operation: { resource: 'server', operation: 'restart' },
       properties: NAME,
       required: ['name'],
       run: operate('restart', (n) => upstreams().restart(n)),

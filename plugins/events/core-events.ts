@@ -6,20 +6,24 @@
 import { ANNOTATIONS } from '../../kernel/core-tool.js';
 import type { EventLog, EventQuery, SwitchboardEvent } from '../../kernel/contracts/events.js';
 import { objectResult } from '../../kernel/mcp/results.js';
-import { coreToolName, type JsonObject, type ToolDefinition } from '../../kernel/tools.js';
+import { coreToolName, type CallContext, type JsonObject, type ToolDefinition } from '../../kernel/tools.js';
 
-const RESOURCE_TYPES = ['MCPServer', 'Workflow', 'WorkflowExecution', 'Aggregator'];
+const RESOURCE_TYPES = ['MCPServer', 'Workflow', 'WorkflowExecution', 'Aggregator', 'Tool'];
 
 function isoOrUndefined(v: unknown): string | undefined {
   return typeof v === 'string' ? new Date(v).toISOString() : undefined;
 }
 
-export function coreEventsTool(prefix: string, log: EventLog): ToolDefinition {
+/**
+ * `readable(call)` says which events the caller may read: every event (administrators), or
+ * only those it is the actor of (its own runs and operations).
+ */
+export function coreEventsTool(prefix: string, log: EventLog, readable: (call: CallContext) => ((e: SwitchboardEvent) => boolean) | undefined): ToolDefinition {
   return {
     name: coreToolName(prefix, 'core_events'),
     kind: 'core',
     description:
-      'Events of servers, workflows and executions (created, started, failed, recovered, tools discovered, execution completed...), newest first. Filter by resource_type and resource_name, type (Normal or Warning), since/until; limit (default 50). follow: true keeps the call open and sends each new matching event as a notifications/message (logger switchboard.events) for follow_seconds.',
+      'Events of servers, workflows and executions (created, started, failed, recovered, tools discovered, execution completed, denied...), newest first; administrators read every event, others the events of their own runs and operations. Filter by resource_type and resource_name, type (Normal or Warning), since/until; limit (default 50). follow: true keeps the call open and sends each new matching event as a notifications/message (logger switchboard.events) for follow_seconds.',
     annotations: ANNOTATIONS.read,
     inputSchema: {
       type: 'object',
@@ -36,8 +40,10 @@ export function coreEventsTool(prefix: string, log: EventLog): ToolDefinition {
       },
     },
     async invoke(args: JsonObject, call) {
+      const visible = readable(call);
       const q: EventQuery = {
         limit: args.limit as number,
+        ...(visible ? { visible } : {}),
         ...(args.resource_type ? { resourceType: args.resource_type as EventQuery['resourceType'] } : {}),
         ...(args.resource_name ? { resourceName: args.resource_name as string } : {}),
         ...(args.type ? { type: args.type as EventQuery['type'] } : {}),
@@ -48,7 +54,7 @@ export function coreEventsTool(prefix: string, log: EventLog): ToolDefinition {
       const out: JsonObject = { events: page.events as unknown as JsonObject[], total: page.total };
       if (args.follow !== true) return objectResult(out);
       let followed = 0;
-      const matches = (e: SwitchboardEvent) => (!q.resourceType || e.resource.type === q.resourceType) && (!q.resourceName || e.resource.name === q.resourceName) && (!q.type || e.type === q.type);
+      const matches = (e: SwitchboardEvent) => (!visible || visible(e)) && (!q.resourceType || e.resource.type === q.resourceType) && (!q.resourceName || e.resource.name === q.resourceName) && (!q.type || e.type === q.type);
       const ended = await new Promise<'timeout' | 'cancelled'>((resolve) => {
         const unsubscribe = log.subscribe((e) => {
           if (!matches(e)) return;

@@ -109,7 +109,8 @@ export class PersistentEventLog implements EventLog {
         (!q.resourceName || e.resource.name === q.resourceName) &&
         (!q.type || e.type === q.type) &&
         (!q.since || e.time >= q.since) &&
-        (!q.until || e.time <= q.until),
+        (!q.until || e.time <= q.until) &&
+        (!q.visible || q.visible(e)),
     );
     return { events: matched.slice(-q.limit).reverse(), total: matched.length };
   }

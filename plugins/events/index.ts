@@ -10,6 +10,8 @@ import { definePlugin } from '../../kernel/plugin.js';
 import { coreEventsTool } from './core-events.js';
 import { PersistentEventLog } from './event-log.js';
 import { tapSources } from './sources.js';
+import { tapAudit } from './audit.js';
+import { callerOf, permits } from '../../kernel/authorization/authorize.js';
 
 export default definePlugin<{ maxEvents: number; maxAgeHours: number }>({
   name: 'events',
@@ -28,7 +30,13 @@ export default definePlugin<{ maxEvents: number; maxAgeHours: number }>({
     const events = new PersistentEventLog(file, options, (m) => log.warn(m));
     kernel.services.provide('events', events);
     tapSources(kernel, events);
-    publishCoreTools(kernel, 'core-events', (p) => [coreEventsTool(p, events)]);
+    tapAudit(kernel, events);
+    const readable = (call: Parameters<typeof callerOf>[1]) => {
+      if (permits(kernel, call, 'read', { type: 'events', name: 'events' })) return undefined;
+      const key = callerOf(kernel, call).key;
+      return (e: { actor?: { key: string } }) => e.actor?.key === key;
+    };
+    publishCoreTools(kernel, 'core-events', (p) => [coreEventsTool(p, events, readable)]);
     return {
       start: () => events.open(),
       stop: () => events.flush(),

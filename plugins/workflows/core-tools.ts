@@ -2,6 +2,10 @@
 import { ConflictError, NotFoundError, ValidationFailedError } from '../../kernel/errors.js';
 import type { KernelApi } from '../../kernel/kernel-api.js';
 import { writeAs } from '../../kernel/writes-as-caller.js';
+import { administer, permits } from '../../kernel/authorization/authorize.js';
+import type { AdminOperation, Resource, WorkflowOperation } from '../../kernel/contracts/authorization.js';
+import type { ExecutionRecord } from '../../kernel/contracts/executions.js';
+import type { WorkflowResource } from '../../kernel/config/settings.js';
 import { ANNOTATIONS, coreTool } from '../../kernel/core-tool.js';
 import type { CallContext, JsonObject, ToolAnnotations, ToolDefinition } from '../../kernel/tools.js';
 import { toToolForm, type WorkflowToolForm } from './definition.js';
@@ -19,6 +23,18 @@ const ON_FAILURE = { type: 'array', items: { type: 'object' }, description: 'Rol
 const OUTPUT = { description: 'The returned document: templates rendered after the last step (single actions keep their type).' };
 const STATUSES = ['running', 'completed', 'failed', 'cancelled'];
 
+/** A workflow as the authorizer sees it: its name and who created it. */
+function workflowResource(name: string, resource: WorkflowResource | undefined): Resource {
+  const owner = resource?.spec.registeredBy;
+  return { type: 'workflow', name, ...(owner !== undefined ? { owner } : {}) };
+}
+
+function executionResource(r: ExecutionRecord): Resource {
+  return { type: 'execution', id: r.execution_id, workflow: r.workflow_name, ...(r.caller !== undefined ? { owner: r.caller } : {}) };
+}
+
+const operation = (op: WorkflowOperation): AdminOperation => ({ resource: 'workflow', operation: op });
+
 export function workflowCoreTools(kernel: KernelApi, registry: WorkflowRegistry, executions: ExecutionStore): ToolDefinition[] {
   const store = () => kernel.services.get('store');
   const namespace = () => kernel.settings().namespace;
@@ -29,27 +45,30 @@ export function workflowCoreTools(kernel: KernelApi, registry: WorkflowRegistry,
   };
   const summary = (name: string) => {
     const entry = require(name);
+    // The interface's three fields; who registered it is in core_workflow_get.
     return { name, description: entry.workflow.def.description, available: registry.availability(name).available };
   };
-  const write = async (form: WorkflowToolForm, key: string | undefined, call: CallContext) => {
+  const write = async (form: WorkflowToolForm, key: string | undefined, call: CallContext, registeredBy: string | undefined) => {
     const check = checkForm(form, namespace(), registry, key ?? 'core_workflow');
     if (check.errors.length) throw new ValidationFailedError(`workflow '${form.name}' is invalid`, check.errors);
+    if (registeredBy !== undefined && check.resource) check.resource.spec.registeredBy = registeredBy;
     const raw = await store().write('workflow', form.name, check.resource as unknown as Record<string, unknown>, key, await writeAs(kernel, call));
     await kernel.config.apply(raw);
     return { ...toToolForm(check.resource), available: registry.availability(form.name).available, warnings: check.warnings };
   };
 
   const prefix = kernel.settings().aggregator.servicePrefix;
-  const tool = (name: string, description: string, annotations: ToolAnnotations, properties: Record<string, unknown>, required: string[], run: (args: JsonObject, call: CallContext) => Promise<JsonObject>): ToolDefinition =>
-    coreTool(prefix, { name, description, annotations, properties, required, run });
+  const tool = (name: string, description: string, annotations: ToolAnnotations, properties: Record<string, unknown>, required: string[], run: (args: JsonObject, call: CallContext) => Promise<JsonObject>, op?: AdminOperation): ToolDefinition =>
+    coreTool(prefix, { name, description, annotations, properties, required, run, ...(op ? { operation: op } : {}) });
 
   return [
-    tool('core_workflow_list', 'List workflows with their availability.', READ, {}, [], async () => {
-      const workflows = registry.names().map(summary);
+    tool('core_workflow_list', 'List workflows with their availability.', READ, {}, [], async (_a, call) => {
+      const workflows = registry.names().filter((n) => permits(kernel, call, 'read', workflowResource(n, registry.get(n)?.resource))).map(summary);
       return { workflows, total: workflows.length };
     }),
-    tool('core_workflow_get', 'Get the complete definition of a workflow.', READ, { name: NAME }, ['name'], async (a) => {
+    tool('core_workflow_get', 'Get the complete definition of a workflow.', READ, { name: NAME }, ['name'], async (a, call) => {
       const entry = require(a.name as string);
+      if (!permits(kernel, call, 'read', workflowResource(a.name as string, entry.resource))) throw new NotFoundError('workflow', a.name as string);
       return { ...toToolForm(entry.resource), available: registry.availability(a.name as string).available, source: entry.origin };
     }),
     tool('core_workflow_available', 'Tell whether a workflow can run now, naming the tools it misses (nested workflows followed).', READ, { name: NAME }, ['name'], async (a) => {
@@ -65,30 +84,37 @@ export function workflowCoreTools(kernel: KernelApi, registry: WorkflowRegistry,
     }),
     tool('core_workflow_create', 'Create a workflow; its tool workflow_<name> appears at once.', CREATE, { name: NAME, description: { type: 'string' }, args: ARGS, steps: STEPS, onFailure: ON_FAILURE, output: OUTPUT, labels: { type: 'object' } }, ['name', 'steps'], async (a, call) => {
       const form = a as unknown as WorkflowToolForm;
-      if (registry.get(form.name)) throw new ConflictError(`workflow '${form.name}' already exists; use core_workflow_update`, { name: form.name });
-      return write(form, undefined, call);
-    }),
+      return administer(kernel, call, workflowResource(form.name, undefined), 'create', (principal) => {
+        if (registry.get(form.name)) throw new ConflictError(`workflow '${form.name}' already exists; use core_workflow_update`, { name: form.name });
+        return write(form, undefined, call, principal.key);
+      });
+    }, operation('create')),
     tool('core_workflow_update', 'Update a workflow: steps replace all steps; args and description replace theirs when given.', UPDATE, { name: NAME, description: { type: 'string' }, args: ARGS, steps: STEPS, onFailure: ON_FAILURE, output: OUTPUT, labels: { type: 'object' } }, ['name'], async (a, call) => {
       const entry = require(a.name as string);
       const current = toToolForm(entry.resource) as unknown as WorkflowToolForm;
       const form: WorkflowToolForm = { ...current, ...(a as Partial<WorkflowToolForm>), name: current.name };
       const key = kernel.config.snapshot.workflows.get(current.name)?.origin.file;
-      return write(form, key, call);
-    }),
+      const owner = entry.resource.spec.registeredBy;
+      return administer(kernel, call, workflowResource(current.name, entry.resource), 'update', () => write(form, key, call, owner));
+    }, operation('update')),
     tool('core_workflow_delete', 'Delete a workflow. Running executions and history are unaffected.', DELETE, { name: NAME }, ['name'], async (a, call) => {
-      require(a.name as string);
-      const key = kernel.config.snapshot.workflows.get(a.name as string)!.origin.file;
-      const { location } = await store().remove('workflow', key, await writeAs(kernel, call));
-      await kernel.config.removeKey(key);
-      return { status: 'deleted', name: a.name as string, file: location };
-    }),
+      const entry = require(a.name as string);
+      return administer(kernel, call, workflowResource(a.name as string, entry.resource), 'delete', async () => {
+        const key = kernel.config.snapshot.workflows.get(a.name as string)!.origin.file;
+        const { location } = await store().remove('workflow', key, await writeAs(kernel, call));
+        await kernel.config.removeKey(key);
+        return { status: 'deleted', name: a.name as string, file: location };
+      });
+    }, operation('delete')),
     tool('core_workflow_execution_list', 'List workflow executions, newest first; filter by status and workflow_name; paged.', READ, {
       limit: { type: 'number', minimum: 1, default: 50 },
       offset: { type: 'number', minimum: 0, default: 0 },
       status: { enum: STATUSES },
       workflow_name: { type: 'string' },
-    }, [], async (a) => {
-      const q = { limit: Math.floor(a.limit as number), offset: Math.floor(a.offset as number), ...(a.status ? { status: a.status as ExecutionStatus } : {}), ...(a.workflow_name ? { workflow_name: a.workflow_name as string } : {}) };
+    }, [], async (a, call) => {
+      // A person's own runs; administrators see every run.
+      const visible = (r: ExecutionRecord) => permits(kernel, call, 'read', executionResource(r));
+      const q = { limit: Math.floor(a.limit as number), offset: Math.floor(a.offset as number), visible, ...(a.status ? { status: a.status as ExecutionStatus } : {}), ...(a.workflow_name ? { workflow_name: a.workflow_name as string } : {}) };
       const page = listSummaries(executions, q);
       return { executions: page.executions, total: page.total, limit: q.limit, offset: q.offset };
     }),
@@ -97,9 +123,10 @@ export function workflowCoreTools(kernel: KernelApi, registry: WorkflowRegistry,
       include_steps: { type: 'boolean', default: true },
       step_id: { type: 'string', description: "One step's record, e.g. 'deploy' or 'deploy[2].apply'." },
       summary: { type: 'boolean', default: false, description: 'Steps without their arguments and results.' },
-    }, ['execution_id'], async (a) => {
+    }, ['execution_id'], async (a, call) => {
       const r = executions.get(a.execution_id as string);
-      if (!r) throw new NotFoundError('execution', a.execution_id as string);
+      // Another person's run reads as absent: its id tells nothing.
+      if (!r || !permits(kernel, call, 'read', executionResource(r))) throw new NotFoundError('execution', a.execution_id as string);
       const out: JsonObject = { ...r };
       if (a.step_id !== undefined) {
         const step = [...r.steps, ...(r.rollback ?? [])].find((s) => s.id === a.step_id);

@@ -68,6 +68,7 @@ export function toToolForm(resource: WorkflowResource): Record<string, unknown> 
     ...(resource.spec.onFailure ? { onFailure: resource.spec.onFailure } : {}),
     ...(resource.spec.output !== undefined ? { output: resource.spec.output } : {}),
     labels: resource.metadata.labels ?? {},
+    ...(resource.spec.registeredBy !== undefined ? { registeredBy: resource.spec.registeredBy } : {}),
   };
 }
 

@@ -31,12 +31,15 @@ export interface EngineOptions {
   maxRecordedResultBytes: number;
   /** Where execution and step events go, when an event log is there. */
   events?: () => EventLog | undefined;
+  /** Who is calling (principal key and name), recorded as the execution's caller: its owner. */
+  callerOf?: (call: CallContext) => { key: string; name: string };
 }
 
 export class WorkflowEngine {
   private readonly running = new Set<Cancellation>();
   private readonly runner: StepRunner;
   private readonly events: () => EventLog | undefined;
+  private readonly callerOf: EngineOptions['callerOf'];
 
   constructor(
     tools: ToolInvoker,
@@ -45,10 +48,17 @@ export class WorkflowEngine {
   ) {
     this.runner = new StepRunner(tools, options.maxRecordedResultBytes);
     this.events = options.events ?? (() => undefined);
+    this.callerOf = options.callerOf;
   }
 
   private event(record: ExecutionRecord, type: EventType, reason: string, message: string): void {
-    this.events()?.record({ type, reason, resource: { type: 'WorkflowExecution', name: record.execution_id }, message: `workflow '${record.workflow_name}' (execution ${record.execution_id}): ${message}` });
+    this.events()?.record({
+      type,
+      reason,
+      resource: { type: 'WorkflowExecution', name: record.execution_id },
+      message: `workflow '${record.workflow_name}' (execution ${record.execution_id}): ${message}`,
+      ...(record.caller !== undefined ? { actor: { key: record.caller, name: record.caller_name ?? record.caller } } : {}),
+    });
   }
 
   /** Shutdown: cancel every running execution; their records end `cancelled`. */
@@ -71,12 +81,14 @@ export class WorkflowEngine {
   private async execute(wf: CompiledWorkflow, input: JsonObject, call: CallContext): Promise<CallToolResult> {
     if (call.depth >= MAX_DEPTH) throw new SwitchboardError('WORKFLOW_FAILED', `workflow '${wf.def.name}' is nested ${call.depth} deep; at most ${MAX_DEPTH} levels are allowed`);
     const started = Date.now();
+    const caller = this.callerOf?.(call);
     const record: ExecutionRecord = {
       execution_id: randomUUID(),
       workflow_name: wf.def.name,
       status: 'running',
       started_at: new Date(started).toISOString(),
       input,
+      ...(caller ? { caller: caller.key, caller_name: caller.name } : {}),
       steps: wf.steps.map((s) => ({ id: s.id, tool: toolOf(s), status: 'pending' as const })),
     };
     this.store.add(record);

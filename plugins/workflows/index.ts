@@ -8,6 +8,8 @@ import type { ConfigProblem } from '../../kernel/errors.js';
 import type { WorkflowResource } from '../../kernel/config/settings.js';
 import { publishCoreTools } from '../../kernel/core-tool.js';
 import { definePlugin } from '../../kernel/plugin.js';
+import { callerOf } from '../../kernel/authorization/authorize.js';
+import { describePrincipal } from '../../kernel/authorization/principal.js';
 import { compileWorkflow } from './compile-workflow.js';
 import { workflowCoreTools } from './core-tools.js';
 import { fromResource } from './definition.js';
@@ -48,7 +50,14 @@ export default definePlugin<Options>({
     const executions = new ExecutionStore(join(kernel.config.configPath, 'executions'), options.retention, log);
     kernel.services.provide('executions', executions);
     let engine: WorkflowEngine | undefined;
-    const registry = new WorkflowRegistry(kernel.catalogue, () => (engine ??= new WorkflowEngine(kernel.tools, executions, { maxRecordedResultBytes: options.maxRecordedResultBytes, events: () => kernel.services.find('events') })));
+    const registry = new WorkflowRegistry(kernel.catalogue, () => (engine ??= new WorkflowEngine(kernel.tools, executions, {
+      maxRecordedResultBytes: options.maxRecordedResultBytes,
+      events: () => kernel.services.find('events'),
+      callerOf: (call) => {
+        const p = callerOf(kernel, call);
+        return { key: p.key, name: describePrincipal(p) };
+      },
+    })));
 
     // Files get the same checks as core_workflow_create: templates, conditions, cycles.
     kernel.config.addCheck((kind, value, raw) => {
