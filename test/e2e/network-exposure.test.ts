@@ -8,6 +8,7 @@ import { expect } from 'chai';
 import { execFile, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
+import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { parseAllDocuments, parse as parseYaml, stringify } from 'yaml';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -112,6 +113,21 @@ describe('network exposure: without OAuth protection the MCP endpoint stays on l
       const client = await connectHttp(sb.url);
       try {
         expect((await meta<{ tools: unknown[] }>(client, 'list_tools', { limit: 500 })).tools).to.not.be.empty;
+      } finally {
+        await client.close();
+      }
+    });
+
+    it('what the warning says: a caller from another address is an anonymous non-administrator', async function () {
+      const lan = Object.values(networkInterfaces()).flat().find((i) => i && i.family === 'IPv4' && !i.internal)?.address;
+      if (!lan) this.skip();
+      const client = await connectHttp(`http://${lan}:${sb!.port}/mcp`);
+      try {
+        expect((await meta<{ tools: unknown[] }>(client, 'list_tools', { limit: 500 })).tools).to.not.be.empty;
+        const create = await callTool(client, 'core_mcpserver_create', { name: 'planted', type: 'stdio', command: ['true'] });
+        expect(errorCode(create), text(create)).to.equal('FORBIDDEN');
+        const update = await callTool(client, 'core_config_update_aggregator', { aggregator: { ServicePrefix: 'planted' } });
+        expect(errorCode(update), text(update)).to.equal('FORBIDDEN');
       } finally {
         await client.close();
       }
