@@ -67,7 +67,7 @@ export class Kernel implements KernelApi {
     const views = new PermissionViews((server) => this.catalogue.all().filter((e) => servedBy(e, server)), (entry) => audit(this, entry));
     this.hooks.onConfigLoad.tap('authorization', () => views.changed());
     this.hooks.onRequest.tap({ name: 'authorization', stage: 100 }, (request) => {
-      views.narrow(request, principalOf(request.session, this.settings().authorization), authorizerOf(this));
+      views.narrow(request, principalOf(request.session, this.settings()), authorizerOf(this));
     });
   }
 

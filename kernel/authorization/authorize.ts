@@ -36,7 +36,7 @@ export function authorizerOf(kernel: KernelApi): Authorizer {
 }
 
 export function callerOf(kernel: KernelApi, call: CallContext): Principal {
-  return principalOf(call.request.session, kernel.settings().authorization);
+  return principalOf(call.request.session, kernel.settings());
 }
 
 export function resourceLabel(r: Resource): string {

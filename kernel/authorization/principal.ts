@@ -3,7 +3,8 @@
  * without OAuth, the local caller (stdio, or a peer on this machine) or an anonymous network
  * caller. Built once per session and configuration (the admins list can be reloaded).
  */
-import type { AuthorizationSettings } from '../config/settings.js';
+import type { AuthorizationSettings, Settings } from '../config/settings.js';
+import { isLoopback } from '../config/surfaces.js';
 import type { Principal } from '../contracts/authorization.js';
 import type { Identity } from '../request-context.js';
 import type { Session } from '../sessions.js';
@@ -11,7 +12,7 @@ import type { Session } from '../sessions.js';
 const SLOT = Symbol('principal');
 
 interface Cached {
-  settings: AuthorizationSettings;
+  settings: Settings;
   principal: Principal;
 }
 
@@ -47,19 +48,26 @@ export function personPrincipal(identity: Identity, settings: AuthorizationSetti
   };
 }
 
-/** A caller known only by its address (no OAuth): local on this machine, anonymous otherwise. */
-export function peerPrincipal(address: string | undefined, transport: Session['transport']): Principal {
-  if (address === undefined || isLoopbackAddress(address)) return { kind: 'local', key: 'local', admin: true, transport };
+/**
+ * A caller known only by its address (no OAuth): local on this machine, anonymous otherwise.
+ * A listener bound beyond loopback (`bindAddress`) makes every peer anonymous, loopback ones
+ * included: behind a proxy, a port-forward or a service mesh's sidecar (which forwards from
+ * 127.0.0.6) a remote caller arrives from a loopback address, and must not become the
+ * administrator by it.
+ */
+export function peerPrincipal(address: string | undefined, transport: Session['transport'], bindAddress: string): Principal {
+  if (address === undefined) return { kind: 'local', key: 'local', admin: true, transport };
+  if (isLoopback(bindAddress) && isLoopbackAddress(address)) return { kind: 'local', key: 'local', admin: true, transport };
   return { kind: 'anonymous', key: `anonymous:${address}`, admin: false, address };
 }
 
-function principalFor(session: Session, settings: AuthorizationSettings): Principal {
-  if (session.identity) return personPrincipal(session.identity, settings);
-  return peerPrincipal(session.peer, session.transport);
+function principalFor(session: Session, settings: Settings): Principal {
+  if (session.identity) return personPrincipal(session.identity, settings.authorization);
+  return peerPrincipal(session.peer, session.transport, settings.aggregator.host);
 }
 
 /** The session's principal under `settings` (cached on the session until the settings object changes). */
-export function principalOf(session: Session, settings: AuthorizationSettings): Principal {
+export function principalOf(session: Session, settings: Settings): Principal {
   const cached = session.slots.get(SLOT) as Cached | undefined;
   if (cached && cached.settings === settings) return cached.principal;
   const principal = principalFor(session, settings);

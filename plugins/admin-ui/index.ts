@@ -102,10 +102,10 @@ export default definePlugin({
 
     const app = new Koa();
     // The admin UI is for administrators. It has no sign-in of its own, so its caller is known
-    // by address: on this machine the local administrator, elsewhere an anonymous caller whom
-    // the built-in roles refuse (a policy may admit one).
+    // by address: on a loopback listener a loopback peer is the local administrator; any other
+    // caller (on a wider bind, every caller) is anonymous, refused by the built-in roles.
     app.use(async (ctx, next) => {
-      const principal = peerPrincipal(ctx.req.socket.remoteAddress, 'streamable-http');
+      const principal = peerPrincipal(ctx.req.socket.remoteAddress, 'streamable-http', settings().bindAddress);
       const operation = ctx.method === 'GET' || ctx.method === 'HEAD' ? 'view' : 'act';
       const decision = authorizerOf(kernel).decide(principal, 'admin', ADMIN_UI, { operation });
       if (!decision.allowed) {
