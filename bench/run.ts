@@ -7,6 +7,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchCallTool, type CallToolFigures } from './call-tool.bench.js';
 import { benchCallToolStdio } from './call-tool-stdio.bench.js';
+import { benchCallToolAuthz } from './call-tool-authz.bench.js';
 import { benchDiscovery } from './discovery.bench.js';
 import { benchWorkflow } from './workflow.bench.js';
 import { benchGotpl } from './gotpl.bench.js';
@@ -46,6 +47,18 @@ if (wanted('call-tool-stdio')) {
   const figures = await benchCallToolStdio({ rounds, calls: 1500, many: 16, root });
   results.callToolStdio = figures;
   process.stdout.write(`\n## call_tool over a stdio upstream: Switchboard vs the stdio floor (median of ${rounds} interleaved rounds)\n\n${callToolTable(figures)}\n`);
+}
+if (wanted('call-tool-authz')) {
+  const figures = await benchCallToolAuthz({ rounds, calls: 1500, many: 16, root, policies: 100 });
+  results.callToolAuthz = figures;
+  const rows = [1, 16].map((n) => {
+    const at = (t: string) => figures.find((f) => f.target === t && f.concurrency === n)!;
+    const ratio = at('cedar').p50Ms / at('off').p50Ms;
+    return `| ${n} | ${at('off').p50Ms} | ${at('cedar').p50Ms} | ${ratio.toFixed(3)}x | ${at('off').serverCpuMsPerCall} | ${at('cedar').serverCpuMsPerCall} | ${n === 1 ? (ratio <= 1.03 ? 'met' : 'MISSED') : '-'} |`;
+  });
+  process.stdout.write(
+    `\n## call_tool with authorization on (Cedar, 100 policies) vs off (median of ${rounds} interleaved rounds)\n\n${callToolTable(figures)}\n\n| clients | off p50 ms | on p50 ms | on vs off | off CPU ms/call | on CPU ms/call | target (p50 <= 1.03x) |\n|---|---|---|---|---|---|---|\n${rows.join('\n')}\n`,
+  );
 }
 if (wanted('discovery')) {
   const d = await benchDiscovery();
