@@ -19,7 +19,7 @@ import { ServiceRegistry } from './services.js';
 import { SessionRegistry } from './sessions.js';
 import { networkExposureWarning, SurfaceRegistry } from './config/surfaces.js';
 import { join } from 'node:path';
-import { audit, authorizerOf } from './authorization/authorize.js';
+import { audit, authorizerOf, decisionContext } from './authorization/authorize.js';
 import { principalOf } from './authorization/principal.js';
 import { PermissionViews } from './authorization/views.js';
 import { servedBy } from './tools.js';
@@ -67,7 +67,7 @@ export class Kernel implements KernelApi {
     const views = new PermissionViews((server) => this.catalogue.all().filter((e) => servedBy(e, server)), (entry) => audit(this, entry));
     this.hooks.onConfigLoad.tap('authorization', () => views.changed());
     this.hooks.onRequest.tap({ name: 'authorization', stage: 100 }, (request) => {
-      views.narrow(request, principalOf(request.session, this.settings()), authorizerOf(this));
+      views.narrow(request, principalOf(request.session, this.settings()), authorizerOf(this), (p) => decisionContext(this, p, request.session.transport));
     });
   }
 

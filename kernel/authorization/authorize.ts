@@ -8,6 +8,7 @@ import type { Action, Authorizer, Decision, DecisionContext, Principal, Resource
 import { ForbiddenError } from '../errors.js';
 import type { KernelApi } from '../kernel-api.js';
 import type { CallContext } from '../tools.js';
+import type { TransportKind } from '../sessions.js';
 import { describePrincipal, principalOf } from './principal.js';
 
 export interface AuditEntry {
@@ -77,10 +78,16 @@ export function audit(kernel: KernelApi, entry: AuditEntry): void {
   if (kernel.hooks.onAudit.isUsed()) kernel.hooks.onAudit.call(entry);
 }
 
+/** The context of a decision for `principal` over `transport`. */
+export function decisionContext(kernel: KernelApi, principal: Principal, transport: TransportKind, operation?: string): DecisionContext {
+  const writesAsCaller = principal.kind === 'person' && kernel.services.find('store')?.lifecycle === 'declarative';
+  return { transport, ...(operation ? { operation } : {}), ...(writesAsCaller ? { writesAsCaller } : {}) };
+}
+
 /** Decides for the call's caller; a denial is audited and thrown as FORBIDDEN. */
 export function authorize(kernel: KernelApi, call: CallContext, action: Action, resource: Resource, operation?: string): Principal {
   const principal = callerOf(kernel, call);
-  const context: DecisionContext = { transport: call.request.session.transport, ...(operation ? { operation } : {}) };
+  const context = decisionContext(kernel, principal, call.request.session.transport, operation);
   const decision = authorizerOf(kernel).decide(principal, action, resource, context);
   if (decision.allowed) return principal;
   audit(kernel, { outcome: 'denied', principal, action, resource, rule: decision.rule, reason: decision.reason, ...(operation ? { operation } : {}) });
@@ -98,5 +105,5 @@ export async function administer<T>(kernel: KernelApi, call: CallContext, resour
 /** Whether the call's caller may (no audit, no throw): for filtering what a caller is shown. */
 export function permits(kernel: KernelApi, call: CallContext, action: Action, resource: Resource): boolean {
   const principal = callerOf(kernel, call);
-  return authorizerOf(kernel).decide(principal, action, resource, { transport: call.request.session.transport }).allowed;
+  return authorizerOf(kernel).decide(principal, action, resource, decisionContext(kernel, principal, call.request.session.transport)).allowed;
 }

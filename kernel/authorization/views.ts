@@ -6,7 +6,7 @@
  * dropped when the authorizer's policies or the configuration change: call_tool pays a lookup.
  */
 import type { CatalogueEntry } from '../catalogue.js';
-import type { Authorizer, Decision, Principal, Resource } from '../contracts/authorization.js';
+import type { Authorizer, Decision, DecisionContext, Principal, Resource } from '../contracts/authorization.js';
 import type { CatalogueView, RequestContext } from '../request-context.js';
 import { forbidden, type AuditEntry } from './authorize.js';
 
@@ -16,6 +16,22 @@ const WHOLE: CatalogueView = { selectors: [], includes: () => true };
 const MAX_PRINCIPALS = 1024;
 
 const toolResources = new WeakMap<CatalogueEntry, Resource>();
+const fingerprints = new WeakMap<Principal, string>();
+
+/**
+ * What a principal's decisions depend on: everything but the raw claims (a person's email and
+ * groups are taken from them), and the transport. Made once per principal object (one per
+ * session and configuration).
+ */
+function fingerprint(principal: Principal, transport: string): string {
+  let f = fingerprints.get(principal);
+  if (f === undefined) {
+    const { claims: _claims, ...decisive } = principal as Principal & { claims?: unknown };
+    f = JSON.stringify(decisive);
+    fingerprints.set(principal, f);
+  }
+  return `${f}|${transport}`;
+}
 
 /** The catalogue entry as the authorizer sees it (made once per entry). */
 export function toolResource(entry: CatalogueEntry): Resource {
@@ -57,32 +73,35 @@ export class PermissionViews {
     this.byPrincipal.clear();
   }
 
-  narrow(request: RequestContext, principal: Principal, authorizer: Authorizer): void {
+  /** `context` is the principal's decision context (it depends on the principal and settings only, so kept decisions stay right). */
+  narrow(request: RequestContext, principal: Principal, authorizer: Authorizer, context: (principal: Principal) => DecisionContext): void {
     if (authorizer !== this.authorizer || authorizer.version !== this.authorizerVersion) {
       this.byPrincipal.clear();
       this.authorizer = authorizer;
       this.authorizerVersion = authorizer.version;
     }
-    let mine = this.byPrincipal.get(principal.key);
-    if (!mine || mine.principal !== principal) {
+    // Keyed by what decisions depend on, so every session of one person shares one cache.
+    const key = fingerprint(principal, request.session.transport);
+    let mine = this.byPrincipal.get(key);
+    if (!mine) {
       if (this.byPrincipal.size >= MAX_PRINCIPALS) this.byPrincipal.clear();
       mine = { principal, decisions: new WeakMap(), views: new WeakMap() };
-      this.byPrincipal.set(principal.key, mine);
+      this.byPrincipal.set(key, mine);
     }
     const inner = request.view ?? WHOLE;
     let view = mine.views.get(inner);
     if (!view) {
-      view = this.viewFor(mine, inner, authorizer, request.session.transport);
+      view = this.viewFor(mine, inner, authorizer, context(principal));
       mine.views.set(inner, view);
     }
     request.view = view;
   }
 
-  private viewFor(mine: PrincipalCache, inner: CatalogueView, authorizer: Authorizer, transport: RequestContext['session']['transport']): CatalogueView {
+  private viewFor(mine: PrincipalCache, inner: CatalogueView, authorizer: Authorizer, context: DecisionContext): CatalogueView {
     const decide = (e: CatalogueEntry): Decision => {
       let d = mine.decisions.get(e);
       if (!d) {
-        d = authorizer.decide(mine.principal, 'call', toolResource(e), { transport });
+        d = authorizer.decide(mine.principal, 'call', toolResource(e), context);
         mine.decisions.set(e, d);
       }
       return d;

@@ -71,6 +71,12 @@ export interface DecisionContext {
   /** For `admin`: the operation. */
   operation?: string;
   transport?: TransportKind;
+  /**
+   * Writes of definitions are made to the orchestrator with the caller's own identity (orchestrator
+   * mode with OAuth on, interface "writes as caller"): its access control decides them and its
+   * audit log names the person, so an authorizer may leave server and workflow writes to it.
+   */
+  writesAsCaller?: boolean;
 }
 
 export type Decision =

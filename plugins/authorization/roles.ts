@@ -4,7 +4,9 @@
  * may discover and call every tool but the core tools of admin operations, read definitions,
  * sign in to remote servers, write workflows of their own (a signed-in person: a workflow runs
  * only tools its runner may call), and read their own executions. Every rule has a name: a
- * denial names it.
+ * denial names it. In orchestrator mode, where a person's writes of servers and workflows go
+ * to the orchestrator with their own identity, its access control decides those
+ * (`built-in:orchestrator-rbac`): RBAC there is the operator's statement of who may.
  */
 import type { Action, Authorizer, Decision, Principal, Resource } from '../../kernel/contracts/authorization.js';
 
@@ -29,7 +31,10 @@ function owns(principal: Principal, resource: { owner?: string }): boolean {
   return resource.owner !== undefined && resource.owner === principal.key;
 }
 
-function decideAdmin(principal: Principal, resource: Resource, operation: string | undefined): Decision {
+const ORCHESTRATOR = allow('built-in:orchestrator-rbac');
+
+function decideAdmin(principal: Principal, resource: Resource, operation: string | undefined, writesAsCaller: boolean): Decision {
+  if (writesAsCaller && (resource.type === 'server' || resource.type === 'workflow')) return ORCHESTRATOR;
   if (resource.type === 'workflow') {
     if (principal.kind !== 'person') return deny('built-in:workflow-authors', 'only signed-in people and administrators may write workflows');
     if (operation === 'create') return allow('built-in:workflow-authors');
@@ -48,11 +53,12 @@ export const builtInRoles: Authorizer = {
         if (resource.type !== 'tool' || !resource.operation) return allow('built-in:call');
         // A core tool of an admin operation: shown to those who may perform it on something.
         const op = resource.operation;
+        if (context.writesAsCaller && op.resource !== 'config') return ORCHESTRATOR;
         if (op.resource === 'workflow' && principal.kind === 'person') return allow('built-in:workflow-authors');
         return adminsOnly(`${op.operation} ${ON[op.resource]}`);
       }
       case 'admin':
-        return decideAdmin(principal, resource, context.operation);
+        return decideAdmin(principal, resource, context.operation, context.writesAsCaller === true);
       case 'read':
         if (resource.type === 'server' || resource.type === 'workflow') return allow('built-in:read-definitions');
         if (resource.type === 'execution') return owns(principal, resource) ? allow('built-in:own-executions') : deny('built-in:owner-or-admin', 'an execution is readable by its caller and administrators');
