@@ -4,13 +4,15 @@
  * account): it loads, reconciles and writes status; people get the workflow editors' rights.
  */
 import { execFile } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
 import { parseAllDocuments } from 'yaml';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { connectHttp, eventually, makeConfigDir, meta, ROOT, startSwitchboard, TEST_SERVER, type Running } from '../support/harness.js';
+import { CLI, connectHttp, eventually, makeConfigDir, meta, ROOT, startSwitchboard, TEST_SERVER, type Running } from '../support/harness.js';
 import { helmBinary, startKubeEnv, type KubeEnv } from '../support/kube-env.js';
 
 const run = promisify(execFile);
@@ -48,6 +50,36 @@ describe('deployment: the Helm chart on a real API server', function () {
       expect(r.status, `${doc.kind} ${doc.metadata.name}: ${JSON.stringify(r.body)}`).to.equal(201);
     }
     await eventually(() => kube.call('GET', `${API}/mcpservers`), (r) => r.status === 200, 20_000);
+  });
+
+  it('policies in the values become a mounted policies/ directory with Cedar switched on; check validates them', async () => {
+    const values = join(tmpdir(), `switchboard-policies-${process.pid}.yaml`);
+    const render = async (policy: string) => {
+      await writeFile(values, `policies:\n  deny.cedar: |\n${policy.split('\n').map((l) => `    ${l}`).join('\n')}\n`);
+      const out = (await run(await helmBinary(), ['template', 'switchboard', join(ROOT, 'deploy/helm/switchboard'), '--namespace', NS, '-f', values])).stdout;
+      return parseAllDocuments(out).map((d) => d.toJSON() as (Doc & { data?: Record<string, string>; spec?: unknown }) | null);
+    };
+    const good = 'forbid (principal in Group::"apps", action == Action::"call", resource is Tool)\nwhen { resource has server && resource.server == "prod" };';
+    const docs = await render(good);
+    const policies = docs.find((d) => d?.kind === 'ConfigMap' && d.metadata.name === 'switchboard-policies')!;
+    expect(policies.data!['deny.cedar']!.trim()).to.equal(good);
+    const deployment = JSON.stringify(docs.find((d) => d?.kind === 'Deployment'));
+    expect(deployment).to.include('"mountPath":"/var/lib/switchboard/policies"').and.include('"name":"switchboard-policies"');
+    const configYaml = docs.find((d) => d?.kind === 'ConfigMap' && d.metadata.name === 'switchboard-config')!.data!['config.yaml']!;
+    expect(configYaml).to.match(/plugins:\n\s+authorization-cedar: true/);
+    // The rendered files as the pod sees them (file mode: check needs no API server).
+    const check = async (policy: string) => {
+      const rendered = await render(policy);
+      const config = rendered.find((d) => d?.kind === 'ConfigMap' && d.metadata.name === 'switchboard-config')!.data!['config.yaml']!.replace('orchestrator: true', 'orchestrator: false');
+      const dir = await makeConfigDir({ 'config.yaml': config, 'policies/deny.cedar': rendered.find((d) => d?.metadata.name === 'switchboard-policies')!.data!['deny.cedar']! });
+      return new Promise<{ code: number | null; out: string }>((resolve) => {
+        const p = execFile(process.execPath, [CLI, 'check', '--config-path', dir], { encoding: 'utf8' }, (_err, stdout, stderr) => resolve({ code: p.exitCode, out: stdout + stderr }));
+      });
+    };
+    expect((await check(good)).code).to.equal(0);
+    const bad = await check('forbid (principal, action == Action::"call", resource is Tool) when { resource.colour == "red" };');
+    expect(bad.code).to.equal(1);
+    expect(bad.out).to.match(/policies\/deny\.cedar:1:/);
   });
 
   it('deploy/switchboard.yaml is the chart rendered with its defaults', async () => {
