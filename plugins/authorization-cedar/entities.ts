@@ -111,7 +111,11 @@ export function cedarRequest(principal: Principal, action: Action, resource: Res
     principal: uidOf(p),
     action: ACTIONS[action],
     resource: uidOf(r),
-    context: { transport: context.transport ?? 'unknown', ...(context.operation !== undefined ? { operation: context.operation } : {}) },
+    context: {
+      transport: context.transport ?? 'unknown',
+      writesAsCaller: context.writesAsCaller === true,
+      ...(context.operation !== undefined ? { operation: context.operation } : {}),
+    },
     entities: [p, r],
   };
 }

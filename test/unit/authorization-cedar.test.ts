@@ -83,30 +83,33 @@ function problemsOf(operator: PolicySource[]) {
   return result.ok ? [] : result.problems;
 }
 
-const ctx = (operation?: string): DecisionContext => ({ transport: 'streamable-http', ...(operation ? { operation } : {}) });
+const ctx = (operation?: string, writesAsCaller = false): DecisionContext => ({ transport: 'streamable-http', ...(operation ? { operation } : {}), ...(writesAsCaller ? { writesAsCaller } : {}) });
 
 describe('authorization-cedar: the baseline', () => {
   const cedar = authorizerWith([]);
 
-  it('agrees with the built-in roles on every principal, action, resource and operation', () => {
+  it('agrees with the built-in roles on every principal, action, resource, operation and writes-as-caller', () => {
     let compared = 0;
     const disagreements: string[] = [];
     for (const p of PRINCIPALS) {
       for (const action of ACTIONS) {
         for (const r of RESOURCES) {
           for (const operation of OPERATIONS) {
-            const expected = builtInRoles.decide(p, action, r, ctx(operation));
-            const actual = cedar.decide(p, action, r, ctx(operation));
-            compared++;
-            if (expected.allowed !== actual.allowed) {
-              disagreements.push(`${p.key} ${action}${operation ? `(${operation})` : ''} ${r.type}:${'name' in r ? r.name : r.id}: roles ${expected.allowed} [${expected.rule}], cedar ${actual.allowed} [${actual.rule}${actual.allowed ? '' : `: ${actual.reason}`}]`);
+            for (const writesAsCaller of [false, true]) {
+              const expected = builtInRoles.decide(p, action, r, ctx(operation, writesAsCaller));
+              const actual = cedar.decide(p, action, r, ctx(operation, writesAsCaller));
+              compared++;
+              if (expected.allowed !== actual.allowed) {
+                const what = `${p.key} ${action}${operation ? `(${operation})` : ''} ${r.type}:${'name' in r ? r.name : r.id}${writesAsCaller ? ' writing as caller' : ''}`;
+                disagreements.push(`${what}: roles ${expected.allowed} [${expected.rule}], cedar ${actual.allowed} [${actual.rule}${actual.allowed ? '' : `: ${actual.reason}`}]`);
+              }
             }
           }
         }
       }
     }
     expect(disagreements, disagreements.join('\n')).to.deep.equal([]);
-    expect(compared).to.equal(PRINCIPALS.length * ACTIONS.length * RESOURCES.length * OPERATIONS.length);
+    expect(compared).to.equal(PRINCIPALS.length * ACTIONS.length * RESOURCES.length * OPERATIONS.length * 2);
   });
 
   it('names the baseline policy that decided, and default deny otherwise', () => {
