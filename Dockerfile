@@ -24,6 +24,8 @@ COPY --from=build /src/dist/plugins dist/plugins
 COPY --from=build /src/dist/client dist/client
 COPY --from=build /src/bin bin
 COPY --from=build /src/schemas schemas
+# The Cedar plugin's schema and baseline policies are read beside its sources, not from dist/.
+COPY --from=build /src/plugins/authorization-cedar/*.cedar* plugins/authorization-cedar/
 # The `node` user of the base image (uid 1000), matching the chart's runAsUser.
 USER 1000:1000
 EXPOSE 8090
