@@ -42,7 +42,7 @@ async function switchboardWith(root: string, dir: string, upstreamPort: number, 
     await mkdir(join(dir, name, '..'), { recursive: true });
     await writeFile(join(dir, name), text);
   }
-  return startChild([join(root, 'bin/switchboard.js'), 'serve', '--config-path', dir, '--port', '0', '--host', '127.0.0.1'], /listening on http:\/\/[^\s]+:(\d+)\/mcp/, { SWITCHBOARD_LOG_LEVEL: 'warn' });
+  return startChild([join(root, 'bin/switchboard.js'), 'serve', '--config-path', dir, '--port', '0', '--host', '127.0.0.1'], /listening on http:\/\/[^\s]+:(\d+)\/mcp/, { SWITCHBOARD_LOG_LEVEL: 'info' });
 }
 
 export async function benchCallToolAuthz(options: Options): Promise<(Omit<CallToolFigures, 'target'> & { target: Target })[]> {
