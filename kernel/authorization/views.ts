@@ -20,17 +20,17 @@ const fingerprints = new WeakMap<Principal, string>();
 
 /**
  * What a principal's decisions depend on: everything but the raw claims (a person's email and
- * groups are taken from them), and the transport. Made once per principal object (one per
- * session and configuration).
+ * groups are taken from them), and the transport. Made once per principal object: one per
+ * session and configuration (principal.ts), so the session's transport is part of it for good.
  */
 function fingerprint(principal: Principal, transport: string): string {
   let f = fingerprints.get(principal);
   if (f === undefined) {
     const { claims: _claims, ...decisive } = principal as Principal & { claims?: unknown };
-    f = JSON.stringify(decisive);
+    f = `${JSON.stringify(decisive)}|${transport}`;
     fingerprints.set(principal, f);
   }
-  return `${f}|${transport}`;
+  return f;
 }
 
 /** The catalogue entry as the authorizer sees it (made once per entry). */
