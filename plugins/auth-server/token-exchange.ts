@@ -11,7 +11,7 @@ import type Provider from 'oidc-provider';
 import { errors, type TokenEndpointGrantContext } from 'oidc-provider';
 import { createRemoteJWKSet, customFetch, decodeJwt, jwtVerify, type JWTPayload } from 'jose';
 import type { TrustedIssuer } from '../../kernel/config/settings.js';
-import { compileGlob } from '../../kernel/glob.js';
+import { compileGlob, type Glob } from '../../kernel/glob.js';
 import { pinnedFetch } from '../../kernel/net/pinned-fetch.js';
 import type { Accounts } from './accounts.js';
 import { brokeredExchange } from './broker.js';
@@ -32,7 +32,7 @@ function invalidGrant(description: string): Error {
 interface Trusted {
   config: TrustedIssuer;
   keys: ReturnType<typeof createRemoteJWKSet>;
-  claims: [name: string, pattern: RegExp, written: string][];
+  claims: [name: string, pattern: Glob, written: string][];
 }
 
 interface ExchangeParams {
