@@ -115,6 +115,8 @@ export interface Settings {
   toolsetPresets: Record<string, ToolsetPresetSpec>;
   authorization: AuthorizationSettings;
   runtimeServers: { allowedCommands?: string[] };
+  /** What definitions written through core tools may reference (`${NAME}`, `{fromFile}`). */
+  secrets: { allowedEnv: string[]; allowedDirs: string[] };
   writesAsCaller?: { orchestratorAudience?: string };
   idp?: { allowPrivateIPOIDC?: boolean };
   mcpClient?: Record<string, unknown>;

@@ -58,9 +58,9 @@ function readReferencedFile(ref: FileReference, field: string, ctx: ResolveConte
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new SecretUnresolvedError(field, `cannot read ${path}${code ? ` (${code})` : ''}`);
+  } catch {
+    // Never which error: whether a file exists, or is a directory, is itself worth knowing.
+    throw new SecretUnresolvedError(field, `cannot read the referenced file '${ref.fromFile}'`);
   }
   const value = text.endsWith('\r\n') ? text.slice(0, -2) : text.endsWith('\n') ? text.slice(0, -1) : text;
   ctx.onSecret?.(value);

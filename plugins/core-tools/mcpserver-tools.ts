@@ -10,6 +10,9 @@ import { schemaErrors, warnings, withoutDefaults } from './definition-checks.js'
 import { keepRedactedSecrets } from './kept-secrets.js';
 import { detect } from './detect.js';
 import { checkRuntimeCommand } from './runtime-commands.js';
+import { checkReferences } from './references.js';
+import type { SecretValue } from '../../kernel/secrets/secret-value.js';
+import type { Principal } from '../../kernel/contracts/authorization.js';
 import { serverResource } from './server-resource.js';
 import { administer, permits } from '../../kernel/authorization/authorize.js';
 
@@ -61,6 +64,13 @@ export function mcpServerTools(kernel: KernelApi, prefix: string): ToolDefinitio
     await kernel.config.apply(raw);
     return shown(located(name).value, raw.key);
   };
+  /** New `${NAME}` and `{fromFile}` references in the arguments, against what is stored (references.ts). */
+  const references = (principal: Principal, a: JsonObject, stored?: McpServerDefinition): void => {
+    const settings = kernel.settings();
+    for (const field of ['env', 'headers'] as const) {
+      checkReferences(field, a[field] as Record<string, SecretValue> | undefined, stored?.[field], principal, settings, kernel.config.configPath);
+    }
+  };
   const remove = async (call: CallContext, name: string, l: ReturnType<typeof located>): Promise<JsonObject> => {
     const state = kernel.services.get('upstreams').status(name)?.state ?? 'stopped';
     // Only a server that is (or is about to be) serving is protected; a failed, unreachable
@@ -109,6 +119,7 @@ export function mcpServerTools(kernel: KernelApi, prefix: string): ToolDefinitio
         const body = a as unknown as McpServerDefinition;
         return administer(kernel, call, serverResource(body), 'create', (principal) => {
           checkRuntimeCommand(kernel.settings(), body);
+          references(principal, a);
           return kernel.config.exclusive(async () => {
             const name = a.name as string;
             if (kernel.config.snapshot.mcpServers.has(name)) throw new ConflictError(`MCP server '${name}' already exists; use core_mcpserver_update`, { name });
@@ -131,7 +142,8 @@ export function mcpServerTools(kernel: KernelApi, prefix: string): ToolDefinitio
         const nextDef = next as unknown as McpServerDefinition;
         // Decided on the server as it would be: its recorded owner (arguments cannot change
         // registeredBy) and the command it would run.
-        return administer(kernel, call, serverResource(nextDef), 'update', async () => {
+        return administer(kernel, call, serverResource(nextDef), 'update', async (principal) => {
+          references(principal, a, l.value);
           if (a.command !== undefined || a.args !== undefined || a.type !== undefined) checkRuntimeCommand(kernel.settings(), nextDef);
           return save(call, a.name as string, next, l.origin.file);
         });
