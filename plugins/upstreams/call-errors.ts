@@ -1,15 +1,26 @@
-/** How a failed upstream request reads to a Switchboard client. */
+/**
+ * How a failed upstream request reads to a Switchboard client. Only Switchboard's own transport
+ * failures are SERVER_UNAVAILABLE or TIMEOUT; whatever the upstream answered itself, whatever its
+ * code (its -32000 and -32001 included, which the SDK also uses for "connection closed" and
+ * "timed out"), is UPSTREAM_ERROR with its code and its words.
+ */
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { ServerUnavailableError, SwitchboardError, TimeoutError, UpstreamError } from '../../kernel/errors.js';
+
+/** A JSON-RPC error the upstream answered (not one the SDK or Switchboard made locally). */
+export class UpstreamAnswerError extends McpError {}
+
+/** The SDK's own "connection closed" (its message is fixed); an upstream's -32000 says something else. */
+const SDK_CONNECTION_CLOSED = `MCP error ${ErrorCode.ConnectionClosed}: Connection closed`;
 
 export function mapUpstreamError(server: string, what: string, err: unknown): SwitchboardError {
   if (err instanceof SwitchboardError) return err;
   if (err instanceof McpError) {
-    if (err.code === ErrorCode.RequestTimeout) {
-      const ms = Number((err.data as { timeout?: number } | undefined)?.timeout ?? 0);
-      return new TimeoutError(`${what} on server '${server}'`, ms);
-    }
-    if (err.code === ErrorCode.ConnectionClosed) return new ServerUnavailableError(server, 'the connection closed during the call');
+    if (err instanceof UpstreamAnswerError) return new UpstreamError(server, err.message, err.code);
+    const timeout = (err.data as { timeout?: unknown } | undefined)?.timeout;
+    // The SDK's own timeout carries its length; a -32001 without it came from the upstream.
+    if (err.code === ErrorCode.RequestTimeout && typeof timeout === 'number') return new TimeoutError(`${what} on server '${server}'`, timeout);
+    if (err.code === ErrorCode.ConnectionClosed && err.message === SDK_CONNECTION_CLOSED) return new ServerUnavailableError(server, 'the connection closed during the call');
     // The upstream's own words, verbatim (decisions.md).
     return new UpstreamError(server, err.message, err.code);
   }

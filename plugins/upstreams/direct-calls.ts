@@ -12,12 +12,14 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError, type CallToolResult, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { Cancellation } from '../../kernel/cancellation.js';
 import type { JsonObject } from '../../kernel/tools.js';
+import { SwitchboardError } from '../../kernel/errors.js';
+import { UpstreamAnswerError } from './call-errors.js';
 
 const PREFIX = 'sb:';
 
 /** A cancellation's reason as the SDK's request() would reject with it. */
-function asCallError(reason: unknown): McpError {
-  return reason instanceof McpError ? reason : new McpError(ErrorCode.RequestTimeout, String(reason));
+function asCallError(reason: unknown): Error {
+  return reason instanceof McpError ? reason : new SwitchboardError('CANCELLED', `the call was cancelled: ${String(reason)}`);
 }
 
 interface Pending {
@@ -38,7 +40,7 @@ export class DirectCalls {
         const p = this.pending.get(m.id);
         if (p) {
           this.pending.delete(m.id);
-          if (m.error) p.reject(new McpError(m.error.code, m.error.message, m.error.data));
+          if (m.error) p.reject(new UpstreamAnswerError(m.error.code, m.error.message, m.error.data));
           else p.resolve(m.result as CallToolResult);
           return;
         }
@@ -63,7 +65,7 @@ export class DirectCalls {
         clearTimeout(timer);
         stopListening();
       };
-      const cancel = (error: McpError) => {
+      const cancel = (error: Error) => {
         if (!this.pending.delete(id)) return;
         settle();
         this.transport.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: error.message } }).catch(() => undefined);
