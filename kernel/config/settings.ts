@@ -75,6 +75,8 @@ export interface AggregatorSettings {
   servicePrefix: string;
   maxBodyBytes: number;
   allowedOrigins: string[];
+  /** Host names answered besides localhost, the bind address and base URLs (DNS rebinding). */
+  allowedHosts: string[];
   shutdownGraceSeconds: number;
   admin: { enabled: boolean; port: number; bindAddress: string; allowNonLoopback: boolean };
   tls?: { certFile: string; keyFile: string };

@@ -10,6 +10,7 @@ import { createServer, type Server } from 'node:http';
 import Koa from 'koa';
 import Router from '@koa/router';
 import { isLoopback } from '../../kernel/config/surfaces.js';
+import { hostCheck } from '../../kernel/net/allowed-hosts.js';
 import { audit, authorizerOf } from '../../kernel/authorization/authorize.js';
 import { describePrincipal, peerPrincipal } from '../../kernel/authorization/principal.js';
 import type { Resource } from '../../kernel/contracts/authorization.js';
@@ -101,6 +102,17 @@ export default definePlugin({
     router.delete('/user-tokens', (ctx) => dropGrants(ctx, kernel.services.find('upstreams')?.list().map((s) => s.name) ?? []));
 
     const app = new Koa();
+    // DNS rebinding: answer only to the names this listener is known by. Its CSRF check below
+    // compares Origin with the Host, which is then one of those names, never an attacker's.
+    app.use(async (ctx, next) => {
+      const hosts = hostCheck(settings().bindAddress, kernel.settings().aggregator.allowedHosts, []);
+      if (!hosts.allows(ctx.get('host') || undefined)) {
+        ctx.status = 421;
+        ctx.body = `Refused: Host '${ctx.get('host')}' is not a name the admin UI answers to (aggregator.allowedHosts)`;
+        return;
+      }
+      await next();
+    });
     // The admin UI is for administrators. It has no sign-in of its own, so its caller is known
     // by address: on a loopback listener a loopback peer is the local administrator; any other
     // caller (on a wider bind, every caller) is anonymous, refused by the built-in roles.

@@ -15,6 +15,7 @@ import { closeListener } from '../../kernel/net/listener.js';
 import { definePlugin } from '../../kernel/plugin.js';
 import { readJsonBody } from './body.js';
 import { originAllowed } from './origin.js';
+import { hostCheck } from '../../kernel/net/allowed-hosts.js';
 import { loadTls } from './tls.js';
 
 const BASE = 'http://switchboard.local';
@@ -23,6 +24,13 @@ const BASE = 'http://switchboard.local';
 function refuse(res: ServerResponse, auth: Extract<Authentication, { kind: 'refused' }>): void {
   const body = JSON.stringify({ error: auth.error, error_description: auth.description });
   res.writeHead(auth.status, { ...auth.headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store' });
+  res.end(body);
+}
+
+/** A Host this listener is not known by (DNS rebinding): 421, as a JSON-RPC error the MCP clients read. */
+function misdirected(res: ServerResponse, host: string): void {
+  const body = JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `Host '${host}' is not a name this server answers to; add it to aggregator.allowedHosts if it should be` } });
+  res.writeHead(421, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
   res.end(body);
 }
 
@@ -76,10 +84,18 @@ export default definePlugin({
         const koaHandler = app.callback();
         // Provided during setup (or never): looked up once, not per request.
         const authenticator = kernel.services.find('authenticator');
+        const hosts = hostCheck(settings.host, settings.allowedHosts, [settings.oauth.server.baseUrl, kernel.settings().oauth.mcpClient.baseUrl]);
+        // Clients send the same Host on every request: the last one allowed is not parsed again.
+        let allowedHost: string | undefined;
         const listener: RequestListener<typeof IncomingMessage, typeof ServerResponse> = async (req, res) => {
           // A request for exactly a raw path (every MCP message) reuses that path's parsed URL.
           const exact = req.url === undefined ? undefined : raw.get(req.url);
           const url = exact?.url ?? new URL(req.url ?? '/', BASE);
+          const host = req.headers.host;
+          if (host !== allowedHost && url.pathname !== '/health') {
+            if (!hosts.allows(host)) return misdirected(res, host!);
+            allowedHost = host;
+          }
           const handlers = (exact ?? raw.get(url.pathname))?.handlers;
           if (handlers) {
             if (authenticator && !openPaths.has(url.pathname)) {
