@@ -26,9 +26,17 @@ export async function removeLeftoverTempFiles(dir: string): Promise<string[]> {
   return leftovers;
 }
 
+/**
+ * Files Switchboard writes that may hold what only its user should read (definitions with
+ * literal credentials, execution records with tool arguments and results, the event log):
+ * owner-only, and their directories too when Switchboard makes them.
+ */
+export const PRIVATE_FILE = 0o600;
+export const PRIVATE_DIR = 0o700;
+
 export async function writeFileAtomic(path: string, content: string, options: { durable?: boolean; mode?: number } = {}): Promise<void> {
   const dir = dirname(path);
-  await mkdir(dir, { recursive: true, ...(options.mode !== undefined ? { mode: 0o700 } : {}) });
+  await mkdir(dir, { recursive: true, ...(options.mode !== undefined ? { mode: PRIVATE_DIR } : {}) });
   // A dot-prefixed temp name: the watcher ignores dotfiles, so it never sees a half file.
   const tmp = join(dir, `.${basename(path)}.${randomBytes(6).toString('hex')}${TEMP_SUFFIX}`);
   // `mode` (0o600 for credentials) applies from creation: the content is never readable by others.

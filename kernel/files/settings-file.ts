@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SETTINGS_FILE } from '../config/pipeline.js';
-import { writeFileAtomic } from './atomic-write.js';
+import { PRIVATE_FILE, writeFileAtomic } from './atomic-write.js';
 
 export async function readSettingsText(configPath: string): Promise<string> {
   try {
@@ -15,6 +15,6 @@ export async function readSettingsText(configPath: string): Promise<string> {
 
 export async function writeSettingsText(configPath: string, text: string): Promise<{ location: string }> {
   const file = join(configPath, SETTINGS_FILE);
-  await writeFileAtomic(file, text);
+  await writeFileAtomic(file, text, { mode: PRIVATE_FILE });
   return { location: file };
 }

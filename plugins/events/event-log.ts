@@ -7,7 +7,7 @@
 import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { EventLog, EventQuery, NewEvent, SwitchboardEvent } from '../../kernel/contracts/events.js';
-import { writeFileAtomic } from '../../kernel/files/atomic-write.js';
+import { PRIVATE_DIR, PRIVATE_FILE, writeFileAtomic } from '../../kernel/files/atomic-write.js';
 
 export interface Retention {
   maxEvents: number;
@@ -86,12 +86,12 @@ export class PersistentEventLog implements EventLog {
       .then(async () => {
         if (this.linesInFile >= this.retention.maxEvents * 2) {
           this.prune();
-          await writeFileAtomic(file, this.events.map((x) => JSON.stringify(x)).join('\n') + '\n', { durable: false });
+          await writeFileAtomic(file, this.events.map((x) => JSON.stringify(x)).join('\n') + '\n', { durable: false, mode: PRIVATE_FILE });
           this.linesInFile = this.events.length;
           return;
         }
-        await mkdir(dirname(file), { recursive: true });
-        await appendFile(file, `${JSON.stringify(e)}\n`);
+        await mkdir(dirname(file), { recursive: true, mode: PRIVATE_DIR });
+        await appendFile(file, `${JSON.stringify(e)}\n`, { mode: PRIVATE_FILE });
         this.linesInFile++;
       })
       .catch((err: unknown) => this.warn(`event log: cannot write ${file}: ${(err as Error).message}`));

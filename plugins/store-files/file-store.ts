@@ -11,7 +11,7 @@ import type { RawResource, ResourceKind, ResourceStore, StoreChange, StoreLoadRe
 import { parseYaml } from '../../kernel/config/yaml-document.js';
 import type { ConfigProblem } from '../../kernel/errors.js';
 import { SETTINGS_FILE } from '../../kernel/config/pipeline.js';
-import { removeLeftoverTempFiles, writeFileAtomic } from '../../kernel/files/atomic-write.js';
+import { PRIVATE_FILE, removeLeftoverTempFiles, writeFileAtomic } from '../../kernel/files/atomic-write.js';
 import { readSettingsText, writeSettingsText } from '../../kernel/files/settings-file.js';
 
 const DIRS: Record<ResourceKind, string> = { mcpserver: 'mcpservers', workflow: 'workflows' };
@@ -91,7 +91,7 @@ export class FileStore implements ResourceStore {
   async write(kind: ResourceKind, name: string, body: Record<string, unknown>, key?: string): Promise<RawResource> {
     const file = key ?? this.fileFor(kind, name);
     const text = stringify(body, { lineWidth: 0 });
-    await writeFileAtomic(file, text);
+    await writeFileAtomic(file, text, { mode: PRIVATE_FILE });
     this.ownWrites.set(file, (this.ownWrites.get(file) ?? 0) + 1);
     return { kind, key: file, parsed: parseYaml(text, file) };
   }

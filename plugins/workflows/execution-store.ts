@@ -7,7 +7,7 @@ import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ExecutionHistory, ExecutionListQuery } from '../../kernel/contracts/executions.js';
 import type { Logger } from '../../kernel/log.js';
-import { writeFileAtomic } from '../../kernel/files/atomic-write.js';
+import { PRIVATE_DIR, PRIVATE_FILE, writeFileAtomic } from '../../kernel/files/atomic-write.js';
 import type { ExecutionRecord } from './execution-record.js';
 
 export interface Retention {
@@ -33,7 +33,7 @@ export class ExecutionStore implements ExecutionHistory {
   ) {}
 
   async open(): Promise<void> {
-    await mkdir(this.dir, { recursive: true });
+    await mkdir(this.dir, { recursive: true, mode: PRIVATE_DIR });
     const files = (await readdir(this.dir)).filter((f) => f.endsWith('.json') && !f.startsWith('.'));
     const loaded: ExecutionRecord[] = [];
     for (const f of files) {
@@ -74,7 +74,7 @@ export class ExecutionStore implements ExecutionHistory {
     const file = join(this.dir, `${record.execution_id}.json`);
     const previous = this.writes.get(record.execution_id) ?? Promise.resolve();
     const next = previous
-      .then(() => writeFileAtomic(file, snapshot, { durable: false }))
+      .then(() => writeFileAtomic(file, snapshot, { durable: false, mode: PRIVATE_FILE }))
       .catch((err: unknown) => this.log.error(`cannot persist execution ${record.execution_id}: ${(err as Error).message}`));
     this.writes.set(record.execution_id, next);
     void next.then(() => {

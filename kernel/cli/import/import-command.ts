@@ -7,7 +7,7 @@ import { access, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { validateDocument } from '../../config/validate.js';
-import { writeFileAtomic } from '../../files/atomic-write.js';
+import { PRIVATE_FILE, writeFileAtomic } from '../../files/atomic-write.js';
 import { importEntry, serverMap } from './client-config.js';
 import { stripJsonc } from './jsonc.js';
 
@@ -70,7 +70,7 @@ export async function importServers(o: ImportOptions): Promise<number> {
       o.out(`would write ${file}${renamed} (${what}):\n${text.trimEnd().replace(/^/gm, '  ')}`);
       continue;
     }
-    await writeFileAtomic(file, text);
+    await writeFileAtomic(file, text, { mode: PRIVATE_FILE });
     o.out(`wrote ${file}${renamed} (${what})`);
   }
   return status;
