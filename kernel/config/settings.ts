@@ -80,8 +80,33 @@ export interface AggregatorSettings {
   shutdownGraceSeconds: number;
   admin: { enabled: boolean; port: number; bindAddress: string; allowNonLoopback: boolean };
   tls?: { certFile: string; keyFile: string };
-  limits: { maxSessions: number; maxArgumentBytes: number; maxArgumentDepth: number; rateLimit: { callsPerSecond: number; burst: number } };
+  /** Where runtime connections (detect, servers created through tools) may reach besides public addresses. */
+  network: { allow: string[] };
+  limits: AggregatorLimits;
   oauth: { server: OAuthServerSettings };
+}
+
+/** aggregator.limits: what one caller or one upstream may ask of a shared instance. */
+export interface AggregatorLimits {
+  maxSessions: number;
+  maxSessionsPerPrincipal: number;
+  maxArgumentBytes: number;
+  maxArgumentDepth: number;
+  rateLimit: { callsPerSecond: number; burst: number };
+  headersTimeoutSeconds: number;
+  requestTimeoutSeconds: number;
+  maxToolsPerServer: number;
+  maxToolNameLength: number;
+  templates: TemplateBudget;
+  workflows: { maxIterations: number };
+  executions: { maxTotalBytes: number };
+}
+
+/** What one template rendering may spend before it stops with an error naming the limit. */
+export interface TemplateBudget {
+  maxIterations: number;
+  maxOutputBytes: number;
+  maxMilliseconds: number;
 }
 
 export interface PresetRule {
