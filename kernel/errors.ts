@@ -169,8 +169,15 @@ export class TooDeepError extends SwitchboardError {
 }
 
 export class SessionLimitError extends SwitchboardError {
-  constructor(limit: number) {
-    super('SESSION_LIMIT', `the session limit of ${limit} is reached; close sessions you no longer use (DELETE /mcp) or raise aggregator.limits.maxSessions`, { limit });
+  /** `caller` set: the limit of one caller's sessions (aggregator.limits.maxSessionsPerPrincipal). */
+  constructor(limit: number, caller?: string) {
+    super(
+      'SESSION_LIMIT',
+      caller === undefined
+        ? `the session limit of ${limit} is reached; close sessions you no longer use (DELETE /mcp) or raise aggregator.limits.maxSessions`
+        : `${caller} already holds ${limit} sessions, the most one caller may open; close sessions you no longer use (DELETE /mcp) or raise aggregator.limits.maxSessionsPerPrincipal`,
+      caller === undefined ? { limit } : { limit, scope: 'caller' },
+    );
   }
 }
 

@@ -15,6 +15,7 @@ import { audit, authorizerOf } from '../../kernel/authorization/authorize.js';
 import { describePrincipal, peerPrincipal } from '../../kernel/authorization/principal.js';
 import type { Resource } from '../../kernel/contracts/authorization.js';
 import { closeListener, listen } from '../../kernel/net/listener.js';
+import { readTimeouts } from '../../kernel/net/read-timeouts.js';
 import { definePlugin } from '../../kernel/plugin.js';
 import { html, page, type Html } from './html.js';
 import { executionPage, executionsPage, serverPage, serversPage, sessionPage, sessionsPage } from './pages.js';
@@ -147,7 +148,7 @@ export default definePlugin({
       async start() {
         const { bindAddress, port } = settings();
         if (!isLoopback(bindAddress)) log.warn(`THE ADMIN UI HAS NO AUTHENTICATION and listens on ${bindAddress}:${port} (allowNonLoopback): anyone who reaches it can end sessions and reconnect servers`);
-        server = createServer(app.callback());
+        server = createServer(readTimeouts(kernel.settings().aggregator.limits), app.callback());
         const bound = await listen(server, port, bindAddress, 'admin UI');
         log.info(`admin UI on http://${bindAddress}:${bound}/`);
       },

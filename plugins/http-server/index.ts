@@ -12,6 +12,7 @@ import type { Authentication } from '../../kernel/contracts/auth.js';
 import type { HttpService, RawHandler } from '../../kernel/contracts/http.js';
 import type { Identity } from '../../kernel/request-context.js';
 import { closeListener } from '../../kernel/net/listener.js';
+import { readTimeouts } from '../../kernel/net/read-timeouts.js';
 import { definePlugin } from '../../kernel/plugin.js';
 import { readJsonBody } from './body.js';
 import { originAllowed } from './origin.js';
@@ -76,6 +77,14 @@ export default definePlugin({
       return loaded.ok ? [] : loaded.problems;
     });
 
+    // A slow client's limits follow config.yaml edits; the check interval stays as started.
+    kernel.hooks.onConfigLoad.tap('http-server', (next) => {
+      if (!server) return;
+      const reading = readTimeouts(next.settings.aggregator.limits);
+      server.headersTimeout = reading.headersTimeout;
+      server.requestTimeout = reading.requestTimeout;
+    });
+
     return {
       async start() {
         const settings = aggregator();
@@ -109,7 +118,8 @@ export default definePlugin({
         };
         const tls = settings.tls ? loadTls(settings.tls, kernel.config.configPath, { file: 'config.yaml', locate: () => ({ line: 0, column: 0 }) }) : undefined;
         if (tls && !tls.ok) throw new Error(tls.problems.map((p) => `${p.field}: ${p.message}`).join('; '));
-        server = tls ? createHttpsServer({ ...tls.material }, listener) : createServer(listener);
+        const reading = readTimeouts(settings.limits);
+        server = tls ? createHttpsServer({ ...tls.material, ...reading }, listener) : createServer(reading, listener);
         server.keepAliveTimeout = 65_000;
         await new Promise<void>((resolve, reject) => {
           server!.once('error', reject);

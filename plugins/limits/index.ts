@@ -1,6 +1,6 @@
 /**
  * limits: what one client may ask of a shared gateway. A session limit (refused at
- * initialize with 503), the size of a tool call's arguments, and a per-session rate limit
+ * initialize with 503, in all and per caller), the size of a tool call's arguments, and a per-session rate limit
  * on call_tool/call_tools (a RATE_LIMITED result saying when to retry, like HTTP 429), and a
  * nesting depth for every meta-tool's arguments (deeper ones would overflow recursive code).
  * Settings live in `aggregator.limits` and apply live on reload.
@@ -10,6 +10,7 @@ import { definePlugin } from '../../kernel/plugin.js';
 import type { RequestContext } from '../../kernel/request-context.js';
 import type { Session } from '../../kernel/sessions.js';
 import { exceedsDepth } from './json-depth.js';
+import { callerOf, countOf } from './session-callers.js';
 import { TokenBucket } from './token-bucket.js';
 
 const BUCKET = Symbol('limits:bucket');
@@ -28,9 +29,14 @@ export default definePlugin({
   setup({ kernel }) {
     const limits = () => kernel.settings().aggregator.limits;
 
-    kernel.hooks.onSessionOpen.tap('limits', (_session: Session) => {
-      const max = limits().maxSessions;
-      if (max > 0 && kernel.sessions.size >= max) throw new SessionLimitError(max);
+    kernel.hooks.onSessionOpen.tap('limits', (session: Session) => {
+      const { maxSessions, maxSessionsPerPrincipal } = limits();
+      if (maxSessions > 0 && kernel.sessions.size >= maxSessions) throw new SessionLimitError(maxSessions);
+      if (maxSessionsPerPrincipal > 0) {
+        const caller = callerOf(session);
+        // Counted afresh (initialize is rare): no counter to drift when a later tap refuses the session.
+        if (caller && countOf(kernel.sessions.all(), caller) >= maxSessionsPerPrincipal) throw new SessionLimitError(maxSessionsPerPrincipal, caller.shown);
+      }
     });
 
     // Synchronous: nothing here waits, and a sync tap costs the per-call hook chain no promise of its own.

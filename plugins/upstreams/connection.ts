@@ -32,6 +32,7 @@ import { redactUrl } from '../../kernel/secrets/redact.js';
 import { resolvedSecrets } from './resolved-secrets.js';
 import { ClientRelay } from './client-relay.js';
 import { listToolsPage } from './tool-list.js';
+import { checkToolPage, ToolListLimitError, type ToolListLimits } from './tool-limits.js';
 import { backoffDelayMs } from './backoff.js';
 import { mapUpstreamError } from './call-errors.js';
 import { ChildProcessTransport } from './child-process-transport.js';
@@ -68,6 +69,8 @@ export interface ConnectionEvents {
   onResourceUpdated(conn: UpstreamConnection, uri: string): void;
   /** The error a call gets while this server is not running (it names the call that starts it). */
   unavailable(conn: UpstreamConnection): ServerUnavailableError;
+  /** The limits a tool list is held to, as configured now. */
+  toolLimits(): ToolListLimits;
   /** A signed-in connection's server refused its credentials during a call: the error the caller gets. */
   unauthorized?(conn: UpstreamConnection): SwitchboardError;
   /** A signed-in connection's server wants more scope for a call (403 insufficient_scope): the error the caller gets. */
@@ -345,13 +348,30 @@ export class UpstreamConnection {
 
   private async refreshAll(client: Client): Promise<void> {
     const caps = client.getServerCapabilities() ?? {};
-    this.tools = caps.tools ? await this.listAll((cursor) => listToolsPage(client, cursor, this.log), 'tools') : [];
+    this.tools = caps.tools ? await this.listTools(client) : [];
     this.resources = caps.resources ? await this.listAll((cursor) => client.listResources(cursor ? { cursor } : {}), 'resources') : [];
     // Templates are optional even for servers with resources: one that has none may not answer.
     this.resourceTemplates = caps.resources
       ? await this.listAll<'resourceTemplates', ResourceTemplate>((cursor) => client.listResourceTemplates(cursor ? { cursor } : {}), 'resourceTemplates').catch((): ResourceTemplate[] => [])
       : [];
     this.prompts = caps.prompts ? await this.listAll((cursor) => client.listPrompts(cursor ? { cursor } : {}), 'prompts') : [];
+  }
+
+  /** Page by page, so a list past the limits is refused before the rest of it is read. */
+  private async listTools(client: Client): Promise<Tool[]> {
+    const limits = this.events.toolLimits();
+    const all: Tool[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const page = await listToolsPage(client, cursor, this.log);
+      checkToolPage(all.length, page.tools, limits);
+      all.push(...page.tools);
+      cursor = page.nextCursor;
+      // Empty pages with a cursor each time would never end.
+      if (++pages > limits.maxToolsPerServer) throw new ToolListLimitError(`the server's tools/list never ends (more than ${limits.maxToolsPerServer} pages); its tool list is refused`);
+    } while (cursor);
+    return all;
   }
 
   private async listAll<K extends 'tools' | 'resources' | 'resourceTemplates' | 'prompts', T>(
@@ -375,6 +395,13 @@ export class UpstreamConnection {
         await this.refreshAll(client);
         if (epoch === this.epoch) this.events.onContentChange(this);
       } catch (err) {
+        if (err instanceof ToolListLimitError && epoch === this.epoch) {
+          // The new list is refused whole, like at connect: no stale tools stay callable.
+          this.epoch++;
+          await this.disconnect();
+          this.fail(err.message);
+          return;
+        }
         this.log.warn(`refreshing after ${what} list change failed: ${(err as Error).message}`);
       }
     };

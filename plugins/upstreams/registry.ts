@@ -10,6 +10,7 @@ import { AuthRequiredError, NotFoundError } from '../../kernel/errors.js';
 import type { KernelApi } from '../../kernel/kernel-api.js';
 import type { Logger } from '../../kernel/log.js';
 import { UpstreamConnection } from './connection.js';
+import type { ToolListLimits } from './tool-limits.js';
 import { familySurface, type FamilyRefusal } from './family.js';
 import { promptEntries, toolDefinitions } from './tool-definitions.js';
 import { unavailable } from './unavailable.js';
@@ -80,6 +81,7 @@ export class Upstreams implements UpstreamRegistry {
           onStateChange: (c, previous) => this.announce(c, previous),
           onSecret: (value) => this.kernel.secrets.add(value),
           unavailable: (c) => this.unavailableFor(c),
+          toolLimits: this.toolLimits,
           onResourceUpdated: (c, uri) => this.emit({ type: 'updated', server: c.name, uri }),
         });
         this.conns.set(name, created);
@@ -162,6 +164,8 @@ export class Upstreams implements UpstreamRegistry {
     this.kernel.hooks.onServiceStateChange.call(conn.error ? { ...change, detail: conn.error } : change);
   }
 
+  private readonly toolLimits = (): ToolListLimits => this.kernel.settings().aggregator.limits;
+
   /** The shared connection got 401: with the OAuth client on, each owner's grant opens its own connection. */
   private openGate(conn: UpstreamConnection): void {
     const credentials = this.kernel.services.find('upstream-credentials');
@@ -178,6 +182,7 @@ export class Upstreams implements UpstreamRegistry {
           },
           onSecret: (value) => this.kernel.secrets.add(value),
           unavailable: (c) => this.unavailableFor(c),
+          toolLimits: this.toolLimits,
           onResourceUpdated: () => undefined,
           unauthorized: () => {
             onRefused();
