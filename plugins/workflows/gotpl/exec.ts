@@ -17,6 +17,12 @@ import type { GoMap } from './values.js';
 const MAX_EXEC_DEPTH = 1000;
 
 const BREAK = { control: 'break' };
+
+/** Short values are the common case; counting their UTF-8 bytes by hand beats a native call. */
+function isAscii(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0x7f) return false;
+  return true;
+}
 const CONTINUE = { control: 'continue' };
 
 export class Executor extends Evaluator {
@@ -43,6 +49,7 @@ export class Executor extends Evaluator {
     this.node = node;
     switch (node.kind) {
       case N.Text:
+        if (!this.budget.write(node.bytes)) this.outputFull(node.bytes);
         this.out += node.text;
         return;
       case N.Action: {
@@ -105,19 +112,28 @@ export class Executor extends Evaluator {
           if (r.pipe.decl.length > 1) this.errorf(`can't use ${sprintf('%v', [val])} to iterate over more than one variable`);
           const n = Number(val);
           iterated = n > 0;
-          for (let i = 0; i < n; i++) this.iteration(r, mark, undefined, i, false);
+          for (let i = 0; i < n; i++) {
+            this.countIteration(r);
+            this.iteration(r, mark, undefined, i, false);
+          }
           break;
         }
         case Kind.Slice: {
           const a = val as unknown[];
           iterated = a.length > 0;
-          for (let i = 0; i < a.length; i++) this.iteration(r, mark, i, a[i] === undefined ? null : a[i], true);
+          for (let i = 0; i < a.length; i++) {
+            this.countIteration(r);
+            this.iteration(r, mark, i, a[i] === undefined ? null : a[i], true);
+          }
           break;
         }
         case Kind.Map: {
           const keys = sortedKeys(val as GoMap);
           iterated = keys.length > 0;
-          for (const k of keys) this.iteration(r, mark, k, (val as GoMap)[k], true);
+          for (const k of keys) {
+            this.countIteration(r);
+            this.iteration(r, mark, k, (val as GoMap)[k], true);
+          }
           break;
         }
         case Kind.Invalid:
@@ -141,6 +157,22 @@ export class Executor extends Evaluator {
       }
     }
     this.pop(outer);
+  }
+
+  /**
+   * Every iteration of every range counts, nested or not. Messages point at the range's
+   * pipeline (`at <.input.n>`), not the whole range with its body as Go's would.
+   */
+  private countIteration(r: BranchNode): void {
+    const b = this.budget;
+    if (++b.iterations > b.limits.maxIterations) {
+      this.node = r.pipe;
+      this.overBudget('maxIterations', `more than ${b.limits.maxIterations} loop iterations`);
+    }
+    if (b.tick()) {
+      this.node = r.pipe;
+      this.outOfTime();
+    }
   }
 
   private iteration(r: BranchNode, mark: number, index: unknown, elem: unknown, elemBoxed: boolean): void {
@@ -169,6 +201,8 @@ export class Executor extends Evaluator {
     const tree = this.program.trees.get(t.name);
     if (tree === undefined) this.errorf(`template ${quoteString(t.name)} not defined`);
     if (this.depth === MAX_EXEC_DEPTH) this.errorf(`exceeded maximum template depth (${MAX_EXEC_DEPTH})`);
+    // Recursion without a loop still multiplies: {{template "a"}} twice inside "a".
+    if (this.budget.tick()) this.outOfTime();
     // Variables declared by the pipeline persist in the caller.
     const newDot = this.evalPipeline(dot, t.pipe);
     const saved = { base: this.base, top: this.top, executing: this.executing, boxed: this.dotBoxed };
@@ -189,6 +223,14 @@ export class Executor extends Evaluator {
   private printValue(node: ItemNode, v: unknown): void {
     this.node = node;
     if (typeof v === 'function') this.errorf(`can't print ${nodeString(node)} of type ${typeName(v)}`);
-    this.out += v === undefined || v === null ? '<no value>' : printOne(v);
+    const s = v === undefined || v === null ? '<no value>' : printOne(v);
+    const bytes = s.length < 64 && isAscii(s) ? s.length : Buffer.byteLength(s, 'utf8');
+    if (!this.budget.write(bytes)) this.outputFull(bytes);
+    this.out += s;
+  }
+
+  private outputFull(adding: number): never {
+    const max = this.budget.limits.maxOutputBytes;
+    this.overBudget('maxOutputBytes', `output would reach ${this.budget.outputBytes + adding} bytes, more than ${max}`);
   }
 }
