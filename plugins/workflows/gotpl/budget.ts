@@ -5,9 +5,14 @@
  *
  * One Budget is shared by every template rendered under it (a step's arguments are one
  * rendering however many strings they hold), so its counters live here and the executor
- * only increments them. The clock is read rarely: every CLOCK_TICKS ticks, where a range
- * iteration, a {{template}} call and a function call are one tick each, and every 64
- * characters a function builds are one more (building a string costs its length).
+ * increments them in place (the checks sit on the hottest paths of rendering: plain fields,
+ * no calls, unless a limit is near).
+ *
+ * Time is measured in ticks and read from the clock rarely: a range iteration, a
+ * {{template}} call and a function call are one tick each, and every 64 characters a
+ * function builds are one more (building a string costs its length). The clock starts at
+ * the FIRST_CLOCK_TICKS-th tick, so the short renderings that make up nearly all step
+ * arguments never read it; what runs before is a handful of ticks.
  */
 
 /** The three limits; Switchboard's are `aggregator.limits.templates`. */
@@ -16,24 +21,30 @@ export interface BudgetLimits {
   readonly maxIterations: number;
   /** UTF-8 bytes written to the output; no single value a function builds may be larger either. */
   readonly maxOutputBytes: number;
-  /** Wall time from the budget's creation. */
+  /** Wall time of the rendering. */
   readonly maxMilliseconds: number;
 }
 
 export type BudgetLimit = keyof BudgetLimits;
 
+const FIRST_CLOCK_TICKS = 16;
 /** Ticks between two reads of the clock: rare enough to cost nothing, often enough to stop within a millisecond or so. */
 const CLOCK_TICKS = 256;
-/** A built string of this many characters counts as one tick. */
+/** A built string of 2^6 = 64 characters counts as one tick. */
 const CHARS_PER_TICK_SHIFT = 6;
 
 const UNLIMITED: BudgetLimits = { maxIterations: Infinity, maxOutputBytes: Infinity, maxMilliseconds: Infinity };
 
 export class Budget {
+  /** Copied out of `limits` so the hot checks read one object. */
+  readonly maxIterations: number;
+  readonly maxOutputBytes: number;
   iterations = 0;
   outputBytes = 0;
-  private untilClock = CLOCK_TICKS;
-  private readonly deadline: number;
+  /** Ticks left before the clock is read; the executor decrements it. */
+  untilClock = FIRST_CLOCK_TICKS;
+  /** -1 until the clock is first read. */
+  private deadline = -1;
 
   /**
    * `setting` names where the limits come from (`aggregator.limits.templates`), so that an
@@ -43,31 +54,33 @@ export class Budget {
     readonly limits: BudgetLimits = UNLIMITED,
     readonly setting = '',
   ) {
-    this.deadline = limits.maxMilliseconds === Infinity ? Infinity : performance.now() + limits.maxMilliseconds;
+    this.maxIterations = limits.maxIterations;
+    this.maxOutputBytes = limits.maxOutputBytes;
   }
 
-  /** One unit of work; true when the wall-time limit has passed. */
-  tick(): boolean {
-    if (--this.untilClock > 0) return false;
+  /** Called when untilClock reaches 0: reads the clock; true once the wall-time limit has passed. */
+  clock(): boolean {
     this.untilClock = CLOCK_TICKS;
-    return performance.now() > this.deadline;
+    const now = performance.now();
+    if (this.deadline < 0) {
+      this.deadline = now + this.limits.maxMilliseconds;
+      return false;
+    }
+    return now > this.deadline;
   }
 
-  /** A function built `chars` characters: counts towards the next read of the clock. */
+  /** One tick; true when the wall-time limit has passed. */
+  tick(): boolean {
+    return --this.untilClock <= 0 && this.clock();
+  }
+
+  /** A function built `chars` characters: a tick, and its length brings the next clock read closer. */
   built(chars: number): boolean {
     this.untilClock -= chars >> CHARS_PER_TICK_SHIFT;
     return this.tick();
   }
 
-  /** Whether `n` more output bytes stay within the limit (they are counted when they do). */
-  write(n: number): boolean {
-    const total = this.outputBytes + n;
-    if (total > this.limits.maxOutputBytes) return false;
-    this.outputBytes = total;
-    return true;
-  }
-
-  /** `(aggregator.limits.templates.maxIterations)`, or the bare limit without a setting. */
+  /** `aggregator.limits.templates.maxIterations`, or the bare limit without a setting. */
   settingOf(limit: BudgetLimit): string {
     return this.setting === '' ? limit : `${this.setting}.${limit}`;
   }

@@ -283,7 +283,7 @@ export class Evaluator {
    * that builds big strings reads the clock sooner.
    */
   private chargeBuilt(name: string, node: AnyNode, s: string): void {
-    const max = this.budget.limits.maxOutputBytes;
+    const max = this.budget.maxOutputBytes;
     // UTF-8 takes at most 3 bytes per UTF-16 unit: count exactly only near the limit.
     if (s.length * 3 > max) {
       const bytes = Buffer.byteLength(s, 'utf8');

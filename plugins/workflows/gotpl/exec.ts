@@ -49,7 +49,7 @@ export class Executor extends Evaluator {
     this.node = node;
     switch (node.kind) {
       case N.Text:
-        if (!this.budget.write(node.bytes)) this.outputFull(node.bytes);
+        this.write(node.bytes);
         this.out += node.text;
         return;
       case N.Action: {
@@ -105,6 +105,7 @@ export class Executor extends Evaluator {
     const mark = this.top; // after the declared variables
     const savedBoxed = this.dotBoxed;
     let iterated = false;
+    const b = this.budget;
     try {
       switch (kindOf(val)) {
         case Kind.Int: {
@@ -113,7 +114,7 @@ export class Executor extends Evaluator {
           const n = Number(val);
           iterated = n > 0;
           for (let i = 0; i < n; i++) {
-            this.countIteration(r);
+            if (++b.iterations > b.maxIterations || --b.untilClock <= 0) this.iterationCheck(r);
             this.iteration(r, mark, undefined, i, false);
           }
           break;
@@ -122,7 +123,7 @@ export class Executor extends Evaluator {
           const a = val as unknown[];
           iterated = a.length > 0;
           for (let i = 0; i < a.length; i++) {
-            this.countIteration(r);
+            if (++b.iterations > b.maxIterations || --b.untilClock <= 0) this.iterationCheck(r);
             this.iteration(r, mark, i, a[i] === undefined ? null : a[i], true);
           }
           break;
@@ -131,7 +132,7 @@ export class Executor extends Evaluator {
           const keys = sortedKeys(val as GoMap);
           iterated = keys.length > 0;
           for (const k of keys) {
-            this.countIteration(r);
+            if (++b.iterations > b.maxIterations || --b.untilClock <= 0) this.iterationCheck(r);
             this.iteration(r, mark, k, (val as GoMap)[k], true);
           }
           break;
@@ -163,13 +164,13 @@ export class Executor extends Evaluator {
    * Every iteration of every range counts, nested or not. Messages point at the range's
    * pipeline (`at <.input.n>`), not the whole range with its body as Go's would.
    */
-  private countIteration(r: BranchNode): void {
+  private iterationCheck(r: BranchNode): void {
     const b = this.budget;
-    if (++b.iterations > b.limits.maxIterations) {
+    if (b.iterations > b.maxIterations) {
       this.node = r.pipe;
-      this.overBudget('maxIterations', `more than ${b.limits.maxIterations} loop iterations`);
+      this.overBudget('maxIterations', `more than ${b.maxIterations} loop iterations`);
     }
-    if (b.tick()) {
+    if (b.untilClock <= 0 && b.clock()) {
       this.node = r.pipe;
       this.outOfTime();
     }
@@ -224,13 +225,18 @@ export class Executor extends Evaluator {
     this.node = node;
     if (typeof v === 'function') this.errorf(`can't print ${nodeString(node)} of type ${typeName(v)}`);
     const s = v === undefined || v === null ? '<no value>' : printOne(v);
-    const bytes = s.length < 64 && isAscii(s) ? s.length : Buffer.byteLength(s, 'utf8');
-    if (!this.budget.write(bytes)) this.outputFull(bytes);
+    this.write(s.length < 64 && isAscii(s) ? s.length : Buffer.byteLength(s, 'utf8'));
     this.out += s;
   }
 
-  private outputFull(adding: number): never {
-    const max = this.budget.limits.maxOutputBytes;
-    this.overBudget('maxOutputBytes', `output would reach ${this.budget.outputBytes + adding} bytes, more than ${max}`);
+  /** Counts `bytes` about to be written, stopping the rendering before the output passes its limit. */
+  private write(bytes: number): void {
+    const b = this.budget;
+    if ((b.outputBytes += bytes) > b.maxOutputBytes) this.outputFull();
+  }
+
+  private outputFull(): never {
+    const b = this.budget;
+    this.overBudget('maxOutputBytes', `output would reach ${b.outputBytes} bytes, more than ${b.maxOutputBytes}`);
   }
 }
