@@ -19,6 +19,7 @@ import type { ExecutionRecord, StepRecord } from './execution-record.js';
 import type { ExecutionStore } from './execution-store.js';
 import { resultDocument, type ShownStep } from './result-document.js';
 import { StepRunner, type RunScope, type StepError } from './step-runner.js';
+import { RenderTurns } from './render-turns.js';
 import { templateBudget } from './templates.js';
 
 /** Nested workflows deeper than this are refused (cycles are caught at validation; this is the backstop). */
@@ -45,13 +46,14 @@ export class WorkflowEngine {
   private readonly events: () => EventLog | undefined;
   private readonly callerOf: EngineOptions['callerOf'];
   private readonly limits: () => AggregatorLimits;
+  private readonly turns = new RenderTurns();
 
   constructor(
     tools: ToolInvoker,
     private readonly store: ExecutionStore,
     options: EngineOptions,
   ) {
-    this.runner = new StepRunner(tools, options.maxRecordedResultBytes, options.limits);
+    this.runner = new StepRunner(tools, options.maxRecordedResultBytes, options.limits, this.turns);
     this.limits = options.limits;
     this.events = options.events ?? (() => undefined);
     this.callerOf = options.callerOf;
@@ -168,7 +170,8 @@ export class WorkflowEngine {
       );
     } else {
       record.status = 'completed';
-      const doc = resultDocument(wf, { executionId: record.execution_id, data: scope.data, steps: shown, marked, outputs: scope.outputs, budget: templateBudget(this.limits()) });
+      if (this.turns.busy()) await this.turns.take();
+      const doc = this.turns.run(() => resultDocument(wf, { executionId: record.execution_id, data: scope.data, steps: shown, marked, outputs: scope.outputs, budget: templateBudget(this.limits()) }));
       record.result = doc;
       answer = objectResult(doc);
     }

@@ -16,7 +16,8 @@ import { recordedValue, type StepRecord } from './execution-record.js';
 import { TemplateError } from './gotpl/index.js';
 import { runPool } from './pool.js';
 import { resultText, stepValue } from './step-value.js';
-import { renderValue, templateBudget } from './templates.js';
+import type { RenderTurns } from './render-turns.js';
+import { renderValue, templateBudget, type CompiledValue } from './templates.js';
 
 /** What a failed step reports: which step, which tool, and the tool's (or template's) own words. */
 export interface StepError {
@@ -74,10 +75,17 @@ export class StepRunner {
     private readonly tools: ToolInvoker,
     private readonly maxRecordedBytes: number,
     private readonly limits: () => AggregatorLimits,
+    private readonly turns: RenderTurns,
   ) {}
 
+  /** Renders `cv` within a fresh budget from the live limits, taking its turn with I/O. */
+  readonly render = async (cv: CompiledValue, data: unknown): Promise<unknown> => {
+    if (this.turns.busy()) await this.turns.take();
+    return this.turns.run(() => renderValue(cv, data, templateBudget(this.limits())));
+  };
+
   private holds(step: CompiledStep, data: unknown, scope: RunScope): Promise<boolean> {
-    return step.condition ? conditionHolds(step.condition, data, scope.outcomes, this.tools, scope.call, this.limits()) : Promise.resolve(true);
+    return step.condition ? conditionHolds(step.condition, data, scope.outcomes, this.tools, scope.call, this.render) : Promise.resolve(true);
   }
 
   /** Runs a top-level step; sub-step records go to `children`, in the order they start. */
@@ -91,7 +99,7 @@ export class StepRunner {
     const t0 = this.begin(rec);
     try {
       if (!(await this.holds(step, data, scope))) return this.finish(rec, t0, { status: 'skipped' });
-      const args = renderValue(step.args, data, templateBudget(this.limits())) as JsonObject;
+      const args = (await this.render(step.args, data)) as JsonObject;
       rec.args = recordedValue(args, this.maxRecordedBytes);
       let result: CallToolResult;
       try {
@@ -108,7 +116,7 @@ export class StepRunner {
       }
       const value = stepValue(result);
       scope.outcomes.set(step.id, { success: true, value });
-      if (step.outputs) Object.assign(scope.outputs, renderValue(step.outputs, { ...data, result: value }, templateBudget(this.limits())) as object);
+      if (step.outputs) Object.assign(scope.outputs, (await this.render(step.outputs, { ...data, result: value })) as object);
       return this.finish(rec, t0, { status: 'completed', value });
     } catch (err) {
       // A template or condition that cannot be evaluated: the step fails, saying where.
@@ -123,7 +131,7 @@ export class StepRunner {
     let items: unknown;
     try {
       if (!(await this.holds(step, scope.data, scope))) return this.finish(rec, t0, { status: 'skipped' });
-      items = renderValue(step.items, scope.data, templateBudget(this.limits()));
+      items = await this.render(step.items, scope.data);
     } catch (err) {
       return this.failed(step, rec, t0, { step: step.id, tool: 'forEach', message: err instanceof TemplateError ? `${err.message} (step '${step.id}')` : asSwitchboardError(err).message });
     }

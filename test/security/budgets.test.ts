@@ -168,16 +168,19 @@ describe('security: workflow budgets (templates, forEach, execution records)', f
       expect(r.isError, text(r)).to.not.equal(true);
       ids.push((r.structuredContent as { execution_id: string }).execution_id);
     }
-    // Removals happen after the writes they follow; wait for the directory to settle.
-    const settled = await eventually(onDisk, (d) => d.bytes <= 1_048_576 && !d.files.includes(`${ids[0]}.json`), 10_000, 100);
-    expect(settled.bytes).to.be.at.most(1_048_576);
-    // The newest stay, the oldest went; the index agrees with the disk.
-    expect(settled.files).to.include(`${ids.at(-1)}.json`);
-    const kept = ids.filter((id) => settled.files.includes(`${id}.json`));
+    // Removals happen after the writes they follow: wait until the disk agrees with the index.
+    const listFat = async () => (await core<{ executions: { execution_id: string }[] }>('core_workflow_execution_list', { workflow_name: 'fat', limit: 100 })).executions.map((e) => e.execution_id);
+    const settled = await eventually(
+      async () => ({ disk: await onDisk(), listed: await listFat() }),
+      ({ disk, listed }) => disk.bytes <= 1_048_576 && ids.filter((id) => disk.files.includes(`${id}.json`)).join() === [...listed].reverse().join(),
+      10_000,
+      100,
+    );
+    expect(settled.disk.bytes).to.be.at.most(1_048_576);
+    // The newest stay, the oldest went first.
+    const kept = ids.filter((id) => settled.disk.files.includes(`${id}.json`));
     expect(kept.length).to.be.within(2, 5);
     expect(kept).to.deep.equal(ids.slice(ids.length - kept.length));
-    const listed = await core<{ executions: { execution_id: string }[] }>('core_workflow_execution_list', { workflow_name: 'fat', limit: 100 });
-    expect(listed.executions.map((e) => e.execution_id)).to.deep.equal([...kept].reverse());
     const gone = await callTool(client, 'core_workflow_execution_get', { execution_id: ids[0] });
     expect(errorCode(gone)).to.equal('NOT_FOUND');
   });
