@@ -171,7 +171,9 @@ export class WorkflowEngine {
     } else {
       record.status = 'completed';
       if (this.turns.busy()) await this.turns.take();
-      const doc = this.turns.run(() => resultDocument(wf, { executionId: record.execution_id, data: scope.data, steps: shown, marked, outputs: scope.outputs, budget: templateBudget(this.limits()) }));
+      const budget = templateBudget(this.limits());
+      const doc = resultDocument(wf, { executionId: record.execution_id, data: scope.data, steps: shown, marked, outputs: scope.outputs, budget });
+      this.turns.spend(budget.elapsed());
       record.result = doc;
       answer = objectResult(doc);
     }

@@ -34,15 +34,14 @@ export class RenderTurns {
     }
   }
 
-  /** Runs a synchronous rendering, counting its time against this turn. */
-  run<T>(render: () => T): T {
-    const t0 = performance.now();
-    try {
-      return render();
-    } finally {
-      this.spent += performance.now() - t0;
-      this.schedule();
-    }
+  /**
+   * Counts a finished rendering's time against this turn (its budget's elapsed(): short
+   * renderings never read the clock and count 0, so the common case costs nothing).
+   */
+  spend(ms: number): void {
+    if (ms <= 0) return;
+    this.spent += ms;
+    this.schedule();
   }
 
   private enqueue(resolve: () => void): void {

@@ -81,7 +81,12 @@ export class StepRunner {
   /** Renders `cv` within a fresh budget from the live limits, taking its turn with I/O. */
   readonly render = async (cv: CompiledValue, data: unknown): Promise<unknown> => {
     if (this.turns.busy()) await this.turns.take();
-    return this.turns.run(() => renderValue(cv, data, templateBudget(this.limits())));
+    const budget = templateBudget(this.limits());
+    try {
+      return renderValue(cv, data, budget);
+    } finally {
+      this.turns.spend(budget.elapsed());
+    }
   };
 
   private holds(step: CompiledStep, data: unknown, scope: RunScope): Promise<boolean> {

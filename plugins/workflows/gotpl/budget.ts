@@ -45,6 +45,7 @@ export class Budget {
   untilClock = FIRST_CLOCK_TICKS;
   /** -1 until the clock is first read. */
   private deadline = -1;
+  private started = 0;
 
   /**
    * `setting` names where the limits come from (`aggregator.limits.templates`), so that an
@@ -63,6 +64,7 @@ export class Budget {
     this.untilClock = CLOCK_TICKS;
     const now = performance.now();
     if (this.deadline < 0) {
+      this.started = now;
       this.deadline = now + this.limits.maxMilliseconds;
       return false;
     }
@@ -78,6 +80,14 @@ export class Budget {
   built(chars: number): boolean {
     this.untilClock -= chars >> CHARS_PER_TICK_SHIFT;
     return this.tick();
+  }
+
+  /**
+   * Milliseconds spent since the clock started; 0 for a rendering too short to have read
+   * it (fewer than 16 ticks), which costs no clock read at all.
+   */
+  elapsed(): number {
+    return this.deadline < 0 ? 0 : performance.now() - this.started;
   }
 
   /** `aggregator.limits.templates.maxIterations`, or the bare limit without a setting. */
