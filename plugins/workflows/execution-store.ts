@@ -91,11 +91,6 @@ export class ExecutionStore implements ExecutionHistory {
     if (this.totalBytes > this.retention.maxTotalBytes()) void this.prune();
   }
 
-  /** Bytes of records on disk (or on their way there), as the size bound counts them. */
-  bytesOnDisk(): number {
-    return this.totalBytes;
-  }
-
   get(id: string): ExecutionRecord | undefined {
     return this.byId.get(id);
   }

@@ -2,7 +2,8 @@
  * The statement walker, ported from text/template/exec.go: text, actions, if/with,
  * range (with break and continue), and {{template}} calls. Expressions are evaluated by
  * the Evaluator it extends. {{break}} and {{continue}} unwind with thrown sentinels, as
- * Go unwinds with panics.
+ * Go unwinds with panics. Every range iteration, {{template}} call and write spends from
+ * the rendering's Budget (budget.ts), in place and without calls until a limit is near.
  */
 import { N, nodeString } from './ast.js';
 import type { BranchNode, ItemNode, ListNode, PipeNode, TemplateNode } from './ast.js';
@@ -17,13 +18,13 @@ import type { GoMap } from './values.js';
 const MAX_EXEC_DEPTH = 1000;
 
 const BREAK = { control: 'break' };
+const CONTINUE = { control: 'continue' };
 
 /** Short values are the common case; counting their UTF-8 bytes by hand beats a native call. */
 function isAscii(s: string): boolean {
   for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0x7f) return false;
   return true;
 }
-const CONTINUE = { control: 'continue' };
 
 export class Executor extends Evaluator {
   out = '';
