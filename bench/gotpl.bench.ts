@@ -1,8 +1,13 @@
 /**
  * gotpl render cost: compile once, then render typical workflow step arguments many times.
- * Several rounds; each figure is the median round's microseconds per render.
+ * Several rounds; each figure is the median round's microseconds per render. Each render
+ * gets a fresh budget with the default limits, as the workflow engine's do, so the figures
+ * include the budget's checks.
  */
-import { compile } from '../plugins/workflows/gotpl/index.js';
+import { Budget, compile } from '../plugins/workflows/gotpl/index.js';
+
+/** aggregator.limits.templates defaults (schemas/config.schema.json). */
+const LIMITS = { maxIterations: 100_000, maxOutputBytes: 1_048_576, maxMilliseconds: 50 };
 
 export interface GotplFigure {
   name: string;
@@ -40,7 +45,7 @@ export async function benchGotpl(options: { rounds?: number; iterations?: number
   let sink = 0;
   for (const c of CASES) {
     const t = compile(c.source);
-    const run = c.evaluate ? () => t.evaluate(data) : () => t.render(data);
+    const run = c.evaluate ? () => t.evaluate(data, new Budget(LIMITS, 'aggregator.limits.templates')) : () => t.render(data, new Budget(LIMITS, 'aggregator.limits.templates'));
     for (let i = 0; i < Math.min(iterations, 5_000); i++) run(); // warm up the JIT
     const perRound: number[] = [];
     for (let r = 0; r < rounds; r++) {

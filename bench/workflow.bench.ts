@@ -9,6 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Catalogue } from '../kernel/catalogue.js';
+import { readSettings } from '../kernel/config/pipeline.js';
 import { createHooks } from '../kernel/hooks.js';
 import { ToolInvoker } from '../kernel/invoke.js';
 import { createLogger } from '../kernel/log.js';
@@ -69,9 +70,11 @@ export async function benchWorkflow(rounds = 5, iterations = 300): Promise<Workf
   ]);
   const tools = new ToolInvoker(catalogue, hooks, log);
   const dir = await mkdtemp(join(tmpdir(), 'switchboard-wfbench-'));
-  const store = new ExecutionStore(dir, { maxCount: 1_000_000, maxAgeDays: 1 }, log);
+  // The default limits, as a config directory without config.yaml gets them.
+  const { limits } = (await readSettings(dir)).settings.aggregator;
+  const store = new ExecutionStore(dir, { maxCount: 1_000_000, maxAgeDays: 1, maxTotalBytes: () => Number.MAX_SAFE_INTEGER }, log);
   await store.open();
-  const engine = new WorkflowEngine(tools, store);
+  const engine = new WorkflowEngine(tools, store, { maxRecordedResultBytes: 65536, limits: () => limits });
   const request: RequestContext = { session: {} as Session, headers: {}, slots: new Map() };
   const call: CallContext = { request, cancellation: new Cancellation(), depth: 0 };
   const measure = async (fn: () => Promise<unknown>) => {

@@ -9,7 +9,7 @@ import type { CallContext, JsonObject } from '../../kernel/tools.js';
 import type { CompiledCondition } from './compile-step.js';
 import { deepEqual, readJsonPath } from './json-path.js';
 import { stepValue } from './step-value.js';
-import { renderValue } from './templates.js';
+import type { CompiledValue } from './templates.js';
 
 export interface Outcome {
   success: boolean;
@@ -25,9 +25,12 @@ function expectationHolds(expect: Record<string, unknown>, success: boolean, val
   return true;
 }
 
-export async function conditionHolds(c: CompiledCondition, data: unknown, outcomes: ReadonlyMap<string, Outcome>, tools: ToolInvoker, call: CallContext): Promise<boolean> {
+/** Renders a compiled value within the engine's budget and turns (StepRunner.render). */
+export type Render = (cv: CompiledValue, data: unknown) => Promise<unknown>;
+
+export async function conditionHolds(c: CompiledCondition, data: unknown, outcomes: ReadonlyMap<string, Outcome>, tools: ToolInvoker, call: CallContext, render: Render): Promise<boolean> {
   if (c.kind === 'template') {
-    const v = renderValue(c.template, data);
+    const v = await render(c.template, data);
     if (v === true || v === 'true') return true;
     if (v === false || v === 'false') return false;
     throw new ConditionError(`condition template rendered ${JSON.stringify(v)}, not true or false`);
@@ -38,7 +41,7 @@ export async function conditionHolds(c: CompiledCondition, data: unknown, outcom
   } else {
     let r: CallToolResult;
     try {
-      r = await tools.call(c.tool, renderValue(c.args, data) as JsonObject, call);
+      r = await tools.call(c.tool, (await render(c.args, data)) as JsonObject, call);
     } catch (err) {
       r = errorResult(err);
     }

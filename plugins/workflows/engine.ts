@@ -7,6 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { AggregatorLimits } from '../../kernel/config/settings.js';
 import type { Cancellation } from '../../kernel/cancellation.js';
 import { SwitchboardError } from '../../kernel/errors.js';
 import type { ToolInvoker } from '../../kernel/invoke.js';
@@ -18,6 +19,8 @@ import type { ExecutionRecord, StepRecord } from './execution-record.js';
 import type { ExecutionStore } from './execution-store.js';
 import { resultDocument, type ShownStep } from './result-document.js';
 import { StepRunner, type RunScope, type StepError } from './step-runner.js';
+import { RenderTurns } from './render-turns.js';
+import { templateBudget } from './templates.js';
 
 /** Nested workflows deeper than this are refused (cycles are caught at validation; this is the backstop). */
 export const MAX_DEPTH = 8;
@@ -29,6 +32,8 @@ function toolOf(step: CompiledStep): string {
 export interface EngineOptions {
   /** Step results (and arguments) larger than this are recorded truncated; the returned document never is. */
   maxRecordedResultBytes: number;
+  /** The live `aggregator.limits` (template budget, forEach items), read at each use so a reload applies at once. */
+  limits: () => AggregatorLimits;
   /** Where execution and step events go, when an event log is there. */
   events?: () => EventLog | undefined;
   /** Who is calling (principal key and name), recorded as the execution's caller: its owner. */
@@ -40,13 +45,16 @@ export class WorkflowEngine {
   private readonly runner: StepRunner;
   private readonly events: () => EventLog | undefined;
   private readonly callerOf: EngineOptions['callerOf'];
+  private readonly limits: () => AggregatorLimits;
+  private readonly turns = new RenderTurns();
 
   constructor(
     tools: ToolInvoker,
     private readonly store: ExecutionStore,
-    options: EngineOptions = { maxRecordedResultBytes: 65536 },
+    options: EngineOptions,
   ) {
-    this.runner = new StepRunner(tools, options.maxRecordedResultBytes);
+    this.runner = new StepRunner(tools, options.maxRecordedResultBytes, options.limits, this.turns);
+    this.limits = options.limits;
     this.events = options.events ?? (() => undefined);
     this.callerOf = options.callerOf;
   }
@@ -162,7 +170,10 @@ export class WorkflowEngine {
       );
     } else {
       record.status = 'completed';
-      const doc = resultDocument(wf, { executionId: record.execution_id, data: scope.data, steps: shown, marked, outputs: scope.outputs });
+      if (this.turns.busy()) await this.turns.take();
+      const budget = templateBudget(this.limits());
+      const doc = resultDocument(wf, { executionId: record.execution_id, data: scope.data, steps: shown, marked, outputs: scope.outputs, budget });
+      this.turns.spend(budget.elapsed());
       record.result = doc;
       answer = objectResult(doc);
     }

@@ -1,7 +1,11 @@
 /**
  * Execution records as one JSON file per execution under `<config-path>/executions/`,
- * written atomically, indexed in memory newest first. Retention by count and age. Records
- * left `running` by a crash are marked `failed` when the store opens.
+ * written atomically, indexed in memory newest first. Retention by count, age and total
+ * bytes on disk (the oldest finished records go first; running ones stay). Records left
+ * `running` by a crash are marked `failed` when the store opens.
+ *
+ * Sizes are those of the snapshots as they are written, summed as they change, so the
+ * bound costs nothing per write beyond the JSON the write makes anyway.
  */
 import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -13,6 +17,8 @@ import type { ExecutionRecord } from './execution-record.js';
 export interface Retention {
   maxCount: number;
   maxAgeDays: number;
+  /** Live `aggregator.limits.executions.maxTotalBytes`: a lowered limit applies at the next write. */
+  maxTotalBytes: () => number;
 }
 
 export type ListQuery = ExecutionListQuery;
@@ -23,8 +29,11 @@ export class ExecutionStore implements ExecutionHistory {
   /** Newest first. */
   private records: ExecutionRecord[] = [];
   private readonly byId = new Map<string, ExecutionRecord>();
-  /** One write chain per record so its writes land in order. */
+  /** One write chain per record so its writes (and its removal) land in order. */
   private readonly writes = new Map<string, Promise<void>>();
+  /** Bytes of each record's latest snapshot, and their sum. */
+  private readonly sizes = new Map<string, number>();
+  private totalBytes = 0;
 
   constructor(
     private readonly dir: string,
@@ -38,7 +47,10 @@ export class ExecutionStore implements ExecutionHistory {
     const loaded: ExecutionRecord[] = [];
     for (const f of files) {
       try {
-        loaded.push(JSON.parse(await readFile(join(this.dir, f), 'utf8')) as ExecutionRecord);
+        const text = await readFile(join(this.dir, f), 'utf8');
+        const record = JSON.parse(text) as ExecutionRecord;
+        loaded.push(record);
+        this.setSize(record.execution_id, Buffer.byteLength(text));
       } catch (err) {
         this.log.warn(`skipping unreadable execution record ${f}: ${(err as Error).message}`);
       }
@@ -70,16 +82,13 @@ export class ExecutionStore implements ExecutionHistory {
 
   /** Persists the record's current state (after the engine changed it). */
   save(record: ExecutionRecord): void {
+    const id = record.execution_id;
+    // Dropped by retention: writing it again would bring back a file nothing accounts for.
+    if (this.byId.get(id) !== record) return;
     const snapshot = JSON.stringify(record);
-    const file = join(this.dir, `${record.execution_id}.json`);
-    const previous = this.writes.get(record.execution_id) ?? Promise.resolve();
-    const next = previous
-      .then(() => writeFileAtomic(file, snapshot, { durable: false, mode: PRIVATE_FILE }))
-      .catch((err: unknown) => this.log.error(`cannot persist execution ${record.execution_id}: ${(err as Error).message}`));
-    this.writes.set(record.execution_id, next);
-    void next.then(() => {
-      if (this.writes.get(record.execution_id) === next) this.writes.delete(record.execution_id);
-    });
+    this.setSize(id, Buffer.byteLength(snapshot));
+    this.enqueue(id, () => writeFileAtomic(this.fileOf(id), snapshot, { durable: false, mode: PRIVATE_FILE }), 'persist');
+    if (this.totalBytes > this.retention.maxTotalBytes()) void this.prune();
   }
 
   get(id: string): ExecutionRecord | undefined {
@@ -96,19 +105,65 @@ export class ExecutionStore implements ExecutionHistory {
     await Promise.all([...this.writes.values()]);
   }
 
-  private async prune(): Promise<void> {
+  private fileOf(id: string): string {
+    return join(this.dir, `${id}.json`);
+  }
+
+  private setSize(id: string, bytes: number): void {
+    this.totalBytes += bytes - (this.sizes.get(id) ?? 0);
+    this.sizes.set(id, bytes);
+  }
+
+  /** Runs `op` after the record's earlier writes, so a removal never precedes a write it would miss. */
+  private enqueue(id: string, op: () => Promise<unknown>, what: string): Promise<void> {
+    const previous = this.writes.get(id) ?? Promise.resolve();
+    const next = previous.then(op).then(
+      () => undefined,
+      (err: unknown) => this.log.error(`cannot ${what} execution ${id}: ${(err as Error).message}`),
+    );
+    this.writes.set(id, next);
+    void next.then(() => {
+      if (this.writes.get(id) === next) this.writes.delete(id);
+    });
+    return next;
+  }
+
+  /**
+   * Drops finished records past the count, older than the age, and then, oldest first,
+   * until the rest fit in maxTotalBytes. The index changes at once; files go in the
+   * background (after their pending writes).
+   */
+  private prune(): Promise<void> {
     const cutoff = new Date(Date.now() - this.retention.maxAgeDays * 86_400_000).toISOString();
     const keep: ExecutionRecord[] = [];
     const drop: ExecutionRecord[] = [];
+    let keptBytes = 0;
     for (const r of this.records) {
       if (r.status !== 'running' && (keep.length >= this.retention.maxCount || r.started_at < cutoff)) drop.push(r);
-      else keep.push(r);
+      else {
+        keep.push(r);
+        keptBytes += this.sizes.get(r.execution_id) ?? 0;
+      }
     }
-    if (!drop.length) return;
-    this.records = keep;
-    for (const r of drop) {
-      this.byId.delete(r.execution_id);
-      await rm(join(this.dir, `${r.execution_id}.json`), { force: true });
+    const maxBytes = this.retention.maxTotalBytes();
+    let kept = keep.length;
+    for (let i = keep.length - 1; i >= 0 && keptBytes > maxBytes; i--) {
+      const r = keep[i]!;
+      if (r.status === 'running') continue;
+      keptBytes -= this.sizes.get(r.execution_id) ?? 0;
+      drop.push(r);
+      kept = i;
     }
+    if (!drop.length) return Promise.resolve();
+    // Past `kept`, only running records remain (they are never dropped).
+    this.records = kept === keep.length ? keep : [...keep.slice(0, kept), ...keep.slice(kept).filter((r) => r.status === 'running')];
+    const removals = drop.map((r) => {
+      const id = r.execution_id;
+      this.byId.delete(id);
+      this.setSize(id, 0);
+      this.sizes.delete(id);
+      return this.enqueue(id, () => rm(this.fileOf(id), { force: true }), 'remove');
+    });
+    return Promise.all(removals).then(() => undefined);
   }
 }

@@ -47,11 +47,16 @@ export default definePlugin<Options>({
     },
   },
   setup({ kernel, options, log }) {
-    const executions = new ExecutionStore(join(kernel.config.configPath, 'executions'), options.retention, log);
+    const executions = new ExecutionStore(
+      join(kernel.config.configPath, 'executions'),
+      { ...options.retention, maxTotalBytes: () => kernel.settings().aggregator.limits.executions.maxTotalBytes },
+      log,
+    );
     kernel.services.provide('executions', executions);
     let engine: WorkflowEngine | undefined;
     const registry = new WorkflowRegistry(kernel.catalogue, () => (engine ??= new WorkflowEngine(kernel.tools, executions, {
       maxRecordedResultBytes: options.maxRecordedResultBytes,
+      limits: () => kernel.settings().aggregator.limits,
       events: () => kernel.services.find('events'),
       callerOf: (call) => {
         const p = callerOf(kernel, call);

@@ -9,6 +9,7 @@ import type { JsonObject } from '../../kernel/tools.js';
 import type { CompiledWorkflow } from './compile-workflow.js';
 import { TemplateError } from './gotpl/index.js';
 import type { RunData } from './step-runner.js';
+import type { Budget } from './gotpl/index.js';
 import { renderValue } from './templates.js';
 
 export interface ShownStep {
@@ -25,6 +26,8 @@ export interface DocumentParts {
   steps: ShownStep[];
   marked: ShownStep[];
   outputs: Record<string, unknown>;
+  /** What rendering the output template may spend. */
+  budget: Budget;
 }
 
 /** JSON has no NaN or Infinity: they become null rather than break a client's parser. */
@@ -43,7 +46,7 @@ export function resultDocument(wf: CompiledWorkflow, p: DocumentParts): JsonObje
   const doc: JsonObject = { execution_id: p.executionId, workflow: wf.def.name, status: 'completed', input: p.data.input };
   if (wf.output) {
     try {
-      doc.output = jsonSafe(renderValue(wf.output, { ...p.data, execution_id: p.executionId }));
+      doc.output = jsonSafe(renderValue(wf.output, { ...p.data, execution_id: p.executionId }, p.budget));
     } catch (err) {
       if (!(err instanceof TemplateError)) throw err;
       doc.output_error = `the output template could not be rendered: ${err.message}`;

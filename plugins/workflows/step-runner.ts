@@ -5,6 +5,7 @@
  * cancelled) and fills its record; sub-steps add records of their own.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { AggregatorLimits } from '../../kernel/config/settings.js';
 import { asSwitchboardError } from '../../kernel/errors.js';
 import type { ToolInvoker } from '../../kernel/invoke.js';
 import { errorResult } from '../../kernel/mcp/results.js';
@@ -15,7 +16,8 @@ import { recordedValue, type StepRecord } from './execution-record.js';
 import { TemplateError } from './gotpl/index.js';
 import { runPool } from './pool.js';
 import { resultText, stepValue } from './step-value.js';
-import { renderValue } from './templates.js';
+import type { RenderTurns } from './render-turns.js';
+import { renderValue, templateBudget, type CompiledValue } from './templates.js';
 
 /** What a failed step reports: which step, which tool, and the tool's (or template's) own words. */
 export interface StepError {
@@ -72,7 +74,24 @@ export class StepRunner {
   constructor(
     private readonly tools: ToolInvoker,
     private readonly maxRecordedBytes: number,
+    private readonly limits: () => AggregatorLimits,
+    private readonly turns: RenderTurns,
   ) {}
+
+  /** Renders `cv` within a fresh budget from the live limits, taking its turn with I/O. */
+  readonly render = async (cv: CompiledValue, data: unknown): Promise<unknown> => {
+    if (this.turns.busy()) await this.turns.take();
+    const budget = templateBudget(this.limits());
+    try {
+      return renderValue(cv, data, budget);
+    } finally {
+      this.turns.spend(budget.elapsed());
+    }
+  };
+
+  private holds(step: CompiledStep, data: unknown, scope: RunScope): Promise<boolean> {
+    return step.condition ? conditionHolds(step.condition, data, scope.outcomes, this.tools, scope.call, this.render) : Promise.resolve(true);
+  }
 
   /** Runs a top-level step; sub-step records go to `children`, in the order they start. */
   run(step: CompiledStep, scope: RunScope, rec: StepRecord, children: StepRecord[]): Promise<StepOutcome> {
@@ -84,8 +103,8 @@ export class StepRunner {
   async tool(step: CompiledToolStep, data: RunData, scope: RunScope, rec: StepRecord): Promise<StepOutcome> {
     const t0 = this.begin(rec);
     try {
-      if (step.condition && !(await conditionHolds(step.condition, data, scope.outcomes, this.tools, scope.call))) return this.finish(rec, t0, { status: 'skipped' });
-      const args = renderValue(step.args, data) as JsonObject;
+      if (!(await this.holds(step, data, scope))) return this.finish(rec, t0, { status: 'skipped' });
+      const args = (await this.render(step.args, data)) as JsonObject;
       rec.args = recordedValue(args, this.maxRecordedBytes);
       let result: CallToolResult;
       try {
@@ -102,7 +121,7 @@ export class StepRunner {
       }
       const value = stepValue(result);
       scope.outcomes.set(step.id, { success: true, value });
-      if (step.outputs) Object.assign(scope.outputs, renderValue(step.outputs, { ...data, result: value }) as object);
+      if (step.outputs) Object.assign(scope.outputs, (await this.render(step.outputs, { ...data, result: value })) as object);
       return this.finish(rec, t0, { status: 'completed', value });
     } catch (err) {
       // A template or condition that cannot be evaluated: the step fails, saying where.
@@ -116,12 +135,22 @@ export class StepRunner {
     const t0 = this.begin(rec);
     let items: unknown;
     try {
-      if (step.condition && !(await conditionHolds(step.condition, scope.data, scope.outcomes, this.tools, scope.call))) return this.finish(rec, t0, { status: 'skipped' });
-      items = renderValue(step.items, scope.data);
+      if (!(await this.holds(step, scope.data, scope))) return this.finish(rec, t0, { status: 'skipped' });
+      items = await this.render(step.items, scope.data);
     } catch (err) {
       return this.failed(step, rec, t0, { step: step.id, tool: 'forEach', message: err instanceof TemplateError ? `${err.message} (step '${step.id}')` : asSwitchboardError(err).message });
     }
     if (!Array.isArray(items)) return this.failed(step, rec, t0, { step: step.id, tool: 'forEach', message: `step '${step.id}': forEach.items rendered to ${typeName(items)}, not a list` });
+    // Refused before any iteration: each one is a tool call and a record, and 100,000 of
+    // them held the gateway for seconds and wrote a 40 MB record.
+    const maxItems = this.limits().workflows.maxIterations;
+    if (items.length > maxItems) {
+      return this.failed(step, rec, t0, {
+        step: step.id,
+        tool: 'forEach',
+        message: `step '${step.id}': forEach.items has ${items.length} items; at most ${maxItems} are allowed (aggregator.limits.workflows.maxIterations)`,
+      });
+    }
     const list = items;
     const values: unknown[] = new Array(list.length);
     let failure: StepError | undefined;
@@ -155,7 +184,7 @@ export class StepRunner {
   private async group(step: CompiledGroup, scope: RunScope, rec: StepRecord, children: StepRecord[]): Promise<StepOutcome> {
     const t0 = this.begin(rec);
     try {
-      if (step.condition && !(await conditionHolds(step.condition, scope.data, scope.outcomes, this.tools, scope.call))) return this.finish(rec, t0, { status: 'skipped' });
+      if (!(await this.holds(step, scope.data, scope))) return this.finish(rec, t0, { status: 'skipped' });
     } catch (err) {
       return this.failed(step, rec, t0, { step: step.id, tool: 'parallel', message: asSwitchboardError(err).message });
     }

@@ -3,7 +3,8 @@
  * Go templates. They are compiled once per definition; rendering walks the compiled tree.
  * A string that is exactly one action yields the typed value (decisions.md).
  */
-import { compile, TemplateError, type Template } from './gotpl/index.js';
+import type { AggregatorLimits } from '../../kernel/config/settings.js';
+import { Budget, compile, TemplateError, type Template } from './gotpl/index.js';
 
 export type CompiledValue =
   | { kind: 'literal'; value: unknown }
@@ -44,17 +45,29 @@ export function compileValue(value: unknown, where: (path: string) => string, pa
   return { kind: 'literal', value };
 }
 
-export function renderValue(cv: CompiledValue, data: unknown): unknown {
+/** Where the template limits live, for over-budget messages. */
+const BUDGET_SETTING = 'aggregator.limits.templates';
+
+/**
+ * The budget of one rendering (a step's arguments, a condition, an output), from the live
+ * settings so that a raised limit applies to the next rendering.
+ */
+export function templateBudget(limits: AggregatorLimits): Budget {
+  return new Budget(limits.templates, BUDGET_SETTING);
+}
+
+/** Renders `cv`; every template in it spends from the one `budget` (TemplateBudgetError past it). */
+export function renderValue(cv: CompiledValue, data: unknown, budget: Budget): unknown {
   switch (cv.kind) {
     case 'literal':
       return cv.value;
     case 'template':
-      return cv.template.evaluate(data);
+      return cv.template.evaluate(data, budget);
     case 'array':
-      return cv.items.map((i) => renderValue(i, data));
+      return cv.items.map((i) => renderValue(i, data, budget));
     case 'object': {
       const out: Record<string, unknown> = {};
-      for (const [k, v] of cv.entries) out[k] = renderValue(v, data);
+      for (const [k, v] of cv.entries) out[k] = renderValue(v, data, budget);
       return out;
     }
   }

@@ -40,6 +40,8 @@ export interface TextNode {
   readonly kind: N.Text;
   readonly pos: number;
   readonly text: string;
+  /** UTF-8 length of text, counted once at parse time for the output budget. */
+  readonly bytes: number;
 }
 
 export interface ActionNode {

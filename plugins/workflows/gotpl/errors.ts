@@ -2,10 +2,11 @@
  * Typed errors thrown by gotpl. Callers should branch on `code`, which is stable; the
  * message text follows Go's text/template wording so that people who know Go recognise it.
  */
+import type { BudgetLimit } from './budget.js';
 
 /** Common base so callers can catch "any template problem" with one instanceof. */
 export abstract class TemplateError extends Error {
-  abstract readonly code: 'TEMPLATE_PARSE' | 'TEMPLATE_EXEC';
+  abstract readonly code: 'TEMPLATE_PARSE' | 'TEMPLATE_EXEC' | 'TEMPLATE_BUDGET';
   /** Name given to compile() (Go's template name), used in every message. */
   readonly templateName: string;
   /** 1-based line of the offending token or node. */
@@ -60,6 +61,30 @@ export class TemplateExecError extends TemplateError {
     super(message, location.templateName, location.line, location.column, reason);
     this.context = context;
     this.executing = executing;
+  }
+}
+
+/**
+ * The rendering spent more than its budget (budget.ts) and was stopped. The message has the
+ * executing template's location, like TemplateExecError's, and then names the limit, its
+ * value and the setting that raises it:
+ * `... at <range 100000000>: template stopped: more than 100000 loop iterations (aggregator.limits.templates.maxIterations)`.
+ */
+export class TemplateBudgetError extends TemplateError {
+  readonly code = 'TEMPLATE_BUDGET' as const;
+
+  constructor(
+    message: string,
+    location: { templateName: string; line: number; column: number },
+    reason: string,
+    /** Which limit: maxIterations, maxOutputBytes or maxMilliseconds. */
+    readonly limit: BudgetLimit,
+    /** Its value when the rendering stopped. */
+    readonly value: number,
+    /** The setting that raises it, or the bare limit when the budget named none. */
+    readonly setting: string,
+  ) {
+    super(message, location.templateName, location.line, location.column, reason);
   }
 }
 

@@ -8,7 +8,8 @@
  */
 import { N, nodeString } from './ast.js';
 import type { AnyNode, ArgNode, ChainNode, CommandNode, FieldNode, IdentifierNode, ListNode, NumberNode, PipeNode, VariableNode } from './ast.js';
-import { TemplateExecError, locate } from './errors.js';
+import type { Budget, BudgetLimit } from './budget.js';
+import { TemplateBudgetError, TemplateError, TemplateExecError, locate } from './errors.js';
 import { Param, Special } from './functions.js';
 import type { Func } from './functions.js';
 import { quoteString } from './unicode.js';
@@ -43,22 +44,44 @@ export class Evaluator {
   protected top = 0;
   protected base = 0;
 
-  constructor(protected readonly program: Program) {
+  constructor(
+    protected readonly program: Program,
+    protected readonly budget: Budget,
+  ) {
     this.executing = program.name;
   }
 
   // ---- errors ----
 
-  protected errorf(reason: string): never {
+  /** Go's message prefix for the current node, and the location for the error's fields. */
+  private where(reason: string): { message: string; location: { templateName: string; line: number; column: number }; context: string } {
     const { name, source } = this.program;
     const node = this.node;
-    if (node === null) {
-      throw new TemplateExecError(`template: ${name}: ${reason}`, { templateName: name, line: 1, column: 1 }, reason, '', this.executing);
-    }
-    const where = locate(source, node.pos);
+    if (node === null) return { message: `template: ${name}: ${reason}`, location: { templateName: name, line: 1, column: 1 }, context: '' };
+    const at = locate(source, node.pos);
     const context = nodeString(node);
-    const message = `template: ${name}:${where.line}:${where.byteColumn}: executing ${quoteString(this.executing)} at <${context}>: ${reason}`;
-    throw new TemplateExecError(message, { templateName: name, line: where.line, column: where.column }, reason, context, this.executing);
+    return {
+      message: `template: ${name}:${at.line}:${at.byteColumn}: executing ${quoteString(this.executing)} at <${context}>: ${reason}`,
+      location: { templateName: name, line: at.line, column: at.column },
+      context,
+    };
+  }
+
+  protected errorf(reason: string): never {
+    const { message, location, context } = this.where(reason);
+    throw new TemplateExecError(message, location, reason, context, this.executing);
+  }
+
+  /** Stops the rendering: `what` says how the limit was passed ("more than 100000 loop iterations"). */
+  protected overBudget(limit: BudgetLimit, what: string): never {
+    const setting = this.budget.settingOf(limit);
+    const reason = `template stopped: ${what} (${setting})`;
+    const { message, location } = this.where(reason);
+    throw new TemplateBudgetError(message, location, reason, limit, this.budget.limits[limit], setting);
+  }
+
+  protected outOfTime(): never {
+    this.overBudget('maxMilliseconds', `rendering took more than ${this.budget.limits.maxMilliseconds} ms`);
   }
 
   // ---- variables ----
@@ -245,11 +268,34 @@ export class Evaluator {
     try {
       result = fn.invoke(argv);
     } catch (e) {
-      if (e instanceof TemplateExecError) throw e;
+      if (e instanceof TemplateError) throw e;
       this.node = node;
       this.errorf(`error calling ${fn.name}: ${e instanceof Error ? e.message : String(e)}`);
     }
+    if (typeof result === 'string') this.chargeBuilt(fn.name, node, result);
+    else if (this.budget.tick()) this.outOfTime();
     return result === undefined ? null : result;
+  }
+
+  /**
+   * A string a function built (printf, replace, toJson...): no larger than the output may
+   * be, since it can be printed or built upon; and its length counts as work, so a loop
+   * that builds big strings reads the clock sooner.
+   */
+  private chargeBuilt(name: string, node: AnyNode, s: string): void {
+    const max = this.budget.maxOutputBytes;
+    // UTF-8 takes at most 3 bytes per UTF-16 unit: count exactly only near the limit.
+    if (s.length * 3 > max) {
+      const bytes = Buffer.byteLength(s, 'utf8');
+      if (bytes > max) {
+        this.node = node;
+        this.overBudget('maxOutputBytes', `${name} built a value of ${bytes} bytes, more than ${max}`);
+      }
+    }
+    if (this.budget.built(s.length)) {
+      this.node = node;
+      this.outOfTime();
+    }
   }
 
   /** Go's validateType for the parameter kinds we have. */

@@ -2,7 +2,8 @@
  * The statement walker, ported from text/template/exec.go: text, actions, if/with,
  * range (with break and continue), and {{template}} calls. Expressions are evaluated by
  * the Evaluator it extends. {{break}} and {{continue}} unwind with thrown sentinels, as
- * Go unwinds with panics.
+ * Go unwinds with panics. Every range iteration, {{template}} call and write spends from
+ * the rendering's Budget (budget.ts), in place and without calls until a limit is near.
  */
 import { N, nodeString } from './ast.js';
 import type { BranchNode, ItemNode, ListNode, PipeNode, TemplateNode } from './ast.js';
@@ -18,6 +19,12 @@ const MAX_EXEC_DEPTH = 1000;
 
 const BREAK = { control: 'break' };
 const CONTINUE = { control: 'continue' };
+
+/** Short values are the common case; counting their UTF-8 bytes by hand beats a native call. */
+function isAscii(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0x7f) return false;
+  return true;
+}
 
 export class Executor extends Evaluator {
   out = '';
@@ -43,6 +50,7 @@ export class Executor extends Evaluator {
     this.node = node;
     switch (node.kind) {
       case N.Text:
+        this.write(node.bytes);
         this.out += node.text;
         return;
       case N.Action: {
@@ -98,6 +106,7 @@ export class Executor extends Evaluator {
     const mark = this.top; // after the declared variables
     const savedBoxed = this.dotBoxed;
     let iterated = false;
+    const b = this.budget;
     try {
       switch (kindOf(val)) {
         case Kind.Int: {
@@ -105,19 +114,28 @@ export class Executor extends Evaluator {
           if (r.pipe.decl.length > 1) this.errorf(`can't use ${sprintf('%v', [val])} to iterate over more than one variable`);
           const n = Number(val);
           iterated = n > 0;
-          for (let i = 0; i < n; i++) this.iteration(r, mark, undefined, i, false);
+          for (let i = 0; i < n; i++) {
+            if (++b.iterations > b.maxIterations || --b.untilClock <= 0) this.iterationCheck(r);
+            this.iteration(r, mark, undefined, i, false);
+          }
           break;
         }
         case Kind.Slice: {
           const a = val as unknown[];
           iterated = a.length > 0;
-          for (let i = 0; i < a.length; i++) this.iteration(r, mark, i, a[i] === undefined ? null : a[i], true);
+          for (let i = 0; i < a.length; i++) {
+            if (++b.iterations > b.maxIterations || --b.untilClock <= 0) this.iterationCheck(r);
+            this.iteration(r, mark, i, a[i] === undefined ? null : a[i], true);
+          }
           break;
         }
         case Kind.Map: {
           const keys = sortedKeys(val as GoMap);
           iterated = keys.length > 0;
-          for (const k of keys) this.iteration(r, mark, k, (val as GoMap)[k], true);
+          for (const k of keys) {
+            if (++b.iterations > b.maxIterations || --b.untilClock <= 0) this.iterationCheck(r);
+            this.iteration(r, mark, k, (val as GoMap)[k], true);
+          }
           break;
         }
         case Kind.Invalid:
@@ -141,6 +159,22 @@ export class Executor extends Evaluator {
       }
     }
     this.pop(outer);
+  }
+
+  /**
+   * Every iteration of every range counts, nested or not. Messages point at the range's
+   * pipeline (`at <.input.n>`), not the whole range with its body as Go's would.
+   */
+  private iterationCheck(r: BranchNode): void {
+    const b = this.budget;
+    if (b.iterations > b.maxIterations) {
+      this.node = r.pipe;
+      this.overBudget('maxIterations', `more than ${b.maxIterations} loop iterations`);
+    }
+    if (b.untilClock <= 0 && b.clock()) {
+      this.node = r.pipe;
+      this.outOfTime();
+    }
   }
 
   private iteration(r: BranchNode, mark: number, index: unknown, elem: unknown, elemBoxed: boolean): void {
@@ -169,6 +203,8 @@ export class Executor extends Evaluator {
     const tree = this.program.trees.get(t.name);
     if (tree === undefined) this.errorf(`template ${quoteString(t.name)} not defined`);
     if (this.depth === MAX_EXEC_DEPTH) this.errorf(`exceeded maximum template depth (${MAX_EXEC_DEPTH})`);
+    // Recursion without a loop still multiplies: {{template "a"}} twice inside "a".
+    if (this.budget.tick()) this.outOfTime();
     // Variables declared by the pipeline persist in the caller.
     const newDot = this.evalPipeline(dot, t.pipe);
     const saved = { base: this.base, top: this.top, executing: this.executing, boxed: this.dotBoxed };
@@ -189,6 +225,19 @@ export class Executor extends Evaluator {
   private printValue(node: ItemNode, v: unknown): void {
     this.node = node;
     if (typeof v === 'function') this.errorf(`can't print ${nodeString(node)} of type ${typeName(v)}`);
-    this.out += v === undefined || v === null ? '<no value>' : printOne(v);
+    const s = v === undefined || v === null ? '<no value>' : printOne(v);
+    this.write(s.length < 64 && isAscii(s) ? s.length : Buffer.byteLength(s, 'utf8'));
+    this.out += s;
+  }
+
+  /** Counts `bytes` about to be written, stopping the rendering before the output passes its limit. */
+  private write(bytes: number): void {
+    const b = this.budget;
+    if ((b.outputBytes += bytes) > b.maxOutputBytes) this.outputFull();
+  }
+
+  private outputFull(): never {
+    const b = this.budget;
+    this.overBudget('maxOutputBytes', `output would reach ${b.outputBytes} bytes, more than ${b.maxOutputBytes}`);
   }
 }

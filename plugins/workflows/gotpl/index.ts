@@ -7,4 +7,6 @@
  */
 export { compile, Template } from './template.js';
 export type { CompileOptions, TemplateFunction } from './template.js';
-export { TemplateError, TemplateExecError, TemplateParseError } from './errors.js';
+export { TemplateBudgetError, TemplateError, TemplateExecError, TemplateParseError } from './errors.js';
+export { Budget } from './budget.js';
+export type { BudgetLimit, BudgetLimits } from './budget.js';

@@ -112,7 +112,7 @@ class Parser extends TokenCursor {
 
   private textOrAction(): ItemNode {
     const t = this.nextNonSpace();
-    if (t.type === Tok.Text) return { kind: N.Text, pos: t.pos, text: t.val };
+    if (t.type === Tok.Text) return { kind: N.Text, pos: t.pos, text: t.val, bytes: Buffer.byteLength(t.val, 'utf8') };
     if (t.type !== Tok.LeftDelim) this.unexpected(t, 'input');
     this.actionLine = this.lineOf(t.pos);
     try {

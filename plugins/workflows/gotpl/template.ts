@@ -4,6 +4,7 @@
  */
 import { N } from './ast.js';
 import type { ListNode, PipeNode } from './ast.js';
+import { Budget } from './budget.js';
 import { Executor } from './exec.js';
 import type { Program } from './eval.js';
 import { functionTable } from './functions.js';
@@ -51,9 +52,13 @@ export class Template {
     this.single = isSingleAction && only.kind === N.Action ? only.pipe : null;
   }
 
-  /** Executes the template; throws TemplateExecError. */
-  render(data: unknown): string {
-    return new Executor(this.program).render(this.root, data);
+  /**
+   * Executes the template; throws TemplateExecError, or TemplateBudgetError when it spends
+   * more than `budget` (unlimited when none is given; share one budget between the
+   * templates of one rendering).
+   */
+  render(data: unknown, budget: Budget = new Budget()): string {
+    return new Executor(this.program, budget).render(this.root, data);
   }
 
   /**
@@ -61,9 +66,9 @@ export class Template {
    * `{{ .x | toJson }}`), with nothing before or after it, yields the pipeline's value
    * untouched: a number, boolean, object, array, string or null.
    */
-  evaluate(data: unknown): unknown {
-    if (this.single === null) return this.render(data);
-    return new Executor(this.program).evaluate(this.single, data);
+  evaluate(data: unknown, budget: Budget = new Budget()): unknown {
+    if (this.single === null) return this.render(data, budget);
+    return new Executor(this.program, budget).evaluate(this.single, data);
   }
 }
 

@@ -1,0 +1,97 @@
+/**
+ * What one rendering may spend. Rendering is synchronous, so a template that loops 10^8
+ * times or builds a gigabyte string blocks every other caller of the process until it
+ * ends; a budget stops it early with an error naming the limit.
+ *
+ * One Budget is shared by every template rendered under it (a step's arguments are one
+ * rendering however many strings they hold), so its counters live here and the executor
+ * increments them in place (the checks sit on the hottest paths of rendering: plain fields,
+ * no calls, unless a limit is near).
+ *
+ * Time is measured in ticks and read from the clock rarely: a range iteration, a
+ * {{template}} call and a function call are one tick each, and every 64 characters a
+ * function builds are one more (building a string costs its length). The clock starts at
+ * the FIRST_CLOCK_TICKS-th tick, so the short renderings that make up nearly all step
+ * arguments never read it; what runs before is a handful of ticks.
+ */
+
+/** The three limits; Switchboard's are `aggregator.limits.templates`. */
+export interface BudgetLimits {
+  /** Range iterations, all loops together. */
+  readonly maxIterations: number;
+  /** UTF-8 bytes written to the output; no single value a function builds may be larger either. */
+  readonly maxOutputBytes: number;
+  /** Wall time of the rendering. */
+  readonly maxMilliseconds: number;
+}
+
+export type BudgetLimit = keyof BudgetLimits;
+
+const FIRST_CLOCK_TICKS = 16;
+/** Ticks between two reads of the clock: rare enough to cost nothing, often enough to stop within a millisecond or so. */
+const CLOCK_TICKS = 256;
+/** A built string of 2^6 = 64 characters counts as one tick. */
+const CHARS_PER_TICK_SHIFT = 6;
+
+const UNLIMITED: BudgetLimits = { maxIterations: Infinity, maxOutputBytes: Infinity, maxMilliseconds: Infinity };
+
+export class Budget {
+  /** Copied out of `limits` so the hot checks read one object. */
+  readonly maxIterations: number;
+  readonly maxOutputBytes: number;
+  iterations = 0;
+  outputBytes = 0;
+  /** Ticks left before the clock is read; the executor decrements it. */
+  untilClock = FIRST_CLOCK_TICKS;
+  /** -1 until the clock is first read. */
+  private deadline = -1;
+  private started = 0;
+
+  /**
+   * `setting` names where the limits come from (`aggregator.limits.templates`), so that an
+   * over-budget message says which setting raises it.
+   */
+  constructor(
+    readonly limits: BudgetLimits = UNLIMITED,
+    readonly setting = '',
+  ) {
+    this.maxIterations = limits.maxIterations;
+    this.maxOutputBytes = limits.maxOutputBytes;
+  }
+
+  /** Called when untilClock reaches 0: reads the clock; true once the wall-time limit has passed. */
+  clock(): boolean {
+    this.untilClock = CLOCK_TICKS;
+    const now = performance.now();
+    if (this.deadline < 0) {
+      this.started = now;
+      this.deadline = now + this.limits.maxMilliseconds;
+      return false;
+    }
+    return now > this.deadline;
+  }
+
+  /** One tick; true when the wall-time limit has passed. */
+  tick(): boolean {
+    return --this.untilClock <= 0 && this.clock();
+  }
+
+  /** A function built `chars` characters: a tick, and its length brings the next clock read closer. */
+  built(chars: number): boolean {
+    this.untilClock -= chars >> CHARS_PER_TICK_SHIFT;
+    return this.tick();
+  }
+
+  /**
+   * Milliseconds spent since the clock started; 0 for a rendering too short to have read
+   * it (fewer than 16 ticks), which costs no clock read at all.
+   */
+  elapsed(): number {
+    return this.deadline < 0 ? 0 : performance.now() - this.started;
+  }
+
+  /** `aggregator.limits.templates.maxIterations`, or the bare limit without a setting. */
+  settingOf(limit: BudgetLimit): string {
+    return this.setting === '' ? limit : `${this.setting}.${limit}`;
+  }
+}

@@ -1,0 +1,149 @@
+/**
+ * Hardening (issue 22), acceptance: "With the pathological glob, template and forEach,
+ * /health answers within 100 ms throughout." Several clients send the three requests that
+ * used to freeze the gateway (a `*?*?...#` pattern up to 256 characters over a catalogue of
+ * hundreds of tools, a workflow output ranging 10^8 times, a forEach over 100,000 items
+ * its template builds),
+ * over and over, with the default limits; meanwhile a separate process polls /health on
+ * the same Switchboard and times every answer. A separate process, so that the clients'
+ * own work (building and parsing large messages) never counts as the gateway's delay.
+ */
+import { expect } from 'chai';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { callTool, connectHttp, errorCode, metaRaw, ROOT, startSwitchboard, stdioServer, TEST_SERVER, text, type Running } from '../support/harness.js';
+
+const MANY_TOOLS = join(ROOT, 'dist/bench/many-tools-server.js');
+const CLIENTS = 4;
+const ROUNDS = 10;
+const HEALTH_WITHIN_MS = 100;
+
+const wf = (name: string, spec: string) => `apiVersion: switchboard.dev/v1alpha1\nkind: Workflow\nmetadata: { name: ${name} }\nspec:\n${spec}`;
+
+const FILES = {
+  'mcpservers/many.yaml': stdioServer('many', MANY_TOOLS, ['400']),
+  'mcpservers/t.yaml': stdioServer('t', TEST_SERVER),
+  'workflows/count.yaml': wf('count', '  args: { n: { type: integer, required: true } }\n  steps:\n    - { id: ping, tool: x_t_ping }\n  output:\n    text: "{{ range .input.n }}…{{ end }}"\n'),
+  // The 100,000 items are built by the template from a number, not sent: a 600 KB request
+  // body costs its JSON parse whatever the workflow does with it (budgets.test.ts sends one).
+  'workflows/each.yaml': wf(
+    'each',
+    '  args: { n: { type: integer, required: true } }\n  steps:\n    - id: loop\n      forEach:\n        items: "{{ split \\"\\" (printf \\"%0*d\\" .input.n 0) }}"\n        steps:\n          - { id: add, tool: x_t_add, args: { a: 1, b: 2 } }\n',
+  ),
+};
+
+/**
+ * Polls /health one request at a time (the next 5 ms after the last answered) until its
+ * stdin closes, then prints every latency in milliseconds as one JSON line. It says
+ * "ready" after a first, untimed request: fetch's own start-up is not the gateway's delay.
+ */
+const POLLER = `
+const url = process.argv[1];
+const latencies = [];
+let stop = false;
+process.stdin.on('end', () => { stop = true; });
+process.stdin.resume();
+(async () => {
+  await (await fetch(url)).text();
+  process.stderr.write('ready\\n');
+  while (!stop) {
+    const t0 = performance.now();
+    const r = await fetch(url);
+    await r.text();
+    latencies.push({ ms: performance.now() - t0, status: r.status });
+    await new Promise((res) => setTimeout(res, 5));
+  }
+  process.stdout.write(JSON.stringify(latencies) + '\\n');
+})();
+`;
+
+interface Poller {
+  proc: ChildProcess;
+  done: Promise<{ ms: number; status: number }[]>;
+}
+
+async function startPoller(url: string): Promise<Poller> {
+  const proc = spawn(process.execPath, ['-e', POLLER, url], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  proc.stdout!.on('data', (c: Buffer) => (out += c.toString()));
+  const done = new Promise<{ ms: number; status: number }[]>((resolve, reject) => {
+    proc.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out) as { ms: number; status: number }[]) : reject(new Error(`health poller exited ${code}: ${err}`))));
+  });
+  await new Promise<void>((resolve, reject) => {
+    proc.stderr!.on('data', (c: Buffer) => {
+      err += c.toString();
+      if (err.includes('ready\n')) resolve();
+    });
+    done.catch(reject);
+  });
+  return { proc, done };
+}
+
+/** Patterns of `*?` pairs ending in a character no name has, the longest at the 256 limit. */
+const PATTERNS = [`${'*?'.repeat(9)}#`, `${'*?'.repeat(64)}#`, `${'*?'.repeat(127)}*#`, `*${'?'.repeat(254)}#`];
+
+describe('security: /health answers within 100 ms while the pathological requests run', function () {
+  this.timeout(180_000);
+  let sb: Running;
+  const clients: Client[] = [];
+
+  before(async () => {
+    sb = await startSwitchboard(FILES);
+    for (let i = 0; i < CLIENTS; i++) clients.push(await connectHttp(sb.url));
+  });
+
+  after(async () => {
+    await Promise.all(clients.map((c) => c.close()));
+    await sb?.stop();
+  });
+
+  it('every /health answer arrives within 100 ms while several clients send the glob, the template and the 100,000-item forEach', async () => {
+    // The catalogue is there: the glob has hundreds of names to try.
+    const listed = await metaRaw(clients[0]!, 'filter_tools', { pattern: 'x_many_*', limit: 1 });
+    expect((listed.structuredContent as { total: number }).total).to.equal(400);
+    // Once each before timing: a tool's first call compiles its input validator (tens of
+    // milliseconds, once per tool), which is start-up, not the attacks' cost.
+    await metaRaw(clients[0]!, 'filter_tools', { pattern: PATTERNS[0]!, limit: 50 });
+    await callTool(clients[0]!, 'workflow_count', { n: 1 });
+    await callTool(clients[0]!, 'workflow_each', { n: 1 });
+
+    const poller = await startPoller(new URL('/health', sb.url).toString());
+    const answers: { kind: string; r: CallToolResult }[] = [];
+    try {
+      await Promise.all(
+        clients.map(async (client, c) => {
+          for (let round = 0; round < ROUNDS; round++) {
+            const pattern = PATTERNS[(c + round) % PATTERNS.length]!;
+            answers.push({ kind: 'glob', r: await metaRaw(client, 'filter_tools', { pattern, limit: 50 }) });
+            answers.push({ kind: 'template', r: await callTool(client, 'workflow_count', { n: 100_000_000 }) });
+            answers.push({ kind: 'forEach', r: await callTool(client, 'workflow_each', { n: 100_000 }) });
+          }
+        }),
+      );
+    } finally {
+      poller.proc.stdin!.end();
+    }
+    const health = await poller.done;
+
+    // Each attack was answered, and refused or bounded the way a caller sees it.
+    expect(answers).to.have.length(CLIENTS * ROUNDS * 3);
+    for (const { kind, r } of answers) {
+      if (kind === 'glob') expect((r.structuredContent as { total: number }).total, text(r)).to.equal(0);
+      if (kind === 'template') expect((r.structuredContent as { output_error?: string }).output_error, text(r)).to.match(/template stopped: .*\(aggregator\.limits\.templates\.(maxIterations|maxMilliseconds)\)/);
+      if (kind === 'forEach') {
+        expect(errorCode(r)).to.equal('WORKFLOW_FAILED');
+        expect(text(r)).to.include('forEach.items has 100000 items; at most 1000 are allowed (aggregator.limits.workflows.maxIterations)');
+      }
+    }
+
+    // /health was asked throughout, and every answer came within the limit.
+    expect(health.length, 'health polls').to.be.greaterThan(10);
+    expect(health.every((h) => h.status === 200)).to.equal(true);
+    const slowest = Math.max(...health.map((h) => h.ms));
+    const sorted = health.map((h) => Math.round(h.ms)).sort((a, b) => a - b);
+    expect(slowest, `${health.length} polls; slowest ${slowest.toFixed(1)} ms; median ${sorted[sorted.length >> 1]} ms; top ${sorted.slice(-5).join(', ')} ms`).to.be.below(HEALTH_WITHIN_MS);
+  });
+});
