@@ -16,9 +16,12 @@ import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { callTool, connectHttp, errorCode, eventually, freePort, meta, startNode, startSwitchboard, TEST_SERVER, text, type Running } from '../support/harness.js';
+import { callTool, connectHttp, errorCode, eventually, EVERYTHING, freePort, meta, startNode, startSwitchboard, TEST_SERVER, text, type Running } from '../support/harness.js';
 import { addressClass } from '../../kernel/net/address-class.js';
 import { OutboundPolicy, OutboundRefusedError } from '../../kernel/net/outbound-policy.js';
+import { Browser } from '../support/oauth-browser.js';
+import { startTestIdp, type TestIdp } from '../fixtures/identity-provider.js';
+import { startProtectedMcpServer, type ProtectedServer } from '../fixtures/protected-mcp-server.js';
 
 type Obj = Record<string, unknown>;
 
@@ -99,8 +102,8 @@ describe('security: the outbound address policy', function () {
   describe('through the protocol', () => {
     let sb: Running;
     let client: Client;
-    let upstream: ChildProcess;
     let upstreamPort: number;
+    const children: ChildProcess[] = [];
     const listeners: Server[] = [];
     /** A loopback listener that records what reaches it and answers with `answer`. */
     const listen = async (answer: (req: IncomingMessage, res: import('node:http').ServerResponse) => void): Promise<{ port: number; requests: string[] }> => {
@@ -123,7 +126,7 @@ describe('security: the outbound address policy', function () {
 
     before(async () => {
       upstreamPort = await freePort();
-      upstream = await startNode([TEST_SERVER, 'http', String(upstreamPort)], {}, /listening \d+/);
+      children.push(await startNode([TEST_SERVER, 'http', String(upstreamPort)], {}, /listening \d+/));
       sb = await startSwitchboard({
         'config.yaml': 'aggregator:\n  network:\n    allow: []\n',
         'mcpservers/local.yaml': `name: local\ntype: streamable-http\nurl: http://127.0.0.1:${upstreamPort}/mcp\n`,
@@ -133,7 +136,7 @@ describe('security: the outbound address policy', function () {
     after(async () => {
       await client?.close();
       await sb?.stop();
-      upstream?.kill('SIGTERM');
+      for (const c of children) c.kill('SIGTERM');
       for (const l of listeners) l.close();
     });
 
@@ -188,6 +191,19 @@ describe('security: the outbound address policy', function () {
       expect(second.requests).to.deep.equal([]);
     });
 
+    it('servers created through a tool at an allowed address work over the pinned connection: streamable HTTP with sessions, and legacy SSE', async () => {
+      const httpPort = await freePort();
+      const ssePort = await freePort();
+      children.push(await startNode([EVERYTHING, 'streamableHttp'], { PORT: String(httpPort) }, /listening on port/i));
+      children.push(await startNode([EVERYTHING, 'sse'], { PORT: String(ssePort) }, /running on port/i));
+      for (const [name, type, url] of [['pinnedhttp', 'streamable-http', `http://127.0.0.1:${httpPort}/mcp`], ['pinnedsse', 'sse', `http://127.0.0.1:${ssePort}/sse`]] as const) {
+        const created = await callTool(client, 'core_mcpserver_create', { name, type, url });
+        expect(created.isError, text(created)).to.not.equal(true);
+        const r = await eventually(() => callTool(client, `x_${name}_echo`, { message: `via ${type}` }), (x) => x.isError !== true, 20_000);
+        expect(text(r)).to.equal(`Echo: via ${type}`);
+      }
+    });
+
     it('a server created through a tool obeys the policy when it connects, not only when written', async () => {
       const created = await callTool(client, 'core_mcpserver_create', { name: 'allowed', type: 'streamable-http', url: `http://127.0.0.1:${upstreamPort}/mcp` });
       expect(created.isError, text(created)).to.not.equal(true);
@@ -206,6 +222,55 @@ describe('security: the outbound address policy', function () {
       // The operator's own server is untouched by the narrower list.
       const own = await callTool(client, 'x_local_ping');
       expect(own.isError, text(own)).to.not.equal(true);
+    });
+  });
+  describe("sign-in discovery for a server created through a tool (OAuth client)", () => {
+    let idp: TestIdp;
+    let vault: ProtectedServer;
+    let sb: Running;
+    const clients: Client[] = [];
+    const session = async (): Promise<Client> => {
+      const c = await connectHttp(sb.url);
+      clients.push(c);
+      return c;
+    };
+    const signInPage = async (c: Client) => {
+      const login = await meta<{ status: string; sign_in_url?: string }>(c, 'call_tool', { name: 'core_auth_login', arguments: { server: 'vault' } });
+      expect(login.status).to.equal('auth_required');
+      idp.signInAs('alice');
+      return new Browser().visit(login.sign_in_url!);
+    };
+
+    before(async () => {
+      idp = await startTestIdp({
+        authorizationServer: true,
+        clients: [{ client_id: 'mcp-resource', client_secret: 'resource-server-secret-123', grant_types: ['client_credentials'], response_types: [], redirect_uris: [] }],
+      });
+      vault = await startProtectedMcpServer({ name: 'vault', issuer: idp.issuer, introspection: { clientId: 'mcp-resource', clientSecret: 'resource-server-secret-123' } });
+      // oauth.mcpClient.allowPrivateIP stays off: only the outbound policy can admit the loopback authorization server.
+      sb = await startSwitchboard({ 'config.yaml': 'aggregator:\n  network:\n    allow: [127.0.0.1]\noauth:\n  mcpClient:\n    enabled: true\n' });
+    });
+    after(async () => {
+      for (const c of clients) await c.close().catch(() => undefined);
+      await sb?.stop();
+      await vault?.close();
+      await idp?.close();
+    });
+
+    it('obeys aggregator.network.allow: admitted, the sign-in completes; narrowed, discovery is refused naming the setting', async () => {
+      const c = await session();
+      const created = await callTool(c, 'core_mcpserver_create', { name: 'vault', type: 'streamable-http', url: vault.url });
+      expect(created.isError, text(created)).to.not.equal(true);
+      await eventually(() => meta<{ servers_requiring_auth: { name: string }[] }>(c, 'list_tools'), (l) => l.servers_requiring_auth.some((s) => s.name === 'vault'), 15_000);
+      const page = await signInPage(c);
+      expect(page.status, page.body).to.equal(200);
+      expect(page.body).to.contain('signed in to vault');
+
+      await writeFile(join(sb.configDir, 'config.yaml'), 'aggregator:\n  network:\n    allow: []\noauth:\n  mcpClient:\n    enabled: true\n');
+      await eventually(() => callTool(c, 'core_mcpserver_detect', { url: vault.url, timeout: 2 }), (r) => errorCode(r) === 'FORBIDDEN', 10_000);
+      const refused = await signInPage(await session());
+      expect(refused.status).to.equal(502);
+      expect(refused.body).to.contain('Signing in to &#39;vault&#39; failed before the authorization server: Forbidden: &#39;127.0.0.1&#39; is a loopback address').and.contain('aggregator.network.allow');
     });
   });
 });
