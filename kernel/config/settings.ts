@@ -161,6 +161,8 @@ export interface McpServerDefinition {
   description?: string;
   /** The principal key of whoever created it through a core tool. */
   registeredBy?: string;
+  /** Who chose `url` through a core tool on a server the operator wrote; its connections then obey aggregator.network.allow. */
+  urlSetBy?: string;
   toolPrefix?: string;
   autoStart: boolean;
   /** The executable alone (with `args`) or the whole command line; see command-line.ts. */

@@ -9,6 +9,7 @@ import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ownerOf } from '../../kernel/contracts/sign-in.js';
 import { publishCoreTools } from '../../kernel/core-tool.js';
 import { pinnedFetch } from '../../kernel/net/pinned-fetch.js';
+import { outboundChecked, outboundPolicy } from '../../kernel/net/outbound-policy.js';
 import { definePlugin } from '../../kernel/plugin.js';
 import { resolveSecretValue } from '../../kernel/secrets/secret-value.js';
 import { ClientRegistry } from './clients.js';
@@ -75,12 +76,30 @@ export default definePlugin({
         },
       };
     };
-    // The server's own host is the operator's choice; an authorization server it names must be public unless allowed.
+    const originOf = (url: string): string | undefined => {
+      try {
+        return new URL(url).origin;
+      } catch {
+        return undefined;
+      }
+    };
+    /** A server the operator wrote is at this origin (not one whose URL a caller chose). */
+    const operatorOrigin = (origin: string): boolean =>
+      [...kernel.config.snapshot.mcpServers.values()].some(({ value: d }) => d.url !== undefined && !outboundChecked(d) && originOf(d.url) === origin);
+    // An operator's server: its own host is the operator's choice, and an authorization server
+    // it names must be public unless oauth.mcpClient.allowPrivateIP. A server whose URL a caller
+    // chose: its host, and every authorization server it names, obey the outbound policy
+    // (aggregator.network.allow), or for authorization servers that same allowPrivateIP.
     const fetchFor = (serverUrl: string): FetchLike => {
       const origin = new URL(serverUrl).origin;
-      const own = pinnedFetch({ allowPrivate: true });
       const named = pinnedFetch({ allowPrivate: settings().allowPrivateIP });
-      return (input, init) => (new URL(input).origin === origin ? own : named)(input, init);
+      if (operatorOrigin(origin)) {
+        const own = pinnedFetch({ allowPrivate: true });
+        return (input, init) => (new URL(input).origin === origin ? own : named)(input, init);
+      }
+      const policy = outboundPolicy(kernel.settings());
+      const checked = pinnedFetch({ resolve: (u) => policy.resolve(u.hostname) });
+      return (input, init) => (new URL(input).origin === origin || !settings().allowPrivateIP ? checked : named)(input, init);
     };
     const secrets = { configPath: kernel.config.configPath, env: process.env, onSecret: (v: string) => kernel.secrets.add(v) };
     const persistence = persistenceOf(kernel, secrets, (m) => log.warn(m));

@@ -1,13 +1,24 @@
 /**
  * core_mcpserver_detect: what is at a URL? Tries a streamable-HTTP initialize, then a
- * legacy SSE stream, and reports what answered. Never fails: an unreachable or
- * unclassifiable URL is transport `unknown` with the reason in `detail`.
+ * legacy SSE stream, and reports what answered. Never fails for an unreachable or
+ * unclassifiable URL: that is transport `unknown` with the reason in `detail`.
+ *
+ * The URL is the caller's, so it obeys the outbound policy (kernel/net/outbound-policy.ts):
+ * an address the policy refuses is an error result (FORBIDDEN), not a detection; the name is
+ * resolved once and every probe goes to that checked address; a redirect is reported, never
+ * followed (following one would let a public URL lead the probe to a refused address).
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { SERVER_INFO } from '../../kernel/mcp/endpoint.js';
 import { SseParser } from '../../kernel/mcp/sse-parser.js';
+import { pinnedFetch } from '../../kernel/net/pinned-fetch.js';
+import { normalHost, OutboundRefusedError, type OutboundPolicy, type PinnedAddress } from '../../kernel/net/outbound-policy.js';
+
+/** A probe reads this much of an answer that is not an event stream: an initialize result is small. */
+const MAX_ANSWER_BYTES = 1024 * 1024;
 
 export interface Detection {
   url: string;
@@ -52,6 +63,25 @@ async function firstEvent(res: Response, want: (event: string, data: string) => 
   return found;
 }
 
+/** The body as text, at most MAX_ANSWER_BYTES of it (a probe must not be made to swallow an endless answer). */
+async function textOf(res: Response): Promise<string> {
+  if (!res.body) return '';
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    while (size <= MAX_ANSWER_BYTES) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      size += value.length;
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 function serverInfoOf(text: string | undefined): ServerInfo | undefined {
   if (!text) return undefined;
   try {
@@ -67,7 +97,15 @@ function challenged(res: Response): boolean {
   return res.status === 401;
 }
 
-export async function detect(url: string, headers: Record<string, string>, timeoutSeconds: number): Promise<Detection> {
+/** "redirected to <location>, not followed" for a 3xx, else undefined. */
+function redirect(method: string, res: Response): string | undefined {
+  if (res.status < 300 || res.status > 399) return undefined;
+  const location = (res.headers.get('location') ?? '').slice(0, 512);
+  return `${method} answered ${res.status}, redirected to ${location || '(no Location)'}, not followed`;
+}
+
+/** Throws OutboundRefusedError (FORBIDDEN) when `policy` refuses where `url` leads. */
+export async function detect(url: string, headers: Record<string, string>, timeoutSeconds: number, policy: OutboundPolicy): Promise<Detection> {
   const out: Detection = { url, transport: 'unknown', reachable: false, requiresAuth: false, detail: '' };
   let target: URL;
   try {
@@ -79,6 +117,17 @@ export async function detect(url: string, headers: Record<string, string>, timeo
   }
   const deadline = AbortSignal.timeout(timeoutSeconds * 1000);
   const notes: string[] = [];
+  let pinned: PinnedAddress;
+  try {
+    pinned = await policy.resolve(target.hostname, 'url');
+  } catch (err) {
+    if (err instanceof OutboundRefusedError) throw err;
+    out.detail = `unreachable: ${(err as Error).message}`;
+    return out;
+  }
+  const host = normalHost(target.hostname);
+  // Every probe (and the SDK's SSE handshake) connects to the checked address; anything else is checked afresh.
+  const fetch: FetchLike = pinnedFetch({ stream: true, resolve: (u) => (normalHost(u.hostname) === host ? Promise.resolve(pinned) : policy.resolve(u.hostname, 'url')) });
 
   // 1. Streamable HTTP: POST initialize.
   try {
@@ -89,7 +138,11 @@ export async function detect(url: string, headers: Record<string, string>, timeo
       signal: deadline,
     });
     out.reachable = true;
-    if (challenged(res)) {
+    const moved = redirect('POST', res);
+    if (moved) {
+      notes.push(moved);
+      await res.body?.cancel();
+    } else if (challenged(res)) {
       out.requiresAuth = true;
       notes.push(`POST answered 401${res.headers.get('www-authenticate') ? ` (WWW-Authenticate: ${res.headers.get('www-authenticate')})` : ''}`);
       await res.body?.cancel();
@@ -97,7 +150,7 @@ export async function detect(url: string, headers: Record<string, string>, timeo
       const type = res.headers.get('content-type') ?? '';
       const body = type.includes('text/event-stream')
         ? await firstEvent(res, (event, data) => event === 'message' && data.includes('"id":1'), deadline)
-        : await res.text();
+        : await textOf(res);
       const info = serverInfoOf(body);
       if (info) {
         out.transport = 'streamable-http';
@@ -129,7 +182,11 @@ export async function detect(url: string, headers: Record<string, string>, timeo
   // 2. Legacy SSE: GET must open an event stream announcing the POST endpoint.
   try {
     const res = await fetch(target, { method: 'GET', headers: { ...headers, accept: 'text/event-stream' }, signal: deadline });
-    if (challenged(res)) {
+    const moved = redirect('GET', res);
+    if (moved) {
+      notes.push(moved);
+      await res.body?.cancel();
+    } else if (challenged(res)) {
       out.requiresAuth = true;
       notes.push('GET answered 401');
       await res.body?.cancel();
@@ -138,7 +195,7 @@ export async function detect(url: string, headers: Record<string, string>, timeo
       if (endpoint !== undefined) {
         out.transport = 'sse';
         notes.push(`SSE stream announced endpoint ${endpoint}`);
-        const info = await sseHandshake(target, headers, deadline);
+        const info = await sseHandshake(target, headers, deadline, fetch);
         if (info) {
           if (info.name) out.serverName = info.name;
           if (info.version) out.serverVersion = info.version;
@@ -158,10 +215,10 @@ export async function detect(url: string, headers: Record<string, string>, timeo
   return out;
 }
 
-async function sseHandshake(url: URL, headers: Record<string, string>, signal: AbortSignal): Promise<ServerInfo | undefined> {
+async function sseHandshake(url: URL, headers: Record<string, string>, signal: AbortSignal, fetch: FetchLike): Promise<ServerInfo | undefined> {
   const client = new Client({ name: `${SERVER_INFO.name}-detect`, version: SERVER_INFO.version });
   try {
-    await client.connect(new SSEClientTransport(url, { requestInit: { headers } }), { signal });
+    await client.connect(new SSEClientTransport(url, { requestInit: { headers }, fetch }), { signal });
     return client.getServerVersion();
   } catch {
     return undefined;

@@ -11,6 +11,8 @@ import { keepRedactedSecrets } from './kept-secrets.js';
 import { detect } from './detect.js';
 import { checkRuntimeCommand } from './runtime-commands.js';
 import { checkReferences } from './references.js';
+import { checkRuntimeUrl, newUrl } from './runtime-urls.js';
+import { outboundPolicy } from '../../kernel/net/outbound-policy.js';
 import type { SecretValue } from '../../kernel/secrets/secret-value.js';
 import type { Principal } from '../../kernel/contracts/authorization.js';
 import { serverResource } from './server-resource.js';
@@ -117,9 +119,10 @@ export function mcpServerTools(kernel: KernelApi, prefix: string): ToolDefinitio
       required: ['name', 'type'],
       run: (a, call) => {
         const body = a as unknown as McpServerDefinition;
-        return administer(kernel, call, serverResource(body), 'create', (principal) => {
+        return administer(kernel, call, serverResource(body), 'create', async (principal) => {
           checkRuntimeCommand(kernel.settings(), body);
           references(principal, a);
+          await checkRuntimeUrl(kernel.settings(), body);
           return kernel.config.exclusive(async () => {
             const name = a.name as string;
             if (kernel.config.snapshot.mcpServers.has(name)) throw new ConflictError(`MCP server '${name}' already exists; use core_mcpserver_update`, { name });
@@ -145,6 +148,11 @@ export function mcpServerTools(kernel: KernelApi, prefix: string): ToolDefinitio
         return administer(kernel, call, serverResource(nextDef), 'update', async (principal) => {
           references(principal, a, l.value);
           if (a.command !== undefined || a.args !== undefined || a.type !== undefined) checkRuntimeCommand(kernel.settings(), nextDef);
+          if (newUrl(l.value, nextDef)) {
+            await checkRuntimeUrl(kernel.settings(), nextDef);
+            // The operator's server now goes where a caller said: its connections obey the policy from here on.
+            if (nextDef.registeredBy === undefined) (next as Record<string, unknown>).urlSetBy = principal.key;
+          }
           return save(call, a.name as string, next, l.origin.file);
         });
       }),
@@ -176,11 +184,11 @@ export function mcpServerTools(kernel: KernelApi, prefix: string): ToolDefinitio
     }),
     coreTool(prefix, {
       name: 'core_mcpserver_detect',
-      description: 'Probe a URL: is it a streamable-HTTP or SSE MCP server, reachable, behind auth? Never fails for an unreachable URL.',
+      description: `Probe a URL: is it a streamable-HTTP or SSE MCP server, reachable, behind auth? Never fails for an unreachable URL; a private, loopback or metadata address not in aggregator.network.allow is refused (FORBIDDEN), and redirects are reported, not followed.`,
       annotations: ANNOTATIONS.readOpenWorld,
       properties: { url: { type: 'string', minLength: 1 }, headers: STRING_MAP, timeout: { type: 'integer', minimum: 1, maximum: 120, default: 10 } },
       required: ['url'],
-      run: async (a) => (await detect(a.url as string, (a.headers as Record<string, string>) ?? {}, a.timeout as number)) as unknown as JsonObject,
+      run: async (a) => (await detect(a.url as string, (a.headers as Record<string, string>) ?? {}, a.timeout as number, outboundPolicy(kernel.settings()))) as unknown as JsonObject,
     }),
   ];
 }

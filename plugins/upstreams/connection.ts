@@ -4,7 +4,6 @@
  * `failed` and schedules a reconnect on the backoff; `stop` is the only way to stay down.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
@@ -36,7 +35,9 @@ import { checkToolPage, ToolListLimitError, type ToolListLimits } from './tool-l
 import { backoffDelayMs } from './backoff.js';
 import { mapUpstreamError } from './call-errors.js';
 import { ChildProcessTransport } from './child-process-transport.js';
-import { HttpStatusError, StreamableHttpClientTransport, type BearerSource } from './http-client-transport.js';
+import { HttpStatusError, type BearerSource } from './http-client-transport.js';
+import { remoteTransport } from './remote-transport.js';
+import type { OutboundPolicy } from '../../kernel/net/outbound-policy.js';
 
 
 /** After this many failed attempts in a row a remote server is reported unreachable. */
@@ -67,6 +68,8 @@ export interface ConnectionEvents {
   onSecret(value: string): void;
   /** A resource this server was asked to watch changed (resources/subscribe). */
   onResourceUpdated(conn: UpstreamConnection, uri: string): void;
+  /** The outbound policy of the current settings (for servers whose URL a caller chose). */
+  outbound(): OutboundPolicy;
   /** The error a call gets while this server is not running (it names the call that starts it). */
   unavailable(conn: UpstreamConnection): ServerUnavailableError;
   /** The limits a tool list is held to, as configured now. */
@@ -267,8 +270,7 @@ export class UpstreamConnection {
         onStderrLine: (line) => this.log.info(`stderr: ${line}`),
       });
     }
-    const url = new URL(d.url!);
-    return d.type === 'sse' ? new SSEClientTransport(url, { requestInit: { headers } }) : new StreamableHttpClientTransport(url, headers, d.maxMessageBytes, this.bearer);
+    return remoteTransport(d, headers, this.events.outbound(), this.bearer);
   }
 
   private async connect(): Promise<void> {

@@ -7,6 +7,7 @@
  */
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { LookupFunction } from 'node:net';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { TooLargeError } from '../../kernel/errors.js';
@@ -43,14 +44,23 @@ export class StreamableHttpClientTransport implements Transport {
   private stream: IncomingMessage | undefined;
   private closed = false;
   private readonly secure: boolean;
+  private readonly agent: HttpAgent;
 
   constructor(
     private readonly url: URL,
     private readonly headers: Record<string, string>,
     private readonly maxMessageBytes: number = Number.POSITIVE_INFINITY,
     private readonly bearer?: BearerSource,
+    /**
+     * Pins where sockets connect (the outbound policy's checked address). Such a transport
+     * keeps its own sockets: a shared pool would hand it one opened for the same host:port
+     * by a connection that was not checked.
+     */
+    private readonly lookup?: LookupFunction,
   ) {
     this.secure = url.protocol === 'https:';
+    const Agent = this.secure ? HttpsAgent : HttpAgent;
+    this.agent = lookup ? new Agent({ keepAlive: true, maxSockets: 256, lookup }) : this.secure ? httpsAgent : httpAgent;
   }
 
   async start(): Promise<void> {}
@@ -87,7 +97,8 @@ export class StreamableHttpClientTransport implements Transport {
 
   private plain(method: string, headers: Record<string, string>, body?: string): Promise<IncomingMessage> {
     return new Promise((resolve, reject) => {
-      const req = (this.secure ? httpsRequest : httpRequest)(this.url, { method, headers, agent: this.secure ? httpsAgent : httpAgent }, resolve);
+      // node:http never follows a redirect: a 3xx is an HttpStatusError, so no answer can send us elsewhere.
+      const req = (this.secure ? httpsRequest : httpRequest)(this.url, { method, headers, agent: this.agent, ...(this.lookup ? { lookup: this.lookup } : {}) }, resolve);
       req.once('error', reject);
       req.end(body);
     });
@@ -200,6 +211,7 @@ export class StreamableHttpClientTransport implements Transport {
         new Promise((r) => setTimeout(r, 1000).unref()),
       ]);
     }
+    if (this.lookup) this.agent.destroy();
     this.onclose?.();
   }
 }

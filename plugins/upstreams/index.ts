@@ -1,6 +1,7 @@
 /** upstreams: the registered MCP servers, their connections and their tools in the catalogue. */
 import { definePlugin } from '../../kernel/plugin.js';
 import { Upstreams } from './registry.js';
+import { outboundPolicy } from '../../kernel/net/outbound-policy.js';
 
 export default definePlugin({
   name: 'upstreams',
@@ -9,6 +10,13 @@ export default definePlugin({
     const upstreams = new Upstreams(kernel, log);
     let booted = false;
     kernel.services.provide('upstreams', upstreams);
+    // An allow entry that means nothing would silently admit nothing: say so where it is written.
+    kernel.config.addSettingsCheck((settings, parsed) =>
+      outboundPolicy(settings).problems.map((p) => {
+        const path = ['aggregator', 'network', 'allow', p.index];
+        return { file: parsed.file, ...parsed.locate(path), field: path.join('.'), message: p.message };
+      }),
+    );
     kernel.hooks.onConfigLoad.tapPromise('upstreams', (next) => upstreams.reconcile(next, !booted));
     // After the toolset (stage 0): a caller sees a server waiting for sign-in only once signed in.
     kernel.hooks.onRequest.tap({ name: 'upstreams', stage: 10 }, (request) => upstreams.narrow(request));

@@ -7,6 +7,7 @@ import type { ContentChange, ServiceState, ServiceStatus, UpstreamPrompt, Upstre
 import type { ConfigSnapshot } from '../../kernel/config/snapshot.js';
 import type { McpServerDefinition } from '../../kernel/config/settings.js';
 import { AuthRequiredError, NotFoundError } from '../../kernel/errors.js';
+import { outboundPolicy } from '../../kernel/net/outbound-policy.js';
 import type { KernelApi } from '../../kernel/kernel-api.js';
 import type { Logger } from '../../kernel/log.js';
 import { UpstreamConnection } from './connection.js';
@@ -82,6 +83,7 @@ export class Upstreams implements UpstreamRegistry {
           onSecret: (value) => this.kernel.secrets.add(value),
           unavailable: (c) => this.unavailableFor(c),
           toolLimits: this.toolLimits,
+          outbound: () => outboundPolicy(this.kernel.settings()),
           onResourceUpdated: (c, uri) => this.emit({ type: 'updated', server: c.name, uri }),
         });
         this.conns.set(name, created);
@@ -183,6 +185,7 @@ export class Upstreams implements UpstreamRegistry {
           onSecret: (value) => this.kernel.secrets.add(value),
           unavailable: (c) => this.unavailableFor(c),
           toolLimits: this.toolLimits,
+          outbound: () => outboundPolicy(this.kernel.settings()),
           onResourceUpdated: () => undefined,
           unauthorized: () => {
             onRefused();

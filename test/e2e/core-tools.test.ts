@@ -51,7 +51,7 @@ describe('core tools through call_tool', () => {
 
   before(async () => {
     sb = await startSwitchboard({
-      'config.yaml': '# the operator keeps notes here\naggregator:\n  host: 127.0.0.1 # loopback only\n',
+      'config.yaml': '# the operator keeps notes here\naggregator:\n  host: 127.0.0.1 # loopback only\n  network:\n    allow: [127.0.0.1] # detect probes loopback fixtures\n',
       'mcpservers/fixture.yaml': stdioServer('fixture', TEST_SERVER),
     });
     client = await connectHttp(sb.url);

@@ -73,7 +73,7 @@ describe('orchestrator mode: writes as the caller', function () {
     ].join('\n');
     // Persistent OAuth storage: in orchestrator mode its records are Secrets.
     const options = {
-      serverYaml: `${broker}\n      storage:\n        persistent: true\n        encryptionKey: \${GRANT_KEY}\norchestrator: true\nnamespace: ${NS}\nwritesAsCaller:\n  orchestratorAudience: switchboard\nauthorization:\n  admins: [alice@example.com]`,
+      serverYaml: `${broker}\n      storage:\n        persistent: true\n        encryptionKey: \${GRANT_KEY}\n  network:\n    allow: [127.0.0.1] # the refused create names a loopback URL: RBAC, not the outbound policy, must be what refuses it\norchestrator: true\nnamespace: ${NS}\nwritesAsCaller:\n  orchestratorAudience: switchboard\nauthorization:\n  admins: [alice@example.com]`,
       env: { NODE_EXTRA_CA_CERTS: certFile, KUBECONFIG: await kube.kubeconfig(kube.tokens.admin), GRANT_KEY: 'k'.repeat(40) },
     };
     setup = await startProtected({ again: { idp, base, sb: undefined as never }, ...options });

@@ -18,7 +18,7 @@ describe('security: files Switchboard writes are its user\'s alone', function ()
   let sb: Running;
   let client: Client;
   before(async () => {
-    sb = await startSwitchboard({ 'config.yaml': 'aggregator:\n  servicePrefix: ""\n', 'mcpservers/t.yaml': stdioServer('t', TEST_SERVER) });
+    sb = await startSwitchboard({ 'config.yaml': 'aggregator:\n  servicePrefix: ""\n  network:\n    allow: [127.0.0.1]\n', 'mcpservers/t.yaml': stdioServer('t', TEST_SERVER) });
     client = await connectHttp(sb.url);
   });
   after(async () => {

@@ -21,7 +21,7 @@ describe('security: ${NAME} and {fromFile} through core tools', function () {
   before(async () => {
     sb = await startSwitchboard(
       {
-        'config.yaml': 'secrets:\n  allowedEnv: [SB_REF_ALLOWED]\n  allowedDirs: [secrets]\n',
+        'config.yaml': 'secrets:\n  allowedEnv: [SB_REF_ALLOWED]\n  allowedDirs: [secrets]\naggregator:\n  network:\n    allow: [127.0.0.1]\n',
         'secrets/token.txt': 'allowed-token\n',
         'outside.txt': 'not for callers\n',
         'mcpservers/broken.yaml': 'name: broken\ntype: streamable-http\nurl: http://127.0.0.1:9/mcp\nheaders:\n  X-Token: { fromFile: /nonexistent/dir/token }\n',
