@@ -79,6 +79,7 @@ export class Upstreams implements UpstreamRegistry {
           onContentChange: (c) => this.publish(c),
           onStateChange: (c, previous) => this.announce(c, previous),
           onSecret: (value) => this.kernel.secrets.add(value),
+          secrets: this.kernel.secrets,
           unavailable: (c) => this.unavailableFor(c),
           onResourceUpdated: (c, uri) => this.emit({ type: 'updated', server: c.name, uri }),
         });
@@ -177,6 +178,7 @@ export class Upstreams implements UpstreamRegistry {
             if (c.state === 'auth_required') onRefused();
           },
           onSecret: (value) => this.kernel.secrets.add(value),
+          secrets: this.kernel.secrets,
           unavailable: (c) => this.unavailableFor(c),
           onResourceUpdated: () => undefined,
           unauthorized: () => {
