@@ -53,6 +53,7 @@ export default definePlugin<Options>({
     const registry = new WorkflowRegistry(kernel.catalogue, () => (engine ??= new WorkflowEngine(kernel.tools, executions, {
       maxRecordedResultBytes: options.maxRecordedResultBytes,
       events: () => kernel.services.find('events'),
+      secrets: kernel.secrets,
       callerOf: (call) => {
         const p = callerOf(kernel, call);
         return { key: p.key, name: describePrincipal(p) };
