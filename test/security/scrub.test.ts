@@ -10,7 +10,8 @@
  * any form, whole or escaped, shows as the marker.
  *
  * Poisoning: a caller cannot add strings to what is scrubbed (a definition it creates with a
- * credential-named header), so other sessions keep seeing ordinary text.
+ * credential-named header), so other sessions keep seeing ordinary text. What a reference the
+ * operator allowed (secrets.allowedEnv) reads is the operator's, and is scrubbed.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -196,9 +197,13 @@ describe('security: no secret leaves through an upstream', function () {
 
 describe('security: a caller cannot add strings to what is scrubbed', function () {
   this.timeout(60_000);
+  const ALLOWED_MARK = '5d1e08c7b2a94f63';
   let sb: Running;
   before(async () => {
-    sb = await startSwitchboard({ 'mcpservers/t.yaml': stdioServer('t', TEST_SERVER) });
+    sb = await startSwitchboard(
+      { 'config.yaml': 'secrets:\n  allowedEnv: [SB_SCRUB_ALLOWED]\n', 'mcpservers/t.yaml': stdioServer('t', TEST_SERVER) },
+      { env: { SB_SCRUB_ALLOWED: `operator-token-${ALLOWED_MARK}` } },
+    );
   });
   after(async () => sb?.stop());
 
@@ -212,6 +217,21 @@ describe('security: a caller cannot add strings to what is scrubbed', function (
       await eventually(() => meta<{ state: string }>(creator, 'call_tool', { name: 'core_service_status', arguments: { name: 'poison' } }), (s) => JSON.stringify(s).match(/"state":"(failed|unreachable)"/) !== null, 15_000, 100);
       const r = await callTool(other, 'x_t_ping');
       expect(text(r)).to.match(/^pong from test-server pid \d+$/);
+    } finally {
+      await creator.close();
+      await other.close();
+    }
+  });
+
+  it("what an administrator's reference reads from the operator's environment is the operator's secret, and is scrubbed", async () => {
+    const creator = await connectHttp(sb.url);
+    const other = await connectHttp(sb.url);
+    try {
+      const created = await callTool(creator, 'core_mcpserver_create', { name: 'granted', type: 'stdio', command: ['node', TEST_SERVER], autoStart: true, env: { API_TOKEN: '${SB_SCRUB_ALLOWED}' } });
+      expect(created.isError, text(created)).to.not.equal(true);
+      const r = await eventually(() => callTool(other, 'x_granted_reveal'), (x) => !x.isError, 15_000, 100);
+      expect(text(r)).to.equal(`the token is ${REDACTED}`);
+      expect(JSON.stringify(r)).to.not.include(ALLOWED_MARK);
     } finally {
       await creator.close();
       await other.close();
