@@ -18,6 +18,7 @@ import { closeListener, listen } from '../../kernel/net/listener.js';
 import { readTimeouts } from '../../kernel/net/read-timeouts.js';
 import { definePlugin } from '../../kernel/plugin.js';
 import { html, page, type Html } from './html.js';
+import { escape } from '../../kernel/html.js';
 import { executionPage, executionsPage, serverPage, serversPage, sessionPage, sessionsPage } from './pages.js';
 
 function crossSite(ctx: Koa.Context): string | undefined {
@@ -49,7 +50,9 @@ export default definePlugin({
       }
       ctx.type = 'html';
       ctx.set('cache-control', 'no-store');
-      ctx.body = body.text;
+      // The one way out for every page: whatever a server, a run or a step said is scrubbed
+      // of known secrets as the page leaves, looked for as the page escapes them.
+      ctx.body = kernel.secrets.scrubEncoded(body.text, escape);
     };
     router.get(['/', '/sessions'], (ctx) => show(ctx, sessionsPage(kernel), ''));
     router.get('/sessions/:id', (ctx) => {

@@ -3,6 +3,10 @@
  * file mode so a restart keeps history. Retention is by count and by age; the file is
  * rewritten (atomically) when it has grown to twice what is kept, so it never grows without
  * bound and appends stay cheap.
+ *
+ * Every event is scrubbed of known secrets as it is recorded, before anything sees it: its
+ * message quotes servers' errors and failed steps, and from here it goes to memory, to
+ * core_events followers and to the file alike.
  */
 import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -32,6 +36,7 @@ export class PersistentEventLog implements EventLog {
     private readonly file: string | undefined,
     private readonly retention: Retention,
     private readonly warn: (m: string) => void,
+    private readonly scrub: (text: string) => string,
   ) {}
 
   /** Reads the history; events recorded before (a configuration refused at startup) follow it, renumbered. */
@@ -73,7 +78,7 @@ export class PersistentEventLog implements EventLog {
   }
 
   record(event: NewEvent): void {
-    const e: SwitchboardEvent = { id: this.nextId++, time: new Date().toISOString(), ...event };
+    const e: SwitchboardEvent = { id: this.nextId++, time: new Date().toISOString(), ...event, message: this.scrub(event.message) };
     this.events.push(e);
     if (this.events.length > this.retention.maxEvents * 1.1) this.prune();
     for (const l of this.listeners) l(e);

@@ -2,7 +2,8 @@
  * How a failed upstream request reads to a Switchboard client. Only Switchboard's own transport
  * failures are SERVER_UNAVAILABLE or TIMEOUT; whatever the upstream answered itself, whatever its
  * code (its -32000 and -32001 included, which the SDK also uses for "connection closed" and
- * "timed out"), is UPSTREAM_ERROR with its code and its words.
+ * "timed out"), is UPSTREAM_ERROR with its code and its words, scrubbed of known secrets
+ * (an upstream that quotes its own API token in an error must not hand it to the caller).
  */
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { ServerUnavailableError, SwitchboardError, TimeoutError, UpstreamError } from '../../kernel/errors.js';
@@ -13,18 +14,22 @@ export class UpstreamAnswerError extends McpError {}
 /** The SDK's own "connection closed" (its message is fixed); an upstream's -32000 says something else. */
 const SDK_CONNECTION_CLOSED = `MCP error ${ErrorCode.ConnectionClosed}: Connection closed`;
 
-export function mapUpstreamError(server: string, what: string, err: unknown): SwitchboardError {
+/** What the upstream's words pass through before a caller sees them. */
+export type Scrub = (text: string) => string;
+
+export function mapUpstreamError(server: string, what: string, err: unknown, scrub: Scrub): SwitchboardError {
   if (err instanceof SwitchboardError) return err;
   if (err instanceof McpError) {
-    if (err instanceof UpstreamAnswerError) return new UpstreamError(server, err.message, err.code);
+    if (err instanceof UpstreamAnswerError) return new UpstreamError(server, scrub(err.message), err.code);
     const timeout = (err.data as { timeout?: unknown } | undefined)?.timeout;
     // The SDK's own timeout carries its length; a -32001 without it came from the upstream.
     if (err.code === ErrorCode.RequestTimeout && typeof timeout === 'number') return new TimeoutError(`${what} on server '${server}'`, timeout);
     if (err.code === ErrorCode.ConnectionClosed && err.message === SDK_CONNECTION_CLOSED) return new ServerUnavailableError(server, 'the connection closed during the call');
-    // The upstream's own words, verbatim (decisions.md).
-    return new UpstreamError(server, err.message, err.code);
+    // The upstream's own words, verbatim but for secrets (decisions.md).
+    return new UpstreamError(server, scrub(err.message), err.code);
   }
   const message = err instanceof Error ? err.message : String(err);
   if (/not connected/i.test(message)) return new ServerUnavailableError(server, 'not connected');
-  return new ServerUnavailableError(server, message);
+  // A transport failure may quote what the server sent (an HTTP error body).
+  return new ServerUnavailableError(server, scrub(message));
 }

@@ -12,10 +12,13 @@
  * sampling/createMessage, elicitation/create and roots/list are relayed only to a client
  * that declared the matching capability; the answer (or error) goes back to the upstream.
  * A cancellation from the upstream, or the end of the call, cancels the relayed request.
+ * What goes to the client (log messages, relayed requests' parameters) is scrubbed of known
+ * secrets on the way: an upstream logging its environment must not hand it to the caller.
  */
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ClientCapabilities, JSONRPCMessage, LoggingLevel, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../../kernel/log.js';
+import type { SecretScrubber } from '../../kernel/secrets/scrubber.js';
 import type { CallContext } from '../../kernel/tools.js';
 
 /** The requests relayed, and the client capability each needs. */
@@ -44,6 +47,7 @@ export class ClientRelay {
   constructor(
     private readonly server: string,
     private readonly log: Logger,
+    private readonly secrets: SecretScrubber,
   ) {}
 
   /** Called once the SDK client is connected: sees every message before the SDK does. */
@@ -127,7 +131,7 @@ export class ClientRelay {
     const stop = call.cancellation.listen(() => ctl.abort());
     this.relaying.set(m.id, ctl);
     try {
-      const result = await call.client.request(m.method, m.params, ctl.signal);
+      const result = await call.client.request(m.method, this.secrets.scrubValue(m.params), ctl.signal);
       await answer({ result });
     } catch (err) {
       const e = err as { code?: unknown; message?: string };
@@ -139,7 +143,7 @@ export class ClientRelay {
   }
 
   private forwardLog(m: Incoming): void {
-    const params = m.params ?? {};
+    const params = this.secrets.scrubValue(m.params ?? {});
     const call = this.callFor(m);
     const logger = typeof params.logger === 'string' ? `${this.server}/${params.logger}` : this.server;
     if (!call?.client) {

@@ -28,6 +28,7 @@ import { DirectCalls } from './direct-calls.js';
 import type { CallContext, JsonObject } from '../../kernel/tools.js';
 import { commandLine } from '../../kernel/config/command-line.js';
 import { redactUrl } from '../../kernel/secrets/redact.js';
+import type { SecretScrubber } from '../../kernel/secrets/scrubber.js';
 import { resolvedSecrets } from './resolved-secrets.js';
 import { ClientRelay } from './client-relay.js';
 import { listToolsPage } from './tool-list.js';
@@ -66,6 +67,13 @@ export interface ConnectionEvents {
   onStateChange(conn: UpstreamConnection, previous: ServiceState): void;
   /** A value resolved for env or headers that must never appear in a log or result. */
   onSecret(value: string): void;
+  /**
+   * The known secrets. Everything this server says on its own initiative passes through
+   * them as it comes in (errors, tool lists, resources, prompts, completions, log and
+   * progress notifications): one choke point for upstream ingress. Tool results are the
+   * exception, scrubbed once by kernel/invoke.ts for every kind of tool.
+   */
+  readonly secrets: SecretScrubber;
   /** A resource this server was asked to watch changed (resources/subscribe). */
   onResourceUpdated(conn: UpstreamConnection, uri: string): void;
   /** The outbound policy of the current settings (for servers whose URL a caller chose). */
@@ -112,7 +120,7 @@ export class UpstreamConnection {
     /** Set for a connection made with one owner's grant (sign-in-gate.ts). */
     private readonly bearer?: BearerSource,
   ) {
-    this.relay = new ClientRelay(def.name, log);
+    this.relay = new ClientRelay(def.name, log, events.secrets);
   }
 
   get name(): string {
@@ -190,7 +198,8 @@ export class UpstreamConnection {
         timeout,
         resetTimeoutOnProgress: true,
         onprogress: (p) => {
-          sent = sent.then(() => forward(p.progress, p.total, p.message)).catch(() => undefined);
+          const message = p.message === undefined ? undefined : this.events.secrets.scrubText(p.message);
+          sent = sent.then(() => forward(p.progress, p.total, message)).catch(() => undefined);
         },
       }))) as CallToolResult;
       await sent;
@@ -199,16 +208,17 @@ export class UpstreamConnection {
       if (this.bearer && this.events.unauthorized && signInChallenge(err) !== undefined) throw this.events.unauthorized(this);
       const more = this.bearer ? scopeChallenge(err) : undefined;
       if (more !== undefined && this.events.insufficientScope) throw this.events.insufficientScope(this, more);
-      throw mapUpstreamError(this.name, `tool '${originalName}'`, err);
+      throw this.mapped(`tool '${originalName}'`, err);
     }
   }
 
   async readResource(uri: string): Promise<Record<string, unknown>> {
     const client = this.requireClient();
     try {
-      return (await client.readResource({ uri })) as Record<string, unknown>;
+      // Both ways a client reads one (resources/read, get_resource) come through here.
+      return this.events.secrets.scrubValue((await client.readResource({ uri })) as Record<string, unknown>);
     } catch (err) {
-      throw mapUpstreamError(this.name, `resource '${uri}'`, err);
+      throw this.mapped(`resource '${uri}'`, err);
     }
   }
 
@@ -217,26 +227,31 @@ export class UpstreamConnection {
     try {
       await (on ? client.subscribeResource({ uri }) : client.unsubscribeResource({ uri }));
     } catch (err) {
-      throw mapUpstreamError(this.name, `${on ? 'subscribe to' : 'unsubscribe from'} '${uri}'`, err);
+      throw this.mapped(`${on ? 'subscribe to' : 'unsubscribe from'} '${uri}'`, err);
     }
   }
 
   async complete(params: Record<string, unknown>): Promise<Record<string, unknown>> {
     const client = this.requireClient();
     try {
-      return (await client.request({ method: 'completion/complete', params }, PASSTHROUGH)) as Record<string, unknown>;
+      return this.events.secrets.scrubValue((await client.request({ method: 'completion/complete', params }, PASSTHROUGH)) as Record<string, unknown>);
     } catch (err) {
-      throw mapUpstreamError(this.name, 'completion', err);
+      throw this.mapped('completion', err);
     }
   }
 
   async getPrompt(name: string, args: Record<string, string>): Promise<Record<string, unknown>> {
     const client = this.requireClient();
     try {
-      return (await client.getPrompt({ name, arguments: args })) as Record<string, unknown>;
+      return this.events.secrets.scrubValue((await client.getPrompt({ name, arguments: args })) as Record<string, unknown>);
     } catch (err) {
-      throw mapUpstreamError(this.name, `prompt '${name}'`, err);
+      throw this.mapped(`prompt '${name}'`, err);
     }
+  }
+
+  /** A failed request as the caller reads it, the upstream's words scrubbed (call-errors.ts). */
+  private mapped(what: string, err: unknown): SwitchboardError {
+    return mapUpstreamError(this.name, what, err, (text) => this.events.secrets.scrubText(text));
   }
 
   private requireClient(): Client {
@@ -342,7 +357,7 @@ export class UpstreamConnection {
   private requireSignIn(challenge: string): void {
     this.failures = 0;
     this.challenge = challenge;
-    this.error = `the server requires sign-in${challenge ? ` (WWW-Authenticate: ${challenge})` : ''}; configure credentials in its headers, or sign in when the OAuth client is enabled`;
+    this.error = this.events.secrets.scrubText(`the server requires sign-in${challenge ? ` (WWW-Authenticate: ${challenge})` : ''}; configure credentials in its headers, or sign in when the OAuth client is enabled`);
     this.health = 'unhealthy';
     this.log.warn(this.error);
     this.setState('auth_required');
@@ -350,13 +365,15 @@ export class UpstreamConnection {
 
   private async refreshAll(client: Client): Promise<void> {
     const caps = client.getServerCapabilities() ?? {};
+    // Scrubbed once here, as they arrive: every listing then serves them as they are.
+    const secrets = this.events.secrets;
     this.tools = caps.tools ? await this.listTools(client) : [];
-    this.resources = caps.resources ? await this.listAll((cursor) => client.listResources(cursor ? { cursor } : {}), 'resources') : [];
+    this.resources = caps.resources ? secrets.scrubValue(await this.listAll((cursor) => client.listResources(cursor ? { cursor } : {}), 'resources')) : [];
     // Templates are optional even for servers with resources: one that has none may not answer.
     this.resourceTemplates = caps.resources
-      ? await this.listAll<'resourceTemplates', ResourceTemplate>((cursor) => client.listResourceTemplates(cursor ? { cursor } : {}), 'resourceTemplates').catch((): ResourceTemplate[] => [])
+      ? secrets.scrubValue(await this.listAll<'resourceTemplates', ResourceTemplate>((cursor) => client.listResourceTemplates(cursor ? { cursor } : {}), 'resourceTemplates').catch((): ResourceTemplate[] => []))
       : [];
-    this.prompts = caps.prompts ? await this.listAll((cursor) => client.listPrompts(cursor ? { cursor } : {}), 'prompts') : [];
+    this.prompts = caps.prompts ? secrets.scrubValue(await this.listAll((cursor) => client.listPrompts(cursor ? { cursor } : {}), 'prompts')) : [];
   }
 
   /** Page by page, so a list past the limits is refused before the rest of it is read. */
@@ -366,7 +383,7 @@ export class UpstreamConnection {
     let cursor: string | undefined;
     let pages = 0;
     do {
-      const page = await listToolsPage(client, cursor, this.log);
+      const page = await listToolsPage(client, cursor, this.log, this.events.secrets);
       checkToolPage(all.length, page.tools, limits);
       all.push(...page.tools);
       cursor = page.nextCursor;
@@ -425,7 +442,9 @@ export class UpstreamConnection {
     this.fail(reason);
   }
 
-  private fail(reason: string): void {
+  private fail(failure: string): void {
+    // Shown in the server's status, its events and the admin pages: it may quote the server.
+    const reason = this.events.secrets.scrubText(failure);
     this.failures++;
     this.error = reason;
     this.health = 'unhealthy';

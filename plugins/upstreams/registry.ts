@@ -81,6 +81,7 @@ export class Upstreams implements UpstreamRegistry {
           onContentChange: (c) => this.publish(c),
           onStateChange: (c, previous) => this.announce(c, previous),
           onSecret: (value) => this.kernel.secrets.add(value),
+          secrets: this.kernel.secrets,
           unavailable: (c) => this.unavailableFor(c),
           toolLimits: this.toolLimits,
           outbound: () => outboundPolicy(this.kernel.settings()),
@@ -183,6 +184,7 @@ export class Upstreams implements UpstreamRegistry {
             if (c.state === 'auth_required') onRefused();
           },
           onSecret: (value) => this.kernel.secrets.add(value),
+          secrets: this.kernel.secrets,
           unavailable: (c) => this.unavailableFor(c),
           toolLimits: this.toolLimits,
           outbound: () => outboundPolicy(this.kernel.settings()),

@@ -5,10 +5,16 @@
  * page is checked for the few things the catalogue relies on and kept as parsed; input
  * schemas that are identical across tools or servers (one server run per cluster, say) are
  * shared, one object for all.
+ *
+ * Each page is scrubbed of known secrets here, once, as it arrives: descriptions and schemas
+ * are upstream text that list_tools, describe_tool and the catalogue then serve as they are,
+ * with no scrubbing per listing. A server that knows no secret costs nothing; one page with
+ * a secret is copied once.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { ListToolsResultSchema, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../../kernel/log.js';
+import type { SecretScrubber } from '../../kernel/secrets/scrubber.js';
 
 interface Page {
   tools: Tool[];
@@ -44,10 +50,11 @@ const PAGE = {
   },
 } as unknown as typeof ListToolsResultSchema;
 
-export async function listToolsPage(client: Client, cursor: string | undefined, log: Logger): Promise<Page> {
+export async function listToolsPage(client: Client, cursor: string | undefined, log: Logger, secrets: SecretScrubber): Promise<Page> {
   const page = (await client.request({ method: 'tools/list', params: cursor ? { cursor } : {} }, PAGE)) as unknown as Page;
   const tools: Tool[] = [];
-  for (const t of page.tools as unknown[]) {
+  // Before sharing schemas: a scrubbed schema is shared by its scrubbed text.
+  for (const t of secrets.scrubValue(page.tools) as unknown[]) {
     if (!isObject(t) || typeof t.name !== 'string' || !isObject(t.inputSchema)) {
       log.warn(`ignoring a malformed tool in tools/list: ${JSON.stringify(t)?.slice(0, 120)}`);
       continue;

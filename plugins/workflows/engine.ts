@@ -15,7 +15,8 @@ import { errorResult, objectResult } from '../../kernel/mcp/results.js';
 import type { CallContext, JsonObject } from '../../kernel/tools.js';
 import type { CompiledStep, CompiledWorkflow } from './compile-workflow.js';
 import type { EventLog, EventType } from '../../kernel/contracts/events.js';
-import type { ExecutionRecord, StepRecord } from './execution-record.js';
+import { scrubRecord, type ExecutionRecord, type StepRecord } from './execution-record.js';
+import type { SecretScrubber } from '../../kernel/secrets/scrubber.js';
 import type { ExecutionStore } from './execution-store.js';
 import { resultDocument, type ShownStep } from './result-document.js';
 import { StepRunner, type RunScope, type StepError } from './step-runner.js';
@@ -38,6 +39,8 @@ export interface EngineOptions {
   events?: () => EventLog | undefined;
   /** Who is calling (principal key and name), recorded as the execution's caller: its owner. */
   callerOf?: (call: CallContext) => { key: string; name: string };
+  /** Known secrets, kept out of execution records (execution-record.ts scrubRecord). */
+  secrets?: SecretScrubber;
 }
 
 export class WorkflowEngine {
@@ -47,6 +50,7 @@ export class WorkflowEngine {
   private readonly callerOf: EngineOptions['callerOf'];
   private readonly limits: () => AggregatorLimits;
   private readonly turns = new RenderTurns();
+  private readonly secrets: SecretScrubber | undefined;
 
   constructor(
     tools: ToolInvoker,
@@ -57,6 +61,7 @@ export class WorkflowEngine {
     this.limits = options.limits;
     this.events = options.events ?? (() => undefined);
     this.callerOf = options.callerOf;
+    this.secrets = options.secrets;
   }
 
   private event(record: ExecutionRecord, type: EventType, reason: string, message: string): void {
@@ -99,6 +104,7 @@ export class WorkflowEngine {
       ...(caller ? { caller: caller.key, caller_name: caller.name } : {}),
       steps: wf.steps.map((s) => ({ id: s.id, tool: toolOf(s), status: 'pending' as const })),
     };
+    scrubRecord(record, this.secrets);
     this.store.add(record);
     this.event(record, 'Normal', 'ExecutionStarted', 'started');
     const stepCall: CallContext = { ...call, depth: call.depth + 1 };
@@ -177,6 +183,7 @@ export class WorkflowEngine {
       record.result = doc;
       answer = objectResult(doc);
     }
+    scrubRecord(record, this.secrets);
     this.store.save(record);
     if (record.status === 'completed') this.event(record, 'Normal', 'ExecutionCompleted', `completed in ${record.duration_ms} ms`);
     else this.event(record, 'Warning', record.status === 'failed' ? 'ExecutionFailed' : 'ExecutionCancelled', record.error ?? record.status);

@@ -58,6 +58,7 @@ export default definePlugin<Options>({
       maxRecordedResultBytes: options.maxRecordedResultBytes,
       limits: () => kernel.settings().aggregator.limits,
       events: () => kernel.services.find('events'),
+      secrets: kernel.secrets,
       callerOf: (call) => {
         const p = callerOf(kernel, call);
         return { key: p.key, name: describePrincipal(p) };
