@@ -51,7 +51,7 @@ describe('security: no secret leaves through an upstream', function () {
     const port = await freePort();
     admin = `http://127.0.0.1:${port}`;
     sb = await startSwitchboard({
-      'config.yaml': `aggregator:\n  admin:\n    enabled: true\n    port: ${port}\n`,
+      'config.yaml': `aggregator:\n  network:\n    allow: [127.0.0.1]\n  admin:\n    enabled: true\n    port: ${port}\n`,
       // An operator file: its literal API_TOKEN is the operator's secret.
       'mcpservers/t.yaml': stdioServer('t', TEST_SERVER, [], `env:\n  API_TOKEN: ${JSON.stringify(SECRET)}\n`),
       'workflows/leak.yaml': LEAK_WORKFLOW,
@@ -201,7 +201,7 @@ describe('security: a caller cannot add strings to what is scrubbed', function (
   let sb: Running;
   before(async () => {
     sb = await startSwitchboard(
-      { 'config.yaml': 'secrets:\n  allowedEnv: [SB_SCRUB_ALLOWED]\n', 'mcpservers/t.yaml': stdioServer('t', TEST_SERVER) },
+      { 'config.yaml': 'aggregator:\n  network:\n    allow: [127.0.0.1]\nsecrets:\n  allowedEnv: [SB_SCRUB_ALLOWED]\n', 'mcpservers/t.yaml': stdioServer('t', TEST_SERVER) },
       { env: { SB_SCRUB_ALLOWED: `operator-token-${ALLOWED_MARK}` } },
     );
   });
