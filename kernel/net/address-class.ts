@@ -52,3 +52,15 @@ export function addressClass(address: string): AddressClass | undefined {
   for (const [name, list] of LISTS) if (list.check(address, type)) return name;
   return undefined;
 }
+
+/** True for every address a caller must not reach unaided: any class above. */
+export function isPrivateAddress(address: string): boolean {
+  return addressClass(address) !== undefined;
+}
+
+const LOOPBACK_LITERAL = /^(127\.\d+\.\d+\.\d+|\[?::1\]?)$/;
+
+/** A loopback IP literal or `localhost`: where native apps receive redirects (RFC 8252 section 7.3). */
+export function isLoopbackHost(hostname: string): boolean {
+  return hostname === 'localhost' || LOOPBACK_LITERAL.test(hostname);
+}

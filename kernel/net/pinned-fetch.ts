@@ -11,7 +11,7 @@ import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import { Readable } from 'node:stream';
 import type { ReadableStream } from 'node:stream/web';
-import { isPrivateAddress } from './private-address.js';
+import { isPrivateAddress } from './address-class.js';
 import { pinnedLookup } from './outbound-policy.js';
 
 export class PrivateAddressError extends Error {

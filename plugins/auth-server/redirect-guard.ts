@@ -6,7 +6,7 @@
  * against the registration stays exact either way (oidc-provider's own check).
  */
 import { isIP } from 'node:net';
-import { isLoopbackHost, isPrivateAddress } from '../../kernel/net/private-address.js';
+import { isLoopbackHost, isPrivateAddress } from '../../kernel/net/address-class.js';
 import { resolveChecked } from '../../kernel/net/pinned-fetch.js';
 
 export const PRIVATE_REDIRECT_MESSAGE = 'redirect_uri: hostname resolves to private IP address (DNS rebinding protection)';
