@@ -10,7 +10,7 @@ import { benchCallToolStdio } from './call-tool-stdio.bench.js';
 import { benchCallToolAuthz } from './call-tool-authz.bench.js';
 import { benchDiscovery } from './discovery.bench.js';
 import { benchWorkflow } from './workflow.bench.js';
-import { benchGotpl } from './gotpl.bench.js';
+import { benchGotpl } from '../packages/gotpl/bench/gotpl.bench.js';
 import { median } from './stats.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');

@@ -4,4 +4,4 @@
 // loading thousands of tools grows it to the maximum and it is never given back, which was
 // a quarter of the RSS (docs/decisions.md, "Footprint"). Launch with the same flag when
 // running `node bin/switchboard.js` yourself (examples/quickstart/start.js does).
-import '../dist/kernel/cli/main.js';
+import '../dist/app/cli/main.js';

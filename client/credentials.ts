@@ -8,7 +8,7 @@ import { readFile, rm } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { writeFileAtomic } from '../kernel/files/atomic-write.js';
+import { writeFileAtomic } from '../lib/files/atomic-write.js';
 
 export interface Credentials {
   endpoint: string;

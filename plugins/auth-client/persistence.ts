@@ -2,13 +2,13 @@
  * What the OAuth client keeps across restarts, when the auth server's storage is persistent
  * (aggregator.oauth.server.storage): people's grants (a session's end with the session, so
  * they are never written) and the registrations obtained from authorization servers. Sealed
- * like the auth server's records (kernel/grants/sealed-store.ts): no usable token on disk.
+ * like the auth server's records (lib/grants/sealed-store.ts): no usable token on disk.
  * A grant is one record per person and authorization server, naming the servers it serves,
  * so a grant reused by single sign-on comes back as one grant.
  */
 import type { OAuthClientInformationMixed } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { Owner } from '../../kernel/contracts/sign-in.js';
-import type { SealedStore } from '../../kernel/grants/sealed-store.js';
+import type { SealedStore } from '../../lib/grants/sealed-store.js';
 import type { Grant } from './grants.js';
 
 const GRANT = 'ClientGrant';

@@ -6,7 +6,7 @@
  */
 import type { default as Router, RouterContext } from '@koa/router';
 import type { OAuthClientMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { html, type Html } from '../../kernel/html.js';
+import { html, type Html } from '../../lib/html.js';
 import type { Outcome, SignIns } from './sign-ins.js';
 
 export const CLIENT_METADATA_PATH = '/.well-known/oauth-client.json';

@@ -5,7 +5,7 @@
  * lapse, and when a revoked sign-in at the provider ends the person's session here.
  */
 import type { IdentityProvider, IdpTokens, SignedIn } from './identity-provider.js';
-import type { SealedStore } from '../../kernel/grants/sealed-store.js';
+import type { SealedStore } from '../../lib/grants/sealed-store.js';
 
 export interface AccountRecord {
   subject: string;

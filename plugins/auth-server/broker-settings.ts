@@ -5,7 +5,7 @@
  */
 import type { BrokerTarget, SecretRef, TokenExchangeBroker } from '../../kernel/config/settings.js';
 import type { OrchestratorSecrets } from '../../kernel/contracts/orchestrator-secrets.js';
-import { isLoopbackHost } from '../../kernel/net/address-class.js';
+import { isLoopbackHost } from '../../lib/net/address-class.js';
 import { resolveSecretValue, type ResolveContext } from '../../kernel/secrets/secret-value.js';
 
 export interface ResolvedTarget {

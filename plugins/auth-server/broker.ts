@@ -11,7 +11,7 @@ import type { UpstreamCredentials } from '../../kernel/contracts/sign-in.js';
 import type Provider from 'oidc-provider';
 import { errors, type ClientMetadata, type TokenEndpointGrantContext } from 'oidc-provider';
 import { decodeJwt } from 'jose';
-import { PrivateAddressError, pinnedFetch } from '../../kernel/net/pinned-fetch.js';
+import { PrivateAddressError, pinnedFetch } from '../../lib/net/pinned-fetch.js';
 import type { Accounts } from './accounts.js';
 import type { Broker } from './broker-settings.js';
 import { sameResource } from './paths.js';

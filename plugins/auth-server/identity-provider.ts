@@ -6,8 +6,8 @@
  */
 import * as oauth from 'oauth4webapi';
 import { createRemoteJWKSet, customFetch as joseFetch, jwtVerify, type JWTPayload } from 'jose';
-import { pinnedFetch } from '../../kernel/net/pinned-fetch.js';
-import { isLoopbackHost } from '../../kernel/net/address-class.js';
+import { pinnedFetch } from '../../lib/net/pinned-fetch.js';
+import { isLoopbackHost } from '../../lib/net/address-class.js';
 import type { IdentityProviderSettings } from './settings.js';
 
 export interface SignInStart {

@@ -8,7 +8,7 @@
  * retry), keys loaded, all before the HTTP listener opens; any failure stops startup.
  */
 import { definePlugin } from '../../kernel/plugin.js';
-import { MemoryGrantStore } from '../../kernel/grants/memory-grant-store.js';
+import { MemoryGrantStore } from '../../lib/grants/memory-grant-store.js';
 import { Accounts } from './accounts.js';
 import { BearerAuthenticator } from './bearer.js';
 import { DpopVerifier } from './dpop.js';
@@ -16,7 +16,7 @@ import { resolveBroker } from './broker-settings.js';
 import { IdentityProvider } from './identity-provider.js';
 import { TrustedProxies } from './request-url.js';
 import { mountRoutes, RESOURCE_METADATA_PATH } from './routes.js';
-import { SealedStore } from '../../kernel/grants/sealed-store.js';
+import { SealedStore } from '../../lib/grants/sealed-store.js';
 import { allowanceWarnings, resolveAuthSettings } from './settings.js';
 import { mountSignIn } from './sign-in.js';
 

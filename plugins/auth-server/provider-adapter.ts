@@ -4,7 +4,7 @@
  * record kind; grant id, interaction uid and user code are the secondary keys.
  */
 import type { Adapter, AdapterFactory, AdapterPayload } from 'oidc-provider';
-import type { SealedStore } from '../../kernel/grants/sealed-store.js';
+import type { SealedStore } from '../../lib/grants/sealed-store.js';
 
 const GRANT_ID = 'grantId';
 /**

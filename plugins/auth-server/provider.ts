@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
-import { PrivateAddressError, resolveChecked } from '../../kernel/net/pinned-fetch.js';
+import { PrivateAddressError, resolveChecked } from '../../lib/net/pinned-fetch.js';
 import type { TrustedIssuer } from '../../kernel/config/settings.js';
 import type { Accounts } from './accounts.js';
 import { registerTokenExchange } from './token-exchange.js';
@@ -19,7 +19,7 @@ import type { UpstreamCredentials } from '../../kernel/contracts/sign-in.js';
 import { accessTokenLifetime, refreshTokenLifetime } from './lifetimes.js';
 import { providerAdapter } from './provider-adapter.js';
 import { INTERACTION_PATH, OIDC_SCOPES, RESOURCE_SCOPE, ROUTES, sameResource, SILENT_PARAM } from './paths.js';
-import type { SealedStore } from '../../kernel/grants/sealed-store.js';
+import type { SealedStore } from '../../lib/grants/sealed-store.js';
 import type { AuthServerSettings } from './settings.js';
 
 interface Keys {

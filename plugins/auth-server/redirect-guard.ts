@@ -6,8 +6,8 @@
  * against the registration stays exact either way (oidc-provider's own check).
  */
 import { isIP } from 'node:net';
-import { isLoopbackHost, isPrivateAddress } from '../../kernel/net/address-class.js';
-import { resolveChecked } from '../../kernel/net/pinned-fetch.js';
+import { isLoopbackHost, isPrivateAddress } from '../../lib/net/address-class.js';
+import { resolveChecked } from '../../lib/net/pinned-fetch.js';
 
 export const PRIVATE_REDIRECT_MESSAGE = 'redirect_uri: hostname resolves to private IP address (DNS rebinding protection)';
 

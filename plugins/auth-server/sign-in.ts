@@ -10,7 +10,7 @@ import type Provider from 'oidc-provider';
 import type { Accounts } from './accounts.js';
 import { IdentityProviderError, type IdentityProvider, type SignInStart } from './identity-provider.js';
 import { INTERACTION_PATH, OIDC_SCOPES, RESOURCE_SCOPE, SILENT_PARAM } from './paths.js';
-import type { SealedStore } from '../../kernel/grants/sealed-store.js';
+import type { SealedStore } from '../../lib/grants/sealed-store.js';
 import type { AuthServerSettings } from './settings.js';
 
 export const CALLBACK_PATH = '/oauth/callback';

@@ -3,7 +3,7 @@
  * legacy SSE stream, and reports what answered. Never fails for an unreachable or
  * unclassifiable URL: that is transport `unknown` with the reason in `detail`.
  *
- * The URL is the caller's, so it obeys the outbound policy (kernel/net/outbound-policy.ts):
+ * The URL is the caller's, so it obeys the outbound policy (lib/net/outbound-policy.ts):
  * an address the policy refuses is an error result (FORBIDDEN), not a detection; the name is
  * resolved once and every probe goes to that checked address; a redirect is reported, never
  * followed (following one would let a public URL lead the probe to a refused address).
@@ -13,9 +13,9 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { SERVER_INFO } from '../../kernel/mcp/endpoint.js';
-import { SseParser } from '../../kernel/mcp/sse-parser.js';
-import { pinnedFetch } from '../../kernel/net/pinned-fetch.js';
-import { normalHost, OutboundRefusedError, type OutboundPolicy, type PinnedAddress } from '../../kernel/net/outbound-policy.js';
+import { SseParser } from '../../lib/mcp/sse-parser.js';
+import { pinnedFetch } from '../../lib/net/pinned-fetch.js';
+import { normalHost, OutboundRefusedError, type OutboundPolicy, type PinnedAddress } from '../../lib/net/outbound-policy.js';
 
 /** A probe reads this much of an answer that is not an event stream: an initialize result is small. */
 const MAX_ANSWER_BYTES = 1024 * 1024;

@@ -12,7 +12,7 @@ import { detect } from './detect.js';
 import { checkRuntimeCommand } from './runtime-commands.js';
 import { checkReferences } from './references.js';
 import { checkRuntimeUrl, newUrl } from './runtime-urls.js';
-import { outboundPolicy } from '../../kernel/net/outbound-policy.js';
+import { outboundPolicy } from '../../lib/net/outbound-policy.js';
 import type { SecretValue } from '../../kernel/secrets/secret-value.js';
 import type { Principal } from '../../kernel/contracts/authorization.js';
 import { serverResource } from './server-resource.js';

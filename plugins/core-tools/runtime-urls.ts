@@ -1,12 +1,12 @@
 /**
  * The URL of a remote server written through core_mcpserver_create/update is the caller's
  * choice, and Switchboard connects to it with headers the caller chose: it obeys the outbound
- * policy (kernel/net/outbound-policy.ts) when it is written, so a refused address is a clear
+ * policy (lib/net/outbound-policy.ts) when it is written, so a refused address is a clear
  * error at once rather than a server that never connects. The connection checks again (the
  * name may point elsewhere by then) and connects to the address it checked.
  */
 import type { McpServerDefinition, Settings } from '../../kernel/config/settings.js';
-import { OutboundRefusedError, outboundPolicy } from '../../kernel/net/outbound-policy.js';
+import { OutboundRefusedError, outboundPolicy } from '../../lib/net/outbound-policy.js';
 
 type Remote = Pick<McpServerDefinition, 'type' | 'url'>;
 

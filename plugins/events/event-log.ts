@@ -11,7 +11,7 @@
 import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { EventLog, EventQuery, NewEvent, SwitchboardEvent } from '../../kernel/contracts/events.js';
-import { PRIVATE_DIR, PRIVATE_FILE, writeFileAtomic } from '../../kernel/files/atomic-write.js';
+import { PRIVATE_DIR, PRIVATE_FILE, writeFileAtomic } from '../../lib/files/atomic-write.js';
 
 export interface Retention {
   maxEvents: number;

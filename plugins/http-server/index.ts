@@ -11,12 +11,12 @@ import Router from '@koa/router';
 import type { Authentication } from '../../kernel/contracts/auth.js';
 import type { HttpService, RawHandler } from '../../kernel/contracts/http.js';
 import type { Identity } from '../../kernel/request-context.js';
-import { closeListener } from '../../kernel/net/listener.js';
-import { readTimeouts } from '../../kernel/net/read-timeouts.js';
+import { closeListener } from '../../lib/net/listener.js';
+import { readTimeouts } from '../../lib/net/read-timeouts.js';
 import { definePlugin } from '../../kernel/plugin.js';
 import { readJsonBody } from './body.js';
 import { originAllowed } from './origin.js';
-import { hostCheck } from '../../kernel/net/allowed-hosts.js';
+import { hostCheck } from '../../lib/net/allowed-hosts.js';
 import { loadTls } from './tls.js';
 
 const BASE = 'http://switchboard.local';

@@ -1,7 +1,7 @@
 /** list_tools, describe_tool, filter_tools, list_core_tools: finding tools without flooding the context. */
 import type { CatalogueEntry } from '../../kernel/catalogue.js';
 import { SwitchboardError } from '../../kernel/errors.js';
-import { compileGlob, GlobSyntaxError, type Glob } from '../../kernel/glob.js';
+import { compileGlob, GlobSyntaxError, type Glob } from '../../lib/glob.js';
 import type { KernelApi } from '../../kernel/kernel-api.js';
 import type { MetaToolDefinition } from '../../kernel/mcp/endpoint.js';
 import { objectResult } from '../../kernel/mcp/results.js';

@@ -11,8 +11,8 @@ import type { RawResource, ResourceKind, ResourceStore, StoreChange, StoreLoadRe
 import { parseYaml } from '../../kernel/config/yaml-document.js';
 import type { ConfigProblem } from '../../kernel/errors.js';
 import { SETTINGS_FILE } from '../../kernel/config/pipeline.js';
-import { PRIVATE_FILE, removeLeftoverTempFiles, writeFileAtomic } from '../../kernel/files/atomic-write.js';
-import { readSettingsText, writeSettingsText } from '../../kernel/files/settings-file.js';
+import { PRIVATE_FILE, removeLeftoverTempFiles, writeFileAtomic } from '../../lib/files/atomic-write.js';
+import { readSettingsText, writeSettingsText } from '../../lib/files/settings-file.js';
 
 const DIRS: Record<ResourceKind, string> = { mcpserver: 'mcpservers', workflow: 'workflows' };
 

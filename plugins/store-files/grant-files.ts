@@ -7,8 +7,8 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { StoredRecord } from '../../kernel/contracts/auth.js';
-import { WriteThroughGrantStore, type GrantBacking } from '../../kernel/grants/write-through-grant-store.js';
-import { removeLeftoverTempFiles, writeFileAtomic } from '../../kernel/files/atomic-write.js';
+import { WriteThroughGrantStore, type GrantBacking } from '../../lib/grants/write-through-grant-store.js';
+import { removeLeftoverTempFiles, writeFileAtomic } from '../../lib/files/atomic-write.js';
 
 const SAFE = /^[A-Za-z0-9_-]{1,128}$/;
 

@@ -7,7 +7,7 @@
 import { request as httpsRequest, type RequestOptions } from 'node:https';
 import { request as httpRequest } from 'node:http';
 import { KubeConfig, Watch } from '@kubernetes/client-node';
-import { CRD_GROUP, CRD_VERSION } from '../../kernel/config/crds.js';
+import { CRD_GROUP, CRD_VERSION } from './crds.js';
 
 export type Plural = 'mcpservers' | 'workflows';
 

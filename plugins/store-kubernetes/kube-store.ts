@@ -7,10 +7,10 @@
  */
 import { stringify } from 'yaml';
 import type { RawResource, ResourceKind, ResourceStore, StoreChange, StoreLoadResult, WriteAs } from '../../kernel/contracts/store.js';
-import { CRD_GROUP, CRD_VERSION } from '../../kernel/config/crds.js';
+import { CRD_GROUP, CRD_VERSION } from './crds.js';
 import { parseYaml } from '../../kernel/config/yaml-document.js';
 import { ForbiddenError, SwitchboardError, type ConfigProblem } from '../../kernel/errors.js';
-import { readSettingsText, writeSettingsText } from '../../kernel/files/settings-file.js';
+import { readSettingsText, writeSettingsText } from '../../lib/files/settings-file.js';
 import { KINDS, KubeApiError, type KubeApi, type KubeObject, type Plural } from './kube-api.js';
 
 const PLURAL: Record<ResourceKind, Plural> = { mcpserver: 'mcpservers', workflow: 'workflows' };

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { StoredRecord } from '../../kernel/contracts/auth.js';
-import { WriteThroughGrantStore, type GrantBacking } from '../../kernel/grants/write-through-grant-store.js';
+import { WriteThroughGrantStore, type GrantBacking } from '../../lib/grants/write-through-grant-store.js';
 import { KubeApiError, type KubeApi } from './kube-api.js';
 
 const MANAGED = 'switchboard.dev/grant';

@@ -7,7 +7,7 @@
 import type { CatalogueEntry } from '../../kernel/catalogue.js';
 import type { PresetRule, ToolsetPresetSpec } from '../../kernel/config/settings.js';
 import type { PresetInfo } from '../../kernel/contracts/toolsets.js';
-import { compileGlob, GlobSyntaxError } from '../../kernel/glob.js';
+import { compileGlob, GlobSyntaxError } from '../../lib/glob.js';
 import { servedBy } from '../../kernel/tools.js';
 
 export type Predicate = (entry: CatalogueEntry) => boolean;

@@ -38,7 +38,7 @@ import { mapUpstreamError } from './call-errors.js';
 import { ChildProcessTransport } from './child-process-transport.js';
 import { HttpStatusError, type BearerSource } from './http-client-transport.js';
 import { remoteTransport } from './remote-transport.js';
-import type { OutboundPolicy } from '../../kernel/net/outbound-policy.js';
+import type { OutboundPolicy } from '../../lib/net/outbound-policy.js';
 
 
 /** After this many failed attempts in a row a remote server is reported unreachable. */

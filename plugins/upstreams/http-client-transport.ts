@@ -12,7 +12,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { TooLargeError } from '../../kernel/errors.js';
 import { deliver } from './deliver.js';
-import { SseParser } from '../../kernel/mcp/sse-parser.js';
+import { SseParser } from '../../lib/mcp/sse-parser.js';
 
 export class HttpStatusError extends Error {
   constructor(

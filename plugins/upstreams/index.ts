@@ -1,7 +1,7 @@
 /** upstreams: the registered MCP servers, their connections and their tools in the catalogue. */
 import { definePlugin } from '../../kernel/plugin.js';
 import { Upstreams } from './registry.js';
-import { outboundPolicy } from '../../kernel/net/outbound-policy.js';
+import { outboundPolicy } from '../../lib/net/outbound-policy.js';
 
 export default definePlugin({
   name: 'upstreams',

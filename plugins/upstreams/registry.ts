@@ -7,7 +7,7 @@ import type { ContentChange, ServiceState, ServiceStatus, UpstreamPrompt, Upstre
 import type { ConfigSnapshot } from '../../kernel/config/snapshot.js';
 import type { McpServerDefinition } from '../../kernel/config/settings.js';
 import { AuthRequiredError, NotFoundError } from '../../kernel/errors.js';
-import { outboundPolicy } from '../../kernel/net/outbound-policy.js';
+import { outboundPolicy } from '../../lib/net/outbound-policy.js';
 import type { KernelApi } from '../../kernel/kernel-api.js';
 import type { Logger } from '../../kernel/log.js';
 import { UpstreamConnection } from './connection.js';

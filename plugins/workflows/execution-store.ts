@@ -11,7 +11,7 @@ import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ExecutionHistory, ExecutionListQuery } from '../../kernel/contracts/executions.js';
 import type { Logger } from '../../kernel/log.js';
-import { PRIVATE_DIR, PRIVATE_FILE, writeFileAtomic } from '../../kernel/files/atomic-write.js';
+import { PRIVATE_DIR, PRIVATE_FILE, writeFileAtomic } from '../../lib/files/atomic-write.js';
 import type { ExecutionRecord } from './execution-record.js';
 
 export interface Retention {

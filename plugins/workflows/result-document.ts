@@ -7,9 +7,9 @@
  */
 import type { JsonObject } from '../../kernel/tools.js';
 import type { CompiledWorkflow } from './compile-workflow.js';
-import { TemplateError } from './gotpl/index.js';
+import { TemplateError } from '#gotpl';
 import type { RunData } from './step-runner.js';
-import type { Budget } from './gotpl/index.js';
+import type { Budget } from '#gotpl';
 import { renderValue } from './templates.js';
 
 export interface ShownStep {

@@ -13,7 +13,7 @@ import type { CallContext, JsonObject } from '../../kernel/tools.js';
 import type { CompiledGroup, CompiledLoop, CompiledStep, CompiledToolStep } from './compile-step.js';
 import { conditionHolds, type Outcome } from './conditions.js';
 import { recordedValue, type StepRecord } from './execution-record.js';
-import { TemplateError } from './gotpl/index.js';
+import { TemplateError } from '#gotpl';
 import { runPool } from './pool.js';
 import { resultText, stepValue } from './step-value.js';
 import type { RenderTurns } from './render-turns.js';

@@ -4,7 +4,7 @@
  * A string that is exactly one action yields the typed value (decisions.md).
  */
 import type { AggregatorLimits } from '../../kernel/config/settings.js';
-import { Budget, compile, TemplateError, type Template } from './gotpl/index.js';
+import { Budget, compile, TemplateError, type Template } from '#gotpl';
 
 export type CompiledValue =
   | { kind: 'literal'; value: unknown }

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { renderConfigReference } from '../../kernel/config/reference.js';
+import { renderConfigReference } from '../../app/cli/config-reference.js';
 import { ROOT } from '../support/harness.js';
 
 describe('docs/config-reference.md', () => {

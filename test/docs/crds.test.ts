@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { customResourceDefinitions, renderCrds } from '../../kernel/config/crds.js';
+import { customResourceDefinitions, renderCrds } from '../../plugins/store-kubernetes/crds.js';
 import { loadSchema } from '../../kernel/config/validate.js';
 import { ROOT } from '../support/harness.js';
 

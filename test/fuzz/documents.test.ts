@@ -12,7 +12,7 @@ import { MAX_DOCUMENT_BYTES, parseYaml } from '../../kernel/config/yaml-document
 import type { WorkflowResource } from '../../kernel/config/settings.js';
 import { compileWorkflow } from '../../plugins/workflows/compile-workflow.js';
 import { fromResource } from '../../plugins/workflows/definition.js';
-import { compile, TemplateError } from '../../plugins/workflows/gotpl/index.js';
+import { compile, TemplateError } from '../../packages/gotpl/src/index.js';
 
 const HOSTILE_KEYS = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf'];
 const FIELD_KEYS = ['name', 'type', 'command', 'args', 'url', 'env', 'headers', 'timeout', 'steps', 'tool', 'id', 'condition', 'spec', 'metadata', 'aggregator', 'toolsetPresets', 'include', 'exclude', 'plugins', 'fromFile'];

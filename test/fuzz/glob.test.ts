@@ -1,5 +1,5 @@
 /**
- * Glob patterns (kernel/glob.ts), generated: random and adversarial patterns against random
+ * Glob patterns (lib/glob.ts), generated: random and adversarial patterns against random
  * names. On small inputs the linear matcher agrees with a reference that tries every way a
  * star can stretch (a memoised table, obviously right and too slow for production); on
  * large ones it stays within a constant times (pattern length x name length) steps of a
@@ -8,7 +8,7 @@
  */
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { compileGlob, GlobSyntaxError, MAX_GLOB_LENGTH } from '../../kernel/glob.js';
+import { compileGlob, GlobSyntaxError, MAX_GLOB_LENGTH } from '../../lib/glob.js';
 
 /** Fixed by default so CI is repeatable; FUZZ_SEED=<n> explores further. */
 const SEED = Number(process.env.FUZZ_SEED ?? 17);

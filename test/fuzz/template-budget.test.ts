@@ -8,7 +8,7 @@
  */
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { Budget, compile, TemplateBudgetError, type BudgetLimits } from '../../plugins/workflows/gotpl/index.js';
+import { Budget, compile, TemplateBudgetError, type BudgetLimits } from '../../packages/gotpl/src/index.js';
 
 /** Fixed by default so CI is repeatable; FUZZ_SEED=<n> explores further. */
 const SEED = Number(process.env.FUZZ_SEED ?? 23);

@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import { request } from 'node:http';
 import { freePort, startSwitchboard, type Running } from '../support/harness.js';
-import { hostCheck } from '../../kernel/net/allowed-hosts.js';
+import { hostCheck } from '../../lib/net/allowed-hosts.js';
 
 /** A raw request with the Host (and, for the attacker's page, the Origin) a browser would send; fetch cannot set Host. */
 function send(port: number, path: string, host: string, method = 'POST', body = ''): Promise<{ status: number; text: string }> {

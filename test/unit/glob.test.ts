@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { compileGlob, GlobSyntaxError, MAX_GLOB_LENGTH } from '../../kernel/glob.js';
+import { compileGlob, GlobSyntaxError, MAX_GLOB_LENGTH } from '../../lib/glob.js';
 
 /** What globs meant when they were compiled to regular expressions: the reference semantics. */
 function viaRegExp(pattern: string, caseSensitive: boolean): RegExp {

@@ -1,7 +1,7 @@
 /** `switchboard check`: the startup validation, every plugin's checks included, without serving. */
-import { ConfigInvalidError, formatConfigProblem } from '../errors.js';
-import { Kernel } from '../kernel.js';
-import { createLogger } from '../log.js';
+import { ConfigInvalidError, formatConfigProblem } from '../../kernel/errors.js';
+import { Kernel } from '../../kernel/kernel.js';
+import { createLogger } from '../../kernel/log.js';
 
 export async function check(configPath: string): Promise<number> {
   try {

@@ -3,7 +3,7 @@
  * Claude Desktop and Cursor (`mcpServers`), VS Code (`servers` in mcp.json, `mcp.servers`
  * in settings.json). Each entry becomes a definition or a reason it cannot.
  */
-import type { SecretValue } from '../../secrets/secret-value.js';
+import type { SecretValue } from '../../../kernel/secrets/secret-value.js';
 
 export type Imported = { ok: true; name: string; original: string; definition: Record<string, unknown> } | { ok: false; name: string; reason: string };
 

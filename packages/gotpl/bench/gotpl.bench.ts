@@ -4,7 +4,7 @@
  * gets a fresh budget with the default limits, as the workflow engine's do, so the figures
  * include the budget's checks.
  */
-import { Budget, compile } from '../plugins/workflows/gotpl/index.js';
+import { Budget, compile } from '../src/index.js';
 
 /** aggregator.limits.templates defaults (schemas/config.schema.json). */
 const LIMITS = { maxIterations: 100_000, maxOutputBytes: 1_048_576, maxMilliseconds: 50 };

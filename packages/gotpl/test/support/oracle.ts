@@ -4,7 +4,7 @@
  * Its wrapper reduces errors to a fragment of the message, so we call the global Render
  * function the WASM module installs and get Go's complete messages.
  */
-import { compile, TemplateExecError, TemplateParseError } from '../../../plugins/workflows/gotpl/index.js';
+import { compile, TemplateExecError, TemplateParseError } from '../../src/index.js';
 
 export type Outcome =
   | { readonly kind: 'ok'; readonly output: string }

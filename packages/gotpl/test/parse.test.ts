@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { compile, TemplateError, TemplateParseError } from '../../plugins/workflows/gotpl/index.js';
+import { compile, TemplateError, TemplateParseError } from '../src/index.js';
 import { failure } from './support/render.js';
 
 function parseError(source: string): TemplateParseError {

@@ -2,7 +2,7 @@
  * The configuration reference, rendered from schemas/ so the docs cannot drift from what
  * is validated. `switchboard reference` prints it; a test keeps docs/config-reference.md equal.
  */
-import { loadSchema, type SchemaName } from './validate.js';
+import { loadSchema, type SchemaName } from '../../kernel/config/validate.js';
 
 type Schema = Record<string, unknown> & {
   type?: unknown;

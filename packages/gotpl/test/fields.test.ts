@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { TemplateError, TemplateExecError } from '../../plugins/workflows/gotpl/index.js';
+import { TemplateError, TemplateExecError } from '../src/index.js';
 import { failure, render } from './support/render.js';
 
 const data = {

@@ -1,6 +1,6 @@
 /** Small conveniences for the gotpl specifications. */
-import { compile, TemplateError } from '../../../plugins/workflows/gotpl/index.js';
-import type { CompileOptions } from '../../../plugins/workflows/gotpl/index.js';
+import { compile, TemplateError } from '../../src/index.js';
+import type { CompileOptions } from '../../src/index.js';
 
 export function render(source: string, data: unknown = {}, options: CompileOptions = {}): string {
   return compile(source, options).render(data);

@@ -6,8 +6,8 @@
 import { access, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
-import { validateDocument } from '../../config/validate.js';
-import { PRIVATE_FILE, writeFileAtomic } from '../../files/atomic-write.js';
+import { validateDocument } from '../../../kernel/config/validate.js';
+import { PRIVATE_FILE, writeFileAtomic } from '../../../lib/files/atomic-write.js';
 import { importEntry, serverMap } from './client-config.js';
 import { stripJsonc } from './jsonc.js';
 

@@ -2,7 +2,7 @@
  * The deliberate differences from Go listed in docs/gotpl.md, one specification each.
  */
 import { expect } from 'chai';
-import { TemplateParseError } from '../../plugins/workflows/gotpl/index.js';
+import { TemplateParseError } from '../src/index.js';
 import { failure, render } from './support/render.js';
 
 describe('gotpl: numbers (deliberate differences from Go)', () => {

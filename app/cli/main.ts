@@ -1,12 +1,12 @@
 /** The `switchboard` command. */
-import { ConfigInvalidError, formatConfigProblem } from '../errors.js';
-import { Kernel } from '../kernel.js';
-import { createLogger } from '../log.js';
-import { packageVersion } from '../paths.js';
+import { ConfigInvalidError, formatConfigProblem } from '../../kernel/errors.js';
+import { Kernel } from '../../kernel/kernel.js';
+import { createLogger } from '../../kernel/log.js';
+import { packageVersion } from '../../kernel/paths.js';
 import { check } from './check.js';
 import { importServers } from './import/import-command.js';
-import { renderConfigReference } from '../config/reference.js';
-import { renderCrds } from '../config/crds.js';
+import { renderConfigReference } from './config-reference.js';
+import { renderCrds } from '../../plugins/store-kubernetes/crds.js';
 import { parseArgs, USAGE, UsageError, type CliArgs } from './args.js';
 
 async function serve(args: CliArgs): Promise<void> {

@@ -14,8 +14,8 @@
  */
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
-import type { McpServerDefinition, Settings } from '../config/settings.js';
-import { ForbiddenError } from '../errors.js';
+import type { McpServerDefinition, Settings } from '../../kernel/config/settings.js';
+import { ForbiddenError } from '../../kernel/errors.js';
 import { addressClass, type AddressClass } from './address-class.js';
 
 export const NETWORK_ALLOW = 'aggregator.network.allow';
