@@ -13,7 +13,8 @@ import type { KernelApi } from './kernel-api.js';
 import { createLogger, scrubbingLogger, type Logger } from './log.js';
 import { SecretScrubber } from './secrets/scrubber.js';
 import { Endpoint } from './mcp/endpoint.js';
-import type { PluginInstance } from './plugin.js';
+import type { PluginInstance, PluginModule } from './plugin.js';
+import { pluginApi } from './plugin-api.js';
 import { loadPlugins } from './plugin-loader.js';
 import { ServiceRegistry } from './services.js';
 import { SessionRegistry } from './sessions.js';
@@ -29,6 +30,8 @@ const RESERVED_SETTINGS = ['auth', 'mcpClient'] as const;
 
 export interface KernelOptions {
   configPath: string;
+  /** The application's plugins (the composition root's list); third-party ones come from config.yaml. */
+  plugins: readonly PluginModule[];
   /** Command-line overrides, applied over config.yaml on every (re)load. */
   overrides?: { port?: number; host?: string; transport?: Settings['aggregator']['transport'] };
   log?: Logger;
@@ -125,10 +128,12 @@ export class Kernel implements KernelApi {
         this.log.warn(`config.yaml: '${key}' is accepted but has no effect yet (that surface is not built)`);
       }
     }
-    const plugins = await loadPlugins(settings.plugins, configPath, join(configPath, 'config.yaml'));
+    const plugins = await loadPlugins(this.options.plugins, settings.plugins, configPath, join(configPath, 'config.yaml'));
     const instances: { name: string; instance: PluginInstance }[] = [];
     for (const { plugin, options } of plugins) {
-      const instance = (await plugin.setup({ kernel: this, options, log: this.log.child(plugin.name) })) ?? {};
+      const api = pluginApi(this, plugin);
+      const instance = (await plugin.setup({ kernel: api.kernel, options, log: this.log.child(plugin.name) })) ?? {};
+      api.setUp();
       instances.push({ name: plugin.name, instance });
     }
     // Before anything asks for a service a switched-on surface would provide: fail closed, by name.

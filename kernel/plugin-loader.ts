@@ -1,53 +1,22 @@
 /**
- * Which plugins run. Built-ins are listed here in start order and are on unless
- * `plugins.<name>: false` (or `enabled: false`); a third-party plugin is any other key
- * with a `module` (resolved against the config directory when relative).
+ * Which plugins run. The application's plugins (the composition root hands them to
+ * `Kernel.boot`) are on unless `plugins.<name>: false` (or `enabled: false`); a third-party
+ * plugin is any other key with a `module` (resolved against the config directory when
+ * relative). All of them are then ordered by what they provide and need (plugin-order.ts).
  */
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigInvalidError, SwitchboardError } from './errors.js';
 import type { PluginSetting } from './config/settings.js';
-import type { Plugin } from './plugin.js';
+import type { Plugin, PluginModule } from './plugin.js';
+import { orderPlugins } from './plugin-order.js';
 import { createAjv } from './config/validate.js';
-
-interface BuiltIn {
-  name: string;
-  load: () => Promise<{ default: Plugin<never> }>;
-  /** Off unless the config turns it on. */
-  optIn?: boolean;
-}
-
-/** Start order: store and auth before the listener, then what fills the catalogue, then the transports. */
-export const BUILT_IN_PLUGINS: readonly BuiltIn[] = [
-  { name: 'store-files', load: () => import('../plugins/store-files/index.js') },
-  // Orchestrator mode's store (it does nothing unless `orchestrator: true`, when store-files steps aside).
-  { name: 'store-kubernetes', load: () => import('../plugins/store-kubernetes/index.js') },
-  // Early: the log must be open before the first events (servers starting) are recorded.
-  { name: 'events', load: () => import('../plugins/events/index.js') },
-  // Before the listener starts: with protection on, the MCP paths never open unprotected.
-  { name: 'auth-server', load: () => import('../plugins/auth-server/index.js') },
-  // Who may do what: a policy plugin first (opt-in), then the built-in roles, which step aside for it.
-  { name: 'authorization-cedar', load: () => import('../plugins/authorization-cedar/index.js'), optIn: true },
-  { name: 'authorization', load: () => import('../plugins/authorization/index.js') },
-  { name: 'http-server', load: () => import('../plugins/http-server/index.js') },
-  // Before upstreams: a server that answers 401 is handed to the OAuth client from the first connection on.
-  { name: 'auth-client', load: () => import('../plugins/auth-client/index.js') },
-  { name: 'upstreams', load: () => import('../plugins/upstreams/index.js') },
-  { name: 'core-tools', load: () => import('../plugins/core-tools/index.js') },
-  { name: 'workflows', load: () => import('../plugins/workflows/index.js') },
-  { name: 'limits', load: () => import('../plugins/limits/index.js') },
-  { name: 'metrics-otel', load: () => import('../plugins/metrics-otel/index.js') },
-  { name: 'admin-ui', load: () => import('../plugins/admin-ui/index.js') },
-  { name: 'toolsets', load: () => import('../plugins/toolsets/index.js') },
-  { name: 'meta-tools', load: () => import('../plugins/meta-tools/index.js') },
-  { name: 'transport-streamable-http', load: () => import('../plugins/transport-streamable-http/index.js') },
-  { name: 'transport-sse', load: () => import('../plugins/transport-sse/index.js') },
-  { name: 'transport-stdio', load: () => import('../plugins/transport-stdio/index.js') },
-];
 
 export interface LoadedPlugin {
   plugin: Plugin<unknown>;
   options: Record<string, unknown>;
+  /** config.yaml: where a problem with the plugin is reported. */
+  file: string;
 }
 
 function normalise(setting: PluginSetting | undefined): { enabled: boolean | undefined; module?: string; options: Record<string, unknown> } {
@@ -60,9 +29,10 @@ function isPlugin(value: unknown): value is Plugin<unknown> {
   return !!value && typeof value === 'object' && typeof (value as Plugin).name === 'string' && typeof (value as Plugin).setup === 'function';
 }
 
-export async function loadPlugins(settings: Record<string, PluginSetting>, configPath: string, configFile: string): Promise<LoadedPlugin[]> {
+export async function loadPlugins(builtIns: readonly PluginModule[], settings: Record<string, PluginSetting>, configPath: string, configFile: string): Promise<LoadedPlugin[]> {
   const loaded: LoadedPlugin[] = [];
-  const builtInNames = new Set(BUILT_IN_PLUGINS.map((b) => b.name));
+  const builtInNames = new Set(builtIns.map((b) => b.name));
+  const disabled: PluginModule[] = [];
   const ajv = createAjv();
 
   const withOptions = (plugin: Plugin<unknown>, options: Record<string, unknown>): LoadedPlugin => {
@@ -73,13 +43,16 @@ export async function loadPlugins(settings: Record<string, PluginSetting>, confi
         throw new ConfigInvalidError([{ file: configFile, line: 0, column: 0, field: `plugins.${plugin.name}.options`, message: msg }]);
       }
     }
-    return { plugin, options };
+    return { plugin, options, file: configFile };
   };
 
-  for (const b of BUILT_IN_PLUGINS) {
+  for (const b of builtIns) {
     const s = normalise(settings[b.name]);
     const enabled = s.enabled ?? !b.optIn;
-    if (!enabled) continue;
+    if (!enabled) {
+      disabled.push(b);
+      continue;
+    }
     const mod = await b.load();
     loaded.push(withOptions(mod.default as Plugin<unknown>, s.options));
   }
@@ -104,5 +77,10 @@ export async function loadPlugins(settings: Record<string, PluginSetting>, confi
     }
     loaded.push(withOptions(plugin, s.options));
   }
-  return loaded;
+  // Only a missing need loads a switched-off plugin's module, to name it in the message.
+  const switchedOff = async (service: string): Promise<string | undefined> => {
+    for (const b of disabled) if ((await b.load()).default.provides?.includes(service as never)) return b.name;
+    return undefined;
+  };
+  return orderPlugins(loaded, switchedOff);
 }

@@ -2,7 +2,7 @@
  * Services are how plugins use each other without importing each other: a plugin provides
  * an implementation of a contract (kernel/contracts/), another gets it by name. A third
  * party adds its own by augmenting `Services`:
- *   declare module 'switchboard/kernel/services.js' { interface Services { mine: MyApi } }
+ *   declare module 'switchboard/kernel' { interface Services { mine: MyApi } }
  */
 import type { Authorizer } from './contracts/authorization.js';
 import type { CallerTokens, GrantStore, RequestAuthenticator } from './contracts/auth.js';
@@ -37,6 +37,9 @@ export interface Services {
   /** Secrets the orchestrator holds (store-kubernetes), for clientCredentialsSecretRef. */
   'orchestrator-secrets': OrchestratorSecrets;
 }
+
+/** A service's name, as plugins declare it (`provides`, `needs`, `uses`). */
+export type ServiceName = keyof Services & string;
 
 export class ServiceRegistry {
   private readonly impls = new Map<string, unknown>();

@@ -1,4 +1,5 @@
 /** The `switchboard` command. */
+import { BUILT_IN_PLUGINS } from '../built-in-plugins.js';
 import { ConfigInvalidError, formatConfigProblem } from '../../kernel/errors.js';
 import { Kernel } from '../../kernel/kernel.js';
 import { createLogger } from '../../kernel/log.js';
@@ -32,6 +33,7 @@ async function serve(args: CliArgs): Promise<void> {
     if (args.host) overrides.host = args.host;
     if (args.transport) overrides.transport = args.transport;
     kernel = await Kernel.boot({
+      plugins: BUILT_IN_PLUGINS,
       configPath: args.configPath,
       overrides,
       log,

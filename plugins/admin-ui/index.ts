@@ -34,6 +34,8 @@ const ADMIN_UI: Resource = { type: 'admin-ui', name: 'admin-ui' };
 export default definePlugin({
   name: 'admin-ui',
   description: 'Admin pages: sessions, servers, workflow runs (aggregator.admin.enabled).',
+  provides: [],
+  claims: ['admin'],
   setup({ kernel, log }) {
     kernel.surfaces.claim('admin');
     const settings = () => kernel.settings().aggregator.admin;

@@ -35,6 +35,10 @@ function persistenceOf(kernel: KernelApi, secrets: ResolveContext, warn: (m: str
 export default definePlugin({
   name: 'auth-client',
   description: 'OAuth client for remote MCP servers that require sign-in: core_auth_login, core_auth_logout and the /oauth/proxy paths.',
+  provides: ['upstream-credentials'],
+  claims: ['oauth-client'],
+  uses: ['http', 'grant-store'],
+  needsWhenRunning: ['upstreams'],
   setup({ kernel, log }) {
     kernel.surfaces.claim('oauth-client');
     const settings = () => kernel.settings().oauth.mcpClient;

@@ -26,6 +26,8 @@ const epochSeconds = () => Math.floor(Date.now() / 1000);
 export default definePlugin<{ discoveryRetrySeconds: number }>({
   name: 'auth-server',
   description: 'OAuth 2.1 authorization server for the MCP endpoint, signing people in at an OIDC identity provider.',
+  provides: ['authenticator', 'caller-tokens'],
+  claims: ['oauth-server'],
   optionsSchema: {
     type: 'object',
     additionalProperties: false,

@@ -20,6 +20,7 @@ export interface CedarOptions {
 export default definePlugin<CedarOptions>({
   name: 'authorization-cedar',
   description: 'Cedar policies: the built-in roles as a baseline, and the operator\'s *.cedar files (authorization.policiesPath), validated and hot-reloaded.',
+  provides: ['authorizer'],
   optionsSchema: {
     type: 'object',
     additionalProperties: false,

@@ -9,6 +9,8 @@ import { builtInRoles } from './roles.js';
 export default definePlugin({
   name: 'authorization',
   description: 'Built-in roles: administrators (authorization.admins, or the local caller) and everyone else.',
+  provides: ['authorizer'],
+  uses: ['authorizer'],
   setup({ kernel, log }) {
     if (!kernel.services.find('authorizer')) kernel.services.provide('authorizer', builtInRoles);
     let warned = false;

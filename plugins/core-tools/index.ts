@@ -8,6 +8,7 @@ import { serviceTools } from './service-tools.js';
 export default definePlugin({
   name: 'core-tools',
   description: 'Core tools for services, MCP server definitions and configuration.',
+  needsWhenRunning: ['store', 'upstreams'],
   setup({ kernel }) {
     publishCoreTools(kernel, 'core', (p) => [...serviceTools(kernel, p), ...mcpServerTools(kernel, p), ...configTools(kernel, p)]);
   },

@@ -16,6 +16,7 @@ import { callerOf, permits } from '../../kernel/authorization/authorize.js';
 export default definePlugin<{ maxEvents: number; maxAgeHours: number }>({
   name: 'events',
   description: 'Event log of servers, workflows and executions; core_events.',
+  provides: ['events'],
   optionsSchema: {
     type: 'object',
     additionalProperties: false,

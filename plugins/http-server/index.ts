@@ -38,6 +38,7 @@ function misdirected(res: ServerResponse, host: string): void {
 export default definePlugin({
   name: 'http-server',
   description: 'The HTTP listener shared by the MCP transports, health and other HTTP surfaces.',
+  provides: ['http'],
   setup({ kernel, log }) {
     const router = new Router();
     const raw = new Map<string, { handlers: RawHandler[]; url: URL }>();

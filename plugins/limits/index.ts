@@ -26,6 +26,7 @@ function callArguments(request: RequestContext): unknown[] {
 export default definePlugin({
   name: 'limits',
   description: 'Session limit, tool-argument size limit and per-session rate limit on tool calls.',
+  provides: [],
   setup({ kernel }) {
     const limits = () => kernel.settings().aggregator.limits;
 

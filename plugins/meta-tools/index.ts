@@ -10,6 +10,8 @@ import { serverTools } from './servers.js';
 export default definePlugin({
   name: 'meta-tools',
   description: 'list_tools, filter_tools, describe_tool, call_tool and the other meta-tools; resources, prompts and completions as MCP offers them.',
+  provides: [],
+  uses: ['upstreams'],
   setup({ kernel }) {
     for (const def of [...discoveryTools(kernel), ...executionTools(kernel), ...contentTools(kernel), ...serverTools(kernel)]) {
       kernel.endpoint.addMetaTool(def);

@@ -4,7 +4,8 @@
  * get, show, ...) count for less rather than nothing. The index is built once per catalogue
  * version and shared by every session; a query only walks the postings of its terms.
  */
-import type { Catalogue, CatalogueEntry } from '../../kernel/catalogue.js';
+import type { CatalogueEntry } from '../../kernel/catalogue.js';
+import type { CatalogueApi } from '../../kernel/kernel-api.js';
 
 const NAME_WEIGHT = 3;
 const SUMMARY_WEIGHT = 1;
@@ -63,9 +64,9 @@ export function buildIndex(entries: readonly CatalogueEntry[], version: number):
   return { version, entries, postings, lengths, avgLength: entries.length ? total / entries.length : 1 };
 }
 
-const cache = new WeakMap<Catalogue, RankingIndex>();
+const cache = new WeakMap<CatalogueApi, RankingIndex>();
 
-export function indexFor(catalogue: Catalogue): RankingIndex {
+export function indexFor(catalogue: CatalogueApi): RankingIndex {
   let index = cache.get(catalogue);
   if (!index || index.version !== catalogue.version) {
     index = buildIndex(catalogue.all(), catalogue.version);
@@ -105,6 +106,6 @@ export function rank(index: RankingIndex, query: string, candidates: readonly Ca
   return out.map(({ entry, score }) => ({ entry, score: Math.round(score * 1000) / 1000 }));
 }
 
-export function rankEntries(catalogue: Catalogue, query: string, candidates: readonly CatalogueEntry[]): Scored[] {
+export function rankEntries(catalogue: CatalogueApi, query: string, candidates: readonly CatalogueEntry[]): Scored[] {
   return rank(indexFor(catalogue), query, candidates);
 }

@@ -1,11 +1,12 @@
 /** The caller's catalogue: the whole catalogue, narrowed by the request's view when it has one. */
-import type { Catalogue, CatalogueEntry } from '../../kernel/catalogue.js';
+import type { CatalogueEntry } from '../../kernel/catalogue.js';
+import type { CatalogueApi } from '../../kernel/kernel-api.js';
 import type { CatalogueView } from '../../kernel/request-context.js';
 
 /** Narrowed catalogues by view object, recomputed only when the catalogue changes. */
 const narrowed = new WeakMap<CatalogueView, { version: number; entries: readonly CatalogueEntry[] }>();
 
-export function visibleEntries(catalogue: Catalogue, view: CatalogueView | undefined): readonly CatalogueEntry[] {
+export function visibleEntries(catalogue: CatalogueApi, view: CatalogueView | undefined): readonly CatalogueEntry[] {
   const all = catalogue.all();
   if (!view) return all;
   const memo = narrowed.get(view);

@@ -22,6 +22,7 @@ const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.
 export default definePlugin<{ maxToolLabels: number }>({
   name: 'metrics-otel',
   description: 'OpenTelemetry metrics (Prometheus exporter) when OTEL_METRICS_EXPORTER=prometheus.',
+  provides: [],
   optionsSchema: {
     type: 'object',
     additionalProperties: false,

@@ -10,6 +10,7 @@ import { FileGrantStore } from './grant-files.js';
 export default definePlugin<{ debounceMs: number }>({
   name: 'store-files',
   description: 'Keeps resources as YAML files under the config directory and watches them; keeps OAuth grants under state/grants.',
+  provides: ['store', 'grant-store'],
   optionsSchema: {
     type: 'object',
     additionalProperties: false,

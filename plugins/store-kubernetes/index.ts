@@ -31,6 +31,8 @@ async function connect(namespace: string, retryMs: number, onRetry: (message: st
 export default definePlugin<{ startupRetrySeconds: number }>({
   name: 'store-kubernetes',
   description: 'Keeps MCP servers and workflows as Kubernetes custom resources (orchestrator mode) and writes their status.',
+  provides: ['store', 'grant-store', 'orchestrator-secrets'],
+  claims: ['orchestrator'],
   optionsSchema: {
     type: 'object',
     additionalProperties: false,

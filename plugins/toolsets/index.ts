@@ -18,6 +18,7 @@ const VIEW_CACHE_LIMIT = 256;
 export default definePlugin({
   name: 'toolsets',
   description: 'Toolset presets and the X-Service-Toolset header.',
+  provides: ['toolsets'],
   setup({ kernel }) {
     let presets: ReadonlyMap<string, CompiledPreset> = new Map(BUILT_IN_PRESETS.map((p) => [p.name, p]));
     let presetsSource = '';

@@ -1,5 +1,5 @@
 /** Turning parsed selectors into a CatalogueView, optionally inside another view. */
-import type { Catalogue } from '../../kernel/catalogue.js';
+import type { CatalogueApi } from '../../kernel/kernel-api.js';
 import type { ResolvedToolset } from '../../kernel/contracts/toolsets.js';
 import type { CatalogueView } from '../../kernel/request-context.js';
 import { servedBy } from '../../kernel/tools.js';
@@ -39,7 +39,7 @@ export function viewOf(selectors: readonly Selector[], presets: ReadonlyMap<stri
 export function resolveSelectors(
   selectors: readonly Selector[],
   presets: ReadonlyMap<string, CompiledPreset>,
-  catalogue: Catalogue,
+  catalogue: CatalogueApi,
   within?: CatalogueView,
 ): ResolvedToolset {
   const view = viewOf(selectors, presets, within);

@@ -10,6 +10,7 @@ import { foreignCaller } from '../../kernel/sessions.js';
 export default definePlugin({
   name: 'transport-sse',
   description: 'MCP over the legacy HTTP+SSE transport (GET /sse, POST /message).',
+  needs: ['http'],
   setup({ kernel }) {
     const sessions = new Map<string, SSEServerTransport>();
     const http = kernel.services.get('http');

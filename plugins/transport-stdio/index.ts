@@ -9,6 +9,7 @@ import { definePlugin } from '../../kernel/plugin.js';
 export default definePlugin({
   name: 'transport-stdio',
   description: 'MCP over standard input/output when aggregator.transport is stdio.',
+  provides: [],
   setup({ kernel }) {
     let transport: StdioServerTransport | undefined;
     return {

@@ -24,6 +24,7 @@ function accepts(req: IncomingMessage, type: string): boolean {
 export default definePlugin<{ path: string; sessionIdleMinutes: number }>({
   name: 'transport-streamable-http',
   description: 'MCP over streamable HTTP (POST/GET/DELETE /mcp).',
+  needs: ['http'],
   optionsSchema: {
     type: 'object',
     additionalProperties: false,

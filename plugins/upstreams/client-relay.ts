@@ -18,7 +18,7 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ClientCapabilities, JSONRPCMessage, LoggingLevel, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../../kernel/log.js';
-import type { SecretScrubber } from '../../kernel/secrets/scrubber.js';
+import type { SecretsApi } from '../../kernel/kernel-api.js';
 import type { CallContext } from '../../kernel/tools.js';
 
 /** The requests relayed, and the client capability each needs. */
@@ -47,7 +47,7 @@ export class ClientRelay {
   constructor(
     private readonly server: string,
     private readonly log: Logger,
-    private readonly secrets: SecretScrubber,
+    private readonly secrets: SecretsApi,
   ) {}
 
   /** Called once the SDK client is connected: sees every message before the SDK does. */

@@ -28,7 +28,7 @@ import { DirectCalls } from './direct-calls.js';
 import type { CallContext, JsonObject } from '../../kernel/tools.js';
 import { commandLine } from '../../kernel/config/command-line.js';
 import { redactUrl } from '../../kernel/secrets/redact.js';
-import type { SecretScrubber } from '../../kernel/secrets/scrubber.js';
+import type { SecretsApi } from '../../kernel/kernel-api.js';
 import { resolvedSecrets } from './resolved-secrets.js';
 import { ClientRelay } from './client-relay.js';
 import { listToolsPage } from './tool-list.js';
@@ -73,7 +73,7 @@ export interface ConnectionEvents {
    * progress notifications): one choke point for upstream ingress. Tool results are the
    * exception, scrubbed once by kernel/invoke.ts for every kind of tool.
    */
-  readonly secrets: SecretScrubber;
+  readonly secrets: SecretsApi;
   /** A resource this server was asked to watch changed (resources/subscribe). */
   onResourceUpdated(conn: UpstreamConnection, uri: string): void;
   /** The outbound policy of the current settings (for servers whose URL a caller chose). */

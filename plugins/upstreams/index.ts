@@ -6,6 +6,7 @@ import { outboundPolicy } from '../../lib/net/outbound-policy.js';
 export default definePlugin({
   name: 'upstreams',
   description: 'Connects to the registered MCP servers and puts their tools, resources and prompts in the catalogue.',
+  provides: ['upstreams'],
   setup({ kernel, log }) {
     const upstreams = new Upstreams(kernel, log);
     let booted = false;

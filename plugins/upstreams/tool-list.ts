@@ -14,7 +14,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { ListToolsResultSchema, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../../kernel/log.js';
-import type { SecretScrubber } from '../../kernel/secrets/scrubber.js';
+import type { SecretsApi } from '../../kernel/kernel-api.js';
 
 interface Page {
   tools: Tool[];
@@ -50,7 +50,7 @@ const PAGE = {
   },
 } as unknown as typeof ListToolsResultSchema;
 
-export async function listToolsPage(client: Client, cursor: string | undefined, log: Logger, secrets: SecretScrubber): Promise<Page> {
+export async function listToolsPage(client: Client, cursor: string | undefined, log: Logger, secrets: SecretsApi): Promise<Page> {
   const page = (await client.request({ method: 'tools/list', params: cursor ? { cursor } : {} }, PAGE)) as unknown as Page;
   const tools: Tool[] = [];
   // Before sharing schemas: a scrubbed schema is shared by its scrubbed text.

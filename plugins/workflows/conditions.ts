@@ -3,7 +3,7 @@
  * outcome checked, or a template that renders true or false.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { ToolInvoker } from '../../kernel/invoke.js';
+import type { ToolCallsApi } from '../../kernel/kernel-api.js';
 import { errorResult } from '../../kernel/mcp/results.js';
 import type { CallContext, JsonObject } from '../../kernel/tools.js';
 import type { CompiledCondition } from './compile-step.js';
@@ -28,7 +28,7 @@ function expectationHolds(expect: Record<string, unknown>, success: boolean, val
 /** Renders a compiled value within the engine's budget and turns (StepRunner.render). */
 export type Render = (cv: CompiledValue, data: unknown) => Promise<unknown>;
 
-export async function conditionHolds(c: CompiledCondition, data: unknown, outcomes: ReadonlyMap<string, Outcome>, tools: ToolInvoker, call: CallContext, render: Render): Promise<boolean> {
+export async function conditionHolds(c: CompiledCondition, data: unknown, outcomes: ReadonlyMap<string, Outcome>, tools: ToolCallsApi, call: CallContext, render: Render): Promise<boolean> {
   if (c.kind === 'template') {
     const v = await render(c.template, data);
     if (v === true || v === 'true') return true;

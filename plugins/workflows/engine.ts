@@ -10,13 +10,13 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { AggregatorLimits } from '../../kernel/config/settings.js';
 import type { Cancellation } from '../../kernel/cancellation.js';
 import { SwitchboardError } from '../../kernel/errors.js';
-import type { ToolInvoker } from '../../kernel/invoke.js';
+import type { ToolCallsApi } from '../../kernel/kernel-api.js';
 import { errorResult, objectResult } from '../../kernel/mcp/results.js';
 import type { CallContext, JsonObject } from '../../kernel/tools.js';
 import type { CompiledStep, CompiledWorkflow } from './compile-workflow.js';
 import type { EventLog, EventType } from '../../kernel/contracts/events.js';
 import { scrubRecord, type ExecutionRecord, type StepRecord } from './execution-record.js';
-import type { SecretScrubber } from '../../kernel/secrets/scrubber.js';
+import type { SecretsApi } from '../../kernel/kernel-api.js';
 import type { ExecutionStore } from './execution-store.js';
 import { resultDocument, type ShownStep } from './result-document.js';
 import { StepRunner, type RunScope, type StepError } from './step-runner.js';
@@ -40,7 +40,7 @@ export interface EngineOptions {
   /** Who is calling (principal key and name), recorded as the execution's caller: its owner. */
   callerOf?: (call: CallContext) => { key: string; name: string };
   /** Known secrets, kept out of execution records (execution-record.ts scrubRecord). */
-  secrets?: SecretScrubber;
+  secrets?: SecretsApi;
 }
 
 export class WorkflowEngine {
@@ -50,10 +50,10 @@ export class WorkflowEngine {
   private readonly callerOf: EngineOptions['callerOf'];
   private readonly limits: () => AggregatorLimits;
   private readonly turns = new RenderTurns();
-  private readonly secrets: SecretScrubber | undefined;
+  private readonly secrets: SecretsApi | undefined;
 
   constructor(
-    tools: ToolInvoker,
+    tools: ToolCallsApi,
     private readonly store: ExecutionStore,
     options: EngineOptions,
   ) {

@@ -1,6 +1,6 @@
 /** The persisted record of one workflow run (decisions.md, "Workflows"). */
 import type { ExecutionRecord } from '../../kernel/contracts/executions.js';
-import type { SecretScrubber } from '../../kernel/secrets/scrubber.js';
+import type { SecretsApi } from '../../kernel/kernel-api.js';
 
 export type { ExecutionRecord, ExecutionStatus, StepRecord, StepStatus } from '../../kernel/contracts/executions.js';
 
@@ -21,7 +21,7 @@ export function recordedValue(value: unknown, maxBytes: number): unknown {
  * known, none otherwise; call it only while no step is running (its step objects may be
  * replaced).
  */
-export function scrubRecord(record: ExecutionRecord, secrets: SecretScrubber | undefined): void {
+export function scrubRecord(record: ExecutionRecord, secrets: SecretsApi | undefined): void {
   if (!secrets || secrets.size === 0) return;
   const scrubbed = secrets.scrubValue(record);
   if (scrubbed !== record) Object.assign(record, scrubbed);

@@ -25,6 +25,8 @@ interface Options {
 export default definePlugin<Options>({
   name: 'workflows',
   description: 'Workflow definitions, workflow_<name> tools, the engine and execution records.',
+  provides: ['executions'],
+  needsWhenRunning: ['store'],
   optionsSchema: {
     type: 'object',
     additionalProperties: false,

@@ -3,7 +3,7 @@
  * Availability and the derived readOnlyHint follow the live catalogue: when a server's
  * tools come or go, the workflow tools are re-published only if either changed.
  */
-import type { Catalogue } from '../../kernel/catalogue.js';
+import type { CatalogueApi } from '../../kernel/kernel-api.js';
 import type { WorkflowResource } from '../../kernel/config/settings.js';
 import type { ConfigSnapshot } from '../../kernel/config/snapshot.js';
 import { SwitchboardError } from '../../kernel/errors.js';
@@ -31,7 +31,7 @@ export class WorkflowRegistry {
   private generation = 0;
 
   constructor(
-    private readonly catalogue: Catalogue,
+    private readonly catalogue: CatalogueApi,
     private readonly engine: () => WorkflowEngine,
   ) {}
 

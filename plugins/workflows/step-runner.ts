@@ -7,7 +7,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { AggregatorLimits } from '../../kernel/config/settings.js';
 import { asSwitchboardError } from '../../kernel/errors.js';
-import type { ToolInvoker } from '../../kernel/invoke.js';
+import type { ToolCallsApi } from '../../kernel/kernel-api.js';
 import { errorResult } from '../../kernel/mcp/results.js';
 import type { CallContext, JsonObject } from '../../kernel/tools.js';
 import type { CompiledGroup, CompiledLoop, CompiledStep, CompiledToolStep } from './compile-step.js';
@@ -72,7 +72,7 @@ function withData(data: RunData, vars: Record<string, unknown>, local: Record<st
 
 export class StepRunner {
   constructor(
-    private readonly tools: ToolInvoker,
+    private readonly tools: ToolCallsApi,
     private readonly maxRecordedBytes: number,
     private readonly limits: () => AggregatorLimits,
     private readonly turns: RenderTurns,

@@ -5,6 +5,7 @@
  * tokens: sessionDuration from each rotation, never past the identity provider's session,
  * which counts from the original sign-in.
  */
+import { BUILT_IN_PLUGINS } from '../../app/built-in-plugins.js';
 import { expect } from 'chai';
 import FakeTimers from '@sinonjs/fake-timers';
 import { Kernel } from '../../kernel/kernel.js';
@@ -32,7 +33,7 @@ async function boot(sessionDuration: string, idpOptions: Partial<TestIdpOptions>
   const dir = await makeConfigDir({
     'config.yaml': `aggregator:\n  host: 127.0.0.1\n  port: ${port}\n  oauth:\n    server:\n      enabled: true\n      baseUrl: ${base}\n      sessionDuration: ${sessionDuration}\n      idp: {issuer: '${idp.issuer}', clientId: sb, clientSecret: sb-secret-0123}\nidp:\n  allowPrivateIPOIDC: true\n`,
   });
-  const kernel = await Kernel.boot({ configPath: dir, log: createLogger({ level: process.env.SWITCHBOARD_TEST_LOGS ? 'debug' : 'error' }) });
+  const kernel = await Kernel.boot({ plugins: BUILT_IN_PLUGINS, configPath: dir, log: createLogger({ level: process.env.SWITCHBOARD_TEST_LOGS ? 'debug' : 'error' }) });
   return { kernel, idp, base, clientId: await registerClient(base) };
 }
 
