@@ -6,7 +6,10 @@ COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json ./
 COPY kernel kernel
+COPY lib lib
+COPY packages packages
 COPY plugins plugins
+COPY app app
 COPY client client
 COPY test test
 COPY bench bench
@@ -20,7 +23,10 @@ WORKDIR /app
 COPY --from=build /src/package.json ./
 COPY --from=build /src/node_modules node_modules
 COPY --from=build /src/dist/kernel dist/kernel
+COPY --from=build /src/dist/lib dist/lib
+COPY --from=build /src/dist/packages dist/packages
 COPY --from=build /src/dist/plugins dist/plugins
+COPY --from=build /src/dist/app dist/app
 COPY --from=build /src/dist/client dist/client
 COPY --from=build /src/bin bin
 COPY --from=build /src/schemas schemas

@@ -49,9 +49,9 @@ export interface Running {
   stop(): Promise<number | null>;
 }
 
-export async function startSwitchboard(files: Files, options: { args?: string[]; configDir?: string; env?: Record<string, string>; ready?: RegExp } = {}): Promise<Running> {
+export async function startSwitchboard(files: Files, options: { args?: string[]; configDir?: string; env?: Record<string, string>; ready?: RegExp; /** Another installation's bin/switchboard.js. */ cli?: string } = {}): Promise<Running> {
   const configDir = options.configDir ?? (await makeConfigDir(files));
-  const proc = spawn(process.execPath, [CLI, 'serve', '--config-path', configDir, '--port', '0', ...(options.args ?? [])], {
+  const proc = spawn(process.execPath, [options.cli ?? CLI, 'serve', '--config-path', configDir, '--port', '0', ...(options.args ?? [])], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, SWITCHBOARD_LOG_LEVEL: process.env.SWITCHBOARD_LOG_LEVEL ?? 'info', ...options.env },
   });

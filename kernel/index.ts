@@ -1,0 +1,117 @@
+/**
+ * The kernel's public API: everything a plugin may use, and nothing else. Built-in plugins
+ * import from here like a third party does (`import { definePlugin } from 'switchboard/kernel'`
+ * through package.json `exports`); a lint rule refuses imports of the kernel's other modules
+ * from plugins/ and lib/. What is not exported here (the pipeline's loading, the invoker's
+ * drain, the session registry's add and remove, the plugin loader) is the kernel's own.
+ */
+
+// The plugin contract and what a plugin receives.
+export { definePlugin } from './plugin.js';
+export type { Plugin, PluginContext, PluginInstance, PluginModule } from './plugin.js';
+export type { CatalogueApi, ConfigApi, EndpointApi, KernelApi, SecretsApi, SessionsApi, ToolCallsApi } from './kernel-api.js';
+export type { KernelHooks } from './hooks.js';
+export type { ServiceName, Services } from './services.js';
+export type { Logger } from './log.js';
+
+// Errors: one base class, stable codes (docs/errors.md).
+export {
+  asSwitchboardError,
+  AuthRequiredError,
+  ConfigInvalidError,
+  ConflictError,
+  ForbiddenError,
+  formatConfigProblem,
+  NotFoundError,
+  RateLimitedError,
+  ServerUnavailableError,
+  SessionLimitError,
+  SwitchboardError,
+  TimeoutError,
+  TooDeepError,
+  TooLargeError,
+  UnsupportedError,
+  UpstreamError,
+  ValidationFailedError,
+} from './errors.js';
+export type { ConfigProblem } from './errors.js';
+
+// Tools, calls and the catalogue.
+export { coreToolName, servedBy } from './tools.js';
+export type { CallContext, JsonObject, JsonSchemaObject, ToolAnnotations, ToolDefinition } from './tools.js';
+export { ANNOTATIONS, coreTool, publishCoreTools } from './core-tool.js';
+export type { CatalogueEntry } from './catalogue.js';
+export type { Cancellation } from './cancellation.js';
+export { headerValue } from './request-context.js';
+export type { CatalogueView, Identity, RequestContext } from './request-context.js';
+export { foreignCaller } from './sessions.js';
+export type { Session } from './sessions.js';
+
+// The MCP endpoint, as meta-tools and transports meet it.
+export { SERVER_INFO } from './mcp/endpoint.js';
+export type { MetaToolDefinition } from './mcp/endpoint.js';
+export { dispatchByShape } from './mcp/dispatch.js';
+export { PASSTHROUGH } from './mcp/passthrough.js';
+export { errorResult, objectResult } from './mcp/results.js';
+
+// Configuration: settings, the snapshot, documents and their checks.
+export type {
+  AggregatorLimits,
+  AggregatorSettings,
+  BrokerTarget,
+  McpServerDefinition,
+  OAuthServerSettings,
+  PresetRule,
+  SecretRef,
+  Settings,
+  TokenExchangeBroker,
+  ToolsetPresetSpec,
+  TrustedIssuer,
+  WorkflowArgDefinition,
+  WorkflowCondition,
+  WorkflowResource,
+  WorkflowStep,
+} from './config/settings.js';
+export type { ConfigSnapshot } from './config/snapshot.js';
+export { parseYaml } from './config/yaml-document.js';
+export type { ParsedYaml } from './config/yaml-document.js';
+export { loadSchema, validateDocument } from './config/validate.js';
+export { isLoopback, networkExposureProblems } from './config/surfaces.js';
+export type { SurfaceName } from './config/surfaces.js';
+export { commandLine } from './config/command-line.js';
+export { SETTINGS_FILE } from './config/pipeline.js';
+export { packageRoot, packageVersion } from './paths.js';
+
+// Secrets: references, resolution, redaction.
+export { isFileReference, isReference, REFERENCE, resolveSecretMap, resolveSecretValue } from './secrets/secret-value.js';
+export type { ResolveContext, SecretValue } from './secrets/secret-value.js';
+export { REDACTED, redactDefinition, redactSettings, redactUrl, secretLookingName } from './secrets/redact.js';
+
+// Authorization: who calls, and whether they may.
+export { administer, audit, authorize, authorizerOf, callerOf, permits, resourceLabel } from './authorization/authorize.js';
+export type { AuditEntry } from './authorization/authorize.js';
+export { describePrincipal, peerPrincipal } from './authorization/principal.js';
+export { writeAs } from './writes-as-caller.js';
+
+// Contracts: what services implement (plugins provide them, others get them by name).
+export type { Authentication, GrantStore, RequestAuthenticator, StoredRecord } from './contracts/auth.js';
+export type { Action, AdminOperation, Authorizer, Decision, DecisionContext, Principal, Resource, WorkflowOperation } from './contracts/authorization.js';
+export type { EventLog, EventQuery, EventResourceType, EventType, NewEvent, SwitchboardEvent } from './contracts/events.js';
+export type { ExecutionHistory, ExecutionListQuery, ExecutionRecord } from './contracts/executions.js';
+export type { HttpService, RawHandler } from './contracts/http.js';
+export type {
+  ContentChange,
+  ServiceHealth,
+  ServiceState,
+  ServiceStatus,
+  UpstreamPrompt,
+  UpstreamRegistry,
+  UpstreamResource,
+  UpstreamResourceTemplate,
+} from './contracts/lifecycle.js';
+export type { CallEnd } from './contracts/observations.js';
+export type { OrchestratorSecrets } from './contracts/orchestrator-secrets.js';
+export { ownerOf } from './contracts/sign-in.js';
+export type { Owner, SignInStatus, SignInTarget, UpstreamCredentials } from './contracts/sign-in.js';
+export type { RawResource, ResourceKind, ResourceStore, StoreChange, StoreLoadResult, WriteAs } from './contracts/store.js';
+export type { PresetInfo, ResolvedToolset, ToolsetService } from './contracts/toolsets.js';

@@ -1,0 +1,64 @@
+/**
+ * The documented way to write a plugin works from the published package: `npm pack` this
+ * repository, install the tarball in an empty directory as a user would, and load the example
+ * plugin (examples/call-journal), which imports only `switchboard/kernel`, through `plugins:`
+ * in config.yaml. The installed Switchboard serves, the plugin's tool answers and its hook
+ * records the calls.
+ */
+import { expect } from 'chai';
+import { execFile } from 'node:child_process';
+import { copyFile, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { callTool, connectHttp, ROOT, startSwitchboard, stdioServer, TEST_SERVER } from '../support/harness.js';
+
+const run = promisify(execFile);
+
+describe('a third-party plugin, from the packed package', function () {
+  // Installing the tarball resolves Switchboard's dependencies (from npm's cache when warm).
+  this.timeout(300_000);
+  let home: string;
+  let installed: string;
+
+  before(async () => {
+    home = await mkdtemp(join(tmpdir(), 'sb-package-'));
+    const { stdout } = await run('npm', ['pack', '--silent', '--pack-destination', home], { cwd: ROOT });
+    const tarball = join(home, stdout.trim().split('\n').pop()!);
+    await writeFile(join(home, 'package.json'), JSON.stringify({ name: 'my-gateway', private: true, type: 'module' }));
+    await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--omit=dev', tarball], { cwd: home });
+    installed = join(home, 'node_modules', 'switchboard');
+  });
+
+  after(async () => {
+    if (home) await rm(home, { recursive: true, force: true });
+  });
+
+  it('the package holds the built application and the public API, not the tests', async () => {
+    const dist = await readdir(join(installed, 'dist'));
+    expect(dist.sort()).to.deep.equal(['app', 'client', 'kernel', 'lib', 'packages', 'plugins']);
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', "const k = await import('switchboard/kernel'); console.log(typeof k.definePlugin, typeof k.coreTool, 'loadPlugins' in k)"], { cwd: home });
+    expect(stdout.trim()).to.equal('function function false');
+  });
+
+  it('loads the example plugin through plugins: in config.yaml; its tool answers and its hook journals the calls', async () => {
+    const config = join(home, 'config');
+    await mkdir(join(config, 'mcpservers'), { recursive: true });
+    await copyFile(join(ROOT, 'examples', 'call-journal', 'index.js'), join(home, 'call-journal.js'));
+    await writeFile(join(config, 'config.yaml'), 'plugins:\n  call-journal:\n    module: ../call-journal.js\n    options: { path: journal.jsonl }\n');
+    await writeFile(join(config, 'mcpservers', 'fixture.yaml'), stdioServer('fixture', TEST_SERVER));
+    const sb = await startSwitchboard({}, { configDir: config, cli: join(installed, 'bin', 'switchboard.js') });
+    const client = await connectHttp(sb.url);
+    try {
+      await callTool(client, 'x_fixture_ping');
+      await callTool(client, 'x_fixture_nope').catch(() => undefined);
+      const r = await callTool(client, 'journal_recent', { count: 5 });
+      expect(r.isError).to.not.equal(true);
+      const { calls } = r.structuredContent as { calls: { tool: string | null; outcome: string }[] };
+      expect(calls.map((c) => [c.tool, c.outcome])).to.deep.equal([['x_fixture_ping', 'ok'], [null, 'refused']]);
+    } finally {
+      await client.close();
+      await sb.stop();
+    }
+  });
+});
