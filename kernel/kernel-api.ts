@@ -5,6 +5,8 @@
  * reach it by accident.
  */
 import type { Catalogue } from './catalogue.js';
+import type { RawResource } from './contracts/store.js';
+import type { ConfigProblem } from './errors.js';
 import type { ConfigPipeline } from './config/pipeline.js';
 import type { Settings } from './config/settings.js';
 import type { KernelHooks } from './hooks.js';
@@ -31,11 +33,27 @@ export type ToolCallsApi = Pick<ToolInvoker, 'resolve' | 'call'>;
 /** Values that must never appear in a log line or a tool result. */
 export type SecretsApi = Pick<SecretScrubber, 'add' | 'size' | 'scrubText' | 'scrubValue' | 'scrubEncoded' | 'scrubResult'>;
 
-/**
- * The configuration: the snapshot in force, checks that every load runs, and edits made by
- * tools (each inside `exclusive`, so that two edits never interleave).
- */
-export type ConfigApi = Pick<ConfigPipeline, 'snapshot' | 'configPath' | 'addCheck' | 'addSettingsCheck' | 'exclusive' | 'apply' | 'removeKey' | 'replaceSettings' | 'reloadAll'>;
+/** Changes to the configuration in force: handed only to an `exclusive` edit. */
+export interface ConfigEdits {
+  /** A resource the store just wrote: validated and in the snapshot when this resolves (or refused with CONFIG_INVALID). */
+  apply(raw: RawResource): Promise<void>;
+  /** A resource the store just removed, by its key. */
+  removeKey(key: string): Promise<void>;
+  /** Settings changed in memory (core_config_update_aggregator), until saved. */
+  replaceSettings(settings: Settings): Promise<void>;
+  /** Everything from the store again; problems leave the previous configuration in force. */
+  reloadAll(): Promise<ConfigProblem[]>;
+}
+
+/** The configuration: the snapshot in force, checks every load runs, and edits. */
+export interface ConfigApi extends Pick<ConfigPipeline, 'snapshot' | 'configPath' | 'addCheck' | 'addSettingsCheck'> {
+  /**
+   * Runs one read-modify-write after every earlier one has finished, so concurrent writers
+   * never interleave: each reads what the previous one wrote. Only here can a plugin change
+   * the configuration.
+   */
+  exclusive<T>(edit: (edits: ConfigEdits) => Promise<T>): Promise<T>;
+}
 
 export interface KernelApi {
   readonly hooks: KernelHooks;

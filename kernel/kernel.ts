@@ -9,7 +9,8 @@ import type { ConfigSnapshot } from './config/snapshot.js';
 import type { ParsedYaml } from './config/yaml-document.js';
 import { createHooks, type KernelHooks } from './hooks.js';
 import { ToolInvoker } from './invoke.js';
-import type { KernelApi } from './kernel-api.js';
+import type { ConfigApi, KernelApi } from './kernel-api.js';
+import { configApi } from './config/config-api.js';
 import { createLogger, scrubbingLogger, type Logger } from './log.js';
 import { SecretScrubber } from './secrets/scrubber.js';
 import { Endpoint } from './mcp/endpoint.js';
@@ -50,6 +51,7 @@ export class Kernel implements KernelApi {
   readonly endpoint: Endpoint;
   readonly tools: ToolInvoker;
   private pipeline: ConfigPipeline | undefined;
+  private configApi: ConfigApi | undefined;
   private readonly started: { name: string; instance: PluginInstance }[] = [];
   private stopping: Promise<void> | undefined;
 
@@ -74,13 +76,19 @@ export class Kernel implements KernelApi {
     });
   }
 
-  get config(): ConfigPipeline {
+  /** The pipeline itself: loading and store events are the kernel's own. */
+  private get loaded(): ConfigPipeline {
     if (!this.pipeline) throw new Error('configuration pipeline not ready');
     return this.pipeline;
   }
 
+  /** The configuration as plugins see it: edits only inside `exclusive`. */
+  get config(): ConfigApi {
+    return (this.configApi ??= configApi(this.loaded, () => this.services.get('store')));
+  }
+
   settings(): Settings {
-    return this.config.currentSettings();
+    return this.loaded.currentSettings();
   }
 
   requestShutdown(reason: string): void {
@@ -112,8 +120,8 @@ export class Kernel implements KernelApi {
   static async check(options: KernelOptions): Promise<ConfigSnapshot> {
     const kernel = new Kernel(options);
     const { parsed } = await kernel.setupPlugins();
-    await kernel.config.loadAll(kernel.services.get('store'), parsed, { publish: false });
-    return kernel.config.snapshot;
+    await kernel.loaded.loadAll(kernel.services.get('store'), parsed, { publish: false });
+    return kernel.loaded.snapshot;
   }
 
   private async setupPlugins(): Promise<{ parsed: ParsedYaml | undefined; instances: { name: string; instance: PluginInstance }[] }> {
@@ -144,12 +152,12 @@ export class Kernel implements KernelApi {
   private async bootSteps(): Promise<void> {
     const { parsed, instances } = await this.setupPlugins();
     const store = this.services.get('store');
-    await this.config.loadAll(store, parsed);
+    await this.loaded.loadAll(store, parsed);
     for (const entry of instances) {
       await entry.instance.start?.();
       this.started.push(entry);
     }
-    await store.watch((change) => void this.config.handleChange(change));
+    await store.watch((change) => void this.loaded.handleChange(change));
     const exposed = networkExposureWarning(this.settings(), this.services.find('http')?.address());
     if (exposed) this.log.warn(exposed);
     this.log.info(`ready: ${this.catalogue.all().length} tools from ${this.config.snapshot.mcpServers.size} servers`);

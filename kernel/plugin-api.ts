@@ -5,7 +5,9 @@
  * guaranteed to be set up before it; it may provide and claim only what it declared. Once
  * set up, it may reach any service (calls at run time find every provider in place).
  * A plugin that declares nothing at all is not held to anything (plugins written before
- * declarations existed).
+ * declarations existed). The view is a plain object of the kernel's parts typed as their
+ * interfaces (kernel-api.ts), not the kernel itself: shutdown, the pipeline's loading and
+ * the plugin list are not reachable from it.
  */
 import { SwitchboardError } from './errors.js';
 import type { KernelApi } from './kernel-api.js';
@@ -65,19 +67,31 @@ export interface PluginApi {
 }
 
 export function pluginApi(kernel: KernelApi & { readonly services: ServiceRegistry }, plugin: Plugin<unknown>): PluginApi {
-  if (!declaresDependencies(plugin)) return { kernel, setUp: () => undefined };
-  const services = new DeclaredServices(kernel.services, plugin);
+  const declared = declaresDependencies(plugin);
+  const services = declared ? new DeclaredServices(kernel.services, plugin) : undefined;
   const claims = new Set<SurfaceName>(plugin.claims ?? []);
   const surfaces: KernelApi['surfaces'] = {
     claim(surface) {
-      if (!claims.has(surface)) throw new PluginContractError(plugin.name, `claims the '${surface}' surface without declaring it (claims)`);
+      if (declared && !claims.has(surface)) throw new PluginContractError(plugin.name, `claims the '${surface}' surface without declaring it (claims)`);
       kernel.surfaces.claim(surface);
     },
   };
-  // Everything else is the kernel's own object: the view costs nothing on the call path.
-  const view: KernelApi = Object.create(kernel, {
-    services: { value: services },
-    surfaces: { value: surfaces },
-  }) as KernelApi;
-  return { kernel: view, setUp: () => services.setUp() };
+  // The kernel's own objects, typed as their interfaces: a view costs nothing on the call path.
+  const view: KernelApi = {
+    hooks: kernel.hooks,
+    services: services ?? kernel.services,
+    catalogue: kernel.catalogue,
+    sessions: kernel.sessions,
+    endpoint: kernel.endpoint,
+    tools: kernel.tools,
+    secrets: kernel.secrets,
+    surfaces,
+    get config() {
+      return kernel.config;
+    },
+    log: kernel.log,
+    settings: () => kernel.settings(),
+    requestShutdown: (reason) => kernel.requestShutdown(reason),
+  };
+  return { kernel: view, setUp: () => services?.setUp() };
 }

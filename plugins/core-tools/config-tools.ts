@@ -83,7 +83,7 @@ export function configTools(kernel: KernelApi, prefix: string): ToolDefinition[]
       },
       required: ['aggregator'],
       operation: { resource: 'config', operation: 'update' },
-      run: (a, call) => administer(kernel, call, CONFIG, 'update', () => kernel.config.exclusive(async () => {
+      run: (a, call) => administer(kernel, call, CONFIG, 'update', () => kernel.config.exclusive(async (edits) => {
         const changes = a.aggregator as Partial<Record<Capital, unknown>>;
         const current = kernel.settings();
         const aggregator = { ...current.aggregator } as Record<string, unknown>;
@@ -93,7 +93,7 @@ export function configTools(kernel: KernelApi, prefix: string): ToolDefinition[]
         // The rule startup, check and reload apply: a bind they would refuse never gets into memory, so core_config_save cannot persist it.
         if (!problems.length) problems.push(...networkExposureProblems(next, { file: 'arguments', locate: () => ({ line: 0, column: 0 }) }));
         if (problems.length) throw new ValidationFailedError('invalid aggregator settings', problems.map((p) => `${p.field}: ${p.message}`));
-        await kernel.config.replaceSettings(next);
+        await edits.replaceSettings(next);
         const restart = NEEDS_RESTART.filter((c) => changes[c] !== undefined && changes[c] !== (current.aggregator as unknown as Record<string, unknown>)[AGGREGATOR_FIELDS[c]]);
         return { aggregator: aggregatorView(next.aggregator), saved: false, restartRequiredFor: restart };
       })),
@@ -121,8 +121,8 @@ export function configTools(kernel: KernelApi, prefix: string): ToolDefinition[]
       description: 'Reload config.yaml and every resource file, discarding unsaved changes. Problems leave the configuration as it was.',
       annotations: ANNOTATIONS.update,
       operation: { resource: 'config', operation: 'reload' },
-      run: (_a, call) => administer(kernel, call, CONFIG, 'reload', () => kernel.config.exclusive(async () => {
-        const problems = await kernel.config.reloadAll(store());
+      run: (_a, call) => administer(kernel, call, CONFIG, 'reload', () => kernel.config.exclusive(async (edits) => {
+        const problems = await edits.reloadAll();
         return { status: problems.length ? 'failed' : 'reloaded', errors: problems.map(formatConfigProblem) };
       })),
     }),

@@ -2,7 +2,7 @@
 import type { McpServerDefinition } from '../../kernel/config/settings.js';
 import { ANNOTATIONS, coreTool } from '../../kernel/core-tool.js';
 import { ConflictError, NotFoundError, ValidationFailedError } from '../../kernel/errors.js';
-import type { KernelApi } from '../../kernel/kernel-api.js';
+import type { ConfigEdits, KernelApi } from '../../kernel/kernel-api.js';
 import { writeAs } from '../../kernel/writes-as-caller.js';
 import { coreToolName, type CallContext, type JsonObject, type ToolDefinition } from '../../kernel/tools.js';
 import { redactDefinition } from '../../kernel/secrets/redact.js';
@@ -59,11 +59,11 @@ export function mcpServerTools(kernel: KernelApi, prefix: string): ToolDefinitio
     if (!l) throw new NotFoundError('MCP server', name);
     return l;
   };
-  const save = async (call: CallContext, name: string, body: Record<string, unknown>, key?: string): Promise<JsonObject> => {
+  const save = async (edits: ConfigEdits, call: CallContext, name: string, body: Record<string, unknown>, key?: string): Promise<JsonObject> => {
     const errors = schemaErrors(structuredClone(body));
     if (errors.length) throw new ValidationFailedError(`MCP server '${name}' is invalid`, errors);
     const raw = await store().write('mcpserver', name, body, key, await writeAs(kernel, call));
-    await kernel.config.apply(raw);
+    await edits.apply(raw);
     return shown(located(name).value, raw.key);
   };
   /** New `${NAME}` and `{fromFile}` references in the arguments, against what is stored (references.ts). */
@@ -73,7 +73,7 @@ export function mcpServerTools(kernel: KernelApi, prefix: string): ToolDefinitio
       checkReferences(field, a[field] as Record<string, SecretValue> | undefined, stored?.[field], principal, settings, kernel.config.configPath);
     }
   };
-  const remove = async (call: CallContext, name: string, l: ReturnType<typeof located>): Promise<JsonObject> => {
+  const remove = async (edits: ConfigEdits, call: CallContext, name: string, l: ReturnType<typeof located>): Promise<JsonObject> => {
     const state = kernel.services.get('upstreams').status(name)?.state ?? 'stopped';
     // Only a server that is (or is about to be) serving is protected; a failed, unreachable
     // or stopped one has nothing running to lose, and deleting it ends its backoff.
@@ -81,7 +81,7 @@ export function mcpServerTools(kernel: KernelApi, prefix: string): ToolDefinitio
       throw new ConflictError(`MCP server '${name}' is ${state} and must be stopped first (${coreToolName(prefix, 'core_service_stop')} {"name": "${name}"})`, { name, state });
     }
     const { location } = await store().remove('mcpserver', l.origin.file, await writeAs(kernel, call));
-    await kernel.config.removeKey(l.origin.file);
+    await edits.removeKey(l.origin.file);
     return { status: 'deleted', name, file: location };
   };
 
@@ -123,10 +123,10 @@ export function mcpServerTools(kernel: KernelApi, prefix: string): ToolDefinitio
           checkRuntimeCommand(kernel.settings(), body);
           references(principal, a);
           await checkRuntimeUrl(kernel.settings(), body);
-          return kernel.config.exclusive(async () => {
+          return kernel.config.exclusive(async (edits) => {
             const name = a.name as string;
             if (kernel.config.snapshot.mcpServers.has(name)) throw new ConflictError(`MCP server '${name}' already exists; use core_mcpserver_update`, { name });
-            return save(call, name, { ...a, registeredBy: principal.key });
+            return save(edits, call, name, { ...a, registeredBy: principal.key });
           });
         });
       },
@@ -138,7 +138,7 @@ export function mcpServerTools(kernel: KernelApi, prefix: string): ToolDefinitio
       operation: { resource: 'server', operation: 'update' },
       properties: pick('name', 'type', 'description', 'toolPrefix', 'command', 'args', 'url', 'env', 'headers', 'timeout', 'callTimeout', 'autoStart', 'suspended', 'restartRequestedAt'),
       required: ['name'],
-      run: (a, call) => kernel.config.exclusive(async () => {
+      run: (a, call) => kernel.config.exclusive(async (edits) => {
         const l = located(a.name as string);
         const merged = { ...withoutDefaults(l.value), ...keepRedactedSecrets(l.value, a) } as Record<string, unknown>;
         const next = withoutDefaults(merged as unknown as McpServerDefinition);
@@ -153,7 +153,7 @@ export function mcpServerTools(kernel: KernelApi, prefix: string): ToolDefinitio
             // The operator's server now goes where a caller said: its connections obey the policy from here on.
             if (nextDef.registeredBy === undefined) (next as Record<string, unknown>).urlSetBy = principal.key;
           }
-          return save(call, a.name as string, next, l.origin.file);
+          return save(edits, call, a.name as string, next, l.origin.file);
         });
       }),
     }),
@@ -164,10 +164,10 @@ export function mcpServerTools(kernel: KernelApi, prefix: string): ToolDefinitio
       operation: { resource: 'server', operation: 'delete' },
       properties: pick('name'),
       required: ['name'],
-      run: (a, call) => kernel.config.exclusive(async () => {
+      run: (a, call) => kernel.config.exclusive(async (edits) => {
         const name = a.name as string;
         const l = located(name);
-        return administer(kernel, call, serverResource(l.value), 'delete', () => remove(call, name, l));
+        return administer(kernel, call, serverResource(l.value), 'delete', () => remove(edits, call, name, l));
       }),
     }),
     coreTool(prefix, {

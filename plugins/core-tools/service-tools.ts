@@ -80,7 +80,7 @@ export function serviceTools(kernel: KernelApi, prefix: string): ToolDefinition[
    * when the server is down also requests a restart; restart requests one.
    */
   const declare = (operation: 'start' | 'stop' | 'restart', name: string, before: ServiceStatus, call: CallContext): Promise<JsonObject> =>
-    kernel.config.exclusive(async () => {
+    kernel.config.exclusive(async (edits) => {
       const located = kernel.config.snapshot.mcpServers.get(name)!;
       const body = withoutDefaults(located.value);
       const now = new Date().toISOString();
@@ -94,7 +94,7 @@ export function serviceTools(kernel: KernelApi, prefix: string): ToolDefinition[
       Object.assign(body, written);
       if (body.suspended === false) delete body.suspended;
       const raw = await kernel.services.get('store').write('mcpserver', name, body, located.origin.file, await writeAs(kernel, call));
-      await kernel.config.apply(raw);
+      await edits.apply(raw);
       const after = status(name);
       return { name, operation, status: 'ok', written, state: after.state, health: after.health, service: after as unknown as JsonObject };
     });

@@ -48,14 +48,15 @@ export function workflowCoreTools(kernel: KernelApi, registry: WorkflowRegistry,
     // The interface's three fields; who registered it is in core_workflow_get.
     return { name, description: entry.workflow.def.description, available: registry.availability(name).available };
   };
-  const write = async (form: WorkflowToolForm, key: string | undefined, call: CallContext, registeredBy: string | undefined) => {
+  // Inside an exclusive edit, like every definition write: two writers never interleave.
+  const write = (form: WorkflowToolForm, key: string | undefined, call: CallContext, registeredBy: string | undefined) => kernel.config.exclusive(async (edits) => {
     const check = checkForm(form, namespace(), registry, key ?? 'core_workflow');
     if (check.errors.length) throw new ValidationFailedError(`workflow '${form.name}' is invalid`, check.errors);
     if (registeredBy !== undefined && check.resource) check.resource.spec.registeredBy = registeredBy;
     const raw = await store().write('workflow', form.name, check.resource as unknown as Record<string, unknown>, key, await writeAs(kernel, call));
-    await kernel.config.apply(raw);
+    await edits.apply(raw);
     return { ...toToolForm(check.resource), available: registry.availability(form.name).available, warnings: check.warnings };
-  };
+  });
 
   const prefix = kernel.settings().aggregator.servicePrefix;
   const tool = (name: string, description: string, annotations: ToolAnnotations, properties: Record<string, unknown>, required: string[], run: (args: JsonObject, call: CallContext) => Promise<JsonObject>, op?: AdminOperation): ToolDefinition =>
@@ -99,12 +100,12 @@ export function workflowCoreTools(kernel: KernelApi, registry: WorkflowRegistry,
     }, operation('update')),
     tool('core_workflow_delete', 'Delete a workflow. Running executions and history are unaffected.', DELETE, { name: NAME }, ['name'], async (a, call) => {
       const entry = require(a.name as string);
-      return administer(kernel, call, workflowResource(a.name as string, entry.resource), 'delete', async () => {
+      return administer(kernel, call, workflowResource(a.name as string, entry.resource), 'delete', () => kernel.config.exclusive(async (edits) => {
         const key = kernel.config.snapshot.workflows.get(a.name as string)!.origin.file;
         const { location } = await store().remove('workflow', key, await writeAs(kernel, call));
-        await kernel.config.removeKey(key);
+        await edits.removeKey(key);
         return { status: 'deleted', name: a.name as string, file: location };
-      });
+      }));
     }, operation('delete')),
     tool('core_workflow_execution_list', 'List workflow executions, newest first; filter by status and workflow_name; paged.', READ, {
       limit: { type: 'number', minimum: 1, default: 50 },
