@@ -97,7 +97,7 @@ export async function benchDiscovery(): Promise<{ figures: DiscoveryFigures[]; i
   const indexBuildMs = Number(process.hrtime.bigint() - t0) / 1e6;
   gc?.();
   const indexMemoryMiB = (process.memoryUsage().heapUsed - before) / 2 ** 20;
-  void standalone.entries.length;
+  standalone.entries.length;
   indexFor(catalogue); // the shared index, built once per catalogue version
 
   const cold = compilePresets({ coldops: { include: [{ pattern: 'x_prometheus*' }, { server: 'grafana3' }, { readOnly: true }], exclude: [{ pattern: '*delete*' }] } });

@@ -10,7 +10,6 @@ import { Catalogue } from '../kernel/catalogue.js';
 import { createHooks } from '../kernel/hooks.js';
 import { ToolInvoker } from '../kernel/invoke.js';
 import { createLogger } from '../kernel/log.js';
-import type { RequestContext } from '../kernel/request-context.js';
 import type { Session } from '../kernel/sessions.js';
 import type { CallContext, ToolDefinition } from '../kernel/tools.js';
 import { buildIndex } from '../plugins/meta-tools/ranking.js';
@@ -23,8 +22,8 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('run with node --expose-gc');
 const heap = (): number => {
-  gc!();
-  gc!();
+  gc();
+  gc();
   return process.memoryUsage().heapUsed;
 };
 const servers = Number(process.argv[2] ?? 10);
@@ -73,7 +72,7 @@ lists.forEach((list, s) => {
     name: `x_s${s}_${t.name}`,
     kind: 'tool',
     description: t.description ?? '',
-    inputSchema: t.inputSchema as ToolDefinition['inputSchema'],
+    inputSchema: t.inputSchema,
     server: `s${s}`,
     originalName: t.name,
     annotations: { readOnlyHint: t.annotations?.readOnlyHint ?? false },
@@ -91,10 +90,10 @@ let visible = 0;
 for (const e of catalogue.all()) if (view.includes(e)) visible++;
 step(`one preset's verdict memo over every entry (${visible} visible)`);
 const invoker = new ToolInvoker(catalogue, createHooks(), createLogger({ level: 'error' }));
-const call: CallContext = { request: { session: {} as Session, headers: {}, slots: new Map() } as RequestContext, cancellation: new Cancellation(), depth: 0 };
+const call: CallContext = { request: { session: {} as Session, headers: {}, slots: new Map() }, cancellation: new Cancellation(), depth: 0 };
 for (const e of catalogue.all()) await invoker.call(e.name, { project: 'p' }, call);
 step('argument validators, had every tool been called once (they compile lazily)');
 
 process.stdout.write(`## heap by component: ${servers} servers x ${perServer} tools\n\n| component | heap MiB |\n|---|---|\n${rows.map(([w, m]) => `| ${w} | ${m} |`).join('\n')}\n`);
-void index;
-void lists;
+index;
+lists;

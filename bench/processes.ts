@@ -26,25 +26,25 @@ export function startChild(args: string[], ready: RegExp, env: Record<string, st
       out += c.toString();
       const m = ready.exec(out);
       if (m) {
-        proc.stdout!.off('data', onData);
-        proc.stderr!.off('data', onData);
-        proc.stdout!.resume();
-        proc.stderr!.resume();
+        proc.stdout.off('data', onData);
+        proc.stderr.off('data', onData);
+        proc.stdout.resume();
+        proc.stderr.resume();
         resolve({
           proc,
           port: Number(m[1]),
           cpuMs: () => cpuMsOf(proc.pid!),
           stop: () =>
             new Promise<void>((done) => {
-              if (proc.exitCode !== null) return done();
+              if (proc.exitCode !== null) return void done();
               proc.once('exit', () => done());
               proc.kill('SIGTERM');
             }),
         });
       }
     };
-    proc.stdout!.on('data', onData);
-    proc.stderr!.on('data', onData);
+    proc.stdout.on('data', onData);
+    proc.stderr.on('data', onData);
     proc.once('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}:\n${out}`)));
   });
 }

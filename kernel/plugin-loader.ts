@@ -54,7 +54,7 @@ export async function loadPlugins(builtIns: readonly PluginModule[], settings: R
       continue;
     }
     const mod = await b.load();
-    loaded.push(withOptions(mod.default as Plugin<unknown>, s.options));
+    loaded.push(withOptions(mod.default, s.options));
   }
 
   for (const [name, raw] of Object.entries(settings)) {

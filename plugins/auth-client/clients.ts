@@ -24,7 +24,7 @@ export class ClientRegistry {
   /** The client at `issuer`, stamped with the issuer exactly as discovery spelled it. */
   get(issuer: string): OAuthClientInformationMixed | undefined {
     const pre = this.preregistered.get(key(issuer));
-    if (pre) return { ...pre, issuer } as OAuthClientInformationMixed;
+    if (pre) return { ...pre, issuer };
     return this.registered.get(key(issuer));
   }
 

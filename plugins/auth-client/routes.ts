@@ -36,9 +36,9 @@ export interface RouteParts {
 export function mountRoutes(router: Router, parts: RouteParts): void {
   const answer = (ctx: RouterContext, outcome: Outcome): void => {
     ctx.set('cache-control', 'no-store');
-    if (outcome.kind === 'redirect') return ctx.redirect(outcome.url);
+    if (outcome.kind === 'redirect') return void ctx.redirect(outcome.url);
     if (outcome.kind === 'signed-in') {
-      if (outcome.redirect) return ctx.redirect(outcome.redirect);
+      if (outcome.redirect) return void ctx.redirect(outcome.redirect);
       ctx.type = 'html';
       ctx.body = page('Signed in', `You are signed in to ${outcome.server}. Its tools are now listed for your agent; you can close this window.`).text;
       return;
@@ -56,14 +56,14 @@ export function mountRoutes(router: Router, parts: RouteParts): void {
   router.get(START_PATH, async (ctx) => {
     const redirect = typeof ctx.query.redirect === 'string' ? ctx.query.redirect : undefined;
     if (redirect !== undefined && !redirectAllowed(redirect, parts.allowlist())) {
-      return answer(ctx, { kind: 'refused', status: 400, message: `The redirect target ${redirect} is not in postLoginRedirectAllowlist.` });
+      return void answer(ctx, { kind: 'refused', status: 400, message: `The redirect target ${redirect} is not in postLoginRedirectAllowlist.` });
     }
     answer(ctx, await parts.signIns.begin(typeof ctx.query.ticket === 'string' ? ctx.query.ticket : '', redirect));
   });
 
   router.get(parts.callbackPath, async (ctx) => {
     const q: Record<string, string | undefined> = {};
-    for (const k of ['code', 'state', 'error', 'error_description']) if (typeof ctx.query[k] === 'string') q[k] = ctx.query[k] as string;
+    for (const k of ['code', 'state', 'error', 'error_description']) if (typeof ctx.query[k] === 'string') q[k] = ctx.query[k];
     answer(ctx, await parts.signIns.finish(q));
   });
 }

@@ -67,7 +67,7 @@ export class BearerAuthenticator implements RequestAuthenticator {
     }
     // The person's claims from the identity provider (email, groups) travel with the token's
     // own: authorization decides on them. The token's claims win where names meet.
-    const subject = token.accountId!;
+    const subject = token.accountId;
     const person = (this.deps.accounts.cached(subject) ?? (await this.deps.accounts.find(subject)))?.claims;
     return {
       kind: 'authenticated',

@@ -41,7 +41,7 @@ export async function brokeredExchange(
   deps: { broker: Broker; provider: Provider; accounts: Accounts; audience: string; now: () => number; credentials: () => UpstreamCredentials | undefined },
 ): Promise<void> {
   const { params, client } = ctx.oidc;
-  const clientId = client!.clientId;
+  const clientId = client.clientId;
   if (ctx.get('dpop')) throw fail('invalid_request', 'DPoP is not supported for brokered token exchange: the downstream token cannot be bound');
   const audience = params.audience ?? params.resource;
   if (!audience) throw new errors.InvalidRequest('audience is required for a brokered exchange');

@@ -127,7 +127,7 @@ export class IdentityProvider {
     const result = await oauth.processAuthorizationCodeResponse(this.as, this.client, response, { expectedNonce: started.nonce, requireIdToken: true });
     const claims = await this.verifyIdToken(result.id_token!);
     const person = { ...(await this.userInfo(result.access_token, String(claims.sub))), ...claims };
-    return { subject: String(claims.sub), claims: person as Record<string, unknown>, tokens: this.tokensOf(result) };
+    return { subject: String(claims.sub), claims: person, tokens: this.tokensOf(result) };
   }
 
   /**
@@ -139,7 +139,7 @@ export class IdentityProvider {
     if (!this.as.userinfo_endpoint) return {};
     try {
       const response = await oauth.userInfoRequest(this.as, this.client, accessToken, this.options);
-      return (await oauth.processUserInfoResponse(this.as, this.client, subject, response)) as Record<string, unknown>;
+      return (await oauth.processUserInfoResponse(this.as, this.client, subject, response));
     } catch {
       return {};
     }

@@ -128,7 +128,7 @@ export async function createProvider(settings: AuthServerSettings, exchange: { t
     // With private metadata documents allowed, the connection-level guard steps aside too.
     fetch: (url, init) => {
       const options = settings.allowPrivateClientMetadata ? { ...init, dispatcher: undefined } : init;
-      return globalThis.fetch(url, options as RequestInit);
+      return globalThis.fetch(url, options);
     },
     // Errors are answered as JSON: there is no page to render, and a browser shows JSON plainly.
     renderError: (ctx, out) => {

@@ -63,7 +63,7 @@ export function registerTokenExchange(provider: Provider, settings: AuthServerSe
 
   const handler = async (ctx: TokenEndpointGrantContext<ExchangeParams>): Promise<void> => {
     const { params, client } = ctx.oidc;
-    if (broker?.clients.has(client!.clientId)) return brokeredExchange(ctx, { broker, provider, accounts, audience: settings.audience, now, credentials });
+    if (broker?.clients.has(client.clientId)) return brokeredExchange(ctx, { broker, provider, accounts, audience: settings.audience, now, credentials });
     if (!params.subject_token) throw new errors.InvalidRequest('subject_token is required');
     if (!params.subject_token_type || !SUBJECT_TYPES.has(params.subject_token_type)) {
       throw new errors.InvalidRequest(`subject_token_type must be one of ${[...SUBJECT_TYPES].join(', ')}`);
@@ -108,8 +108,8 @@ export function registerTokenExchange(provider: Provider, settings: AuthServerSe
     // People from the sign-in provider keep their subject; others are named by issuer too, so subjects never collide.
     const subject = issuer.config.issuer === settings.idp.issuer ? payload.sub : `${payload.sub}@${issuer.config.issuer}`;
     const expiresAt = typeof payload.exp === 'number' ? payload.exp : undefined;
-    await accounts.exchanged(subject, payload as Record<string, unknown>, expiresAt);
-    const grant = new provider.Grant({ accountId: subject, clientId: client!.clientId });
+    await accounts.exchanged(subject, payload, expiresAt);
+    const grant = new provider.Grant({ accountId: subject, clientId: client.clientId });
     grant.addResourceScope(settings.audience, RESOURCE_SCOPE);
     const grantId = await grant.save();
     const token = new provider.AccessToken({ accountId: subject, client, grantId, gty: 'token_exchange', scope: RESOURCE_SCOPE, expiresWithSession: false });

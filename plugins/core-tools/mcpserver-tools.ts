@@ -151,7 +151,7 @@ export function mcpServerTools(kernel: KernelApi, prefix: string): ToolDefinitio
           if (newUrl(l.value, nextDef)) {
             await checkRuntimeUrl(kernel.settings(), nextDef);
             // The operator's server now goes where a caller said: its connections obey the policy from here on.
-            if (nextDef.registeredBy === undefined) (next as Record<string, unknown>).urlSetBy = principal.key;
+            if (nextDef.registeredBy === undefined) (next).urlSetBy = principal.key;
           }
           return save(edits, call, a.name as string, next, l.origin.file);
         });
@@ -179,7 +179,7 @@ export function mcpServerTools(kernel: KernelApi, prefix: string): ToolDefinitio
       run: async (a) => {
         const errors = schemaErrors(structuredClone(a));
         const exists = kernel.config.snapshot.mcpServers.has(a.name as string);
-        return { valid: errors.length === 0, errors, warnings: warnings(a as Partial<McpServerDefinition>, kernel.config.configPath, exists) };
+        return { valid: errors.length === 0, errors, warnings: warnings(a, kernel.config.configPath, exists) };
       },
     }),
     coreTool(prefix, {

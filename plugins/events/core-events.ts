@@ -51,7 +51,7 @@ export function coreEventsTool(prefix: string, log: EventLog, readable: (call: C
         ...(args.until ? { until: isoOrUndefined(args.until)! } : {}),
       };
       const page = log.query(q);
-      const out: JsonObject = { events: page.events as unknown as JsonObject[], total: page.total };
+      const out: JsonObject = { events: page.events, total: page.total };
       if (args.follow !== true) return objectResult(out);
       let followed = 0;
       const matches = (e: SwitchboardEvent) => (!visible || visible(e)) && (!q.resourceType || e.resource.type === q.resourceType) && (!q.resourceName || e.resource.name === q.resourceName) && (!q.type || e.type === q.type);

@@ -97,7 +97,7 @@ export default definePlugin({
         const hosts = hostCheck(settings.host, settings.allowedHosts, [settings.oauth.server.baseUrl, kernel.settings().oauth.mcpClient.baseUrl]);
         // Clients send the same Host on every request: the last one allowed is not parsed again.
         let allowedHost: string | undefined;
-        const listener: RequestListener<typeof IncomingMessage, typeof ServerResponse> = async (req, res) => {
+        const listener: RequestListener = async (req, res) => {
           // A request for exactly a raw path (every MCP message) reuses that path's parsed URL.
           const exact = req.url === undefined ? undefined : raw.get(req.url);
           const url = exact?.url ?? new URL(req.url ?? '/', BASE);

@@ -6,7 +6,7 @@
  * semantic conventions where they exist (mcp.server.operation.duration, gen_ai.tool.name,
  * error.type); the rest are switchboard.*. The list is in docs/metrics.md.
  */
-import type { Attributes, ObservableResult } from '@opentelemetry/api';
+import type { ObservableResult } from '@opentelemetry/api';
 import type { MeterProvider } from '@opentelemetry/sdk-metrics';
 import type { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
 import type { ServiceState } from '../../kernel/contracts/lifecycle.js';
@@ -83,11 +83,11 @@ export default definePlugin<{ maxToolLabels: number }>({
           if (c.serviceType === 'MCPServer' && c.state === 'starting' && (c.previous === 'failed' || c.previous === 'unreachable')) reconnects.add(1, { 'switchboard.server': c.name });
         });
         // Every state is reported, 1 for the current one and 0 for the rest: a series left out would keep its old value.
-        meter.createObservableGauge('switchboard.upstream.state', { description: '1 for the state each upstream server is in now, 0 for the others.' }).addCallback((result: ObservableResult<Attributes>) => {
+        meter.createObservableGauge('switchboard.upstream.state', { description: '1 for the state each upstream server is in now, 0 for the others.' }).addCallback((result: ObservableResult) => {
           const upstreams = kernel.services.find('upstreams');
           for (const s of upstreams?.list() ?? []) for (const state of SERVICE_STATES) result.observe(s.state === state ? 1 : 0, { 'switchboard.server': s.name, 'switchboard.state': state });
         });
-        meter.createObservableGauge('switchboard.upstream.tools', { description: 'Tools each upstream server contributes now.' }).addCallback((result: ObservableResult<Attributes>) => {
+        meter.createObservableGauge('switchboard.upstream.tools', { description: 'Tools each upstream server contributes now.' }).addCallback((result: ObservableResult) => {
           const upstreams = kernel.services.find('upstreams');
           for (const s of upstreams?.list() ?? []) result.observe(upstreams!.toolCount(s.name), { 'switchboard.server': s.name });
         });

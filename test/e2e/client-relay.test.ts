@@ -83,7 +83,7 @@ describe('server-to-client requests and logs are relayed to the calling session'
     const plain = await connectHttp(sb.url);
     clients.push(plain);
     const started = Date.now();
-    const r = (await call(plain, 'x_ask_summarize', { text: 'x' })) as CallToolResult;
+    const r = (await call(plain, 'x_ask_summarize', { text: 'x' }));
     expect(Date.now() - started).to.be.below(5000);
     expect(r.isError).to.equal(true);
     expect(text(r)).to.include("does not support sampling/createMessage (it did not declare the 'sampling' capability)");

@@ -111,13 +111,13 @@ describe('core tools through call_tool', () => {
       const r = await core<{ mcpServers: { name: string }[]; mode: string; total: number }>(client, 'core_mcpserver_list');
       expect(r.mode).to.equal('filesystem');
       expect(r.total).to.equal(1);
-      const one = await core<Obj>(client, 'core_mcpserver_get', { name: 'fixture' });
+      const one = await core(client, 'core_mcpserver_get', { name: 'fixture' });
       expect(one).to.deep.include({ name: 'fixture', type: 'stdio', autoStart: true });
       expect(errorCode(await callTool(client, 'core_mcpserver_get', { name: 'ghost' }))).to.equal('NOT_FOUND');
     });
 
     it('creates a server: a YAML file on disk, its tools in the catalogue at once', async () => {
-      const created = await core<Obj>(client, 'core_mcpserver_create', { name: 'made', type: 'stdio', command: ['node', TEST_SERVER], autoStart: true, description: 'made by a tool', env: { A: '1' } });
+      const created = await core(client, 'core_mcpserver_create', { name: 'made', type: 'stdio', command: ['node', TEST_SERVER], autoStart: true, description: 'made by a tool', env: { A: '1' } });
       expect(created).to.deep.include({ name: 'made', description: 'made by a tool' });
       const file = join(sb.configDir, 'mcpservers', 'made.yaml');
       expect(existsSync(file)).to.equal(true);
@@ -131,7 +131,7 @@ describe('core tools through call_tool', () => {
     });
 
     it('updates only the given fields; env replaces the whole map', async () => {
-      const updated = await core<Obj>(client, 'core_mcpserver_update', { name: 'made', description: 'changed', env: { B: '2' } });
+      const updated = await core(client, 'core_mcpserver_update', { name: 'made', description: 'changed', env: { B: '2' } });
       expect(updated).to.deep.include({ description: 'changed', autoStart: true });
       // Results never show env values (docs/secrets.md); the file holds what was written.
       expect(updated.env).to.deep.equal({ B: '<redacted>' });
@@ -143,7 +143,7 @@ describe('core tools through call_tool', () => {
 
     it('refuses to delete a running server, deletes a stopped one', async () => {
       // The update before restarted it (env changed): wait until it runs again.
-      await eventually(() => core<Obj>(client, 'core_service_status', { name: 'made' }), (s) => s.state === 'running', 10_000);
+      await eventually(() => core(client, 'core_service_status', { name: 'made' }), (s) => s.state === 'running', 10_000);
       const refused = await callTool(client, 'core_mcpserver_delete', { name: 'made' });
       expect(errorCode(refused)).to.equal('CONFLICT');
       expect(text(refused)).to.include('must be stopped first');
@@ -183,8 +183,8 @@ describe('core tools through call_tool', () => {
           const m = ready.exec(out);
           if (m) resolve(m[1] ?? '');
         };
-        c.stdout!.on('data', on);
-        c.stderr!.on('data', on);
+        c.stdout.on('data', on);
+        c.stderr.on('data', on);
         c.once('exit', () => reject(new Error(out)));
       });
 
@@ -196,14 +196,14 @@ describe('core tools through call_tool', () => {
 
     it('recognises a streamable-HTTP server and names it', async () => {
       const port = await startChild([TEST_SERVER, 'http', '0'], {}, /listening (\d+)/);
-      const r = await core<Obj>(client, 'core_mcpserver_detect', { url: `http://127.0.0.1:${port}/mcp` });
+      const r = await core(client, 'core_mcpserver_detect', { url: `http://127.0.0.1:${port}/mcp` });
       expect(r).to.deep.include({ transport: 'streamable-http', reachable: true, requiresAuth: false, serverName: 'test-server', serverVersion: '1.2.3' });
     });
 
     it('recognises a legacy SSE server', async () => {
       const port = String(await freePort());
       await startChild([EVERYTHING, 'sse'], { PORT: port }, /running on port()/i);
-      const r = await core<Obj>(client, 'core_mcpserver_detect', { url: `http://127.0.0.1:${port}/sse` });
+      const r = await core(client, 'core_mcpserver_detect', { url: `http://127.0.0.1:${port}/sse` });
       expect(r).to.deep.include({ transport: 'sse', reachable: true });
       expect(r.serverName).to.be.a('string');
     });
@@ -214,7 +214,7 @@ describe('core tools through call_tool', () => {
       });
       await new Promise<void>((r) => authServer.listen(0, '127.0.0.1', () => r()));
       const port = (authServer.address() as { port: number }).port;
-      const r = await core<Obj>(client, 'core_mcpserver_detect', { url: `http://127.0.0.1:${port}/mcp` });
+      const r = await core(client, 'core_mcpserver_detect', { url: `http://127.0.0.1:${port}/mcp` });
       expect(r).to.deep.include({ reachable: true, requiresAuth: true, transport: 'unknown' });
       expect(r.detail).to.include('401');
     });
@@ -225,7 +225,7 @@ describe('core tools through call_tool', () => {
       const all = await core<{ Aggregator: Obj; Namespace: string }>(client, 'core_config_get');
       expect(all.Namespace).to.equal('default');
       expect(all.Aggregator).to.deep.include({ Host: '127.0.0.1', Transport: 'streamable-http', Enabled: true });
-      const agg = await core<Obj>(client, 'core_config_get_aggregator');
+      const agg = await core(client, 'core_config_get_aggregator');
       expect(Object.keys(agg).sort()).to.deep.equal(['Enabled', 'Host', 'Port', 'ServicePrefix', 'Transport']);
     });
 

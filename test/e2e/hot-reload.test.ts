@@ -18,7 +18,7 @@ describe('hot reload of mcpservers/*.yaml while a client keeps calling', () => {
   let sb: Running;
   let client: Client;
   let stopCalling = false;
-  let failures: string[] = [];
+  const failures: string[] = [];
   let calls = 0;
   let caller: Promise<void>;
 

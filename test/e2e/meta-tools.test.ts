@@ -81,7 +81,7 @@ describe('meta-tools over streamable HTTP, aggregating real servers', () => {
   });
 
   it('describes a tool with its schema and the call_tool invocation', async () => {
-    const d = await meta<Record<string, unknown>>(client, 'describe_tool', { name: 'x_everything_get-sum' });
+    const d = await meta(client, 'describe_tool', { name: 'x_everything_get-sum' });
     expect(d.name).to.equal('x_everything_get-sum');
     expect(d.server).to.equal('everything');
     expect(d.kind).to.equal('tool');

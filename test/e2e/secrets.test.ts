@@ -100,9 +100,9 @@ describe('secrets in server definitions', () => {
   });
 
   it('core_mcpserver_get shows env and header names, literal values as <redacted>, references as written', async () => {
-    const def = await core<Obj>(client, 'core_mcpserver_get', { name: 'everything' });
+    const def = await core(client, 'core_mcpserver_get', { name: 'everything' });
     expect(def.env).to.deep.equal({ API_KEY: '<redacted>', FROM_ENV: '${SB_TEST_FROM_ENV}', FROM_FILE: { fromFile: 'secrets/token.txt' }, LOG_STYLE: '<redacted>' });
-    const remoteDef = await core<Obj>(client, 'core_mcpserver_get', { name: 'remote' });
+    const remoteDef = await core(client, 'core_mcpserver_get', { name: 'remote' });
     expect(remoteDef.headers).to.deep.equal({ Authorization: 'Bearer ${SB_TEST_HEADER_TOKEN}', 'X-Api-Key': '<redacted>' });
     expect(remoteDef.url).to.not.include(LITERAL_HEADER);
     expect(remoteDef.url).to.include('api_key=redacted');
@@ -125,9 +125,9 @@ describe('secrets in server definitions', () => {
   });
 
   it('an update that sends <redacted> back keeps the stored secret; one for a key never stored is refused by name', async () => {
-    const def = await core<Obj>(client, 'core_mcpserver_get', { name: 'everything' });
+    const def = await core(client, 'core_mcpserver_get', { name: 'everything' });
     const env = { ...(def.env as Obj), EXTRA: 'new-value' };
-    const updated = await core<Obj>(client, 'core_mcpserver_update', { name: 'everything', env });
+    const updated = await core(client, 'core_mcpserver_update', { name: 'everything', env });
     expect((updated.env as Obj).API_KEY).to.equal('<redacted>');
     const file = readFileSync(join(sb.configDir, 'mcpservers/everything.yaml'), 'utf8');
     expect(file).to.include(LITERAL_ENV).and.include('EXTRA: new-value');
@@ -140,7 +140,7 @@ describe('secrets in server definitions', () => {
 
   it('a reference that cannot be resolved fails that server, naming the field and the variable', async () => {
     const status = await eventually(
-      () => core<Obj>(client, 'core_service_status', { name: 'unset' }),
+      () => core(client, 'core_service_status', { name: 'unset' }),
       (s) => s.state === 'failed',
       10_000,
     );

@@ -27,7 +27,7 @@ describe('MCP server definitions people already have, and a lifecycle that match
   it('runs a server whose command is a string with args, and stores it as written', async () => {
     const pong = await callTool(client, 'x_ide_ping');
     expect(text(pong)).to.match(/^pong from ide-form/);
-    const def = await core<Obj>('core_mcpserver_get', { name: 'ide' });
+    const def = await core('core_mcpserver_get', { name: 'ide' });
     expect(def.command).to.equal('node');
     expect(def.args).to.deep.equal([TEST_SERVER, '--name', 'ide-form']);
     const status = await core<{ metadata: { command: string[] } }>('core_service_status', { name: 'ide' });
@@ -45,10 +45,10 @@ describe('MCP server definitions people already have, and a lifecycle that match
   });
 
   it('start of a running server and stop of a stopped one change nothing and say so', async () => {
-    const started = await core<Obj>('core_service_start', { name: 'ide' });
+    const started = await core('core_service_start', { name: 'ide' });
     expect(started).to.deep.include({ status: 'ok', state: 'running', message: "Server 'ide' is already running" });
     await core('core_service_stop', { name: 'made' });
-    const stopped = await core<Obj>('core_service_stop', { name: 'made' });
+    const stopped = await core('core_service_stop', { name: 'made' });
     expect(stopped).to.deep.include({ status: 'ok', state: 'stopped', message: "Server 'made' is already stopped" });
   });
 
@@ -67,9 +67,9 @@ describe('MCP server definitions people already have, and a lifecycle that match
   });
 
   it('deletes a failed server (nothing runs), ending its backoff; refuses a running one', async () => {
-    const failed = await eventually(() => core<Obj>('core_service_status', { name: 'crashy' }), (s) => s.state === 'failed', 10_000);
+    const failed = await eventually(() => core('core_service_status', { name: 'crashy' }), (s) => s.state === 'failed', 10_000);
     expect(failed.nextRetryAfter).to.be.a('string');
-    const deleted = await core<Obj>('core_mcpserver_delete', { name: 'crashy' });
+    const deleted = await core('core_mcpserver_delete', { name: 'crashy' });
     expect(deleted.status).to.equal('deleted');
     const gone = await callTool(client, 'core_service_status', { name: 'crashy' });
     expect(errorCode(gone)).to.equal('NOT_FOUND');

@@ -68,12 +68,12 @@ async function startPoller(url: string): Promise<Poller> {
   const proc = spawn(process.execPath, ['-e', POLLER, url], { stdio: ['pipe', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
-  proc.stdout!.on('data', (c: Buffer) => (out += c.toString()));
+  proc.stdout.on('data', (c: Buffer) => (out += c.toString()));
   const done = new Promise<{ ms: number; status: number }[]>((resolve, reject) => {
     proc.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out) as { ms: number; status: number }[]) : reject(new Error(`health poller exited ${code}: ${err}`))));
   });
   await new Promise<void>((resolve, reject) => {
-    proc.stderr!.on('data', (c: Buffer) => {
+    proc.stderr.on('data', (c: Buffer) => {
       err += c.toString();
       if (err.includes('ready\n')) resolve();
     });

@@ -68,8 +68,8 @@ export async function startSwitchboard(files: Files, options: { args?: string[];
       }
     }
   };
-  proc.stdout!.on('data', onData);
-  proc.stderr!.on('data', onData);
+  proc.stdout.on('data', onData);
+  proc.stderr.on('data', onData);
   const exited = new Promise<number | null>((r) => proc.once('exit', (code) => r(code)));
   const waitForLog = (re: RegExp, timeoutMs = 15_000): Promise<string> => {
     const m = re.exec(log);
@@ -117,8 +117,8 @@ export function startNode(args: string[], env: Record<string, string>, ready: Re
       out += c.toString();
       if (ready.test(out)) resolve(p);
     };
-    p.stdout!.on('data', on);
-    p.stderr!.on('data', on);
+    p.stdout.on('data', on);
+    p.stderr.on('data', on);
     p.once('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
   });
 }

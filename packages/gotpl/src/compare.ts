@@ -66,7 +66,7 @@ export function eq(args: readonly unknown[]): boolean {
     } else if (ka === Basic.Invalid) {
       truth = equalNonBasic(a, b);
     } else {
-      // eslint-disable-next-line eqeqeq -- number == bigint compares values
+       
       truth = ka === Basic.Number ? a == b : a === b;
     }
     if (truth) return true;

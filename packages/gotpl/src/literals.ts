@@ -38,7 +38,7 @@ function unquoteChar(s: string, i: number, quote: number): Unquoted {
   const e = s.charCodeAt(i + 1);
   let j = i + 2;
   const simple: Record<number, number> = { 0x61: 7, 0x62: 8, 0x66: 12, 0x6e: 10, 0x72: 13, 0x74: 9, 0x76: 11, 0x5c: 0x5c };
-  if (simple[e] !== undefined) return { value: simple[e]!, multibyte: false, next: j };
+  if (simple[e] !== undefined) return { value: simple[e], multibyte: false, next: j };
   if (e === 0x78 || e === 0x75 || e === 0x55) {
     const n = e === 0x78 ? 2 : e === 0x75 ? 4 : 8;
     if (j + n > s.length) throw new LiteralError(SYNTAX);
