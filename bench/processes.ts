@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 export interface Child {
   proc: ChildProcess;
   port: number;
-  cpuMs(): number;
+  cpuMs: () => number;
   stop(): Promise<void>;
 }
 

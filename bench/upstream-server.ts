@@ -24,6 +24,7 @@ async function body(req: IncomingMessage): Promise<unknown> {
   return JSON.parse(Buffer.concat(chunks).toString('utf8'));
 }
 
+// eslint-disable-next-line @typescript-eslint/no-misused-promises -- a fixture: a handler that throws should fail the test loudly
 const http = createServer(async (req, res) => {
   const sid = req.headers['mcp-session-id'];
   if (req.method === 'POST') {

@@ -84,12 +84,14 @@ function coerce(value: string, type: string | string[] | undefined, key: string)
 export async function call(client: Client, run: Extract<ClientCommand, { command: 'call' }>, json: boolean): Promise<{ out: string; failed: boolean }> {
   let args: Record<string, unknown> = {};
   if (run.json !== undefined) {
+    let parsed: unknown;
     try {
-      args = JSON.parse(run.json) as Record<string, unknown>;
+      parsed = JSON.parse(run.json);
     } catch (err) {
       throw new ClientError(`--args is not valid JSON: ${(err as Error).message}`);
     }
-    if (!args || typeof args !== 'object' || Array.isArray(args)) throw new ClientError('--args must be a JSON object');
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new ClientError('--args must be a JSON object');
+    args = parsed as Record<string, unknown>;
   }
   if (run.pairs.length) {
     const d = await metaCall<Described>(client, 'describe_tool', { name: run.tool });

@@ -42,7 +42,7 @@ async function run(args: ClientArgs): Promise<number> {
   }
 }
 
-export async function clientMain(argv: readonly string[]): Promise<never | void> {
+export async function clientMain(argv: readonly string[]): Promise<void> {
   let args: ClientArgs;
   try {
     args = parseClientArgs(argv, process.env);

@@ -29,7 +29,8 @@ export function scrubbingLogger(inner: Logger, scrub: (text: string) => string):
 }
 
 export function createLogger(options: { level?: Level; scope?: string; sink?: LogSink } = {}): Logger {
-  const threshold = RANK[options.level ?? (process.env.SWITCHBOARD_LOG_LEVEL as Level | undefined) ?? 'info'] ?? RANK.info;
+  // The environment may name no level at all: an unknown name means the default.
+  const threshold = (RANK[options.level ?? (process.env.SWITCHBOARD_LOG_LEVEL as Level | undefined) ?? 'info'] as number | undefined) ?? RANK.info;
   const sink = options.sink ?? { write: (line: string) => process.stderr.write(line) };
   const scope = options.scope ?? 'switchboard';
   const emit = (level: Level, message: string): void => {

@@ -47,6 +47,8 @@ export interface Plugin<Options = Record<string, unknown>> {
   needsWhenRunning?: readonly ServiceName[];
   /** JSON Schema for `plugins.<name>.options`; defaults in it are applied. */
   optionsSchema?: Record<string, unknown>;
+  // A setup that only taps hooks returns nothing; `void` says so better than `undefined`.
+  // eslint-disable-next-line @typescript-eslint/no-invalid-void-type
   setup(ctx: PluginContext<Options>): void | PluginInstance | Promise<void | PluginInstance>;
 }
 

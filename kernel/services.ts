@@ -39,19 +39,19 @@ export interface Services {
 }
 
 /** A service's name, as plugins declare it (`provides`, `needs`, `uses`). */
-export type ServiceName = keyof Services & string;
+export type ServiceName = keyof Services;
 
 export class ServiceRegistry {
   private readonly impls = new Map<string, unknown>();
 
   provide<K extends keyof Services>(name: K, impl: Services[K]): void {
-    if (this.impls.has(name)) throw new Error(`service '${String(name)}' is already provided`);
+    if (this.impls.has(name)) throw new Error(`service '${name}' is already provided`);
     this.impls.set(name, impl);
   }
 
   get<K extends keyof Services>(name: K): Services[K] {
     const impl = this.impls.get(name);
-    if (impl === undefined) throw new Error(`service '${String(name)}' is not provided (is its plugin enabled?)`);
+    if (impl === undefined) throw new Error(`service '${name}' is not provided (is its plugin enabled?)`);
     return impl as Services[K];
   }
 

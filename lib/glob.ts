@@ -29,7 +29,7 @@ function fold(c: string, caseSensitive: boolean): string {
 
 function parseClass(body: string): { negated: boolean; items: { from: string; to: string }[] } {
   const negated = body.startsWith('!');
-  const chars = [...(negated ? body.slice(1) : body)];
+  const chars = Array.from(negated ? body.slice(1) : body); // code points, as Go's path.Match reads runes
   const items: { from: string; to: string }[] = [];
   for (let i = 0; i < chars.length; i++) {
     const c = chars[i]!;
@@ -86,7 +86,7 @@ export function compileGlob(pattern: string, caseSensitive = false, classes = tr
   const tokens = tokenize(pattern, caseSensitive, classes);
   return {
     test(text: string): boolean {
-      const chars = [...text];
+      const chars = Array.from(text);
       let t = 0;
       let c = 0;
       // Where to go back to: just after the last star, and the character it will swallow next.

@@ -12,14 +12,15 @@ export class Html {
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
-export function escape(value: unknown): string {
+export function escape(value: string | number | boolean | null | undefined): string {
   return String(value ?? '').replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 }
 
 function render(value: unknown): string {
   if (value instanceof Html) return value.text;
   if (Array.isArray(value)) return value.map(render).join('');
-  return escape(value);
+  // A page interpolates text, numbers and flags; anything else shows as its JSON, never as [object Object].
+  return escape(typeof value === 'object' && value !== null ? JSON.stringify(value) : (value as string | number | boolean | null | undefined));
 }
 
 export function html(strings: TemplateStringsArray, ...values: unknown[]): Html {

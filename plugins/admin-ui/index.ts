@@ -153,7 +153,8 @@ export default definePlugin({
       async start() {
         const { bindAddress, port } = settings();
         if (!isLoopback(bindAddress)) log.warn(`THE ADMIN UI HAS NO AUTHENTICATION and listens on ${bindAddress}:${port} (allowNonLoopback): anyone who reaches it can end sessions and reconnect servers`);
-        server = createServer(readTimeouts(kernel.settings().aggregator.limits), app.callback());
+        const koa = app.callback(); // Koa answers its own errors: the promise never rejects
+        server = createServer(readTimeouts(kernel.settings().aggregator.limits), (req, res) => void koa(req, res));
         const bound = await listen(server, port, bindAddress, 'admin UI');
         log.info(`admin UI on http://${bindAddress}:${bound}/`);
       },

@@ -72,7 +72,7 @@ export function serverPage(kernel: KernelApi, name: string): Html | undefined {
   const s = upstreams?.status(name);
   if (!s) return undefined;
   const tools = kernel.catalogue.all().filter((e) => e.server === name);
-  const meta = Object.entries(s.metadata ?? {});
+  const meta = Object.entries(s.metadata);
   return page(
     `Server ${name}`,
     html`<dl><dt>State</dt><dd class="${stateClass(s.state)}" id="state">${s.state}</dd><dt>Health</dt><dd>${s.health}</dd>

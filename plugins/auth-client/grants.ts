@@ -65,7 +65,7 @@ export class Grants implements UpstreamCredentials {
 
   put(server: string, owner: Owner, grant: Grant): void {
     let owners = this.byServer.get(server);
-    if (!owners) this.byServer.set(server, (owners = new Map()));
+    if (!owners) this.byServer.set(server, (owners = new Map<Owner, Grant>()));
     const before = owners.get(owner);
     owners.set(owner, grant);
     if (before && before !== grant) this.changed(owner, before);
@@ -76,7 +76,7 @@ export class Grants implements UpstreamCredentials {
   restore(owner: Owner, servers: readonly string[], grant: Grant): void {
     for (const server of servers) {
       let owners = this.byServer.get(server);
-      if (!owners) this.byServer.set(server, (owners = new Map()));
+      if (!owners) this.byServer.set(server, (owners = new Map<Owner, Grant>()));
       owners.set(owner, grant);
     }
   }

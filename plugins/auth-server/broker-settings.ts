@@ -29,7 +29,7 @@ async function fromSecret(ref: SecretRef, field: string, secrets: OrchestratorSe
   try {
     data = await secrets.read(ref.name, ref.namespace);
   } catch (err) {
-    throw new Error(`${where(field)}: ${(err as Error).message}`);
+    throw new Error(`${where(field)}: ${(err as Error).message}`, { cause: err });
   }
   const secret = data[ref.clientSecretKey];
   if (!secret) throw new Error(`${where(field)}: the secret '${ref.name}' has no key '${ref.clientSecretKey}'`);

@@ -6,7 +6,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { BlockList, isIP } from 'node:net';
-import type { TLSSocket } from 'node:tls';
+import { TLSSocket } from 'node:tls';
 
 export class TrustedProxies {
   private readonly list = new BlockList();
@@ -32,14 +32,14 @@ export class TrustedProxies {
   /** Removes forwarded headers an untrusted peer sent, so nothing downstream believes them. */
   scrub(req: IncomingMessage): void {
     if (this.trusts(req)) return;
-    for (const h of ['x-forwarded-proto', 'x-forwarded-host', 'x-forwarded-for', 'x-forwarded-port', 'forwarded']) delete req.headers[h];
+    for (const h of ['x-forwarded-proto', 'x-forwarded-host', 'x-forwarded-for', 'x-forwarded-port', 'forwarded']) Reflect.deleteProperty(req.headers, h);
   }
 
   /** scheme://host/path of the request as the client addressed it (no query, no fragment). */
   requestUrl(req: IncomingMessage, path: string): string {
     const trusted = this.trusts(req);
     const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v)?.split(',')[0]?.trim();
-    const proto = (trusted && first(req.headers['x-forwarded-proto'])) || ((req.socket as TLSSocket).encrypted ? 'https' : 'http');
+    const proto = (trusted && first(req.headers['x-forwarded-proto'])) || (req.socket instanceof TLSSocket ? 'https' : 'http');
     const host = (trusted && first(req.headers['x-forwarded-host'])) || req.headers.host || 'localhost';
     return `${proto}://${host}${path}`;
   }

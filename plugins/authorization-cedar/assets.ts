@@ -26,7 +26,7 @@ function readAsset(file: string): string {
   try {
     return readFileSync(file, 'utf8');
   } catch (err) {
-    throw new Error(`authorization-cedar: cannot read ${file}, which the plugin ships (an installation without the plugin's .cedar and .cedarschema files?): ${(err as Error).message}`);
+    throw new Error(`authorization-cedar: cannot read ${file}, which the plugin ships (an installation without the plugin's .cedar and .cedarschema files?): ${(err as Error).message}`, { cause: err });
   }
 }
 

@@ -8,6 +8,7 @@
  * resolved once and every probe goes to that checked address; a redirect is reported, never
  * followed (following one would let a public URL lead the probe to a refused address).
  */
+import type { ReadableStreamDefaultReader } from 'node:stream/web';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -45,7 +46,7 @@ const INITIALIZE = {
 /** The first SSE event named `name` (or any `message` with an id-1 result for initialize). */
 async function firstEvent(res: Response, want: (event: string, data: string) => boolean, signal: AbortSignal): Promise<string | undefined> {
   if (!res.body) return undefined;
-  const reader = res.body.getReader();
+  const reader = res.body.getReader() as ReadableStreamDefaultReader<Uint8Array>;
   const decoder = new TextDecoder();
   let found: string | undefined;
   const parser = new SseParser((e) => {
@@ -66,7 +67,7 @@ async function firstEvent(res: Response, want: (event: string, data: string) => 
 /** The body as text, at most MAX_ANSWER_BYTES of it (a probe must not be made to swallow an endless answer). */
 async function textOf(res: Response): Promise<string> {
   if (!res.body) return '';
-  const reader = res.body.getReader();
+  const reader = res.body.getReader() as ReadableStreamDefaultReader<Uint8Array>;
   const chunks: Uint8Array[] = [];
   let size = 0;
   try {

@@ -24,8 +24,8 @@ function keepMap(field: 'env' | 'headers', stored: Record<string, SecretValue>, 
 export function keepRedactedSecrets(stored: McpServerDefinition, args: JsonObject): JsonObject {
   const problems: string[] = [];
   const out: JsonObject = { ...args };
-  if (args.env !== undefined) out.env = keepMap('env', stored.env ?? {}, args.env, problems);
-  if (args.headers !== undefined) out.headers = keepMap('headers', stored.headers ?? {}, args.headers, problems);
+  if (args.env !== undefined) out.env = keepMap('env', stored.env, args.env, problems);
+  if (args.headers !== undefined) out.headers = keepMap('headers', stored.headers, args.headers, problems);
   if (problems.length) throw new ValidationFailedError(`MCP server '${stored.name}' update refused`, problems);
   return out;
 }

@@ -188,7 +188,7 @@ export function mcpServerTools(kernel: KernelApi, prefix: string): ToolDefinitio
       annotations: ANNOTATIONS.readOpenWorld,
       properties: { url: { type: 'string', minLength: 1 }, headers: STRING_MAP, timeout: { type: 'integer', minimum: 1, maximum: 120, default: 10 } },
       required: ['url'],
-      run: async (a) => (await detect(a.url as string, (a.headers as Record<string, string>) ?? {}, a.timeout as number, outboundPolicy(kernel.settings()))) as unknown as JsonObject,
+      run: async (a) => (await detect(a.url as string, (a.headers as Record<string, string> | undefined) ?? {}, a.timeout as number, outboundPolicy(kernel.settings()))) as unknown as JsonObject,
     }),
   ];
 }

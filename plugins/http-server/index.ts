@@ -97,7 +97,7 @@ export default definePlugin({
         const hosts = hostCheck(settings.host, settings.allowedHosts, [settings.oauth.server.baseUrl, kernel.settings().oauth.mcpClient.baseUrl]);
         // Clients send the same Host on every request: the last one allowed is not parsed again.
         let allowedHost: string | undefined;
-        const listener: RequestListener = async (req, res) => {
+        const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
           // A request for exactly a raw path (every MCP message) reuses that path's parsed URL.
           const exact = req.url === undefined ? undefined : raw.get(req.url);
           const url = exact?.url ?? new URL(req.url ?? '/', BASE);
@@ -116,6 +116,14 @@ export default definePlugin({
             for (const h of handlers) if (await h(req, res, url)) return;
           }
           await koaHandler(req, res);
+        };
+        // A handler that throws must cost that one request, not the process (an unhandled rejection ends it).
+        const listener: RequestListener = (req, res) => {
+          handle(req, res).catch((err: unknown) => {
+            log.error(`${req.method ?? ''} ${req.url ?? ''} failed: ${err instanceof Error ? err.message : String(err)}`);
+            if (res.headersSent) res.destroy();
+            else res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'internal error' }));
+          });
         };
         const tls = settings.tls ? loadTls(settings.tls, kernel.config.configPath, { file: 'config.yaml', locate: () => ({ line: 0, column: 0 }) }) : undefined;
         if (tls && !tls.ok) throw new Error(tls.problems.map((p) => `${p.field}: ${p.message}`).join('; '));

@@ -47,7 +47,7 @@ export default definePlugin({
       const calls = callArguments(request);
       if (calls.length === 0) return;
       for (const args of calls) {
-        const bytes = Buffer.byteLength(JSON.stringify(args) ?? '');
+        const bytes = Buffer.byteLength(JSON.stringify(args));
         if (bytes > maxArgumentBytes) throw new TooLargeError('The tool call\'s arguments', bytes, maxArgumentBytes);
       }
       if (rateLimit.callsPerSecond <= 0) return;

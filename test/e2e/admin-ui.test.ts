@@ -51,7 +51,7 @@ describe('admin UI in a browser', function () {
     await page.goto(`${admin}/sessions`);
     await page.screenshot({ path: join(SHOTS, 'sessions.png'), fullPage: true });
     const row = page.locator('tr', { hasText: 'browser-test-client 1.2.3' });
-    await expect(await row.count()).to.equal(1);
+    expect(await row.count()).to.equal(1);
     await row.locator('a').first().click();
     await page.waitForURL(/\/sessions\/[0-9a-f-]+$/);
     expect(await page.locator('dd').first().textContent()).to.equal(transport.sessionId);

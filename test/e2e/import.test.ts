@@ -53,7 +53,7 @@ describe('switchboard import: the MCP servers of a client configuration file', (
     const second = run('import', vscode, '--config-path', dir);
     expect(second.status, second.stdout).to.equal(0);
     expect(second.stdout).to.include(`wrote ${join(dir, 'mcpservers/web.yaml')} (streamable-http: http://127.0.0.1:9/mcp)`);
-    expect(parse(readFileSync(join(dir, 'mcpservers/web.yaml'), 'utf8')).headers).to.deep.equal({ 'X-Token': '${SB_IMPORT_TOKEN}' });
+    expect((parse(readFileSync(join(dir, 'mcpservers/web.yaml'), 'utf8')) as { headers: unknown }).headers).to.deep.equal({ 'X-Token': '${SB_IMPORT_TOKEN}' });
 
     const again = run('import', claude, '--config-path', dir);
     expect(again.stdout).to.include(`skipped everything: ${join(dir, 'mcpservers/everything.yaml')} exists (use --force to overwrite)`);

@@ -78,7 +78,7 @@ describe('the Grafana dashboard in examples/', function () {
 
   it('is a dashboard document, and every metric it queries exists on /metrics after a workload', async () => {
     const { readFile, writeFile } = await import('node:fs/promises');
-    const { join } = await import('node:path');
+    const { join } = await import('node:path').then((m) => ({ join: (...parts: string[]) => m.join(...parts) }));
     const { ROOT } = await import('../support/harness.js');
     const dashboard = JSON.parse(await readFile(join(ROOT, 'examples/grafana/switchboard-dashboard.json'), 'utf8')) as { uid: string; title: string; schemaVersion: number; panels: { id: number; type: string; gridPos: object; targets: { expr: string; refId: string }[] }[] };
     expect(dashboard).to.include.keys('uid', 'title', 'schemaVersion', 'panels');

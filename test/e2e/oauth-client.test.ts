@@ -120,7 +120,7 @@ describe('OAuth client: signing in to remote MCP servers', function () {
     expect((prompt.messages[0]!.content as { text: string }).text).to.equal('brief for alice');
     expect((await other.listResources()).resources.map((r) => r.uri)).to.not.include('vault://profile');
     expect((await other.listPrompts()).prompts.map((p) => p.name)).to.not.include('x_vault_brief');
-    const refused = await meta<{ error?: unknown }>(other, 'get_resource', { uri: 'vault://profile' }).catch((err: Error) => err.message);
+    const refused = await meta<{ error?: unknown }>(other, 'get_resource', { uri: 'vault://profile' }).catch((err: unknown) => (err as Error).message);
     expect(JSON.stringify(refused)).to.contain('not found');
   });
 
@@ -137,7 +137,7 @@ describe('OAuth client: signing in to remote MCP servers', function () {
     const c = await connect();
     await signIn(c, 'ledger', 'alice');
     const read = await c.readResource({ uri: 'auth://status' });
-    const status = JSON.parse(String((read.contents[0] as { text: string }).text)) as { servers: { name: string; status: string; suspended: boolean }[] };
+    const status = JSON.parse((read.contents[0] as { text: string }).text) as { servers: { name: string; status: string; suspended: boolean }[] };
     expect(status.servers).to.deep.include({ name: 'ledger', status: 'connected', suspended: false });
     expect(status.servers).to.deep.include({ name: 'vault', status: 'auth_required', suspended: false, auth_tool: 'core_auth_login' });
   });
@@ -250,7 +250,7 @@ describe('OAuth client: suspended servers', function () {
   const update = (suspended: boolean) => meta(c, 'call_tool', { name: 'core_mcpserver_update', arguments: { name: 'vault', suspended } });
   const status = async () => {
     const read = await c.readResource({ uri: 'auth://status' });
-    return (JSON.parse(String((read.contents[0] as { text: string }).text)) as { servers: { name: string; status: string; suspended: boolean }[] }).servers.find((s) => s.name === 'vault');
+    return (JSON.parse((read.contents[0] as { text: string }).text) as { servers: { name: string; status: string; suspended: boolean }[] }).servers.find((s) => s.name === 'vault');
   };
 
   it('refuses core_auth_login with the exact message, reports disconnected and suspended, names it nowhere; resumes without a new sign-in', async () => {

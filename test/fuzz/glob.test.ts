@@ -29,7 +29,7 @@ function referenceParse(pattern: string, classes: boolean): RefToken[] | 'syntax
     else if (c === '[' && classes) {
       const end = pattern.indexOf(']', i + 2);
       if (end < 0) return 'syntax';
-      let body = [...pattern.slice(i + 1, end)];
+      let body = Array.from(pattern.slice(i + 1, end));
       const negated = body[0] === '!';
       if (negated) body = body.slice(1);
       const ranges: [string, string][] = [];
@@ -59,7 +59,7 @@ function referenceOne(t: RefToken, ch: string, caseSensitive: boolean): boolean 
 
 /** Whether tokens[i..] match chars[j..], every split of every star tried (memoised). */
 function referenceMatch(tokens: RefToken[], text: string, caseSensitive: boolean): boolean {
-  const chars = [...text];
+  const chars = Array.from(text);
   const memo = new Map<number, boolean>();
   const at = (i: number, j: number): boolean => {
     const key = i * (chars.length + 1) + j;
@@ -96,7 +96,7 @@ const matchingPair = fc
         const end = p.indexOf(']', i + 2);
         if (end < 0) text += c;
         else {
-          text += p[i + 1] === '!' ? next() : p[i + 1];
+          text += p[i + 1] === '!' ? next() : p[i + 1]!;
           i = end;
         }
       } else text += c;

@@ -130,7 +130,7 @@ export async function connectHttp(url: string, headers: Record<string, string> =
 }
 
 /** A client whose extra headers can change between requests on one session. */
-export async function connectHttpWithHeaders(url: string): Promise<{ client: Client; setHeaders(h: Record<string, string>): void }> {
+export async function connectHttpWithHeaders(url: string): Promise<{ client: Client; setHeaders: (h: Record<string, string>) => void }> {
   let current: Record<string, string> = {};
   const fetchWithHeaders: typeof fetch = (input, init) => {
     const headers = new Headers(init?.headers);
@@ -186,7 +186,7 @@ export async function eventually<T>(fn: () => Promise<T>, check: (v: T) => boole
     }
     await new Promise((r) => setTimeout(r, stepMs));
   }
-  throw new Error(`condition not met within ${timeoutMs} ms; last value: ${JSON.stringify(last)}${lastErr ? `; last error: ${String(lastErr)}` : ''}`);
+  throw new Error(`condition not met within ${timeoutMs} ms; last value: ${JSON.stringify(last)}${lastErr ? `; last error: ${lastErr instanceof Error ? lastErr.message : JSON.stringify(lastErr)}` : ''}`);
 }
 
 /** A port nothing listens on right now (for servers that take their port from the environment). */

@@ -14,15 +14,22 @@ import { ROOT } from './harness.js';
 const run = promisify(execFile);
 const SCRIPT = join(ROOT, 'scripts/kube-test-env.sh');
 
+interface AuditEntry {
+  verb: string;
+  user: { username: string };
+  objectRef: { resource: string; name?: string };
+}
+
 export interface KubeEnv {
   server: string;
   ca: string;
   tokens: { admin: string; controller: string; alice: string; bob: string };
   /** A kubeconfig file that authenticates with `token` (namespace `switchboard`). */
   kubeconfig(token: string): Promise<string>;
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- the caller names the body's shape it expects
   call<T = Record<string, unknown>>(method: string, path: string, body?: unknown, options?: { token?: string; contentType?: string }): Promise<{ status: number; body: T }>;
   /** The API server's audit log entries (writes of switchboard.dev resources). */
-  audit(): Promise<{ verb: string; user: { username: string }; objectRef: { resource: string; name?: string } }[]>;
+  audit(): Promise<AuditEntry[]>;
   /** Creates one object of any kind (what `kubectl create -f` does with one document). */
   create(doc: { apiVersion: string; kind: string; metadata: { name: string; namespace?: string } }, token?: string): Promise<{ status: number; body: Record<string, unknown> }>;
   stop(): Promise<void>;
@@ -80,7 +87,7 @@ export async function startKubeEnv(oidc?: { issuer: string; clientId: string; ca
     },
     async audit() {
       const text = await readFile(join(dir, 'audit.log'), 'utf8').catch(() => '');
-      return text.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+      return text.split('\n').filter(Boolean).map((l) => JSON.parse(l) as AuditEntry);
     },
     create(doc, token) {
       return env_.call('POST', collectionPath(doc), doc, token ? { token } : {});

@@ -296,7 +296,7 @@ describe('workflows: Go-template workflows run through call_tool', () => {
     const id = (r.structuredContent as { execution_id: string }).execution_id;
     await client.close();
     const dir = sb.configDir;
-    await sb.proc.kill('SIGTERM');
+    sb.proc.kill('SIGTERM');
     await new Promise((res) => sb.proc.once('exit', res));
     sb = await startSwitchboard({}, { configDir: dir });
     client = await connectHttp(sb.url);

@@ -44,7 +44,7 @@ export function jsEscapeString(s: string): string {
       const r = JS_ASCII[s[i]!];
       if (r !== undefined) out += r;
       else if (c < 0x20) out += '\\u00' + hex4(c).slice(2);
-      else out += s[i];
+      else out += s[i]!;
       continue;
     }
     const cp = s.codePointAt(i)!;

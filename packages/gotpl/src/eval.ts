@@ -162,7 +162,7 @@ export class Evaluator {
       case N.Dot:
         return dot;
       case N.Nil:
-        this.errorf('nil is not a command');
+        return this.errorf('nil is not a command');
       case N.Number:
         return this.idealConstant(first);
       case N.String:

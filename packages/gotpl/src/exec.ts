@@ -75,8 +75,11 @@ export class Executor extends Evaluator {
         this.walkTemplate(node, dot);
         return;
       case N.Break:
+        // A sentinel, not an Error: unwinding to the range costs no stack capture.
+        // eslint-disable-next-line @typescript-eslint/only-throw-error
         throw BREAK;
       case N.Continue:
+        // eslint-disable-next-line @typescript-eslint/only-throw-error
         throw CONTINUE;
     }
   }

@@ -158,12 +158,12 @@ function roundDigits(x: Digits, nd: number): Digits {
 }
 
 function fmtE(neg: boolean, x: Digits, prec: number, e: string): string {
-  let s = (neg ? '-' : '') + (x.d.length > 0 ? x.d[0] : '0');
+  let s = (neg ? '-' : '') + (x.d.length > 0 ? x.d[0]! : '0');
   if (prec > 0) s += '.' + x.d.slice(1, prec + 1).padEnd(prec, '0');
   let exp = x.d.length === 0 ? 0 : x.dp - 1;
   const sign = exp < 0 ? '-' : '+';
   exp = Math.abs(exp);
-  return s + e + sign + (exp < 10 ? '0' + exp : String(exp));
+  return s + e + sign + (exp < 10 ? `0${exp}` : String(exp));
 }
 
 function fmtF(neg: boolean, x: Digits, prec: number): string {
@@ -174,7 +174,7 @@ function fmtF(neg: boolean, x: Digits, prec: number): string {
     s += '.';
     for (let i = 1; i <= prec; i++) {
       const j = x.dp + i - 1;
-      s += j >= 0 && j < x.d.length ? x.d[j] : '0';
+      s += j >= 0 && j < x.d.length ? x.d[j]! : '0';
     }
   }
   return s;
@@ -214,13 +214,13 @@ function fmtX(neg: boolean, v: number, prec: number, verb: string): string {
   if ((prec < 0 && mant !== 0n) || prec > 0) {
     s += '.';
     for (let i = 0; prec < 0 ? mant !== 0n : i < prec; i++) {
-      s += hex[Number((mant >> 60n) & 15n)];
+      s += hex[Number((mant >> 60n) & 15n)]!;
       mant = (mant << 4n) & MASK64;
     }
   }
   const sign = exp < 0 ? '-' : '+';
   exp = Math.abs(exp);
-  return s + (verb === 'X' ? 'P' : 'p') + sign + (exp < 10 ? '0' + exp : String(exp));
+  return s + (verb === 'X' ? 'P' : 'p') + sign + (exp < 10 ? `0${exp}` : String(exp));
 }
 
 /** strconv.FormatFloat(v, verb, prec, 64); prec -1 means shortest. */
@@ -275,7 +275,7 @@ export function formatFloat(f: Flags, v: number, verb: string, defaultPrec: numb
   if (f.plus || num[0] !== '+') {
     // Zero padding goes between the sign and the digits.
     if (f.zero && !f.minus && f.widPresent && f.wid > num.length) {
-      return num[0] + padding(f, f.wid - num.length) + num.slice(1);
+      return num[0]! + padding(f, f.wid - num.length) + num.slice(1);
     }
     return pad(f, num);
   }

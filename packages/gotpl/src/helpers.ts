@@ -42,12 +42,17 @@ function fixed(arity: number, fn: (...args: unknown[]) => unknown): Helper {
 }
 
 export const HELPERS: Readonly<Record<string, Helper>> = {
-  toJson: fixed(1, (v) => JSON.stringify(v === undefined ? null : v) ?? 'null'),
+  // JSON.stringify answers undefined (whatever its type says) for a function or a symbol.
+  toJson: fixed(1, (v) => {
+    const text: string | undefined = JSON.stringify(v === undefined ? null : v);
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- undefined for a function or a symbol, whatever the type says
+    return text ?? 'null';
+  }),
   fromJson: fixed(1, (s) => {
     try {
       return JSON.parse(str(s, 'fromJson input')) as unknown;
     } catch (e) {
-      throw new Error(`invalid JSON: ${(e as Error).message}`);
+      throw new Error(`invalid JSON: ${(e as Error).message}`, { cause: e });
     }
   }),
   default: { arity: 1, variadic: true, fn: (d, ...given) => (given.length === 0 || empty(given[0]) ? d : given[0]) },

@@ -49,7 +49,7 @@ export class Template {
       parsed.comments === 0 &&
       source.startsWith('{{') &&
       source.endsWith('}}');
-    this.single = isSingleAction && only.kind === N.Action ? only.pipe : null;
+    this.single = isSingleAction ? only.pipe : null;
   }
 
   /**

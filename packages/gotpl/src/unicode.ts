@@ -124,7 +124,7 @@ function escapeRune(cp: number, quote: number, asciiOnly: boolean): string {
     case 0x09: return '\\t';
     case 0x0b: return '\\v';
   }
-  if (cp < 0x20 || cp === 0x7f) return '\\x' + HEX[cp >> 4] + HEX[cp & 15];
+  if (cp < 0x20 || cp === 0x7f) return '\\x' + HEX[cp >> 4]! + HEX[cp & 15]!;
   if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) cp = 0xfffd;
   if (cp < 0x10000) return '\\u' + hexPad(cp, 4);
   return '\\U' + hexPad(cp, 8);
@@ -136,7 +136,7 @@ export function quoteString(s: string, asciiOnly = false): string {
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
     if (c >= 0x20 && c < 0x7f && c !== 0x22 && c !== 0x5c) {
-      out += s[i];
+      out += s[i]!;
       continue;
     }
     const cp = s.codePointAt(i)!;

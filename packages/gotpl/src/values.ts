@@ -75,29 +75,28 @@ export function typeName(v: unknown): string {
   return 'interface {}';
 }
 
-const hasOwn = Object.prototype.hasOwnProperty;
 
 /** Map lookup that never sees inherited properties such as `constructor`. */
 export function mapGet(m: GoMap, key: string): unknown {
   const v = m[key];
-  return v === undefined || !hasOwn.call(m, key) ? undefined : v;
+  return v === undefined || !Object.hasOwn(m, key) ? undefined : v;
 }
 
 export function mapSize(m: GoMap): number {
   let n = 0;
-  for (const k in m) if (hasOwn.call(m, k) && m[k] !== undefined) n++;
+  for (const k in m) if (Object.hasOwn(m, k) && m[k] !== undefined) n++;
   return n;
 }
 
 /** Keys in Go's map iteration order for printing and range: sorted (bytewise). */
 export function sortedKeys(m: GoMap): string[] {
   const keys: string[] = [];
-  for (const k in m) if (hasOwn.call(m, k) && m[k] !== undefined) keys.push(k);
+  for (const k in m) if (Object.hasOwn(m, k) && m[k] !== undefined) keys.push(k);
   return keys.sort(compareStrings);
 }
 
 function mapIsEmpty(m: GoMap): boolean {
-  for (const k in m) if (hasOwn.call(m, k) && m[k] !== undefined) return false;
+  for (const k in m) if (Object.hasOwn(m, k) && m[k] !== undefined) return false;
   return true;
 }
 

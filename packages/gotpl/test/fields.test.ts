@@ -9,8 +9,8 @@ const data = {
 
 function execError(source: string, input: unknown = data): TemplateExecError {
   const e = failure(source, input);
-  expect(e).to.be.instanceOf(TemplateExecError);
-  return e as TemplateExecError;
+  if (!(e instanceof TemplateExecError)) throw new Error(`expected a TemplateExecError, got ${String(e)}`);
+  return e;
 }
 
 describe('gotpl: fields and missing keys', () => {

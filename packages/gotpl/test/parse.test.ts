@@ -4,8 +4,8 @@ import { failure } from './support/render.js';
 
 function parseError(source: string): TemplateParseError {
   const e = failure(source);
-  expect(e).to.be.instanceOf(TemplateParseError);
-  return e as TemplateParseError;
+  if (!(e instanceof TemplateParseError)) throw new Error(`expected a TemplateParseError, got ${String(e)}`);
+  return e;
 }
 
 describe('gotpl: parse errors', () => {
