@@ -7,6 +7,7 @@
  */
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import boundaries from './scripts/lint/boundaries.js';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', '**/*.js'] },
@@ -14,7 +15,9 @@ export default tseslint.config(
   ...tseslint.configs.strictTypeChecked,
   {
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    plugins: { switchboard: { rules: { boundaries } } },
     rules: {
+      'switchboard/boundaries': 'error',
       // With noUncheckedIndexedAccess, `list[i]!` after a bounds check is how this code states
       // what it knows; the compiler, not the linter, makes every such place explicit.
       '@typescript-eslint/no-non-null-assertion': 'off',

@@ -8,7 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { packageVersion } from '../kernel/paths.js';
+import { packageVersion } from '../kernel/index.js';
 import { CredentialStore } from './credentials.js';
 import { CliAuthProvider, SignInNeeded } from './sign-in.js';
 

@@ -97,7 +97,7 @@ export { writeAs } from './writes-as-caller.js';
 export type { Authentication, GrantStore, RequestAuthenticator, StoredRecord } from './contracts/auth.js';
 export type { Action, AdminOperation, Authorizer, Decision, DecisionContext, Principal, Resource, WorkflowOperation } from './contracts/authorization.js';
 export type { EventLog, EventQuery, EventResourceType, EventType, NewEvent, SwitchboardEvent } from './contracts/events.js';
-export type { ExecutionHistory, ExecutionListQuery, ExecutionRecord } from './contracts/executions.js';
+export type { ExecutionHistory, ExecutionListQuery, ExecutionRecord, ExecutionStatus, StepRecord, StepStatus } from './contracts/executions.js';
 export type { HttpService, RawHandler } from './contracts/http.js';
 export type {
   ContentChange,

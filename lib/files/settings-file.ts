@@ -1,7 +1,7 @@
 /** config.yaml as text: what a store hands core_config_* to edit (comments kept), in either mode. */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { SETTINGS_FILE } from '../../kernel/config/pipeline.js';
+import { SETTINGS_FILE } from '../../kernel/index.js';
 import { PRIVATE_FILE, writeFileAtomic } from './atomic-write.js';
 
 export async function readSettingsText(configPath: string): Promise<string> {

@@ -3,7 +3,7 @@
  * it unless persistent storage is configured; the persistent stores keep one as their view
  * (write-through-grant-store.ts).
  */
-import type { GrantStore, StoredRecord } from '../../kernel/contracts/auth.js';
+import type { GrantStore, StoredRecord } from '../../kernel/index.js';
 
 export class MemoryGrantStore implements GrantStore {
   readonly persistent: boolean = false;

@@ -6,7 +6,7 @@
  * (HKDF); memory storage gets a random one per process.
  */
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
-import type { GrantStore } from '../../kernel/contracts/auth.js';
+import type { GrantStore } from '../../kernel/index.js';
 
 export interface SealedRecord<T> {
   payload: T;

@@ -4,7 +4,7 @@
  * records swept every ten minutes. A backing (files, Secrets) only says how to load, write and
  * erase records; this is the part they share.
  */
-import type { GrantStore, StoredRecord } from '../../kernel/contracts/auth.js';
+import type { GrantStore, StoredRecord } from '../../kernel/index.js';
 import { MemoryGrantStore } from './memory-grant-store.js';
 
 const SWEEP_MS = 10 * 60_000;

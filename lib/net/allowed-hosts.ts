@@ -7,7 +7,7 @@
  * (a pod, a VM) callers use names the operator knows and this process does not, so the check
  * applies there only when allowedHosts lists them.
  */
-import { isLoopback } from '../../kernel/config/surfaces.js';
+import { isLoopback } from '../../kernel/index.js';
 
 const LOCAL_NAMES = ['localhost', '127.0.0.1', '::1'];
 

@@ -14,8 +14,7 @@
  */
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
-import type { McpServerDefinition, Settings } from '../../kernel/config/settings.js';
-import { ForbiddenError } from '../../kernel/errors.js';
+import { ForbiddenError, type McpServerDefinition, type Settings } from '../../kernel/index.js';
 import { addressClass, type AddressClass } from './address-class.js';
 
 export const NETWORK_ALLOW = 'aggregator.network.allow';

@@ -4,7 +4,7 @@
  * hold a connection and its memory for minutes; these come from aggregator.limits instead.
  * They bound reading the request only: a long call or an open event stream is not cut.
  */
-import type { AggregatorLimits } from '../../kernel/config/settings.js';
+import type { AggregatorLimits } from '../../kernel/index.js';
 
 export interface ReadTimeouts {
   headersTimeout: number;

@@ -9,14 +9,10 @@
 import { createServer, type Server } from 'node:http';
 import Koa from 'koa';
 import Router from '@koa/router';
-import { isLoopback } from '../../kernel/config/surfaces.js';
+import { audit, authorizerOf, definePlugin, describePrincipal, isLoopback, peerPrincipal, type Resource } from '../../kernel/index.js';
 import { hostCheck } from '../../lib/net/allowed-hosts.js';
-import { audit, authorizerOf } from '../../kernel/authorization/authorize.js';
-import { describePrincipal, peerPrincipal } from '../../kernel/authorization/principal.js';
-import type { Resource } from '../../kernel/contracts/authorization.js';
 import { closeListener, listen } from '../../lib/net/listener.js';
 import { readTimeouts } from '../../lib/net/read-timeouts.js';
-import { definePlugin } from '../../kernel/plugin.js';
 import { html, page, type Html } from './html.js';
 import { escape } from '../../lib/html.js';
 import { executionPage, executionsPage, serverPage, serversPage, sessionPage, sessionsPage } from './pages.js';

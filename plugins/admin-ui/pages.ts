@@ -3,9 +3,7 @@
  * tools, backoff, last error) and workflow runs with a step timeline. Read-only; actions
  * are forms posting to actions.ts.
  */
-import type { ExecutionRecord } from '../../kernel/contracts/executions.js';
-import type { KernelApi } from '../../kernel/kernel-api.js';
-import type { Session } from '../../kernel/sessions.js';
+import type { ExecutionRecord, KernelApi, Session } from '../../kernel/index.js';
 import { age, html, page, postButton, type Html } from './html.js';
 
 const enc = encodeURIComponent;

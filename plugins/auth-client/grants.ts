@@ -9,7 +9,7 @@
  */
 import type { OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
-import type { Owner, UpstreamCredentials } from '../../kernel/contracts/sign-in.js';
+import type { Owner, UpstreamCredentials } from '../../kernel/index.js';
 
 export interface Grant {
   /** The authorization server that issued it (single sign-on reuses grants of the same one). */

@@ -6,12 +6,9 @@
  */
 import type { OAuthClientInformationMixed } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ownerOf } from '../../kernel/contracts/sign-in.js';
-import { publishCoreTools } from '../../kernel/core-tool.js';
+import { definePlugin, ownerOf, publishCoreTools, resolveSecretValue, type KernelApi, type ResolveContext } from '../../kernel/index.js';
 import { pinnedFetch } from '../../lib/net/pinned-fetch.js';
 import { outboundChecked, outboundPolicy } from '../../lib/net/outbound-policy.js';
-import { definePlugin } from '../../kernel/plugin.js';
-import { resolveSecretValue } from '../../kernel/secrets/secret-value.js';
 import { ClientRegistry } from './clients.js';
 import type { FlowSettings } from './flow.js';
 import { Grants } from './grants.js';
@@ -20,8 +17,6 @@ import { SignIns, type RecordEvent } from './sign-ins.js';
 import { authTools } from './tools.js';
 import { ClientPersistence } from './persistence.js';
 import { SealedStore } from '../../lib/grants/sealed-store.js';
-import type { KernelApi } from '../../kernel/kernel-api.js';
-import type { ResolveContext } from '../../kernel/secrets/secret-value.js';
 
 /** Persistence when the auth server keeps its own records (people's grants outlive a restart only then). */
 function persistenceOf(kernel: KernelApi, secrets: ResolveContext, warn: (m: string) => void): ClientPersistence | undefined {

@@ -7,7 +7,7 @@
  * so a grant reused by single sign-on comes back as one grant.
  */
 import type { OAuthClientInformationMixed } from '@modelcontextprotocol/sdk/shared/auth.js';
-import type { Owner } from '../../kernel/contracts/sign-in.js';
+import type { Owner } from '../../kernel/index.js';
 import type { SealedStore } from '../../lib/grants/sealed-store.js';
 import type { Grant } from './grants.js';
 

@@ -8,8 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { auth, discoverOAuthServerInfo } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { UpstreamRegistry } from '../../kernel/contracts/lifecycle.js';
-import type { Owner, SignInTarget } from '../../kernel/contracts/sign-in.js';
+import type { Owner, SignInTarget, UpstreamRegistry } from '../../kernel/index.js';
 import { challengeParams, FlowProvider, type FlowSettings } from './flow.js';
 import type { ClientRegistry } from './clients.js';
 import { grantOf, type Grant, type Grants } from './grants.js';

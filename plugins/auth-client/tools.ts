@@ -3,12 +3,7 @@
  * caller a link (or, when the caller already holds a grant from the same authorization
  * server, reuses it at once); the grant lands with the caller. Logout drops the caller's.
  */
-import { authorize } from '../../kernel/authorization/authorize.js';
-import { ownerOf } from '../../kernel/contracts/sign-in.js';
-import { ConflictError, NotFoundError } from '../../kernel/errors.js';
-import type { KernelApi } from '../../kernel/kernel-api.js';
-import { objectResult } from '../../kernel/mcp/results.js';
-import { coreToolName, type ToolDefinition } from '../../kernel/tools.js';
+import { authorize, ConflictError, coreToolName, NotFoundError, objectResult, ownerOf, type KernelApi, type ToolDefinition } from '../../kernel/index.js';
 import type { Grants } from './grants.js';
 import type { RecordEvent, SignIns } from './sign-ins.js';
 

@@ -7,7 +7,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type Provider from 'oidc-provider';
-import type { Authentication, RequestAuthenticator } from '../../kernel/contracts/auth.js';
+import type { Authentication, RequestAuthenticator } from '../../kernel/index.js';
 import type { Accounts } from './accounts.js';
 import type { DpopVerifier } from './dpop.js';
 import { sameResource } from './paths.js';

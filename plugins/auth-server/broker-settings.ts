@@ -3,10 +3,8 @@
  * target credentials read from their files, endpoints checked. Kept apart from broker.ts so
  * start-up reads it without loading oidc-provider.
  */
-import type { BrokerTarget, SecretRef, TokenExchangeBroker } from '../../kernel/config/settings.js';
-import type { OrchestratorSecrets } from '../../kernel/contracts/orchestrator-secrets.js';
+import { resolveSecretValue, type BrokerTarget, type OrchestratorSecrets, type ResolveContext, type SecretRef, type TokenExchangeBroker } from '../../kernel/index.js';
 import { isLoopbackHost } from '../../lib/net/address-class.js';
-import { resolveSecretValue, type ResolveContext } from '../../kernel/secrets/secret-value.js';
 
 export interface ResolvedTarget {
   config: BrokerTarget;

@@ -7,7 +7,7 @@
  * token. DPoP is refused here (the downstream token cannot be bound); the client's own scope
  * is ignored (the target's scopes are asked).
  */
-import type { UpstreamCredentials } from '../../kernel/contracts/sign-in.js';
+import type { UpstreamCredentials } from '../../kernel/index.js';
 import type Provider from 'oidc-provider';
 import { errors, type ClientMetadata, type TokenEndpointGrantContext } from 'oidc-provider';
 import { decodeJwt } from 'jose';

@@ -7,7 +7,7 @@
  * Start-up is fail-closed: settings resolved, the identity provider discovered (bounded
  * retry), keys loaded, all before the HTTP listener opens; any failure stops startup.
  */
-import { definePlugin } from '../../kernel/plugin.js';
+import { definePlugin } from '../../kernel/index.js';
 import { MemoryGrantStore } from '../../lib/grants/memory-grant-store.js';
 import { Accounts } from './accounts.js';
 import { BearerAuthenticator } from './bearer.js';

@@ -3,8 +3,7 @@
  * the audience decided. Resolution happens once at start; a missing secret stops startup
  * with the field that named it.
  */
-import type { OAuthServerSettings, Settings } from '../../kernel/config/settings.js';
-import { resolveSecretValue, type ResolveContext } from '../../kernel/secrets/secret-value.js';
+import { resolveSecretValue, type OAuthServerSettings, type ResolveContext, type Settings } from '../../kernel/index.js';
 
 export interface IdentityProviderSettings {
   issuer: string;

@@ -10,13 +10,12 @@
 import type Provider from 'oidc-provider';
 import { errors, type TokenEndpointGrantContext } from 'oidc-provider';
 import { createRemoteJWKSet, customFetch, decodeJwt, jwtVerify, type JWTPayload } from 'jose';
-import type { TrustedIssuer } from '../../kernel/config/settings.js';
+import type { TrustedIssuer, UpstreamCredentials } from '../../kernel/index.js';
 import { compileGlob, type Glob } from '../../lib/glob.js';
 import { pinnedFetch } from '../../lib/net/pinned-fetch.js';
 import type { Accounts } from './accounts.js';
 import { brokeredExchange } from './broker.js';
 import type { Broker } from './broker-settings.js';
-import type { UpstreamCredentials } from '../../kernel/contracts/sign-in.js';
 import { RESOURCE_SCOPE, sameResource } from './paths.js';
 import type { AuthServerSettings } from './settings.js';
 

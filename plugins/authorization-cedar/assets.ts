@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkParseSchema } from '@cedar-policy/cedar-wasm/nodejs';
-import { packageRoot } from '../../kernel/paths.js';
+import { packageRoot } from '../../kernel/index.js';
 import type { PolicySource } from './compile.js';
 
 export interface ShippedPolicies {

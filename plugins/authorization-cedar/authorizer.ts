@@ -9,7 +9,7 @@
  */
 import './v8-workaround.js';
 import { preparsePolicySet, statefulIsAuthorized, type AuthorizationError, type Response } from '@cedar-policy/cedar-wasm/nodejs';
-import type { Action, Authorizer, Decision, DecisionContext, Principal, Resource } from '../../kernel/contracts/authorization.js';
+import type { Action, Authorizer, Decision, DecisionContext, Principal, Resource } from '../../kernel/index.js';
 import type { CompiledPolicy, CompiledPolicySet } from './compile.js';
 import { DecisionMemo, requestKey } from './decision-memo.js';
 import { cedarRequest, type CedarRequestParts } from './entities.js';

@@ -9,7 +9,7 @@
  * in which Cedar numbers the policies `policy0`, `policy1`... in order.
  */
 import { policySetTextToParts, policyToJson, validate, type DetailedError } from '@cedar-policy/cedar-wasm/nodejs';
-import type { ConfigProblem } from '../../kernel/errors.js';
+import type { ConfigProblem } from '../../kernel/index.js';
 import { policyHeader, type PolicyHeader } from './policy-header.js';
 import { charOffset, lineColumn } from './text-position.js';
 

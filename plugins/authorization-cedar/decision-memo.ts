@@ -8,7 +8,7 @@
  * make again; the memo is emptied whenever the policies change and bounded in size.
  */
 import type { EntityJson } from '@cedar-policy/cedar-wasm/nodejs';
-import type { Decision } from '../../kernel/contracts/authorization.js';
+import type { Decision } from '../../kernel/index.js';
 import type { CedarRequestParts } from './entities.js';
 
 /** Decisions kept at once; beyond it the memo starts over (it is only a shortcut). */

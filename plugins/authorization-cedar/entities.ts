@@ -6,7 +6,7 @@
  * decision builds only the small request around them.
  */
 import type { Context, EntityJson, EntityUidJson, TypeAndId } from '@cedar-policy/cedar-wasm/nodejs';
-import type { Action, DecisionContext, Principal, Resource } from '../../kernel/contracts/authorization.js';
+import type { Action, DecisionContext, Principal, Resource } from '../../kernel/index.js';
 
 export interface CedarRequestParts {
   principal: TypeAndId;

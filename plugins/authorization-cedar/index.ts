@@ -7,7 +7,7 @@
  * policies before the first request, and because `switchboard check` runs setup too: an invalid
  * policy refuses startup and check alike, naming file and line. Edits then reload while running.
  */
-import { definePlugin } from '../../kernel/plugin.js';
+import { definePlugin } from '../../kernel/index.js';
 import { shippedPolicies } from './assets.js';
 import { CedarAuthorizer } from './authorizer.js';
 import { PolicyLoader } from './policy-loader.js';

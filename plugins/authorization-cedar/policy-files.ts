@@ -6,7 +6,7 @@
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import type { ConfigProblem } from '../../kernel/errors.js';
+import type { ConfigProblem } from '../../kernel/index.js';
 import type { PolicySource } from './compile.js';
 
 export const MAX_POLICY_FILE_BYTES = 1024 * 1024;

@@ -7,8 +7,7 @@
  * time, in order, so the set in force is always the one read last.
  */
 import { resolve } from 'node:path';
-import { ConfigInvalidError, formatConfigProblem, type ConfigProblem } from '../../kernel/errors.js';
-import type { Logger } from '../../kernel/log.js';
+import { ConfigInvalidError, formatConfigProblem, type ConfigProblem, type Logger } from '../../kernel/index.js';
 import type { CedarAuthorizer } from './authorizer.js';
 import { compilePolicies, type CompileResult, type CompiledPolicySet } from './compile.js';
 import { DirectoryWatcher } from './directory-watcher.js';

@@ -3,7 +3,7 @@
  * protection is on and nobody is an administrator. A policy plugin (authorization-cedar) that
  * provides the `authorizer` service first takes its place.
  */
-import { definePlugin } from '../../kernel/plugin.js';
+import { definePlugin } from '../../kernel/index.js';
 import { builtInRoles } from './roles.js';
 
 export default definePlugin({

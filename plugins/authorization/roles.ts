@@ -8,7 +8,7 @@
  * to the orchestrator with their own identity, its access control decides those
  * (`built-in:orchestrator-rbac`): RBAC there is the operator's statement of who may.
  */
-import type { Action, Authorizer, Decision, Principal, Resource } from '../../kernel/contracts/authorization.js';
+import type { Action, Authorizer, Decision, Principal, Resource } from '../../kernel/index.js';
 
 const allow = (rule: string): Decision => ({ allowed: true, rule });
 const deny = (rule: string, reason: string): Decision => ({ allowed: false, rule, reason });

@@ -4,16 +4,7 @@
  * other keys; reload discards unsaved changes.
  */
 import { parseDocument } from 'yaml';
-import type { AggregatorSettings, Settings } from '../../kernel/config/settings.js';
-import { networkExposureProblems } from '../../kernel/config/surfaces.js';
-import { validateDocument } from '../../kernel/config/validate.js';
-import { ANNOTATIONS, coreTool } from '../../kernel/core-tool.js';
-import { formatConfigProblem, ValidationFailedError } from '../../kernel/errors.js';
-import type { KernelApi } from '../../kernel/kernel-api.js';
-import { redactSettings } from '../../kernel/secrets/redact.js';
-import type { JsonObject, ToolDefinition } from '../../kernel/tools.js';
-import { administer } from '../../kernel/authorization/authorize.js';
-import type { Resource } from '../../kernel/contracts/authorization.js';
+import { administer, ANNOTATIONS, coreTool, formatConfigProblem, networkExposureProblems, redactSettings, validateDocument, ValidationFailedError, type AggregatorSettings, type JsonObject, type KernelApi, type Resource, type Settings, type ToolDefinition } from '../../kernel/index.js';
 
 const CONFIG: Resource = { type: 'config', name: 'aggregator' };
 

@@ -1,9 +1,7 @@
 /** Checks on an MCP server definition given to a core tool: schema errors and practical warnings. */
 import { accessSync, constants } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
-import type { McpServerDefinition } from '../../kernel/config/settings.js';
-import { commandLine } from '../../kernel/config/command-line.js';
-import { validateDocument } from '../../kernel/config/validate.js';
+import { commandLine, validateDocument, type McpServerDefinition } from '../../kernel/index.js';
 
 const ARGUMENTS = { file: 'arguments', locate: () => ({ line: 0, column: 0 }) };
 

@@ -1,6 +1,5 @@
 /** core-tools: Switchboard's own core_service_*, core_mcpserver_* and core_config_* tools. */
-import { publishCoreTools } from '../../kernel/core-tool.js';
-import { definePlugin } from '../../kernel/plugin.js';
+import { definePlugin, publishCoreTools } from '../../kernel/index.js';
 import { configTools } from './config-tools.js';
 import { mcpServerTools } from './mcpserver-tools.js';
 import { serviceTools } from './service-tools.js';

@@ -3,11 +3,7 @@
  * map back on update, those placeholders mean "keep what is stored", so a round trip
  * through core_mcpserver_get never turns a token into the literal text `<redacted>`.
  */
-import type { McpServerDefinition } from '../../kernel/config/settings.js';
-import { ValidationFailedError } from '../../kernel/errors.js';
-import { REDACTED } from '../../kernel/secrets/redact.js';
-import type { SecretValue } from '../../kernel/secrets/secret-value.js';
-import type { JsonObject } from '../../kernel/tools.js';
+import { REDACTED, ValidationFailedError, type JsonObject, type McpServerDefinition, type SecretValue } from '../../kernel/index.js';
 
 function keepMap(field: 'env' | 'headers', stored: Record<string, SecretValue>, given: unknown, problems: string[]): unknown {
   if (!given || typeof given !== 'object' || Array.isArray(given)) return given;

@@ -1,11 +1,5 @@
 /** core_mcpserver_*: the registered MCP server definitions, read and written through the store. */
-import type { McpServerDefinition } from '../../kernel/config/settings.js';
-import { ANNOTATIONS, coreTool } from '../../kernel/core-tool.js';
-import { ConflictError, NotFoundError, ValidationFailedError } from '../../kernel/errors.js';
-import type { ConfigEdits, KernelApi } from '../../kernel/kernel-api.js';
-import { writeAs } from '../../kernel/writes-as-caller.js';
-import { coreToolName, type CallContext, type JsonObject, type ToolDefinition } from '../../kernel/tools.js';
-import { redactDefinition } from '../../kernel/secrets/redact.js';
+import { administer, ANNOTATIONS, ConflictError, coreTool, coreToolName, NotFoundError, permits, redactDefinition, ValidationFailedError, writeAs, type CallContext, type ConfigEdits, type JsonObject, type KernelApi, type McpServerDefinition, type Principal, type SecretValue, type ToolDefinition } from '../../kernel/index.js';
 import { schemaErrors, warnings, withoutDefaults } from './definition-checks.js';
 import { keepRedactedSecrets } from './kept-secrets.js';
 import { detect } from './detect.js';
@@ -13,10 +7,7 @@ import { checkRuntimeCommand } from './runtime-commands.js';
 import { checkReferences } from './references.js';
 import { checkRuntimeUrl, newUrl } from './runtime-urls.js';
 import { outboundPolicy } from '../../lib/net/outbound-policy.js';
-import type { SecretValue } from '../../kernel/secrets/secret-value.js';
-import type { Principal } from '../../kernel/contracts/authorization.js';
 import { serverResource } from './server-resource.js';
-import { administer, permits } from '../../kernel/authorization/authorize.js';
 
 const STRING_MAP = { type: 'object', additionalProperties: { type: 'string' } };
 /** env and headers values: a string (with optional `${NAME}` references) or `{fromFile}`. */

@@ -9,10 +9,7 @@
  */
 import { realpathSync } from 'node:fs';
 import { dirname, isAbsolute, resolve, sep } from 'node:path';
-import type { Settings } from '../../kernel/config/settings.js';
-import type { Principal } from '../../kernel/contracts/authorization.js';
-import { ForbiddenError } from '../../kernel/errors.js';
-import { isFileReference, isReference, REFERENCE, type SecretValue } from '../../kernel/secrets/secret-value.js';
+import { ForbiddenError, isFileReference, isReference, REFERENCE, type Principal, type SecretValue, type Settings } from '../../kernel/index.js';
 
 const RULE = 'secrets.references';
 

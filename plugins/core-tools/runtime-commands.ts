@@ -5,9 +5,7 @@
  * it to, say, npx and uvx. An entry matches the executable exactly as written: `npx` (found on
  * Switchboard's PATH) admits `npx` and not `/tmp/x/npx`, which a base-name match would.
  */
-import { commandLine } from '../../kernel/config/command-line.js';
-import type { McpServerDefinition, Settings } from '../../kernel/config/settings.js';
-import { ForbiddenError } from '../../kernel/errors.js';
+import { commandLine, ForbiddenError, type McpServerDefinition, type Settings } from '../../kernel/index.js';
 
 export function executableOf(def: Pick<McpServerDefinition, 'command' | 'args'>): string | undefined {
   return commandLine(def)[0];

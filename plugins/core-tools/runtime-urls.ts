@@ -5,7 +5,7 @@
  * error at once rather than a server that never connects. The connection checks again (the
  * name may point elsewhere by then) and connects to the address it checked.
  */
-import type { McpServerDefinition, Settings } from '../../kernel/config/settings.js';
+import type { McpServerDefinition, Settings } from '../../kernel/index.js';
 import { OutboundRefusedError, outboundPolicy } from '../../lib/net/outbound-policy.js';
 
 type Remote = Pick<McpServerDefinition, 'type' | 'url'>;

@@ -1,6 +1,5 @@
 /** An MCP server definition as the authorizer sees it: name, type, owner, the executable it runs. */
-import type { McpServerDefinition } from '../../kernel/config/settings.js';
-import type { Resource } from '../../kernel/contracts/authorization.js';
+import type { McpServerDefinition, Resource } from '../../kernel/index.js';
 import { executableOf } from './runtime-commands.js';
 
 /** A server definition as the authorizer sees it. */

@@ -3,15 +3,9 @@
  * stopped from inside) and one MCPServer service per definition. In file mode start and
  * stop are imperative: they act on the running server, not on its file.
  */
-import type { ServiceStatus } from '../../kernel/contracts/lifecycle.js';
-import { ANNOTATIONS, coreTool } from '../../kernel/core-tool.js';
-import { ConflictError, NotFoundError, UnsupportedError } from '../../kernel/errors.js';
-import type { KernelApi } from '../../kernel/kernel-api.js';
-import type { CallContext, JsonObject, ToolDefinition } from '../../kernel/tools.js';
-import { writeAs } from '../../kernel/writes-as-caller.js';
+import { administer, ANNOTATIONS, ConflictError, coreTool, NotFoundError, UnsupportedError, writeAs, type CallContext, type JsonObject, type KernelApi, type ServiceStatus, type ToolDefinition } from '../../kernel/index.js';
 import { withoutDefaults } from './definition-checks.js';
 import { serverResource } from './server-resource.js';
-import { administer } from '../../kernel/authorization/authorize.js';
 
 export const AGGREGATOR = 'aggregator';
 

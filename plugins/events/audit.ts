@@ -2,11 +2,7 @@
  * The audit trail as events: every admin operation done and every denial (kernel onAudit),
  * naming the actor, the action, the resource and, for a denial, the rule.
  */
-import { describePrincipal } from '../../kernel/authorization/principal.js';
-import { resourceLabel, type AuditEntry } from '../../kernel/authorization/authorize.js';
-import type { Resource } from '../../kernel/contracts/authorization.js';
-import type { EventLog, EventResourceType } from '../../kernel/contracts/events.js';
-import type { KernelApi } from '../../kernel/kernel-api.js';
+import { describePrincipal, resourceLabel, type AuditEntry, type EventLog, type EventResourceType, type KernelApi, type Resource } from '../../kernel/index.js';
 
 const RESOURCE_TYPE: Record<Resource['type'], EventResourceType> = {
   tool: 'Tool',

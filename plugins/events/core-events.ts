@@ -3,10 +3,7 @@
  * every new matching event reaches the caller as a log notification (logger
  * `switchboard.events`, the event as data) until follow_seconds pass or the client cancels.
  */
-import { ANNOTATIONS } from '../../kernel/core-tool.js';
-import type { EventLog, EventQuery, SwitchboardEvent } from '../../kernel/contracts/events.js';
-import { objectResult } from '../../kernel/mcp/results.js';
-import { coreToolName, type CallContext, type JsonObject, type ToolDefinition } from '../../kernel/tools.js';
+import { ANNOTATIONS, coreToolName, objectResult, type CallContext, type EventLog, type EventQuery, type JsonObject, type SwitchboardEvent, type ToolDefinition } from '../../kernel/index.js';
 
 const RESOURCE_TYPES = ['MCPServer', 'Workflow', 'WorkflowExecution', 'Aggregator', 'Tool'];
 

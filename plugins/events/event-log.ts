@@ -10,7 +10,7 @@
  */
 import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { EventLog, EventQuery, NewEvent, SwitchboardEvent } from '../../kernel/contracts/events.js';
+import type { EventLog, EventQuery, NewEvent, SwitchboardEvent } from '../../kernel/index.js';
 import { PRIVATE_DIR, PRIVATE_FILE, writeFileAtomic } from '../../lib/files/atomic-write.js';
 
 export interface Retention {

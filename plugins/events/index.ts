@@ -5,13 +5,11 @@
  * service; this one turns the kernel's hooks into events (sources.ts).
  */
 import { join } from 'node:path';
-import { publishCoreTools } from '../../kernel/core-tool.js';
-import { definePlugin } from '../../kernel/plugin.js';
+import { callerOf, definePlugin, permits, publishCoreTools } from '../../kernel/index.js';
 import { coreEventsTool } from './core-events.js';
 import { PersistentEventLog } from './event-log.js';
 import { tapSources } from './sources.js';
 import { tapAudit } from './audit.js';
-import { callerOf, permits } from '../../kernel/authorization/authorize.js';
 
 export default definePlugin<{ maxEvents: number; maxAgeHours: number }>({
   name: 'events',

@@ -3,9 +3,7 @@
  * each configuration change), server lifecycle (from state changes, with recoveries told
  * apart from first starts), and tools discovered (from catalogue changes, per server).
  */
-import type { ConfigSnapshot } from '../../kernel/config/snapshot.js';
-import type { EventLog } from '../../kernel/contracts/events.js';
-import type { KernelApi } from '../../kernel/kernel-api.js';
+import type { ConfigSnapshot, EventLog, KernelApi } from '../../kernel/index.js';
 
 function diff<T>(before: ReadonlyMap<string, { value: T }> | undefined, after: ReadonlyMap<string, { value: T }>): { created: string[]; updated: string[]; deleted: string[] } {
   const out = { created: [] as string[], updated: [] as string[], deleted: [] as string[] };

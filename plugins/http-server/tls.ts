@@ -6,9 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { createSecureContext } from 'node:tls';
-import type { Settings } from '../../kernel/config/settings.js';
-import type { ParsedYaml } from '../../kernel/config/yaml-document.js';
-import type { ConfigProblem } from '../../kernel/errors.js';
+import type { ConfigProblem, ParsedYaml, Settings } from '../../kernel/index.js';
 
 export interface TlsMaterial {
   cert: Buffer;

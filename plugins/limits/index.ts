@@ -5,10 +5,7 @@
  * nesting depth for every meta-tool's arguments (deeper ones would overflow recursive code).
  * Settings live in `aggregator.limits` and apply live on reload.
  */
-import { RateLimitedError, SessionLimitError, TooDeepError, TooLargeError } from '../../kernel/errors.js';
-import { definePlugin } from '../../kernel/plugin.js';
-import type { RequestContext } from '../../kernel/request-context.js';
-import type { Session } from '../../kernel/sessions.js';
+import { definePlugin, RateLimitedError, SessionLimitError, TooDeepError, TooLargeError, type RequestContext, type Session } from '../../kernel/index.js';
 import { exceedsDepth } from './json-depth.js';
 import { callerOf, countOf } from './session-callers.js';
 import { TokenBucket } from './token-bucket.js';

@@ -3,7 +3,7 @@
  * else the client's network address. Without either (stdio, in-memory) there is one client
  * and no one to share with, so no per-caller limit applies.
  */
-import type { Session } from '../../kernel/sessions.js';
+import type { Session } from '../../kernel/index.js';
 
 export interface SessionCaller {
   readonly key: string;

@@ -3,10 +3,7 @@
  * would unlock it) or disconnected, and whether it is suspended. The `auth://status`
  * resource shows it whole; list_tools' servers_requiring_auth is its auth_required part.
  */
-import { ownerOf } from '../../kernel/contracts/sign-in.js';
-import type { KernelApi } from '../../kernel/kernel-api.js';
-import type { Session } from '../../kernel/sessions.js';
-import { coreToolName } from '../../kernel/tools.js';
+import { coreToolName, ownerOf, type KernelApi, type Session } from '../../kernel/index.js';
 
 export const AUTH_STATUS_URI = 'auth://status';
 

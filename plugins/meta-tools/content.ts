@@ -1,12 +1,5 @@
 /** Resources and prompts aggregated from the upstreams. */
-import type { UpstreamResource } from '../../kernel/contracts/lifecycle.js';
-import { NotFoundError, SwitchboardError } from '../../kernel/errors.js';
-import type { KernelApi } from '../../kernel/kernel-api.js';
-import type { MetaToolDefinition } from '../../kernel/mcp/endpoint.js';
-import { objectResult } from '../../kernel/mcp/results.js';
-import { servedBy, type CallContext, type JsonObject } from '../../kernel/tools.js';
-import type { CatalogueView } from '../../kernel/request-context.js';
-import { ownerOf } from '../../kernel/contracts/sign-in.js';
+import { NotFoundError, objectResult, ownerOf, servedBy, SwitchboardError, type CallContext, type CatalogueView, type JsonObject, type KernelApi, type MetaToolDefinition, type UpstreamResource } from '../../kernel/index.js';
 import { AUTH_STATUS_RESOURCE, AUTH_STATUS_URI, readAuthStatus } from './auth-status.js';
 
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };

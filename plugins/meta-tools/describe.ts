@@ -1,6 +1,5 @@
 /** The full form of a catalogue entry (describe_tool, include_schema). */
-import type { CatalogueEntry } from '../../kernel/catalogue.js';
-import type { JsonObject } from '../../kernel/tools.js';
+import type { CatalogueEntry, JsonObject } from '../../kernel/index.js';
 
 export function invocationText(entry: CatalogueEntry): string {
   const example = JSON.stringify({ name: entry.name, arguments: {} });

@@ -1,13 +1,6 @@
 /** list_tools, describe_tool, filter_tools, list_core_tools: finding tools without flooding the context. */
-import type { CatalogueEntry } from '../../kernel/catalogue.js';
-import { SwitchboardError } from '../../kernel/errors.js';
+import { headerValue, objectResult, SwitchboardError, type CatalogueEntry, type JsonObject, type KernelApi, type MetaToolDefinition, type Session } from '../../kernel/index.js';
 import { compileGlob, GlobSyntaxError, type Glob } from '../../lib/glob.js';
-import type { KernelApi } from '../../kernel/kernel-api.js';
-import type { MetaToolDefinition } from '../../kernel/mcp/endpoint.js';
-import { objectResult } from '../../kernel/mcp/results.js';
-import { headerValue } from '../../kernel/request-context.js';
-import type { JsonObject } from '../../kernel/tools.js';
-import type { Session } from '../../kernel/sessions.js';
 import { authStatus } from './auth-status.js';
 import { fullEntry, invocationText } from './describe.js';
 import { page, visibleEntries } from './visible.js';

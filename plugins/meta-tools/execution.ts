@@ -1,8 +1,5 @@
 /** call_tool and call_tools: the only way to run an aggregated tool. */
-import type { KernelApi } from '../../kernel/kernel-api.js';
-import type { MetaToolDefinition } from '../../kernel/mcp/endpoint.js';
-import { errorResult, objectResult } from '../../kernel/mcp/results.js';
-import type { CallContext, JsonObject } from '../../kernel/tools.js';
+import { errorResult, objectResult, type CallContext, type JsonObject, type KernelApi, type MetaToolDefinition } from '../../kernel/index.js';
 
 const MAX_BATCH = 16;
 

@@ -1,5 +1,5 @@
 /** meta-tools: the 13 tools an MCP client sees; everything else is reached through call_tool. */
-import { definePlugin } from '../../kernel/plugin.js';
+import { definePlugin } from '../../kernel/index.js';
 import { contentTools } from './content.js';
 import { discoveryTools } from './discovery.js';
 import { executionTools } from './execution.js';

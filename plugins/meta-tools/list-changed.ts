@@ -4,7 +4,7 @@
  * knows to discover again. Debounced: a burst of changes (a restart, a reload of many files)
  * is one notification. The meta-tools themselves never change; what they show does.
  */
-import type { KernelApi } from '../../kernel/kernel-api.js';
+import type { KernelApi } from '../../kernel/index.js';
 
 const DEBOUNCE_MS = 250;
 

@@ -19,12 +19,8 @@ import {
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { KernelApi } from '../../kernel/kernel-api.js';
-import type { CatalogueView } from '../../kernel/request-context.js';
-import type { Session } from '../../kernel/sessions.js';
-import type { CallContext } from '../../kernel/tools.js';
+import { ownerOf as sessionOwner, type CallContext, type CatalogueView, type KernelApi, type Session } from '../../kernel/index.js';
 import { serverVisible } from './content.js';
-import { ownerOf as sessionOwner } from '../../kernel/contracts/sign-in.js';
 import { AUTH_STATUS_RESOURCE, AUTH_STATUS_URI, readAuthStatus } from './auth-status.js';
 
 const PAGE = 100;

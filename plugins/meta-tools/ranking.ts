@@ -4,8 +4,7 @@
  * get, show, ...) count for less rather than nothing. The index is built once per catalogue
  * version and shared by every session; a query only walks the postings of its terms.
  */
-import type { CatalogueEntry } from '../../kernel/catalogue.js';
-import type { CatalogueApi } from '../../kernel/kernel-api.js';
+import type { CatalogueApi, CatalogueEntry } from '../../kernel/index.js';
 
 const NAME_WEIGHT = 3;
 const SUMMARY_WEIGHT = 1;

@@ -1,9 +1,5 @@
 /** list_servers: the caller's view of every registered server (decisions.md). */
-import type { KernelApi } from '../../kernel/kernel-api.js';
-import type { MetaToolDefinition } from '../../kernel/mcp/endpoint.js';
-import { objectResult } from '../../kernel/mcp/results.js';
-import { coreToolName, type JsonObject } from '../../kernel/tools.js';
-import { ownerOf } from '../../kernel/contracts/sign-in.js';
+import { coreToolName, objectResult, ownerOf, type JsonObject, type KernelApi, type MetaToolDefinition } from '../../kernel/index.js';
 
 export function serverTools(kernel: KernelApi): MetaToolDefinition[] {
   return [

@@ -1,7 +1,5 @@
 /** The caller's catalogue: the whole catalogue, narrowed by the request's view when it has one. */
-import type { CatalogueEntry } from '../../kernel/catalogue.js';
-import type { CatalogueApi } from '../../kernel/kernel-api.js';
-import type { CatalogueView } from '../../kernel/request-context.js';
+import type { CatalogueApi, CatalogueEntry, CatalogueView } from '../../kernel/index.js';
 
 /** Narrowed catalogues by view object, recomputed only when the catalogue changes. */
 const narrowed = new WeakMap<CatalogueView, { version: number; entries: readonly CatalogueEntry[] }>();

@@ -9,9 +9,7 @@
 import type { ObservableResult } from '@opentelemetry/api';
 import type { MeterProvider } from '@opentelemetry/sdk-metrics';
 import type { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
-import type { ServiceState } from '../../kernel/contracts/lifecycle.js';
-import { packageVersion } from '../../kernel/paths.js';
-import { definePlugin } from '../../kernel/plugin.js';
+import { definePlugin, packageVersion, type ServiceState } from '../../kernel/index.js';
 import { CallAttributes } from './labels.js';
 
 const SERVICE_STATES: readonly ServiceState[] = ['stopped', 'starting', 'running', 'stopping', 'failed', 'unreachable', 'auth_required'];

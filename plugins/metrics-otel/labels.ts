@@ -5,7 +5,7 @@
  * once per (tool, outcome) and reused, so recording allocates nothing on the hot path.
  */
 import type { Attributes } from '@opentelemetry/api';
-import type { CallEnd } from '../../kernel/contracts/observations.js';
+import type { CallEnd } from '../../kernel/index.js';
 
 export const OTHER = '_other';
 

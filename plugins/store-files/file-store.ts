@@ -7,10 +7,7 @@ import { readdir, readFile, rm } from 'node:fs/promises';
 import { basename, extname, join, relative, sep } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import { stringify } from 'yaml';
-import type { RawResource, ResourceKind, ResourceStore, StoreChange, StoreLoadResult } from '../../kernel/contracts/store.js';
-import { parseYaml } from '../../kernel/config/yaml-document.js';
-import type { ConfigProblem } from '../../kernel/errors.js';
-import { SETTINGS_FILE } from '../../kernel/config/pipeline.js';
+import { parseYaml, SETTINGS_FILE, type ConfigProblem, type RawResource, type ResourceKind, type ResourceStore, type StoreChange, type StoreLoadResult } from '../../kernel/index.js';
 import { PRIVATE_FILE, removeLeftoverTempFiles, writeFileAtomic } from '../../lib/files/atomic-write.js';
 import { readSettingsText, writeSettingsText } from '../../lib/files/settings-file.js';
 

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { StoredRecord } from '../../kernel/contracts/auth.js';
+import type { StoredRecord } from '../../kernel/index.js';
 import { WriteThroughGrantStore, type GrantBacking } from '../../lib/grants/write-through-grant-store.js';
 import { removeLeftoverTempFiles, writeFileAtomic } from '../../lib/files/atomic-write.js';
 

@@ -3,7 +3,7 @@
  * and (the GrantStore contract) what an auth plugin issues, as sealed files under state/.
  */
 import { join } from 'node:path';
-import { definePlugin } from '../../kernel/plugin.js';
+import { definePlugin } from '../../kernel/index.js';
 import { FileStore } from './file-store.js';
 import { FileGrantStore } from './grant-files.js';
 

@@ -8,7 +8,7 @@
  * is left to it: the API server stores what was written, Switchboard validates it on load.
  */
 import { stringify } from 'yaml';
-import { loadSchema } from '../../kernel/config/validate.js';
+import { loadSchema } from '../../kernel/index.js';
 
 export const CRD_GROUP = 'switchboard.dev';
 export const CRD_VERSION = 'v1alpha1';

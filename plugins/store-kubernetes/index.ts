@@ -5,7 +5,7 @@
  * MCPServer's status; an auth plugin's grants are kept as Secrets. Start-up needs the API server: unreachable, it is retried for
  * `startupRetrySeconds`, then start-up fails (there is no fallback to files).
  */
-import { definePlugin } from '../../kernel/plugin.js';
+import { definePlugin } from '../../kernel/index.js';
 import type { KubeApi } from './kube-api.js';
 
 async function connect(namespace: string, retryMs: number, onRetry: (message: string) => void): Promise<KubeApi> {

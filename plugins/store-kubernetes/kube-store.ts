@@ -6,10 +6,8 @@
  * (Switchboard's own writes) is not a change of the definition and is not reported.
  */
 import { stringify } from 'yaml';
-import type { RawResource, ResourceKind, ResourceStore, StoreChange, StoreLoadResult, WriteAs } from '../../kernel/contracts/store.js';
+import { ForbiddenError, parseYaml, SwitchboardError, type ConfigProblem, type RawResource, type ResourceKind, type ResourceStore, type StoreChange, type StoreLoadResult, type WriteAs } from '../../kernel/index.js';
 import { CRD_GROUP, CRD_VERSION } from './crds.js';
-import { parseYaml } from '../../kernel/config/yaml-document.js';
-import { ForbiddenError, SwitchboardError, type ConfigProblem } from '../../kernel/errors.js';
 import { readSettingsText, writeSettingsText } from '../../lib/files/settings-file.js';
 import { KINDS, KubeApiError, type KubeApi, type KubeObject, type Plural } from './kube-api.js';
 

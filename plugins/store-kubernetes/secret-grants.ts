@@ -5,7 +5,7 @@
  * holds nothing usable without the key. Served from memory: one replica's view, as with files.
  */
 import { createHash } from 'node:crypto';
-import type { StoredRecord } from '../../kernel/contracts/auth.js';
+import type { StoredRecord } from '../../kernel/index.js';
 import { WriteThroughGrantStore, type GrantBacking } from '../../lib/grants/write-through-grant-store.js';
 import { KubeApiError, type KubeApi } from './kube-api.js';
 

@@ -5,8 +5,7 @@
  * (no resourceVersion: a concurrent spec edit cannot make it conflict), debounced so a burst
  * of state changes is one write per server.
  */
-import type { KernelApi } from '../../kernel/kernel-api.js';
-import type { Logger } from '../../kernel/log.js';
+import type { KernelApi, Logger } from '../../kernel/index.js';
 import { KubeApiError, type KubeApi } from './kube-api.js';
 
 const DEBOUNCE_MS = 150;

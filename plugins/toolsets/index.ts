@@ -3,10 +3,7 @@
  * meta-tool request (per request, not per session), compiles presets from config.yaml, and
  * provides the `toolsets` service for filter_tools' `toolset` argument.
  */
-import type { ToolsetService } from '../../kernel/contracts/toolsets.js';
-import type { ConfigProblem } from '../../kernel/errors.js';
-import { definePlugin } from '../../kernel/plugin.js';
-import { headerValue, type CatalogueView } from '../../kernel/request-context.js';
+import { definePlugin, headerValue, type CatalogueView, type ConfigProblem, type ToolsetService } from '../../kernel/index.js';
 import { BUILT_IN_PRESETS, compilePresets, presetInfos, type CompiledPreset } from './presets.js';
 import { resolveSelectors, viewOf } from './resolve.js';
 import { parseSelectors, splitHeader } from './selectors.js';

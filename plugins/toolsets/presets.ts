@@ -4,11 +4,8 @@
  * by `server:` and `pattern` rules at once). Invalid presets are configuration errors
  * that name the preset.
  */
-import type { CatalogueEntry } from '../../kernel/catalogue.js';
-import type { PresetRule, ToolsetPresetSpec } from '../../kernel/config/settings.js';
-import type { PresetInfo } from '../../kernel/contracts/toolsets.js';
+import { servedBy, type CatalogueEntry, type PresetInfo, type PresetRule, type ToolsetPresetSpec } from '../../kernel/index.js';
 import { compileGlob, GlobSyntaxError } from '../../lib/glob.js';
-import { servedBy } from '../../kernel/tools.js';
 
 export type Predicate = (entry: CatalogueEntry) => boolean;
 

@@ -1,8 +1,5 @@
 /** Turning parsed selectors into a CatalogueView, optionally inside another view. */
-import type { CatalogueApi } from '../../kernel/kernel-api.js';
-import type { ResolvedToolset } from '../../kernel/contracts/toolsets.js';
-import type { CatalogueView } from '../../kernel/request-context.js';
-import { servedBy } from '../../kernel/tools.js';
+import { servedBy, type CatalogueApi, type CatalogueView, type ResolvedToolset } from '../../kernel/index.js';
 import type { CompiledPreset, Predicate } from './presets.js';
 import { InvalidToolsetError, type Selector } from './selectors.js';
 

@@ -2,7 +2,7 @@
  * Toolset selectors: `preset:<name>`, `server:<name>`, `workflow:<name>`, `tool:<name>`,
  * from the X-Service-Toolset header (comma-separated) or filter_tools' `toolset` array.
  */
-import { SwitchboardError } from '../../kernel/errors.js';
+import { SwitchboardError } from '../../kernel/index.js';
 
 export const MAX_SELECTORS = 32;
 

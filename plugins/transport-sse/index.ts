@@ -4,8 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
-import { definePlugin } from '../../kernel/plugin.js';
-import { foreignCaller } from '../../kernel/sessions.js';
+import { definePlugin, foreignCaller } from '../../kernel/index.js';
 
 export default definePlugin({
   name: 'transport-sse',

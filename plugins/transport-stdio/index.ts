@@ -4,7 +4,7 @@
  * Switchboard shuts down gracefully.
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { definePlugin } from '../../kernel/plugin.js';
+import { definePlugin } from '../../kernel/index.js';
 
 export default definePlugin({
   name: 'transport-stdio',

@@ -4,8 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { definePlugin } from '../../kernel/plugin.js';
-import { foreignCaller } from '../../kernel/sessions.js';
+import { definePlugin, foreignCaller } from '../../kernel/index.js';
 import { asMessages, isInitialize, protocolVersionSupported } from './messages.js';
 import { HttpSessionTransport } from './session-transport.js';
 

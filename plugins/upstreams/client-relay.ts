@@ -17,9 +17,7 @@
  */
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ClientCapabilities, JSONRPCMessage, LoggingLevel, RequestId } from '@modelcontextprotocol/sdk/types.js';
-import type { Logger } from '../../kernel/log.js';
-import type { SecretsApi } from '../../kernel/kernel-api.js';
-import type { CallContext } from '../../kernel/tools.js';
+import type { CallContext, Logger, SecretsApi } from '../../kernel/index.js';
 
 /** The requests relayed, and the client capability each needs. */
 const RELAYED: Record<string, keyof ClientCapabilities> = {

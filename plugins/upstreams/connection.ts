@@ -17,18 +17,8 @@ import {
   type ResourceTemplate,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { ServiceHealth, ServiceState, ServiceStatus } from '../../kernel/contracts/lifecycle.js';
-import type { McpServerDefinition } from '../../kernel/config/settings.js';
-import { TimeoutError, type ServerUnavailableError, type SwitchboardError } from '../../kernel/errors.js';
-import type { Logger } from '../../kernel/log.js';
-import { SERVER_INFO } from '../../kernel/mcp/endpoint.js';
-import { PASSTHROUGH } from '../../kernel/mcp/passthrough.js';
-import { dispatchByShape } from '../../kernel/mcp/dispatch.js';
+import { commandLine, dispatchByShape, PASSTHROUGH, redactUrl, SERVER_INFO, TimeoutError, type CallContext, type JsonObject, type Logger, type McpServerDefinition, type SecretsApi, type ServerUnavailableError, type ServiceHealth, type ServiceState, type ServiceStatus, type SwitchboardError } from '../../kernel/index.js';
 import { DirectCalls } from './direct-calls.js';
-import type { CallContext, JsonObject } from '../../kernel/tools.js';
-import { commandLine } from '../../kernel/config/command-line.js';
-import { redactUrl } from '../../kernel/secrets/redact.js';
-import type { SecretsApi } from '../../kernel/kernel-api.js';
 import { resolvedSecrets } from './resolved-secrets.js';
 import { ClientRelay } from './client-relay.js';
 import { listToolsPage } from './tool-list.js';

@@ -10,9 +10,7 @@
  */
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError, type CallToolResult, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import type { Cancellation } from '../../kernel/cancellation.js';
-import type { JsonObject } from '../../kernel/tools.js';
-import { SwitchboardError } from '../../kernel/errors.js';
+import { SwitchboardError, type Cancellation, type JsonObject } from '../../kernel/index.js';
 import { UpstreamAnswerError } from './call-errors.js';
 
 const PREFIX = 'sb:';

@@ -6,7 +6,7 @@
  * tools or state change, so members joining, leaving, stopping or diverging show at once.
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { JsonSchemaObject, ToolAnnotations, ToolDefinition } from '../../kernel/tools.js';
+import type { JsonSchemaObject, ToolAnnotations, ToolDefinition } from '../../kernel/index.js';
 import type { UpstreamConnection } from './connection.js';
 
 export interface FamilyRefusal {

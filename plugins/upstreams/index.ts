@@ -1,5 +1,5 @@
 /** upstreams: the registered MCP servers, their connections and their tools in the catalogue. */
-import { definePlugin } from '../../kernel/plugin.js';
+import { definePlugin } from '../../kernel/index.js';
 import { Upstreams } from './registry.js';
 import { outboundPolicy } from '../../lib/net/outbound-policy.js';
 

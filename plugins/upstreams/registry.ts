@@ -3,23 +3,15 @@
  * whose definition changed restarts, one that disappeared stops, one that appeared starts
  * (remote servers always, stdio servers when autoStart), and nothing else is touched.
  */
-import type { ContentChange, ServiceState, ServiceStatus, UpstreamPrompt, UpstreamRegistry, UpstreamResource, UpstreamResourceTemplate } from '../../kernel/contracts/lifecycle.js';
-import type { ConfigSnapshot } from '../../kernel/config/snapshot.js';
-import type { McpServerDefinition } from '../../kernel/config/settings.js';
-import { AuthRequiredError, NotFoundError } from '../../kernel/errors.js';
+import { AuthRequiredError, coreToolName, NotFoundError, ownerOf, type ConfigSnapshot, type ContentChange, type KernelApi, type Logger, type McpServerDefinition, type Owner, type RequestContext, type ServiceState, type ServiceStatus, type SignInStatus, type SignInTarget, type UpstreamPrompt, type UpstreamRegistry, type UpstreamResource, type UpstreamResourceTemplate } from '../../kernel/index.js';
 import { outboundPolicy } from '../../lib/net/outbound-policy.js';
-import type { KernelApi } from '../../kernel/kernel-api.js';
-import type { Logger } from '../../kernel/log.js';
 import { UpstreamConnection } from './connection.js';
 import type { ToolListLimits } from './tool-limits.js';
 import { familySurface, type FamilyRefusal } from './family.js';
 import { promptEntries, toolDefinitions } from './tool-definitions.js';
 import { unavailable } from './unavailable.js';
-import { ownerOf, type Owner, type SignInStatus, type SignInTarget } from '../../kernel/contracts/sign-in.js';
 import { SignInGate } from './sign-in-gate.js';
 import { SignInView } from './sign-in-view.js';
-import type { RequestContext } from '../../kernel/request-context.js';
-import { coreToolName } from '../../kernel/tools.js';
 
 /** Fields whose change needs a new connection. */
 function connectionKey(d: McpServerDefinition): string {

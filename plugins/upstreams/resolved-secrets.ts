@@ -10,9 +10,7 @@
  * is the caller's own string: scrubbing it would let any caller blank out ordinary text
  * (`X-Api-Key: "pong from"`) in every other session's results, so it is never added.
  */
-import type { McpServerDefinition } from '../../kernel/config/settings.js';
-import { secretLookingName } from '../../kernel/secrets/redact.js';
-import { isReference, resolveSecretMap } from '../../kernel/secrets/secret-value.js';
+import { isReference, resolveSecretMap, secretLookingName, type McpServerDefinition } from '../../kernel/index.js';
 
 /** Headers that carry credentials whatever their value looks like. */
 const CREDENTIAL_HEADER = /^(authorization|proxy-authorization|cookie|x-api-key|api-key)$|token|secret|key/i;

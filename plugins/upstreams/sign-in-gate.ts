@@ -6,10 +6,7 @@
  * whose connection is gone (a restart, a resumed server) is reconnected on its next call.
  */
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { ownerOf, type Owner, type SignInTarget, type UpstreamCredentials } from '../../kernel/contracts/sign-in.js';
-import { AuthRequiredError } from '../../kernel/errors.js';
-import type { Logger } from '../../kernel/log.js';
-import type { CallContext, JsonObject } from '../../kernel/tools.js';
+import { AuthRequiredError, ownerOf, type CallContext, type JsonObject, type Logger, type Owner, type SignInTarget, type UpstreamCredentials } from '../../kernel/index.js';
 import type { UpstreamConnection } from './connection.js';
 import type { BearerSource } from './http-client-transport.js';
 

@@ -5,10 +5,7 @@
  * and inner view, and all dropped when a gate or a grant changes, so the discovery memo
  * keyed on the view object (meta-tools' visible.ts) keeps working between changes.
  */
-import type { CatalogueEntry } from '../../kernel/catalogue.js';
-import type { Owner } from '../../kernel/contracts/sign-in.js';
-import { AuthRequiredError } from '../../kernel/errors.js';
-import type { CatalogueView } from '../../kernel/request-context.js';
+import { AuthRequiredError, type CatalogueEntry, type CatalogueView, type Owner } from '../../kernel/index.js';
 import type { SignInGate } from './sign-in-gate.js';
 
 /** Stands in for "no toolset" as a WeakMap key. */

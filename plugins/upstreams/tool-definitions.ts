@@ -1,7 +1,6 @@
 /** An upstream's tools and prompts under their catalogue names. */
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { UpstreamPrompt } from '../../kernel/contracts/lifecycle.js';
-import type { CallContext, JsonObject, JsonSchemaObject, ToolDefinition } from '../../kernel/tools.js';
+import type { CallContext, JsonObject, JsonSchemaObject, ToolDefinition, UpstreamPrompt } from '../../kernel/index.js';
 import type { UpstreamConnection } from './connection.js';
 
 export function externalName(conn: UpstreamConnection, name: string): string {

@@ -5,7 +5,7 @@
  * status says which limit and which setting raises it.
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { AggregatorLimits } from '../../kernel/config/settings.js';
+import type { AggregatorLimits } from '../../kernel/index.js';
 
 export type ToolListLimits = Pick<AggregatorLimits, 'maxToolsPerServer' | 'maxToolNameLength'>;
 

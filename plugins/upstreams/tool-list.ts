@@ -13,8 +13,7 @@
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { ListToolsResultSchema, Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { Logger } from '../../kernel/log.js';
-import type { SecretsApi } from '../../kernel/kernel-api.js';
+import type { Logger, SecretsApi } from '../../kernel/index.js';
 
 interface Page {
   tools: Tool[];

@@ -3,9 +3,7 @@
  * when it retries by itself, and the core tool call that starts it now. A person (or an
  * agent) reading it knows what to do next.
  */
-import type { ServiceState } from '../../kernel/contracts/lifecycle.js';
-import { ServerUnavailableError } from '../../kernel/errors.js';
-import { coreToolName } from '../../kernel/tools.js';
+import { coreToolName, ServerUnavailableError, type ServiceState } from '../../kernel/index.js';
 
 export interface UnavailableFacts {
   name: string;

@@ -4,7 +4,7 @@
  * problem is collected with the step's id in it, so a person reading the list can fix
  * them all at once.
  */
-import type { WorkflowCondition, WorkflowStep } from '../../kernel/config/settings.js';
+import type { WorkflowCondition, WorkflowStep } from '../../kernel/index.js';
 import { compileValue, TemplateLocationError, type CompiledValue } from './templates.js';
 
 export type CompiledCondition =

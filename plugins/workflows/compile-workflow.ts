@@ -3,8 +3,7 @@
  * the output template, the input schema derived from `args`. Everything the engine needs
  * per run is here.
  */
-import type { WorkflowArgDefinition } from '../../kernel/config/settings.js';
-import type { JsonSchemaObject } from '../../kernel/tools.js';
+import type { JsonSchemaObject, WorkflowArgDefinition } from '../../kernel/index.js';
 import { compileStep, type CompiledStep, type CompiledToolStep, type StepContext } from './compile-step.js';
 import type { WorkflowDefinition } from './definition.js';
 import { compileValue, TemplateLocationError, type CompiledValue } from './templates.js';

@@ -3,9 +3,7 @@
  * outcome checked, or a template that renders true or false.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { ToolCallsApi } from '../../kernel/kernel-api.js';
-import { errorResult } from '../../kernel/mcp/results.js';
-import type { CallContext, JsonObject } from '../../kernel/tools.js';
+import { errorResult, type CallContext, type JsonObject, type ToolCallsApi } from '../../kernel/index.js';
 import type { CompiledCondition } from './compile-step.js';
 import { deepEqual, readJsonPath } from './json-path.js';
 import { stepValue } from './step-value.js';

@@ -1,13 +1,5 @@
 /** core_workflow_*: define, inspect and change workflows; list and fetch executions. */
-import { ConflictError, NotFoundError, ValidationFailedError } from '../../kernel/errors.js';
-import type { KernelApi } from '../../kernel/kernel-api.js';
-import { writeAs } from '../../kernel/writes-as-caller.js';
-import { administer, permits } from '../../kernel/authorization/authorize.js';
-import type { AdminOperation, Resource, WorkflowOperation } from '../../kernel/contracts/authorization.js';
-import type { ExecutionRecord } from '../../kernel/contracts/executions.js';
-import type { WorkflowResource } from '../../kernel/config/settings.js';
-import { ANNOTATIONS, coreTool } from '../../kernel/core-tool.js';
-import type { CallContext, JsonObject, ToolAnnotations, ToolDefinition } from '../../kernel/tools.js';
+import { administer, ANNOTATIONS, ConflictError, coreTool, NotFoundError, permits, ValidationFailedError, writeAs, type AdminOperation, type CallContext, type ExecutionRecord, type JsonObject, type KernelApi, type Resource, type ToolAnnotations, type ToolDefinition, type WorkflowOperation, type WorkflowResource } from '../../kernel/index.js';
 import { toToolForm, type WorkflowToolForm } from './definition.js';
 import type { ExecutionStore } from './execution-store.js';
 import type { WorkflowRegistry } from './registry.js';

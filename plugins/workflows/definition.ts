@@ -4,7 +4,7 @@
  * core_workflow_create/update (`name`, `description`, `args`, `steps`, `onFailure`,
  * `output`). Both condition forms and both spellings of allow-failure are accepted in both.
  */
-import type { WorkflowArgDefinition, WorkflowResource, WorkflowStep } from '../../kernel/config/settings.js';
+import type { WorkflowArgDefinition, WorkflowResource, WorkflowStep } from '../../kernel/index.js';
 
 export const WORKFLOW_API_VERSION = 'switchboard.dev/v1alpha1';
 

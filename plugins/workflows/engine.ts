@@ -7,16 +7,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { AggregatorLimits } from '../../kernel/config/settings.js';
-import type { Cancellation } from '../../kernel/cancellation.js';
-import { SwitchboardError } from '../../kernel/errors.js';
-import type { ToolCallsApi } from '../../kernel/kernel-api.js';
-import { errorResult, objectResult } from '../../kernel/mcp/results.js';
-import type { CallContext, JsonObject } from '../../kernel/tools.js';
+import { errorResult, objectResult, SwitchboardError, type AggregatorLimits, type CallContext, type Cancellation, type EventLog, type EventType, type JsonObject, type SecretsApi, type ToolCallsApi } from '../../kernel/index.js';
 import type { CompiledStep, CompiledWorkflow } from './compile-workflow.js';
-import type { EventLog, EventType } from '../../kernel/contracts/events.js';
 import { scrubRecord, type ExecutionRecord, type StepRecord } from './execution-record.js';
-import type { SecretsApi } from '../../kernel/kernel-api.js';
 import type { ExecutionStore } from './execution-store.js';
 import { resultDocument, type ShownStep } from './result-document.js';
 import { StepRunner, type RunScope, type StepError } from './step-runner.js';

@@ -1,8 +1,7 @@
 /** The persisted record of one workflow run (decisions.md, "Workflows"). */
-import type { ExecutionRecord } from '../../kernel/contracts/executions.js';
-import type { SecretsApi } from '../../kernel/kernel-api.js';
+import type { ExecutionRecord, SecretsApi } from '../../kernel/index.js';
 
-export type { ExecutionRecord, ExecutionStatus, StepRecord, StepStatus } from '../../kernel/contracts/executions.js';
+export type { ExecutionRecord, ExecutionStatus, StepRecord, StepStatus } from '../../kernel/index.js';
 
 /** A result as the record keeps it: whole, or truncated with a marker past `maxBytes`. */
 export function recordedValue(value: unknown, maxBytes: number): unknown {

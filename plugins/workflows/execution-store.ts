@@ -9,8 +9,7 @@
  */
 import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ExecutionHistory, ExecutionListQuery } from '../../kernel/contracts/executions.js';
-import type { Logger } from '../../kernel/log.js';
+import type { ExecutionHistory, ExecutionListQuery, Logger } from '../../kernel/index.js';
 import { PRIVATE_DIR, PRIVATE_FILE, writeFileAtomic } from '../../lib/files/atomic-write.js';
 import type { ExecutionRecord } from './execution-record.js';
 

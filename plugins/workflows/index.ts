@@ -4,12 +4,7 @@
  * recorded and persisted.
  */
 import { join } from 'node:path';
-import type { ConfigProblem } from '../../kernel/errors.js';
-import type { WorkflowResource } from '../../kernel/config/settings.js';
-import { publishCoreTools } from '../../kernel/core-tool.js';
-import { definePlugin } from '../../kernel/plugin.js';
-import { callerOf } from '../../kernel/authorization/authorize.js';
-import { describePrincipal } from '../../kernel/authorization/principal.js';
+import { callerOf, definePlugin, describePrincipal, publishCoreTools, type ConfigProblem, type WorkflowResource } from '../../kernel/index.js';
 import { compileWorkflow } from './compile-workflow.js';
 import { workflowCoreTools } from './core-tools.js';
 import { fromResource } from './definition.js';

@@ -3,11 +3,7 @@
  * Availability and the derived readOnlyHint follow the live catalogue: when a server's
  * tools come or go, the workflow tools are re-published only if either changed.
  */
-import type { CatalogueApi } from '../../kernel/kernel-api.js';
-import type { WorkflowResource } from '../../kernel/config/settings.js';
-import type { ConfigSnapshot } from '../../kernel/config/snapshot.js';
-import { SwitchboardError } from '../../kernel/errors.js';
-import type { ToolDefinition } from '../../kernel/tools.js';
+import { SwitchboardError, type CatalogueApi, type ConfigSnapshot, type ToolDefinition, type WorkflowResource } from '../../kernel/index.js';
 import { compileWorkflow, type CompiledWorkflow } from './compile-workflow.js';
 import { fromResource, toolName } from './definition.js';
 import type { WorkflowEngine } from './engine.js';

@@ -5,7 +5,7 @@
  * rendered the run still completes, and the document carries the error beside every step's
  * raw result. Step `outputs` (the first engine's form) stay available as `outputs`.
  */
-import type { JsonObject } from '../../kernel/tools.js';
+import type { JsonObject } from '../../kernel/index.js';
 import type { CompiledWorkflow } from './compile-workflow.js';
 import { TemplateError } from '#gotpl';
 import type { RunData } from './step-runner.js';

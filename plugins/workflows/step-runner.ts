@@ -5,11 +5,7 @@
  * cancelled) and fills its record; sub-steps add records of their own.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { AggregatorLimits } from '../../kernel/config/settings.js';
-import { asSwitchboardError } from '../../kernel/errors.js';
-import type { ToolCallsApi } from '../../kernel/kernel-api.js';
-import { errorResult } from '../../kernel/mcp/results.js';
-import type { CallContext, JsonObject } from '../../kernel/tools.js';
+import { asSwitchboardError, errorResult, type AggregatorLimits, type CallContext, type JsonObject, type ToolCallsApi } from '../../kernel/index.js';
 import type { CompiledGroup, CompiledLoop, CompiledStep, CompiledToolStep } from './compile-step.js';
 import { conditionHolds, type Outcome } from './conditions.js';
 import { recordedValue, type StepRecord } from './execution-record.js';

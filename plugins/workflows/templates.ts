@@ -3,7 +3,7 @@
  * Go templates. They are compiled once per definition; rendering walks the compiled tree.
  * A string that is exactly one action yields the typed value (decisions.md).
  */
-import type { AggregatorLimits } from '../../kernel/config/settings.js';
+import type { AggregatorLimits } from '../../kernel/index.js';
 import { Budget, compile, TemplateError, type Template } from '#gotpl';
 
 export type CompiledValue =

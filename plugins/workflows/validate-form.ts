@@ -1,9 +1,8 @@
 /** Checking a tool-form definition (core_workflow_create/update/validate) the way files are checked. */
-import { validateDocument } from '../../kernel/config/validate.js';
+import { validateDocument, type WorkflowResource } from '../../kernel/index.js';
 import { compileWorkflow, type CompiledWorkflow } from './compile-workflow.js';
 import { fromResource, toResource, type WorkflowToolForm } from './definition.js';
 import type { WorkflowRegistry } from './registry.js';
-import type { WorkflowResource } from '../../kernel/config/settings.js';
 
 export interface FormCheck {
   resource: WorkflowResource;
