@@ -49,11 +49,11 @@ function pathOf(instancePath: string): PathSegment[] {
 function describe(err: ErrorObject): { key?: string; extra: PathSegment[]; message: string } {
   switch (err.keyword) {
     case 'additionalProperties': {
-      const key = String((err.params as { additionalProperty: string }).additionalProperty);
+      const key = String((err.params as { additionalProperty: unknown }).additionalProperty);
       return { key, extra: [key], message: `unknown field '${key}'` };
     }
     case 'required': {
-      const key = String((err.params as { missingProperty: string }).missingProperty);
+      const key = String((err.params as { missingProperty: unknown }).missingProperty);
       return { extra: [key], message: `required field '${key}' is missing` };
     }
     case 'enum':

@@ -47,7 +47,7 @@ export function parseYaml(text: string, file: string): ParsedYaml {
     // Walk down as far as the path exists; an error about a missing field points at its parent.
     let node: unknown = doc.contents;
     for (const seg of path) {
-      const next = isMap(node) || isSeq(node) ? node.get(seg, true) : undefined;
+      const next: unknown = isMap(node) || isSeq(node) ? node.get(seg, true) : undefined;
       if (next === undefined || next === null) break;
       node = next;
     }

@@ -122,7 +122,7 @@ export class Endpoint {
       try {
         return callTool(request, extra);
       } catch (err) {
-        return Promise.reject(err);
+        return Promise.reject(err instanceof Error ? err : new Error(String(err)));
       }
     };
     setRawRequestHandler(server, 'tools/call', handleCall);
@@ -168,7 +168,7 @@ export class Endpoint {
   private callContext(session: Session, name: string, rawArgs: Record<string, unknown> | undefined, extra: RequestHandlerExtra): CallContext {
     const request: RequestContext = {
       session,
-      headers: (extra.requestInfo?.headers as Record<string, HeaderValue> | undefined) ?? EMPTY_HEADERS,
+      headers: (extra.requestInfo?.headers) ?? EMPTY_HEADERS,
       metaTool: name,
       arguments: rawArgs ?? EMPTY_ARGS,
       slots: new Map(),
@@ -234,11 +234,11 @@ class ChannelTo implements ClientChannel {
   }
 
   request(method: string, params: Record<string, unknown> | undefined, signal: AbortSignal): Promise<Record<string, unknown>> {
-    return this.extra.sendRequest({ method, ...(params ? { params } : {}) } as Parameters<RequestHandlerExtra['sendRequest']>[0], PASSTHROUGH, { signal }) as Promise<Record<string, unknown>>;
+    return this.extra.sendRequest({ method, ...(params ? { params } : {}) }, PASSTHROUGH, { signal });
   }
 
   async log(message: LogMessage): Promise<void> {
     if (!logLevelPasses(message.level, this.session.logLevel)) return;
-    await this.extra.sendNotification({ method: 'notifications/message', params: message } as Parameters<RequestHandlerExtra['sendNotification']>[0]);
+    await this.extra.sendNotification({ method: 'notifications/message', params: message });
   }
 }

@@ -42,7 +42,7 @@ export function contentTools(kernel: KernelApi): MetaToolDefinition[] {
       inputSchema: { type: 'object', additionalProperties: false, properties: {} },
       async handler(_args, call) {
         const resources = [AUTH_STATUS_RESOURCE, ...upstreams().resources(ownerOf(call.request.session)).filter((r) => visibleServer(r.server, call.request.view))];
-        return objectResult({ resources: resources as unknown as JsonObject[], total: resources.length });
+        return objectResult({ resources: resources, total: resources.length });
       },
     },
     {
@@ -73,7 +73,7 @@ export function contentTools(kernel: KernelApi): MetaToolDefinition[] {
       inputSchema: { type: 'object', additionalProperties: false, properties: {} },
       async handler(_args, call) {
         const prompts = upstreams().prompts(ownerOf(call.request.session)).filter((p) => visibleServer(p.server, call.request.view));
-        return objectResult({ prompts: prompts as unknown as JsonObject[], total: prompts.length });
+        return objectResult({ prompts: prompts, total: prompts.length });
       },
     },
     {

@@ -28,8 +28,9 @@ const PAGE = 100;
 function page<T>(items: T[], cursor: unknown): { items: T[]; nextCursor?: string } {
   let offset = 0;
   if (cursor !== undefined) {
-    offset = Number.parseInt(Buffer.from(String(cursor), 'base64url').toString('utf8'), 10);
-    if (!Number.isInteger(offset) || offset < 0) throw new McpError(ErrorCode.InvalidParams, `cursor '${String(cursor)}' is not one this server gave out`);
+    if (typeof cursor !== 'string') throw new McpError(ErrorCode.InvalidParams, 'cursor must be a string this server gave out');
+    offset = Number.parseInt(Buffer.from(cursor, 'base64url').toString('utf8'), 10);
+    if (!Number.isInteger(offset) || offset < 0) throw new McpError(ErrorCode.InvalidParams, `cursor '${cursor}' is not one this server gave out`);
   }
   const slice = items.slice(offset, offset + PAGE);
   return offset + PAGE < items.length ? { items: slice, nextCursor: Buffer.from(String(offset + PAGE)).toString('base64url') } : { items: slice };

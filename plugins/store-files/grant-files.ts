@@ -36,7 +36,7 @@ class GrantFiles implements GrantBacking {
   /** Reads every record; an unreadable file is reported and left alone, never deleted. */
   async loadAll(): Promise<{ kind: string; id: string; record: StoredRecord }[]> {
     const out: { kind: string; id: string; record: StoredRecord }[] = [];
-    let kinds: string[] = [];
+    let kinds: string[];
     try {
       kinds = await readdir(this.dir);
     } catch {

@@ -20,7 +20,7 @@ async function connect(namespace: string, retryMs: number, onRetry: (message: st
       return api;
     } catch (err) {
       const reason = (err as Error).message;
-      if (Date.now() >= deadline) throw new Error(`orchestrator mode: the Kubernetes API server cannot be used: ${reason} (retried for ${Math.round(retryMs / 1000)} s; there is no fallback to files)`);
+      if (Date.now() >= deadline) throw new Error(`orchestrator mode: the Kubernetes API server cannot be used: ${reason} (retried for ${Math.round(retryMs / 1000)} s; there is no fallback to files)`, { cause: err });
       if (!said) onRetry(`the Kubernetes API server cannot be used yet (${reason}); retrying for up to ${Math.round(retryMs / 1000)} s`);
       said = true;
       await new Promise((r) => setTimeout(r, 1000));

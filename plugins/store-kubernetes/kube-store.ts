@@ -154,7 +154,7 @@ export class KubeStore implements ResourceStore {
     const abort = await this.api.watch(plural, list.metadata.resourceVersion, (type, obj) => this.report(plural, type, obj, onChange), (err) => {
       this.aborts.delete(abort);
       if (this.closed) return;
-      if (err) this.onWatchError(`watching ${plural} ended: ${(err as Error).message ?? String(err)}; watching again`);
+      if (err) this.onWatchError(`watching ${plural} ended: ${err instanceof Error ? err.message : JSON.stringify(err)}; watching again`);
       setTimeout(() => void this.follow(plural, onChange), err ? REWATCH_MS : 0).unref();
     });
     this.aborts.add(abort);

@@ -74,8 +74,8 @@ export class ChildProcessTransport implements Transport {
         this.child = undefined;
         this.onclose?.();
       });
-      child.stdin!.on('error', (err) => this.onerror?.(err));
-      child.stdout!.on('data', (chunk: Buffer) => {
+      child.stdin.on('error', (err) => this.onerror?.(err));
+      child.stdout.on('data', (chunk: Buffer) => {
         let lines: string[];
         try {
           lines = this.lines.push(chunk);
@@ -92,8 +92,8 @@ export class ChildProcessTransport implements Transport {
         }
       });
       let pending = '';
-      child.stderr!.setEncoding('utf8');
-      child.stderr!.on('data', (text: string) => {
+      child.stderr.setEncoding('utf8');
+      child.stderr.on('data', (text: string) => {
         pending += text;
         let nl: number;
         while ((nl = pending.indexOf('\n')) >= 0) {

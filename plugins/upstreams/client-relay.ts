@@ -61,7 +61,7 @@ export class ClientRelay {
     };
     const inner = transport.onmessage;
     transport.onmessage = (message, extra) => {
-      if (!this.take(message as Incoming, send)) inner?.(message, extra);
+      if (!this.take(message, send)) inner?.(message, extra);
     };
     transport.onrelated = (message, id) => this.relatedOf.set(message, id);
   }
@@ -109,7 +109,7 @@ export class ClientRelay {
 
   private async relay(m: Incoming & { id: RequestId; method: string }, send: Transport['send']): Promise<void> {
     const answer = (payload: { result: Record<string, unknown> } | { error: { code: number; message: string } }) =>
-      send({ jsonrpc: '2.0', id: m.id, ...payload } as JSONRPCMessage).catch((err: unknown) => this.log.debug(`answering ${m.method}: ${String(err)}`));
+      send({ jsonrpc: '2.0', id: m.id, ...payload }).catch((err: unknown) => this.log.debug(`answering ${m.method}: ${String(err)}`));
     const call = this.callFor(m);
     if (!call?.client && m.method === 'roots/list') {
       // Asked outside any call (servers ask at start-up): Switchboard itself has no roots.
@@ -145,6 +145,7 @@ export class ClientRelay {
     const call = this.callFor(m);
     const logger = typeof params.logger === 'string' ? `${this.server}/${params.logger}` : this.server;
     if (!call?.client) {
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- JSON.stringify answers undefined for undefined, a function or a symbol, whatever its type says
       this.log.debug(`log (${String(params.level)}) outside any call: ${JSON.stringify(params.data)?.slice(0, 200)}`);
       return;
     }

@@ -39,7 +39,7 @@ function signInChallenge(err: unknown): string | undefined {
   for (let e = err as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 4; e = e.cause as typeof e, depth++) {
     if (e instanceof HttpStatusError && e.status === 401) return e.wwwAuthenticate ?? '';
     // The SDK's SSE transport reports the status as `code`.
-    if (e.constructor?.name === 'SseError' && (e as { code?: unknown }).code === 401) return '';
+    if (e.constructor.name === 'SseError' && (e as { code?: unknown }).code === 401) return '';
   }
   return undefined;
 }
@@ -206,7 +206,7 @@ export class UpstreamConnection {
     const client = this.requireClient();
     try {
       // Both ways a client reads one (resources/read, get_resource) come through here.
-      return this.events.secrets.scrubValue((await client.readResource({ uri })) as Record<string, unknown>);
+      return this.events.secrets.scrubValue((await client.readResource({ uri })));
     } catch (err) {
       throw this.mapped(`resource '${uri}'`, err);
     }
@@ -224,7 +224,7 @@ export class UpstreamConnection {
   async complete(params: Record<string, unknown>): Promise<Record<string, unknown>> {
     const client = this.requireClient();
     try {
-      return this.events.secrets.scrubValue((await client.request({ method: 'completion/complete', params }, PASSTHROUGH)) as Record<string, unknown>);
+      return this.events.secrets.scrubValue((await client.request({ method: 'completion/complete', params }, PASSTHROUGH)));
     } catch (err) {
       throw this.mapped('completion', err);
     }
@@ -233,7 +233,7 @@ export class UpstreamConnection {
   async getPrompt(name: string, args: Record<string, string>): Promise<Record<string, unknown>> {
     const client = this.requireClient();
     try {
-      return this.events.secrets.scrubValue((await client.getPrompt({ name, arguments: args })) as Record<string, unknown>);
+      return this.events.secrets.scrubValue((await client.getPrompt({ name, arguments: args })));
     } catch (err) {
       throw this.mapped(`prompt '${name}'`, err);
     }

@@ -28,8 +28,8 @@ export function resolvedSecrets(
   // References are honoured in a tool-written definition only as the operator allows
   // (secrets.allowedEnv, secrets.allowedDirs): what they resolve to is the operator's.
   const ctx = { configPath, env: process.env, onSecret };
-  const env = resolveSecretMap(def.env ?? {}, 'env', ctx);
-  const headers = resolveSecretMap(def.headers ?? {}, 'headers', ctx);
+  const env = resolveSecretMap(def.env, 'env', ctx);
+  const headers = resolveSecretMap(def.headers, 'headers', ctx);
   if (!operatorWritten(def)) return { env, headers };
   for (const [name, value] of Object.entries(env)) {
     if (secretLookingName(name) && !isReference(def.env[name]!)) onSecret(value);

@@ -1,6 +1,6 @@
 /** An upstream's tools and prompts under their catalogue names. */
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { CallContext, JsonObject, JsonSchemaObject, ToolDefinition, UpstreamPrompt } from '../../kernel/index.js';
+import type { CallContext, JsonObject, ToolDefinition, UpstreamPrompt } from '../../kernel/index.js';
 import type { UpstreamConnection } from './connection.js';
 
 export function externalName(conn: UpstreamConnection, name: string): string {
@@ -24,12 +24,12 @@ export function toolDefinitions(conn: UpstreamConnection, tools: readonly Tool[]
       name: externalName(conn, original),
       kind: 'tool',
       description: tool.description ?? tool.title ?? '',
-      inputSchema: tool.inputSchema as JsonSchemaObject,
+      inputSchema: tool.inputSchema,
       server: conn.name,
       originalName: original,
       invoke: run ? (args, call) => run(original, args, call) : (args, call) => conn.callTool(original, args, call),
     };
-    if (tool.outputSchema) def.outputSchema = tool.outputSchema as JsonSchemaObject;
+    if (tool.outputSchema) def.outputSchema = tool.outputSchema;
     if (tool.annotations) {
       const { title: _title, ...hints } = tool.annotations;
       if (Object.keys(hints).length) def.annotations = hints;

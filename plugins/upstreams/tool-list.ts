@@ -55,6 +55,7 @@ export async function listToolsPage(client: Client, cursor: string | undefined, 
   // Before sharing schemas: a scrubbed schema is shared by its scrubbed text.
   for (const t of secrets.scrubValue(page.tools) as unknown[]) {
     if (!isObject(t) || typeof t.name !== 'string' || !isObject(t.inputSchema)) {
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- JSON.stringify answers undefined for undefined, a function or a symbol, whatever its type says
       log.warn(`ignoring a malformed tool in tools/list: ${JSON.stringify(t)?.slice(0, 120)}`);
       continue;
     }

@@ -44,7 +44,7 @@ export function workflowCoreTools(kernel: KernelApi, registry: WorkflowRegistry,
   const write = (form: WorkflowToolForm, key: string | undefined, call: CallContext, registeredBy: string | undefined) => kernel.config.exclusive(async (edits) => {
     const check = checkForm(form, namespace(), registry, key ?? 'core_workflow');
     if (check.errors.length) throw new ValidationFailedError(`workflow '${form.name}' is invalid`, check.errors);
-    if (registeredBy !== undefined && check.resource) check.resource.spec.registeredBy = registeredBy;
+    if (registeredBy !== undefined) check.resource.spec.registeredBy = registeredBy;
     const raw = await store().write('workflow', form.name, check.resource as unknown as Record<string, unknown>, key, await writeAs(kernel, call));
     await edits.apply(raw);
     return { ...toToolForm(check.resource), available: registry.availability(form.name).available, warnings: check.warnings };

@@ -6,6 +6,7 @@ export type { ExecutionRecord, ExecutionStatus, StepRecord, StepStatus } from '.
 /** A result as the record keeps it: whole, or truncated with a marker past `maxBytes`. */
 export function recordedValue(value: unknown, maxBytes: number): unknown {
   if (value === undefined) return undefined;
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- JSON.stringify answers undefined for undefined, a function or a symbol, whatever its type says
   const json = JSON.stringify(value) ?? '';
   if (json.length <= maxBytes) return value;
   return { truncated: true, original_bytes: Buffer.byteLength(json), preview: json.slice(0, Math.min(maxBytes, 1024)) };

@@ -86,7 +86,7 @@ export class ExecutionStore implements ExecutionHistory {
     if (this.byId.get(id) !== record) return;
     const snapshot = JSON.stringify(record);
     this.setSize(id, Buffer.byteLength(snapshot));
-    this.enqueue(id, () => writeFileAtomic(this.fileOf(id), snapshot, { durable: false, mode: PRIVATE_FILE }), 'persist');
+    void this.enqueue(id, () => writeFileAtomic(this.fileOf(id), snapshot, { durable: false, mode: PRIVATE_FILE }), 'persist');
     if (this.totalBytes > this.retention.maxTotalBytes()) void this.prune();
   }
 

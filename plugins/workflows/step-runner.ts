@@ -147,7 +147,7 @@ export class StepRunner {
         message: `step '${step.id}': forEach.items has ${items.length} items; at most ${maxItems} are allowed (aggregator.limits.workflows.maxIterations)`,
       });
     }
-    const list = items;
+    const list: readonly unknown[] = items;
     const values: unknown[] = new Array(list.length);
     let failure: StepError | undefined;
     const aborted = () => scope.call.cancellation.aborted;
