@@ -31,7 +31,17 @@ export default tseslint.config(
       // arbitrary tools, resources and prompts; Switchboard is a relay. oauth4webapi's
       // allowInsecureRequests is what permits a loopback identity provider in development. The
       // SSE transports are deprecated by the SDK and still part of the interface Switchboard serves.
-      '@typescript-eslint/no-deprecated': ['error', { allow: [{ from: 'package', package: '@modelcontextprotocol/sdk', name: 'Server' }, { from: 'package', package: 'oauth4webapi', name: 'allowInsecureRequests' }, { from: 'package', package: '@modelcontextprotocol/sdk', name: 'SSEServerTransport' }, { from: 'package', package: '@modelcontextprotocol/sdk', name: 'SSEClientTransport' }] }],
+      '@typescript-eslint/no-deprecated': [
+        'error',
+        {
+          allow: [
+            { from: 'package', package: '@modelcontextprotocol/sdk', name: 'Server' },
+            { from: 'package', package: 'oauth4webapi', name: 'allowInsecureRequests' },
+            { from: 'package', package: '@modelcontextprotocol/sdk', name: 'SSEServerTransport' },
+            { from: 'package', package: '@modelcontextprotocol/sdk', name: 'SSEClientTransport' },
+          ],
+        },
+      ],
       // An `async` function rejects where a plain one would throw: callers of an interface that
       // returns a promise rely on that even when this implementation awaits nothing.
       '@typescript-eslint/require-await': 'off',

@@ -26,12 +26,17 @@ export async function runAgent(endpoint: string, options: { silent: boolean; too
     remote = await connect(endpoint, connectOptions);
   }
   const info = remote.getServerVersion();
-  const server = new Server({ name: info?.name ?? 'switchboard', version: info?.version ?? packageVersion() }, { capabilities: remote.getServerCapabilities() ?? {}, ...(remote.getInstructions() ? { instructions: remote.getInstructions()! } : {}) });
+  const server = new Server(
+    { name: info?.name ?? 'switchboard', version: info?.version ?? packageVersion() },
+    { capabilities: remote.getServerCapabilities() ?? {}, ...(remote.getInstructions() ? { instructions: remote.getInstructions()! } : {}) },
+  );
   // IDE -> Switchboard
-  server.fallbackRequestHandler = (request, extra) => remote.request({ method: request.method, ...(request.params ? { params: request.params } : {}) }, PASSTHROUGH, { signal: extra.signal });
+  server.fallbackRequestHandler = (request, extra) =>
+    remote.request({ method: request.method, ...(request.params ? { params: request.params } : {}) }, PASSTHROUGH, { signal: extra.signal });
   server.fallbackNotificationHandler = (n) => remote.notification(n);
   // Switchboard -> IDE (sampling, elicitation, roots; logs, progress, list changes)
-  remote.fallbackRequestHandler = (request, extra) => server.request({ method: request.method, ...(request.params ? { params: request.params } : {}) }, PASSTHROUGH, { signal: extra.signal });
+  remote.fallbackRequestHandler = (request, extra) =>
+    server.request({ method: request.method, ...(request.params ? { params: request.params } : {}) }, PASSTHROUGH, { signal: extra.signal });
   remote.fallbackNotificationHandler = (n) => server.notification(n);
   const stdio = new StdioServerTransport();
   let closing = false;

@@ -31,7 +31,10 @@ class DeclaredServices implements PluginServices {
   private readonly reachable: ReadonlySet<string>;
   private readonly provides: ReadonlySet<string>;
 
-  constructor(private readonly registry: ServiceRegistry, private readonly plugin: Plugin<unknown>) {
+  constructor(
+    private readonly registry: ServiceRegistry,
+    private readonly plugin: Plugin<unknown>,
+  ) {
     this.reachable = new Set([...(plugin.needs ?? []), ...(plugin.uses ?? [])]);
     this.provides = new Set(plugin.provides ?? []);
   }
@@ -56,7 +59,11 @@ class DeclaredServices implements PluginServices {
   }
 
   private checkReach(name: string): void {
-    if (!this.reachable.has(name)) throw new PluginContractError(this.plugin.name, `reaches the '${name}' service during setup without declaring it (needs or uses), so its provider may not be set up yet`);
+    if (!this.reachable.has(name))
+      throw new PluginContractError(
+        this.plugin.name,
+        `reaches the '${name}' service during setup without declaring it (needs or uses), so its provider may not be set up yet`,
+      );
   }
 }
 

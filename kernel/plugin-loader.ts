@@ -29,7 +29,12 @@ function isPlugin(value: unknown): value is Plugin<unknown> {
   return !!value && typeof value === 'object' && typeof (value as Plugin).name === 'string' && typeof (value as Plugin).setup === 'function';
 }
 
-export async function loadPlugins(builtIns: readonly PluginModule[], settings: Record<string, PluginSetting>, configPath: string, configFile: string): Promise<LoadedPlugin[]> {
+export async function loadPlugins(
+  builtIns: readonly PluginModule[],
+  settings: Record<string, PluginSetting>,
+  configPath: string,
+  configFile: string,
+): Promise<LoadedPlugin[]> {
   const loaded: LoadedPlugin[] = [];
   const builtInNames = new Set(builtIns.map((b) => b.name));
   const disabled: PluginModule[] = [];
@@ -62,7 +67,9 @@ export async function loadPlugins(builtIns: readonly PluginModule[], settings: R
     const s = normalise(raw);
     if (s.enabled === false) continue;
     if (!s.module) {
-      throw new ConfigInvalidError([{ file: configFile, line: 0, column: 0, field: `plugins.${name}`, message: `unknown plugin '${name}': a third-party plugin needs a 'module'` }]);
+      throw new ConfigInvalidError([
+        { file: configFile, line: 0, column: 0, field: `plugins.${name}`, message: `unknown plugin '${name}': a third-party plugin needs a 'module'` },
+      ]);
     }
     const spec = s.module.startsWith('.') || isAbsolute(s.module) ? pathToFileURL(resolve(configPath, s.module)).href : s.module;
     let mod: { default?: unknown; plugin?: unknown };

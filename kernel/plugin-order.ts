@@ -24,7 +24,10 @@ export function declaresDependencies(plugin: Plugin<unknown>): boolean {
  * @param switchedOff who would provide a service but is disabled, for the message; asked
  *   only when a need is missing.
  */
-export async function orderPlugins<E extends OrderEntry>(entries: readonly E[], switchedOff: (service: ServiceName) => Promise<string | undefined>): Promise<E[]> {
+export async function orderPlugins<E extends OrderEntry>(
+  entries: readonly E[],
+  switchedOff: (service: ServiceName) => Promise<string | undefined>,
+): Promise<E[]> {
   const providers = new Map<ServiceName, number[]>();
   entries.forEach((e, i) => {
     for (const s of e.plugin.provides ?? []) providers.set(s, [...(providers.get(s) ?? []), i]);
@@ -35,10 +38,14 @@ export async function orderPlugins<E extends OrderEntry>(entries: readonly E[], 
     for (const service of [...(e.plugin.needs ?? []), ...(e.plugin.needsWhenRunning ?? [])]) {
       if (providers.has(service)) continue;
       const off = await switchedOff(service);
-      const why = off
-        ? `plugin '${off}' provides it and is switched off (plugins.${off}: false)`
-        : 'no enabled plugin provides it';
-      problems.push({ file: e.file, line: 0, column: 0, field: `plugins.${e.plugin.name}`, message: `plugin '${e.plugin.name}' needs the '${service}' service, but ${why}` });
+      const why = off ? `plugin '${off}' provides it and is switched off (plugins.${off}: false)` : 'no enabled plugin provides it';
+      problems.push({
+        file: e.file,
+        line: 0,
+        column: 0,
+        field: `plugins.${e.plugin.name}`,
+        message: `plugin '${e.plugin.name}' needs the '${service}' service, but ${why}`,
+      });
     }
   }
   if (problems.length) throw new ConfigInvalidError(problems);
@@ -69,8 +76,13 @@ function cycleError(entries: readonly OrderEntry[], before: readonly Set<number>
   }
   const cycle = [...path.slice(path.indexOf(at)), at].map((i) => `'${entries[i]!.plugin.name}'`);
   const first = entries[at]!;
-  return new ConfigInvalidError([{
-    file: first.file, line: 0, column: 0, field: `plugins.${first.plugin.name}`,
-    message: `plugins need each other at setup: ${cycle.join(' -> ')}; one of them must reach the other only when running (needsWhenRunning)`,
-  }]);
+  return new ConfigInvalidError([
+    {
+      file: first.file,
+      line: 0,
+      column: 0,
+      field: `plugins.${first.plugin.name}`,
+      message: `plugins need each other at setup: ${cycle.join(' -> ')}; one of them must reach the other only when running (needsWhenRunning)`,
+    },
+  ]);
 }

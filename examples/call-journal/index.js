@@ -50,7 +50,11 @@ export default definePlugin({
           if (!Number.isInteger(count) || count < 1 || count > MAX_RECENT) throw new ValidationFailedError(`count must be an integer from 1 to ${MAX_RECENT}`);
           await writing;
           const text = await readFile(file, 'utf8').catch((err) => (err.code === 'ENOENT' ? '' : Promise.reject(err)));
-          const calls = text.split('\n').filter(Boolean).slice(-count).map((l) => JSON.parse(l));
+          const calls = text
+            .split('\n')
+            .filter(Boolean)
+            .slice(-count)
+            .map((l) => JSON.parse(l));
           return { calls, total: calls.length };
         },
       }),

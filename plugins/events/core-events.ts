@@ -3,7 +3,17 @@
  * every new matching event reaches the caller as a log notification (logger
  * `switchboard.events`, the event as data) until follow_seconds pass or the client cancels.
  */
-import { ANNOTATIONS, coreToolName, objectResult, type CallContext, type EventLog, type EventQuery, type JsonObject, type SwitchboardEvent, type ToolDefinition } from '../../kernel/index.js';
+import {
+  ANNOTATIONS,
+  coreToolName,
+  objectResult,
+  type CallContext,
+  type EventLog,
+  type EventQuery,
+  type JsonObject,
+  type SwitchboardEvent,
+  type ToolDefinition,
+} from '../../kernel/index.js';
 
 const RESOURCE_TYPES = ['MCPServer', 'Workflow', 'WorkflowExecution', 'Aggregator', 'Tool'];
 
@@ -51,7 +61,11 @@ export function coreEventsTool(prefix: string, log: EventLog, readable: (call: C
       const out: JsonObject = { events: page.events, total: page.total };
       if (args.follow !== true) return objectResult(out);
       let followed = 0;
-      const matches = (e: SwitchboardEvent) => (!visible || visible(e)) && (!q.resourceType || e.resource.type === q.resourceType) && (!q.resourceName || e.resource.name === q.resourceName) && (!q.type || e.type === q.type);
+      const matches = (e: SwitchboardEvent) =>
+        (!visible || visible(e)) &&
+        (!q.resourceType || e.resource.type === q.resourceType) &&
+        (!q.resourceName || e.resource.name === q.resourceName) &&
+        (!q.type || e.type === q.type);
       const ended = await new Promise<'timeout' | 'cancelled'>((resolve) => {
         const unsubscribe = log.subscribe((e) => {
           if (!matches(e)) return;

@@ -1,5 +1,17 @@
 /** Resources and prompts aggregated from the upstreams. */
-import { NotFoundError, objectResult, ownerOf, servedBy, SwitchboardError, type CallContext, type CatalogueView, type JsonObject, type KernelApi, type MetaToolDefinition, type UpstreamResource } from '../../kernel/index.js';
+import {
+  NotFoundError,
+  objectResult,
+  ownerOf,
+  servedBy,
+  SwitchboardError,
+  type CallContext,
+  type CatalogueView,
+  type JsonObject,
+  type KernelApi,
+  type MetaToolDefinition,
+  type UpstreamResource,
+} from '../../kernel/index.js';
 import { AUTH_STATUS_RESOURCE, AUTH_STATUS_URI, readAuthStatus } from './auth-status.js';
 
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
@@ -27,9 +39,13 @@ export function contentTools(kernel: KernelApi): MetaToolDefinition[] {
       .filter((r) => r.uri === uri && (!server || r.server === server) && visibleServer(r.server, view));
     if (matches.length === 0) throw new NotFoundError('resource', server ? `${uri}' on server '${server}` : uri);
     if (matches.length > 1) {
-      throw new SwitchboardError('CONFLICT', `resource '${uri}' is served by several servers (${matches.map((m) => m.server).join(', ')}); pass 'server' to choose`, {
-        candidates: matches.map((m) => m.server),
-      });
+      throw new SwitchboardError(
+        'CONFLICT',
+        `resource '${uri}' is served by several servers (${matches.map((m) => m.server).join(', ')}); pass 'server' to choose`,
+        {
+          candidates: matches.map((m) => m.server),
+        },
+      );
     }
     return matches[0]!;
   };
@@ -41,13 +57,18 @@ export function contentTools(kernel: KernelApi): MetaToolDefinition[] {
       annotations: READ_ONLY,
       inputSchema: { type: 'object', additionalProperties: false, properties: {} },
       async handler(_args, call) {
-        const resources = [AUTH_STATUS_RESOURCE, ...upstreams().resources(ownerOf(call.request.session)).filter((r) => visibleServer(r.server, call.request.view))];
+        const resources = [
+          AUTH_STATUS_RESOURCE,
+          ...upstreams()
+            .resources(ownerOf(call.request.session))
+            .filter((r) => visibleServer(r.server, call.request.view)),
+        ];
         return objectResult({ resources: resources, total: resources.length });
       },
     },
     {
       name: 'describe_resource',
-      description: "Describe one resource: its metadata and the server it comes from.",
+      description: 'Describe one resource: its metadata and the server it comes from.',
       annotations: READ_ONLY,
       inputSchema: uriArgs,
       async handler(args, call) {
@@ -72,7 +93,9 @@ export function contentTools(kernel: KernelApi): MetaToolDefinition[] {
       annotations: READ_ONLY,
       inputSchema: { type: 'object', additionalProperties: false, properties: {} },
       async handler(_args, call) {
-        const prompts = upstreams().prompts(ownerOf(call.request.session)).filter((p) => visibleServer(p.server, call.request.view));
+        const prompts = upstreams()
+          .prompts(ownerOf(call.request.session))
+          .filter((p) => visibleServer(p.server, call.request.view));
         return objectResult({ prompts: prompts, total: prompts.length });
       },
     },
@@ -82,7 +105,9 @@ export function contentTools(kernel: KernelApi): MetaToolDefinition[] {
       annotations: READ_ONLY,
       inputSchema: { type: 'object', additionalProperties: false, required: ['name'], properties: { name: { type: 'string', minLength: 1 } } },
       async handler(args, call) {
-        const p = upstreams().prompts(ownerOf(call.request.session)).find((x) => x.name === args.name && visibleServer(x.server, call.request.view));
+        const p = upstreams()
+          .prompts(ownerOf(call.request.session))
+          .find((x) => x.name === args.name && visibleServer(x.server, call.request.view));
         if (!p) throw new NotFoundError('prompt', args.name as string);
         return objectResult({ ...p });
       },
@@ -99,7 +124,9 @@ export function contentTools(kernel: KernelApi): MetaToolDefinition[] {
       },
       async handler(args, call) {
         const name = args.name as string;
-        const p = upstreams().prompts(ownerOf(call.request.session)).find((x) => x.name === name && visibleServer(x.server, call.request.view));
+        const p = upstreams()
+          .prompts(ownerOf(call.request.session))
+          .find((x) => x.name === name && visibleServer(x.server, call.request.view));
         if (!p) throw new NotFoundError('prompt', name);
         return objectResult(await upstreams().getPrompt(name, args.arguments as Record<string, string>, ownerOf(call.request.session)));
       },

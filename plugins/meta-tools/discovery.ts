@@ -1,5 +1,14 @@
 /** list_tools, describe_tool, filter_tools, list_core_tools: finding tools without flooding the context. */
-import { headerValue, objectResult, SwitchboardError, type CatalogueEntry, type JsonObject, type KernelApi, type MetaToolDefinition, type Session } from '../../kernel/index.js';
+import {
+  headerValue,
+  objectResult,
+  SwitchboardError,
+  type CatalogueEntry,
+  type JsonObject,
+  type KernelApi,
+  type MetaToolDefinition,
+  type Session,
+} from '../../kernel/index.js';
 import { compileGlob, GlobSyntaxError, type Glob } from '../../lib/glob.js';
 import { authStatus } from './auth-status.js';
 import { fullEntry, invocationText } from './describe.js';
@@ -88,7 +97,12 @@ export function discoveryTools(kernel: KernelApi): MetaToolDefinition[] {
         include_schema: { type: 'boolean', default: false, description: 'Full descriptions and input schemas instead of summaries.' },
         limit: { type: 'number', minimum: 1, default: 5 },
         offset: { type: 'number', minimum: 0, default: 0 },
-        toolset: { type: 'array', items: { type: 'string' }, maxItems: 32, description: 'Inline selectors: preset:<name>, server:<name>, workflow:<name>, tool:<name>.' },
+        toolset: {
+          type: 'array',
+          items: { type: 'string' },
+          maxItems: 32,
+          description: 'Inline selectors: preset:<name>, server:<name>, workflow:<name>, tool:<name>.',
+        },
         include_presets: { type: 'boolean', default: false, description: 'Add the known presets to the response.' },
       },
     },
@@ -163,4 +177,3 @@ export function discoveryTools(kernel: KernelApi): MetaToolDefinition[] {
 
   return [listTools, describeTool, filterTools, listCoreTools];
 }
-

@@ -7,7 +7,16 @@ import { readdir, readFile, rm } from 'node:fs/promises';
 import { basename, extname, join, relative, sep } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import { stringify } from 'yaml';
-import { parseYaml, SETTINGS_FILE, type ConfigProblem, type RawResource, type ResourceKind, type ResourceStore, type StoreChange, type StoreLoadResult } from '../../kernel/index.js';
+import {
+  parseYaml,
+  SETTINGS_FILE,
+  type ConfigProblem,
+  type RawResource,
+  type ResourceKind,
+  type ResourceStore,
+  type StoreChange,
+  type StoreLoadResult,
+} from '../../kernel/index.js';
 import { PRIVATE_FILE, removeLeftoverTempFiles, writeFileAtomic } from '../../lib/files/atomic-write.js';
 import { readSettingsText, writeSettingsText } from '../../lib/files/settings-file.js';
 
@@ -153,7 +162,12 @@ export class FileStore implements ResourceStore {
     } catch (err) {
       // Deleted between the event and the read: the unlink event follows.
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
-      onChange({ type: 'invalid', kind, key: path, problems: [{ file: path, line: 0, column: 0, field: '', message: `cannot read: ${(err as Error).message}` }] });
+      onChange({
+        type: 'invalid',
+        kind,
+        key: path,
+        problems: [{ file: path, line: 0, column: 0, field: '', message: `cannot read: ${(err as Error).message}` }],
+      });
     }
   }
 

@@ -6,7 +6,18 @@
  * (Switchboard's own writes) is not a change of the definition and is not reported.
  */
 import { stringify } from 'yaml';
-import { ForbiddenError, parseYaml, SwitchboardError, type ConfigProblem, type RawResource, type ResourceKind, type ResourceStore, type StoreChange, type StoreLoadResult, type WriteAs } from '../../kernel/index.js';
+import {
+  ForbiddenError,
+  parseYaml,
+  SwitchboardError,
+  type ConfigProblem,
+  type RawResource,
+  type ResourceKind,
+  type ResourceStore,
+  type StoreChange,
+  type StoreLoadResult,
+  type WriteAs,
+} from '../../kernel/index.js';
 import { CRD_GROUP, CRD_VERSION } from './crds.js';
 import { readSettingsText, writeSettingsText } from '../../lib/files/settings-file.js';
 import { KINDS, KubeApiError, type KubeApi, type KubeObject, type Plural } from './kube-api.js';
@@ -24,7 +35,12 @@ const REWATCH_MS = 1000;
 function refused(err: unknown): unknown {
   if (!(err instanceof KubeApiError)) return err;
   if (err.status === 403) return new ForbiddenError(`The orchestrator refused the write: ${err.message}`, { reason: err.reason });
-  if (err.status === 401) return new SwitchboardError('AUTH_REQUIRED', 'The orchestrator did not accept the identity this write carried (401); if it is your sign-in, sign in again (switchboard login); check that the cluster trusts the identity provider', { reason: err.reason });
+  if (err.status === 401)
+    return new SwitchboardError(
+      'AUTH_REQUIRED',
+      'The orchestrator did not accept the identity this write carried (401); if it is your sign-in, sign in again (switchboard login); check that the cluster trusts the identity provider',
+      { reason: err.reason },
+    );
   return err;
 }
 
@@ -53,7 +69,12 @@ export class KubeStore implements ResourceStore {
     const doc =
       kind === 'mcpserver'
         ? { name, ...(obj.spec ?? {}) }
-        : { apiVersion: obj.apiVersion, kind: 'Workflow', metadata: { name, ...(obj.metadata.labels ? { labels: obj.metadata.labels } : {}) }, spec: obj.spec ?? {} };
+        : {
+            apiVersion: obj.apiVersion,
+            kind: 'Workflow',
+            metadata: { name, ...(obj.metadata.labels ? { labels: obj.metadata.labels } : {}) },
+            spec: obj.spec ?? {},
+          };
     const where = `${KINDS[plural]} ${this.api.namespace}/${name}`;
     const text = stringify(doc, { lineWidth: 0 });
     return { kind, key: this.key(kind, name), parsed: parseYaml(text, where), text };
@@ -63,7 +84,12 @@ export class KubeStore implements ResourceStore {
   private toObject(kind: ResourceKind, name: string, body: Record<string, unknown>): KubeObject {
     if (kind === 'workflow') {
       const metadata = (body.metadata ?? {}) as { labels?: Record<string, string> };
-      return { apiVersion: `${CRD_GROUP}/${CRD_VERSION}`, kind: 'Workflow', metadata: { name, ...(metadata.labels ? { labels: metadata.labels } : {}) }, spec: (body.spec ?? {}) as Record<string, unknown> };
+      return {
+        apiVersion: `${CRD_GROUP}/${CRD_VERSION}`,
+        kind: 'Workflow',
+        metadata: { name, ...(metadata.labels ? { labels: metadata.labels } : {}) },
+        spec: (body.spec ?? {}) as Record<string, unknown>,
+      };
     }
     const { name: _name, ...spec } = body;
     return { apiVersion: `${CRD_GROUP}/${CRD_VERSION}`, kind: 'MCPServer', metadata: { name }, spec };
@@ -94,7 +120,12 @@ export class KubeStore implements ResourceStore {
           throw err;
         });
         const written = existing
-          ? await this.api.request<KubeObject>('PUT', this.api.path(plural, name), { ...wanted, metadata: { ...existing.metadata, ...wanted.metadata, resourceVersion: existing.metadata.resourceVersion } }, as)
+          ? await this.api.request<KubeObject>(
+              'PUT',
+              this.api.path(plural, name),
+              { ...wanted, metadata: { ...existing.metadata, ...wanted.metadata, resourceVersion: existing.metadata.resourceVersion } },
+              as,
+            )
           : await this.api.request<KubeObject>('POST', this.api.path(plural), wanted, as);
         const { text, ...raw } = this.toRaw(plural, written);
         this.seen.set(raw.key, text);
@@ -151,12 +182,17 @@ export class KubeStore implements ResourceStore {
         onChange({ type: 'remove', kind, key });
       }
     }
-    const abort = await this.api.watch(plural, list.metadata.resourceVersion, (type, obj) => this.report(plural, type, obj, onChange), (err) => {
-      this.aborts.delete(abort);
-      if (this.closed) return;
-      if (err) this.onWatchError(`watching ${plural} ended: ${err instanceof Error ? err.message : JSON.stringify(err)}; watching again`);
-      setTimeout(() => void this.follow(plural, onChange), err ? REWATCH_MS : 0).unref();
-    });
+    const abort = await this.api.watch(
+      plural,
+      list.metadata.resourceVersion,
+      (type, obj) => this.report(plural, type, obj, onChange),
+      (err) => {
+        this.aborts.delete(abort);
+        if (this.closed) return;
+        if (err) this.onWatchError(`watching ${plural} ended: ${err instanceof Error ? err.message : JSON.stringify(err)}; watching again`);
+        setTimeout(() => void this.follow(plural, onChange), err ? REWATCH_MS : 0).unref();
+      },
+    );
     this.aborts.add(abort);
   }
 

@@ -3,7 +3,27 @@
  * whose definition changed restarts, one that disappeared stops, one that appeared starts
  * (remote servers always, stdio servers when autoStart), and nothing else is touched.
  */
-import { AuthRequiredError, coreToolName, NotFoundError, ownerOf, type ConfigSnapshot, type ContentChange, type KernelApi, type Logger, type McpServerDefinition, type Owner, type RequestContext, type ServiceState, type ServiceStatus, type SignInStatus, type SignInTarget, type UpstreamPrompt, type UpstreamRegistry, type UpstreamResource, type UpstreamResourceTemplate } from '../../kernel/index.js';
+import {
+  AuthRequiredError,
+  coreToolName,
+  NotFoundError,
+  ownerOf,
+  type ConfigSnapshot,
+  type ContentChange,
+  type KernelApi,
+  type Logger,
+  type McpServerDefinition,
+  type Owner,
+  type RequestContext,
+  type ServiceState,
+  type ServiceStatus,
+  type SignInStatus,
+  type SignInTarget,
+  type UpstreamPrompt,
+  type UpstreamRegistry,
+  type UpstreamResource,
+  type UpstreamResourceTemplate,
+} from '../../kernel/index.js';
 import { outboundPolicy } from '../../lib/net/outbound-policy.js';
 import { UpstreamConnection } from './connection.js';
 import type { ToolListLimits } from './tool-limits.js';
@@ -123,10 +143,16 @@ export class Upstreams implements UpstreamRegistry {
     }
     const gate = this.gates.get(conn.name);
     const defs = gate ? toolDefinitions(conn, gate.tools, (name, args, call) => gate.call(name, args, call)) : toolDefinitions(conn);
-    if (defs.length > 0) this.lastKnown.set(conn.name, defs.map((d) => d.name));
+    if (defs.length > 0)
+      this.lastKnown.set(
+        conn.name,
+        defs.map((d) => d.name),
+      );
     const known = defs.length === 0 ? (this.lastKnown.get(conn.name) ?? []) : [];
     // A server waiting for sign-in with nobody signed in: its last tools say how to get them back.
-    this.kernel.catalogue.explainAbsence(source, known, () => (this.gates.has(conn.name) ? new AuthRequiredError(conn.name, 'you have not signed in to it', this.authTool()) : this.unavailableFor(conn)));
+    this.kernel.catalogue.explainAbsence(source, known, () =>
+      this.gates.has(conn.name) ? new AuthRequiredError(conn.name, 'you have not signed in to it', this.authTool()) : this.unavailableFor(conn),
+    );
     this.kernel.catalogue.replaceSource(source, defs);
   }
 
@@ -149,7 +175,10 @@ export class Upstreams implements UpstreamRegistry {
   }
 
   private unavailableFor(c: UpstreamConnection) {
-    return unavailable({ name: c.name, state: c.state, error: c.error, nextRetryAt: c.nextRetryAt, suspended: c.def.suspended }, this.kernel.settings().aggregator.servicePrefix);
+    return unavailable(
+      { name: c.name, state: c.state, error: c.error, nextRetryAt: c.nextRetryAt, suspended: c.def.suspended },
+      this.kernel.settings().aggregator.servicePrefix,
+    );
   }
 
   private announce(conn: UpstreamConnection, previous: ServiceState): void {
@@ -166,31 +195,41 @@ export class Upstreams implements UpstreamRegistry {
     const credentials = this.kernel.services.find('upstream-credentials');
     if (!credentials || this.gates.has(conn.name) || !conn.def.url) return;
     const log = this.log.child(conn.name);
-    const gate: SignInGate = new SignInGate(conn.name, { url: conn.def.url, challenge: conn.challenge ?? '' }, {
-      credentials,
-      log,
-      connect: (owner, bearer, onRefused) =>
-        new UpstreamConnection(conn.def, this.kernel.config.configPath, log, {
-          onContentChange: (c) => gate.listed(c),
-          onStateChange: (c) => {
-            if (c.state === 'auth_required') onRefused();
-          },
-          onSecret: (value) => this.kernel.secrets.add(value),
-          secrets: this.kernel.secrets,
-          unavailable: (c) => this.unavailableFor(c),
-          toolLimits: this.toolLimits,
-          outbound: () => outboundPolicy(this.kernel.settings()),
-          onResourceUpdated: () => undefined,
-          unauthorized: () => {
-            onRefused();
-            return gate.refusal();
-          },
-          insufficientScope: (_c, challenge) => gate.stepUp(owner, challenge),
-        }, bearer),
-      publish: () => this.publish(conn),
-      authTool: () => this.authTool(),
-      notify: (owner) => this.notifyOwner(owner),
-    });
+    const gate: SignInGate = new SignInGate(
+      conn.name,
+      { url: conn.def.url, challenge: conn.challenge ?? '' },
+      {
+        credentials,
+        log,
+        connect: (owner, bearer, onRefused) =>
+          new UpstreamConnection(
+            conn.def,
+            this.kernel.config.configPath,
+            log,
+            {
+              onContentChange: (c) => gate.listed(c),
+              onStateChange: (c) => {
+                if (c.state === 'auth_required') onRefused();
+              },
+              onSecret: (value) => this.kernel.secrets.add(value),
+              secrets: this.kernel.secrets,
+              unavailable: (c) => this.unavailableFor(c),
+              toolLimits: this.toolLimits,
+              outbound: () => outboundPolicy(this.kernel.settings()),
+              onResourceUpdated: () => undefined,
+              unauthorized: () => {
+                onRefused();
+                return gate.refusal();
+              },
+              insufficientScope: (_c, challenge) => gate.stepUp(owner, challenge),
+            },
+            bearer,
+          ),
+        publish: () => this.publish(conn),
+        authTool: () => this.authTool(),
+        notify: (owner) => this.notifyOwner(owner),
+      },
+    );
     this.gates.set(conn.name, gate);
     this.views.changed();
     void gate.adoptGrants();

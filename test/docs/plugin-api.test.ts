@@ -21,7 +21,12 @@ function table(markdown: string, heading: string): string[][] {
   const rows: string[][] = [];
   for (const line of lines.slice(start + 2)) {
     if (!line.startsWith('|')) break;
-    rows.push(line.split('|').slice(1, -1).map((c) => c.trim()));
+    rows.push(
+      line
+        .split('|')
+        .slice(1, -1)
+        .map((c) => c.trim()),
+    );
   }
   return rows;
 }
@@ -54,7 +59,11 @@ describe('docs: the plugin API as documented is the plugin API in the code', () 
 
   it('imports, in its examples, only what switchboard/kernel exports', () => {
     for (const m of doc.matchAll(/import \{([^}]+)\} from 'switchboard\/kernel'/g)) {
-      for (const name of m[1]!.split(',').map((n) => n.trim()).filter(Boolean)) expect(publicApi, `switchboard/kernel exports ${name}`).to.have.property(name);
+      for (const name of m[1]!
+        .split(',')
+        .map((n) => n.trim())
+        .filter(Boolean))
+        expect(publicApi, `switchboard/kernel exports ${name}`).to.have.property(name);
     }
   });
 });

@@ -29,11 +29,26 @@ interface InProcess {
 async function boot(sessionDuration: string, idpOptions: Partial<TestIdpOptions> = {}): Promise<InProcess> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const idp = await startTestIdp({ clients: [{ client_id: 'sb', client_secret: 'sb-secret-0123', redirect_uris: [`${base}/oauth/callback`], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'] }], ...idpOptions });
+  const idp = await startTestIdp({
+    clients: [
+      {
+        client_id: 'sb',
+        client_secret: 'sb-secret-0123',
+        redirect_uris: [`${base}/oauth/callback`],
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+      },
+    ],
+    ...idpOptions,
+  });
   const dir = await makeConfigDir({
     'config.yaml': `aggregator:\n  host: 127.0.0.1\n  port: ${port}\n  oauth:\n    server:\n      enabled: true\n      baseUrl: ${base}\n      sessionDuration: ${sessionDuration}\n      idp: {issuer: '${idp.issuer}', clientId: sb, clientSecret: sb-secret-0123}\nidp:\n  allowPrivateIPOIDC: true\n`,
   });
-  const kernel = await Kernel.boot({ plugins: BUILT_IN_PLUGINS, configPath: dir, log: createLogger({ level: process.env.SWITCHBOARD_TEST_LOGS ? 'debug' : 'error' }) });
+  const kernel = await Kernel.boot({
+    plugins: BUILT_IN_PLUGINS,
+    configPath: dir,
+    log: createLogger({ level: process.env.SWITCHBOARD_TEST_LOGS ? 'debug' : 'error' }),
+  });
   return { kernel, idp, base, clientId: await registerClient(base) };
 }
 
@@ -42,7 +57,12 @@ async function mcpStatus(base: string, token: string): Promise<number | string> 
   const res = await fetch(`${base}/mcp`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${token}` },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+    }),
   });
   if (res.status === 200) {
     await res.body?.cancel();

@@ -19,7 +19,9 @@ describe('plugins: declared dependencies, checked and ordered', () => {
     const dir = await makeConfigDir({ 'config.yaml': 'plugins:\n  http-server: false\n  transport-sse: false\n' });
     const r = check(dir);
     expect(r.status).to.equal(1);
-    expect(r.stderr).to.include("plugin 'transport-streamable-http' needs the 'http' service, but plugin 'http-server' provides it and is switched off (plugins.http-server: false)");
+    expect(r.stderr).to.include(
+      "plugin 'transport-streamable-http' needs the 'http' service, but plugin 'http-server' provides it and is switched off (plugins.http-server: false)",
+    );
     expect(r.stderr).to.include('plugins.transport-streamable-http');
   });
 
@@ -43,7 +45,10 @@ describe('plugins: declared dependencies, checked and ordered', () => {
   it('a plugin listed first that needs one listed after it is set up after its provider', async () => {
     // 'reader' is named first in config.yaml, but reads 'ledger' in its setup: 'writer' must go first.
     const dir = await makeConfigDir({ 'config.yaml': 'plugins:\n  reader:\n    module: ./reader.js\n  writer:\n    module: ./writer.js\n' });
-    await writeFile(join(dir, 'writer.js'), plugin("name: 'writer', provides: ['ledger']", "kernel.services.provide('ledger', { entries: ['set up first'] });"));
+    await writeFile(
+      join(dir, 'writer.js'),
+      plugin("name: 'writer', provides: ['ledger']", "kernel.services.provide('ledger', { entries: ['set up first'] });"),
+    );
     await writeFile(
       join(dir, 'reader.js'),
       plugin(

@@ -37,7 +37,11 @@ describe('a third-party plugin, from the packed package', function () {
   it('the package holds the built application and the public API, not the tests', async () => {
     const dist = await readdir(join(installed, 'dist'));
     expect(dist.sort()).to.deep.equal(['app', 'client', 'kernel', 'lib', 'packages', 'plugins']);
-    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', "const k = await import('switchboard/kernel'); console.log(typeof k.definePlugin, typeof k.coreTool, 'loadPlugins' in k)"], { cwd: home });
+    const { stdout } = await run(
+      process.execPath,
+      ['--input-type=module', '-e', "const k = await import('switchboard/kernel'); console.log(typeof k.definePlugin, typeof k.coreTool, 'loadPlugins' in k)"],
+      { cwd: home },
+    );
     expect(stdout.trim()).to.equal('function function false');
   });
 
@@ -55,7 +59,10 @@ describe('a third-party plugin, from the packed package', function () {
       const r = await callTool(client, 'journal_recent', { count: 5 });
       expect(r.isError).to.not.equal(true);
       const { calls } = r.structuredContent as { calls: { tool: string | null; outcome: string }[] };
-      expect(calls.map((c) => [c.tool, c.outcome])).to.deep.equal([['x_fixture_ping', 'ok'], [null, 'refused']]);
+      expect(calls.map((c) => [c.tool, c.outcome])).to.deep.equal([
+        ['x_fixture_ping', 'ok'],
+        [null, 'refused'],
+      ]);
     } finally {
       await client.close();
       await sb.stop();

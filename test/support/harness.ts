@@ -49,7 +49,16 @@ export interface Running {
   stop(): Promise<number | null>;
 }
 
-export async function startSwitchboard(files: Files, options: { args?: string[]; configDir?: string; env?: Record<string, string>; ready?: RegExp; /** Another installation's bin/switchboard.js. */ cli?: string } = {}): Promise<Running> {
+export async function startSwitchboard(
+  files: Files,
+  options: {
+    args?: string[];
+    configDir?: string;
+    env?: Record<string, string>;
+    ready?: RegExp;
+    /** Another installation's bin/switchboard.js. */ cli?: string;
+  } = {},
+): Promise<Running> {
   const configDir = options.configDir ?? (await makeConfigDir(files));
   const proc = spawn(process.execPath, [options.cli ?? CLI, 'serve', '--config-path', configDir, '--port', '0', ...(options.args ?? [])], {
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -186,7 +195,9 @@ export async function eventually<T>(fn: () => Promise<T>, check: (v: T) => boole
     }
     await new Promise((r) => setTimeout(r, stepMs));
   }
-  throw new Error(`condition not met within ${timeoutMs} ms; last value: ${JSON.stringify(last)}${lastErr ? `; last error: ${lastErr instanceof Error ? lastErr.message : JSON.stringify(lastErr)}` : ''}`);
+  throw new Error(
+    `condition not met within ${timeoutMs} ms; last value: ${JSON.stringify(last)}${lastErr ? `; last error: ${lastErr instanceof Error ? lastErr.message : JSON.stringify(lastErr)}` : ''}`,
+  );
 }
 
 /** A port nothing listens on right now (for servers that take their port from the environment). */

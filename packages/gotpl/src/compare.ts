@@ -66,7 +66,6 @@ export function eq(args: readonly unknown[]): boolean {
     } else if (ka === Basic.Invalid) {
       truth = equalNonBasic(a, b);
     } else {
-       
       truth = ka === Basic.Number ? a == b : a === b;
     }
     if (truth) return true;

@@ -75,7 +75,6 @@ export function typeName(v: unknown): string {
   return 'interface {}';
 }
 
-
 /** Map lookup that never sees inherited properties such as `constructor`. */
 export function mapGet(m: GoMap, key: string): unknown {
   const v = m[key];
