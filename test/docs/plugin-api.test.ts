@@ -5,6 +5,7 @@
  * docs import from `switchboard/kernel` is exported there.
  */
 import { expect } from 'chai';
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BUILT_IN_PLUGINS } from '../../app/built-in-plugins.js';
@@ -55,6 +56,18 @@ describe('docs: the plugin API as documented is the plugin API in the code', () 
       const service = names(row[0]!)[0]!;
       expect(names(row[2]!).sort(), `provider of '${service}'`).to.deep.equal(declared.get(service)!.sort());
     }
+  });
+
+  it('architecture.md names only hooks, services and files that exist', async () => {
+    const map = await readFile(join(ROOT, 'docs', 'architecture.md'), 'utf8');
+    const hooks = Object.keys(createHooks());
+    for (const [hook] of map.matchAll(/\bon[A-Z][A-Za-z]+\b/g)) expect(hooks, `hook ${hook}`).to.include(hook);
+    const services = new Set<string>();
+    for (const b of BUILT_IN_PLUGINS) for (const s of (await b.load()).default.provides ?? []) services.add(s);
+    for (const [, service] of map.matchAll(/the `([a-z-]+)` service/g)) expect([...services], `service ${service!}`).to.include(service);
+    const paths = [...map.matchAll(/`((?:kernel|lib|plugins|app|packages|client|test|bench|scripts|schemas|bin)\/[\w./-]+)`/g)].map((m) => m[1]!);
+    expect(paths.length).to.be.greaterThan(20);
+    for (const path of paths) expect(existsSync(join(ROOT, path)), `${path} exists`).to.equal(true);
   });
 
   it('imports, in its examples, only what switchboard/kernel exports', () => {
