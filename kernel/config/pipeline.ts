@@ -7,7 +7,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AsyncSeriesHook } from 'tapable';
-import { SerialQueue } from '../serial-queue.js';
 import { ConfigInvalidError, formatConfigProblem, type ConfigProblem } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { RawResource, ResourceKind, ResourceStore, StoreChange } from '../contracts/store.js';
@@ -62,10 +61,8 @@ export class ConfigPipeline {
   private readonly byKey = new Map<string, Validated>();
   private readonly checks: ResourceCheck[] = [];
   private readonly settingsChecks: SettingsCheck[] = [];
-  /** Changes to the configuration in force, applied one at a time. */
-  private readonly changes = new SerialQueue();
-  /** Read-modify-write edits by tools, one at a time (each makes its own changes). */
-  private readonly edits = new SerialQueue();
+  private queue: Promise<void> = Promise.resolve();
+  private edits: Promise<unknown> = Promise.resolve();
 
   constructor(
     readonly configPath: string,
@@ -94,7 +91,9 @@ export class ConfigPipeline {
    * interleave: each reads what the previous one wrote, and the file always matches memory.
    */
   exclusive<T>(edit: () => Promise<T>): Promise<T> {
-    return this.edits.run(edit);
+    const run = this.edits.then(edit, edit);
+    this.edits = run.catch(() => undefined);
+    return run;
   }
 
   addCheck(check: ResourceCheck): void {
@@ -163,7 +162,8 @@ export class ConfigPipeline {
           return;
       }
     };
-    return this.changes.run(run).catch((err: unknown) => this.log.error(`configuration change failed: ${String(err)}`));
+    this.queue = this.queue.then(run, run).catch((err: unknown) => this.log.error(`configuration change failed: ${String(err)}`));
+    return this.queue;
   }
 
   /**
@@ -176,7 +176,8 @@ export class ConfigPipeline {
     const run = async (): Promise<void> => {
       result = await this.upsert(raw);
     };
-    await this.changes.run(run);
+    this.queue = this.queue.then(run, run);
+    await this.queue;
     if (result?.length) throw new ConfigInvalidError(result);
   }
 
@@ -190,7 +191,8 @@ export class ConfigPipeline {
       this.settingsValue = settings;
       await this.publish();
     };
-    await this.changes.run(run);
+    this.queue = this.queue.then(run, run);
+    await this.queue;
   }
 
   /** core_config_reload and config.yaml edits: everything from the store again; problems leave the old config. */
@@ -217,7 +219,8 @@ export class ConfigPipeline {
         else throw err;
       }
     };
-    await this.changes.run(run);
+    this.queue = this.queue.then(run, run);
+    await this.queue;
     if (problems.length) this.reportKept(problems);
     return problems;
   }

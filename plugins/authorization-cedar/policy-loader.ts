@@ -7,7 +7,7 @@
  * time, in order, so the set in force is always the one read last.
  */
 import { resolve } from 'node:path';
-import { ConfigInvalidError, formatConfigProblem, SerialQueue, type ConfigProblem, type Logger } from '../../kernel/index.js';
+import { ConfigInvalidError, formatConfigProblem, type ConfigProblem, type Logger } from '../../kernel/index.js';
 import type { CedarAuthorizer } from './authorizer.js';
 import { compilePolicies, type CompileResult, type CompiledPolicySet } from './compile.js';
 import { DirectoryWatcher } from './directory-watcher.js';
@@ -29,7 +29,7 @@ export interface PolicyLoaderOptions {
 export class PolicyLoader {
   private dirValue = '';
   private watcher: DirectoryWatcher | undefined;
-  private readonly reloads = new SerialQueue();
+  private queue: Promise<void> = Promise.resolve();
   private watching = false;
 
   constructor(private readonly o: PolicyLoaderOptions) {}
@@ -66,7 +66,8 @@ export class PolicyLoader {
 
   /** Reloads after every earlier reload has finished; never throws. */
   reload(): Promise<void> {
-    return this.reloads.run(() => this.reloadNow()).catch((err: unknown) => this.o.log.error(`policies: reload failed: ${(err as Error).message}`));
+    this.queue = this.queue.then(() => this.reloadNow()).catch((err: unknown) => this.o.log.error(`policies: reload failed: ${(err as Error).message}`));
+    return this.queue;
   }
 
   private reject(problems: readonly ConfigProblem[]): void {
@@ -124,6 +125,6 @@ export class PolicyLoader {
     this.watching = false;
     await this.watcher?.close();
     this.watcher = undefined;
-    await this.reloads.settled();
+    await this.queue;
   }
 }

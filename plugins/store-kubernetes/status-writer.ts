@@ -5,7 +5,7 @@
  * (no resourceVersion: a concurrent spec edit cannot make it conflict), debounced so a burst
  * of state changes is one write per server.
  */
-import { SerialQueue, type KernelApi, type Logger } from '../../kernel/index.js';
+import type { KernelApi, Logger } from '../../kernel/index.js';
 import { KubeApiError, type KubeApi } from './kube-api.js';
 
 const DEBOUNCE_MS = 150;
@@ -15,7 +15,7 @@ export class StatusWriter {
   /** The restartRequestedAt value processed per server (the reconciler acted on it). */
   private readonly processed = new Map<string, string>();
   private timer: NodeJS.Timeout | undefined;
-  private readonly flushes = new SerialQueue();
+  private flushing: Promise<void> = Promise.resolve();
   private warned = false;
 
   constructor(
@@ -38,15 +38,14 @@ export class StatusWriter {
   schedule(): void {
     clearTimeout(this.timer);
     this.timer = setTimeout(() => {
-      // A failed flush is retried by the next schedule; it must not stop the ones after it.
-      this.flushes.run(() => this.flush()).catch((err: unknown) => this.log.warn(`status not written: ${(err as Error).message}`));
+      this.flushing = this.flushing.then(() => this.flush());
     }, DEBOUNCE_MS);
     this.timer.unref();
   }
 
   /** Resolves once what is scheduled now has been written. */
   async settled(): Promise<void> {
-    await this.flushes.settled();
+    await this.flushing;
   }
 
   private async flush(): Promise<void> {
