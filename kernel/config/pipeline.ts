@@ -14,6 +14,7 @@ import type { ConfigSnapshot, Located } from './snapshot.js';
 import type { McpServerDefinition, Settings, WorkflowResource } from './settings.js';
 import { validateDocument } from './validate.js';
 import { parseYaml, type ParsedYaml } from './yaml-document.js';
+import { SerialQueue } from '../serial-queue.js';
 
 export const SETTINGS_FILE = 'config.yaml';
 
@@ -61,8 +62,10 @@ export class ConfigPipeline {
   private readonly byKey = new Map<string, Validated>();
   private readonly checks: ResourceCheck[] = [];
   private readonly settingsChecks: SettingsCheck[] = [];
-  private queue: Promise<void> = Promise.resolve();
-  private edits: Promise<unknown> = Promise.resolve();
+  /** Reconciles (store changes, applies, reloads): one at a time. */
+  private readonly queue = new SerialQueue();
+  /** Read-modify-writes of definitions or settings: one at a time. */
+  private readonly edits = new SerialQueue();
 
   constructor(
     readonly configPath: string,
@@ -91,9 +94,7 @@ export class ConfigPipeline {
    * interleave: each reads what the previous one wrote, and the file always matches memory.
    */
   exclusive<T>(edit: () => Promise<T>): Promise<T> {
-    const run = this.edits.then(edit, edit);
-    this.edits = run.catch(() => undefined);
-    return run;
+    return this.edits.run(edit);
   }
 
   addCheck(check: ResourceCheck): void {
@@ -162,8 +163,7 @@ export class ConfigPipeline {
           return;
       }
     };
-    this.queue = this.queue.then(run, run).catch((err: unknown) => this.log.error(`configuration change failed: ${String(err)}`));
-    return this.queue;
+    return this.queue.run(run).catch((err: unknown) => this.log.error(`configuration change failed: ${String(err)}`));
   }
 
   /**
@@ -176,8 +176,7 @@ export class ConfigPipeline {
     const run = async (): Promise<void> => {
       result = await this.upsert(raw);
     };
-    this.queue = this.queue.then(run, run);
-    await this.queue;
+    await this.queue.run(run);
     if (result?.length) throw new ConfigInvalidError(result);
   }
 
@@ -191,8 +190,7 @@ export class ConfigPipeline {
       this.settingsValue = settings;
       await this.publish();
     };
-    this.queue = this.queue.then(run, run);
-    await this.queue;
+    await this.queue.run(run);
   }
 
   /** core_config_reload and config.yaml edits: everything from the store again; problems leave the old config. */
@@ -219,8 +217,7 @@ export class ConfigPipeline {
         else throw err;
       }
     };
-    this.queue = this.queue.then(run, run);
-    await this.queue;
+    await this.queue.run(run);
     if (problems.length) this.reportKept(problems);
     return problems;
   }

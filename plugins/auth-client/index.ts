@@ -22,6 +22,7 @@ import { ClientPersistence } from './persistence.js';
 import { SealedStore } from '../../lib/grants/sealed-store.js';
 import type { KernelApi } from '../../kernel/kernel-api.js';
 import type { ResolveContext } from '../../kernel/secrets/secret-value.js';
+import { SerialQueue } from '../../kernel/serial-queue.js';
 
 /** Persistence when the auth server keeps its own records (people's grants outlive a restart only then). */
 function persistenceOf(kernel: KernelApi, secrets: ResolveContext, warn: (m: string) => void): ClientPersistence | undefined {
@@ -104,9 +105,9 @@ export default definePlugin({
     const secrets = { configPath: kernel.config.configPath, env: process.env, onSecret: (v: string) => kernel.secrets.add(v) };
     const persistence = persistenceOf(kernel, secrets, (m) => log.warn(m));
     // Writes in the order the changes happened, each failure said once.
-    let writing: Promise<void> = Promise.resolve();
+    const writing = new SerialQueue();
     const write = (what: string, run: () => Promise<void>) => {
-      writing = writing.then(run).catch((err: unknown) => log.warn(`keeping ${what} failed: ${(err as Error).message}`));
+      void writing.run(run).catch((err: unknown) => log.warn(`keeping ${what} failed: ${(err as Error).message}`));
     };
     const clients = new ClientRegistry(
       settings().clients.map((c, i) => {

@@ -8,6 +8,7 @@
 import type { KernelApi } from '../../kernel/kernel-api.js';
 import type { Logger } from '../../kernel/log.js';
 import { KubeApiError, type KubeApi } from './kube-api.js';
+import { SerialQueue } from '../../kernel/serial-queue.js';
 
 const DEBOUNCE_MS = 150;
 
@@ -16,7 +17,7 @@ export class StatusWriter {
   /** The restartRequestedAt value processed per server (the reconciler acted on it). */
   private readonly processed = new Map<string, string>();
   private timer: NodeJS.Timeout | undefined;
-  private flushing: Promise<void> = Promise.resolve();
+  private readonly flushing = new SerialQueue();
   private warned = false;
 
   constructor(
@@ -39,14 +40,14 @@ export class StatusWriter {
   schedule(): void {
     clearTimeout(this.timer);
     this.timer = setTimeout(() => {
-      this.flushing = this.flushing.then(() => this.flush());
+      void this.flushing.run(() => this.flush());
     }, DEBOUNCE_MS);
     this.timer.unref();
   }
 
   /** Resolves once what is scheduled now has been written. */
   async settled(): Promise<void> {
-    await this.flushing;
+    await this.flushing.idle();
   }
 
   private async flush(): Promise<void> {
