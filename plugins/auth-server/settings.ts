@@ -5,6 +5,7 @@
  */
 import type { OAuthServerSettings, Settings } from '../../kernel/config/settings.js';
 import { resolveSecretValue, type ResolveContext } from '../../kernel/secrets/secret-value.js';
+import { SwitchboardError } from '../../kernel/errors.js';
 
 export interface IdentityProviderSettings {
   issuer: string;
@@ -39,10 +40,9 @@ export function parseDuration(text: string): number {
   return seconds;
 }
 
-export class AuthSettingsError extends Error {
+export class AuthSettingsError extends SwitchboardError {
   constructor(field: string, message: string) {
-    super(`config.yaml: aggregator.oauth.server.${field}: ${message}`);
-    this.name = 'AuthSettingsError';
+    super('CONFIG_INVALID', `config.yaml: aggregator.oauth.server.${field}: ${message}`);
   }
 }
 
