@@ -6,8 +6,9 @@
  * Errors that describe a wire, not a refusal, stay plain Errors on purpose, because the code
  * that catches them decides what the client hears: an upstream transport's HttpStatusError,
  * LineTooLongError and ToolListLimitError become SERVER_UNAVAILABLE (mapUpstreamError passes
- * a SwitchboardError through unmapped), KubeApiError is mapped by the Kubernetes store, and
- * PrivateAddressError by the OAuth guards. UpstreamAnswerError is the SDK's McpError.
+ * a SwitchboardError through unmapped), KubeApiError is mapped by the Kubernetes store (a
+ * 401 or 403) or reaches the caller as INTERNAL, and PrivateAddressError is mapped by the
+ * OAuth guards. UpstreamAnswerError is the SDK's McpError.
  */
 export type ErrorCode =
   | 'TOOL_NOT_FOUND'
