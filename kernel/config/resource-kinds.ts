@@ -46,9 +46,14 @@ export class ResourceKinds {
   private readonly byName = new Map<string, ResourceKindDefinition>();
 
   add(kind: ResourceKindDefinition): void {
-    const taken = this.byName.get(kind.name) ?? [...this.byName.values()].find((k) => k.plural === kind.plural || (kind.snapshotField && k.snapshotField === kind.snapshotField));
+    const taken =
+      this.byName.get(kind.name) ??
+      [...this.byName.values()].find((k) => k.plural === kind.plural || (kind.snapshotField && k.snapshotField === kind.snapshotField));
     if (taken) {
-      throw new SwitchboardError('PLUGIN_FAILED', `plugin '${kind.plugin}' registers the resource kind '${kind.name}', which clashes with '${taken.name}' of plugin '${taken.plugin}'`);
+      throw new SwitchboardError(
+        'PLUGIN_FAILED',
+        `plugin '${kind.plugin}' registers the resource kind '${kind.name}', which clashes with '${taken.name}' of plugin '${taken.plugin}'`,
+      );
     }
     this.byName.set(kind.name, kind);
   }

@@ -129,7 +129,9 @@ function isObject(v: unknown): v is Record<string, unknown> {
  * onmessage. `direct`: methods whose plain requests (no `_meta`) skip the SDK's _onrequest.
  */
 export function dispatchByShape(protocol: AnyProtocol | { transport?: unknown }, direct: ReadonlyMap<string, DirectHandler> = new Map()): void {
-  const p = protocol as unknown as Dispatching & { transport?: { sessionId?: string; onmessage?: (m: JSONRPCMessage, extra?: MessageExtraInfo) => void; send(m: JSONRPCMessage): Promise<void> } };
+  const p = protocol as unknown as Dispatching & {
+    transport?: { sessionId?: string; onmessage?: (m: JSONRPCMessage, extra?: MessageExtraInfo) => void; send(m: JSONRPCMessage): Promise<void> };
+  };
   const transport = p.transport;
   const sdk = transport?.onmessage;
   // An SDK whose internals moved: its own dispatch stays, only slower.

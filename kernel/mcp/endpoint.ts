@@ -102,7 +102,15 @@ export class Endpoint {
       instructions:
         'Switchboard aggregates many MCP servers. Discover tools with list_tools, filter_tools and describe_tool; run any of them with call_tool {name, arguments}.',
     });
-    const session: Session = { id, transport: kind, createdAt: new Date(), server, slots: new Map(), ...(identity ? { identity } : {}), ...(peer ? { peer } : {}) };
+    const session: Session = {
+      id,
+      transport: kind,
+      createdAt: new Date(),
+      server,
+      slots: new Map(),
+      ...(identity ? { identity } : {}),
+      ...(peer ? { peer } : {}),
+    };
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.listed }));
     // Protocol's own registration: the Server subclass would re-validate every result
     // against CallToolResultSchema, and call_tool results pass through untouched by design.
@@ -113,7 +121,8 @@ export class Endpoint {
       const params = request.params;
       if (!params || typeof params.name !== 'string') throw new McpError(ErrorCode.InvalidParams, "Invalid params for tools/call: 'name' must be a string");
       const args = params.arguments;
-      if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) throw new McpError(ErrorCode.InvalidParams, "Invalid params for tools/call: 'arguments' must be an object");
+      if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args)))
+        throw new McpError(ErrorCode.InvalidParams, "Invalid params for tools/call: 'arguments' must be an object");
       return this.callMetaTool(session, params.name, args as Record<string, unknown> | undefined, extra as RequestHandlerExtra);
     };
     // Not an async wrapper: answering with callTool's own promise saves the extra ticks of
@@ -141,7 +150,12 @@ export class Endpoint {
           return await h.handle(r, call);
         } catch (err) {
           if (err instanceof McpError) throw err;
-          throw new McpError(err instanceof SwitchboardError && (err.code === 'NOT_FOUND' || err.code === 'CONFLICT' || err.code === 'INVALID_TOOLSET') ? ErrorCode.InvalidParams : ErrorCode.InternalError, (err as Error).message);
+          throw new McpError(
+            err instanceof SwitchboardError && (err.code === 'NOT_FOUND' || err.code === 'CONFLICT' || err.code === 'INVALID_TOOLSET')
+              ? ErrorCode.InvalidParams
+              : ErrorCode.InternalError,
+            (err as Error).message,
+          );
         }
       });
     }
@@ -203,7 +217,10 @@ export class Endpoint {
           `Tool '${name}' is not callable directly; tools inside Switchboard run through the meta-tool call_tool: ${example}`,
         );
       }
-      throw new McpError(ErrorCode.InvalidParams, `Unknown tool '${name}'. This endpoint serves only the meta-tools (${this.metaToolNames().join(', ')}); other tools run through call_tool.`);
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Unknown tool '${name}'. This endpoint serves only the meta-tools (${this.metaToolNames().join(', ')}); other tools run through call_tool.`,
+      );
     }
     const call = this.callContext(session, name, rawArgs, extra);
     const request = call.request;
@@ -234,7 +251,9 @@ class ChannelTo implements ClientChannel {
   }
 
   request(method: string, params: Record<string, unknown> | undefined, signal: AbortSignal): Promise<Record<string, unknown>> {
-    return this.extra.sendRequest({ method, ...(params ? { params } : {}) } as Parameters<RequestHandlerExtra['sendRequest']>[0], PASSTHROUGH, { signal }) as Promise<Record<string, unknown>>;
+    return this.extra.sendRequest({ method, ...(params ? { params } : {}) } as Parameters<RequestHandlerExtra['sendRequest']>[0], PASSTHROUGH, {
+      signal,
+    }) as Promise<Record<string, unknown>>;
   }
 
   async log(message: LogMessage): Promise<void> {

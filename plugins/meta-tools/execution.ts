@@ -10,7 +10,7 @@ export function executionTools(kernel: KernelApi): MetaToolDefinition[] {
   const callTool: MetaToolDefinition = {
     name: 'call_tool',
     description:
-      'Run any tool listed by list_tools or filter_tools: {name, arguments}. Returns that tool\'s own result. Use describe_tool first to see its input schema.',
+      "Run any tool listed by list_tools or filter_tools: {name, arguments}. Returns that tool's own result. Use describe_tool first to see its input schema.",
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     inputSchema: {
       type: 'object',

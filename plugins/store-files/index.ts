@@ -23,7 +23,10 @@ export default definePlugin<{ debounceMs: number }>({
     }
     const leftover = (path: string) => log.warn(`removed ${path}, left by a write that was interrupted (the file it was replacing is intact)`);
     const unclaimed = (path: string, directory: string) => log.warn(unclaimedFileWarning(path, directory, kernel.settings()));
-    kernel.services.provide('store', new FileStore(kernel.config.configPath, options.debounceMs, () => kernel.config.kinds(), { onLeftover: leftover, onUnclaimed: unclaimed }));
+    kernel.services.provide(
+      'store',
+      new FileStore(kernel.config.configPath, options.debounceMs, () => kernel.config.kinds(), { onLeftover: leftover, onUnclaimed: unclaimed }),
+    );
     const grants = new FileGrantStore(join(kernel.config.configPath, 'state', 'grants'), (m) => log.warn(m));
     kernel.services.provide('grant-store', grants);
     return {

@@ -40,7 +40,6 @@ import { HttpStatusError, type BearerSource } from './http-client-transport.js';
 import { remoteTransport } from './remote-transport.js';
 import type { OutboundPolicy } from '../../lib/net/outbound-policy.js';
 
-
 /** After this many failed attempts in a row a remote server is reported unreachable. */
 const UNREACHABLE_AFTER = 3;
 
@@ -193,15 +192,17 @@ export class UpstreamConnection {
       // Progress must reach the client before the result does: chain the sends, await the chain.
       const forward = call.progress;
       let sent: Promise<void> = Promise.resolve();
-      const result = (await this.relay.around(call, () => client.request(params, PASSTHROUGH, {
-        signal: call.cancellation.signal,
-        timeout,
-        resetTimeoutOnProgress: true,
-        onprogress: (p) => {
-          const message = p.message === undefined ? undefined : this.events.secrets.scrubText(p.message);
-          sent = sent.then(() => forward(p.progress, p.total, message)).catch(() => undefined);
-        },
-      }))) as CallToolResult;
+      const result = (await this.relay.around(call, () =>
+        client.request(params, PASSTHROUGH, {
+          signal: call.cancellation.signal,
+          timeout,
+          resetTimeoutOnProgress: true,
+          onprogress: (p) => {
+            const message = p.message === undefined ? undefined : this.events.secrets.scrubText(p.message);
+            sent = sent.then(() => forward(p.progress, p.total, message)).catch(() => undefined);
+          },
+        }),
+      )) as CallToolResult;
       await sent;
       return result;
     } catch (err) {
@@ -357,7 +358,9 @@ export class UpstreamConnection {
   private requireSignIn(challenge: string): void {
     this.failures = 0;
     this.challenge = challenge;
-    this.error = this.events.secrets.scrubText(`the server requires sign-in${challenge ? ` (WWW-Authenticate: ${challenge})` : ''}; configure credentials in its headers, or sign in when the OAuth client is enabled`);
+    this.error = this.events.secrets.scrubText(
+      `the server requires sign-in${challenge ? ` (WWW-Authenticate: ${challenge})` : ''}; configure credentials in its headers, or sign in when the OAuth client is enabled`,
+    );
     this.health = 'unhealthy';
     this.log.warn(this.error);
     this.setState('auth_required');
@@ -371,7 +374,12 @@ export class UpstreamConnection {
     this.resources = caps.resources ? secrets.scrubValue(await this.listAll((cursor) => client.listResources(cursor ? { cursor } : {}), 'resources')) : [];
     // Templates are optional even for servers with resources: one that has none may not answer.
     this.resourceTemplates = caps.resources
-      ? secrets.scrubValue(await this.listAll<'resourceTemplates', ResourceTemplate>((cursor) => client.listResourceTemplates(cursor ? { cursor } : {}), 'resourceTemplates').catch((): ResourceTemplate[] => []))
+      ? secrets.scrubValue(
+          await this.listAll<'resourceTemplates', ResourceTemplate>(
+            (cursor) => client.listResourceTemplates(cursor ? { cursor } : {}),
+            'resourceTemplates',
+          ).catch((): ResourceTemplate[] => []),
+        )
       : [];
     this.prompts = caps.prompts ? secrets.scrubValue(await this.listAll((cursor) => client.listPrompts(cursor ? { cursor } : {}), 'prompts')) : [];
   }
@@ -388,7 +396,8 @@ export class UpstreamConnection {
       all.push(...page.tools);
       cursor = page.nextCursor;
       // Empty pages with a cursor each time would never end.
-      if (++pages > limits.maxToolsPerServer) throw new ToolListLimitError(`the server's tools/list never ends (more than ${limits.maxToolsPerServer} pages); its tool list is refused`);
+      if (++pages > limits.maxToolsPerServer)
+        throw new ToolListLimitError(`the server's tools/list never ends (more than ${limits.maxToolsPerServer} pages); its tool list is refused`);
     } while (cursor);
     return all;
   }

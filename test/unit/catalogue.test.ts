@@ -30,7 +30,7 @@ function make() {
 const names = (c: Catalogue): string[] => c.all().map((e) => e.name);
 
 describe('Catalogue: every tool, by the source that owns it', () => {
-  it('adds a server\'s tools as one source and looks them up by name', () => {
+  it("adds a server's tools as one source and looks them up by name", () => {
     const { catalogue } = make();
     catalogue.replaceSource('server:alpha', [tool('x_alpha_add', 'tool', { server: 'alpha' }), tool('x_alpha_echo', 'tool', { server: 'alpha' })]);
     expect(catalogue.has('x_alpha_add')).to.equal(true);
@@ -40,7 +40,7 @@ describe('Catalogue: every tool, by the source that owns it', () => {
     expect(catalogue.get('x_alpha_missing')).to.equal(undefined);
   });
 
-  it('replaces a source\'s whole tool set at once, leaving other sources alone', () => {
+  it("replaces a source's whole tool set at once, leaving other sources alone", () => {
     const { catalogue } = make();
     catalogue.replaceSource('server:alpha', [tool('x_alpha_add'), tool('x_alpha_echo')]);
     catalogue.replaceSource('server:beta', [tool('x_beta_ping')]);
@@ -66,7 +66,7 @@ describe('Catalogue: every tool, by the source that owns it', () => {
     expect(names(catalogue)).to.deep.equal(['core_a', 'core_z', 'x_zeta_a', 'x_zeta_b', 'workflow_a', 'workflow_b']);
   });
 
-  it('keeps the first source\'s tool when two sources list the same name, warns, and lets the second in once the first leaves', () => {
+  it("keeps the first source's tool when two sources list the same name, warns, and lets the second in once the first leaves", () => {
     const { catalogue, warnings } = make();
     // A server whose toolPrefix is another server's name produces the same external names.
     catalogue.replaceSource('server:alpha', [tool('x_alpha_add', 'tool', { server: 'alpha' })]);
@@ -88,7 +88,10 @@ describe('Catalogue: every tool, by the source that owns it', () => {
 
   it('computes the summary and discovery form once, leaving out empty annotations and labels', () => {
     const { catalogue } = make();
-    catalogue.replaceSource('server:alpha', [tool('x_alpha_add', 'tool', { server: 'alpha', annotations: {}, labels: {} }), tool('x_alpha_get', 'tool', { annotations: { readOnlyHint: true } })]);
+    catalogue.replaceSource('server:alpha', [
+      tool('x_alpha_add', 'tool', { server: 'alpha', annotations: {}, labels: {} }),
+      tool('x_alpha_get', 'tool', { annotations: { readOnlyHint: true } }),
+    ]);
     expect(catalogue.get('x_alpha_add')!.discovery).to.deep.equal({ name: 'x_alpha_add', summary: 'x_alpha_add does things.', kind: 'tool', server: 'alpha' });
     expect(catalogue.get('x_alpha_get')!.discovery.annotations).to.deep.equal({ readOnlyHint: true });
   });

@@ -18,7 +18,8 @@ import { MCP_SERVER_KIND } from '../../plugins/upstreams/mcpserver-kind.js';
 import { WORKFLOW_KIND } from '../../plugins/workflows/workflow-kind.js';
 
 const SERVER = 'name: alpha\ntype: stdio\ncommand: [node, alpha.js]\n';
-const WORKFLOW = 'apiVersion: switchboard.dev/v1alpha1\nkind: Workflow\nmetadata:\n  name: greet\nspec:\n  steps:\n    - id: hello\n      tool: x_alpha_hello\n';
+const WORKFLOW =
+  'apiVersion: switchboard.dev/v1alpha1\nkind: Workflow\nmetadata:\n  name: greet\nspec:\n  steps:\n    - id: hello\n      tool: x_alpha_hello\n';
 
 interface Setup {
   dir: string;
@@ -43,7 +44,14 @@ async function setup(files: Record<string, string>, kinds: ResourceKindDefinitio
   onConfigLoad.tap('test', (next, previous) => void announced.push({ next, previous }));
   const rejected: Setup['rejected'] = [];
   const { settings } = await readSettings(dir);
-  const pipeline = new ConfigPipeline(dir, onConfigLoad, log, settings, (s) => s, (p) => rejected.push(p));
+  const pipeline = new ConfigPipeline(
+    dir,
+    onConfigLoad,
+    log,
+    settings,
+    (s) => s,
+    (p) => rejected.push(p),
+  );
   for (const kind of kinds) pipeline.addKind(kind);
   const unclaimed: string[] = [];
   const store = new FileStore(dir, 0, () => pipeline.kinds(), { onUnclaimed: (path, directory) => unclaimed.push(`${directory}: ${path}`) });
@@ -62,7 +70,11 @@ describe('ConfigPipeline: defaults, then config.yaml, then resource files, as on
   });
 
   it('fills schema defaults, lets config.yaml override them, and adds every resource file with its origin', async () => {
-    const { pipeline, store, announced, dir } = await make({ 'config.yaml': 'aggregator:\n  port: 9191\n', 'mcpservers/alpha.yaml': SERVER, 'workflows/greet.yaml': WORKFLOW });
+    const { pipeline, store, announced, dir } = await make({
+      'config.yaml': 'aggregator:\n  port: 9191\n',
+      'mcpservers/alpha.yaml': SERVER,
+      'workflows/greet.yaml': WORKFLOW,
+    });
     expect(pipeline.currentSettings().aggregator.port).to.equal(9191);
     expect(pipeline.currentSettings().aggregator.host).to.equal('localhost');
     await pipeline.loadAll(store);
@@ -80,8 +92,14 @@ describe('ConfigPipeline: defaults, then config.yaml, then resource files, as on
   });
 
   it('refuses a start with an invalid file, naming file, line and field of every problem', async () => {
-    const { pipeline, store, dir } = await make({ 'mcpservers/alpha.yaml': `${SERVER}bogus: 1\n`, 'mcpservers/beta.yaml': 'name: beta\ntype: carrier-pigeon\n' });
-    const err = await pipeline.loadAll(store).then(() => undefined, (e: unknown) => e);
+    const { pipeline, store, dir } = await make({
+      'mcpservers/alpha.yaml': `${SERVER}bogus: 1\n`,
+      'mcpservers/beta.yaml': 'name: beta\ntype: carrier-pigeon\n',
+    });
+    const err = await pipeline.loadAll(store).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(err).to.be.instanceOf(ConfigInvalidError);
     const problems = (err as ConfigInvalidError).problems.map((p) => ({ file: p.file, line: p.line, field: p.field, message: p.message }));
     expect(problems).to.deep.include({ file: join(dir, 'mcpservers', 'alpha.yaml'), line: 4, field: 'bogus', message: "unknown field 'bogus'" });
@@ -137,11 +155,12 @@ describe('ConfigPipeline: defaults, then config.yaml, then resource files, as on
     const { pipeline, dir } = await make({});
     const file = join(dir, 'counter');
     await writeFile(file, '0');
-    const bump = () => pipeline.exclusive(async () => {
-      const n = Number(await readFile(file, 'utf8'));
-      await new Promise((r) => setImmediate(r));
-      await writeFile(file, String(n + 1));
-    });
+    const bump = () =>
+      pipeline.exclusive(async () => {
+        const n = Number(await readFile(file, 'utf8'));
+        await new Promise((r) => setImmediate(r));
+        await writeFile(file, String(n + 1));
+      });
     await Promise.all([bump(), bump(), pipeline.exclusive(() => Promise.reject(new Error('one fails'))).catch(() => undefined), bump()]);
     expect(await readFile(file, 'utf8')).to.equal('3');
   });
@@ -158,7 +177,12 @@ describe('ConfigPipeline.addKind: resource kinds come from the plugins that own 
     plugin: 'notes',
     kind: 'Note',
     plural: 'notes',
-    schema: { type: 'object', additionalProperties: false, required: ['name', 'text'], properties: { name: { type: 'string' }, text: { type: 'string' }, pinned: { type: 'boolean', default: false } } },
+    schema: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['name', 'text'],
+      properties: { name: { type: 'string' }, text: { type: 'string' }, pinned: { type: 'boolean', default: false } },
+    },
     shape: 'named',
   };
 
@@ -174,7 +198,7 @@ describe('ConfigPipeline.addKind: resource kinds come from the plugins that own 
     expect(s.pipeline.snapshot.workflows.size).to.equal(0);
   });
 
-  it('validates documents of a registered kind against that kind\'s schema', async () => {
+  it("validates documents of a registered kind against that kind's schema", async () => {
     const s = await setup({ 'notes/a.yaml': 'name: chores\n' }, [NOTE]);
     dirs.push(s.dir);
     const err = (await s.pipeline.loadAll(s.store).catch((e: unknown) => e)) as ConfigInvalidError;
@@ -204,8 +228,15 @@ describe('ConfigPipeline.addKind: resource kinds come from the plugins that own 
   it('refuses a second registration of a name, a directory or a snapshot field', async () => {
     const s = await setup({}, [MCP_SERVER_KIND]);
     dirs.push(s.dir);
-    for (const clash of [{ ...NOTE, name: 'mcpserver' }, { ...NOTE, plural: 'mcpservers' }, { ...NOTE, snapshotField: 'mcpServers' as const }]) {
-      expect(() => s.pipeline.addKind(clash)).to.throw(SwitchboardError, /plugin 'notes' registers the resource kind '.*', which clashes with 'mcpserver' of plugin 'upstreams'/);
+    for (const clash of [
+      { ...NOTE, name: 'mcpserver' },
+      { ...NOTE, plural: 'mcpservers' },
+      { ...NOTE, snapshotField: 'mcpServers' as const },
+    ]) {
+      expect(() => s.pipeline.addKind(clash)).to.throw(
+        SwitchboardError,
+        /plugin 'notes' registers the resource kind '.*', which clashes with 'mcpserver' of plugin 'upstreams'/,
+      );
     }
   });
 
@@ -213,6 +244,8 @@ describe('ConfigPipeline.addKind: resource kinds come from the plugins that own 
     expect(unclaimedFileWarning('/cfg/workflows/greet.yaml', 'workflows', { plugins: { workflows: false, 'transport-sse': { enabled: true } } })).to.equal(
       "/cfg/workflows/greet.yaml is ignored: no plugin that is on keeps resources in 'workflows/'; config.yaml switches off the plugin 'workflows'",
     );
-    expect(unclaimedFileWarning('/cfg/old/x.yaml', 'old', { plugins: {} })).to.equal("/cfg/old/x.yaml is ignored: no plugin that is on keeps resources in 'old/'");
+    expect(unclaimedFileWarning('/cfg/old/x.yaml', 'old', { plugins: {} })).to.equal(
+      "/cfg/old/x.yaml is ignored: no plugin that is on keeps resources in 'old/'",
+    );
   });
 });

@@ -35,7 +35,11 @@ describe('errors: one base class with codes', () => {
       [new AuthSettingsError('baseUrl', 'is required'), 'CONFIG_INVALID', 'config.yaml: aggregator.oauth.server.baseUrl: is required'],
       [new PolicySetRejectedError('Cedar refused it'), 'CONFIG_INVALID', 'Cedar refused it'],
       [new IdentityProviderError('the identity provider refused the sign-in', 'login_required'), 'AUTH_REQUIRED', 'the identity provider refused the sign-in'],
-      [new ConditionError('condition template rendered "maybe", not true or false'), 'WORKFLOW_FAILED', 'condition template rendered "maybe", not true or false'],
+      [
+        new ConditionError('condition template rendered "maybe", not true or false'),
+        'WORKFLOW_FAILED',
+        'condition template rendered "maybe", not true or false',
+      ],
     ];
     for (const [err, code, message] of cases) {
       expect(err).to.be.instanceOf(SwitchboardError);

@@ -22,7 +22,14 @@ function callContext(view?: CatalogueView): CallContext {
 
 /** A server's tool that answers with which server ran it and the arguments it got. */
 function echo(server: string, name: string, inputSchema: ToolDefinition['inputSchema'] = { type: 'object' }): ToolDefinition {
-  return { name: `x_${server}_${name}`, kind: 'tool', server, description: name, inputSchema, invoke: (args) => Promise.resolve(text(`${server}:${JSON.stringify(args)}`)) };
+  return {
+    name: `x_${server}_${name}`,
+    kind: 'tool',
+    server,
+    description: name,
+    inputSchema,
+    invoke: (args) => Promise.resolve(text(`${server}:${JSON.stringify(args)}`)),
+  };
 }
 
 function make(secrets?: SecretScrubber) {
@@ -34,7 +41,11 @@ function make(secrets?: SecretScrubber) {
   return { hooks, catalogue, invoker, warnings };
 }
 
-const failure = (p: Promise<unknown>): Promise<SwitchboardError> => p.then(() => expect.fail('the call succeeded'), (e: unknown) => e as SwitchboardError);
+const failure = (p: Promise<unknown>): Promise<SwitchboardError> =>
+  p.then(
+    () => expect.fail('the call succeeded'),
+    (e: unknown) => e as SwitchboardError,
+  );
 const firstText = (r: CallToolResult): string => (r.content[0] as { text: string }).text;
 
 describe('ToolInvoker: routing a call to its tool', () => {
@@ -46,7 +57,7 @@ describe('ToolInvoker: routing a call to its tool', () => {
     expect(firstText(await invoker.call('x_alpha_add', {}, callContext()))).to.equal('alpha:{}');
   });
 
-  it('says TOOL_NOT_FOUND for a name nobody has, and the source\'s reason for one it no longer lists', async () => {
+  it("says TOOL_NOT_FOUND for a name nobody has, and the source's reason for one it no longer lists", async () => {
     const { catalogue, invoker } = make();
     expect((await failure(invoker.call('x_ghost_add', {}, callContext()))).code).to.equal('TOOL_NOT_FOUND');
     catalogue.explainAbsence('server:alpha', ['x_alpha_add'], () => new ServerUnavailableError('alpha', 'stopped'));
@@ -55,7 +66,7 @@ describe('ToolInvoker: routing a call to its tool', () => {
     expect(err.message).to.equal("Server 'alpha' is not available: stopped");
   });
 
-  it('refuses a tool outside the request\'s view, with the view\'s own reason when it has one', async () => {
+  it("refuses a tool outside the request's view, with the view's own reason when it has one", async () => {
     const { catalogue, invoker } = make();
     catalogue.replaceSource('server:alpha', [echo('alpha', 'add'), echo('alpha', 'secret')]);
     const view: CatalogueView = { selectors: ['server:alpha'], includes: (e) => e.name === 'x_alpha_add' };
@@ -67,7 +78,7 @@ describe('ToolInvoker: routing a call to its tool', () => {
     expect((await failure(invoker.call('x_alpha_secret', {}, callContext(signIn)))).code).to.equal('FORBIDDEN');
   });
 
-  it('checks arguments against the tool\'s input schema before running it', async () => {
+  it("checks arguments against the tool's input schema before running it", async () => {
     const { catalogue, invoker } = make();
     let ran = 0;
     const schema = { type: 'object', properties: { a: { type: 'number' } }, required: ['a'], $schema: 'https://json-schema.org/draft/2099-01/schema' };
@@ -79,7 +90,7 @@ describe('ToolInvoker: routing a call to its tool', () => {
     expect(firstText(await invoker.call('x_alpha_add', { a: 1 }, callContext()))).to.equal('ran');
   });
 
-  it('passes arguments unchecked, with one warning, when a tool\'s schema does not compile', async () => {
+  it("passes arguments unchecked, with one warning, when a tool's schema does not compile", async () => {
     const { catalogue, invoker, warnings } = make();
     catalogue.replaceSource('server:alpha', [echo('alpha', 'odd', { type: 'object', properties: { a: { type: 'no-such-type' } } })]);
     expect(firstText(await invoker.call('x_alpha_odd', { a: 1 }, callContext()))).to.equal('alpha:{"a":1}');
@@ -96,7 +107,7 @@ describe('ToolInvoker: routing a call to its tool', () => {
     expect(ran).to.equal(false);
   });
 
-  it('passes a tool\'s own error through unchanged', async () => {
+  it("passes a tool's own error through unchanged", async () => {
     const { catalogue, invoker } = make();
     const upstream = new UpstreamError('alpha', 'boom', -32000);
     catalogue.replaceSource('server:alpha', [{ ...echo('alpha', 'add'), invoke: () => Promise.reject(upstream) }]);

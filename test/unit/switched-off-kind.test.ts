@@ -31,6 +31,8 @@ describe('a resource file whose plugin is switched off', () => {
     expect(snapshot.workflows.size).to.equal(0);
     const warnings = lines.filter((l) => l.includes('greet.yaml'));
     expect(warnings).to.have.length(1);
-    expect(warnings[0]).to.match(/WARN .*\[switchboard:store-files\] .*workflows\/greet\.yaml is ignored: no plugin that is on keeps resources in 'workflows\/'; config\.yaml switches off the plugin 'workflows'/);
+    expect(warnings[0]).to.match(
+      /WARN .*\[switchboard:store-files\] .*workflows\/greet\.yaml is ignored: no plugin that is on keeps resources in 'workflows\/'; config\.yaml switches off the plugin 'workflows'/,
+    );
   });
 });
