@@ -2,6 +2,13 @@
  * Every error Switchboard raises on purpose is a SwitchboardError with a stable code.
  * Codes are part of the interface (they reach clients in structuredContent.error.code),
  * so they never change meaning; docs/errors.md lists them.
+ *
+ * Errors that describe a wire, not a refusal, stay plain Errors on purpose, because the code
+ * that catches them decides what the client hears: an upstream transport's HttpStatusError,
+ * LineTooLongError and ToolListLimitError become SERVER_UNAVAILABLE (mapUpstreamError passes
+ * a SwitchboardError through unmapped), KubeApiError is mapped by the Kubernetes store (a
+ * 401 or 403) or reaches the caller as INTERNAL, and PrivateAddressError is mapped by the
+ * OAuth guards. UpstreamAnswerError is the SDK's McpError.
  */
 export type ErrorCode =
   | 'TOOL_NOT_FOUND'

@@ -8,6 +8,7 @@
 
 // The plugin contract and what a plugin receives.
 export { definePlugin } from './plugin.js';
+export { SerialQueue } from './serial-queue.js';
 export type { Plugin, PluginContext, PluginInstance, PluginModule } from './plugin.js';
 export type { CatalogueApi, ConfigApi, ConfigEdits, EndpointApi, KernelApi, SecretsApi, SessionsApi, ToolCallsApi } from './kernel-api.js';
 export type { KernelHooks } from './hooks.js';
@@ -73,6 +74,7 @@ export type {
   WorkflowStep,
 } from './config/settings.js';
 export type { ConfigSnapshot } from './config/snapshot.js';
+export type { DocumentShape, ResourceKindDefinition } from './config/resource-kinds.js';
 export { parseYaml } from './config/yaml-document.js';
 export type { ParsedYaml } from './config/yaml-document.js';
 export { loadSchema, validateDocument } from './config/validate.js';

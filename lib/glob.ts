@@ -8,7 +8,14 @@
  * returns only to the last star is exact and takes at most (name length x pattern length)
  * steps. Patterns are bounded in length too.
  */
-export class GlobSyntaxError extends Error {}
+import { SwitchboardError } from '../kernel/index.js';
+
+/** A pattern that does not parse (callers say where it was written). */
+export class GlobSyntaxError extends SwitchboardError {
+  constructor(message: string) {
+    super('INVALID_ARGUMENTS', message);
+  }
+}
 
 /** Longest pattern accepted (filter_tools, presets, claim patterns). */
 export const MAX_GLOB_LENGTH = 256;

@@ -1,6 +1,7 @@
 /** Command-line parsing: `switchboard <command> [--flag value]...`, no dependency needed. */
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { SwitchboardError } from '../../kernel/errors.js';
 
 export type Command = 'serve' | 'check' | 'reference' | 'crds' | 'import' | 'help' | 'version';
 const COMMANDS: readonly Command[] = ['serve', 'check', 'reference', 'crds', 'import', 'help', 'version'];
@@ -17,7 +18,11 @@ export interface CliArgs {
   force?: boolean;
 }
 
-export class UsageError extends Error {}
+export class UsageError extends SwitchboardError {
+  constructor(message: string) {
+    super('INVALID_ARGUMENTS', message);
+  }
+}
 
 export const USAGE = `Usage: switchboard <command> [options]
 

@@ -19,6 +19,8 @@ export function configApi(pipeline: ConfigPipeline, store: () => ResourceStore):
       return pipeline.snapshot;
     },
     configPath: pipeline.configPath,
+    addKind: (kind) => pipeline.addKind(kind),
+    kinds: () => pipeline.kinds(),
     addCheck: (check) => pipeline.addCheck(check),
     addSettingsCheck: (check) => pipeline.addSettingsCheck(check),
     exclusive: (edit) => pipeline.exclusive(() => edit(edits)),

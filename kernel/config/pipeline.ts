@@ -1,6 +1,7 @@
 /**
  * The configuration pipeline: built-in defaults (schema defaults) -> config.yaml -> resource
- * files, each validated, merged into one ConfigSnapshot and announced through onConfigLoad.
+ * files of the kinds plugins registered, each validated, merged into one ConfigSnapshot and
+ * announced through onConfigLoad.
  * Startup is strict (any problem stops it, all problems listed); a running instance is
  * forgiving (an invalid edit keeps the last good definition and logs why).
  */
@@ -10,10 +11,12 @@ import type { AsyncSeriesHook } from 'tapable';
 import { ConfigInvalidError, formatConfigProblem, type ConfigProblem } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { RawResource, ResourceKind, ResourceStore, StoreChange } from '../contracts/store.js';
-import type { ConfigSnapshot, Located } from './snapshot.js';
-import type { McpServerDefinition, Settings, WorkflowResource } from './settings.js';
+import type { ConfigSnapshot, Located, TypedCollections } from './snapshot.js';
+import type { Settings } from './settings.js';
+import { nameOf, ResourceKinds, type ResourceKindDefinition } from './resource-kinds.js';
 import { validateDocument } from './validate.js';
 import { parseYaml, type ParsedYaml } from './yaml-document.js';
+import { SerialQueue } from '../serial-queue.js';
 
 export const SETTINGS_FILE = 'config.yaml';
 
@@ -44,7 +47,7 @@ interface Validated {
   kind: ResourceKind;
   key: string;
   name: string;
-  located: Located<McpServerDefinition> | Located<WorkflowResource>;
+  located: Located<object>;
   fingerprint: string;
 }
 
@@ -61,8 +64,11 @@ export class ConfigPipeline {
   private readonly byKey = new Map<string, Validated>();
   private readonly checks: ResourceCheck[] = [];
   private readonly settingsChecks: SettingsCheck[] = [];
-  private queue: Promise<void> = Promise.resolve();
-  private edits: Promise<unknown> = Promise.resolve();
+  private readonly kindRegistry = new ResourceKinds();
+  /** Reconciles (store changes, applies, reloads): one at a time. */
+  private readonly queue = new SerialQueue();
+  /** Read-modify-writes of definitions or settings: one at a time. */
+  private readonly edits = new SerialQueue();
 
   constructor(
     readonly configPath: string,
@@ -91,9 +97,17 @@ export class ConfigPipeline {
    * interleave: each reads what the previous one wrote, and the file always matches memory.
    */
   exclusive<T>(edit: () => Promise<T>): Promise<T> {
-    const run = this.edits.then(edit, edit);
-    this.edits = run.catch(() => undefined);
-    return run;
+    return this.edits.run(edit);
+  }
+
+  /** A plugin's kind of resource (in setup): from the next load on, stores read it and the snapshot holds it. */
+  addKind(kind: ResourceKindDefinition): void {
+    this.kindRegistry.add(kind);
+  }
+
+  /** The registered kinds, in registration order: what stores read and watch. */
+  kinds(): readonly ResourceKindDefinition[] {
+    return this.kindRegistry.list();
   }
 
   addCheck(check: ResourceCheck): void {
@@ -162,8 +176,7 @@ export class ConfigPipeline {
           return;
       }
     };
-    this.queue = this.queue.then(run, run).catch((err: unknown) => this.log.error(`configuration change failed: ${String(err)}`));
-    return this.queue;
+    return this.queue.run(run).catch((err: unknown) => this.log.error(`configuration change failed: ${String(err)}`));
   }
 
   /**
@@ -176,13 +189,12 @@ export class ConfigPipeline {
     const run = async (): Promise<void> => {
       result = await this.upsert(raw);
     };
-    this.queue = this.queue.then(run, run);
-    await this.queue;
+    await this.queue.run(run);
     if (result?.length) throw new ConfigInvalidError(result);
   }
 
   async removeKey(key: string): Promise<void> {
-    await this.handleChange({ type: 'remove', kind: 'mcpserver', key });
+    await this.handleChange({ type: 'remove', kind: this.byKey.get(key)?.kind ?? '', key });
   }
 
   /** core_config_update_aggregator: in memory until saved. */
@@ -191,8 +203,7 @@ export class ConfigPipeline {
       this.settingsValue = settings;
       await this.publish();
     };
-    this.queue = this.queue.then(run, run);
-    await this.queue;
+    await this.queue.run(run);
   }
 
   /** core_config_reload and config.yaml edits: everything from the store again; problems leave the old config. */
@@ -219,8 +230,7 @@ export class ConfigPipeline {
         else throw err;
       }
     };
-    this.queue = this.queue.then(run, run);
-    await this.queue;
+    await this.queue.run(run);
     if (problems.length) this.reportKept(problems);
     return problems;
   }
@@ -273,17 +283,20 @@ export class ConfigPipeline {
     if (!value || typeof value !== 'object' || Array.isArray(value)) {
       return [{ file: parsed.file, line: 1, column: 1, field: '', message: `must be a mapping (a ${raw.kind} definition)` }];
     }
-    const problems = validateDocument(raw.kind, value, parsed);
+    const kind = this.kindRegistry.get(raw.kind);
+    // Stores read registered kinds only; a change of another kind reaching here is a store's mistake.
+    if (!kind) return [{ file: parsed.file, line: 0, column: 0, field: '', message: `no plugin registers the resource kind '${raw.kind}'` }];
+    const problems = validateDocument(kind.schema, value, parsed);
     // Plugin checks see only documents that passed the schema.
     if (problems.length === 0) for (const check of this.checks) problems.push(...check(raw.kind, value, raw));
     if (problems.length) return problems;
     const origin = { file: parsed.file, line: parsed.locate([]).line };
-    const name = raw.kind === 'mcpserver' ? (value as McpServerDefinition).name : (value as WorkflowResource).metadata.name;
     return {
       kind: raw.kind,
       key: raw.key,
-      name,
-      located: { value: value as McpServerDefinition & WorkflowResource, origin },
+      name: nameOf(kind, value),
+      // The validated document is the definition consumers get.
+      located: { value, origin },
       fingerprint: JSON.stringify(value),
     };
   }
@@ -296,13 +309,23 @@ export class ConfigPipeline {
   }
 
   private compose(): ConfigSnapshot {
-    const mcpServers = new Map<string, Located<McpServerDefinition>>();
-    const workflows = new Map<string, Located<WorkflowResource>>();
+    const resources = new Map<string, Map<string, Located<object>>>();
+    for (const kind of this.kindRegistry.list()) resources.set(kind.name, new Map());
     const sorted = [...this.byKey.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    for (const v of sorted) {
-      if (v.kind === 'mcpserver') mcpServers.set(v.name, v.located as Located<McpServerDefinition>);
-      else workflows.set(v.name, v.located as Located<WorkflowResource>);
-    }
-    return { configPath: this.configPath, settings: this.settingsValue, mcpServers, workflows, generation: ++this.generation };
+    for (const v of sorted) resources.get(v.kind)?.set(v.name, v.located);
+    // A typed field holds what its kind's schema validated: the cast is the schema's promise.
+    const typed = <F extends keyof TypedCollections>(field: F): ReadonlyMap<string, Located<TypedCollections[F]>> => {
+      const kind = this.kindRegistry.list().find((k) => k.snapshotField === field);
+      const held = kind ? resources.get(kind.name) : undefined;
+      return held ? (held as ReadonlyMap<string, Located<TypedCollections[F]>>) : new Map();
+    };
+    return {
+      configPath: this.configPath,
+      settings: this.settingsValue,
+      resources,
+      mcpServers: typed('mcpServers'),
+      workflows: typed('workflows'),
+      generation: ++this.generation,
+    };
   }
 }

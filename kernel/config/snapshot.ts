@@ -11,9 +11,20 @@ export interface Located<T> {
   readonly origin: Origin;
 }
 
+/**
+ * The kinds the snapshot names with a typed field, for their consumers' convenience. The
+ * owning plugin's kind fills its field (`snapshotField`); with that plugin off it is empty.
+ */
+export interface TypedCollections {
+  mcpServers: McpServerDefinition;
+  workflows: WorkflowResource;
+}
+
 export interface ConfigSnapshot {
   readonly configPath: string;
   readonly settings: Settings;
+  /** Every registered kind's resources by kind name, then by resource name (in name order). */
+  readonly resources: ReadonlyMap<string, ReadonlyMap<string, Located<unknown>>>;
   readonly mcpServers: ReadonlyMap<string, Located<McpServerDefinition>>;
   readonly workflows: ReadonlyMap<string, Located<WorkflowResource>>;
   /** Increases with every snapshot, so a plugin can tell a reload from a repeat. */

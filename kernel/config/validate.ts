@@ -11,7 +11,10 @@ import type { ConfigProblem } from '../errors.js';
 import { packageRoot } from '../paths.js';
 import type { ParsedYaml, PathSegment } from './yaml-document.js';
 
+/** A schema of schemas/, by file name. */
 export type SchemaName = 'config' | 'mcpserver' | 'workflow';
+/** A schema a plugin brings for a kind of its own. */
+export type JsonSchema = Record<string, unknown>;
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
@@ -23,16 +26,22 @@ export function createAjv(): Ajv {
 
 const ajv = createAjv();
 const compiled = new Map<SchemaName, ValidateFunction>();
+const compiledOwn = new WeakMap<JsonSchema, ValidateFunction>();
 
 export function loadSchema(name: SchemaName): Record<string, unknown> {
   return JSON.parse(readFileSync(join(packageRoot(), 'schemas', `${name}.schema.json`), 'utf8')) as Record<string, unknown>;
 }
 
-function validator(name: SchemaName): ValidateFunction {
-  let v = compiled.get(name);
+function validator(schema: SchemaName | JsonSchema): ValidateFunction {
+  if (typeof schema !== 'string') {
+    let own = compiledOwn.get(schema);
+    if (!own) compiledOwn.set(schema, (own = ajv.compile(schema)));
+    return own;
+  }
+  let v = compiled.get(schema);
   if (!v) {
-    v = ajv.compile(loadSchema(name));
-    compiled.set(name, v);
+    v = ajv.compile(loadSchema(schema));
+    compiled.set(schema, v);
   }
   return v;
 }
@@ -71,7 +80,7 @@ function describe(err: ErrorObject): { key?: string; extra: PathSegment[]; messa
  * node in `parsed`; `basePath` is where `value` sits inside the parsed document.
  */
 export function validateDocument(
-  schema: SchemaName,
+  schema: SchemaName | JsonSchema,
   value: unknown,
   parsed: Pick<ParsedYaml, 'file' | 'locate'>,
   basePath: readonly PathSegment[] = [],

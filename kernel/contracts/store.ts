@@ -1,12 +1,14 @@
 /**
- * Where MCP server and workflow definitions live. The `store-files` plugin keeps them as
- * YAML files; an orchestrator plugin would keep them as custom resources. The kernel's
- * configuration pipeline validates whatever a store returns.
+ * Where resources (MCP server definitions, workflows: whatever kinds plugins registered)
+ * live. The `store-files` plugin keeps them as YAML files; an orchestrator plugin keeps
+ * them as custom resources. A store reads the kinds the configuration pipeline has
+ * registered (`kernel.config.kinds()`); the pipeline validates whatever a store returns.
  */
 import type { ParsedYaml } from '../config/yaml-document.js';
 import type { ConfigProblem } from '../errors.js';
 
-export type ResourceKind = 'mcpserver' | 'workflow';
+/** The name of a registered kind (ResourceKindDefinition.name): `mcpserver`, `workflow`. */
+export type ResourceKind = string;
 
 /** A resource as read, before validation: its document and where it came from. */
 export interface RawResource {

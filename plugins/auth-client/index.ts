@@ -6,7 +6,7 @@
  */
 import type { OAuthClientInformationMixed } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { definePlugin, ownerOf, publishCoreTools, resolveSecretValue, type KernelApi, type ResolveContext } from '../../kernel/index.js';
+import { definePlugin, ownerOf, publishCoreTools, resolveSecretValue, SerialQueue, type KernelApi, type ResolveContext } from '../../kernel/index.js';
 import { pinnedFetch } from '../../lib/net/pinned-fetch.js';
 import { outboundChecked, outboundPolicy } from '../../lib/net/outbound-policy.js';
 import { ClientRegistry } from './clients.js';
@@ -110,9 +110,9 @@ export default definePlugin({
     const secrets = { configPath: kernel.config.configPath, env: process.env, onSecret: (v: string) => kernel.secrets.add(v) };
     const persistence = persistenceOf(kernel, secrets, (m) => log.warn(m));
     // Writes in the order the changes happened, each failure said once.
-    let writing: Promise<void> = Promise.resolve();
+    const writing = new SerialQueue();
     const write = (what: string, run: () => Promise<void>) => {
-      writing = writing.then(run).catch((err: unknown) => log.warn(`keeping ${what} failed: ${(err as Error).message}`));
+      void writing.run(run).catch((err: unknown) => log.warn(`keeping ${what} failed: ${(err as Error).message}`));
     };
     const clients = new ClientRegistry(
       settings().clients.map((c, i) => {

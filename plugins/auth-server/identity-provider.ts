@@ -9,6 +9,7 @@ import { createRemoteJWKSet, customFetch as joseFetch, jwtVerify, type JWTPayloa
 import { pinnedFetch } from '../../lib/net/pinned-fetch.js';
 import { isLoopbackHost } from '../../lib/net/address-class.js';
 import type { IdentityProviderSettings } from './settings.js';
+import { SwitchboardError } from '../../kernel/index.js';
 
 export interface SignInStart {
   url: string;
@@ -35,14 +36,14 @@ export interface SignedIn {
   tokens: IdpTokens;
 }
 
-export class IdentityProviderError extends Error {
+/** The identity provider cannot be used, or did not sign the person in. */
+export class IdentityProviderError extends SwitchboardError {
   constructor(
     message: string,
     /** The provider's own error code, when it answered with one (login_required, access_denied...). */
     readonly oauthError?: string,
   ) {
-    super(message);
-    this.name = 'IdentityProviderError';
+    super('AUTH_REQUIRED', message);
   }
 }
 

@@ -3,7 +3,7 @@
  * the audience decided. Resolution happens once at start; a missing secret stops startup
  * with the field that named it.
  */
-import { resolveSecretValue, type OAuthServerSettings, type ResolveContext, type Settings } from '../../kernel/index.js';
+import { resolveSecretValue, SwitchboardError, type OAuthServerSettings, type ResolveContext, type Settings } from '../../kernel/index.js';
 
 export interface IdentityProviderSettings {
   issuer: string;
@@ -38,10 +38,9 @@ export function parseDuration(text: string): number {
   return seconds;
 }
 
-export class AuthSettingsError extends Error {
+export class AuthSettingsError extends SwitchboardError {
   constructor(field: string, message: string) {
-    super(`config.yaml: aggregator.oauth.server.${field}: ${message}`);
-    this.name = 'AuthSettingsError';
+    super('CONFIG_INVALID', `config.yaml: aggregator.oauth.server.${field}: ${message}`);
   }
 }
 

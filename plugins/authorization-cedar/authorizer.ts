@@ -13,6 +13,7 @@ import type { Action, Authorizer, Decision, DecisionContext, Principal, Resource
 import type { CompiledPolicy, CompiledPolicySet } from './compile.js';
 import { DecisionMemo, requestKey } from './decision-memo.js';
 import { cedarRequest, type CedarRequestParts } from './entities.js';
+import { SwitchboardError } from '../../kernel/index.js';
 
 export const DEFAULT_DENY = 'cedar:default-deny';
 export const EVALUATION_FAILED = 'cedar:error';
@@ -20,7 +21,11 @@ export const EVALUATION_FAILED = 'cedar:error';
 /** Each authorizer's own slot in the engine's cache of preparsed sets. */
 let instances = 0;
 
-export class PolicySetRejectedError extends Error {}
+export class PolicySetRejectedError extends SwitchboardError {
+  constructor(message: string) {
+    super('CONFIG_INVALID', message);
+  }
+}
 
 const allow = (rule: string): Decision => ({ allowed: true, rule });
 const deny = (rule: string, reason: string): Decision => ({ allowed: false, rule, reason });

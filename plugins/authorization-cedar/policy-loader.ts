@@ -13,6 +13,7 @@ import { compilePolicies, type CompileResult, type CompiledPolicySet } from './c
 import { DirectoryWatcher } from './directory-watcher.js';
 import type { ShippedPolicies } from './assets.js';
 import { readPolicyFiles } from './policy-files.js';
+import { SerialQueue } from '../../kernel/index.js';
 
 export interface PolicyLoaderOptions {
   configPath: string;
@@ -29,7 +30,7 @@ export interface PolicyLoaderOptions {
 export class PolicyLoader {
   private dirValue = '';
   private watcher: DirectoryWatcher | undefined;
-  private queue: Promise<void> = Promise.resolve();
+  private readonly reloads = new SerialQueue();
   private watching = false;
 
   constructor(private readonly o: PolicyLoaderOptions) {}
@@ -66,8 +67,7 @@ export class PolicyLoader {
 
   /** Reloads after every earlier reload has finished; never throws. */
   reload(): Promise<void> {
-    this.queue = this.queue.then(() => this.reloadNow()).catch((err: unknown) => this.o.log.error(`policies: reload failed: ${(err as Error).message}`));
-    return this.queue;
+    return this.reloads.run(() => this.reloadNow()).catch((err: unknown) => this.o.log.error(`policies: reload failed: ${(err as Error).message}`));
   }
 
   private reject(problems: readonly ConfigProblem[]): void {
@@ -125,6 +125,6 @@ export class PolicyLoader {
     this.watching = false;
     await this.watcher?.close();
     this.watcher = undefined;
-    await this.queue;
+    await this.reloads.idle();
   }
 }

@@ -12,6 +12,7 @@ import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { EventLog, EventQuery, NewEvent, SwitchboardEvent } from '../../kernel/index.js';
 import { PRIVATE_DIR, PRIVATE_FILE, writeFileAtomic } from '../../lib/files/atomic-write.js';
+import { SerialQueue } from '../../kernel/index.js';
 
 export interface Retention {
   maxEvents: number;
@@ -28,7 +29,7 @@ export class PersistentEventLog implements EventLog {
   private nextId = 1;
   private linesInFile = 0;
   private readonly listeners = new Set<(e: SwitchboardEvent) => void>();
-  private writes: Promise<void> = Promise.resolve();
+  private readonly writes = new SerialQueue();
   /** Appends wait for the history to be read, so ids never repeat. */
   private opened = false;
 
@@ -87,8 +88,8 @@ export class PersistentEventLog implements EventLog {
 
   private persist(e: SwitchboardEvent): void {
     const file = this.file!;
-    this.writes = this.writes
-      .then(async () => {
+    void this.writes
+      .run(async () => {
         if (this.linesInFile >= this.retention.maxEvents * 2) {
           this.prune();
           await writeFileAtomic(file, this.events.map((x) => JSON.stringify(x)).join('\n') + '\n', { durable: false, mode: PRIVATE_FILE });
@@ -104,7 +105,7 @@ export class PersistentEventLog implements EventLog {
 
   /** Waits for pending writes (shutdown, tests). */
   flush(): Promise<void> {
-    return this.writes;
+    return this.writes.idle();
   }
 
   query(q: EventQuery): { events: SwitchboardEvent[]; total: number } {

@@ -1,9 +1,11 @@
 /**
- * Resources as YAML files: `mcpservers/*.yaml` and `workflows/*.yaml` under the config
- * directory, one resource per file. chokidar reports edits; each path is debounced so an
- * editor's save-in-several-writes is read once, complete.
+ * Resources as YAML files: `<plural>/*.yaml` under the config directory for each kind the
+ * pipeline has registered (`mcpservers/`, `workflows/`), one resource per file. chokidar
+ * reports edits; each path is debounced so an editor's save-in-several-writes is read once,
+ * complete. YAML files in a directory no registered kind claims are reported, not read.
  */
 import { readdir, readFile, rm } from 'node:fs/promises';
+import type { Dirent } from 'node:fs';
 import { basename, extname, join, relative, sep } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import { stringify } from 'yaml';
@@ -16,15 +18,22 @@ import {
   type ResourceStore,
   type StoreChange,
   type StoreLoadResult,
+  UnsupportedError,
+  type ResourceKindDefinition,
 } from '../../kernel/index.js';
 import { PRIVATE_FILE, removeLeftoverTempFiles, writeFileAtomic } from '../../lib/files/atomic-write.js';
 import { readSettingsText, writeSettingsText } from '../../lib/files/settings-file.js';
 
-const DIRS: Record<ResourceKind, string> = { mcpserver: 'mcpservers', workflow: 'workflows' };
-
 function isYaml(path: string): boolean {
   const ext = extname(path);
   return (ext === '.yaml' || ext === '.yml') && !basename(path).startsWith('.');
+}
+
+export interface FileStoreEvents {
+  /** A temp file an interrupted write left, removed. */
+  onLeftover?: (path: string) => void;
+  /** A YAML file in a directory no registered kind claims (its plugin is off?): not read. */
+  onUnclaimed?: (path: string, directory: string) => void;
 }
 
 export class FileStore implements ResourceStore {
@@ -35,28 +44,60 @@ export class FileStore implements ResourceStore {
   private swept = false;
   /** Writes this store made per path: a watcher read that overlapped one of them is stale. */
   private readonly ownWrites = new Map<string, number>();
+  /** Unclaimed files already reported: said once, not on every reload. */
+  private readonly reported = new Set<string>();
 
   constructor(
     private readonly root: string,
     private readonly debounceMs: number,
-    private readonly onLeftover: (path: string) => void = () => undefined,
+    /** The kinds registered now (the pipeline's), read at every load. */
+    private readonly kinds: () => readonly ResourceKindDefinition[],
+    private readonly events: FileStoreEvents = {},
   ) {}
 
   /** Once, before the first load: temp files of writes a crash interrupted. */
   private async sweep(): Promise<void> {
     if (this.swept) return;
     this.swept = true;
-    for (const dir of [this.root, ...Object.values(DIRS).map((d) => join(this.root, d))]) {
-      for (const path of await removeLeftoverTempFiles(dir)) this.onLeftover(path);
+    for (const dir of [this.root, ...this.kinds().map((k) => join(this.root, k.plural))]) {
+      for (const path of await removeLeftoverTempFiles(dir)) this.events.onLeftover?.(path);
     }
+  }
+
+  private directoryOf(kind: ResourceKind): string {
+    const known = this.kinds().find((k) => k.name === kind);
+    if (!known) throw new UnsupportedError(`no plugin that is on keeps resources of the kind '${kind}'`);
+    return join(this.root, known.plural);
   }
 
   private kindOf(path: string): ResourceKind | undefined {
     const rel = relative(this.root, path).split(sep);
     if (rel.length !== 2) return undefined;
-    if (rel[0] === DIRS.mcpserver) return 'mcpserver';
-    if (rel[0] === DIRS.workflow) return 'workflow';
-    return undefined;
+    return this.kinds().find((k) => k.plural === rel[0])?.name;
+  }
+
+  /** YAML files in directories of the config directory that no registered kind claims. */
+  private async reportUnclaimed(): Promise<void> {
+    const report = this.events.onUnclaimed;
+    if (!report) return;
+    const claimed = new Set(this.kinds().map((k) => k.plural));
+    let entries: Dirent[];
+    try {
+      entries = await readdir(this.root, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      if (!entry.isDirectory() || entry.name.startsWith('.') || claimed.has(entry.name)) continue;
+      const dir = join(this.root, entry.name);
+      const names = await readdir(dir).catch(() => [] as string[]);
+      for (const name of names.filter(isYaml).sort()) {
+        const file = join(dir, name);
+        if (this.reported.has(file)) continue;
+        this.reported.add(file);
+        report(file, entry.name);
+      }
+    }
   }
 
   private async read(kind: ResourceKind, file: string): Promise<RawResource> {
@@ -68,8 +109,8 @@ export class FileStore implements ResourceStore {
     await this.sweep();
     const resources: RawResource[] = [];
     const problems: ConfigProblem[] = [];
-    for (const kind of Object.keys(DIRS) as ResourceKind[]) {
-      const dir = join(this.root, DIRS[kind]);
+    for (const { name: kind, plural } of this.kinds()) {
+      const dir = join(this.root, plural);
       let names: string[];
       try {
         names = (await readdir(dir)).filter(isYaml).sort();
@@ -87,11 +128,12 @@ export class FileStore implements ResourceStore {
         }
       }
     }
+    await this.reportUnclaimed();
     return { resources, problems };
   }
 
   fileFor(kind: ResourceKind, name: string): string {
-    return join(this.root, DIRS[kind], `${name}.yaml`);
+    return join(this.directoryOf(kind), `${name}.yaml`);
   }
 
   async write(kind: ResourceKind, name: string, body: Record<string, unknown>, key?: string): Promise<RawResource> {
@@ -117,7 +159,7 @@ export class FileStore implements ResourceStore {
   }
 
   async watch(onChange: (change: StoreChange) => void): Promise<void> {
-    const targets = [join(this.root, DIRS.mcpserver), join(this.root, DIRS.workflow), join(this.root, SETTINGS_FILE)];
+    const targets = [...this.kinds().map((k) => join(this.root, k.plural)), join(this.root, SETTINGS_FILE)];
     const watcher = watch(targets, {
       ignoreInitial: true,
       depth: 0,

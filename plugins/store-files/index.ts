@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { definePlugin } from '../../kernel/index.js';
 import { FileStore } from './file-store.js';
 import { FileGrantStore } from './grant-files.js';
+import { unclaimedFileWarning } from './unclaimed.js';
 
 export default definePlugin<{ debounceMs: number }>({
   name: 'store-files',
@@ -22,7 +23,11 @@ export default definePlugin<{ debounceMs: number }>({
       return;
     }
     const leftover = (path: string) => log.warn(`removed ${path}, left by a write that was interrupted (the file it was replacing is intact)`);
-    kernel.services.provide('store', new FileStore(kernel.config.configPath, options.debounceMs, leftover));
+    const unclaimed = (path: string, directory: string) => log.warn(unclaimedFileWarning(path, directory, kernel.settings()));
+    kernel.services.provide(
+      'store',
+      new FileStore(kernel.config.configPath, options.debounceMs, () => kernel.config.kinds(), { onLeftover: leftover, onUnclaimed: unclaimed }),
+    );
     const grants = new FileGrantStore(join(kernel.config.configPath, 'state', 'grants'), (m) => log.warn(m));
     kernel.services.provide('grant-store', grants);
     return {

@@ -55,7 +55,12 @@ export default definePlugin<{ startupRetrySeconds: number }>({
       import('./secret-grants.js'),
     ]);
     const api = await connect(namespace, options.startupRetrySeconds * 1000, (m) => log.warn(m));
-    const store = new KubeStore(api, kernel.config.configPath, (m) => log.warn(m));
+    const store = new KubeStore(
+      api,
+      kernel.config.configPath,
+      () => kernel.config.kinds(),
+      (m) => log.warn(m),
+    );
     kernel.services.provide('store', store);
     // What an auth plugin issues, kept as Secrets (the files of store-files have no place in a pod).
     const grants = new SecretGrantStore(api, (m) => log.warn(m));

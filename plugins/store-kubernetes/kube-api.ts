@@ -9,7 +9,8 @@ import { request as httpRequest } from 'node:http';
 import { KubeConfig, Watch } from '@kubernetes/client-node';
 import { CRD_GROUP, CRD_VERSION } from './crds.js';
 
-export type Plural = 'mcpservers' | 'workflows';
+/** A custom resource's plural (a registered kind's `plural`): `mcpservers`. */
+export type Plural = string;
 
 export interface KubeObject {
   apiVersion?: string;
@@ -35,8 +36,6 @@ export class KubeApiError extends Error {
     this.name = 'KubeApiError';
   }
 }
-
-export const KINDS: Record<Plural, string> = { mcpservers: 'MCPServer', workflows: 'Workflow' };
 
 export class KubeApi {
   private readonly server: URL;

@@ -1,8 +1,8 @@
 /**
- * MCP servers and workflows as custom resources in one namespace (the ResourceStore
- * contract, as store-files keeps them as files). An MCPServer's spec is the definition
- * without its name (the resource's name); a Workflow is stored as the document a workflow
- * file holds. Watches feed the same change path as file edits; a change of status only
+ * Resources of the registered kinds (MCP servers, workflows) as custom resources in one
+ * namespace (the ResourceStore contract, as store-files keeps them as files). A `named`
+ * kind's spec is the definition without its name (the resource's name: an MCPServer); a
+ * `resource` kind is stored as the document its file would hold (a Workflow). Watches feed the same change path as file edits; a change of status only
  * (Switchboard's own writes) is not a change of the definition and is not reported.
  */
 import { stringify } from 'yaml';
@@ -17,13 +17,12 @@ import {
   type StoreChange,
   type StoreLoadResult,
   type WriteAs,
+  UnsupportedError,
 } from '../../kernel/index.js';
 import { CRD_GROUP, CRD_VERSION } from './crds.js';
 import { readSettingsText, writeSettingsText } from '../../lib/files/settings-file.js';
-import { KINDS, KubeApiError, type KubeApi, type KubeObject, type Plural } from './kube-api.js';
-
-const PLURAL: Record<ResourceKind, Plural> = { mcpserver: 'mcpservers', workflow: 'workflows' };
-const KIND_OF: Record<Plural, ResourceKind> = { mcpservers: 'mcpserver', workflows: 'workflow' };
+import { KubeApiError, type KubeApi, type KubeObject } from './kube-api.js';
+import type { ResourceKindDefinition } from '../../kernel/index.js';
 /** Conflicting writes (someone else changed the resource in between) are retried this often. */
 const CONFLICT_RETRIES = 3;
 const REWATCH_MS = 1000;
@@ -55,53 +54,60 @@ export class KubeStore implements ResourceStore {
   constructor(
     readonly api: KubeApi,
     private readonly configPath: string,
+    /** The kinds registered now (the pipeline's), read at every load. */
+    private readonly kinds: () => readonly ResourceKindDefinition[],
     private readonly onWatchError: (message: string) => void = () => undefined,
   ) {}
 
+  private kindNamed(name: ResourceKind): ResourceKindDefinition {
+    const kind = this.kinds().find((k) => k.name === name);
+    if (!kind) throw new UnsupportedError(`no plugin that is on keeps resources of the kind '${name}'`);
+    return kind;
+  }
+
   key(kind: ResourceKind, name: string): string {
-    return `${PLURAL[kind]}/${name}`;
+    return `${this.kindNamed(kind).plural}/${name}`;
   }
 
   /** The document Switchboard validates, from a custom resource; `text` is what `seen` compares. */
-  private toRaw(plural: Plural, obj: KubeObject): RawResource & { text: string } {
-    const kind = KIND_OF[plural];
+  private toRaw(kind: ResourceKindDefinition, obj: KubeObject): RawResource & { text: string } {
     const name = obj.metadata.name;
     const doc =
-      kind === 'mcpserver'
+      kind.shape === 'named'
         ? { name, ...(obj.spec ?? {}) }
         : {
             apiVersion: obj.apiVersion,
-            kind: 'Workflow',
+            kind: kind.kind,
             metadata: { name, ...(obj.metadata.labels ? { labels: obj.metadata.labels } : {}) },
             spec: obj.spec ?? {},
           };
-    const where = `${KINDS[plural]} ${this.api.namespace}/${name}`;
+    const where = `${kind.kind} ${this.api.namespace}/${name}`;
     const text = stringify(doc, { lineWidth: 0 });
-    return { kind, key: this.key(kind, name), parsed: parseYaml(text, where), text };
+    return { kind: kind.name, key: `${kind.plural}/${name}`, parsed: parseYaml(text, where), text };
   }
 
   /** The custom resource for a definition as the core tools write it. */
-  private toObject(kind: ResourceKind, name: string, body: Record<string, unknown>): KubeObject {
-    if (kind === 'workflow') {
+  private toObject(kind: ResourceKindDefinition, name: string, body: Record<string, unknown>): KubeObject {
+    if (kind.shape === 'resource') {
       const metadata = (body.metadata ?? {}) as { labels?: Record<string, string> };
       return {
         apiVersion: `${CRD_GROUP}/${CRD_VERSION}`,
-        kind: 'Workflow',
+        kind: kind.kind,
         metadata: { name, ...(metadata.labels ? { labels: metadata.labels } : {}) },
         spec: (body.spec ?? {}) as Record<string, unknown>,
       };
     }
     const { name: _name, ...spec } = body;
-    return { apiVersion: `${CRD_GROUP}/${CRD_VERSION}`, kind: 'MCPServer', metadata: { name }, spec };
+    return { apiVersion: `${CRD_GROUP}/${CRD_VERSION}`, kind: kind.kind, metadata: { name }, spec };
   }
 
   async loadAll(): Promise<StoreLoadResult> {
     const resources: RawResource[] = [];
     const problems: ConfigProblem[] = [];
-    for (const plural of Object.keys(KIND_OF) as Plural[]) {
-      const list = await this.api.list(plural);
+    for (const kind of this.kinds()) {
+      const list = await this.api.list(kind.plural);
       for (const obj of list.items) {
-        const { text, ...raw } = this.toRaw(plural, obj);
+        const { text, ...raw } = this.toRaw(kind, obj);
         this.seen.set(raw.key, text);
         resources.push(raw);
       }
@@ -109,8 +115,9 @@ export class KubeStore implements ResourceStore {
     return { resources, problems };
   }
 
-  async write(kind: ResourceKind, name: string, body: Record<string, unknown>, _key?: string, as?: WriteAs): Promise<RawResource> {
-    const plural = PLURAL[kind];
+  async write(kindName: ResourceKind, name: string, body: Record<string, unknown>, _key?: string, as?: WriteAs): Promise<RawResource> {
+    const kind = this.kindNamed(kindName);
+    const plural = kind.plural;
     const wanted = this.toObject(kind, name, body);
     for (let attempt = 0; ; attempt++) {
       try {
@@ -127,7 +134,7 @@ export class KubeStore implements ResourceStore {
               as,
             )
           : await this.api.request<KubeObject>('POST', this.api.path(plural), wanted, as);
-        const { text, ...raw } = this.toRaw(plural, written);
+        const { text, ...raw } = this.toRaw(kind, written);
         this.seen.set(raw.key, text);
         return raw;
       } catch (err) {
@@ -137,14 +144,14 @@ export class KubeStore implements ResourceStore {
     }
   }
 
-  async remove(kind: ResourceKind, key: string, as?: WriteAs): Promise<{ location: string }> {
+  async remove(kindName: ResourceKind, key: string, as?: WriteAs): Promise<{ location: string }> {
     const name = key.slice(key.indexOf('/') + 1);
-    const plural = PLURAL[kind];
+    const { plural, kind } = this.kindNamed(kindName);
     await this.api.request('DELETE', this.api.path(plural, name), undefined, as).catch((err: unknown) => {
       if (!(err instanceof KubeApiError && err.status === 404)) throw refused(err);
     });
     this.seen.delete(key);
-    return { location: `${KINDS[plural]} ${this.api.namespace}/${name}` };
+    return { location: `${kind} ${this.api.namespace}/${name}` };
   }
 
   readSettingsText(): Promise<string> {
@@ -156,55 +163,54 @@ export class KubeStore implements ResourceStore {
   }
 
   async watch(onChange: (change: StoreChange) => void): Promise<void> {
-    for (const plural of Object.keys(KIND_OF) as Plural[]) await this.follow(plural, onChange);
+    for (const kind of this.kinds()) await this.follow(kind, onChange);
   }
 
   /** Lists (reporting what changed while not watching), then watches from there; starts over when the stream ends. */
-  private async follow(plural: Plural, onChange: (change: StoreChange) => void): Promise<void> {
+  private async follow(kind: ResourceKindDefinition, onChange: (change: StoreChange) => void): Promise<void> {
     if (this.closed) return;
-    const kind = KIND_OF[plural];
+    const { plural } = kind;
     let list;
     try {
       list = await this.api.list(plural);
     } catch (err) {
       this.onWatchError(`listing ${plural} failed: ${(err as Error).message}; retrying`);
-      setTimeout(() => void this.follow(plural, onChange), REWATCH_MS).unref();
+      setTimeout(() => void this.follow(kind, onChange), REWATCH_MS).unref();
       return;
     }
     const present = new Set<string>();
     for (const obj of list.items) {
-      present.add(this.key(kind, obj.metadata.name));
-      this.report(plural, 'MODIFIED', obj, onChange);
+      present.add(`${plural}/${obj.metadata.name}`);
+      this.report(kind, 'MODIFIED', obj, onChange);
     }
     for (const key of [...this.seen.keys()]) {
       if (key.startsWith(`${plural}/`) && !present.has(key)) {
         this.seen.delete(key);
-        onChange({ type: 'remove', kind, key });
+        onChange({ type: 'remove', kind: kind.name, key });
       }
     }
     const abort = await this.api.watch(
       plural,
       list.metadata.resourceVersion,
-      (type, obj) => this.report(plural, type, obj, onChange),
+      (type, obj) => this.report(kind, type, obj, onChange),
       (err) => {
         this.aborts.delete(abort);
         if (this.closed) return;
         if (err) this.onWatchError(`watching ${plural} ended: ${err instanceof Error ? err.message : JSON.stringify(err)}; watching again`);
-        setTimeout(() => void this.follow(plural, onChange), err ? REWATCH_MS : 0).unref();
+        setTimeout(() => void this.follow(kind, onChange), err ? REWATCH_MS : 0).unref();
       },
     );
     this.aborts.add(abort);
   }
 
-  private report(plural: Plural, type: string, obj: KubeObject, onChange: (change: StoreChange) => void): void {
-    const kind = KIND_OF[plural];
+  private report(kind: ResourceKindDefinition, type: string, obj: KubeObject, onChange: (change: StoreChange) => void): void {
     if (type === 'DELETED') {
-      const key = this.key(kind, obj.metadata.name);
-      if (this.seen.delete(key)) onChange({ type: 'remove', kind, key });
+      const key = `${kind.plural}/${obj.metadata.name}`;
+      if (this.seen.delete(key)) onChange({ type: 'remove', kind: kind.name, key });
       return;
     }
     if (type !== 'ADDED' && type !== 'MODIFIED') return;
-    const { text, ...raw } = this.toRaw(plural, obj);
+    const { text, ...raw } = this.toRaw(kind, obj);
     if (this.seen.get(raw.key) === text) return;
     this.seen.set(raw.key, text);
     onChange({ type: 'upsert', resource: raw });

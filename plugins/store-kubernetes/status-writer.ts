@@ -7,6 +7,7 @@
  */
 import type { KernelApi, Logger } from '../../kernel/index.js';
 import { KubeApiError, type KubeApi } from './kube-api.js';
+import { SerialQueue } from '../../kernel/index.js';
 
 const DEBOUNCE_MS = 150;
 
@@ -15,7 +16,7 @@ export class StatusWriter {
   /** The restartRequestedAt value processed per server (the reconciler acted on it). */
   private readonly processed = new Map<string, string>();
   private timer: NodeJS.Timeout | undefined;
-  private flushing: Promise<void> = Promise.resolve();
+  private readonly flushing = new SerialQueue();
   private warned = false;
 
   constructor(
@@ -38,14 +39,14 @@ export class StatusWriter {
   schedule(): void {
     clearTimeout(this.timer);
     this.timer = setTimeout(() => {
-      this.flushing = this.flushing.then(() => this.flush());
+      void this.flushing.run(() => this.flush());
     }, DEBOUNCE_MS);
     this.timer.unref();
   }
 
   /** Resolves once what is scheduled now has been written. */
   async settled(): Promise<void> {
-    await this.flushing;
+    await this.flushing.idle();
   }
 
   private async flush(): Promise<void> {

@@ -2,12 +2,14 @@
 import { definePlugin } from '../../kernel/index.js';
 import { Upstreams } from './registry.js';
 import { outboundPolicy } from '../../lib/net/outbound-policy.js';
+import { MCP_SERVER_KIND } from './mcpserver-kind.js';
 
 export default definePlugin({
   name: 'upstreams',
   description: 'Connects to the registered MCP servers and puts their tools, resources and prompts in the catalogue.',
   provides: ['upstreams'],
   setup({ kernel, log }) {
+    kernel.config.addKind(MCP_SERVER_KIND);
     const upstreams = new Upstreams(kernel, log);
     let booted = false;
     kernel.services.provide('upstreams', upstreams);

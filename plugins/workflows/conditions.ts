@@ -8,13 +8,18 @@ import type { CompiledCondition } from './compile-step.js';
 import { deepEqual, readJsonPath } from './json-path.js';
 import { stepValue } from './step-value.js';
 import type { CompiledValue } from './templates.js';
+import { SwitchboardError } from '../../kernel/index.js';
 
 export interface Outcome {
   success: boolean;
   value: unknown;
 }
 
-export class ConditionError extends Error {}
+export class ConditionError extends SwitchboardError {
+  constructor(message: string) {
+    super('WORKFLOW_FAILED', message);
+  }
+}
 
 function expectationHolds(expect: Record<string, unknown>, success: boolean, value: unknown): boolean {
   if (expect.success !== undefined && expect.success !== success) return false;

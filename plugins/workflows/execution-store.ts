@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import type { ExecutionHistory, ExecutionListQuery, Logger } from '../../kernel/index.js';
 import { PRIVATE_DIR, PRIVATE_FILE, writeFileAtomic } from '../../lib/files/atomic-write.js';
 import type { ExecutionRecord } from './execution-record.js';
+import { SerialQueue } from '../../kernel/index.js';
 
 export interface Retention {
   maxCount: number;
@@ -29,7 +30,7 @@ export class ExecutionStore implements ExecutionHistory {
   private records: ExecutionRecord[] = [];
   private readonly byId = new Map<string, ExecutionRecord>();
   /** One write chain per record so its writes (and its removal) land in order. */
-  private readonly writes = new Map<string, Promise<void>>();
+  private readonly writes = new Map<string, SerialQueue>();
   /** Bytes of each record's latest snapshot, and their sum. */
   private readonly sizes = new Map<string, number>();
   private totalBytes = 0;
@@ -103,7 +104,7 @@ export class ExecutionStore implements ExecutionHistory {
 
   /** Waits for every pending write (shutdown, tests). */
   async flush(): Promise<void> {
-    await Promise.all([...this.writes.values()]);
+    await Promise.all([...this.writes.values()].map((q) => q.idle()));
   }
 
   private fileOf(id: string): string {
@@ -117,14 +118,16 @@ export class ExecutionStore implements ExecutionHistory {
 
   /** Runs `op` after the record's earlier writes, so a removal never precedes a write it would miss. */
   private enqueue(id: string, op: () => Promise<unknown>, what: string): Promise<void> {
-    const previous = this.writes.get(id) ?? Promise.resolve();
-    const next = previous.then(op).then(
+    let queue = this.writes.get(id);
+    if (!queue) this.writes.set(id, (queue = new SerialQueue()));
+    const writes = queue;
+    const next = writes.run(op).then(
       () => undefined,
       (err: unknown) => this.log.error(`cannot ${what} execution ${id}: ${(err as Error).message}`),
     );
-    this.writes.set(id, next);
     void next.then(() => {
-      if (this.writes.get(id) === next) this.writes.delete(id);
+      // The record's last write has landed: its queue goes (a later write starts a new one).
+      if (writes.pending === 0 && this.writes.get(id) === writes) this.writes.delete(id);
     });
     return next;
   }

@@ -11,6 +11,7 @@ import { fromResource } from './definition.js';
 import { WorkflowEngine } from './engine.js';
 import { ExecutionStore } from './execution-store.js';
 import { WorkflowRegistry } from './registry.js';
+import { WORKFLOW_KIND } from './workflow-kind.js';
 
 interface Options {
   retention: { maxCount: number; maxAgeDays: number };
@@ -45,6 +46,7 @@ export default definePlugin<Options>({
     },
   },
   setup({ kernel, options, log }) {
+    kernel.config.addKind(WORKFLOW_KIND);
     const executions = new ExecutionStore(
       join(kernel.config.configPath, 'executions'),
       { ...options.retention, maxTotalBytes: () => kernel.settings().aggregator.limits.executions.maxTotalBytes },
@@ -69,7 +71,7 @@ export default definePlugin<Options>({
 
     // Files get the same checks as core_workflow_create: templates, conditions, cycles.
     kernel.config.addCheck((kind, value, raw) => {
-      if (kind !== 'workflow') return [];
+      if (kind !== WORKFLOW_KIND.name) return [];
       const resource = value as WorkflowResource;
       const at = raw.parsed.locate(['spec']);
       const problem = (message: string): ConfigProblem => ({ file: raw.parsed.file, ...at, field: 'spec', message });

@@ -5,6 +5,7 @@
  */
 import type { AggregatorLimits } from '../../kernel/index.js';
 import { Budget, compile, TemplateError, type Template } from '#gotpl';
+import { SwitchboardError } from '../../kernel/index.js';
 
 export type CompiledValue =
   | { kind: 'literal'; value: unknown }
@@ -13,13 +14,13 @@ export type CompiledValue =
   | { kind: 'array'; items: CompiledValue[] };
 
 /** Where a template sits, for messages: `step 'fetch', argument 'query.limit'`. */
-export class TemplateLocationError extends Error {
+export class TemplateLocationError extends SwitchboardError {
   constructor(
     readonly where: string,
     readonly templateError: TemplateError,
   ) {
     // The template is named after its place, so its own message already says where.
-    super(templateError.message);
+    super('VALIDATION_FAILED', templateError.message);
   }
 }
 

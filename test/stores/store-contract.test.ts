@@ -14,6 +14,11 @@ import { KubeStore } from '../../plugins/store-kubernetes/kube-store.js';
 import { eventually, makeConfigDir, ROOT } from '../support/harness.js';
 import { startKubeEnv, type KubeEnv } from '../support/kube-env.js';
 import { KubeConfig } from '@kubernetes/client-node';
+import { MCP_SERVER_KIND } from '../../plugins/upstreams/mcpserver-kind.js';
+import { WORKFLOW_KIND } from '../../plugins/workflows/workflow-kind.js';
+
+/** The kinds a running Switchboard registers (upstreams and workflows own them). */
+const KINDS = [MCP_SERVER_KIND, WORKFLOW_KIND];
 
 interface Subject {
   store: ResourceStore;
@@ -113,7 +118,7 @@ contract('store-files', async () => {
   await mkdir(join(dir, 'workflows'), { recursive: true });
   const file = (kind: ResourceKind, name: string) => join(dir, kind === 'mcpserver' ? 'mcpservers' : 'workflows', `${name}.yaml`);
   return {
-    store: new FileStore(dir, 50),
+    store: new FileStore(dir, 50, () => KINDS),
     mode: 'filesystem',
     lifecycle: 'imperative',
     put: (kind, name, doc) => writeFile(file(kind, name), stringify(doc)),
@@ -138,7 +143,7 @@ contract('store-kubernetes', async () => {
   const dir = await makeConfigDir({ 'config.yaml': 'namespace: contract\norchestrator: true\n' });
   const plural = (kind: ResourceKind) => (kind === 'mcpserver' ? 'mcpservers' : 'workflows');
   return {
-    store: new KubeStore(new KubeApi(config, 'contract'), dir),
+    store: new KubeStore(new KubeApi(config, 'contract'), dir, () => KINDS),
     mode: 'kubernetes',
     lifecycle: 'declarative',
     async put(kind, name, doc) {
