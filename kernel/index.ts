@@ -50,7 +50,7 @@ export type { Session } from './sessions.js';
 
 // The MCP endpoint, as meta-tools and transports meet it.
 export { SERVER_INFO } from './mcp/endpoint.js';
-export type { EndpointGuidance, MetaToolDefinition } from './mcp/endpoint.js';
+export type { MetaToolDefinition } from './mcp/endpoint.js';
 export { dispatchByShape } from './mcp/dispatch.js';
 export { PASSTHROUGH } from './mcp/passthrough.js';
 export { errorResult, objectResult } from './mcp/results.js';

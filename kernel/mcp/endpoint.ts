@@ -58,27 +58,7 @@ type RequestHandlerExtra = Parameters<Parameters<Server['setRequestHandler']>[1]
 const EMPTY_HEADERS: Readonly<Record<string, HeaderValue>> = Object.freeze({});
 const EMPTY_ARGS: Readonly<Record<string, unknown>> = Object.freeze({});
 
-/**
- * What the endpoint tells a client that depends on which meta-tools exist: the plugin that
- * provides them (meta-tools) supplies it, so the kernel holds no meta-tool prose.
- */
-export interface EndpointGuidance {
-  /** The server's `instructions` in the initialize result. */
-  instructions?: string;
-  /** The error for a catalogue tool called by its own name. */
-  notCallableDirectly(name: string, args: Record<string, unknown>): string;
-  /** The error for a name that is neither a meta-tool nor in the catalogue. */
-  unknownTool(name: string, metaTools: readonly string[]): string;
-}
-
-/** Without a meta-tools plugin: plain words that promise nothing about tools that may not exist. */
-const NEUTRAL_GUIDANCE: EndpointGuidance = {
-  notCallableDirectly: (name) => `Tool '${name}' is not callable directly on this endpoint`,
-  unknownTool: (name, metaTools) => `Unknown tool '${name}'. This endpoint serves only: ${metaTools.join(', ')}`,
-};
-
 export class Endpoint {
-  private guidance = NEUTRAL_GUIDANCE;
   private readonly metaTools = new Map<string, RegisteredMetaTool>();
   private capabilities: ServerCapabilities = { tools: { listChanged: true }, logging: {} };
   private readonly handlers: { schema: RequestSchema; handle: ProtocolHandler }[] = [];
@@ -111,19 +91,17 @@ export class Endpoint {
     this.handlers.push(...handlers);
   }
 
-  /** The wording for this endpoint's tools (the meta-tools plugin sets it in setup). */
-  setGuidance(guidance: EndpointGuidance): void {
-    this.guidance = guidance;
-  }
-
   metaToolNames(): string[] {
     return [...this.metaTools.keys()];
   }
 
   /** Serves one client over `transport`. Resolves once the transport is started. */
   async connect(transport: Transport, kind: TransportKind, id: string = randomUUID(), identity?: Identity, peer?: string): Promise<Session> {
-    const { instructions } = this.guidance;
-    const server = new Server(SERVER_INFO, { capabilities: this.capabilities, ...(instructions ? { instructions } : {}) });
+    const server = new Server(SERVER_INFO, {
+      capabilities: this.capabilities,
+      instructions:
+        'Switchboard aggregates many MCP servers. Discover tools with list_tools, filter_tools and describe_tool; run any of them with call_tool {name, arguments}.',
+    });
     const session: Session = {
       id,
       transport: kind,
@@ -232,8 +210,17 @@ export class Endpoint {
   ): Promise<CallToolResult> {
     const meta = this.metaTools.get(name);
     if (!meta) {
-      if (this.catalogue.has(name)) throw new McpError(ErrorCode.InvalidParams, this.guidance.notCallableDirectly(name, rawArgs ?? {}));
-      throw new McpError(ErrorCode.InvalidParams, this.guidance.unknownTool(name, this.metaToolNames()));
+      if (this.catalogue.has(name)) {
+        const example = JSON.stringify({ name: 'call_tool', arguments: { name, arguments: rawArgs ?? {} } });
+        throw new McpError(
+          ErrorCode.InvalidParams,
+          `Tool '${name}' is not callable directly; tools inside Switchboard run through the meta-tool call_tool: ${example}`,
+        );
+      }
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Unknown tool '${name}'. This endpoint serves only the meta-tools (${this.metaToolNames().join(', ')}); other tools run through call_tool.`,
+      );
     }
     const call = this.callContext(session, name, rawArgs, extra);
     const request = call.request;

@@ -3,7 +3,6 @@ import { definePlugin } from '../../kernel/index.js';
 import { contentTools } from './content.js';
 import { discoveryTools } from './discovery.js';
 import { executionTools } from './execution.js';
-import { CALL_TOOL_GUIDANCE } from './guidance.js';
 import { announceCatalogueChanges } from './list-changed.js';
 import { nativeContent } from './native-content.js';
 import { serverTools } from './servers.js';
@@ -14,7 +13,6 @@ export default definePlugin({
   provides: [],
   uses: ['upstreams'],
   setup({ kernel }) {
-    kernel.endpoint.setGuidance(CALL_TOOL_GUIDANCE);
     for (const def of [...discoveryTools(kernel), ...executionTools(kernel), ...contentTools(kernel), ...serverTools(kernel)]) {
       kernel.endpoint.addMetaTool(def);
     }
