@@ -11,13 +11,6 @@ import type { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { ErrorCode, McpError, type JSONRPCMessage, type MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
 import { Cancellation } from '../cancellation.js';
 
-/**
- * The SDK release whose private members below were read against its source. This module is
- * the only place Switchboard touches SDK internals; test/unit/sdk-internals.test.ts fails when
- * the installed SDK is another release, or when any member used here is missing.
- */
-export const SDK_VERSION_CHECKED = '1.32.2';
-
 /** The Protocol members the SDK's own dispatch uses (private in its typings, stable in its code). */
 interface Dispatching {
   _onresponse(message: JSONRPCMessage): void;
