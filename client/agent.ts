@@ -8,7 +8,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { PASSTHROUGH } from '../kernel/mcp/passthrough.js';
+import { PASSTHROUGH } from '../kernel/mcp/shared/passthrough.js';
 import { packageVersion } from '../kernel/paths.js';
 import { connect, ClientError } from './connection.js';
 import { CredentialStore } from './credentials.js';

@@ -12,7 +12,7 @@ import { ToolInvoker } from './invoke.js';
 import type { KernelApi } from './kernel-api.js';
 import { createLogger, scrubbingLogger, type Logger } from './log.js';
 import { SecretScrubber } from './secrets/scrubber.js';
-import { Endpoint } from './mcp/endpoint.js';
+import { Endpoint } from './mcp/server/endpoint.js';
 import type { PluginInstance } from './plugin.js';
 import { loadPlugins } from './plugin-loader.js';
 import { ServiceRegistry } from './services.js';

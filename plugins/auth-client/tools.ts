@@ -7,7 +7,7 @@ import { authorize } from '../../kernel/authorization/authorize.js';
 import { ownerOf } from '../../kernel/contracts/sign-in.js';
 import { ConflictError, NotFoundError } from '../../kernel/errors.js';
 import type { KernelApi } from '../../kernel/kernel-api.js';
-import { objectResult } from '../../kernel/mcp/results.js';
+import { objectResult } from '../../kernel/mcp/shared/results.js';
 import { coreToolName, type ToolDefinition } from '../../kernel/tools.js';
 import type { Grants } from './grants.js';
 import type { RecordEvent, SignIns } from './sign-ins.js';

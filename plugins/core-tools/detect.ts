@@ -12,7 +12,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
-import { SERVER_INFO } from '../../kernel/mcp/endpoint.js';
+import { SERVER_INFO } from '../../kernel/mcp/shared/implementation.js';
 import { SseParser } from '../../lib/mcp/sse-parser.js';
 import { pinnedFetch } from '../../lib/net/pinned-fetch.js';
 import { normalHost, OutboundRefusedError, type OutboundPolicy, type PinnedAddress } from '../../lib/net/outbound-policy.js';

@@ -5,7 +5,7 @@
  */
 import { ANNOTATIONS } from '../../kernel/core-tool.js';
 import type { EventLog, EventQuery, SwitchboardEvent } from '../../kernel/contracts/events.js';
-import { objectResult } from '../../kernel/mcp/results.js';
+import { objectResult } from '../../kernel/mcp/shared/results.js';
 import { coreToolName, type CallContext, type JsonObject, type ToolDefinition } from '../../kernel/tools.js';
 
 const RESOURCE_TYPES = ['MCPServer', 'Workflow', 'WorkflowExecution', 'Aggregator', 'Tool'];

@@ -2,8 +2,8 @@
 import type { UpstreamResource } from '../../kernel/contracts/lifecycle.js';
 import { NotFoundError, SwitchboardError } from '../../kernel/errors.js';
 import type { KernelApi } from '../../kernel/kernel-api.js';
-import type { MetaToolDefinition } from '../../kernel/mcp/endpoint.js';
-import { objectResult } from '../../kernel/mcp/results.js';
+import type { MetaToolDefinition } from '../../kernel/mcp/server/endpoint.js';
+import { objectResult } from '../../kernel/mcp/shared/results.js';
 import { servedBy, type CallContext, type JsonObject } from '../../kernel/tools.js';
 import type { CatalogueView } from '../../kernel/request-context.js';
 import { ownerOf } from '../../kernel/contracts/sign-in.js';

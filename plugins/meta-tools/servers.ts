@@ -1,7 +1,7 @@
 /** list_servers: the caller's view of every registered server (decisions.md). */
 import type { KernelApi } from '../../kernel/kernel-api.js';
-import type { MetaToolDefinition } from '../../kernel/mcp/endpoint.js';
-import { objectResult } from '../../kernel/mcp/results.js';
+import type { MetaToolDefinition } from '../../kernel/mcp/server/endpoint.js';
+import { objectResult } from '../../kernel/mcp/shared/results.js';
 import { coreToolName, type JsonObject } from '../../kernel/tools.js';
 import { ownerOf } from '../../kernel/contracts/sign-in.js';
 

@@ -11,7 +11,7 @@ import { AuthRequiredError } from '../../kernel/errors.js';
 import type { Logger } from '../../kernel/log.js';
 import type { CallContext, JsonObject } from '../../kernel/tools.js';
 import type { UpstreamConnection } from './connection.js';
-import type { BearerSource } from './http-client-transport.js';
+import type { BearerSource } from './client/http-client-transport.js';
 
 export interface GateParts {
   credentials: UpstreamCredentials;

@@ -4,7 +4,7 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolInvoker } from '../../kernel/invoke.js';
-import { errorResult } from '../../kernel/mcp/results.js';
+import { errorResult } from '../../kernel/mcp/shared/results.js';
 import type { CallContext, JsonObject } from '../../kernel/tools.js';
 import type { CompiledCondition } from './compile-step.js';
 import { deepEqual, readJsonPath } from './json-path.js';

@@ -11,7 +11,7 @@ import type { AggregatorLimits } from '../../kernel/config/settings.js';
 import type { Cancellation } from '../../kernel/cancellation.js';
 import { SwitchboardError } from '../../kernel/errors.js';
 import type { ToolInvoker } from '../../kernel/invoke.js';
-import { errorResult, objectResult } from '../../kernel/mcp/results.js';
+import { errorResult, objectResult } from '../../kernel/mcp/shared/results.js';
 import type { CallContext, JsonObject } from '../../kernel/tools.js';
 import type { CompiledStep, CompiledWorkflow } from './compile-workflow.js';
 import type { EventLog, EventType } from '../../kernel/contracts/events.js';

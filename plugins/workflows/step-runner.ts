@@ -8,7 +8,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { AggregatorLimits } from '../../kernel/config/settings.js';
 import { asSwitchboardError } from '../../kernel/errors.js';
 import type { ToolInvoker } from '../../kernel/invoke.js';
-import { errorResult } from '../../kernel/mcp/results.js';
+import { errorResult } from '../../kernel/mcp/shared/results.js';
 import type { CallContext, JsonObject } from '../../kernel/tools.js';
 import type { CompiledGroup, CompiledLoop, CompiledStep, CompiledToolStep } from './compile-step.js';
 import { conditionHolds, type Outcome } from './conditions.js';

@@ -1,0 +1,217 @@
+/**
+ * The MCP endpoint: one SDK Server per client session, whatever the transport. A client
+ * sees only the meta-tools; an aggregated tool's name called directly is a protocol error,
+ * worded by the plugin whose meta-tool runs catalogue tools (wording.ts).
+ */
+import { randomUUID } from 'node:crypto';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  SetLevelRequestSchema,
+  type CallToolResult,
+  type ServerCapabilities,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { ValidateFunction } from 'ajv';
+import { argumentProblems } from '../../argument-problems.js';
+import { Cancellation } from '../../cancellation.js';
+import type { Catalogue } from '../../catalogue.js';
+import { createAjv } from '../../config/validate.js';
+import { InvalidArgumentsError, SwitchboardError } from '../../errors.js';
+import type { KernelHooks } from '../../hooks.js';
+import type { Logger } from '../../log.js';
+import type { HeaderValue, Identity, RequestContext } from '../../request-context.js';
+import type { Session, SessionRegistry, TransportKind } from '../../sessions.js';
+import type { CallContext, JsonObject, JsonSchemaObject, ToolAnnotations } from '../../tools.js';
+import { SERVER_INFO } from '../shared/implementation.js';
+import { errorResult } from '../shared/results.js';
+import { setRawRequestHandler } from '../shared/sdk-internals.js';
+import { ChannelTo, type RequestHandlerExtra } from './channel-to.js';
+import { dispatchByShape } from './dispatch.js';
+import { NEUTRAL_WORDING, type EndpointWording } from './wording.js';
+
+/** A request schema (the SDK's zod objects) and how a plugin answers it for a session. */
+type RequestSchema = Parameters<Server['setRequestHandler']>[0];
+export type ProtocolHandler = (request: { method: string; params?: Record<string, unknown> }, call: CallContext) => Promise<Record<string, unknown>>;
+
+export interface MetaToolDefinition {
+  name: string;
+  title?: string;
+  description: string;
+  inputSchema: JsonSchemaObject;
+  annotations?: ToolAnnotations;
+  handler(args: JsonObject, call: CallContext): Promise<CallToolResult>;
+}
+
+interface RegisteredMetaTool {
+  def: MetaToolDefinition;
+  validate: ValidateFunction;
+}
+
+const EMPTY_HEADERS: Readonly<Record<string, HeaderValue>> = Object.freeze({});
+const EMPTY_ARGS: Readonly<Record<string, unknown>> = Object.freeze({});
+
+export class Endpoint {
+  private readonly metaTools = new Map<string, RegisteredMetaTool>();
+  private capabilities: ServerCapabilities = { tools: { listChanged: true }, logging: {} };
+  private readonly handlers: { schema: RequestSchema; handle: ProtocolHandler }[] = [];
+  private listed: Tool[] = [];
+  private readonly ajv = createAjv();
+  private wording: EndpointWording = NEUTRAL_WORDING;
+
+  constructor(
+    private readonly hooks: KernelHooks,
+    private readonly catalogue: Catalogue,
+    private readonly sessions: SessionRegistry,
+    private readonly log: Logger,
+  ) {}
+
+  addMetaTool(def: MetaToolDefinition): void {
+    if (this.metaTools.has(def.name)) throw new Error(`meta-tool '${def.name}' is already registered`);
+    this.metaTools.set(def.name, { def, validate: this.ajv.compile(def.inputSchema) });
+    const tool: Tool = { name: def.name, description: def.description, inputSchema: def.inputSchema as Tool['inputSchema'] };
+    if (def.title) tool.title = def.title;
+    if (def.annotations) tool.annotations = def.annotations;
+    this.listed = [...this.listed, tool];
+  }
+
+  /**
+   * Protocol methods beyond the meta-tools (resources, prompts, completion), served on every
+   * session opened from now on, with the capabilities that announce them. Plugins add them
+   * during setup, before any client connects.
+   */
+  addProtocol(capabilities: ServerCapabilities, handlers: { schema: RequestSchema; handle: ProtocolHandler }[]): void {
+    this.capabilities = { ...this.capabilities, ...capabilities };
+    this.handlers.push(...handlers);
+  }
+
+  /** What the endpoint says about running catalogue tools (wording.ts): set by the plugin whose meta-tool runs them. */
+  setWording(wording: EndpointWording): void {
+    this.wording = wording;
+  }
+
+  metaToolNames(): string[] {
+    return [...this.metaTools.keys()];
+  }
+
+  /** Serves one client over `transport`. Resolves once the transport is started. */
+  async connect(transport: Transport, kind: TransportKind, id: string = randomUUID(), identity?: Identity, peer?: string): Promise<Session> {
+    const instructions = this.wording.instructions;
+    const server = new Server(SERVER_INFO, { capabilities: this.capabilities, ...(instructions ? { instructions } : {}) });
+    const session: Session = { id, transport: kind, createdAt: new Date(), server, slots: new Map(), ...(identity ? { identity } : {}), ...(peer ? { peer } : {}) };
+    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.listed }));
+    // Protocol's own registration: the Server subclass would re-validate every result
+    // against CallToolResultSchema, and call_tool results pass through untouched by design.
+    // Checked here rather than by the SDK's zod parse of every request (the hot path): the
+    // same -32602 for a malformed call. Plain calls (no progress token) skip the SDK's
+    // request dispatch too (server/dispatch.ts); a call with `_meta` takes the SDK's way.
+    const callTool = (request: { params?: Record<string, unknown> }, extra: unknown) => {
+      const params = request.params;
+      if (!params || typeof params.name !== 'string') throw new McpError(ErrorCode.InvalidParams, "Invalid params for tools/call: 'name' must be a string");
+      const args = params.arguments;
+      if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) throw new McpError(ErrorCode.InvalidParams, "Invalid params for tools/call: 'arguments' must be an object");
+      return this.callMetaTool(session, params.name, args as Record<string, unknown> | undefined, extra as RequestHandlerExtra);
+    };
+    // Not an async wrapper: answering with callTool's own promise saves the extra ticks of
+    // resolving one promise with another, on every call.
+    const handleCall = (request: { params?: Record<string, unknown> }, extra: unknown): Promise<CallToolResult> => {
+      try {
+        return callTool(request, extra);
+      } catch (err) {
+        return Promise.reject(err);
+      }
+    };
+    setRawRequestHandler(server, 'tools/call', handleCall);
+    // The session's own log threshold: upstream log messages relayed to it are filtered by it.
+    server.setRequestHandler(SetLevelRequestSchema, (request) => {
+      session.logLevel = request.params.level;
+      return {};
+    });
+    for (const h of this.handlers) {
+      Protocol.prototype.setRequestHandler.call(server, h.schema, async (request, extra) => {
+        const r = request as { method: string; params?: Record<string, unknown> };
+        const call = this.callContext(session, r.method, r.params, extra as RequestHandlerExtra);
+        try {
+          // The same taps as for meta-tools: the toolset narrows these too, a refusal refuses.
+          if (this.hooks.onRequest.isUsed()) await this.hooks.onRequest.promise(call.request);
+          return await h.handle(r, call);
+        } catch (err) {
+          if (err instanceof McpError) throw err;
+          throw new McpError(err instanceof SwitchboardError && (err.code === 'NOT_FOUND' || err.code === 'CONFLICT' || err.code === 'INVALID_TOOLSET') ? ErrorCode.InvalidParams : ErrorCode.InternalError, (err as Error).message);
+        }
+      });
+    }
+    server.oninitialized = () => {
+      const info = server.getClientVersion();
+      if (info) session.clientInfo = { name: info.name, version: info.version };
+    };
+    let closed = false;
+    server.onclose = () => {
+      if (closed) return;
+      closed = true;
+      this.sessions.remove(session.id);
+      this.hooks.onSessionClose.call(session);
+    };
+    // A tap may refuse the session (a session limit): it throws before anything is registered.
+    this.hooks.onSessionOpen.call(session);
+    this.sessions.add(session);
+    await server.connect(transport);
+    dispatchByShape(server, new Map([['tools/call', handleCall]]));
+    return session;
+  }
+
+  /** What a request knows about itself: session, headers, the call's way back to its client, progress. */
+  private callContext(session: Session, name: string, rawArgs: Record<string, unknown> | undefined, extra: RequestHandlerExtra): CallContext {
+    const request: RequestContext = {
+      session,
+      headers: (extra.requestInfo?.headers as Record<string, HeaderValue> | undefined) ?? EMPTY_HEADERS,
+      metaTool: name,
+      arguments: rawArgs ?? EMPTY_ARGS,
+      slots: new Map(),
+      ...(session.identity ? { identity: session.identity } : {}),
+    };
+    const progressToken = extra._meta?.progressToken;
+    // A request served directly brings its cancellation; one the SDK dispatched, its signal.
+    const cancellation = (extra as { cancellation?: Cancellation }).cancellation ?? Cancellation.following(extra.signal);
+    const call: CallContext = { request, cancellation, depth: 0, client: new ChannelTo(session, extra) };
+    if (progressToken !== undefined) {
+      call.progress = (progress, total, message) =>
+        extra.sendNotification({
+          method: 'notifications/progress',
+          params: { progressToken, progress, ...(total !== undefined ? { total } : {}), ...(message ? { message } : {}) },
+        });
+    }
+    return call;
+  }
+
+  private async callMetaTool(
+    session: Session,
+    name: string,
+    rawArgs: Record<string, unknown> | undefined,
+    extra: RequestHandlerExtra,
+  ): Promise<CallToolResult> {
+    const meta = this.metaTools.get(name);
+    if (!meta) {
+      if (this.catalogue.has(name)) throw new McpError(ErrorCode.InvalidParams, this.wording.notCallableDirectly(name, rawArgs ?? {}));
+      throw new McpError(ErrorCode.InvalidParams, this.wording.unknownTool(name, this.metaToolNames()));
+    }
+    const call = this.callContext(session, name, rawArgs, extra);
+    const request = call.request;
+    try {
+      if (this.hooks.onRequest.isUsed()) await this.hooks.onRequest.promise(request);
+      const args = rawArgs ?? {};
+      if (!meta.validate(args)) {
+        throw new InvalidArgumentsError(name, argumentProblems(meta.validate.errors));
+      }
+      return await meta.def.handler(args, call);
+    } catch (err) {
+      if (err instanceof McpError) throw err;
+      this.log.debug(`${name} failed: ${(err as Error).message}`);
+      return errorResult(err);
+    }
+  }
+}
