@@ -5,12 +5,12 @@
  * connected client and its requests are client/upstream-client.ts, its transport
  * client/build-transport.ts, its lists lists.ts.
  */
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ServiceHealth, ServiceState, ServiceStatus } from '../../kernel/contracts/lifecycle.js';
 import type { McpServerDefinition } from '../../kernel/config/settings.js';
 import type { Logger } from '../../kernel/log.js';
 import type { CallContext, JsonObject } from '../../kernel/tools.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { signInChallenge } from './client/auth-challenge.js';
 import { buildTransport } from './client/build-transport.js';
 import { ChildProcessTransport } from './client/child-process-transport.js';
@@ -23,8 +23,6 @@ import type { ConnectionEvents } from './connection-events.js';
 import { serviceStatus } from './connection-status.js';
 import { RetrySchedule } from './retry-schedule.js';
 import { ToolListLimitError } from './tool-limits.js';
-
-export type { ConnectionEvents } from './connection-events.js';
 
 /** After this many failed attempts in a row a remote server is reported unreachable. */
 const UNREACHABLE_AFTER = 3;
