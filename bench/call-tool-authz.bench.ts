@@ -42,7 +42,11 @@ async function switchboardWith(root: string, dir: string, upstreamPort: number, 
     await mkdir(join(dir, name, '..'), { recursive: true });
     await writeFile(join(dir, name), text);
   }
-  return startChild([join(root, 'bin/switchboard.js'), 'serve', '--config-path', dir, '--port', '0', '--host', '127.0.0.1'], /listening on http:\/\/[^\s]+:(\d+)\/mcp/, { SWITCHBOARD_LOG_LEVEL: 'info' });
+  return startChild(
+    [join(root, 'bin/switchboard.js'), 'serve', '--config-path', dir, '--port', '0', '--host', '127.0.0.1'],
+    /listening on http:\/\/[^\s]+:(\d+)\/mcp/,
+    { SWITCHBOARD_LOG_LEVEL: 'info' },
+  );
 }
 
 export async function benchCallToolAuthz(options: Options): Promise<(Omit<CallToolFigures, 'target'> & { target: Target })[]> {
@@ -60,7 +64,9 @@ export async function benchCallToolAuthz(options: Options): Promise<(Omit<CallTo
     };
     const off = await switchboardWith(options.root, await dir(), upstream.port, 'plugins:\n  authorization: false\n', {});
     children.push(off);
-    const cedar = await switchboardWith(options.root, await dir(), upstream.port, 'plugins:\n  authorization-cedar: true\n', { 'policies/many.cedar': manyPolicies(options.policies) });
+    const cedar = await switchboardWith(options.root, await dir(), upstream.port, 'plugins:\n  authorization-cedar: true\n', {
+      'policies/many.cedar': manyPolicies(options.policies),
+    });
     children.push(cedar);
     // The "ready" line follows listening; give the upstream connections a moment.
     await new Promise((r) => setTimeout(r, 300));

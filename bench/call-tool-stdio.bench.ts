@@ -28,7 +28,10 @@ export async function benchCallToolStdio(options: Options): Promise<(Omit<CallTo
     const floor = await startChild([join(options.root, 'dist/bench/stdio-floor.js'), '--', process.execPath, everything, 'stdio'], /listening (\d+)/);
     children.push(floor);
     await mkdir(join(dir, 'mcpservers'), { recursive: true });
-    await writeFile(join(dir, 'mcpservers/up.yaml'), `name: up\ntype: stdio\ncommand: [${JSON.stringify(process.execPath)}, ${JSON.stringify(everything)}, stdio]\nautoStart: true\n`);
+    await writeFile(
+      join(dir, 'mcpservers/up.yaml'),
+      `name: up\ntype: stdio\ncommand: [${JSON.stringify(process.execPath)}, ${JSON.stringify(everything)}, stdio]\nautoStart: true\n`,
+    );
     const switchboard = await startChild(
       ['--max-semi-space-size=4', join(options.root, 'bin/switchboard.js'), 'serve', '--config-path', dir, '--port', '0', '--host', '127.0.0.1'],
       /listening on http:\/\/[^\s]+:(\d+)\/mcp/,

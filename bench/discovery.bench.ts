@@ -23,7 +23,28 @@ import { median, percentile, round } from './stats.js';
 
 const DOMAINS = ['prometheus', 'grafana', 'kubernetes', 'github', 'jira', 'slack', 'postgres', 'redis', 's3', 'vault'];
 const VERBS = ['list', 'get', 'create', 'update', 'delete', 'query', 'search', 'watch', 'export', 'describe'];
-const NOUNS = ['metrics', 'alerts', 'dashboards', 'pods', 'issues', 'pull_requests', 'messages', 'tables', 'keys', 'buckets', 'secrets', 'users', 'teams', 'logs', 'traces', 'events', 'deployments', 'services', 'nodes', 'volumes'];
+const NOUNS = [
+  'metrics',
+  'alerts',
+  'dashboards',
+  'pods',
+  'issues',
+  'pull_requests',
+  'messages',
+  'tables',
+  'keys',
+  'buckets',
+  'secrets',
+  'users',
+  'teams',
+  'logs',
+  'traces',
+  'events',
+  'deployments',
+  'services',
+  'nodes',
+  'volumes',
+];
 const ADJ = ['recent', 'failed', 'pending', 'archived', 'shared', 'critical', 'stale', 'paged', 'tagged', 'hourly'];
 
 export function syntheticCatalogue(servers = 100, perServer = 100): Catalogue {
@@ -100,12 +121,16 @@ export async function benchDiscovery(): Promise<{ figures: DiscoveryFigures[]; i
   void standalone.entries.length;
   indexFor(catalogue); // the shared index, built once per catalogue version
 
-  const cold = compilePresets({ coldops: { include: [{ pattern: 'x_prometheus*' }, { server: 'grafana3' }, { readOnly: true }], exclude: [{ pattern: '*delete*' }] } });
+  const cold = compilePresets({
+    coldops: { include: [{ pattern: 'x_prometheus*' }, { server: 'grafana3' }, { readOnly: true }], exclude: [{ pattern: '*delete*' }] },
+  });
   if (!cold.ok) throw new Error('bench preset must compile');
   const tCold = process.hrtime.bigint();
   await run('list_tools', { limit: 50, offset: 0 }, fakeCall(viewOf(parseSelectors(['preset:coldops']), cold.presets)));
   const coldMs = Number(process.hrtime.bigint() - tCold) / 1e6;
-  const presets = compilePresets({ ops: { include: [{ pattern: 'x_prometheus*' }, { server: 'grafana3' }, { readOnly: true }], exclude: [{ pattern: '*delete*' }] } });
+  const presets = compilePresets({
+    ops: { include: [{ pattern: 'x_prometheus*' }, { server: 'grafana3' }, { readOnly: true }], exclude: [{ pattern: '*delete*' }] },
+  });
   if (!presets.ok) throw new Error('bench preset must compile');
   const narrowed = viewOf(parseSelectors(['preset:ops', 'server:kubernetes2']), presets.presets);
 
@@ -116,13 +141,42 @@ export async function benchDiscovery(): Promise<{ figures: DiscoveryFigures[]; i
   const add = (name: string, r: { p50: number; p99: number }, targetMs?: number) =>
     figures.push({ name, p50Ms: round(r.p50, 4), p99Ms: round(r.p99, 4), ...(targetMs ? { targetMs } : {}) });
 
-  add('filter_tools query (10k tools)', await time(() => run('filter_tools', { query: queries[q++ % queries.length], limit: 5, offset: 0, case_sensitive: false, include_schema: false, include_presets: false }, plain), 300, 5), 2);
+  add(
+    'filter_tools query (10k tools)',
+    await time(
+      () =>
+        run(
+          'filter_tools',
+          { query: queries[q++ % queries.length], limit: 5, offset: 0, case_sensitive: false, include_schema: false, include_presets: false },
+          plain,
+        ),
+      300,
+      5,
+    ),
+    2,
+  );
   add('list_tools page of 50', await time(() => run('list_tools', { limit: 50, offset: 5000 }, plain), 1000, 5), 1);
   add('list_tools page of 50, toolset-narrowed', await time(() => run('list_tools', { limit: 50, offset: 0 }, fakeCall(narrowed)), 1000, 5), 2);
   // A header seen for the first time (or after a catalogue change) is narrowed anew; preset
   // verdicts per entry are memoised, so only a preset's very first evaluation pays its rules.
-  add('list_tools page of 50, toolset-narrowed, first request of that toolset', await time(() => run('list_tools', { limit: 50, offset: 0 }, fakeCall(viewOf(parseSelectors(['preset:ops', 'server:kubernetes2']), presets.presets))), 300, 5), 2);
-  add('filter_tools pattern glob', await time(() => run('filter_tools', { pattern: 'x_github*_list_*', limit: 5, offset: 0, case_sensitive: false, include_schema: false, include_presets: false }, plain), 300, 5));
+  add(
+    'list_tools page of 50, toolset-narrowed, first request of that toolset',
+    await time(
+      () => run('list_tools', { limit: 50, offset: 0 }, fakeCall(viewOf(parseSelectors(['preset:ops', 'server:kubernetes2']), presets.presets))),
+      300,
+      5,
+    ),
+    2,
+  );
+  add(
+    'filter_tools pattern glob',
+    await time(
+      () =>
+        run('filter_tools', { pattern: 'x_github*_list_*', limit: 5, offset: 0, case_sensitive: false, include_schema: false, include_presets: false }, plain),
+      300,
+      5,
+    ),
+  );
   figures.push({ name: 'list_tools narrowed by a preset never evaluated before (once)', p50Ms: round(coldMs, 4), p99Ms: round(coldMs, 4) });
   return { figures, indexMemoryMiB: round(indexMemoryMiB, 2), indexBuildMs: round(indexBuildMs, 1), tools: catalogue.all().length };
 }

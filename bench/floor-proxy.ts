@@ -8,13 +8,10 @@ const target = Number(process.argv[2]);
 const agent = new (await import('node:http')).Agent({ keepAlive: true, maxSockets: 256 });
 
 const server = createServer((req, res) => {
-  const upstream = request(
-    { host: '127.0.0.1', port: target, path: req.url, method: req.method, headers: req.headers, agent },
-    (up) => {
-      res.writeHead(up.statusCode ?? 502, up.headers);
-      up.pipe(res);
-    },
-  );
+  const upstream = request({ host: '127.0.0.1', port: target, path: req.url, method: req.method, headers: req.headers, agent }, (up) => {
+    res.writeHead(up.statusCode ?? 502, up.headers);
+    up.pipe(res);
+  });
   upstream.on('error', () => res.writeHead(502).end());
   req.pipe(upstream);
 });

@@ -42,7 +42,9 @@ async function once(): Promise<Footprint> {
   await client.callTool({ name: 'filter_tools', arguments: { query: 'list instances' } });
   await new Promise((r) => setTimeout(r, 3000));
   const r = await client.callTool({ name: 'call_tool', arguments: { name: 'core_service_status', arguments: { name: 'aggregator' } } });
-  const m = (r.structuredContent as { metadata: { memory: { rssBytes: number; heapUsedBytes: number; heapTotalBytes: number; externalBytes: number }; tools: number } }).metadata;
+  const m = (
+    r.structuredContent as { metadata: { memory: { rssBytes: number; heapUsedBytes: number; heapTotalBytes: number; externalBytes: number }; tools: number } }
+  ).metadata;
   if (process.env.FOOTPRINT_DEBUG) process.stderr.write(`${JSON.stringify(m.memory)}\n`);
   await client.close();
   await sb.stop();

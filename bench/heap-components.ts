@@ -95,6 +95,8 @@ const call: CallContext = { request: { session: {} as Session, headers: {}, slot
 for (const e of catalogue.all()) await invoker.call(e.name, { project: 'p' }, call);
 step('argument validators, had every tool been called once (they compile lazily)');
 
-process.stdout.write(`## heap by component: ${servers} servers x ${perServer} tools\n\n| component | heap MiB |\n|---|---|\n${rows.map(([w, m]) => `| ${w} | ${m} |`).join('\n')}\n`);
+process.stdout.write(
+  `## heap by component: ${servers} servers x ${perServer} tools\n\n| component | heap MiB |\n|---|---|\n${rows.map(([w, m]) => `| ${w} | ${m} |`).join('\n')}\n`,
+);
 void index;
 void lists;

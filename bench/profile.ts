@@ -33,7 +33,18 @@ await writeFile(
     : `name: up\ntype: stdio\ncommand: [${JSON.stringify(process.execPath)}, ${JSON.stringify(everything)}, stdio]\nautoStart: true\n`,
 );
 const sb = await startChild(
-  ['--cpu-prof', '--cpu-prof-interval=100', `--cpu-prof-dir=${profDir}`, '--max-semi-space-size=4', join(root, 'bin/switchboard.js'), 'serve', '--config-path', dir, '--port', '0'],
+  [
+    '--cpu-prof',
+    '--cpu-prof-interval=100',
+    `--cpu-prof-dir=${profDir}`,
+    '--max-semi-space-size=4',
+    join(root, 'bin/switchboard.js'),
+    'serve',
+    '--config-path',
+    dir,
+    '--port',
+    '0',
+  ],
   /listening on http:\/\/[^\s]+:(\d+)\/mcp/,
 );
 await new Promise((r) => setTimeout(r, stdio ? 1500 : 300));
@@ -52,8 +63,15 @@ for (const n of profile.nodes) {
   const url = n.callFrame.url.replace(/^file:\/\//, '').replace(root, '');
   const key = `${n.callFrame.functionName || '(anonymous)'} ${url}:${n.callFrame.lineNumber}`;
   byFn.set(key, (byFn.get(key) ?? 0) + n.hitCount);
-  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)?.[1] ?? (url.startsWith('/dist') ? url.split('/').slice(0, 4).join('/') : url.startsWith('node:') ? 'node-internal' : url || n.callFrame.functionName);
+  const pkg =
+    /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)?.[1] ??
+    (url.startsWith('/dist') ? url.split('/').slice(0, 4).join('/') : url.startsWith('node:') ? 'node-internal' : url || n.callFrame.functionName);
   byPackage.set(pkg, (byPackage.get(pkg) ?? 0) + n.hitCount);
 }
-const top = (m: Map<string, number>, n: number) => [...m].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, v]) => `${((v * 100) / total).toFixed(1).padStart(5)}%  ${k}`).join('\n');
+const top = (m: Map<string, number>, n: number) =>
+  [...m]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, n)
+    .map(([k, v]) => `${((v * 100) / total).toFixed(1).padStart(5)}%  ${k}`)
+    .join('\n');
 process.stdout.write(`profile: ${join(profDir, file)} (${total} samples)\n\nby package:\n${top(byPackage, 15)}\n\nby function (self):\n${top(byFn, 30)}\n`);

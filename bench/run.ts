@@ -46,7 +46,9 @@ if (wanted('call-tool')) {
 if (wanted('call-tool-stdio')) {
   const figures = await benchCallToolStdio({ rounds, calls: 1500, many: 16, root });
   results.callToolStdio = figures;
-  process.stdout.write(`\n## call_tool over a stdio upstream: Switchboard vs the stdio floor (median of ${rounds} interleaved rounds)\n\n${callToolTable(figures)}\n`);
+  process.stdout.write(
+    `\n## call_tool over a stdio upstream: Switchboard vs the stdio floor (median of ${rounds} interleaved rounds)\n\n${callToolTable(figures)}\n`,
+  );
 }
 if (wanted('call-tool-authz')) {
   const figures = await benchCallToolAuthz({ rounds, calls: 1500, many: 16, root, policies: 100 });
@@ -66,7 +68,9 @@ if (wanted('call-tool-authz')) {
 if (wanted('discovery')) {
   const d = await benchDiscovery();
   results.discovery = d;
-  const rows = d.figures.map((f) => `| ${f.name} | ${f.p50Ms} | ${f.p99Ms} | ${f.targetMs ? `<= ${f.targetMs} ms ${f.p50Ms <= f.targetMs ? 'met' : 'MISSED'}` : '-'} |`);
+  const rows = d.figures.map(
+    (f) => `| ${f.name} | ${f.p50Ms} | ${f.p99Ms} | ${f.targetMs ? `<= ${f.targetMs} ms ${f.p50Ms <= f.targetMs ? 'met' : 'MISSED'}` : '-'} |`,
+  );
   process.stdout.write(
     `\n## discovery over ${d.tools} tools from 100 servers (server-side, median of 5 rounds)\n\n| operation | p50 ms | p99 ms | target (p50) |\n|---|---|---|---|\n${rows.join('\n')}\n\nranking index: ${d.indexMemoryMiB} MiB heap, built in ${d.indexBuildMs} ms (once per catalogue change)\n`,
   );
@@ -74,14 +78,21 @@ if (wanted('discovery')) {
 if (wanted('workflow')) {
   const w = await benchWorkflow();
   results.workflow = w;
-  const rows = w.map((f) => `| ${f.shape} | ${f.directUs} µs | ${f.workflowUs} µs | ${f.addedPerStepUs} µs | <= ${f.targetPerStepUs} µs ${f.addedPerStepUs <= f.targetPerStepUs ? 'met' : 'MISSED'} |`);
-  process.stdout.write(`\n## workflow engine overhead (in-process, median of 5 rounds)\n\n| workflow | the same calls made directly | the workflow | added per step | target |\n|---|---|---|---|---|\n${rows.join('\n')}\n`);
+  const rows = w.map(
+    (f) =>
+      `| ${f.shape} | ${f.directUs} µs | ${f.workflowUs} µs | ${f.addedPerStepUs} µs | <= ${f.targetPerStepUs} µs ${f.addedPerStepUs <= f.targetPerStepUs ? 'met' : 'MISSED'} |`,
+  );
+  process.stdout.write(
+    `\n## workflow engine overhead (in-process, median of 5 rounds)\n\n| workflow | the same calls made directly | the workflow | added per step | target |\n|---|---|---|---|---|\n${rows.join('\n')}\n`,
+  );
 }
 if (wanted('gotpl')) {
   const g = await benchGotpl();
   results.gotpl = g;
   const rows = g.map((f) => `| ${f.name} | ${f.perRenderMicros} |`);
-  process.stdout.write(`\n## gotpl render time after compile (median; target <= 10 µs for a step argument)\n\n| case | µs per call |\n|---|---|\n${rows.join('\n')}\n`);
+  process.stdout.write(
+    `\n## gotpl render time after compile (median; target <= 10 µs for a step argument)\n\n| case | µs per call |\n|---|---|\n${rows.join('\n')}\n`,
+  );
 }
 const out = join(root, '.bench-results', 'latest.json');
 await mkdir(dirname(out), { recursive: true });

@@ -47,7 +47,8 @@ let reloads = 0;
 let restarts = 0;
 
 const textOf = (r: CallToolResult) => (r.content[0] as { text?: string } | undefined)?.text ?? '';
-const call = (c: Client, name: string, args: Record<string, unknown>) => c.callTool({ name: 'call_tool', arguments: { name, arguments: args } }) as Promise<CallToolResult>;
+const call = (c: Client, name: string, args: Record<string, unknown>) =>
+  c.callTool({ name: 'call_tool', arguments: { name, arguments: args } }) as Promise<CallToolResult>;
 const leave = async (c: Client) => {
   await (c.transport as StreamableHTTPClientTransport).terminateSession().catch(() => undefined);
   await c.close();
@@ -102,11 +103,24 @@ async function operator(): Promise<Sample[]> {
     await writeFile(join(sb.configDir, 'mcpservers/churn.yaml'), stdioServer('churn', TEST_SERVER, [], `toolPrefix: churn${tick % 2}\n`));
     reloads++;
     if (tick % 5 === 0) {
-      await writeFile(join(sb.configDir, 'config.yaml'), `aggregator:\n  limits:\n    maxSessions: 1000\ntoolsetPresets:\n  soak:\n    description: tick ${tick}\n    include:\n      - server: t\n`);
+      await writeFile(
+        join(sb.configDir, 'config.yaml'),
+        `aggregator:\n  limits:\n    maxSessions: 1000\ntoolsetPresets:\n  soak:\n    description: tick ${tick}\n    include:\n      - server: t\n`,
+      );
       reloads++;
-      const s = (await call(admin, 'core_service_status', { name: 'aggregator' })).structuredContent as { metadata: { memory: { rssBytes: number; heapUsedBytes: number }; activeResources: number; sessions: number } };
-      samples.push({ atSeconds: Math.round((Date.now() - started) / 1000), rssMiB: mib(s.metadata.memory.rssBytes), heapMiB: mib(s.metadata.memory.heapUsedBytes), activeResources: s.metadata.activeResources, sessions: s.metadata.sessions });
-      process.stderr.write(`soak ${samples.at(-1)!.atSeconds}s: ${healthy.calls} calls, ${healthy.failed} failed, rss ${samples.at(-1)!.rssMiB} MiB, heap ${samples.at(-1)!.heapMiB} MiB, resources ${samples.at(-1)!.activeResources}\n`);
+      const s = (await call(admin, 'core_service_status', { name: 'aggregator' })).structuredContent as {
+        metadata: { memory: { rssBytes: number; heapUsedBytes: number }; activeResources: number; sessions: number };
+      };
+      samples.push({
+        atSeconds: Math.round((Date.now() - started) / 1000),
+        rssMiB: mib(s.metadata.memory.rssBytes),
+        heapMiB: mib(s.metadata.memory.heapUsedBytes),
+        activeResources: s.metadata.activeResources,
+        sessions: s.metadata.sessions,
+      });
+      process.stderr.write(
+        `soak ${samples.at(-1)!.atSeconds}s: ${healthy.calls} calls, ${healthy.failed} failed, rss ${samples.at(-1)!.rssMiB} MiB, heap ${samples.at(-1)!.heapMiB} MiB, resources ${samples.at(-1)!.activeResources}\n`,
+      );
     }
     if (tick % 30 === 0) {
       await call(admin, 'core_service_restart', { name: 'restartee' });
@@ -136,7 +150,11 @@ const figures = {
   restarts,
   reloads,
   sessionsOpened,
-  start: { rssMiB: median(first.map((s) => s.rssMiB)), heapMiB: median(first.map((s) => s.heapMiB)), activeResources: median(first.map((s) => s.activeResources)) },
+  start: {
+    rssMiB: median(first.map((s) => s.rssMiB)),
+    heapMiB: median(first.map((s) => s.heapMiB)),
+    activeResources: median(first.map((s) => s.activeResources)),
+  },
   end: { rssMiB: median(last.map((s) => s.rssMiB)), heapMiB: median(last.map((s) => s.heapMiB)), activeResources: median(last.map((s) => s.activeResources)) },
   samples,
 };

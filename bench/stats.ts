@@ -6,7 +6,10 @@ export function percentile(sorted: readonly number[], p: number): number {
 }
 
 export function median(values: readonly number[]): number {
-  return percentile([...values].sort((a, b) => a - b), 50);
+  return percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
 }
 
 export function round(n: number, digits = 3): number {

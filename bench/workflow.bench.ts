@@ -38,20 +38,35 @@ const SHAPES: { shape: string; calls: number; spec: Spec }[] = [
   {
     shape: '10 steps in a row',
     calls: 10,
-    spec: { args: { x: { type: 'string', default: 'hello' } }, steps: Array.from({ length: 10 }, (_, i) => ({ id: `s${i}`, tool: 'core_noop', args: { x: '{{ .input.x }}', i } })) },
+    spec: {
+      args: { x: { type: 'string', default: 'hello' } },
+      steps: Array.from({ length: 10 }, (_, i) => ({ id: `s${i}`, tool: 'core_noop', args: { x: '{{ .input.x }}', i } })),
+    },
   },
   {
     shape: 'a loop of 100 iterations',
     calls: 100,
     spec: {
       args: { x: { type: 'string', default: 'hello' } },
-      steps: [{ id: 'each', forEach: { items: Array.from({ length: 100 }, (_, i) => i), as: 'n', steps: [{ id: 'one', tool: 'core_noop', args: { x: '{{ .input.x }}', i: '{{ .vars.n }}' } }] } }],
+      steps: [
+        {
+          id: 'each',
+          forEach: {
+            items: Array.from({ length: 100 }, (_, i) => i),
+            as: 'n',
+            steps: [{ id: 'one', tool: 'core_noop', args: { x: '{{ .input.x }}', i: '{{ .vars.n }}' } }],
+          },
+        },
+      ],
     },
   },
   {
     shape: 'a parallel group of 10',
     calls: 10,
-    spec: { args: { x: { type: 'string', default: 'hello' } }, steps: [{ id: 'all', parallel: Array.from({ length: 10 }, (_, i) => ({ id: `p${i}`, tool: 'core_noop', args: { x: '{{ .input.x }}', i } })) }] },
+    spec: {
+      args: { x: { type: 'string', default: 'hello' } },
+      steps: [{ id: 'all', parallel: Array.from({ length: 10 }, (_, i) => ({ id: `p${i}`, tool: 'core_noop', args: { x: '{{ .input.x }}', i } })) }],
+    },
   },
 ];
 

@@ -27,12 +27,17 @@ export async function runAgent(endpoint: string, options: { silent: boolean; too
     remote = await connect(endpoint, connectOptions);
   }
   const info = remote.getServerVersion();
-  const server = new Server({ name: info?.name ?? 'switchboard', version: info?.version ?? packageVersion() }, { capabilities: remote.getServerCapabilities() ?? {}, ...(remote.getInstructions() ? { instructions: remote.getInstructions()! } : {}) });
+  const server = new Server(
+    { name: info?.name ?? 'switchboard', version: info?.version ?? packageVersion() },
+    { capabilities: remote.getServerCapabilities() ?? {}, ...(remote.getInstructions() ? { instructions: remote.getInstructions()! } : {}) },
+  );
   // IDE -> Switchboard
-  server.fallbackRequestHandler = (request, extra) => remote.request({ method: request.method, ...(request.params ? { params: request.params } : {}) }, PASSTHROUGH, { signal: extra.signal }) as never;
+  server.fallbackRequestHandler = (request, extra) =>
+    remote.request({ method: request.method, ...(request.params ? { params: request.params } : {}) }, PASSTHROUGH, { signal: extra.signal }) as never;
   server.fallbackNotificationHandler = (n) => remote.notification(n as Parameters<Client['notification']>[0]);
   // Switchboard -> IDE (sampling, elicitation, roots; logs, progress, list changes)
-  remote.fallbackRequestHandler = (request, extra) => server.request({ method: request.method, ...(request.params ? { params: request.params } : {}) }, PASSTHROUGH, { signal: extra.signal }) as never;
+  remote.fallbackRequestHandler = (request, extra) =>
+    server.request({ method: request.method, ...(request.params ? { params: request.params } : {}) }, PASSTHROUGH, { signal: extra.signal }) as never;
   remote.fallbackNotificationHandler = (n) => server.notification(n as Parameters<Server['notification']>[0]);
   const stdio = new StdioServerTransport();
   let closing = false;

@@ -96,7 +96,8 @@ export function parseClientArgs(argv: readonly string[], env: NodeJS.ProcessEnv)
   const base = { endpoint, json, ...(toolset ? { toolset } : {}) };
   switch (command) {
     case 'list':
-      if (target !== 'tools' && target !== 'servers' && target !== 'workflows' && target !== 'executions') throw new ClientUsageError(`list what? tools, servers, workflows or executions (got '${target ?? ''}')`);
+      if (target !== 'tools' && target !== 'servers' && target !== 'workflows' && target !== 'executions')
+        throw new ClientUsageError(`list what? tools, servers, workflows or executions (got '${target ?? ''}')`);
       return { ...base, run: { command: 'list', what: target } };
     case 'describe':
       if (!target) throw new ClientUsageError('describe needs a tool name: switchboard describe TOOL');

@@ -14,7 +14,7 @@ const str = (v: unknown): string => (v === undefined || v === null ? '' : typeof
 /** Every page of a paged listing. */
 async function allTools(client: Client): Promise<Row[]> {
   const tools: Row[] = [];
-  for (let offset = 0; ; ) {
+  for (let offset = 0; ;) {
     const page = await metaCall<{ tools: Row[]; truncated: boolean }>(client, 'list_tools', { offset, limit: 500 });
     tools.push(...page.tools);
     if (!page.truncated || page.tools.length === 0) return tools;
@@ -32,23 +32,45 @@ export async function list(client: Client, what: Extract<ClientCommand, { comman
   switch (what) {
     case 'tools': {
       const tools = await allTools(client);
-      return json ? JSON.stringify(tools, null, 2) + '\n' : table(['NAME', 'SERVER', 'KIND', 'SUMMARY'], tools.map((t) => [str(t.name), str(t.server), str(t.kind), str(t.summary)]));
+      return json
+        ? JSON.stringify(tools, null, 2) + '\n'
+        : table(
+            ['NAME', 'SERVER', 'KIND', 'SUMMARY'],
+            tools.map((t) => [str(t.name), str(t.server), str(t.kind), str(t.summary)]),
+          );
     }
     case 'servers': {
       const { servers } = await metaCall<{ servers: Row[] }>(client, 'list_servers');
       return json
         ? JSON.stringify(servers, null, 2) + '\n'
-        : table(['NAME', 'TYPE', 'STATE', 'HEALTH', 'TOOLS', 'AUTH'], servers.map((s) => [str(s.name), str(s.type), str(s.state), str(s.health), str(s.tools), str((s.auth as Row | undefined)?.status)]));
+        : table(
+            ['NAME', 'TYPE', 'STATE', 'HEALTH', 'TOOLS', 'AUTH'],
+            servers.map((s) => [str(s.name), str(s.type), str(s.state), str(s.health), str(s.tools), str((s.auth as Row | undefined)?.status)]),
+          );
     }
     case 'workflows': {
       const { workflows } = await callCore<{ workflows: Row[] }>(client, 'core_workflow_list');
-      return json ? JSON.stringify(workflows, null, 2) + '\n' : table(['NAME', 'AVAILABLE', 'STEPS', 'DESCRIPTION'], workflows.map((w) => [str(w.name), str(w.available), str(w.steps), str(w.description)]));
+      return json
+        ? JSON.stringify(workflows, null, 2) + '\n'
+        : table(
+            ['NAME', 'AVAILABLE', 'STEPS', 'DESCRIPTION'],
+            workflows.map((w) => [str(w.name), str(w.available), str(w.steps), str(w.description)]),
+          );
     }
     case 'executions': {
       const { executions } = await callCore<{ executions: Row[] }>(client, 'core_workflow_execution_list');
       return json
         ? JSON.stringify(executions, null, 2) + '\n'
-        : table(['ID', 'WORKFLOW', 'STATUS', 'STARTED', 'DURATION'], executions.map((e) => [str(e.execution_id), str(e.workflow), str(e.status), str(e.started_at), e.duration_ms === undefined ? '' : `${str(e.duration_ms)} ms`]));
+        : table(
+            ['ID', 'WORKFLOW', 'STATUS', 'STARTED', 'DURATION'],
+            executions.map((e) => [
+              str(e.execution_id),
+              str(e.workflow),
+              str(e.status),
+              str(e.started_at),
+              e.duration_ms === undefined ? '' : `${str(e.duration_ms)} ms`,
+            ]),
+          );
     }
   }
 }
@@ -67,7 +89,14 @@ export async function describe(client: Client, tool: string, json: boolean): Pro
   const required = new Set(d.inputSchema?.required ?? []);
   const head = `${d.name}${d.server ? ` (server ${d.server})` : ''}\n\n${d.description ?? ''}\n\n`;
   if (!props.length) return `${head}No arguments.\n`;
-  return head + table(['ARGUMENT', 'TYPE', 'REQUIRED', 'DESCRIPTION'], props.map(([k, p]) => [k, str(p.type ?? 'any'), required.has(k) ? 'yes' : '', str(p.description)]), 80);
+  return (
+    head +
+    table(
+      ['ARGUMENT', 'TYPE', 'REQUIRED', 'DESCRIPTION'],
+      props.map(([k, p]) => [k, str(p.type ?? 'any'), required.has(k) ? 'yes' : '', str(p.description)]),
+      80,
+    )
+  );
 }
 
 /** `--arg k=v` values take the type the tool's schema gives the argument; unknown ones stay strings. */

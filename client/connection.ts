@@ -32,13 +32,17 @@ export async function connect(endpoint: string, options: { toolset?: string; nam
     authProvider: provider,
     ...(options.toolset ? { requestInit: { headers: { 'X-Service-Toolset': options.toolset } } } : {}),
   });
-  const client = new Client({ name: options.name ?? 'switchboard-cli', version: packageVersion() }, options.forwarding ? { capabilities: { sampling: {}, elicitation: {}, roots: { listChanged: true } } } : {});
+  const client = new Client(
+    { name: options.name ?? 'switchboard-cli', version: packageVersion() },
+    options.forwarding ? { capabilities: { sampling: {}, elicitation: {}, roots: { listChanged: true } } } : {},
+  );
   try {
     await client.connect(transport);
   } catch (err) {
     if (err instanceof SignInNeeded) throw new ClientError(err.message, 'SIGN_IN_NEEDED');
     if (err instanceof UnauthorizedError) throw new ClientError(new SignInNeeded(endpoint).message, 'SIGN_IN_NEEDED');
-    if (errorChainHas(err, 'ECONNREFUSED')) throw new ClientError(`cannot reach ${endpoint}: nothing is listening there (is Switchboard running?)`, 'UNREACHABLE');
+    if (errorChainHas(err, 'ECONNREFUSED'))
+      throw new ClientError(`cannot reach ${endpoint}: nothing is listening there (is Switchboard running?)`, 'UNREACHABLE');
     throw new ClientError(`cannot connect to ${endpoint}: ${(err as Error).message}`);
   }
   return client;
@@ -60,7 +64,5 @@ export async function metaCall<T>(client: Client, name: string, args: Record<str
 }
 
 export function resultText(result: CallToolResult): string {
-  return result.content
-    .map((c) => (c.type === 'text' ? c.text : c.type === 'resource' ? JSON.stringify(c.resource) : `[${c.type}]`))
-    .join('\n');
+  return result.content.map((c) => (c.type === 'text' ? c.text : c.type === 'resource' ? JSON.stringify(c.resource) : `[${c.type}]`)).join('\n');
 }

@@ -25,7 +25,10 @@ export function credentialsDir(env: NodeJS.ProcessEnv = process.env): string {
 export class CredentialStore {
   readonly path: string;
 
-  constructor(readonly endpoint: string, dir = credentialsDir()) {
+  constructor(
+    readonly endpoint: string,
+    dir = credentialsDir(),
+  ) {
     this.path = join(dir, `${createHash('sha256').update(endpoint).digest('hex').slice(0, 32)}.json`);
   }
 

@@ -51,7 +51,14 @@ export class CliAuthProvider implements OAuthClientProvider {
 
   get clientMetadata(): OAuthClientMetadata {
     // A native client: any loopback port is accepted for its redirect (RFC 8252 section 7.3).
-    return { client_name: 'switchboard CLI', redirect_uris: ['http://127.0.0.1/callback'], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none', application_type: 'native' } as OAuthClientMetadata;
+    return {
+      client_name: 'switchboard CLI',
+      redirect_uris: ['http://127.0.0.1/callback'],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+      application_type: 'native',
+    } as OAuthClientMetadata;
   }
 
   state(): string {
@@ -100,7 +107,11 @@ export class CliAuthProvider implements OAuthClientProvider {
   async invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier'): Promise<void> {
     if (scope === 'verifier') return void (this.verifier = undefined);
     const { client, tokens, expiresAt, ...rest } = this.credentials;
-    this.credentials = { ...rest, ...(scope === 'tokens' && client ? { client } : {}), ...(scope === 'client' && tokens ? { tokens, ...(expiresAt ? { expiresAt } : {}) } : {}) };
+    this.credentials = {
+      ...rest,
+      ...(scope === 'tokens' && client ? { client } : {}),
+      ...(scope === 'client' && tokens ? { tokens, ...(expiresAt ? { expiresAt } : {}) } : {}),
+    };
     await this.store.save(this.credentials);
   }
 }
@@ -139,7 +150,11 @@ async function loopback(): Promise<{ redirectUrl: string; next(timeoutMs: number
 }
 
 /** Signs in; returns how ('silent' or 'interactive'). Throws with one line saying why not. */
-export async function signIn(endpoint: string, store: CredentialStore, options: { silent: boolean; say: (line: string) => void; timeoutMs?: number }): Promise<'refreshed' | 'silent' | 'interactive'> {
+export async function signIn(
+  endpoint: string,
+  store: CredentialStore,
+  options: { silent: boolean; say: (line: string) => void; timeoutMs?: number },
+): Promise<'refreshed' | 'silent' | 'interactive'> {
   const listener = await loopback();
   try {
     const credentials = { ...(await store.load()), tokens: undefined };

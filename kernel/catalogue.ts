@@ -126,9 +126,7 @@ export class Catalogue {
       }
     }
     this.byName = byName;
-    this.ordered = [...byName.values()].sort(
-      (a, b) => KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
-    );
+    this.ordered = [...byName.values()].sort((a, b) => KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     this.version++;
     this.hooks.onCatalogueChange.call(this);
   }

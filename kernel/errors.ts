@@ -62,7 +62,10 @@ export interface ArgumentProblem {
 }
 
 export class InvalidArgumentsError extends SwitchboardError {
-  constructor(toolName: string, readonly problems: readonly ArgumentProblem[]) {
+  constructor(
+    toolName: string,
+    readonly problems: readonly ArgumentProblem[],
+  ) {
     const listed = problems.map((p) => `${p.path || '(arguments)'} ${p.message}`).join('; ');
     super('INVALID_ARGUMENTS', `Invalid arguments for '${toolName}': ${listed}`, {
       name: toolName,
@@ -87,7 +90,10 @@ export class ForbiddenError extends SwitchboardError {
 /** A server that needs the caller to sign in (or to sign in again) before it can be used. */
 export class AuthRequiredError extends SwitchboardError {
   constructor(server: string, reason: string, authTool: string) {
-    super('AUTH_REQUIRED', `Server '${server}' requires sign-in: ${reason}; call ${authTool} with {"server":"${server}"} and open the link it returns`, { server, auth_tool: authTool });
+    super('AUTH_REQUIRED', `Server '${server}' requires sign-in: ${reason}; call ${authTool} with {"server":"${server}"} and open the link it returns`, {
+      server,
+      auth_tool: authTool,
+    });
   }
 }
 
@@ -133,7 +139,10 @@ export class ConfigInvalidError extends SwitchboardError {
 }
 
 export class ValidationFailedError extends SwitchboardError {
-  constructor(message: string, readonly problems: readonly string[]) {
+  constructor(
+    message: string,
+    readonly problems: readonly string[],
+  ) {
     super('VALIDATION_FAILED', problems.length ? `${message}: ${problems.join('; ')}` : message, {
       problems: [...problems],
     });

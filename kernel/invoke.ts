@@ -9,13 +9,7 @@ import { argumentProblems } from './argument-problems.js';
 import type { Catalogue, CatalogueEntry } from './catalogue.js';
 import { createAjv } from './config/validate.js';
 import type { CallEnd, CallOutcome } from './contracts/observations.js';
-import {
-  InvalidArgumentsError,
-  OutsideToolsetError,
-  ServerUnavailableError,
-  SwitchboardError,
-  ToolNotFoundError,
-} from './errors.js';
+import { InvalidArgumentsError, OutsideToolsetError, ServerUnavailableError, SwitchboardError, ToolNotFoundError } from './errors.js';
 import type { KernelHooks } from './hooks.js';
 import type { Logger } from './log.js';
 import { SecretScrubber } from './secrets/scrubber.js';

@@ -64,7 +64,10 @@ export class Kernel implements KernelApi {
    * when the configuration (admins, groups claim) or the authorizer's policies change.
    */
   private narrowByPermission(): void {
-    const views = new PermissionViews((server) => this.catalogue.all().filter((e) => servedBy(e, server)), (entry) => audit(this, entry));
+    const views = new PermissionViews(
+      (server) => this.catalogue.all().filter((e) => servedBy(e, server)),
+      (entry) => audit(this, entry),
+    );
     this.hooks.onConfigLoad.tap('authorization', () => views.changed());
     this.hooks.onRequest.tap({ name: 'authorization', stage: 100 }, (request) => {
       views.narrow(request, principalOf(request.session, this.settings()), authorizerOf(this), (p) => decisionContext(this, p, request.session.transport));
@@ -99,7 +102,15 @@ export class Kernel implements KernelApi {
   private applyOverrides(settings: Settings): Settings {
     const o = this.options.overrides;
     if (!o) return settings;
-    return { ...settings, aggregator: { ...settings.aggregator, ...(o.port !== undefined ? { port: o.port } : {}), ...(o.host ? { host: o.host } : {}), ...(o.transport ? { transport: o.transport } : {}) } };
+    return {
+      ...settings,
+      aggregator: {
+        ...settings.aggregator,
+        ...(o.port !== undefined ? { port: o.port } : {}),
+        ...(o.host ? { host: o.host } : {}),
+        ...(o.transport ? { transport: o.transport } : {}),
+      },
+    };
   }
 
   /**
@@ -116,10 +127,19 @@ export class Kernel implements KernelApi {
   private async setupPlugins(): Promise<{ parsed: ParsedYaml | undefined; instances: { name: string; instance: PluginInstance }[] }> {
     const { configPath } = this.options;
     const { settings, parsed } = await readSettings(configPath);
-    this.pipeline = new ConfigPipeline(configPath, this.hooks.onConfigLoad, this.log.child('config'), this.applyOverrides(settings), (s) => this.applyOverrides(s), (problems) => this.hooks.onConfigRejected.call(problems));
+    this.pipeline = new ConfigPipeline(
+      configPath,
+      this.hooks.onConfigLoad,
+      this.log.child('config'),
+      this.applyOverrides(settings),
+      (s) => this.applyOverrides(s),
+      (problems) => this.hooks.onConfigRejected.call(problems),
+    );
     // Reloads are checked before the overrides are applied to them; the check must see the
     // address that will really be bound, and name `--host` when that is where it came from.
-    this.pipeline.addSettingsCheck((s, where) => this.surfaces.problems(this.applyOverrides(s), where, { hostFromCommandLine: Boolean(this.options.overrides?.host) }));
+    this.pipeline.addSettingsCheck((s, where) =>
+      this.surfaces.problems(this.applyOverrides(s), where, { hostFromCommandLine: Boolean(this.options.overrides?.host) }),
+    );
     for (const key of RESERVED_SETTINGS) {
       if (settings[key]) {
         this.log.warn(`config.yaml: '${key}' is accepted but has no effect yet (that surface is not built)`);
@@ -157,7 +177,10 @@ export class Kernel implements KernelApi {
       const grace = this.pipeline ? this.settingsOrDefault().aggregator.shutdownGraceSeconds * 1000 : 0;
       const left = await this.tools.drain(grace);
       if (left) this.log.warn(`${left} tool call(s) still running after ${grace} ms; stopping anyway`);
-      await this.services.find('store')?.close().catch(() => undefined);
+      await this.services
+        .find('store')
+        ?.close()
+        .catch(() => undefined);
       for (const { name, instance } of this.started.splice(0).reverse()) {
         try {
           await instance.stop?.();

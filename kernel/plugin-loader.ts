@@ -89,7 +89,9 @@ export async function loadPlugins(settings: Record<string, PluginSetting>, confi
     const s = normalise(raw);
     if (s.enabled === false) continue;
     if (!s.module) {
-      throw new ConfigInvalidError([{ file: configFile, line: 0, column: 0, field: `plugins.${name}`, message: `unknown plugin '${name}': a third-party plugin needs a 'module'` }]);
+      throw new ConfigInvalidError([
+        { file: configFile, line: 0, column: 0, field: `plugins.${name}`, message: `unknown plugin '${name}': a third-party plugin needs a 'module'` },
+      ]);
     }
     const spec = s.module.startsWith('.') || isAbsolute(s.module) ? pathToFileURL(resolve(configPath, s.module)).href : s.module;
     let mod: { default?: unknown; plugin?: unknown };

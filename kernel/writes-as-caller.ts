@@ -27,7 +27,10 @@ export async function writeAs(kernel: KernelApi, call: CallContext): Promise<Wri
   if (!identity || !tokens) return undefined;
   const idToken = await tokens.idToken(identity.subject);
   if (!idToken) {
-    throw new SwitchboardError('AUTH_REQUIRED', 'Writing to the orchestrator as you needs your ID token from the identity provider, and your sign-in holds none (any more); sign in again (switchboard login)');
+    throw new SwitchboardError(
+      'AUTH_REQUIRED',
+      'Writing to the orchestrator as you needs your ID token from the identity provider, and your sign-in holds none (any more); sign in again (switchboard login)',
+    );
   }
   const audience = kernel.settings().writesAsCaller?.orchestratorAudience;
   if (audience && !audiences(idToken).includes(audience)) {

@@ -17,11 +17,7 @@ export interface Glob {
   test(text: string): boolean;
 }
 
-type Token =
-  | { kind: 'star' }
-  | { kind: 'any' }
-  | { kind: 'char'; char: string }
-  | { kind: 'class'; negated: boolean; items: { from: string; to: string }[] };
+type Token = { kind: 'star' } | { kind: 'any' } | { kind: 'char'; char: string } | { kind: 'class'; negated: boolean; items: { from: string; to: string }[] };
 
 function fold(c: string, caseSensitive: boolean): string {
   return caseSensitive ? c : c.toLowerCase();

@@ -56,9 +56,11 @@ function rows(root: Schema, s: Schema, prefix: string, out: string[]): void {
   for (const [key, raw] of Object.entries(s.properties ?? {})) {
     const prop = resolveRef(root, raw);
     const name = `${prefix}${key}`;
-    const def = prop.default === undefined || (typeof prop.default === 'object' && prop.default !== null && Object.keys(prop.default).length === 0 && prop.type === 'object' && prop.properties)
-      ? '-'
-      : `\`${JSON.stringify(prop.default)}\``;
+    const def =
+      prop.default === undefined ||
+      (typeof prop.default === 'object' && prop.default !== null && Object.keys(prop.default).length === 0 && prop.type === 'object' && prop.properties)
+        ? '-'
+        : `\`${JSON.stringify(prop.default)}\``;
     out.push(`| \`${name}\` | ${typeOf(root, raw)} | ${required.has(key) ? 'yes' : 'no'} | ${def} | ${notes(prop)} |`);
     if (prop.type === 'object' && prop.properties) rows(root, prop, `${name}.`, out);
   }
@@ -66,7 +68,16 @@ function rows(root: Schema, s: Schema, prefix: string, out: string[]): void {
 
 function section(title: string, name: SchemaName, intro: string): string {
   const root = loadSchema(name) as Schema;
-  const out = [`## ${title}`, '', intro, '', `Schema: \`schemas/${name}.schema.json\`. ${root.description ?? ''}`.trim(), '', '| Field | Type | Required | Default | Notes |', '|---|---|---|---|---|'];
+  const out = [
+    `## ${title}`,
+    '',
+    intro,
+    '',
+    `Schema: \`schemas/${name}.schema.json\`. ${root.description ?? ''}`.trim(),
+    '',
+    '| Field | Type | Required | Default | Notes |',
+    '|---|---|---|---|---|',
+  ];
   rows(root, root, '', out);
   const defs = (root.definitions ?? {}) as Record<string, Schema>;
   for (const [defName, def] of Object.entries(defs)) {
@@ -93,7 +104,11 @@ export function renderConfigReference(): string {
     '',
     section('config.yaml', 'config', 'Top-level settings.'),
     '',
-    section('mcpservers/*.yaml', 'mcpserver', 'One MCP server definition per file; relative paths in `command` resolve against the configuration directory, which is also the process\'s working directory.'),
+    section(
+      'mcpservers/*.yaml',
+      'mcpserver',
+      "One MCP server definition per file; relative paths in `command` resolve against the configuration directory, which is also the process's working directory.",
+    ),
     '',
     section('workflows/*.yaml', 'workflow', 'One workflow per file, in the resource form `apiVersion`, `kind: Workflow`, `metadata`, `spec`.'),
     '',

@@ -83,7 +83,15 @@ async function main(): Promise<void> {
       process.exit(await check(args.configPath));
       return;
     case 'import':
-      process.exit(await importServers({ file: args.file!, configPath: args.configPath, dryRun: args.dryRun ?? false, force: args.force ?? false, out: (line) => process.stdout.write(`${line}\n`) }));
+      process.exit(
+        await importServers({
+          file: args.file!,
+          configPath: args.configPath,
+          dryRun: args.dryRun ?? false,
+          force: args.force ?? false,
+          out: (line) => process.stdout.write(`${line}\n`),
+        }),
+      );
       return;
     case 'serve':
       await serve(args);

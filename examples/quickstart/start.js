@@ -19,9 +19,13 @@ const remote = spawn(process.execPath, [everything, 'streamableHttp'], {
 await new Promise((resolve) => setTimeout(resolve, 500));
 
 // The flag of bin/switchboard.js's shebang (a smaller young generation: less RSS).
-const switchboard = spawn(process.execPath, ['--max-semi-space-size=4', join(root, 'bin/switchboard.js'), 'serve', '--config-path', here, ...process.argv.slice(2)], {
-  stdio: 'inherit',
-});
+const switchboard = spawn(
+  process.execPath,
+  ['--max-semi-space-size=4', join(root, 'bin/switchboard.js'), 'serve', '--config-path', here, ...process.argv.slice(2)],
+  {
+    stdio: 'inherit',
+  },
+);
 
 const stop = (signal) => {
   switchboard.kill(signal);

@@ -60,14 +60,23 @@ export function resourceLabel(r: Resource): string {
 }
 
 /** The words of a FORBIDDEN: who, what, on what, and the rule that said no. */
-export function forbidden(principal: Principal, action: Action, resource: Resource, decision: Extract<Decision, { allowed: false }>, operation?: string): ForbiddenError {
+export function forbidden(
+  principal: Principal,
+  action: Action,
+  resource: Resource,
+  decision: Extract<Decision, { allowed: false }>,
+  operation?: string,
+): ForbiddenError {
   const what = operation ? `${action} (${operation})` : action;
-  return new ForbiddenError(`Forbidden: ${describePrincipal(principal)} may not ${what} ${resourceLabel(resource)}: ${decision.reason} [rule: ${decision.rule}]`, {
-    action,
-    ...(operation ? { operation } : {}),
-    resource: resourceLabel(resource),
-    rule: decision.rule,
-  });
+  return new ForbiddenError(
+    `Forbidden: ${describePrincipal(principal)} may not ${what} ${resourceLabel(resource)}: ${decision.reason} [rule: ${decision.rule}]`,
+    {
+      action,
+      ...(operation ? { operation } : {}),
+      resource: resourceLabel(resource),
+      rule: decision.rule,
+    },
+  );
 }
 
 export function audit(kernel: KernelApi, entry: AuditEntry): void {
@@ -95,7 +104,13 @@ export function authorize(kernel: KernelApi, call: CallContext, action: Action, 
 }
 
 /** An admin operation: authorized first, audited once done. `run` gets the caller. */
-export async function administer<T>(kernel: KernelApi, call: CallContext, resource: Resource, operation: string, run: (principal: Principal) => Promise<T>): Promise<T> {
+export async function administer<T>(
+  kernel: KernelApi,
+  call: CallContext,
+  resource: Resource,
+  operation: string,
+  run: (principal: Principal) => Promise<T>,
+): Promise<T> {
   const principal = authorize(kernel, call, 'admin', resource, operation);
   const result = await run(principal);
   audit(kernel, { outcome: 'done', principal, action: 'admin', resource, operation });

@@ -245,7 +245,9 @@ export class ConfigPipeline {
     for (const other of this.byKey.values()) {
       if (other.key !== v.key && other.kind === v.kind && other.name === v.name) {
         const problem: ConfigProblem = {
-          file: raw.parsed.file, ...raw.parsed.locate([]), field: 'name',
+          file: raw.parsed.file,
+          ...raw.parsed.locate([]),
+          field: 'name',
           message: `duplicate ${v.kind} name '${v.name}' (already defined in ${other.located.origin.file})`,
         };
         this.reportKept([problem]);

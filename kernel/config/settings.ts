@@ -152,7 +152,6 @@ export interface Settings {
   plugins: Record<string, PluginSetting>;
 }
 
-
 export type McpServerType = 'stdio' | 'streamable-http' | 'sse';
 
 export interface McpServerDefinition {

@@ -70,12 +70,14 @@ export function networkExposureProblems(settings: Settings, where: Pick<ParsedYa
   const path = ['aggregator', 'host'];
   const bind = origin.hostFromCommandLine ? `${host} (--host on the command line)` : host;
   const fix = origin.hostFromCommandLine ? 'pass --host 127.0.0.1' : 'bind to 127.0.0.1';
-  return [{
-    file: where.file,
-    ...where.locate(path),
-    field: path.join('.'),
-    message: `the MCP endpoint would listen on ${bind} without OAuth protection, open to every caller that reaches it; set aggregator.oauth.server.enabled, ${fix}, or set aggregator.allowUnauthenticatedNetwork: true to accept it`,
-  }];
+  return [
+    {
+      file: where.file,
+      ...where.locate(path),
+      field: path.join('.'),
+      message: `the MCP endpoint would listen on ${bind} without OAuth protection, open to every caller that reaches it; set aggregator.oauth.server.enabled, ${fix}, or set aggregator.allowUnauthenticatedNetwork: true to accept it`,
+    },
+  ];
 }
 
 /** The startup warning when allowUnauthenticatedNetwork accepted such a bind; undefined otherwise. */
@@ -101,11 +103,17 @@ export class SurfaceRegistry {
     };
     for (const [name, s] of Object.entries(SWITCHES) as [SurfaceName, SurfaceSwitch][]) {
       if (valueAt(settings, s.path) !== true || this.claimed.has(name)) continue;
-      at(s.path, `${s.what} is switched on, but no enabled plugin provides it (plugin '${s.provider}'); refusing to start without it. Enable that plugin or set this to false.`);
+      at(
+        s.path,
+        `${s.what} is switched on, but no enabled plugin provides it (plugin '${s.provider}'); refusing to start without it. Enable that plugin or set this to false.`,
+      );
     }
     const admin = settings.aggregator.admin;
     if (admin.enabled && !isLoopback(admin.bindAddress) && !admin.allowNonLoopback) {
-      at(['aggregator', 'admin', 'bindAddress'], `the admin UI has no authentication and would listen on ${admin.bindAddress}; bind it to 127.0.0.1, or set aggregator.admin.allowNonLoopback: true to accept the exposure`);
+      at(
+        ['aggregator', 'admin', 'bindAddress'],
+        `the admin UI has no authentication and would listen on ${admin.bindAddress}; bind it to 127.0.0.1, or set aggregator.admin.allowNonLoopback: true to accept the exposure`,
+      );
     }
     out.push(...networkExposureProblems(settings, where, origin));
     return out;

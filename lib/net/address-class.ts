@@ -8,33 +8,61 @@
 import { BlockList, isIP } from 'node:net';
 
 export type AddressClass =
-  | 'cloud-metadata'
-  | 'loopback'
-  | 'unspecified'
-  | 'private'
-  | 'link-local'
-  | 'unique-local'
-  | 'carrier-grade NAT'
-  | 'multicast'
-  | 'reserved';
+  'cloud-metadata' | 'loopback' | 'unspecified' | 'private' | 'link-local' | 'unique-local' | 'carrier-grade NAT' | 'multicast' | 'reserved';
 
 type Net = readonly [address: string, prefix: number];
 
 /** First match wins: metadata addresses sit inside link-local, unique-local and CGNAT ranges and must be named as what they are. */
 const CLASSES: readonly (readonly [AddressClass, readonly Net[], readonly Net[]])[] = [
   // AWS/GCP/Azure/OpenStack, AWS ECS task metadata, Oracle; AWS over IPv6; Alibaba.
-  ['cloud-metadata', [['169.254.169.254', 32], ['169.254.170.2', 32], ['192.0.0.192', 32], ['100.100.100.200', 32]], [['fd00:ec2::254', 128]]],
+  [
+    'cloud-metadata',
+    [
+      ['169.254.169.254', 32],
+      ['169.254.170.2', 32],
+      ['192.0.0.192', 32],
+      ['100.100.100.200', 32],
+    ],
+    [['fd00:ec2::254', 128]],
+  ],
   ['loopback', [['127.0.0.0', 8]], [['::1', 128]]],
   // 0.0.0.0 reaches the host's own listeners on Linux.
   ['unspecified', [['0.0.0.0', 8]], [['::', 128]]],
-  ['private', [['10.0.0.0', 8], ['172.16.0.0', 12], ['192.168.0.0', 16]], []],
+  [
+    'private',
+    [
+      ['10.0.0.0', 8],
+      ['172.16.0.0', 12],
+      ['192.168.0.0', 16],
+    ],
+    [],
+  ],
   ['link-local', [['169.254.0.0', 16]], [['fe80::', 10]]],
-  ['unique-local', [], [['fc00::', 7], ['fec0::', 10]]],
+  [
+    'unique-local',
+    [],
+    [
+      ['fc00::', 7],
+      ['fec0::', 10],
+    ],
+  ],
   ['carrier-grade NAT', [['100.64.0.0', 10]], []],
   ['multicast', [['224.0.0.0', 4]], [['ff00::', 8]]],
   // IETF protocol assignments, benchmarking, 240/4 and broadcast; NAT64 and IPv4-compatible
   // IPv6 embed an IPv4 address (possibly a private one) in a form no IPv4 rule sees.
-  ['reserved', [['192.0.0.0', 24], ['198.18.0.0', 15], ['240.0.0.0', 4]], [['64:ff9b::', 96], ['64:ff9b:1::', 48], ['::', 96]]],
+  [
+    'reserved',
+    [
+      ['192.0.0.0', 24],
+      ['198.18.0.0', 15],
+      ['240.0.0.0', 4],
+    ],
+    [
+      ['64:ff9b::', 96],
+      ['64:ff9b:1::', 48],
+      ['::', 96],
+    ],
+  ],
 ];
 
 const LISTS: readonly (readonly [AddressClass, BlockList])[] = CLASSES.map(([name, v4, v6]) => {

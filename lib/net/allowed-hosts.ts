@@ -35,9 +35,10 @@ export interface HostCheck {
 }
 
 export function hostCheck(bindAddress: string, configured: readonly string[], baseUrls: readonly (string | undefined)[]): HostCheck {
-  const names = isLoopback(bindAddress) || configured.length > 0
-    ? new Set([...LOCAL_NAMES, hostName(bindAddress), ...baseUrls.flatMap(urlHost), ...configured.map(hostName)])
-    : undefined;
+  const names =
+    isLoopback(bindAddress) || configured.length > 0
+      ? new Set([...LOCAL_NAMES, hostName(bindAddress), ...baseUrls.flatMap(urlHost), ...configured.map(hostName)])
+      : undefined;
   return {
     names,
     // A request without Host is no browser's (browsers always send it): nothing to rebind.

@@ -45,7 +45,10 @@ export class OutboundRefusedError extends ForbiddenError {
 
 /** Strips IPv6 brackets and a trailing dot, lowercases: the form host-name entries are matched in. */
 export function normalHost(hostname: string): string {
-  return hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+  return hostname
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '')
+    .toLowerCase();
 }
 
 const HOST_NAME = /^(?=.{1,253}$)[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)*$/;

@@ -87,7 +87,14 @@ export function pinnedFetch(options: PinnedFetchOptions): (input: string | URL |
     if (target.protocol !== 'https:' && target.protocol !== 'http:') throw new Error(`refusing to fetch ${target.protocol} URL ${url}`);
     const pin = pinnedLookup('resolve' in options ? await options.resolve(target) : await resolveChecked(url, options.allowPrivate));
     const headers = new Headers(init.headers);
-    const body = init.body === undefined || init.body === null ? undefined : typeof init.body === 'string' ? init.body : init.body instanceof URLSearchParams ? init.body.toString() : undefined;
+    const body =
+      init.body === undefined || init.body === null
+        ? undefined
+        : typeof init.body === 'string'
+          ? init.body
+          : init.body instanceof URLSearchParams
+            ? init.body.toString()
+            : undefined;
     if (init.body instanceof URLSearchParams && !headers.has('content-type')) headers.set('content-type', 'application/x-www-form-urlencoded;charset=UTF-8');
     const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
     const signal = init.signal ?? (options.stream ? undefined : AbortSignal.timeout(options.timeoutMs ?? 10_000));

@@ -19,15 +19,31 @@ dl{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem}dt{color:#5
 `;
 
 export function page(title: string, body: Html): Html {
-  return html`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${title} · Switchboard admin</title><style>${new Html(STYLE)}</style></head>
-<body><header><strong>Switchboard admin</strong><a href="/sessions">Sessions</a><a href="/mcps">Servers</a><a href="/executions">Workflow runs</a></header>
-<main><h1>${title}</h1>${body}</main></body></html>`;
+  return html`<!doctype html>
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width,initial-scale=1" />
+        <title>${title} · Switchboard admin</title>
+        <style>
+          ${new Html(STYLE)}
+        </style>
+      </head>
+      <body>
+        <header><strong>Switchboard admin</strong><a href="/sessions">Sessions</a><a href="/mcps">Servers</a><a href="/executions">Workflow runs</a></header>
+        <main>
+          <h1>${title}</h1>
+          ${body}
+        </main>
+      </body>
+    </html>`;
 }
 
 /** A button posting to `action`: a form, so it works without script and carries the page's origin. */
 export function postButton(action: string, label: string, danger = false): Html {
-  return html`<form class="inline" method="post" action="${action}"><button type="submit"${new Html(danger ? ' class="danger"' : '')}>${label}</button></form>`;
+  return html`<form class="inline" method="post" action="${action}">
+    <button type="submit" ${new Html(danger ? ' class="danger"' : '')}>${label}</button>
+  </form>`;
 }
 
 export function age(since: Date | string, now = Date.now()): string {

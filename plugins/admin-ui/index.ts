@@ -103,7 +103,15 @@ export default definePlugin({
       ctx.body = { dropped };
     };
     router.delete('/auth/:server', (ctx) => dropGrants(ctx, [ctx.params.server!]));
-    router.delete('/user-tokens', (ctx) => dropGrants(ctx, kernel.services.find('upstreams')?.list().map((s) => s.name) ?? []));
+    router.delete('/user-tokens', (ctx) =>
+      dropGrants(
+        ctx,
+        kernel.services
+          .find('upstreams')
+          ?.list()
+          .map((s) => s.name) ?? [],
+      ),
+    );
 
     const app = new Koa();
     // DNS rebinding: answer only to the names this listener is known by. Its CSRF check below
@@ -150,7 +158,10 @@ export default definePlugin({
     return {
       async start() {
         const { bindAddress, port } = settings();
-        if (!isLoopback(bindAddress)) log.warn(`THE ADMIN UI HAS NO AUTHENTICATION and listens on ${bindAddress}:${port} (allowNonLoopback): anyone who reaches it can end sessions and reconnect servers`);
+        if (!isLoopback(bindAddress))
+          log.warn(
+            `THE ADMIN UI HAS NO AUTHENTICATION and listens on ${bindAddress}:${port} (allowNonLoopback): anyone who reaches it can end sessions and reconnect servers`,
+          );
         server = createServer(readTimeouts(kernel.settings().aggregator.limits), app.callback());
         const bound = await listen(server, port, bindAddress, 'admin UI');
         log.info(`admin UI on http://${bindAddress}:${bound}/`);

@@ -106,7 +106,8 @@ export class FlowProvider implements OAuthClientProvider {
 /** The `resource_metadata` and `scope` parameters of a WWW-Authenticate Bearer challenge. */
 export function challengeParams(challenge: string): { resourceMetadataUrl?: URL; scope?: string } {
   const out: { resourceMetadataUrl?: URL; scope?: string } = {};
-  const param = (name: string) => new RegExp(`(?:^|[\\s,])${name}="([^"]*)"`, 'i').exec(challenge)?.[1] ?? new RegExp(`(?:^|[\\s,])${name}=([^\\s,"]+)`, 'i').exec(challenge)?.[1];
+  const param = (name: string) =>
+    new RegExp(`(?:^|[\\s,])${name}="([^"]*)"`, 'i').exec(challenge)?.[1] ?? new RegExp(`(?:^|[\\s,])${name}=([^\\s,"]+)`, 'i').exec(challenge)?.[1];
   const metadata = param('resource_metadata');
   if (metadata && URL.canParse(metadata)) out.resourceMetadataUrl = new URL(metadata);
   const scope = param('scope');

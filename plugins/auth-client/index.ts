@@ -42,7 +42,14 @@ export default definePlugin({
     kernel.config.addSettingsCheck((next, where) => {
       if (next.oauth.mcpClient.enabled === atBoot) return [];
       const path = ['oauth', 'mcpClient', 'enabled'];
-      return [{ file: where.file, ...where.locate(path), field: path.join('.'), message: 'switching the OAuth client on or off takes effect only at start-up; restart Switchboard to apply it' }];
+      return [
+        {
+          file: where.file,
+          ...where.locate(path),
+          field: path.join('.'),
+          message: 'switching the OAuth client on or off takes effect only at start-up; restart Switchboard to apply it',
+        },
+      ];
     });
     if (!atBoot) return;
 
@@ -126,7 +133,8 @@ export default definePlugin({
         if (persistence && ClientPersistence.persisted(owner)) write('a grant', () => persistence.saveGrant(owner, grant, grants.serversUsing(owner, grant)));
       },
     );
-    const record: RecordEvent = (type, reason, server, message) => kernel.services.find('events')?.record({ type, reason, resource: { type: 'MCPServer', name: server }, message });
+    const record: RecordEvent = (type, reason, server, message) =>
+      kernel.services.find('events')?.record({ type, reason, resource: { type: 'MCPServer', name: server }, message });
     signIns = new SignIns({ record, grants, clients, upstreams: () => kernel.services.get('upstreams'), flow, fetchFor });
     kernel.services.provide('upstream-credentials', grants);
 
@@ -144,7 +152,10 @@ export default definePlugin({
       if (session.identity) return;
       const owner = ownerOf(session);
       for (const server of grants.serversOf(owner)) {
-        void grants.forget(server, owner).then(() => kernel.services.get('upstreams').grantChanged(server, owner)).catch(() => undefined);
+        void grants
+          .forget(server, owner)
+          .then(() => kernel.services.get('upstreams').grantChanged(server, owner))
+          .catch(() => undefined);
       }
     });
     return {
@@ -154,7 +165,11 @@ export default definePlugin({
           // Servers that already asked for sign-in (they connected during the first load) now connect as these owners.
           for (const g of await persistence.grants()) {
             grants.restore(g.owner, g.servers, g.grant);
-            for (const server of g.servers) void kernel.services.get('upstreams').grantChanged(server, g.owner).catch((err: unknown) => log.warn(`a kept sign-in to '${server}' could not be used: ${(err as Error).message}`));
+            for (const server of g.servers)
+              void kernel.services
+                .get('upstreams')
+                .grantChanged(server, g.owner)
+                .catch((err: unknown) => log.warn(`a kept sign-in to '${server}' could not be used: ${(err as Error).message}`));
           }
         }
         if (settings().allowPrivateIP) log.warn('oauth.mcpClient.allowPrivateIP is on: authorization servers at private addresses are contacted');

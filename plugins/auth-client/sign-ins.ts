@@ -76,8 +76,14 @@ export class SignIns {
     const provider = new FlowProvider(this.parts.flow(), this.parts.clients, state);
     const { resourceMetadataUrl, scope } = challengeParams(target.challenge);
     try {
-      const result = await auth(provider, { serverUrl: target.url, ...(resourceMetadataUrl ? { resourceMetadataUrl } : {}), ...(scope ? { scope } : {}), fetchFn: this.parts.fetchFor(target.url) });
-      if (result !== 'REDIRECT' || !provider.authorizationUrl) return { kind: 'refused', status: 502, message: `The authorization server of '${t.server}' did not start a sign-in.` };
+      const result = await auth(provider, {
+        serverUrl: target.url,
+        ...(resourceMetadataUrl ? { resourceMetadataUrl } : {}),
+        ...(scope ? { scope } : {}),
+        fetchFn: this.parts.fetchFor(target.url),
+      });
+      if (result !== 'REDIRECT' || !provider.authorizationUrl)
+        return { kind: 'refused', status: 502, message: `The authorization server of '${t.server}' did not start a sign-in.` };
     } catch (err) {
       return { kind: 'refused', status: 502, message: `Signing in to '${t.server}' failed before the authorization server: ${(err as Error).message}` };
     }
@@ -95,11 +101,21 @@ export class SignIns {
 
   private async exchange(p: Pending | undefined, query: Record<string, string | undefined>): Promise<Outcome> {
     if (!p) return { kind: 'refused', status: 400, message: 'This sign-in is unknown or expired (no matching state). Start again with core_auth_login.' };
-    if (query.error) return { kind: 'refused', status: 400, message: `The authorization server of '${p.server}' refused the sign-in: ${query.error}${query.error_description ? ` (${query.error_description})` : ''}` };
+    if (query.error)
+      return {
+        kind: 'refused',
+        status: 400,
+        message: `The authorization server of '${p.server}' refused the sign-in: ${query.error}${query.error_description ? ` (${query.error_description})` : ''}`,
+      };
     if (!query.code) return { kind: 'refused', status: 400, message: 'The authorization server sent no code back.' };
     const { resourceMetadataUrl } = challengeParams(p.target.challenge);
     try {
-      await auth(p.provider, { serverUrl: p.target.url, authorizationCode: query.code, ...(resourceMetadataUrl ? { resourceMetadataUrl } : {}), fetchFn: this.parts.fetchFor(p.target.url) });
+      await auth(p.provider, {
+        serverUrl: p.target.url,
+        authorizationCode: query.code,
+        ...(resourceMetadataUrl ? { resourceMetadataUrl } : {}),
+        fetchFn: this.parts.fetchFor(p.target.url),
+      });
     } catch (err) {
       return { kind: 'refused', status: 502, message: `Exchanging the sign-in of '${p.server}' for a token failed: ${(err as Error).message}` };
     }
@@ -119,7 +135,9 @@ export class SignIns {
     let issuer: string;
     try {
       const { resourceMetadataUrl } = challengeParams(target.challenge);
-      issuer = (await discoverOAuthServerInfo(target.url, { ...(resourceMetadataUrl ? { resourceMetadataUrl } : {}), fetchFn: this.parts.fetchFor(target.url) })).authorizationServerUrl;
+      issuer = (
+        await discoverOAuthServerInfo(target.url, { ...(resourceMetadataUrl ? { resourceMetadataUrl } : {}), fetchFn: this.parts.fetchFor(target.url) })
+      ).authorizationServerUrl;
     } catch {
       return undefined;
     }
@@ -145,7 +163,12 @@ export class SignIns {
       await this.parts.grants.forget(server, owner);
       return { kind: 'refused', status: 502, message: `Signed in, but '${server}' did not accept the token: ${(err as Error).message}` };
     }
-    this.parts.record('Normal', 'SignedIn', server, `${owner.startsWith('person:') ? 'a person' : 'a session'} signed in to '${server}'; its tools are listed for them`);
+    this.parts.record(
+      'Normal',
+      'SignedIn',
+      server,
+      `${owner.startsWith('person:') ? 'a person' : 'a session'} signed in to '${server}'; its tools are listed for them`,
+    );
     return { kind: 'signed-in', server, ...(redirect ? { redirect } : {}) };
   }
 

@@ -14,7 +14,11 @@ import type { RecordEvent, SignIns } from './sign-ins.js';
 
 const SERVER_ARG = { server: { type: 'string', minLength: 1, description: 'Name of the MCP server, as list_tools names it in servers_requiring_auth.' } };
 
-export function authTools(kernel: KernelApi, prefix: string, parts: { signIns: SignIns; grants: Grants; startUrl: (ticket: string) => string; record: RecordEvent }): ToolDefinition[] {
+export function authTools(
+  kernel: KernelApi,
+  prefix: string,
+  parts: { signIns: SignIns; grants: Grants; startUrl: (ticket: string) => string; record: RecordEvent },
+): ToolDefinition[] {
   const upstreams = () => kernel.services.get('upstreams');
   const definition = (server: string) => {
     const def = kernel.config.snapshot.mcpServers.get(server)?.value;
@@ -25,13 +29,19 @@ export function authTools(kernel: KernelApi, prefix: string, parts: { signIns: S
     {
       name: coreToolName(prefix, 'core_auth_login'),
       kind: 'core',
-      description: 'Sign in to a remote MCP server that requires it: returns a link to open in a browser. Once signed in, the server\'s tools are listed for you (and only for you).',
+      description:
+        "Sign in to a remote MCP server that requires it: returns a link to open in a browser. Once signed in, the server's tools are listed for you (and only for you).",
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
       inputSchema: { type: 'object', additionalProperties: false, required: ['server'], properties: SERVER_ARG },
       async invoke(args, call) {
         const server = args.server as string;
         const def = definition(server);
-        authorize(kernel, call, 'signIn', { type: 'server', name: server, serverType: def.type, ...(def.registeredBy !== undefined ? { owner: def.registeredBy } : {}) });
+        authorize(kernel, call, 'signIn', {
+          type: 'server',
+          name: server,
+          serverType: def.type,
+          ...(def.registeredBy !== undefined ? { owner: def.registeredBy } : {}),
+        });
         if (def.suspended) {
           throw new ConflictError(`Server '${server}' is deactivated (spec.suspended=true); activate it with core_service_start before signing in`, { server });
         }
@@ -39,9 +49,20 @@ export function authTools(kernel: KernelApi, prefix: string, parts: { signIns: S
         const status = upstreams().statusFor(server, owner);
         const target = upstreams().signInTarget(server, owner);
         if (status === 'connected' && !target?.stepUp) return objectResult({ server, status, message: `You can already use '${server}'; no sign-in needed.` });
-        if (!target) throw new ConflictError(`Server '${server}' does not ask for a sign-in (it is ${upstreams().status(server)?.state ?? 'unknown'}); sign-in applies to remote servers that answer 401`, { server });
+        if (!target)
+          throw new ConflictError(
+            `Server '${server}' does not ask for a sign-in (it is ${upstreams().status(server)?.state ?? 'unknown'}); sign-in applies to remote servers that answer 401`,
+            { server },
+          );
         const issuer = target.stepUp ? undefined : await parts.signIns.reuse(owner, server, target);
-        if (issuer) return objectResult({ server, status: 'connected', single_sign_on: true, issuer, message: `Signed in to '${server}' with your existing sign-in at ${issuer}.` });
+        if (issuer)
+          return objectResult({
+            server,
+            status: 'connected',
+            single_sign_on: true,
+            issuer,
+            message: `Signed in to '${server}' with your existing sign-in at ${issuer}.`,
+          });
         const { ticket, expiresIn } = parts.signIns.ticket(owner, server);
         return objectResult({
           server,

@@ -45,7 +45,8 @@ export class BearerAuthenticator implements RequestAuthenticator {
 
   async authenticate(req: IncomingMessage, url: URL): Promise<Authentication> {
     const header = req.headers.authorization;
-    if (!header) return this.refuse(401, undefined, `this endpoint needs an OAuth access token; how to get one is described at ${this.deps.resourceMetadataUrl}`);
+    if (!header)
+      return this.refuse(401, undefined, `this endpoint needs an OAuth access token; how to get one is described at ${this.deps.resourceMetadataUrl}`);
     const match = /^(Bearer|DPoP) +([A-Za-z0-9\-._~+/]+=*)$/i.exec(header);
     if (!match) return this.refuse(400, 'invalid_request', 'the Authorization header must be "Bearer <token>" or "DPoP <token>"');
     const scheme = match[1]!.toLowerCase() === 'dpop' ? 'DPoP' : 'Bearer';
@@ -60,7 +61,12 @@ export class BearerAuthenticator implements RequestAuthenticator {
     if (token.jkt) {
       if (scheme !== 'DPoP') return this.refuse(401, 'invalid_token', 'the access token is DPoP-bound: present it as "DPoP <token>" with a DPoP proof', 'DPoP');
       const proof = req.headers.dpop;
-      const check = await this.deps.dpop.verify(typeof proof === 'string' ? proof : undefined, { method: req.method ?? 'GET', url: this.deps.proxies.requestUrl(req, url.pathname), accessToken: value, jkt: token.jkt });
+      const check = await this.deps.dpop.verify(typeof proof === 'string' ? proof : undefined, {
+        method: req.method ?? 'GET',
+        url: this.deps.proxies.requestUrl(req, url.pathname),
+        accessToken: value,
+        jkt: token.jkt,
+      });
       if (!check.ok) return this.refuse(401, 'invalid_dpop_proof', check.reason, 'DPoP');
     } else if (scheme === 'DPoP') {
       return this.refuse(401, 'invalid_token', 'the access token is not DPoP-bound: present it as "Bearer <token>"');
@@ -73,7 +79,15 @@ export class BearerAuthenticator implements RequestAuthenticator {
       kind: 'authenticated',
       identity: {
         subject,
-        claims: { ...personClaims(person), iss: this.deps.issuer, sub: subject, client_id: token.clientId, scope: token.scope ?? '', aud: this.deps.audience, exp: token.exp },
+        claims: {
+          ...personClaims(person),
+          iss: this.deps.issuer,
+          sub: subject,
+          client_id: token.clientId,
+          scope: token.scope ?? '',
+          aud: this.deps.audience,
+          exp: token.exp,
+        },
       },
     };
   }

@@ -23,8 +23,16 @@ export interface Broker {
 const where = (path: string) => `aggregator.oauth.server.tokenExchangeBroker.${path}`;
 
 /** Reads a clientCredentialsSecretRef: both keys, or an error naming the field, the Secret and the key. */
-async function fromSecret(ref: SecretRef, field: string, secrets: OrchestratorSecrets | undefined, onSecret: ((v: string) => void) | undefined): Promise<{ clientId?: string; secret: string }> {
-  if (!secrets) throw new Error(`${where(field)}: clientCredentialsSecretRef names an orchestrator secret, and this mode has none (orchestrator: true reads it; in file mode use a file)`);
+async function fromSecret(
+  ref: SecretRef,
+  field: string,
+  secrets: OrchestratorSecrets | undefined,
+  onSecret: ((v: string) => void) | undefined,
+): Promise<{ clientId?: string; secret: string }> {
+  if (!secrets)
+    throw new Error(
+      `${where(field)}: clientCredentialsSecretRef names an orchestrator secret, and this mode has none (orchestrator: true reads it; in file mode use a file)`,
+    );
   let data: Record<string, string>;
   try {
     data = await secrets.read(ref.name, ref.namespace);
@@ -47,7 +55,8 @@ export async function resolveBroker(config: TokenExchangeBroker, ctx: ResolveCon
   const clients = new Map<string, string>();
   for (const [id, c] of Object.entries(config.brokerClients)) {
     const field = `brokerClients.${id}`;
-    if (c.clientCredentialsSecretRef) clients.set(id, (await fromSecret(c.clientCredentialsSecretRef, `${field}.clientCredentialsSecretRef`, secrets, ctx.onSecret)).secret);
+    if (c.clientCredentialsSecretRef)
+      clients.set(id, (await fromSecret(c.clientCredentialsSecretRef, `${field}.clientCredentialsSecretRef`, secrets, ctx.onSecret)).secret);
     else if (c.clientSecretFile) clients.set(id, fromFile(c.clientSecretFile, `${field}.clientSecretFile`));
     else throw new Error(`${where(field)}: needs clientSecretFile or clientCredentialsSecretRef`);
   }
@@ -66,7 +75,10 @@ export async function resolveBroker(config: TokenExchangeBroker, ctx: ResolveCon
     if (t.clientCredentialsSecretRef) {
       const read = await fromSecret(t.clientCredentialsSecretRef, `${field}.clientCredentialsSecretRef`, secrets, ctx.onSecret);
       const clientId = read.clientId ?? t.clientId;
-      if (!clientId) throw new Error(`${where(`${field}.clientCredentialsSecretRef`)}: the secret '${t.clientCredentialsSecretRef.name}' has no key '${t.clientCredentialsSecretRef.clientIdKey}'`);
+      if (!clientId)
+        throw new Error(
+          `${where(`${field}.clientCredentialsSecretRef`)}: the secret '${t.clientCredentialsSecretRef.name}' has no key '${t.clientCredentialsSecretRef.clientIdKey}'`,
+        );
       credentials = { clientId, secret: read.secret };
     } else if (t.clientId && t.clientSecretFile) {
       credentials = { clientId: t.clientId, secret: fromFile(t.clientSecretFile, `${field}.clientSecretFile`) };

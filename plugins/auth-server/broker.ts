@@ -48,11 +48,15 @@ export async function brokeredExchange(
   if (!deps.broker.audiences.get(clientId)?.has(audience)) throw new errors.InvalidTarget(`audience '${audience}' is not allowed for client '${clientId}'`);
   const target = deps.broker.targets.get(audience);
   if (!target) throw new errors.InvalidTarget(`audience '${audience}' has no target configured`);
-  if (params.subject_token_type !== ACCESS_TOKEN_TYPE || !params.subject_token) throw new errors.InvalidRequest(`a brokered exchange takes the person's access token from this server as subject_token (subject_token_type ${ACCESS_TOKEN_TYPE})`);
+  if (params.subject_token_type !== ACCESS_TOKEN_TYPE || !params.subject_token)
+    throw new errors.InvalidRequest(
+      `a brokered exchange takes the person's access token from this server as subject_token (subject_token_type ${ACCESS_TOKEN_TYPE})`,
+    );
 
   const subjectToken = await deps.provider.AccessToken.find(params.subject_token);
   const aud = subjectToken ? (Array.isArray(subjectToken.aud) ? subjectToken.aud : [subjectToken.aud]) : [];
-  if (!subjectToken?.accountId || !aud.some((a) => typeof a === 'string' && sameResource(a, deps.audience))) throw fail('invalid_grant', 'subject_token is not a valid access token of this server');
+  if (!subjectToken?.accountId || !aud.some((a) => typeof a === 'string' && sameResource(a, deps.audience)))
+    throw fail('invalid_grant', 'subject_token is not a valid access token of this server');
   const person = subjectToken.accountId;
 
   if (target.config.grantIssuer) {
@@ -83,20 +87,35 @@ export async function brokeredExchange(
   const basic = Buffer.from(`${encodeURIComponent(target.credentials!.clientId)}:${encodeURIComponent(target.credentials!.secret)}`).toString('base64');
   let response: Response;
   try {
-    response = await pinnedFetch({ allowPrivate: deps.broker.allowPrivate })(target.config.idpTokenEndpoint!, { method: 'POST', headers: { authorization: `Basic ${basic}`, accept: 'application/json' }, body: form });
+    response = await pinnedFetch({ allowPrivate: deps.broker.allowPrivate })(target.config.idpTokenEndpoint!, {
+      method: 'POST',
+      headers: { authorization: `Basic ${basic}`, accept: 'application/json' },
+      body: form,
+    });
   } catch (err) {
     if (err instanceof PrivateAddressError) throw fail('invalid_target', `downstream token endpoint: ${err.message} (DNS rebinding protection)`);
     throw fail('temporarily_unavailable', `the downstream token endpoint cannot be reached: ${(err as Error).message}`);
   }
-  const body = (await response.json().catch(() => ({}))) as { access_token?: string; token_type?: string; expires_in?: number; issued_token_type?: string; error?: string; error_description?: string };
+  const body = (await response.json().catch(() => ({}))) as {
+    access_token?: string;
+    token_type?: string;
+    expires_in?: number;
+    issued_token_type?: string;
+    error?: string;
+    error_description?: string;
+  };
   if (!response.ok || !body.access_token) {
-    throw fail('invalid_grant', `the downstream identity provider refused the exchange: ${body.error ?? `HTTP ${response.status}`}${body.error_description ? `: ${body.error_description}` : ''}`);
+    throw fail(
+      'invalid_grant',
+      `the downstream identity provider refused the exchange: ${body.error ?? `HTTP ${response.status}`}${body.error_description ? `: ${body.error_description}` : ''}`,
+    );
   }
   const expectedIssuer = target.config.expectedIssuer || new URL(target.config.idpTokenEndpoint!).origin;
   let expiresIn = typeof body.expires_in === 'number' ? body.expires_in : undefined;
   try {
     const claims = decodeJwt(body.access_token);
-    if (claims.iss !== undefined && claims.iss !== expectedIssuer && claims.iss !== `${expectedIssuer}/`) throw fail('invalid_grant', `the downstream token's issuer '${claims.iss}' is not ${expectedIssuer}`);
+    if (claims.iss !== undefined && claims.iss !== expectedIssuer && claims.iss !== `${expectedIssuer}/`)
+      throw fail('invalid_grant', `the downstream token's issuer '${claims.iss}' is not ${expectedIssuer}`);
     if (typeof claims.exp === 'number') expiresIn = Math.min(expiresIn ?? Infinity, claims.exp - Math.floor(deps.now()));
   } catch (err) {
     if (err instanceof errors.OIDCProviderError) throw err;

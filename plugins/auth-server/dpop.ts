@@ -22,20 +22,28 @@ export class DpopVerifier {
     let payload;
     let jwk;
     try {
-      const verified = await jwtVerify(proof, EmbeddedJWK, { typ: 'dpop+jwt', algorithms: ALGORITHMS, currentDate: new Date(this.now() * 1000), clockTolerance: WINDOW_SECONDS });
+      const verified = await jwtVerify(proof, EmbeddedJWK, {
+        typ: 'dpop+jwt',
+        algorithms: ALGORITHMS,
+        currentDate: new Date(this.now() * 1000),
+        clockTolerance: WINDOW_SECONDS,
+      });
       payload = verified.payload;
       jwk = verified.protectedHeader.jwk!;
     } catch (err) {
       return { ok: false, reason: `invalid DPoP proof: ${(err as Error).message}` };
     }
     const now = this.now();
-    if (typeof payload.iat !== 'number' || Math.abs(now - payload.iat) > WINDOW_SECONDS) return { ok: false, reason: 'DPoP proof iat is outside the acceptance window' };
+    if (typeof payload.iat !== 'number' || Math.abs(now - payload.iat) > WINDOW_SECONDS)
+      return { ok: false, reason: 'DPoP proof iat is outside the acceptance window' };
     if (typeof payload.jti !== 'string' || !payload.jti) return { ok: false, reason: 'DPoP proof has no jti' };
     if (payload.htm !== expected.method) return { ok: false, reason: `DPoP proof htm '${String(payload.htm)}' does not match ${expected.method}` };
-    if (typeof payload.htu !== 'string' || stripQuery(payload.htu) !== stripQuery(expected.url)) return { ok: false, reason: `DPoP proof htu '${String(payload.htu)}' does not match ${expected.url}` };
+    if (typeof payload.htu !== 'string' || stripQuery(payload.htu) !== stripQuery(expected.url))
+      return { ok: false, reason: `DPoP proof htu '${String(payload.htu)}' does not match ${expected.url}` };
     const ath = createHash('sha256').update(expected.accessToken).digest('base64url');
     if (payload.ath !== ath) return { ok: false, reason: 'DPoP proof ath does not match the access token' };
-    if ((await calculateJwkThumbprint(jwk)) !== expected.jkt) return { ok: false, reason: 'DPoP proof is signed by a key other than the one the token is bound to' };
+    if ((await calculateJwkThumbprint(jwk)) !== expected.jkt)
+      return { ok: false, reason: 'DPoP proof is signed by a key other than the one the token is bound to' };
     this.forgetOld(now);
     if (this.seen.has(payload.jti)) return { ok: false, reason: 'DPoP proof replayed (jti already used)' };
     this.seen.set(payload.jti, now + 2 * WINDOW_SECONDS);

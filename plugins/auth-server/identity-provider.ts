@@ -69,7 +69,9 @@ export class IdentityProvider {
     // Plain http only for a provider on this machine, and only when private addresses are allowed.
     const insecure = issuer.protocol === 'http:' && settings.allowPrivate && isLoopbackHost(issuer.hostname);
     if (issuer.protocol !== 'https:' && !insecure) {
-      throw new IdentityProviderError(`identity provider ${settings.issuer}: the issuer must be an https URL (plain http is accepted only on loopback with idp.allowPrivateIPOIDC)`);
+      throw new IdentityProviderError(
+        `identity provider ${settings.issuer}: the issuer must be an https URL (plain http is accepted only on loopback with idp.allowPrivateIPOIDC)`,
+      );
     }
     const fetchImpl = pinnedFetch({ allowPrivate: settings.allowPrivate });
     const options = { [oauth.customFetch]: fetchImpl, [oauth.allowInsecureRequests]: insecure } as const;
@@ -86,7 +88,10 @@ export class IdentityProvider {
         if ((err as { code?: string }).code === 'PRIVATE_ADDRESS') {
           throw new IdentityProviderError(`identity provider ${settings.issuer}: ${reason}; set idp.allowPrivateIPOIDC: true if it is meant to be there`);
         }
-        if (Date.now() + delay > deadline) throw new IdentityProviderError(`identity provider ${settings.issuer} unreachable: ${reason} (discovery retried for ${Math.round(retryMs / 1000)} s)`);
+        if (Date.now() + delay > deadline)
+          throw new IdentityProviderError(
+            `identity provider ${settings.issuer} unreachable: ${reason} (discovery retried for ${Math.round(retryMs / 1000)} s)`,
+          );
         onRetry(`identity provider ${settings.issuer}: ${reason}; retrying`);
         await new Promise((r) => setTimeout(r, delay));
         delay = Math.min(delay * 2, 5000);
@@ -120,8 +125,14 @@ export class IdentityProvider {
       params = oauth.validateAuthResponse(this.as, this.client, callback, started.state);
     } catch (err) {
       const cause = (err as { cause?: URLSearchParams }).cause;
-      const described = cause instanceof URLSearchParams ? `${cause.get('error')}${cause.get('error_description') ? `: ${cause.get('error_description')}` : ''}` : (err as Error).message;
-      throw new IdentityProviderError(`the identity provider refused the sign-in (${described})`, cause instanceof URLSearchParams ? (cause.get('error') ?? undefined) : undefined);
+      const described =
+        cause instanceof URLSearchParams
+          ? `${cause.get('error')}${cause.get('error_description') ? `: ${cause.get('error_description')}` : ''}`
+          : (err as Error).message;
+      throw new IdentityProviderError(
+        `the identity provider refused the sign-in (${described})`,
+        cause instanceof URLSearchParams ? (cause.get('error') ?? undefined) : undefined,
+      );
     }
     const response = await oauth.authorizationCodeGrantRequest(this.as, this.client, this.clientAuth, params, redirectUri, started.verifier, this.options);
     const result = await oauth.processAuthorizationCodeResponse(this.as, this.client, response, { expectedNonce: started.nonce, requireIdToken: true });
@@ -152,7 +163,11 @@ export class IdentityProvider {
   }
 
   private async verifyIdToken(idToken: string): Promise<JWTPayload> {
-    const { payload } = await jwtVerify(idToken, this.keys, { issuer: this.as.issuer, audience: this.settings.clientId, currentDate: new Date(this.now() * 1000) });
+    const { payload } = await jwtVerify(idToken, this.keys, {
+      issuer: this.as.issuer,
+      audience: this.settings.clientId,
+      currentDate: new Date(this.now() * 1000),
+    });
     if (typeof payload.sub !== 'string' || !payload.sub) throw new IdentityProviderError('the identity provider sent an ID token without a subject');
     return payload;
   }

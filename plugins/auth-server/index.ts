@@ -30,7 +30,12 @@ export default definePlugin<{ discoveryRetrySeconds: number }>({
     type: 'object',
     additionalProperties: false,
     properties: {
-      discoveryRetrySeconds: { type: 'number', minimum: 0, default: 30, description: 'How long start-up retries an unreachable identity provider before it gives up.' },
+      discoveryRetrySeconds: {
+        type: 'number',
+        minimum: 0,
+        default: 30,
+        description: 'How long start-up retries an unreachable identity provider before it gives up.',
+      },
     },
   },
   setup({ kernel, options, log }) {
@@ -40,7 +45,14 @@ export default definePlugin<{ discoveryRetrySeconds: number }>({
     kernel.config.addSettingsCheck((settings, where) => {
       if (JSON.stringify(settings.aggregator.oauth.server) === atBoot) return [];
       const path = ['aggregator', 'oauth', 'server'];
-      return [{ file: where.file, ...where.locate(path), field: path.join('.'), message: 'OAuth server settings changed; they take effect only at start-up, so restart Switchboard to apply them' }];
+      return [
+        {
+          file: where.file,
+          ...where.locate(path),
+          field: path.join('.'),
+          message: 'OAuth server settings changed; they take effect only at start-up, so restart Switchboard to apply them',
+        },
+      ];
     });
     if (!kernel.settings().aggregator.oauth.server.enabled) return;
 
@@ -51,7 +63,13 @@ export default definePlugin<{ discoveryRetrySeconds: number }>({
       authenticate: (req, url) =>
         bearer
           ? bearer.authenticate(req, url)
-          : Promise.resolve({ kind: 'refused', status: 401, headers: { 'www-authenticate': 'Bearer' }, error: 'invalid_token', description: 'the authorization server is starting' }),
+          : Promise.resolve({
+              kind: 'refused',
+              status: 401,
+              headers: { 'www-authenticate': 'Bearer' },
+              error: 'invalid_token',
+              description: 'the authorization server is starting',
+            }),
     });
 
     return {
@@ -61,14 +79,21 @@ export default definePlugin<{ discoveryRetrySeconds: number }>({
         const settings = resolveAuthSettings(kernel.settings(), secrets);
         const raw = kernel.settings().aggregator.oauth.server;
         for (const warning of allowanceWarnings(settings, raw)) log.warn(warning);
-        const broker = raw.tokenExchangeBroker ? await resolveBroker(raw.tokenExchangeBroker, secrets, kernel.services.find('orchestrator-secrets')) : undefined;
+        const broker = raw.tokenExchangeBroker
+          ? await resolveBroker(raw.tokenExchangeBroker, secrets, kernel.services.find('orchestrator-secrets'))
+          : undefined;
         const backing = settings.storage.persistent ? kernel.services.find('grant-store') : undefined;
-        if (settings.storage.persistent && !backing?.persistent) throw new Error('aggregator.oauth.server.storage.persistent is on, but no enabled store plugin keeps grants (store-files does)');
-        const store = new SealedStore(backing ?? new MemoryGrantStore(), settings.storage.persistent ? settings.storage.key : SealedStore.randomSecret(), (kind, reason) =>
-          log.warn(`a stored ${kind} record could not be opened (${reason}); was the encryption key changed?`),
+        if (settings.storage.persistent && !backing?.persistent)
+          throw new Error('aggregator.oauth.server.storage.persistent is on, but no enabled store plugin keeps grants (store-files does)');
+        const store = new SealedStore(
+          backing ?? new MemoryGrantStore(),
+          settings.storage.persistent ? settings.storage.key : SealedStore.randomSecret(),
+          (kind, reason) => log.warn(`a stored ${kind} record could not be opened (${reason}); was the encryption key changed?`),
         );
         if ((await store.checkKey()) === 'changed') {
-          log.warn('stored OAuth records could not be opened: they were sealed with another encryption key (was the encryption key changed?); clients must register and people sign in again');
+          log.warn(
+            'stored OAuth records could not be opened: they were sealed with another encryption key (was the encryption key changed?); clients must register and people sign in again',
+          );
         }
         const idp = await IdentityProvider.discover(settings.idp, options.discoveryRetrySeconds * 1000, now, (m) => log.warn(m));
         const accounts = new Accounts(store, idp, now, settings.sessionSeconds, (m) => log.warn(m));
@@ -76,13 +101,31 @@ export default definePlugin<{ discoveryRetrySeconds: number }>({
         kernel.services.provide('caller-tokens', { idToken: async (subject) => (await accounts.fresh(subject))?.tokens.idToken });
         // Loaded only now: an endpoint without OAuth never pays for oidc-provider.
         const { createProvider } = await import('./provider.js');
-        const provider = await createProvider(settings, { trustedIssuers: raw.trustedIssuers, ...(broker ? { broker } : {}), credentials: () => kernel.services.find('upstream-credentials') }, store, accounts, now, log);
+        const provider = await createProvider(
+          settings,
+          { trustedIssuers: raw.trustedIssuers, ...(broker ? { broker } : {}), credentials: () => kernel.services.find('upstream-credentials') },
+          store,
+          accounts,
+          now,
+          log,
+        );
         const proxies = new TrustedProxies(settings.trustedProxyCIDRs);
         const router = kernel.services.get('http').router;
         mountRoutes(router, { provider, settings, proxies });
         mountSignIn(router, { provider, idp, accounts, store, settings, now, log });
-        bearer = new BearerAuthenticator({ provider, audience: settings.audience, issuer: settings.issuer, resourceMetadataUrl: `${settings.issuer}${RESOURCE_METADATA_PATH}`, dpop: new DpopVerifier(now), proxies, now, accounts });
-        log.info(`OAuth protection on: issuer ${settings.issuer}, audience ${settings.audience}, sign-in at ${settings.idp.issuer}, ${settings.storage.persistent ? 'persistent' : 'in-memory'} grants`);
+        bearer = new BearerAuthenticator({
+          provider,
+          audience: settings.audience,
+          issuer: settings.issuer,
+          resourceMetadataUrl: `${settings.issuer}${RESOURCE_METADATA_PATH}`,
+          dpop: new DpopVerifier(now),
+          proxies,
+          now,
+          accounts,
+        });
+        log.info(
+          `OAuth protection on: issuer ${settings.issuer}, audience ${settings.audience}, sign-in at ${settings.idp.issuer}, ${settings.storage.persistent ? 'persistent' : 'in-memory'} grants`,
+        );
       },
     };
   },

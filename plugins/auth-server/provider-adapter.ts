@@ -17,7 +17,8 @@ const USER_CODE = 'userCode';
 
 export function providerAdapter(store: SealedStore, now: () => number): AdapterFactory {
   return (model: string): Adapter => {
-    const byIndex = async (key: string, value: string): Promise<AdapterPayload | undefined> => (await store.findBy<AdapterPayload>(model, key, value))[0]?.record.payload;
+    const byIndex = async (key: string, value: string): Promise<AdapterPayload | undefined> =>
+      (await store.findBy<AdapterPayload>(model, key, value))[0]?.record.payload;
     return {
       async upsert(id, payload, expiresIn) {
         const index: Record<string, string> = {};
@@ -34,8 +35,15 @@ export function providerAdapter(store: SealedStore, now: () => number): AdapterF
       async consume(id) {
         const record = await store.get<AdapterPayload>(model, id);
         if (!record) return;
-        const indexOf = (p: AdapterPayload): Record<string, string> => ({ ...(p.grantId ? { [GRANT_ID]: p.grantId } : {}), ...(p.uid ? { [UID]: p.uid } : {}) });
-        await store.put(model, id, { payload: { ...record.payload, consumed: Math.floor(now()) }, ...(record.expiresAt !== undefined ? { expiresAt: record.expiresAt } : {}), index: indexOf(record.payload) });
+        const indexOf = (p: AdapterPayload): Record<string, string> => ({
+          ...(p.grantId ? { [GRANT_ID]: p.grantId } : {}),
+          ...(p.uid ? { [UID]: p.uid } : {}),
+        });
+        await store.put(model, id, {
+          payload: { ...record.payload, consumed: Math.floor(now()) },
+          ...(record.expiresAt !== undefined ? { expiresAt: record.expiresAt } : {}),
+          index: indexOf(record.payload),
+        });
       },
       destroy: (id) => store.delete(model, id),
       async revokeByGrantId(grantId) {

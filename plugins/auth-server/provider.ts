@@ -44,9 +44,17 @@ function claimsFor(record: { subject: string; claims: Record<string, unknown> })
   return { ...claims, sub: record.subject };
 }
 
-export async function createProvider(settings: AuthServerSettings, exchange: { trustedIssuers: TrustedIssuer[]; broker?: Broker; credentials?: () => UpstreamCredentials | undefined }, store: SealedStore, accounts: Accounts, now: () => number, log: { debug(m: string): void; error(m: string): void }): Promise<Provider> {
+export async function createProvider(
+  settings: AuthServerSettings,
+  exchange: { trustedIssuers: TrustedIssuer[]; broker?: Broker; credentials?: () => UpstreamCredentials | undefined },
+  store: SealedStore,
+  accounts: Accounts,
+  now: () => number,
+  log: { debug(m: string): void; error(m: string): void },
+): Promise<Provider> {
   const keys = await keysFrom(store);
-  const refreshTtl = (accountId: string | undefined): number => refreshTokenLifetime(now(), settings.sessionSeconds, accountId ? accounts.cached(accountId)?.tokens.sessionEndsAt : undefined);
+  const refreshTtl = (accountId: string | undefined): number =>
+    refreshTokenLifetime(now(), settings.sessionSeconds, accountId ? accounts.cached(accountId)?.tokens.sessionEndsAt : undefined);
   const configuration: Configuration = {
     adapter: providerAdapter(store, now),
     // Broker clients are seeded from the configuration; every other client registers itself.
@@ -70,7 +78,12 @@ export async function createProvider(settings: AuthServerSettings, exchange: { t
     pkce: { required: () => true },
     responseTypes: ['code'],
     extraParams: [SILENT_PARAM],
-    clientDefaults: { grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none', id_token_signed_response_alg: 'ES256' },
+    clientDefaults: {
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+      id_token_signed_response_alg: 'ES256',
+    },
     routes: ROUTES,
     interactions: { url: (_ctx, interaction) => `${INTERACTION_PATH}/${interaction.uid}` },
     rotateRefreshToken: true,
@@ -107,7 +120,9 @@ export async function createProvider(settings: AuthServerSettings, exchange: { t
             return true;
           } catch (err) {
             if (err instanceof PrivateAddressError) {
-              throw new errors.InvalidClient(`client_id ${clientId} resolves to a private or internal address (${err.address}); metadata documents must be public (aggregator.oauth.server.allowPrivateIPClientMetadata allows it)`);
+              throw new errors.InvalidClient(
+                `client_id ${clientId} resolves to a private or internal address (${err.address}); metadata documents must be public (aggregator.oauth.server.allowPrivateIPClientMetadata allows it)`,
+              );
             }
             throw new errors.InvalidClient(`client_id ${clientId}: its host cannot be resolved (${(err as Error).message})`);
           }

@@ -49,7 +49,8 @@ export function mountRoutes(router: Router, deps: { provider: Provider; settings
 
   router.get(ROUTES.authorization, async (ctx) => {
     const q = ctx.query;
-    if (typeof q.state !== 'string' || !q.state) return oauthError(ctx, 'invalid_request', 'state is required: send an unguessable state value and check it when the code comes back');
+    if (typeof q.state !== 'string' || !q.state)
+      return oauthError(ctx, 'invalid_request', 'state is required: send an unguessable state value and check it when the code comes back');
     if (typeof q.redirect_uri === 'string') {
       const problem = await redirectUriProblem(q.redirect_uri, settings.allowPrivateRedirectURIs);
       if (problem) return oauthError(ctx, 'invalid_request', problem);
@@ -65,7 +66,16 @@ export function mountRoutes(router: Router, deps: { provider: Provider; settings
     await handOver(ctx);
   });
   router.post(ROUTES.authorization, (ctx) => oauthError(ctx, 'invalid_request', 'send the authorization request as a GET with query parameters'));
-  for (const path of [`${ROUTES.authorization}/:uid`, ROUTES.token, ROUTES.revocation, ROUTES.introspection, ROUTES.userinfo, ROUTES.jwks, ROUTES.end_session, OIDC_DISCOVERY_PATH]) {
+  for (const path of [
+    `${ROUTES.authorization}/:uid`,
+    ROUTES.token,
+    ROUTES.revocation,
+    ROUTES.introspection,
+    ROUTES.userinfo,
+    ROUTES.jwks,
+    ROUTES.end_session,
+    OIDC_DISCOVERY_PATH,
+  ]) {
     router.all(path, (ctx) => handOver(ctx));
   }
   // Redirect URIs are checked at registration too, so a client learns at once, not at its first sign-in.

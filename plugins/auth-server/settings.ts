@@ -64,12 +64,21 @@ export function resolveAuthSettings(all: Settings, ctx: ResolveContext): AuthSer
   return {
     issuer,
     audience: s.resourceIdentifier || issuer,
-    idp: { issuer: s.idp.issuer, clientId: s.idp.clientId, ...(clientSecret !== undefined ? { clientSecret } : {}), scopes: s.idp.scopes, allowPrivate: all.idp?.allowPrivateIPOIDC === true },
+    idp: {
+      issuer: s.idp.issuer,
+      clientId: s.idp.clientId,
+      ...(clientSecret !== undefined ? { clientSecret } : {}),
+      scopes: s.idp.scopes,
+      allowPrivate: all.idp?.allowPrivateIPOIDC === true,
+    },
     sessionSeconds: parseDuration(s.sessionDuration),
     trustedProxyCIDRs: s.trustedProxyCIDRs,
     allowPrivateClientMetadata: s.allowPrivateIPClientMetadata,
     allowPrivateRedirectURIs: s.allowPrivateIPRedirectURIs,
-    registration: { public: s.registration.public, ...(s.registration.token !== undefined ? { token: secret('registration.token', s.registration.token) } : {}) },
+    registration: {
+      public: s.registration.public,
+      ...(s.registration.token !== undefined ? { token: secret('registration.token', s.registration.token) } : {}),
+    },
     storage,
   };
 }
@@ -81,6 +90,7 @@ export function allowanceWarnings(settings: AuthServerSettings, raw: OAuthServer
   if (settings.allowPrivateClientMetadata) out.push('allowPrivateIPClientMetadata is on: client metadata documents may be fetched from private addresses');
   if (settings.allowPrivateRedirectURIs) out.push('allowPrivateIPRedirectURIs is on: redirect URIs may point at private addresses');
   if (raw.tokenExchangeBroker?.allowPrivateIP) out.push('tokenExchangeBroker.allowPrivateIP is on: downstream token endpoints may be at private addresses');
-  for (const t of raw.trustedIssuers) if (t.allowPrivateIPJWKS) out.push(`trusted issuer ${t.issuer}: allowPrivateIPJWKS is on: its key set may be fetched from a private address`);
+  for (const t of raw.trustedIssuers)
+    if (t.allowPrivateIPJWKS) out.push(`trusted issuer ${t.issuer}: allowPrivateIPJWKS is on: its key set may be fetched from a private address`);
   return out;
 }

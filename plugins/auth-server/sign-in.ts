@@ -31,7 +31,18 @@ function fail(ctx: RouterContext, status: number, error: string, description: st
   ctx.body = { error, error_description: description };
 }
 
-export function mountSignIn(router: Router, deps: { provider: Provider; idp: IdentityProvider; accounts: Accounts; store: SealedStore; settings: AuthServerSettings; now: () => number; log: { info(m: string): void; warn(m: string): void } }): void {
+export function mountSignIn(
+  router: Router,
+  deps: {
+    provider: Provider;
+    idp: IdentityProvider;
+    accounts: Accounts;
+    store: SealedStore;
+    settings: AuthServerSettings;
+    now: () => number;
+    log: { info(m: string): void; warn(m: string): void };
+  },
+): void {
   const callbackUrl = `${deps.settings.issuer}${CALLBACK_PATH}`;
 
   /** Grants what the client asked for (consent is implied: the person signed in for this client). */
@@ -60,7 +71,10 @@ export function mountSignIn(router: Router, deps: { provider: Provider; idp: Ide
     }
     const silent = (details.params as Record<string, unknown>)[SILENT_PARAM] === '1';
     const started = await deps.idp.start(callbackUrl, { silent });
-    await deps.store.put<PendingSignIn>('SignIn', started.state, { payload: { uid: details.uid, started, silent }, expiresAt: Math.floor(deps.now()) + PENDING_SECONDS });
+    await deps.store.put<PendingSignIn>('SignIn', started.state, {
+      payload: { uid: details.uid, started, silent },
+      expiresAt: Math.floor(deps.now()) + PENDING_SECONDS,
+    });
     ctx.redirect(started.url);
   });
 
@@ -80,7 +94,10 @@ export function mountSignIn(router: Router, deps: { provider: Provider; idp: Ide
     } catch (err) {
       const message = err instanceof IdentityProviderError ? err.message : `the identity provider's answer was not accepted: ${(err as Error).message}`;
       deps.log.warn(`sign-in failed: ${message}`);
-      const code = err instanceof IdentityProviderError && pending.payload.silent && err.oauthError && SILENT_ERRORS.has(err.oauthError) ? err.oauthError : 'access_denied';
+      const code =
+        err instanceof IdentityProviderError && pending.payload.silent && err.oauthError && SILENT_ERRORS.has(err.oauthError)
+          ? err.oauthError
+          : 'access_denied';
       interaction.result = { error: code, error_description: message };
       await interaction.save(Math.max(1, interaction.exp - Math.floor(Date.now() / 1000)));
       return ctx.redirect(interaction.returnTo);

@@ -21,7 +21,11 @@ import { RESOURCE_SCOPE, sameResource } from './paths.js';
 import type { AuthServerSettings } from './settings.js';
 
 export const TOKEN_EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';
-const SUBJECT_TYPES = new Set(['urn:ietf:params:oauth:token-type:id_token', 'urn:ietf:params:oauth:token-type:access_token', 'urn:ietf:params:oauth:token-type:jwt']);
+const SUBJECT_TYPES = new Set([
+  'urn:ietf:params:oauth:token-type:id_token',
+  'urn:ietf:params:oauth:token-type:access_token',
+  'urn:ietf:params:oauth:token-type:jwt',
+]);
 const ISSUED_TYPE = 'urn:ietf:params:oauth:token-type:access_token';
 
 /** invalid_grant with the reason as its description (oidc-provider's own InvalidGrant keeps reasons to itself). */
@@ -51,7 +55,15 @@ function scopesOf(payload: JWTPayload): string[] {
   return [];
 }
 
-export function registerTokenExchange(provider: Provider, settings: AuthServerSettings, trustedIssuers: TrustedIssuer[], accounts: Accounts, now: () => number, broker?: Broker, credentials: () => UpstreamCredentials | undefined = () => undefined): void {
+export function registerTokenExchange(
+  provider: Provider,
+  settings: AuthServerSettings,
+  trustedIssuers: TrustedIssuer[],
+  accounts: Accounts,
+  now: () => number,
+  broker?: Broker,
+  credentials: () => UpstreamCredentials | undefined = () => undefined,
+): void {
   const trusted = new Map<string, Trusted>();
   for (const config of trustedIssuers) {
     trusted.set(config.issuer, {
@@ -68,9 +80,11 @@ export function registerTokenExchange(provider: Provider, settings: AuthServerSe
     if (!params.subject_token_type || !SUBJECT_TYPES.has(params.subject_token_type)) {
       throw new errors.InvalidRequest(`subject_token_type must be one of ${[...SUBJECT_TYPES].join(', ')}`);
     }
-    if (params.requested_token_type && params.requested_token_type !== ISSUED_TYPE) throw new errors.InvalidRequest(`requested_token_type: only ${ISSUED_TYPE} is issued`);
+    if (params.requested_token_type && params.requested_token_type !== ISSUED_TYPE)
+      throw new errors.InvalidRequest(`requested_token_type: only ${ISSUED_TYPE} is issued`);
     for (const target of [params.resource, params.audience]) {
-      if (target && !sameResource(target, settings.audience)) throw new errors.InvalidTarget(`'${target}' is not served here; this server issues tokens for ${settings.audience}`);
+      if (target && !sameResource(target, settings.audience))
+        throw new errors.InvalidTarget(`'${target}' is not served here; this server issues tokens for ${settings.audience}`);
     }
 
     let unverified: JWTPayload;
@@ -94,7 +108,8 @@ export function registerTokenExchange(provider: Provider, settings: AuthServerSe
     }
     for (const [name, pattern, written] of issuer.claims) {
       const value = payload[name];
-      if (typeof value !== 'string') throw invalidGrant(`subject_token claim '${name}' is ${value === undefined ? 'absent' : 'not a string'}; it must match '${written}'`);
+      if (typeof value !== 'string')
+        throw invalidGrant(`subject_token claim '${name}' is ${value === undefined ? 'absent' : 'not a string'}; it must match '${written}'`);
       if (!pattern.test(value)) throw invalidGrant(`subject_token claim '${name}' ('${value}') does not match '${written}'`);
     }
     const asked = params.scope ? params.scope.split(' ').filter(Boolean) : scopesOf(payload);
@@ -123,5 +138,14 @@ export function registerTokenExchange(provider: Provider, settings: AuthServerSe
       scope: RESOURCE_SCOPE,
     };
   };
-  provider.registerGrantType(TOKEN_EXCHANGE, handler, ['subject_token', 'subject_token_type', 'requested_token_type', 'audience', 'resource', 'scope', 'actor_token', 'actor_token_type']);
+  provider.registerGrantType(TOKEN_EXCHANGE, handler, [
+    'subject_token',
+    'subject_token_type',
+    'requested_token_type',
+    'audience',
+    'resource',
+    'scope',
+    'actor_token',
+    'actor_token_type',
+  ]);
 }

@@ -26,7 +26,9 @@ function readAsset(file: string): string {
   try {
     return readFileSync(file, 'utf8');
   } catch (err) {
-    throw new Error(`authorization-cedar: cannot read ${file}, which the plugin ships (an installation without the plugin's .cedar and .cedarschema files?): ${(err as Error).message}`);
+    throw new Error(
+      `authorization-cedar: cannot read ${file}, which the plugin ships (an installation without the plugin's .cedar and .cedarschema files?): ${(err as Error).message}`,
+    );
   }
 }
 
@@ -35,7 +37,8 @@ export function shippedPolicies(): ShippedPolicies {
   const schemaFile = assetPath('schema.cedarschema');
   const schema = readAsset(schemaFile);
   const parsed = checkParseSchema(schema);
-  if (parsed.type === 'failure') throw new Error(`authorization-cedar: the shipped schema ${schemaFile} is invalid: ${parsed.errors.map((e) => e.message).join('; ')}`);
+  if (parsed.type === 'failure')
+    throw new Error(`authorization-cedar: the shipped schema ${schemaFile} is invalid: ${parsed.errors.map((e) => e.message).join('; ')}`);
   const baselineFile = assetPath('baseline.cedar');
   shipped = { schema, schemaFile, baseline: { file: baselineFile, label: 'baseline.cedar', text: readAsset(baselineFile), operator: false } };
   return shipped;

@@ -100,7 +100,10 @@ export class CedarAuthorizer implements Authorizer {
     const reason = [...response.diagnostics.reason].sort((a, b) => this.order(a) - this.order(b));
     const failedForbids = errors.filter((e) => this.policy(e.policyId)?.effect === 'forbid');
     if (failedForbids.length > 0) {
-      return deny(failedForbids.map((e) => this.ruleOf(e.policyId)).join(', '), `a forbid policy could not be evaluated, which denies: ${this.failures(failedForbids)}`);
+      return deny(
+        failedForbids.map((e) => this.ruleOf(e.policyId)).join(', '),
+        `a forbid policy could not be evaluated, which denies: ${this.failures(failedForbids)}`,
+      );
     }
     if (response.decision === 'allow') return allow(reason[0] !== undefined ? this.ruleOf(reason[0]) : 'cedar:allow');
     if (reason.length > 0) {

@@ -83,7 +83,16 @@ function split(source: PolicySource): { policies: Located[] } | { problems: Conf
   if (parts.type === 'failure') return { problems: parts.errors.map((e) => problemAt(source, e.sourceLocations?.[0]?.start, describe(e))) };
   if (parts.policy_templates.length > 0) {
     const at = Math.max(0, source.text.indexOf(parts.policy_templates[0]!));
-    return { problems: [{ file: source.file, ...lineColumn(source.text, at), field: '', message: 'policy templates (?principal, ?resource) are not supported: name the entity in the policy' }] };
+    return {
+      problems: [
+        {
+          file: source.file,
+          ...lineColumn(source.text, at),
+          field: '',
+          message: 'policy templates (?principal, ?resource) are not supported: name the entity in the policy',
+        },
+      ],
+    };
   }
   const sortedIds = parts.policies.map((_, i) => `policy${i}`).sort();
   const inOrder = new Array<string>(parts.policies.length);
@@ -139,7 +148,7 @@ export function compilePolicies(sources: readonly PolicySource[], schema: string
         const cedarId = `policy${policies.length}`;
         const header = headerOf(policy.text);
         if (!header) {
-          problems.push(problemAt(source, Buffer.byteLength(source.text.slice(0, policy.start)), 'cannot read the policy\'s effect and annotations'));
+          problems.push(problemAt(source, Buffer.byteLength(source.text.slice(0, policy.start)), "cannot read the policy's effect and annotations"));
           continue;
         }
         const { line } = lineColumn(source.text, policy.start);
@@ -156,7 +165,16 @@ export function compilePolicies(sources: readonly PolicySource[], schema: string
   const text = sources.map((s) => s.text).join('\n');
   const answer = validate({ schema, policies: { staticPolicies: text }, validationSettings: { mode: 'strict' } });
   if (answer.type === 'failure') {
-    return { ok: false, problems: answer.errors.map((e) => ({ file: sources[0]?.file ?? '', line: 0, column: 0, field: '', message: `cannot validate the policies: ${describe(e)}` })) };
+    return {
+      ok: false,
+      problems: answer.errors.map((e) => ({
+        file: sources[0]?.file ?? '',
+        line: 0,
+        column: 0,
+        field: '',
+        message: `cannot validate the policies: ${describe(e)}`,
+      })),
+    };
   }
   const byId = new Map(policies.map((p) => [p.cedarId, p]));
   const at = (policyId: string, error: DetailedError): ConfigProblem => {

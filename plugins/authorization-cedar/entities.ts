@@ -34,7 +34,11 @@ export function principalEntity(p: Principal): EntityJson {
     case 'person': {
       const parents: EntityUidJson[] = p.groups.map((g) => ({ type: 'Group', id: g }));
       if (p.admin) parents.push(ADMIN_ROLE);
-      entity = { uid: { type: 'Person', id: p.subject }, attrs: { key: p.key, subject: p.subject, ...(p.email !== undefined ? { email: p.email } : {}) }, parents };
+      entity = {
+        uid: { type: 'Person', id: p.subject },
+        attrs: { key: p.key, subject: p.subject, ...(p.email !== undefined ? { email: p.email } : {}) },
+        parents,
+      };
       break;
     }
     case 'local':

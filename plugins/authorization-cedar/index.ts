@@ -19,12 +19,16 @@ export interface CedarOptions {
 
 export default definePlugin<CedarOptions>({
   name: 'authorization-cedar',
-  description: 'Cedar policies: the built-in roles as a baseline, and the operator\'s *.cedar files (authorization.policiesPath), validated and hot-reloaded.',
+  description: "Cedar policies: the built-in roles as a baseline, and the operator's *.cedar files (authorization.policiesPath), validated and hot-reloaded.",
   optionsSchema: {
     type: 'object',
     additionalProperties: false,
     properties: {
-      baseline: { type: 'boolean', default: true, description: 'Load the baseline policies (the built-in roles); false: the operator\'s files are the whole policy set.' },
+      baseline: {
+        type: 'boolean',
+        default: true,
+        description: "Load the baseline policies (the built-in roles); false: the operator's files are the whole policy set.",
+      },
       debounceMs: { type: 'integer', minimum: 0, default: 75, description: 'How long the policies directory is quiet before a change is reloaded.' },
     },
   },

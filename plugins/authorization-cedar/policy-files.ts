@@ -35,7 +35,18 @@ export async function readPolicyFiles(dir: string, configPath: string): Promise<
     return { sources: [], problems: [{ file: dir, line: 0, column: 0, field: '', message: `cannot read the policies directory: ${(err as Error).message}` }] };
   }
   if (names.length > MAX_POLICY_FILES) {
-    return { sources: [], problems: [{ file: dir, line: 0, column: 0, field: '', message: `${names.length} policy files, more than the limit of ${MAX_POLICY_FILES}: merge policies into fewer files` }] };
+    return {
+      sources: [],
+      problems: [
+        {
+          file: dir,
+          line: 0,
+          column: 0,
+          field: '',
+          message: `${names.length} policy files, more than the limit of ${MAX_POLICY_FILES}: merge policies into fewer files`,
+        },
+      ],
+    };
   }
   const sources: PolicySource[] = [];
   const problems: ConfigProblem[] = [];
@@ -45,7 +56,13 @@ export async function readPolicyFiles(dir: string, configPath: string): Promise<
       const info = await stat(file);
       if (!info.isFile()) continue;
       if (info.size > MAX_POLICY_FILE_BYTES) {
-        problems.push({ file, line: 0, column: 0, field: '', message: `the file is ${info.size} bytes, more than the limit of ${MAX_POLICY_FILE_BYTES} bytes (1 MiB) per policy file: split it` });
+        problems.push({
+          file,
+          line: 0,
+          column: 0,
+          field: '',
+          message: `the file is ${info.size} bytes, more than the limit of ${MAX_POLICY_FILE_BYTES} bytes (1 MiB) per policy file: split it`,
+        });
         continue;
       }
       // An editor's byte-order mark is not Cedar: without it, columns count from the first character.

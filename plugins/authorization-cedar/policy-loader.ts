@@ -112,7 +112,12 @@ export class PolicyLoader {
 
   private async watch(): Promise<void> {
     await this.watcher?.close();
-    const watcher = new DirectoryWatcher(this.dirValue, this.o.debounceMs, () => void this.reload(), (err) => this.o.log.warn(`policies: watching ${this.dirValue}: ${err.message}`));
+    const watcher = new DirectoryWatcher(
+      this.dirValue,
+      this.o.debounceMs,
+      () => void this.reload(),
+      (err) => this.o.log.warn(`policies: watching ${this.dirValue}: ${err.message}`),
+    );
     this.watcher = watcher;
     await watcher.start();
   }

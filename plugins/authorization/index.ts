@@ -20,7 +20,9 @@ export default definePlugin({
       }
       if (warned) return;
       warned = true;
-      log.warn('OAuth protection is on and authorization.admins names nobody: admin operations (creating servers, service start/stop, config changes) are refused for everyone until it does');
+      log.warn(
+        'OAuth protection is on and authorization.admins names nobody: admin operations (creating servers, service start/stop, config changes) are refused for everyone until it does',
+      );
     });
   },
 });

@@ -38,7 +38,9 @@ function decideAdmin(principal: Principal, resource: Resource, operation: string
   if (resource.type === 'workflow') {
     if (principal.kind !== 'person') return deny('built-in:workflow-authors', 'only signed-in people and administrators may write workflows');
     if (operation === 'create') return allow('built-in:workflow-authors');
-    return owns(principal, resource) ? allow('built-in:owner') : deny('built-in:owner-or-admin', `only the workflow's owner (${resource.owner ?? 'the operator'}) or an administrator may ${operation ?? 'change'} it`);
+    return owns(principal, resource)
+      ? allow('built-in:owner')
+      : deny('built-in:owner-or-admin', `only the workflow's owner (${resource.owner ?? 'the operator'}) or an administrator may ${operation ?? 'change'} it`);
   }
   return adminsOnly(`${operation ?? 'administer'} ${ON[resource.type]}`);
 }
@@ -61,7 +63,10 @@ export const builtInRoles: Authorizer = {
         return decideAdmin(principal, resource, context.operation, context.writesAsCaller === true);
       case 'read':
         if (resource.type === 'server' || resource.type === 'workflow') return allow('built-in:read-definitions');
-        if (resource.type === 'execution') return owns(principal, resource) ? allow('built-in:own-executions') : deny('built-in:owner-or-admin', 'an execution is readable by its caller and administrators');
+        if (resource.type === 'execution')
+          return owns(principal, resource)
+            ? allow('built-in:own-executions')
+            : deny('built-in:owner-or-admin', 'an execution is readable by its caller and administrators');
         return adminsOnly(`read ${ON[resource.type]}`);
       case 'signIn':
         return allow('built-in:sign-in');

@@ -66,7 +66,8 @@ export function configTools(kernel: KernelApi, prefix: string): ToolDefinition[]
     }),
     coreTool(prefix, {
       name: 'core_config_update_aggregator',
-      description: 'Change aggregator settings in memory (until core_config_save). ServicePrefix applies at once; Port, Host, Transport and Enabled after save and restart.',
+      description:
+        'Change aggregator settings in memory (until core_config_save). ServicePrefix applies at once; Port, Host, Transport and Enabled after save and restart.',
       annotations: ANNOTATIONS.update,
       properties: {
         aggregator: {
@@ -83,48 +84,67 @@ export function configTools(kernel: KernelApi, prefix: string): ToolDefinition[]
       },
       required: ['aggregator'],
       operation: { resource: 'config', operation: 'update' },
-      run: (a, call) => administer(kernel, call, CONFIG, 'update', () => kernel.config.exclusive(async () => {
-        const changes = a.aggregator as Partial<Record<Capital, unknown>>;
-        const current = kernel.settings();
-        const aggregator = { ...current.aggregator } as Record<string, unknown>;
-        for (const [cap, value] of Object.entries(changes)) aggregator[AGGREGATOR_FIELDS[cap as Capital]] = value;
-        const next = { ...current, aggregator } as unknown as Settings;
-        const problems = validateDocument('config', structuredClone(next), { file: 'arguments', locate: () => ({ line: 0, column: 0 }) });
-        // The rule startup, check and reload apply: a bind they would refuse never gets into memory, so core_config_save cannot persist it.
-        if (!problems.length) problems.push(...networkExposureProblems(next, { file: 'arguments', locate: () => ({ line: 0, column: 0 }) }));
-        if (problems.length) throw new ValidationFailedError('invalid aggregator settings', problems.map((p) => `${p.field}: ${p.message}`));
-        await kernel.config.replaceSettings(next);
-        const restart = NEEDS_RESTART.filter((c) => changes[c] !== undefined && changes[c] !== (current.aggregator as unknown as Record<string, unknown>)[AGGREGATOR_FIELDS[c]]);
-        return { aggregator: aggregatorView(next.aggregator), saved: false, restartRequiredFor: restart };
-      })),
+      run: (a, call) =>
+        administer(kernel, call, CONFIG, 'update', () =>
+          kernel.config.exclusive(async () => {
+            const changes = a.aggregator as Partial<Record<Capital, unknown>>;
+            const current = kernel.settings();
+            const aggregator = { ...current.aggregator } as Record<string, unknown>;
+            for (const [cap, value] of Object.entries(changes)) aggregator[AGGREGATOR_FIELDS[cap as Capital]] = value;
+            const next = { ...current, aggregator } as unknown as Settings;
+            const problems = validateDocument('config', structuredClone(next), { file: 'arguments', locate: () => ({ line: 0, column: 0 }) });
+            // The rule startup, check and reload apply: a bind they would refuse never gets into memory, so core_config_save cannot persist it.
+            if (!problems.length) problems.push(...networkExposureProblems(next, { file: 'arguments', locate: () => ({ line: 0, column: 0 }) }));
+            if (problems.length)
+              throw new ValidationFailedError(
+                'invalid aggregator settings',
+                problems.map((p) => `${p.field}: ${p.message}`),
+              );
+            await kernel.config.replaceSettings(next);
+            const restart = NEEDS_RESTART.filter(
+              (c) => changes[c] !== undefined && changes[c] !== (current.aggregator as unknown as Record<string, unknown>)[AGGREGATOR_FIELDS[c]],
+            );
+            return { aggregator: aggregatorView(next.aggregator), saved: false, restartRequiredFor: restart };
+          }),
+        ),
     }),
     coreTool(prefix, {
       name: 'core_config_save',
       description: 'Write the aggregator settings in force to config.yaml (atomically, keeping its comments and other keys).',
       annotations: ANNOTATIONS.update,
       operation: { resource: 'config', operation: 'save' },
-      run: (_a, call) => administer(kernel, call, CONFIG, 'save', () => kernel.config.exclusive(async () => {
-        const text = await store().readSettingsText();
-        const doc = parseDocument(text);
-        if (doc.errors.length) throw new ValidationFailedError('config.yaml does not parse; not overwriting it', doc.errors.map((e) => e.message));
-        const a = kernel.settings().aggregator as unknown as Record<string, unknown>;
-        for (const field of Object.values(AGGREGATOR_FIELDS)) {
-          const inFile = doc.getIn(['aggregator', field]);
-          if (inFile !== a[field]) doc.setIn(['aggregator', field], a[field]);
-        }
-        const { location } = await store().writeSettings(doc.toString({ lineWidth: 0 }));
-        return { status: 'saved', files: [location] };
-      })),
+      run: (_a, call) =>
+        administer(kernel, call, CONFIG, 'save', () =>
+          kernel.config.exclusive(async () => {
+            const text = await store().readSettingsText();
+            const doc = parseDocument(text);
+            if (doc.errors.length)
+              throw new ValidationFailedError(
+                'config.yaml does not parse; not overwriting it',
+                doc.errors.map((e) => e.message),
+              );
+            const a = kernel.settings().aggregator as unknown as Record<string, unknown>;
+            for (const field of Object.values(AGGREGATOR_FIELDS)) {
+              const inFile = doc.getIn(['aggregator', field]);
+              if (inFile !== a[field]) doc.setIn(['aggregator', field], a[field]);
+            }
+            const { location } = await store().writeSettings(doc.toString({ lineWidth: 0 }));
+            return { status: 'saved', files: [location] };
+          }),
+        ),
     }),
     coreTool(prefix, {
       name: 'core_config_reload',
       description: 'Reload config.yaml and every resource file, discarding unsaved changes. Problems leave the configuration as it was.',
       annotations: ANNOTATIONS.update,
       operation: { resource: 'config', operation: 'reload' },
-      run: (_a, call) => administer(kernel, call, CONFIG, 'reload', () => kernel.config.exclusive(async () => {
-        const problems = await kernel.config.reloadAll(store());
-        return { status: problems.length ? 'failed' : 'reloaded', errors: problems.map(formatConfigProblem) };
-      })),
+      run: (_a, call) =>
+        administer(kernel, call, CONFIG, 'reload', () =>
+          kernel.config.exclusive(async () => {
+            const problems = await kernel.config.reloadAll(store());
+            return { status: problems.length ? 'failed' : 'reloaded', errors: problems.map(formatConfigProblem) };
+          }),
+        ),
     }),
   ];
 }

@@ -127,7 +127,10 @@ export async function detect(url: string, headers: Record<string, string>, timeo
   }
   const host = normalHost(target.hostname);
   // Every probe (and the SDK's SSE handshake) connects to the checked address; anything else is checked afresh.
-  const fetch: FetchLike = pinnedFetch({ stream: true, resolve: (u) => (normalHost(u.hostname) === host ? Promise.resolve(pinned) : policy.resolve(u.hostname, 'url')) });
+  const fetch: FetchLike = pinnedFetch({
+    stream: true,
+    resolve: (u) => (normalHost(u.hostname) === host ? Promise.resolve(pinned) : policy.resolve(u.hostname, 'url')),
+  });
 
   // 1. Streamable HTTP: POST initialize.
   try {
@@ -160,7 +163,10 @@ export async function detect(url: string, headers: Record<string, string>, timeo
         const session = res.headers.get('mcp-session-id');
         if (session) {
           // Be polite: end the session the probe opened.
-          await fetch(target, { method: 'DELETE', headers: { ...headers, 'mcp-session-id': session }, signal: deadline }).then((r) => r.body?.cancel(), () => undefined);
+          await fetch(target, { method: 'DELETE', headers: { ...headers, 'mcp-session-id': session }, signal: deadline }).then(
+            (r) => r.body?.cancel(),
+            () => undefined,
+          );
         }
         out.detail = notes.join('; ');
         return out;

@@ -23,7 +23,10 @@ const STRING_MAP = { type: 'object', additionalProperties: { type: 'string' } };
 const SECRET_MAP = {
   type: 'object',
   additionalProperties: {
-    oneOf: [{ type: 'string' }, { type: 'object', additionalProperties: false, required: ['fromFile'], properties: { fromFile: { type: 'string', minLength: 1 } } }],
+    oneOf: [
+      { type: 'string' },
+      { type: 'object', additionalProperties: false, required: ['fromFile'], properties: { fromFile: { type: 'string', minLength: 1 } } },
+    ],
   },
 };
 const FIELDS = {
@@ -31,10 +34,19 @@ const FIELDS = {
   type: { enum: ['stdio', 'streamable-http', 'sse'] },
   description: { type: 'string' },
   toolPrefix: { type: 'string' },
-  command: { oneOf: [{ type: 'string', minLength: 1 }, { type: 'array', items: { type: 'string' }, minItems: 1 }], description: 'The executable alone (arguments in args), or executable and arguments as a list.' },
+  command: {
+    oneOf: [
+      { type: 'string', minLength: 1 },
+      { type: 'array', items: { type: 'string' }, minItems: 1 },
+    ],
+    description: 'The executable alone (arguments in args), or executable and arguments as a list.',
+  },
   args: { type: 'array', items: { type: 'string' } },
   url: { type: 'string' },
-  env: { ...SECRET_MAP, description: "Replaces the whole map on update; a value '<redacted>' keeps the stored one. `${NAME}` and {fromFile} keep secrets out of the file." },
+  env: {
+    ...SECRET_MAP,
+    description: "Replaces the whole map on update; a value '<redacted>' keeps the stored one. `${NAME}` and {fromFile} keep secrets out of the file.",
+  },
   headers: { ...SECRET_MAP, description: "A value '<redacted>' on update keeps the stored one." },
   timeout: { type: 'integer', minimum: 1, description: 'Connection timeout, seconds.' },
   callTimeout: { type: 'integer', minimum: 1, description: 'Seconds one tool call may take before TIMEOUT (default 60).' },
@@ -78,7 +90,10 @@ export function mcpServerTools(kernel: KernelApi, prefix: string): ToolDefinitio
     // Only a server that is (or is about to be) serving is protected; a failed, unreachable
     // or stopped one has nothing running to lose, and deleting it ends its backoff.
     if (state === 'running' || state === 'starting') {
-      throw new ConflictError(`MCP server '${name}' is ${state} and must be stopped first (${coreToolName(prefix, 'core_service_stop')} {"name": "${name}"})`, { name, state });
+      throw new ConflictError(`MCP server '${name}' is ${state} and must be stopped first (${coreToolName(prefix, 'core_service_stop')} {"name": "${name}"})`, {
+        name,
+        state,
+      });
     }
     const { location } = await store().remove('mcpserver', l.origin.file, await writeAs(kernel, call));
     await kernel.config.removeKey(l.origin.file);
@@ -125,7 +140,8 @@ export function mcpServerTools(kernel: KernelApi, prefix: string): ToolDefinitio
           await checkRuntimeUrl(kernel.settings(), body);
           return kernel.config.exclusive(async () => {
             const name = a.name as string;
-            if (kernel.config.snapshot.mcpServers.has(name)) throw new ConflictError(`MCP server '${name}' already exists; use core_mcpserver_update`, { name });
+            if (kernel.config.snapshot.mcpServers.has(name))
+              throw new ConflictError(`MCP server '${name}' already exists; use core_mcpserver_update`, { name });
             return save(call, name, { ...a, registeredBy: principal.key });
           });
         });
@@ -133,29 +149,46 @@ export function mcpServerTools(kernel: KernelApi, prefix: string): ToolDefinitio
     }),
     coreTool(prefix, {
       name: 'core_mcpserver_update',
-      description: 'Change an MCP server definition; only the fields given change (env replaces the whole map). The server reconnects when its connection settings change.',
+      description:
+        'Change an MCP server definition; only the fields given change (env replaces the whole map). The server reconnects when its connection settings change.',
       annotations: ANNOTATIONS.update,
       operation: { resource: 'server', operation: 'update' },
-      properties: pick('name', 'type', 'description', 'toolPrefix', 'command', 'args', 'url', 'env', 'headers', 'timeout', 'callTimeout', 'autoStart', 'suspended', 'restartRequestedAt'),
+      properties: pick(
+        'name',
+        'type',
+        'description',
+        'toolPrefix',
+        'command',
+        'args',
+        'url',
+        'env',
+        'headers',
+        'timeout',
+        'callTimeout',
+        'autoStart',
+        'suspended',
+        'restartRequestedAt',
+      ),
       required: ['name'],
-      run: (a, call) => kernel.config.exclusive(async () => {
-        const l = located(a.name as string);
-        const merged = { ...withoutDefaults(l.value), ...keepRedactedSecrets(l.value, a) } as Record<string, unknown>;
-        const next = withoutDefaults(merged as unknown as McpServerDefinition);
-        const nextDef = next as unknown as McpServerDefinition;
-        // Decided on the server as it would be: its recorded owner (arguments cannot change
-        // registeredBy) and the command it would run.
-        return administer(kernel, call, serverResource(nextDef), 'update', async (principal) => {
-          references(principal, a, l.value);
-          if (a.command !== undefined || a.args !== undefined || a.type !== undefined) checkRuntimeCommand(kernel.settings(), nextDef);
-          if (newUrl(l.value, nextDef)) {
-            await checkRuntimeUrl(kernel.settings(), nextDef);
-            // The operator's server now goes where a caller said: its connections obey the policy from here on.
-            if (nextDef.registeredBy === undefined) (next as Record<string, unknown>).urlSetBy = principal.key;
-          }
-          return save(call, a.name as string, next, l.origin.file);
-        });
-      }),
+      run: (a, call) =>
+        kernel.config.exclusive(async () => {
+          const l = located(a.name as string);
+          const merged = { ...withoutDefaults(l.value), ...keepRedactedSecrets(l.value, a) } as Record<string, unknown>;
+          const next = withoutDefaults(merged as unknown as McpServerDefinition);
+          const nextDef = next as unknown as McpServerDefinition;
+          // Decided on the server as it would be: its recorded owner (arguments cannot change
+          // registeredBy) and the command it would run.
+          return administer(kernel, call, serverResource(nextDef), 'update', async (principal) => {
+            references(principal, a, l.value);
+            if (a.command !== undefined || a.args !== undefined || a.type !== undefined) checkRuntimeCommand(kernel.settings(), nextDef);
+            if (newUrl(l.value, nextDef)) {
+              await checkRuntimeUrl(kernel.settings(), nextDef);
+              // The operator's server now goes where a caller said: its connections obey the policy from here on.
+              if (nextDef.registeredBy === undefined) (next as Record<string, unknown>).urlSetBy = principal.key;
+            }
+            return save(call, a.name as string, next, l.origin.file);
+          });
+        }),
     }),
     coreTool(prefix, {
       name: 'core_mcpserver_delete',
@@ -164,11 +197,12 @@ export function mcpServerTools(kernel: KernelApi, prefix: string): ToolDefinitio
       operation: { resource: 'server', operation: 'delete' },
       properties: pick('name'),
       required: ['name'],
-      run: (a, call) => kernel.config.exclusive(async () => {
-        const name = a.name as string;
-        const l = located(name);
-        return administer(kernel, call, serverResource(l.value), 'delete', () => remove(call, name, l));
-      }),
+      run: (a, call) =>
+        kernel.config.exclusive(async () => {
+          const name = a.name as string;
+          const l = located(name);
+          return administer(kernel, call, serverResource(l.value), 'delete', () => remove(call, name, l));
+        }),
     }),
     coreTool(prefix, {
       name: 'core_mcpserver_validate',
@@ -188,7 +222,13 @@ export function mcpServerTools(kernel: KernelApi, prefix: string): ToolDefinitio
       annotations: ANNOTATIONS.readOpenWorld,
       properties: { url: { type: 'string', minLength: 1 }, headers: STRING_MAP, timeout: { type: 'integer', minimum: 1, maximum: 120, default: 10 } },
       required: ['url'],
-      run: async (a) => (await detect(a.url as string, (a.headers as Record<string, string>) ?? {}, a.timeout as number, outboundPolicy(kernel.settings()))) as unknown as JsonObject,
+      run: async (a) =>
+        (await detect(
+          a.url as string,
+          (a.headers as Record<string, string>) ?? {},
+          a.timeout as number,
+          outboundPolicy(kernel.settings()),
+        )) as unknown as JsonObject,
     }),
   ];
 }

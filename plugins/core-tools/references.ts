@@ -35,7 +35,10 @@ function within(path: string, dirs: readonly string[]): boolean {
 }
 
 function refuse(field: string, why: string): never {
-  throw new ForbiddenError(`Forbidden: ${field}: ${why}; references (\${NAME}, {fromFile}) in definitions written through Switchboard are the operator's (secrets.allowedEnv, secrets.allowedDirs) [rule: ${RULE}]`, { field, rule: RULE });
+  throw new ForbiddenError(
+    `Forbidden: ${field}: ${why}; references (\${NAME}, {fromFile}) in definitions written through Switchboard are the operator's (secrets.allowedEnv, secrets.allowedDirs) [rule: ${RULE}]`,
+    { field, rule: RULE },
+  );
 }
 
 function checkValue(value: SecretValue, field: string, principal: Principal, settings: Settings, configPath: string): void {

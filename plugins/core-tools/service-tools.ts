@@ -52,24 +52,45 @@ export function serviceTools(kernel: KernelApi, prefix: string): ToolDefinition[
     if (!s) throw new NotFoundError('service', name);
     return s;
   };
-  const operate = (operation: 'start' | 'stop' | 'restart', run: (name: string) => Promise<ServiceStatus>) => async (args: JsonObject, call: CallContext): Promise<JsonObject> => {
-    const name = args.name as string;
-    if (name === AGGREGATOR) throw new UnsupportedError(`the aggregator is a static service: ${operation} it from outside (signals, your process manager), not through ${operation === 'start' ? 'core_service_start' : `core_service_${operation}`}`);
-    const located = kernel.config.snapshot.mcpServers.get(name);
-    if (!located) throw new NotFoundError('service', name);
-    return administer(kernel, call, serverResource(located.value), operation, () => operateOn(operation, run, name, call));
-  };
-  const operateOn = async (operation: 'start' | 'stop' | 'restart', run: (name: string) => Promise<ServiceStatus>, name: string, call: CallContext): Promise<JsonObject> => {
+  const operate =
+    (operation: 'start' | 'stop' | 'restart', run: (name: string) => Promise<ServiceStatus>) =>
+    async (args: JsonObject, call: CallContext): Promise<JsonObject> => {
+      const name = args.name as string;
+      if (name === AGGREGATOR)
+        throw new UnsupportedError(
+          `the aggregator is a static service: ${operation} it from outside (signals, your process manager), not through ${operation === 'start' ? 'core_service_start' : `core_service_${operation}`}`,
+        );
+      const located = kernel.config.snapshot.mcpServers.get(name);
+      if (!located) throw new NotFoundError('service', name);
+      return administer(kernel, call, serverResource(located.value), operation, () => operateOn(operation, run, name, call));
+    };
+  const operateOn = async (
+    operation: 'start' | 'stop' | 'restart',
+    run: (name: string) => Promise<ServiceStatus>,
+    name: string,
+    call: CallContext,
+  ): Promise<JsonObject> => {
     const before = status(name);
     // Asking for the state a service is already in changes nothing and says so.
     if ((operation === 'start' && before.state === 'running') || (operation === 'stop' && before.state === 'stopped')) {
       const already = operation === 'start' ? 'already running' : 'already stopped';
-      return { name, operation, status: 'ok', message: `Server '${name}' is ${already}`, state: before.state, health: before.health, service: before as unknown as JsonObject };
+      return {
+        name,
+        operation,
+        status: 'ok',
+        message: `Server '${name}' is ${already}`,
+        state: before.state,
+        health: before.health,
+        service: before as unknown as JsonObject,
+      };
     }
     const def = kernel.config.snapshot.mcpServers.get(name)?.value;
     if (kernel.services.get('store').lifecycle === 'declarative') return declare(operation, name, before, call);
     if (operation !== 'stop' && def?.suspended) {
-      throw new ConflictError(`Server '${name}' is suspended in its definition (suspended: true); resume it with core_mcpserver_update {name: '${name}', suspended: false}`, { name });
+      throw new ConflictError(
+        `Server '${name}' is suspended in its definition (suspended: true); resume it with core_mcpserver_update {name: '${name}', suspended: false}`,
+        { name },
+      );
     }
     const after = await run(name);
     return { name, operation, status: 'ok', state: after.state, health: after.health, service: after as unknown as JsonObject };

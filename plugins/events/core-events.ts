@@ -54,7 +54,11 @@ export function coreEventsTool(prefix: string, log: EventLog, readable: (call: C
       const out: JsonObject = { events: page.events as unknown as JsonObject[], total: page.total };
       if (args.follow !== true) return objectResult(out);
       let followed = 0;
-      const matches = (e: SwitchboardEvent) => (!visible || visible(e)) && (!q.resourceType || e.resource.type === q.resourceType) && (!q.resourceName || e.resource.name === q.resourceName) && (!q.type || e.type === q.type);
+      const matches = (e: SwitchboardEvent) =>
+        (!visible || visible(e)) &&
+        (!q.resourceType || e.resource.type === q.resourceType) &&
+        (!q.resourceName || e.resource.name === q.resourceName) &&
+        (!q.type || e.type === q.type);
       const ended = await new Promise<'timeout' | 'cancelled'>((resolve) => {
         const unsubscribe = log.subscribe((e) => {
           if (!matches(e)) return;

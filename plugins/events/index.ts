@@ -27,7 +27,12 @@ export default definePlugin<{ maxEvents: number; maxAgeHours: number }>({
   setup({ kernel, options, log }) {
     // File mode keeps history across restarts; other stores keep it in memory.
     const file = kernel.settings().orchestrator ? undefined : join(kernel.config.configPath, 'state', 'events.jsonl');
-    const events = new PersistentEventLog(file, options, (m) => log.warn(m), (text) => kernel.secrets.scrubText(text));
+    const events = new PersistentEventLog(
+      file,
+      options,
+      (m) => log.warn(m),
+      (text) => kernel.secrets.scrubText(text),
+    );
     kernel.services.provide('events', events);
     tapSources(kernel, events);
     tapAudit(kernel, events);

@@ -7,7 +7,10 @@ import type { ConfigSnapshot } from '../../kernel/config/snapshot.js';
 import type { EventLog } from '../../kernel/contracts/events.js';
 import type { KernelApi } from '../../kernel/kernel-api.js';
 
-function diff<T>(before: ReadonlyMap<string, { value: T }> | undefined, after: ReadonlyMap<string, { value: T }>): { created: string[]; updated: string[]; deleted: string[] } {
+function diff<T>(
+  before: ReadonlyMap<string, { value: T }> | undefined,
+  after: ReadonlyMap<string, { value: T }>,
+): { created: string[]; updated: string[]; deleted: string[] } {
   const out = { created: [] as string[], updated: [] as string[], deleted: [] as string[] };
   if (!before) return out;
   for (const [name, { value }] of after) {
@@ -22,16 +25,28 @@ function diff<T>(before: ReadonlyMap<string, { value: T }> | undefined, after: R
 export function tapSources(kernel: KernelApi, log: EventLog): void {
   kernel.hooks.onConfigLoad.tap('events', (next: ConfigSnapshot, previous: ConfigSnapshot | undefined) => {
     const servers = diff(previous?.mcpServers, next.mcpServers);
-    for (const name of servers.created) log.record({ type: 'Normal', reason: 'ServerCreated', resource: { type: 'MCPServer', name }, message: `MCP server '${name}' was registered` });
-    for (const name of servers.updated) log.record({ type: 'Normal', reason: 'ServerUpdated', resource: { type: 'MCPServer', name }, message: `MCP server '${name}' was changed` });
-    for (const name of servers.deleted) log.record({ type: 'Normal', reason: 'ServerDeleted', resource: { type: 'MCPServer', name }, message: `MCP server '${name}' was removed` });
+    for (const name of servers.created)
+      log.record({ type: 'Normal', reason: 'ServerCreated', resource: { type: 'MCPServer', name }, message: `MCP server '${name}' was registered` });
+    for (const name of servers.updated)
+      log.record({ type: 'Normal', reason: 'ServerUpdated', resource: { type: 'MCPServer', name }, message: `MCP server '${name}' was changed` });
+    for (const name of servers.deleted)
+      log.record({ type: 'Normal', reason: 'ServerDeleted', resource: { type: 'MCPServer', name }, message: `MCP server '${name}' was removed` });
     const workflows = diff(previous?.workflows, next.workflows);
-    for (const name of workflows.created) log.record({ type: 'Normal', reason: 'WorkflowCreated', resource: { type: 'Workflow', name }, message: `workflow '${name}' was created` });
-    for (const name of workflows.updated) log.record({ type: 'Normal', reason: 'WorkflowUpdated', resource: { type: 'Workflow', name }, message: `workflow '${name}' was changed` });
-    for (const name of workflows.deleted) log.record({ type: 'Normal', reason: 'WorkflowDeleted', resource: { type: 'Workflow', name }, message: `workflow '${name}' was deleted` });
+    for (const name of workflows.created)
+      log.record({ type: 'Normal', reason: 'WorkflowCreated', resource: { type: 'Workflow', name }, message: `workflow '${name}' was created` });
+    for (const name of workflows.updated)
+      log.record({ type: 'Normal', reason: 'WorkflowUpdated', resource: { type: 'Workflow', name }, message: `workflow '${name}' was changed` });
+    for (const name of workflows.deleted)
+      log.record({ type: 'Normal', reason: 'WorkflowDeleted', resource: { type: 'Workflow', name }, message: `workflow '${name}' was deleted` });
   });
   kernel.hooks.onConfigRejected.tap('events', (problems) => {
-    for (const p of problems) log.record({ type: 'Warning', reason: 'ConfigRejected', resource: { type: 'Aggregator', name: 'switchboard' }, message: `${p.file}:${p.line}: ${p.field ? `${p.field}: ` : ''}${p.message} (the last good configuration stays)` });
+    for (const p of problems)
+      log.record({
+        type: 'Warning',
+        reason: 'ConfigRejected',
+        resource: { type: 'Aggregator', name: 'switchboard' },
+        message: `${p.file}:${p.line}: ${p.field ? `${p.field}: ` : ''}${p.message} (the last good configuration stays)`,
+      });
   });
 
   /** Servers that were down since they last ran, and since when: their next start is a recovery. */
@@ -47,7 +62,13 @@ export function tapSources(kernel: KernelApi, log: EventLog): void {
       case 'running': {
         const since = down.get(c.name);
         down.delete(c.name);
-        if (since !== undefined) log.record({ type: 'Normal', reason: 'ServerRecovered', resource, message: `'${c.name}' is back after ${Math.round((Date.now() - since) / 1000)} s down` });
+        if (since !== undefined)
+          log.record({
+            type: 'Normal',
+            reason: 'ServerRecovered',
+            resource,
+            message: `'${c.name}' is back after ${Math.round((Date.now() - since) / 1000)} s down`,
+          });
         else log.record({ type: 'Normal', reason: 'ServerStarted', resource, message: `'${c.name}' is connected` });
         break;
       }
@@ -58,7 +79,12 @@ export function tapSources(kernel: KernelApi, log: EventLog): void {
       case 'failed':
       case 'unreachable':
         if (!down.has(c.name)) down.set(c.name, Date.now());
-        log.record({ type: 'Warning', reason: c.state === 'failed' ? 'ServerFailed' : 'ServerUnreachable', resource, message: `'${c.name}' ${c.state === 'failed' ? 'failed' : 'is unreachable'}${detail}` });
+        log.record({
+          type: 'Warning',
+          reason: c.state === 'failed' ? 'ServerFailed' : 'ServerUnreachable',
+          resource,
+          message: `'${c.name}' ${c.state === 'failed' ? 'failed' : 'is unreachable'}${detail}`,
+        });
         break;
       case 'auth_required':
         log.record({ type: 'Warning', reason: 'AuthRequired', resource, message: `'${c.name}' requires sign-in${detail}` });
@@ -73,7 +99,12 @@ export function tapSources(kernel: KernelApi, log: EventLog): void {
     for (const [server, count] of now) {
       const was = toolCounts.get(server);
       if (was === count) continue;
-      log.record({ type: 'Normal', reason: 'ToolsDiscovered', resource: { type: 'MCPServer', name: server }, message: `'${server}' offers ${count} tool${count === 1 ? '' : 's'}${was === undefined ? '' : ` (was ${was})`}` });
+      log.record({
+        type: 'Normal',
+        reason: 'ToolsDiscovered',
+        resource: { type: 'MCPServer', name: server },
+        message: `'${server}' offers ${count} tool${count === 1 ? '' : 's'}${was === undefined ? '' : ` (was ${was})`}`,
+      });
     }
     toolCounts.clear();
     for (const [k, v] of now) toolCounts.set(k, v);

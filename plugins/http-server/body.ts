@@ -11,11 +11,7 @@ function jsonRpcError(res: ServerResponse, status: number, code: number, message
   sendJson(res, status, { jsonrpc: '2.0', id: null, error: { code, message } });
 }
 
-export async function readJsonBody(
-  req: IncomingMessage,
-  res: ServerResponse,
-  limit: number,
-): Promise<{ ok: true; body: unknown } | { ok: false }> {
+export async function readJsonBody(req: IncomingMessage, res: ServerResponse, limit: number): Promise<{ ok: true; body: unknown } | { ok: false }> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) {
     jsonRpcError(res, 413, -32600, `Request body of ${declared} bytes exceeds the limit of ${limit} bytes`);

@@ -30,7 +30,11 @@ function refuse(res: ServerResponse, auth: Extract<Authentication, { kind: 'refu
 
 /** A Host this listener is not known by (DNS rebinding): 421, as a JSON-RPC error the MCP clients read. */
 function misdirected(res: ServerResponse, host: string): void {
-  const body = JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `Host '${host}' is not a name this server answers to; add it to aggregator.allowedHosts if it should be` } });
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: null,
+    error: { code: -32600, message: `Host '${host}' is not a name this server answers to; add it to aggregator.allowedHosts if it should be` },
+  });
   res.writeHead(421, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
   res.end(body);
 }

@@ -25,7 +25,12 @@ export function loadTls(tls: NonNullable<Settings['aggregator']['tls']>, configP
       return readFileSync(path);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
-      problems.push({ file: where.file, ...where.locate(['aggregator', 'tls', field]), field: `aggregator.tls.${field}`, message: `cannot read ${path} (${code}); refusing to serve without TLS` });
+      problems.push({
+        file: where.file,
+        ...where.locate(['aggregator', 'tls', field]),
+        field: `aggregator.tls.${field}`,
+        message: `cannot read ${path} (${code}); refusing to serve without TLS`,
+      });
       return undefined;
     }
   };
@@ -35,7 +40,12 @@ export function loadTls(tls: NonNullable<Settings['aggregator']['tls']>, configP
   try {
     createSecureContext({ cert, key });
   } catch (err) {
-    problems.push({ file: where.file, ...where.locate(['aggregator', 'tls']), field: 'aggregator.tls', message: `certificate and key are not usable together: ${(err as Error).message}` });
+    problems.push({
+      file: where.file,
+      ...where.locate(['aggregator', 'tls']),
+      field: 'aggregator.tls',
+      message: `certificate and key are not usable together: ${(err as Error).message}`,
+    });
     return { ok: false, problems };
   }
   return { ok: true, material: { cert, key } };

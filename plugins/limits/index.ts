@@ -42,12 +42,13 @@ export default definePlugin({
     // Synchronous: nothing here waits, and a sync tap costs the per-call hook chain no promise of its own.
     kernel.hooks.onRequest.tap('limits', (request) => {
       const { maxArgumentBytes, maxArgumentDepth, rateLimit } = limits();
-      if (request.arguments && exceedsDepth(request.arguments, maxArgumentDepth)) throw new TooDeepError(`The arguments of ${request.metaTool ?? 'this request'}`, maxArgumentDepth);
+      if (request.arguments && exceedsDepth(request.arguments, maxArgumentDepth))
+        throw new TooDeepError(`The arguments of ${request.metaTool ?? 'this request'}`, maxArgumentDepth);
       const calls = callArguments(request);
       if (calls.length === 0) return;
       for (const args of calls) {
         const bytes = Buffer.byteLength(JSON.stringify(args) ?? '');
-        if (bytes > maxArgumentBytes) throw new TooLargeError('The tool call\'s arguments', bytes, maxArgumentBytes);
+        if (bytes > maxArgumentBytes) throw new TooLargeError("The tool call's arguments", bytes, maxArgumentBytes);
       }
       if (rateLimit.callsPerSecond <= 0) return;
       const slots = request.session.slots;

@@ -34,9 +34,13 @@ export function contentTools(kernel: KernelApi): MetaToolDefinition[] {
       .filter((r) => r.uri === uri && (!server || r.server === server) && visibleServer(r.server, view));
     if (matches.length === 0) throw new NotFoundError('resource', server ? `${uri}' on server '${server}` : uri);
     if (matches.length > 1) {
-      throw new SwitchboardError('CONFLICT', `resource '${uri}' is served by several servers (${matches.map((m) => m.server).join(', ')}); pass 'server' to choose`, {
-        candidates: matches.map((m) => m.server),
-      });
+      throw new SwitchboardError(
+        'CONFLICT',
+        `resource '${uri}' is served by several servers (${matches.map((m) => m.server).join(', ')}); pass 'server' to choose`,
+        {
+          candidates: matches.map((m) => m.server),
+        },
+      );
     }
     return matches[0]!;
   };
@@ -48,13 +52,18 @@ export function contentTools(kernel: KernelApi): MetaToolDefinition[] {
       annotations: READ_ONLY,
       inputSchema: { type: 'object', additionalProperties: false, properties: {} },
       async handler(_args, call) {
-        const resources = [AUTH_STATUS_RESOURCE, ...upstreams().resources(ownerOf(call.request.session)).filter((r) => visibleServer(r.server, call.request.view))];
+        const resources = [
+          AUTH_STATUS_RESOURCE,
+          ...upstreams()
+            .resources(ownerOf(call.request.session))
+            .filter((r) => visibleServer(r.server, call.request.view)),
+        ];
         return objectResult({ resources: resources as unknown as JsonObject[], total: resources.length });
       },
     },
     {
       name: 'describe_resource',
-      description: "Describe one resource: its metadata and the server it comes from.",
+      description: 'Describe one resource: its metadata and the server it comes from.',
       annotations: READ_ONLY,
       inputSchema: uriArgs,
       async handler(args, call) {
@@ -79,7 +88,9 @@ export function contentTools(kernel: KernelApi): MetaToolDefinition[] {
       annotations: READ_ONLY,
       inputSchema: { type: 'object', additionalProperties: false, properties: {} },
       async handler(_args, call) {
-        const prompts = upstreams().prompts(ownerOf(call.request.session)).filter((p) => visibleServer(p.server, call.request.view));
+        const prompts = upstreams()
+          .prompts(ownerOf(call.request.session))
+          .filter((p) => visibleServer(p.server, call.request.view));
         return objectResult({ prompts: prompts as unknown as JsonObject[], total: prompts.length });
       },
     },
@@ -89,7 +100,9 @@ export function contentTools(kernel: KernelApi): MetaToolDefinition[] {
       annotations: READ_ONLY,
       inputSchema: { type: 'object', additionalProperties: false, required: ['name'], properties: { name: { type: 'string', minLength: 1 } } },
       async handler(args, call) {
-        const p = upstreams().prompts(ownerOf(call.request.session)).find((x) => x.name === args.name && visibleServer(x.server, call.request.view));
+        const p = upstreams()
+          .prompts(ownerOf(call.request.session))
+          .find((x) => x.name === args.name && visibleServer(x.server, call.request.view));
         if (!p) throw new NotFoundError('prompt', args.name as string);
         return objectResult({ ...p });
       },
@@ -106,7 +119,9 @@ export function contentTools(kernel: KernelApi): MetaToolDefinition[] {
       },
       async handler(args, call) {
         const name = args.name as string;
-        const p = upstreams().prompts(ownerOf(call.request.session)).find((x) => x.name === name && visibleServer(x.server, call.request.view));
+        const p = upstreams()
+          .prompts(ownerOf(call.request.session))
+          .find((x) => x.name === name && visibleServer(x.server, call.request.view));
         if (!p) throw new NotFoundError('prompt', name);
         return objectResult(await upstreams().getPrompt(name, args.arguments as Record<string, string>, ownerOf(call.request.session)));
       },

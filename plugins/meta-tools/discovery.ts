@@ -95,7 +95,12 @@ export function discoveryTools(kernel: KernelApi): MetaToolDefinition[] {
         include_schema: { type: 'boolean', default: false, description: 'Full descriptions and input schemas instead of summaries.' },
         limit: { type: 'number', minimum: 1, default: 5 },
         offset: { type: 'number', minimum: 0, default: 0 },
-        toolset: { type: 'array', items: { type: 'string' }, maxItems: 32, description: 'Inline selectors: preset:<name>, server:<name>, workflow:<name>, tool:<name>.' },
+        toolset: {
+          type: 'array',
+          items: { type: 'string' },
+          maxItems: 32,
+          description: 'Inline selectors: preset:<name>, server:<name>, workflow:<name>, tool:<name>.',
+        },
         include_presets: { type: 'boolean', default: false, description: 'Add the known presets to the response.' },
       },
     },
@@ -170,4 +175,3 @@ export function discoveryTools(kernel: KernelApi): MetaToolDefinition[] {
 
   return [listTools, describeTool, filterTools, listCoreTools];
 }
-

@@ -9,12 +9,14 @@ const MAX_BATCH = 16;
 
 /** What the endpoint says about running catalogue tools: call_tool is the way, so the endpoint points to it. */
 const CALL_TOOL_WORDING: EndpointWording = {
-  instructions: 'Switchboard aggregates many MCP servers. Discover tools with list_tools, filter_tools and describe_tool; run any of them with call_tool {name, arguments}.',
+  instructions:
+    'Switchboard aggregates many MCP servers. Discover tools with list_tools, filter_tools and describe_tool; run any of them with call_tool {name, arguments}.',
   notCallableDirectly(name, args) {
     const example = JSON.stringify({ name: 'call_tool', arguments: { name, arguments: args } });
     return `Tool '${name}' is not callable directly; tools inside Switchboard run through the meta-tool call_tool: ${example}`;
   },
-  unknownTool: (name, metaTools) => `Unknown tool '${name}'. This endpoint serves only the meta-tools (${metaTools.join(', ')}); other tools run through call_tool.`,
+  unknownTool: (name, metaTools) =>
+    `Unknown tool '${name}'. This endpoint serves only the meta-tools (${metaTools.join(', ')}); other tools run through call_tool.`,
 };
 
 /** call_tool and call_tools; the endpoint's wording about running tools comes with them. */
@@ -23,7 +25,7 @@ export function executionTools(kernel: KernelApi): MetaToolDefinition[] {
   const callTool: MetaToolDefinition = {
     name: 'call_tool',
     description:
-      'Run any tool listed by list_tools or filter_tools: {name, arguments}. Returns that tool\'s own result. Use describe_tool first to see its input schema.',
+      "Run any tool listed by list_tools or filter_tools: {name, arguments}. Returns that tool's own result. Use describe_tool first to see its input schema.",
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     inputSchema: {
       type: 'object',

@@ -54,10 +54,29 @@ export function nativeContent(kernel: KernelApi): void {
   const ownerOf = (uri: string, call: CallContext): string => {
     const view = call.request.view;
     const who = sessionOwner(call.request.session);
-    let owners = [...new Set(upstreams().resources(who).filter((r) => r.uri === uri && visible(r.server, view)).map((r) => r.server))];
-    if (owners.length === 0) owners = [...new Set(upstreams().resourceTemplates(who).filter((t) => templateMatches(t.uriTemplate, uri) && visible(t.server, view)).map((t) => t.server))];
+    let owners = [
+      ...new Set(
+        upstreams()
+          .resources(who)
+          .filter((r) => r.uri === uri && visible(r.server, view))
+          .map((r) => r.server),
+      ),
+    ];
+    if (owners.length === 0)
+      owners = [
+        ...new Set(
+          upstreams()
+            .resourceTemplates(who)
+            .filter((t) => templateMatches(t.uriTemplate, uri) && visible(t.server, view))
+            .map((t) => t.server),
+        ),
+      ];
     if (owners.length === 0) throw new McpError(ErrorCode.InvalidParams, `Resource '${uri}' not found`);
-    if (owners.length > 1) throw new McpError(ErrorCode.InvalidParams, `Resource '${uri}' is served by several servers (${owners.join(', ')}); read it with the get_resource meta-tool, which takes 'server'`);
+    if (owners.length > 1)
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Resource '${uri}' is served by several servers (${owners.join(', ')}); read it with the get_resource meta-tool, which takes 'server'`,
+      );
     return owners[0]!;
   };
 
@@ -67,7 +86,9 @@ export function nativeContent(kernel: KernelApi): void {
     const s = subscribers.get(uri);
     if (!s?.sessions.delete(session) || s.sessions.size > 0) return;
     subscribers.delete(uri);
-    await upstreams().unsubscribe(s.server, uri).catch(() => undefined);
+    await upstreams()
+      .unsubscribe(s.server, uri)
+      .catch(() => undefined);
   };
   kernel.hooks.onSessionClose.tap('native-content', (session) => {
     for (const uri of [...subscribers.keys()]) void unsubscribe(uri, session);
@@ -83,7 +104,17 @@ export function nativeContent(kernel: KernelApi): void {
     // Debounced, and only when what is offered really changed (tools coming and going do not count).
     clearTimeout(timer);
     timer = setTimeout(() => {
-      const now = JSON.stringify([upstreams().resources().map((r) => r.server + r.uri), upstreams().resourceTemplates().map((t) => t.server + t.uriTemplate), upstreams().prompts().map((p) => p.name)]);
+      const now = JSON.stringify([
+        upstreams()
+          .resources()
+          .map((r) => r.server + r.uri),
+        upstreams()
+          .resourceTemplates()
+          .map((t) => t.server + t.uriTemplate),
+        upstreams()
+          .prompts()
+          .map((p) => p.name),
+      ]);
       if (now === listed) return;
       listed = now;
       for (const session of kernel.sessions.all()) {
@@ -98,14 +129,27 @@ export function nativeContent(kernel: KernelApi): void {
     {
       schema: ListResourcesRequestSchema,
       handle: async (req, call) => {
-        const { items, nextCursor } = page([{ server: '', ...AUTH_STATUS_RESOURCE }, ...upstreams().resources(sessionOwner(call.request.session)).filter((r) => visible(r.server, call.request.view))], req.params?.cursor);
+        const { items, nextCursor } = page(
+          [
+            { server: '', ...AUTH_STATUS_RESOURCE },
+            ...upstreams()
+              .resources(sessionOwner(call.request.session))
+              .filter((r) => visible(r.server, call.request.view)),
+          ],
+          req.params?.cursor,
+        );
         return { resources: items.map(({ server: _server, ...r }) => r), ...(nextCursor ? { nextCursor } : {}) };
       },
     },
     {
       schema: ListResourceTemplatesRequestSchema,
       handle: async (req, call) => {
-        const { items, nextCursor } = page(upstreams().resourceTemplates(sessionOwner(call.request.session)).filter((t) => visible(t.server, call.request.view)), req.params?.cursor);
+        const { items, nextCursor } = page(
+          upstreams()
+            .resourceTemplates(sessionOwner(call.request.session))
+            .filter((t) => visible(t.server, call.request.view)),
+          req.params?.cursor,
+        );
         return { resourceTemplates: items.map(({ server: _server, ...t }) => t), ...(nextCursor ? { nextCursor } : {}) };
       },
     },
@@ -141,15 +185,29 @@ export function nativeContent(kernel: KernelApi): void {
     {
       schema: ListPromptsRequestSchema,
       handle: async (req, call) => {
-        const { items, nextCursor } = page(upstreams().prompts(sessionOwner(call.request.session)).filter((p) => visible(p.server, call.request.view)), req.params?.cursor);
-        return { prompts: items.map((p) => ({ name: p.name, ...(p.description ? { description: p.description } : {}), ...(p.arguments ? { arguments: p.arguments } : {}) })), ...(nextCursor ? { nextCursor } : {}) };
+        const { items, nextCursor } = page(
+          upstreams()
+            .prompts(sessionOwner(call.request.session))
+            .filter((p) => visible(p.server, call.request.view)),
+          req.params?.cursor,
+        );
+        return {
+          prompts: items.map((p) => ({
+            name: p.name,
+            ...(p.description ? { description: p.description } : {}),
+            ...(p.arguments ? { arguments: p.arguments } : {}),
+          })),
+          ...(nextCursor ? { nextCursor } : {}),
+        };
       },
     },
     {
       schema: GetPromptRequestSchema,
       handle: async (req, call) => {
         const name = String(req.params?.name);
-        const p = upstreams().prompts(sessionOwner(call.request.session)).find((x) => x.name === name && visible(x.server, call.request.view));
+        const p = upstreams()
+          .prompts(sessionOwner(call.request.session))
+          .find((x) => x.name === name && visible(x.server, call.request.view));
         if (!p) throw new McpError(ErrorCode.InvalidParams, `Prompt '${name}' not found`);
         return upstreams().getPrompt(name, (req.params?.arguments as Record<string, string> | undefined) ?? {}, sessionOwner(call.request.session));
       },
@@ -163,11 +221,15 @@ export function nativeContent(kernel: KernelApi): void {
         // autocomplete expects, not an error.
         const none = { completion: { values: [], total: 0, hasMore: false } };
         if (ref.type === 'ref/prompt') {
-          const p = upstreams().prompts(sessionOwner(call.request.session)).find((x) => x.name === ref.name && visible(x.server, call.request.view));
+          const p = upstreams()
+            .prompts(sessionOwner(call.request.session))
+            .find((x) => x.name === ref.name && visible(x.server, call.request.view));
           return p ? upstreams().complete(p.server, { ...params, ref: { ...ref, name: p.originalName } }, sessionOwner(call.request.session)) : none;
         }
         const uri = String(ref.uri);
-        const owner = upstreams().resourceTemplates(sessionOwner(call.request.session)).find((t) => t.uriTemplate === uri && visible(t.server, call.request.view))?.server;
+        const owner = upstreams()
+          .resourceTemplates(sessionOwner(call.request.session))
+          .find((t) => t.uriTemplate === uri && visible(t.server, call.request.view))?.server;
         return owner ? upstreams().complete(owner, params, sessionOwner(call.request.session)) : none;
       },
     },

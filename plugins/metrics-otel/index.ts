@@ -25,7 +25,9 @@ export default definePlugin<{ maxToolLabels: number }>({
   optionsSchema: {
     type: 'object',
     additionalProperties: false,
-    properties: { maxToolLabels: { type: 'integer', minimum: 1, default: 1000, description: 'Distinct tool names given their own series; the rest are counted as _other.' } },
+    properties: {
+      maxToolLabels: { type: 'integer', minimum: 1, default: 1000, description: 'Distinct tool names given their own series; the rest are counted as _other.' },
+    },
   },
   setup({ kernel, options, log }) {
     const exporters = (process.env.OTEL_METRICS_EXPORTER ?? '').split(',').map((s) => s.trim());
@@ -46,7 +48,9 @@ export default definePlugin<{ maxToolLabels: number }>({
           import('@opentelemetry/resources'),
         ]);
         exporter = await new Promise<PrometheusExporter>((resolve, reject) => {
-          const e: PrometheusExporter = new PrometheusExporter({ host, port }, (err) => (err ? reject(new Error(`metrics: cannot listen on ${host}:${port}: ${err.message}`)) : resolve(e)));
+          const e: PrometheusExporter = new PrometheusExporter({ host, port }, (err) =>
+            err ? reject(new Error(`metrics: cannot listen on ${host}:${port}: ${err.message}`)) : resolve(e),
+          );
         });
         provider = new MeterProvider({
           resource: resourceFromAttributes({ 'service.name': 'switchboard', 'service.version': packageVersion() }),
@@ -56,20 +60,31 @@ export default definePlugin<{ maxToolLabels: number }>({
         const meter = provider.getMeter('switchboard', packageVersion());
 
         // Tool calls: the histogram is the semantic convention's; the counter makes rates easy to query.
-        const duration = meter.createHistogram('mcp.server.operation.duration', { unit: 's', description: 'Duration of tool calls run through Switchboard, by real tool name, server and outcome.', advice: { explicitBucketBoundaries: DURATION_BUCKETS } });
-        const calls = meter.createCounter('switchboard.tool.calls', { description: 'Tool calls run through Switchboard, by real tool name, server, kind and outcome.' });
+        const duration = meter.createHistogram('mcp.server.operation.duration', {
+          unit: 's',
+          description: 'Duration of tool calls run through Switchboard, by real tool name, server and outcome.',
+          advice: { explicitBucketBoundaries: DURATION_BUCKETS },
+        });
+        const calls = meter.createCounter('switchboard.tool.calls', {
+          description: 'Tool calls run through Switchboard, by real tool name, server, kind and outcome.',
+        });
         const workflowRuns = meter.createCounter('switchboard.workflow.executions', { description: 'Workflow executions by workflow and outcome.' });
         const attrs = new CallAttributes(options.maxToolLabels);
         hooks.onCallEnd.tap('metrics-otel', (end) => {
           const a = attrs.of(end);
           duration.record(end.durationMs / 1000, a);
           calls.add(1, a);
-          if (end.kind === 'workflow') workflowRuns.add(1, { 'switchboard.workflow': a['gen_ai.tool.name'] as string, 'switchboard.call.outcome': end.outcome });
+          if (end.kind === 'workflow')
+            workflowRuns.add(1, { 'switchboard.workflow': a['gen_ai.tool.name'] as string, 'switchboard.call.outcome': end.outcome });
         });
 
         // Sessions.
         const sessions = meter.createUpDownCounter('switchboard.sessions.active', { description: 'Open client sessions by transport.' });
-        const sessionDuration = meter.createHistogram('mcp.server.session.duration', { unit: 's', description: 'How long client sessions lasted.', advice: { explicitBucketBoundaries: [1, 10, 60, 300, 900, 3600, 4 * 3600, 24 * 3600] } });
+        const sessionDuration = meter.createHistogram('mcp.server.session.duration', {
+          unit: 's',
+          description: 'How long client sessions lasted.',
+          advice: { explicitBucketBoundaries: [1, 10, 60, 300, 900, 3600, 4 * 3600, 24 * 3600] },
+        });
         hooks.onSessionOpen.tap('metrics-otel', (s) => sessions.add(1, { 'network.transport': s.transport }));
         hooks.onSessionClose.tap('metrics-otel', (s) => {
           sessions.add(-1, { 'network.transport': s.transport });
@@ -79,20 +94,28 @@ export default definePlugin<{ maxToolLabels: number }>({
         // Upstream servers: state now, and reconnects.
         const reconnects = meter.createCounter('switchboard.upstream.reconnects', { description: 'Reconnect attempts to upstream servers after a failure.' });
         hooks.onServiceStateChange.tap('metrics-otel', (c) => {
-          if (c.serviceType === 'MCPServer' && c.state === 'starting' && (c.previous === 'failed' || c.previous === 'unreachable')) reconnects.add(1, { 'switchboard.server': c.name });
+          if (c.serviceType === 'MCPServer' && c.state === 'starting' && (c.previous === 'failed' || c.previous === 'unreachable'))
+            reconnects.add(1, { 'switchboard.server': c.name });
         });
         // Every state is reported, 1 for the current one and 0 for the rest: a series left out would keep its old value.
-        meter.createObservableGauge('switchboard.upstream.state', { description: '1 for the state each upstream server is in now, 0 for the others.' }).addCallback((result: ObservableResult<Attributes>) => {
-          const upstreams = kernel.services.find('upstreams');
-          for (const s of upstreams?.list() ?? []) for (const state of SERVICE_STATES) result.observe(s.state === state ? 1 : 0, { 'switchboard.server': s.name, 'switchboard.state': state });
-        });
-        meter.createObservableGauge('switchboard.upstream.tools', { description: 'Tools each upstream server contributes now.' }).addCallback((result: ObservableResult<Attributes>) => {
-          const upstreams = kernel.services.find('upstreams');
-          for (const s of upstreams?.list() ?? []) result.observe(upstreams!.toolCount(s.name), { 'switchboard.server': s.name });
-        });
+        meter
+          .createObservableGauge('switchboard.upstream.state', { description: '1 for the state each upstream server is in now, 0 for the others.' })
+          .addCallback((result: ObservableResult<Attributes>) => {
+            const upstreams = kernel.services.find('upstreams');
+            for (const s of upstreams?.list() ?? [])
+              for (const state of SERVICE_STATES) result.observe(s.state === state ? 1 : 0, { 'switchboard.server': s.name, 'switchboard.state': state });
+          });
+        meter
+          .createObservableGauge('switchboard.upstream.tools', { description: 'Tools each upstream server contributes now.' })
+          .addCallback((result: ObservableResult<Attributes>) => {
+            const upstreams = kernel.services.find('upstreams');
+            for (const s of upstreams?.list() ?? []) result.observe(upstreams!.toolCount(s.name), { 'switchboard.server': s.name });
+          });
 
         // Configuration.
-        const reloads = meter.createCounter('switchboard.config.reloads', { description: 'Configuration changes applied or rejected (the last good configuration stays).' });
+        const reloads = meter.createCounter('switchboard.config.reloads', {
+          description: 'Configuration changes applied or rejected (the last good configuration stays).',
+        });
         hooks.onConfigLoad.tap('metrics-otel', (_next, previous) => {
           if (previous) reloads.add(1, { 'switchboard.config.outcome': 'applied' });
         });

@@ -156,7 +156,12 @@ export class FileStore implements ResourceStore {
     } catch (err) {
       // Deleted between the event and the read: the unlink event follows.
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
-      onChange({ type: 'invalid', kind, key: path, problems: [{ file: path, line: 0, column: 0, field: '', message: `cannot read: ${(err as Error).message}` }] });
+      onChange({
+        type: 'invalid',
+        kind,
+        key: path,
+        problems: [{ file: path, line: 0, column: 0, field: '', message: `cannot read: ${(err as Error).message}` }],
+      });
     }
   }
 

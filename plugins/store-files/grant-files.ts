@@ -19,7 +19,13 @@ function fileName(part: string): string {
 
 function isRecord(value: unknown): value is StoredRecord & { kind: string; id: string } {
   const r = value as Record<string, unknown> | null;
-  return !!r && typeof r.value === 'string' && typeof r.kind === 'string' && typeof r.id === 'string' && (r.expiresAt === undefined || typeof r.expiresAt === 'number');
+  return (
+    !!r &&
+    typeof r.value === 'string' &&
+    typeof r.kind === 'string' &&
+    typeof r.id === 'string' &&
+    (r.expiresAt === undefined || typeof r.expiresAt === 'number')
+  );
 }
 
 /** Records as files: one per record, 0600, written atomically. */

@@ -20,7 +20,10 @@ async function connect(namespace: string, retryMs: number, onRetry: (message: st
       return api;
     } catch (err) {
       const reason = (err as Error).message;
-      if (Date.now() >= deadline) throw new Error(`orchestrator mode: the Kubernetes API server cannot be used: ${reason} (retried for ${Math.round(retryMs / 1000)} s; there is no fallback to files)`);
+      if (Date.now() >= deadline)
+        throw new Error(
+          `orchestrator mode: the Kubernetes API server cannot be used: ${reason} (retried for ${Math.round(retryMs / 1000)} s; there is no fallback to files)`,
+        );
       if (!said) onRetry(`the Kubernetes API server cannot be used yet (${reason}); retrying for up to ${Math.round(retryMs / 1000)} s`);
       said = true;
       await new Promise((r) => setTimeout(r, 1000));
@@ -34,14 +37,20 @@ export default definePlugin<{ startupRetrySeconds: number }>({
   optionsSchema: {
     type: 'object',
     additionalProperties: false,
-    properties: { startupRetrySeconds: { type: 'number', minimum: 0, default: 30, description: 'How long start-up retries an API server it cannot use before it fails.' } },
+    properties: {
+      startupRetrySeconds: { type: 'number', minimum: 0, default: 30, description: 'How long start-up retries an API server it cannot use before it fails.' },
+    },
   },
   async setup({ kernel, options, log }) {
     kernel.surfaces.claim('orchestrator');
     if (!kernel.settings().orchestrator) return;
     const namespace = kernel.settings().namespace;
     // Loaded only in orchestrator mode: a file-mode Switchboard never pays for the Kubernetes client.
-    const [{ KubeStore }, { StatusWriter }, { SecretGrantStore }] = await Promise.all([import('./kube-store.js'), import('./status-writer.js'), import('./secret-grants.js')]);
+    const [{ KubeStore }, { StatusWriter }, { SecretGrantStore }] = await Promise.all([
+      import('./kube-store.js'),
+      import('./status-writer.js'),
+      import('./secret-grants.js'),
+    ]);
     const api = await connect(namespace, options.startupRetrySeconds * 1000, (m) => log.warn(m));
     const store = new KubeStore(api, kernel.config.configPath, (m) => log.warn(m));
     kernel.services.provide('store', store);
@@ -50,9 +59,11 @@ export default definePlugin<{ startupRetrySeconds: number }>({
     kernel.services.provide('grant-store', grants);
     kernel.services.provide('orchestrator-secrets', {
       async read(name, ns = namespace) {
-        const secret = await api.request<{ data?: Record<string, string> }>('GET', `/api/v1/namespaces/${encodeURIComponent(ns)}/secrets/${encodeURIComponent(name)}`).catch((err: unknown) => {
-          throw new Error(`the secret '${ns}/${name}' cannot be read: ${(err as Error).message}`);
-        });
+        const secret = await api
+          .request<{ data?: Record<string, string> }>('GET', `/api/v1/namespaces/${encodeURIComponent(ns)}/secrets/${encodeURIComponent(name)}`)
+          .catch((err: unknown) => {
+            throw new Error(`the secret '${ns}/${name}' cannot be read: ${(err as Error).message}`);
+          });
         return Object.fromEntries(Object.entries(secret.data ?? {}).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')]));
       },
     });

@@ -112,7 +112,17 @@ export class KubeApi {
   }
 
   /** Watches `plural` from `resourceVersion` on; `done` when the stream ends (the caller lists again and re-watches). */
-  async watch(plural: Plural, resourceVersion: string, onEvent: (type: string, obj: KubeObject) => void, done: (err: unknown) => void): Promise<AbortController> {
-    return new Watch(this.config).watch(this.path(plural), { resourceVersion, allowWatchBookmarks: true }, (type, obj) => onEvent(type, obj as KubeObject), done);
+  async watch(
+    plural: Plural,
+    resourceVersion: string,
+    onEvent: (type: string, obj: KubeObject) => void,
+    done: (err: unknown) => void,
+  ): Promise<AbortController> {
+    return new Watch(this.config).watch(
+      this.path(plural),
+      { resourceVersion, allowWatchBookmarks: true },
+      (type, obj) => onEvent(type, obj as KubeObject),
+      done,
+    );
   }
 }

@@ -61,7 +61,13 @@ class GrantSecrets implements GrantBacking {
     const data: Record<string, string> = { kind: b64(kind), id: b64(id), value: b64(record.value) };
     if (record.expiresAt !== undefined) data.expiresAt = b64(String(record.expiresAt));
     if (record.index) data.index = b64(JSON.stringify(record.index));
-    const body = { apiVersion: 'v1', kind: 'Secret', type: MANAGED, metadata: { name, labels: { [MANAGED]: 'true', 'app.kubernetes.io/managed-by': 'switchboard' } }, data };
+    const body = {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      type: MANAGED,
+      metadata: { name, labels: { [MANAGED]: 'true', 'app.kubernetes.io/managed-by': 'switchboard' } },
+      data,
+    };
     // Replace, or create when there is none: last write wins, as with a file.
     await this.api.request('PUT', `${this.collection()}/${name}`, body).catch(async (err: unknown) => {
       if (!(err instanceof KubeApiError && err.status === 404)) throw err;

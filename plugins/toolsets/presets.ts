@@ -83,7 +83,11 @@ export function compilePresets(specs: Record<string, ToolsetPresetSpec>): Preset
     const path = `${list}.${index}`;
     const keys = RULE_KEYS.filter((k) => (rule as Record<string, unknown>)[k] !== undefined);
     if (keys.length !== 1) {
-      problems.push({ preset, path, message: keys.length === 0 ? 'a rule must set exactly one key; it sets none' : `a rule must set exactly one key; it sets ${keys.join(', ')}` });
+      problems.push({
+        preset,
+        path,
+        message: keys.length === 0 ? 'a rule must set exactly one key; it sets none' : `a rule must set exactly one key; it sets ${keys.join(', ')}`,
+      });
       return undefined;
     }
     const key = keys[0]!;

@@ -11,7 +11,11 @@ function predicateOf(selector: Selector, presets: ReadonlyMap<string, CompiledPr
   switch (selector.kind) {
     case 'preset': {
       const preset = presets.get(v);
-      if (!preset) throw new InvalidToolsetError(`unknown preset '${v}' (known: ${[...presets.keys()].join(', ')})`, all.map((s) => s.text));
+      if (!preset)
+        throw new InvalidToolsetError(
+          `unknown preset '${v}' (known: ${[...presets.keys()].join(', ')})`,
+          all.map((s) => s.text),
+        );
       return preset.matches;
     }
     case 'server':

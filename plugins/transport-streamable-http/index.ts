@@ -124,15 +124,18 @@ export default definePlugin<{ path: string; sessionIdleMinutes: number }>({
       start() {
         if (options.sessionIdleMinutes > 0) {
           const idleMs = options.sessionIdleMinutes * 60_000;
-          sweeper = setInterval(() => {
-            const now = Date.now();
-            for (const t of sessions.values()) {
-              if (now - t.lastActivity > idleMs) {
-                log.info(`ending idle session ${t.sessionId}`);
-                void t.close();
+          sweeper = setInterval(
+            () => {
+              const now = Date.now();
+              for (const t of sessions.values()) {
+                if (now - t.lastActivity > idleMs) {
+                  log.info(`ending idle session ${t.sessionId}`);
+                  void t.close();
+                }
               }
-            }
-          }, Math.min(idleMs, 60_000));
+            },
+            Math.min(idleMs, 60_000),
+          );
           sweeper.unref();
         }
       },

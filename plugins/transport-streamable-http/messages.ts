@@ -31,7 +31,7 @@ export function asMessages(body: unknown): { messages: JSONRPCMessage[]; batch: 
   for (const m of list) {
     if (!m || typeof m !== 'object' || Array.isArray(m)) return 'each message must be a JSON-RPC object';
     const o = m as Record<string, unknown>;
-    if (o.jsonrpc !== '2.0') return "'jsonrpc' must be \"2.0\"";
+    if (o.jsonrpc !== '2.0') return '\'jsonrpc\' must be "2.0"';
     const hasMethod = typeof o.method === 'string';
     const isResponse = 'result' in o || 'error' in o;
     if (!hasMethod && !isResponse) return "a message needs a 'method' (request, notification) or 'result'/'error' (response)";

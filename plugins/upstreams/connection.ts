@@ -205,7 +205,9 @@ export class UpstreamConnection implements ServedLists {
   private requireSignIn(challenge: string): void {
     this.retry.failures = 0;
     this.challenge = challenge;
-    this.error = this.events.secrets.scrubText(`the server requires sign-in${challenge ? ` (WWW-Authenticate: ${challenge})` : ''}; configure credentials in its headers, or sign in when the OAuth client is enabled`);
+    this.error = this.events.secrets.scrubText(
+      `the server requires sign-in${challenge ? ` (WWW-Authenticate: ${challenge})` : ''}; configure credentials in its headers, or sign in when the OAuth client is enabled`,
+    );
     this.health = 'unhealthy';
     this.log.warn(this.error);
     this.setState('auth_required');

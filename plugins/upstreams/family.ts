@@ -51,13 +51,21 @@ export function familySurface(family: string, members: readonly UpstreamConnecti
   const offers = new Map<string, Offer[]>();
   for (const member of members) {
     if (member.def.family?.instanceArg !== instanceArg) {
-      refused.push({ member: member.name, tool: '*', reason: `its family '${family}' uses instanceArg '${instanceArg}', not '${member.def.family?.instanceArg}'` });
+      refused.push({
+        member: member.name,
+        tool: '*',
+        reason: `its family '${family}' uses instanceArg '${instanceArg}', not '${member.def.family?.instanceArg}'`,
+      });
       continue;
     }
     if (!listed(member)) continue;
     for (const tool of member.tools) {
       if (tool.inputSchema.properties && Object.hasOwn(tool.inputSchema.properties, instanceArg)) {
-        refused.push({ member: member.name, tool: tool.name, reason: `tool '${tool.name}' already has an argument named '${instanceArg}', the family's instance argument` });
+        refused.push({
+          member: member.name,
+          tool: tool.name,
+          reason: `tool '${tool.name}' already has an argument named '${instanceArg}', the family's instance argument`,
+        });
         continue;
       }
       const list = offers.get(tool.name) ?? [];

@@ -34,7 +34,11 @@ export async function readLists(client: Client, into: ServedLists, limits: ToolL
   into.resources = caps.resources ? secrets.scrubValue(await listAll((cursor) => client.listResources(cursor ? { cursor } : {}), 'resources')) : [];
   // Templates are optional even for servers with resources: one that has none may not answer.
   into.resourceTemplates = caps.resources
-    ? secrets.scrubValue(await listAll<'resourceTemplates', ResourceTemplate>((cursor) => client.listResourceTemplates(cursor ? { cursor } : {}), 'resourceTemplates').catch((): ResourceTemplate[] => []))
+    ? secrets.scrubValue(
+        await listAll<'resourceTemplates', ResourceTemplate>((cursor) => client.listResourceTemplates(cursor ? { cursor } : {}), 'resourceTemplates').catch(
+          (): ResourceTemplate[] => [],
+        ),
+      )
     : [];
   into.prompts = caps.prompts ? secrets.scrubValue(await listAll((cursor) => client.listPrompts(cursor ? { cursor } : {}), 'prompts')) : [];
 }
@@ -50,7 +54,8 @@ async function listTools(client: Client, limits: ToolListLimits, log: Logger, se
     all.push(...page.tools);
     cursor = page.nextCursor;
     // Empty pages with a cursor each time would never end.
-    if (++pages > limits.maxToolsPerServer) throw new ToolListLimitError(`the server's tools/list never ends (more than ${limits.maxToolsPerServer} pages); its tool list is refused`);
+    if (++pages > limits.maxToolsPerServer)
+      throw new ToolListLimitError(`the server's tools/list never ends (more than ${limits.maxToolsPerServer} pages); its tool list is refused`);
   } while (cursor);
   return all;
 }

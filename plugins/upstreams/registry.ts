@@ -3,7 +3,15 @@
  * whose definition changed restarts, one that disappeared stops, one that appeared starts
  * (remote servers always, stdio servers when autoStart), and nothing else is touched.
  */
-import type { ContentChange, ServiceState, ServiceStatus, UpstreamPrompt, UpstreamRegistry, UpstreamResource, UpstreamResourceTemplate } from '../../kernel/contracts/lifecycle.js';
+import type {
+  ContentChange,
+  ServiceState,
+  ServiceStatus,
+  UpstreamPrompt,
+  UpstreamRegistry,
+  UpstreamResource,
+  UpstreamResourceTemplate,
+} from '../../kernel/contracts/lifecycle.js';
 import type { ConfigSnapshot } from '../../kernel/config/snapshot.js';
 import type { McpServerDefinition } from '../../kernel/config/settings.js';
 import { AuthRequiredError, NotFoundError } from '../../kernel/errors.js';
@@ -131,10 +139,16 @@ export class Upstreams implements UpstreamRegistry {
     }
     const gate = this.gates.get(conn.name);
     const defs = gate ? toolDefinitions(conn, gate.tools, (name, args, call) => gate.call(name, args, call)) : toolDefinitions(conn);
-    if (defs.length > 0) this.lastKnown.set(conn.name, defs.map((d) => d.name));
+    if (defs.length > 0)
+      this.lastKnown.set(
+        conn.name,
+        defs.map((d) => d.name),
+      );
     const known = defs.length === 0 ? (this.lastKnown.get(conn.name) ?? []) : [];
     // A server waiting for sign-in with nobody signed in: its last tools say how to get them back.
-    this.kernel.catalogue.explainAbsence(source, known, () => (this.gates.has(conn.name) ? new AuthRequiredError(conn.name, 'you have not signed in to it', this.authTool()) : this.unavailableFor(conn)));
+    this.kernel.catalogue.explainAbsence(source, known, () =>
+      this.gates.has(conn.name) ? new AuthRequiredError(conn.name, 'you have not signed in to it', this.authTool()) : this.unavailableFor(conn),
+    );
     this.kernel.catalogue.replaceSource(source, defs);
   }
 
@@ -157,7 +171,10 @@ export class Upstreams implements UpstreamRegistry {
   }
 
   private unavailableFor(c: UpstreamConnection) {
-    return unavailable({ name: c.name, state: c.state, error: c.error, nextRetryAt: c.nextRetryAt, suspended: c.def.suspended }, this.kernel.settings().aggregator.servicePrefix);
+    return unavailable(
+      { name: c.name, state: c.state, error: c.error, nextRetryAt: c.nextRetryAt, suspended: c.def.suspended },
+      this.kernel.settings().aggregator.servicePrefix,
+    );
   }
 
   private announce(conn: UpstreamConnection, previous: ServiceState): void {
@@ -174,31 +191,41 @@ export class Upstreams implements UpstreamRegistry {
     const credentials = this.kernel.services.find('upstream-credentials');
     if (!credentials || this.gates.has(conn.name) || !conn.def.url) return;
     const log = this.log.child(conn.name);
-    const gate: SignInGate = new SignInGate(conn.name, { url: conn.def.url, challenge: conn.challenge ?? '' }, {
-      credentials,
-      log,
-      connect: (owner, bearer, onRefused) =>
-        new UpstreamConnection(conn.def, this.kernel.config.configPath, log, {
-          onContentChange: (c) => gate.listed(c),
-          onStateChange: (c) => {
-            if (c.state === 'auth_required') onRefused();
-          },
-          onSecret: (value) => this.kernel.secrets.add(value),
-          secrets: this.kernel.secrets,
-          unavailable: (c) => this.unavailableFor(c),
-          toolLimits: this.toolLimits,
-          outbound: () => outboundPolicy(this.kernel.settings()),
-          onResourceUpdated: () => undefined,
-          unauthorized: () => {
-            onRefused();
-            return gate.refusal();
-          },
-          insufficientScope: (_c, challenge) => gate.stepUp(owner, challenge),
-        }, bearer),
-      publish: () => this.publish(conn),
-      authTool: () => this.authTool(),
-      notify: (owner) => this.notifyOwner(owner),
-    });
+    const gate: SignInGate = new SignInGate(
+      conn.name,
+      { url: conn.def.url, challenge: conn.challenge ?? '' },
+      {
+        credentials,
+        log,
+        connect: (owner, bearer, onRefused) =>
+          new UpstreamConnection(
+            conn.def,
+            this.kernel.config.configPath,
+            log,
+            {
+              onContentChange: (c) => gate.listed(c),
+              onStateChange: (c) => {
+                if (c.state === 'auth_required') onRefused();
+              },
+              onSecret: (value) => this.kernel.secrets.add(value),
+              secrets: this.kernel.secrets,
+              unavailable: (c) => this.unavailableFor(c),
+              toolLimits: this.toolLimits,
+              outbound: () => outboundPolicy(this.kernel.settings()),
+              onResourceUpdated: () => undefined,
+              unauthorized: () => {
+                onRefused();
+                return gate.refusal();
+              },
+              insufficientScope: (_c, challenge) => gate.stepUp(owner, challenge),
+            },
+            bearer,
+          ),
+        publish: () => this.publish(conn),
+        authTool: () => this.authTool(),
+        notify: (owner) => this.notifyOwner(owner),
+      },
+    );
     this.gates.set(conn.name, gate);
     this.views.changed();
     void gate.adoptGrants();

@@ -78,7 +78,11 @@ export class SignInGate {
     this.conns.delete(owner);
     await old?.stop();
     const credentials = this.parts.credentials;
-    const conn = this.parts.connect(owner, (renew) => credentials.accessToken(this.server, owner, renew), () => void this.refused(owner));
+    const conn = this.parts.connect(
+      owner,
+      (renew) => credentials.accessToken(this.server, owner, renew),
+      () => void this.refused(owner),
+    );
     await conn.start();
     if (conn.state !== 'running') {
       const why = conn.error ?? `the connection is ${conn.state}`;
@@ -111,7 +115,7 @@ export class SignInGate {
 
   /** The server stopped accepting the owner's credentials (revoked, expired beyond refresh). */
   private async refused(owner: Owner): Promise<void> {
-    this.parts.log.warn('the server refused a signed-in connection\'s credentials; its owner must sign in again');
+    this.parts.log.warn("the server refused a signed-in connection's credentials; its owner must sign in again");
     await this.parts.credentials.forget(this.server, owner);
     await this.drop(owner);
     this.parts.notify(owner);
@@ -127,7 +131,11 @@ export class SignInGate {
   stepUp(owner: Owner, challenge: string): AuthRequiredError {
     this.stepUps.set(owner, challenge);
     const scope = /scope="([^"]*)"/.exec(challenge)?.[1];
-    return new AuthRequiredError(this.server, `it needs more permission for this call${scope ? ` (scope "${scope}")` : ''}; sign in again to grant it`, this.parts.authTool());
+    return new AuthRequiredError(
+      this.server,
+      `it needs more permission for this call${scope ? ` (scope "${scope}")` : ''}; sign in again to grant it`,
+      this.parts.authTool(),
+    );
   }
 
   /** A new grant arrived for `owner`: any step-up it was asked for is answered. */

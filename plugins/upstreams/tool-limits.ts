@@ -21,7 +21,9 @@ export class ToolListLimitError extends Error {
 export function checkToolPage(before: number, page: readonly Tool[], limits: ToolListLimits): void {
   const total = before + page.length;
   if (total > limits.maxToolsPerServer) {
-    throw new ToolListLimitError(`the server offers more than ${limits.maxToolsPerServer} tools (aggregator.limits.maxToolsPerServer); its tool list is refused`);
+    throw new ToolListLimitError(
+      `the server offers more than ${limits.maxToolsPerServer} tools (aggregator.limits.maxToolsPerServer); its tool list is refused`,
+    );
   }
   for (const tool of page) {
     if (tool.name.length > limits.maxToolNameLength) {

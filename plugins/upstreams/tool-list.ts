@@ -45,7 +45,8 @@ function isObject(v: unknown): v is Record<string, unknown> {
 const PAGE = {
   safeParse(data: unknown): { success: true; data: Page } | { success: false; error: Error } {
     if (!isObject(data) || !Array.isArray(data.tools)) return { success: false, error: new Error("tools/list result has no 'tools' array") };
-    if (data.nextCursor !== undefined && typeof data.nextCursor !== 'string') return { success: false, error: new Error("tools/list 'nextCursor' is not a string") };
+    if (data.nextCursor !== undefined && typeof data.nextCursor !== 'string')
+      return { success: false, error: new Error("tools/list 'nextCursor' is not a string") };
     return { success: true, data: data as unknown as Page };
   },
 } as unknown as typeof ListToolsResultSchema;

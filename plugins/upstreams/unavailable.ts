@@ -20,7 +20,8 @@ export function unavailable(facts: UnavailableFacts, servicePrefix: string): Ser
   const args = JSON.stringify({ name });
   const next = facts.nextRetryAt?.toISOString();
   let advice: string;
-  if (facts.suspended) advice = `it is suspended in its definition; resume it with ${coreToolName(servicePrefix, 'core_mcpserver_update')} ${JSON.stringify({ name, suspended: false })}`;
+  if (facts.suspended)
+    advice = `it is suspended in its definition; resume it with ${coreToolName(servicePrefix, 'core_mcpserver_update')} ${JSON.stringify({ name, suspended: false })}`;
   else if (state === 'stopped') advice = `start it with ${coreToolName(servicePrefix, 'core_service_start')} ${args}`;
   else if (next) advice = `it reconnects by itself at ${next}, or now with ${coreToolName(servicePrefix, 'core_service_restart')} ${args}`;
   else advice = `restart it with ${coreToolName(servicePrefix, 'core_service_restart')} ${args}`;

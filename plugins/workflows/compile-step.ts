@@ -72,7 +72,8 @@ function compileCondition(c: WorkflowCondition, id: string, ctx: StepContext): C
     return undefined;
   }
   if (c.template !== undefined) {
-    if (c.expect !== undefined || c.expect_not !== undefined) ctx.errors.push(`${where}: a template condition has no expect; the template itself renders true or false`);
+    if (c.expect !== undefined || c.expect_not !== undefined)
+      ctx.errors.push(`${where}: a template condition has no expect; the template itself renders true or false`);
     return { kind: 'template', template: compileValue(c.template, () => `${where} template`) };
   }
   checkExpect(c.expect, `${where}.expect`, ctx.errors);
@@ -102,11 +103,14 @@ export function compileStep(step: WorkflowStep, ctx: StepContext, within?: strin
   if (ctx.ids.has(id)) ctx.errors.push(`step '${id}': duplicate step id`);
   const kinds = (['tool', 'forEach', 'parallel'] as const).filter((k) => step[k] !== undefined);
   if (kinds.length !== 1) {
-    ctx.errors.push(`step '${id}': set exactly one of 'tool' (a tool call), 'forEach' (a loop) or 'parallel' (a group)${kinds.length ? `; it sets ${kinds.join(' and ')}` : ''}`);
+    ctx.errors.push(
+      `step '${id}': set exactly one of 'tool' (a tool call), 'forEach' (a loop) or 'parallel' (a group)${kinds.length ? `; it sets ${kinds.join(' and ')}` : ''}`,
+    );
     ctx.ids.add(id);
     return undefined;
   }
-  if (step.maxConcurrency !== undefined && kinds[0] !== 'parallel') ctx.errors.push(`step '${id}': maxConcurrency applies to parallel groups (a loop takes forEach.concurrency)`);
+  if (step.maxConcurrency !== undefined && kinds[0] !== 'parallel')
+    ctx.errors.push(`step '${id}': maxConcurrency applies to parallel groups (a loop takes forEach.concurrency)`);
   if (within && kinds[0] !== 'tool') {
     ctx.errors.push(`step '${id}' in '${within}': loop bodies, groups and onFailure hold tool steps only (no nested forEach or parallel)`);
     ctx.ids.add(id);
@@ -121,7 +125,12 @@ export function compileStep(step: WorkflowStep, ctx: StepContext, within?: strin
     if (step.tool !== undefined) {
       ctx.ids.add(id);
       ctx.tools.add(step.tool);
-      const compiled: CompiledToolStep = { ...base, kind: 'tool', tool: step.tool, args: compileValue(step.args ?? {}, (path) => `step '${id}', argument${path ? ` '${path}'` : ''}`) };
+      const compiled: CompiledToolStep = {
+        ...base,
+        kind: 'tool',
+        tool: step.tool,
+        args: compileValue(step.args ?? {}, (path) => `step '${id}', argument${path ? ` '${path}'` : ''}`),
+      };
       if (step.outputs) compiled.outputs = compileValue(step.outputs, (path) => `step '${id}', output${path ? ` '${path}'` : ''}`);
       return compiled;
     }
@@ -140,7 +149,12 @@ export function compileStep(step: WorkflowStep, ctx: StepContext, within?: strin
       };
     }
     const members = step.parallel!.map((s) => compileStep(s, ctx, id)).filter((s): s is CompiledToolStep => s?.kind === 'tool');
-    return { ...base, kind: 'parallel', members, maxConcurrency: limit(step.maxConcurrency, Number.POSITIVE_INFINITY, `step '${id}': maxConcurrency`, ctx.errors) };
+    return {
+      ...base,
+      kind: 'parallel',
+      members,
+      maxConcurrency: limit(step.maxConcurrency, Number.POSITIVE_INFINITY, `step '${id}': maxConcurrency`, ctx.errors),
+    };
   } catch (err) {
     if (!(err instanceof TemplateLocationError)) throw err;
     ctx.errors.push(err.message);

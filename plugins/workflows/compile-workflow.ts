@@ -59,7 +59,8 @@ export function compileWorkflow(def: WorkflowDefinition): Compilation {
   const ctx: StepContext = { ids: new Set(), tools: new Set(), errors: [] };
   if (def.steps.length === 0) ctx.errors.push('a workflow needs at least one step');
   for (const [name, a] of Object.entries(def.args)) {
-    if (a.default !== undefined && !ofType(a.type, a.default)) ctx.errors.push(`argument '${name}': default ${JSON.stringify(a.default)} is not of type ${a.type}`);
+    if (a.default !== undefined && !ofType(a.type, a.default))
+      ctx.errors.push(`argument '${name}': default ${JSON.stringify(a.default)} is not of type ${a.type}`);
   }
   const steps = def.steps.map((s) => compileStep(s, ctx)).filter((s): s is CompiledStep => s !== undefined);
   const onFailure = def.onFailure.map((s) => compileStep(s, ctx, 'onFailure')).filter((s): s is CompiledToolStep => s?.kind === 'tool');

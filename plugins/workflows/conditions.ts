@@ -28,7 +28,14 @@ function expectationHolds(expect: Record<string, unknown>, success: boolean, val
 /** Renders a compiled value within the engine's budget and turns (StepRunner.render). */
 export type Render = (cv: CompiledValue, data: unknown) => Promise<unknown>;
 
-export async function conditionHolds(c: CompiledCondition, data: unknown, outcomes: ReadonlyMap<string, Outcome>, tools: ToolInvoker, call: CallContext, render: Render): Promise<boolean> {
+export async function conditionHolds(
+  c: CompiledCondition,
+  data: unknown,
+  outcomes: ReadonlyMap<string, Outcome>,
+  tools: ToolInvoker,
+  call: CallContext,
+  render: Render,
+): Promise<boolean> {
   if (c.kind === 'template') {
     const v = await render(c.template, data);
     if (v === true || v === 'true') return true;

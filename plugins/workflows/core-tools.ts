@@ -18,7 +18,12 @@ const { read: READ, create: CREATE, update: UPDATE, delete: DELETE } = ANNOTATIO
 
 const NAME = { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9_-]{0,62}$', description: 'Workflow name; its tool is workflow_<name>.' };
 const ARGS = { type: 'object', description: 'Input arguments: name -> {type, required, default, description}.' };
-const STEPS = { type: 'array', items: { type: 'object' }, description: 'Steps, each {id} and one of tool (with args), forEach {items, as, steps, concurrency} or parallel [steps]; optional condition, allow_failure, output, outputs.' };
+const STEPS = {
+  type: 'array',
+  items: { type: 'object' },
+  description:
+    'Steps, each {id} and one of tool (with args), forEach {items, as, steps, concurrency} or parallel [steps]; optional condition, allow_failure, output, outputs.',
+};
 const ON_FAILURE = { type: 'array', items: { type: 'object' }, description: 'Rollback tool steps run best-effort after a failure, with .error bound.' };
 const OUTPUT = { description: 'The returned document: templates rendered after the last step (single actions keep their type).' };
 const STATUSES = ['running', 'completed', 'failed', 'cancelled'];
@@ -58,12 +63,22 @@ export function workflowCoreTools(kernel: KernelApi, registry: WorkflowRegistry,
   };
 
   const prefix = kernel.settings().aggregator.servicePrefix;
-  const tool = (name: string, description: string, annotations: ToolAnnotations, properties: Record<string, unknown>, required: string[], run: (args: JsonObject, call: CallContext) => Promise<JsonObject>, op?: AdminOperation): ToolDefinition =>
-    coreTool(prefix, { name, description, annotations, properties, required, run, ...(op ? { operation: op } : {}) });
+  const tool = (
+    name: string,
+    description: string,
+    annotations: ToolAnnotations,
+    properties: Record<string, unknown>,
+    required: string[],
+    run: (args: JsonObject, call: CallContext) => Promise<JsonObject>,
+    op?: AdminOperation,
+  ): ToolDefinition => coreTool(prefix, { name, description, annotations, properties, required, run, ...(op ? { operation: op } : {}) });
 
   return [
     tool('core_workflow_list', 'List workflows with their availability.', READ, {}, [], async (_a, call) => {
-      const workflows = registry.names().filter((n) => permits(kernel, call, 'read', workflowResource(n, registry.get(n)?.resource))).map(summary);
+      const workflows = registry
+        .names()
+        .filter((n) => permits(kernel, call, 'read', workflowResource(n, registry.get(n)?.resource)))
+        .map(summary);
       return { workflows, total: workflows.length };
     }),
     tool('core_workflow_get', 'Get the complete definition of a workflow.', READ, { name: NAME }, ['name'], async (a, call) => {
@@ -71,78 +86,141 @@ export function workflowCoreTools(kernel: KernelApi, registry: WorkflowRegistry,
       if (!permits(kernel, call, 'read', workflowResource(a.name as string, entry.resource))) throw new NotFoundError('workflow', a.name as string);
       return { ...toToolForm(entry.resource), available: registry.availability(a.name as string).available, source: entry.origin };
     }),
-    tool('core_workflow_available', 'Tell whether a workflow can run now, naming the tools it misses (nested workflows followed).', READ, { name: NAME }, ['name'], async (a) => {
-      require(a.name as string);
-      const av = registry.availability(a.name as string);
-      return { name: a.name as string, available: av.available, missing_tools: av.missing };
-    }),
+    tool(
+      'core_workflow_available',
+      'Tell whether a workflow can run now, naming the tools it misses (nested workflows followed).',
+      READ,
+      { name: NAME },
+      ['name'],
+      async (a) => {
+        require(a.name as string);
+        const av = registry.availability(a.name as string);
+        return { name: a.name as string, available: av.available, missing_tools: av.missing };
+      },
+    ),
     // An empty step list is reported by the workflow check itself, in words (create, update, validate alike).
-    tool('core_workflow_validate', 'Check a workflow definition without creating it: errors, warnings, tool availability.', READ, { name: NAME, description: { type: 'string' }, args: ARGS, steps: STEPS, onFailure: ON_FAILURE, output: OUTPUT, labels: { type: 'object' } }, ['name', 'steps'], async (a) => {
-      const check = checkForm(a as unknown as WorkflowToolForm, namespace(), registry, 'core_workflow_validate');
-      const required = check.workflow?.tools ?? [];
-      return { valid: check.errors.length === 0, errors: check.errors, warnings: check.warnings, tools: { required, missing: check.missing, available: check.missing.length === 0 } };
-    }),
-    tool('core_workflow_create', 'Create a workflow; its tool workflow_<name> appears at once.', CREATE, { name: NAME, description: { type: 'string' }, args: ARGS, steps: STEPS, onFailure: ON_FAILURE, output: OUTPUT, labels: { type: 'object' } }, ['name', 'steps'], async (a, call) => {
-      const form = a as unknown as WorkflowToolForm;
-      return administer(kernel, call, workflowResource(form.name, undefined), 'create', (principal) => {
-        if (registry.get(form.name)) throw new ConflictError(`workflow '${form.name}' already exists; use core_workflow_update`, { name: form.name });
-        return write(form, undefined, call, principal.key);
-      });
-    }, operation('create')),
-    tool('core_workflow_update', 'Update a workflow: steps replace all steps; args and description replace theirs when given.', UPDATE, { name: NAME, description: { type: 'string' }, args: ARGS, steps: STEPS, onFailure: ON_FAILURE, output: OUTPUT, labels: { type: 'object' } }, ['name'], async (a, call) => {
-      const entry = require(a.name as string);
-      const current = toToolForm(entry.resource) as unknown as WorkflowToolForm;
-      const form: WorkflowToolForm = { ...current, ...(a as Partial<WorkflowToolForm>), name: current.name };
-      const key = kernel.config.snapshot.workflows.get(current.name)?.origin.file;
-      const owner = entry.resource.spec.registeredBy;
-      return administer(kernel, call, workflowResource(current.name, entry.resource), 'update', () => write(form, key, call, owner));
-    }, operation('update')),
-    tool('core_workflow_delete', 'Delete a workflow. Running executions and history are unaffected.', DELETE, { name: NAME }, ['name'], async (a, call) => {
-      const entry = require(a.name as string);
-      return administer(kernel, call, workflowResource(a.name as string, entry.resource), 'delete', async () => {
-        const key = kernel.config.snapshot.workflows.get(a.name as string)!.origin.file;
-        const { location } = await store().remove('workflow', key, await writeAs(kernel, call));
-        await kernel.config.removeKey(key);
-        return { status: 'deleted', name: a.name as string, file: location };
-      });
-    }, operation('delete')),
-    tool('core_workflow_execution_list', 'List workflow executions, newest first; filter by status and workflow_name; paged.', READ, {
-      limit: { type: 'number', minimum: 1, default: 50 },
-      offset: { type: 'number', minimum: 0, default: 0 },
-      status: { enum: STATUSES },
-      workflow_name: { type: 'string' },
-    }, [], async (a, call) => {
-      // A person's own runs; administrators see every run.
-      const visible = (r: ExecutionRecord) => permits(kernel, call, 'read', executionResource(r));
-      const q = { limit: Math.floor(a.limit as number), offset: Math.floor(a.offset as number), visible, ...(a.status ? { status: a.status as ExecutionStatus } : {}), ...(a.workflow_name ? { workflow_name: a.workflow_name as string } : {}) };
-      const page = listSummaries(executions, q);
-      return { executions: page.executions, total: page.total, limit: q.limit, offset: q.offset };
-    }),
-    tool('core_workflow_execution_get', 'Get one execution: status, timing, input, result and (by default) its steps.', READ, {
-      execution_id: { type: 'string', minLength: 1 },
-      include_steps: { type: 'boolean', default: true },
-      step_id: { type: 'string', description: "One step's record, e.g. 'deploy' or 'deploy[2].apply'." },
-      summary: { type: 'boolean', default: false, description: 'Steps without their arguments and results.' },
-    }, ['execution_id'], async (a, call) => {
-      const r = executions.get(a.execution_id as string);
-      // Another person's run reads as absent: its id tells nothing.
-      if (!r || !permits(kernel, call, 'read', executionResource(r))) throw new NotFoundError('execution', a.execution_id as string);
-      const out: JsonObject = { ...r };
-      if (a.step_id !== undefined) {
-        const step = [...r.steps, ...(r.rollback ?? [])].find((s) => s.id === a.step_id);
-        if (!step) throw new NotFoundError(`step of execution ${r.execution_id}`, a.step_id as string);
-        out.steps = [step];
-      } else if (a.include_steps === false) {
-        delete out.steps;
-        delete out.rollback;
-      } else if (a.summary === true) {
-        const brief = (steps: typeof r.steps) => steps.map(({ args: _args, result: _result, ...rest }) => rest);
-        out.steps = brief(r.steps);
-        if (r.rollback) out.rollback = brief(r.rollback);
-        delete out.result;
-      }
-      return out;
-    }),
+    tool(
+      'core_workflow_validate',
+      'Check a workflow definition without creating it: errors, warnings, tool availability.',
+      READ,
+      { name: NAME, description: { type: 'string' }, args: ARGS, steps: STEPS, onFailure: ON_FAILURE, output: OUTPUT, labels: { type: 'object' } },
+      ['name', 'steps'],
+      async (a) => {
+        const check = checkForm(a as unknown as WorkflowToolForm, namespace(), registry, 'core_workflow_validate');
+        const required = check.workflow?.tools ?? [];
+        return {
+          valid: check.errors.length === 0,
+          errors: check.errors,
+          warnings: check.warnings,
+          tools: { required, missing: check.missing, available: check.missing.length === 0 },
+        };
+      },
+    ),
+    tool(
+      'core_workflow_create',
+      'Create a workflow; its tool workflow_<name> appears at once.',
+      CREATE,
+      { name: NAME, description: { type: 'string' }, args: ARGS, steps: STEPS, onFailure: ON_FAILURE, output: OUTPUT, labels: { type: 'object' } },
+      ['name', 'steps'],
+      async (a, call) => {
+        const form = a as unknown as WorkflowToolForm;
+        return administer(kernel, call, workflowResource(form.name, undefined), 'create', (principal) => {
+          if (registry.get(form.name)) throw new ConflictError(`workflow '${form.name}' already exists; use core_workflow_update`, { name: form.name });
+          return write(form, undefined, call, principal.key);
+        });
+      },
+      operation('create'),
+    ),
+    tool(
+      'core_workflow_update',
+      'Update a workflow: steps replace all steps; args and description replace theirs when given.',
+      UPDATE,
+      { name: NAME, description: { type: 'string' }, args: ARGS, steps: STEPS, onFailure: ON_FAILURE, output: OUTPUT, labels: { type: 'object' } },
+      ['name'],
+      async (a, call) => {
+        const entry = require(a.name as string);
+        const current = toToolForm(entry.resource) as unknown as WorkflowToolForm;
+        const form: WorkflowToolForm = { ...current, ...(a as Partial<WorkflowToolForm>), name: current.name };
+        const key = kernel.config.snapshot.workflows.get(current.name)?.origin.file;
+        const owner = entry.resource.spec.registeredBy;
+        return administer(kernel, call, workflowResource(current.name, entry.resource), 'update', () => write(form, key, call, owner));
+      },
+      operation('update'),
+    ),
+    tool(
+      'core_workflow_delete',
+      'Delete a workflow. Running executions and history are unaffected.',
+      DELETE,
+      { name: NAME },
+      ['name'],
+      async (a, call) => {
+        const entry = require(a.name as string);
+        return administer(kernel, call, workflowResource(a.name as string, entry.resource), 'delete', async () => {
+          const key = kernel.config.snapshot.workflows.get(a.name as string)!.origin.file;
+          const { location } = await store().remove('workflow', key, await writeAs(kernel, call));
+          await kernel.config.removeKey(key);
+          return { status: 'deleted', name: a.name as string, file: location };
+        });
+      },
+      operation('delete'),
+    ),
+    tool(
+      'core_workflow_execution_list',
+      'List workflow executions, newest first; filter by status and workflow_name; paged.',
+      READ,
+      {
+        limit: { type: 'number', minimum: 1, default: 50 },
+        offset: { type: 'number', minimum: 0, default: 0 },
+        status: { enum: STATUSES },
+        workflow_name: { type: 'string' },
+      },
+      [],
+      async (a, call) => {
+        // A person's own runs; administrators see every run.
+        const visible = (r: ExecutionRecord) => permits(kernel, call, 'read', executionResource(r));
+        const q = {
+          limit: Math.floor(a.limit as number),
+          offset: Math.floor(a.offset as number),
+          visible,
+          ...(a.status ? { status: a.status as ExecutionStatus } : {}),
+          ...(a.workflow_name ? { workflow_name: a.workflow_name as string } : {}),
+        };
+        const page = listSummaries(executions, q);
+        return { executions: page.executions, total: page.total, limit: q.limit, offset: q.offset };
+      },
+    ),
+    tool(
+      'core_workflow_execution_get',
+      'Get one execution: status, timing, input, result and (by default) its steps.',
+      READ,
+      {
+        execution_id: { type: 'string', minLength: 1 },
+        include_steps: { type: 'boolean', default: true },
+        step_id: { type: 'string', description: "One step's record, e.g. 'deploy' or 'deploy[2].apply'." },
+        summary: { type: 'boolean', default: false, description: 'Steps without their arguments and results.' },
+      },
+      ['execution_id'],
+      async (a, call) => {
+        const r = executions.get(a.execution_id as string);
+        // Another person's run reads as absent: its id tells nothing.
+        if (!r || !permits(kernel, call, 'read', executionResource(r))) throw new NotFoundError('execution', a.execution_id as string);
+        const out: JsonObject = { ...r };
+        if (a.step_id !== undefined) {
+          const step = [...r.steps, ...(r.rollback ?? [])].find((s) => s.id === a.step_id);
+          if (!step) throw new NotFoundError(`step of execution ${r.execution_id}`, a.step_id as string);
+          out.steps = [step];
+        } else if (a.include_steps === false) {
+          delete out.steps;
+          delete out.rollback;
+        } else if (a.summary === true) {
+          const brief = (steps: typeof r.steps) => steps.map(({ args: _args, result: _result, ...rest }) => rest);
+          out.steps = brief(r.steps);
+          if (r.rollback) out.rollback = brief(r.rollback);
+          delete out.result;
+        }
+        return out;
+      },
+    ),
   ];
 }
 

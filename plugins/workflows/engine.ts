@@ -92,7 +92,8 @@ export class WorkflowEngine {
   }
 
   private async execute(wf: CompiledWorkflow, input: JsonObject, call: CallContext): Promise<CallToolResult> {
-    if (call.depth >= MAX_DEPTH) throw new SwitchboardError('WORKFLOW_FAILED', `workflow '${wf.def.name}' is nested ${call.depth} deep; at most ${MAX_DEPTH} levels are allowed`);
+    if (call.depth >= MAX_DEPTH)
+      throw new SwitchboardError('WORKFLOW_FAILED', `workflow '${wf.def.name}' is nested ${call.depth} deep; at most ${MAX_DEPTH} levels are allowed`);
     const started = Date.now();
     const caller = this.callerOf?.(call);
     const record: ExecutionRecord = {
@@ -134,7 +135,13 @@ export class WorkflowEngine {
       // Sub-step records follow their loop or group in the record.
       if (children.length) record.steps.splice(record.steps.indexOf(rec) + 1, 0, ...children);
       if (outcome.status === 'failed') this.event(record, 'Warning', 'StepFailed', `step '${step.id}' failed: ${outcome.error.message}`);
-      else if (outcome.status !== 'cancelled') this.event(record, 'Normal', outcome.status === 'skipped' ? 'StepSkipped' : 'StepCompleted', `step '${step.id}' ${outcome.status === 'tolerated' ? 'failed, tolerated (allowFailure)' : outcome.status}`);
+      else if (outcome.status !== 'cancelled')
+        this.event(
+          record,
+          'Normal',
+          outcome.status === 'skipped' ? 'StepSkipped' : 'StepCompleted',
+          `step '${step.id}' ${outcome.status === 'tolerated' ? 'failed, tolerated (allowFailure)' : outcome.status}`,
+        );
       if (outcome.status === 'completed' || outcome.status === 'tolerated') {
         results[step.id] = outcome.value;
         // Conditions (fromStep) read loops and groups as they read tool steps.

@@ -96,7 +96,9 @@ export class ExecutionStore implements ExecutionHistory {
   }
 
   list(q: ListQuery): { executions: ExecutionRecord[]; total: number } {
-    const matching = this.records.filter((r) => (!q.status || r.status === q.status) && (!q.workflow_name || r.workflow_name === q.workflow_name) && (!q.visible || q.visible(r)));
+    const matching = this.records.filter(
+      (r) => (!q.status || r.status === q.status) && (!q.workflow_name || r.workflow_name === q.workflow_name) && (!q.visible || q.visible(r)),
+    );
     return { executions: matching.slice(q.offset, q.offset + q.limit), total: matching.length };
   }
 

@@ -42,7 +42,8 @@ export default definePlugin<Options>({
         type: 'integer',
         minimum: 256,
         default: 65536,
-        description: 'Step results and arguments larger than this (as JSON) are kept in execution records truncated, with a marker and their original size. The returned document is never truncated.',
+        description:
+          'Step results and arguments larger than this (as JSON) are kept in execution records truncated, with a marker and their original size. The returned document is never truncated.',
       },
     },
   },
@@ -54,16 +55,20 @@ export default definePlugin<Options>({
     );
     kernel.services.provide('executions', executions);
     let engine: WorkflowEngine | undefined;
-    const registry = new WorkflowRegistry(kernel.catalogue, () => (engine ??= new WorkflowEngine(kernel.tools, executions, {
-      maxRecordedResultBytes: options.maxRecordedResultBytes,
-      limits: () => kernel.settings().aggregator.limits,
-      events: () => kernel.services.find('events'),
-      secrets: kernel.secrets,
-      callerOf: (call) => {
-        const p = callerOf(kernel, call);
-        return { key: p.key, name: describePrincipal(p) };
-      },
-    })));
+    const registry = new WorkflowRegistry(
+      kernel.catalogue,
+      () =>
+        (engine ??= new WorkflowEngine(kernel.tools, executions, {
+          maxRecordedResultBytes: options.maxRecordedResultBytes,
+          limits: () => kernel.settings().aggregator.limits,
+          events: () => kernel.services.find('events'),
+          secrets: kernel.secrets,
+          callerOf: (call) => {
+            const p = callerOf(kernel, call);
+            return { key: p.key, name: describePrincipal(p) };
+          },
+        })),
+    );
 
     // Files get the same checks as core_workflow_create: templates, conditions, cycles.
     kernel.config.addCheck((kind, value, raw) => {

@@ -116,7 +116,10 @@ export class WorkflowRegistry {
     const fingerprint = JSON.stringify([this.generation, state]);
     if (fingerprint === this.published) return;
     this.published = fingerprint;
-    this.catalogue.replaceSource('workflows', this.names().map((n) => this.toolDefinition(n)));
+    this.catalogue.replaceSource(
+      'workflows',
+      this.names().map((n) => this.toolDefinition(n)),
+    );
   }
 
   private toolDefinition(name: string): ToolDefinition {
@@ -132,7 +135,9 @@ export class WorkflowRegistry {
         if (!current) throw new SwitchboardError('NOT_FOUND', `workflow '${name}' no longer exists`);
         const a = this.availability(name);
         if (!a.available) {
-          throw new SwitchboardError('WORKFLOW_UNAVAILABLE', `workflow '${name}' is unavailable: missing tools ${a.missing.join(', ')}`, { missing_tools: a.missing });
+          throw new SwitchboardError('WORKFLOW_UNAVAILABLE', `workflow '${name}' is unavailable: missing tools ${a.missing.join(', ')}`, {
+            missing_tools: a.missing,
+          });
         }
         return this.engine().run(current.workflow, args, call);
       },

@@ -28,10 +28,7 @@ export interface StepError {
   upstream?: unknown;
 }
 
-export type StepOutcome =
-  | { status: 'completed' | 'tolerated'; value: unknown }
-  | { status: 'failed'; error: StepError }
-  | { status: 'skipped' | 'cancelled' };
+export type StepOutcome = { status: 'completed' | 'tolerated'; value: unknown } | { status: 'failed'; error: StepError } | { status: 'skipped' | 'cancelled' };
 
 export interface RunData {
   input: JsonObject;
@@ -138,9 +135,18 @@ export class StepRunner {
       if (!(await this.holds(step, scope.data, scope))) return this.finish(rec, t0, { status: 'skipped' });
       items = await this.render(step.items, scope.data);
     } catch (err) {
-      return this.failed(step, rec, t0, { step: step.id, tool: 'forEach', message: err instanceof TemplateError ? `${err.message} (step '${step.id}')` : asSwitchboardError(err).message });
+      return this.failed(step, rec, t0, {
+        step: step.id,
+        tool: 'forEach',
+        message: err instanceof TemplateError ? `${err.message} (step '${step.id}')` : asSwitchboardError(err).message,
+      });
     }
-    if (!Array.isArray(items)) return this.failed(step, rec, t0, { step: step.id, tool: 'forEach', message: `step '${step.id}': forEach.items rendered to ${typeName(items)}, not a list` });
+    if (!Array.isArray(items))
+      return this.failed(step, rec, t0, {
+        step: step.id,
+        tool: 'forEach',
+        message: `step '${step.id}': forEach.items rendered to ${typeName(items)}, not a list`,
+      });
     // Refused before any iteration: each one is a tool call and a record, and 100,000 of
     // them held the gateway for seconds and wrote a 40 MB record.
     const maxItems = this.limits().workflows.maxIterations;

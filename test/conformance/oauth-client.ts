@@ -26,7 +26,9 @@ const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}') as { cli
 
 async function authorizationServerOf(url: string): Promise<string | undefined> {
   const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
-  const metadata = /resource_metadata="([^"]+)"/.exec(res.headers.get('www-authenticate') ?? '')?.[1] ?? `${new URL(url).origin}/.well-known/oauth-protected-resource${new URL(url).pathname}`;
+  const metadata =
+    /resource_metadata="([^"]+)"/.exec(res.headers.get('www-authenticate') ?? '')?.[1] ??
+    `${new URL(url).origin}/.well-known/oauth-protected-resource${new URL(url).pathname}`;
   const prm = (await (await fetch(metadata)).json()) as { authorization_servers?: string[] };
   return prm.authorization_servers?.[0];
 }
@@ -39,7 +41,10 @@ async function main(): Promise<void> {
     const issuer = await authorizationServerOf(serverUrl);
     clients = `    clients:\n      - issuer: ${JSON.stringify(issuer)}\n        clientId: ${JSON.stringify(context.client_id)}\n${context.client_secret ? `        clientSecret: ${JSON.stringify(context.client_secret)}\n` : ''}`;
   }
-  await writeFile(join(dir, 'config.yaml'), `oauth:\n  mcpClient:\n    enabled: true\n    allowPrivateIP: true\n    baseUrl: ${PUBLIC}\n    clientMetadataUrl: ${CLIENT_METADATA_URL}\n${clients}`);
+  await writeFile(
+    join(dir, 'config.yaml'),
+    `oauth:\n  mcpClient:\n    enabled: true\n    allowPrivateIP: true\n    baseUrl: ${PUBLIC}\n    clientMetadataUrl: ${CLIENT_METADATA_URL}\n${clients}`,
+  );
   await writeFile(join(dir, 'mcpservers/target.yaml'), `name: target\ntype: streamable-http\nurl: ${JSON.stringify(serverUrl)}\n`);
   const proc = spawn(process.execPath, [CLI, 'serve', '--config-path', dir, '--port', '0', '--host', '127.0.0.1'], { stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
@@ -60,7 +65,10 @@ async function main(): Promise<void> {
       const r = await client.callTool({ name: 'call_tool', arguments: { name, arguments: args } });
       return r.structuredContent as Record<string, unknown>;
     };
-    const list = () => client.callTool({ name: 'list_tools', arguments: { limit: 500 } }).then((r) => r.structuredContent as { tools: { name: string; server?: string }[]; servers_requiring_auth: { name: string }[] });
+    const list = () =>
+      client
+        .callTool({ name: 'list_tools', arguments: { limit: 500 } })
+        .then((r) => r.structuredContent as { tools: { name: string; server?: string }[]; servers_requiring_auth: { name: string }[] });
     for (let i = 0; i < 100 && !(await list()).servers_requiring_auth.some((s) => s.name === 'target'); i++) await new Promise((r) => setTimeout(r, 100));
     const signIn = async () => {
       const login = await call('core_auth_login', { server: 'target' });

@@ -12,7 +12,19 @@ describe('docs/config-reference.md', () => {
 
   it('documents every top-level config.yaml field of the specification', () => {
     const doc = renderConfigReference();
-    for (const field of ['namespace', 'orchestrator', 'aggregator.port', 'aggregator.host', 'aggregator.transport', 'aggregator.enabled', 'aggregator.admin.enabled', 'aggregator.admin.port', 'aggregator.admin.bindAddress', 'toolsetPresets', 'auth']) {
+    for (const field of [
+      'namespace',
+      'orchestrator',
+      'aggregator.port',
+      'aggregator.host',
+      'aggregator.transport',
+      'aggregator.enabled',
+      'aggregator.admin.enabled',
+      'aggregator.admin.port',
+      'aggregator.admin.bindAddress',
+      'toolsetPresets',
+      'auth',
+    ]) {
       expect(doc).to.include(`| \`${field}\` |`);
     }
   });

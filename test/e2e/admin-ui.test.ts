@@ -73,7 +73,10 @@ describe('admin UI in a browser', function () {
     await page.waitForURL(`${admin}/mcps/tools`);
     const client = await connectHttp(sb.url);
     const seen = await eventually(
-      async () => ((await callTool(client, 'core_events', { resource_name: 'tools', limit: 10 })).structuredContent as { events: { reason: string }[] }).events.map((e) => e.reason),
+      async () =>
+        ((await callTool(client, 'core_events', { resource_name: 'tools', limit: 10 })).structuredContent as { events: { reason: string }[] }).events.map(
+          (e) => e.reason,
+        ),
       (r) => r.includes('ServerStopped') && r.indexOf('ServerStarted') < r.indexOf('ServerStopped'),
       10_000,
       200,

@@ -33,7 +33,13 @@ const DENY_DELETE_AND_READ = [
 ].join('\n');
 
 /** The identity provider is asked for groups too (policies and the admins list name groups); Cedar on. */
-const SETTINGS = ['        scopes: [openid, profile, email, groups, offline_access]', 'authorization:', "  admins: ['group:platform']", 'plugins:', '  authorization-cedar: true'].join('\n');
+const SETTINGS = [
+  '        scopes: [openid, profile, email, groups, offline_access]',
+  'authorization:',
+  "  admins: ['group:platform']",
+  'plugins:',
+  '  authorization-cedar: true',
+].join('\n');
 
 async function names(client: Client): Promise<string[]> {
   const listed = await meta<{ tools: { name: string }[] }>(client, 'list_tools', { limit: 500 });
@@ -66,7 +72,11 @@ describe('authorization-cedar: Cedar policies decide what each person sees and c
     alice = await mcpClient(setup.sb.url, (await signIn(setup.base, clientId)).access_token);
     setup.idp.signInAs('bob');
     bob = await mcpClient(setup.sb.url, (await signIn(setup.base, clientId)).access_token);
-    await eventually(() => names(alice), (n) => n.includes(DELETE), 15_000);
+    await eventually(
+      () => names(alice),
+      (n) => n.includes(DELETE),
+      15_000,
+    );
   });
 
   after(async () => {
@@ -85,13 +95,15 @@ describe('authorization-cedar: Cedar policies decide what each person sees and c
     expect(bobs).to.include(READ);
     expect(bobs).not.to.include(DELETE);
     const filtered = await meta<{ tools: { name: string }[] }>(bob, 'filter_tools', { pattern: 'x_memory_*', limit: 50 });
-    expect(filtered.tools.map((t) => t.name)).to.include(READ).and.not.include(DELETE);
+    expect(filtered.tools.map((t) => t.name))
+      .to.include(READ)
+      .and.not.include(DELETE);
     const described = await metaRaw(bob, 'describe_tool', { name: DELETE });
     expect(described.isError).to.equal(true);
     expect(text(described)).to.include('apps-no-delete');
   });
 
-  it('refuses bob\'s call_tool with FORBIDDEN naming the policy, its file and line', async () => {
+  it("refuses bob's call_tool with FORBIDDEN naming the policy, its file and line", async () => {
     const r = await callTool(bob, DELETE, { entityNames: ['nobody'] });
     expect(r.isError).to.equal(true);
     expect(errorCode(r)).to.equal('FORBIDDEN');
@@ -110,24 +122,37 @@ describe('authorization-cedar: Cedar policies decide what each person sees and c
 
   it('applies an edit of the policy file without a restart', async () => {
     await writeFile(policyFile, DENY_DELETE_AND_READ);
-    await eventually(() => names(bob), (n) => !n.includes(READ));
+    await eventually(
+      () => names(bob),
+      (n) => !n.includes(READ),
+    );
     await setup.sb.waitForLog(/policies reloaded: 2 policies from 1 files/);
     const r = await callTool(bob, READ);
     expect(errorCode(r)).to.equal('FORBIDDEN');
     expect(text(r)).to.include('apps-no-read (policies/deny.cedar:5)');
-    expect(await names(alice)).to.include(READ).and.include(DELETE);
+    expect(await names(alice))
+      .to.include(READ)
+      .and.include(DELETE);
   });
 
   it('keeps the last good set when an edit is invalid, and logs file and line', async () => {
-    await writeFile(policyFile, `${DENY_DELETE_AND_READ}\n@id("broken")\nforbid (principal, action == Action::"call", resource) when { principal.emial == "x" };\n`);
+    await writeFile(
+      policyFile,
+      `${DENY_DELETE_AND_READ}\n@id("broken")\nforbid (principal, action == Action::"call", resource) when { principal.emial == "x" };\n`,
+    );
     const logged = await setup.sb.waitForLog(/policies rejected, the last good set stays: \S*deny\.cedar:9:\d+: [^\n]*emial/);
     expect(logged).to.include(policyFile);
     const bobs = await names(bob);
     expect(bobs).not.to.include(READ);
     expect(bobs).not.to.include(DELETE);
-    expect(await names(alice)).to.include(READ).and.include(DELETE);
+    expect(await names(alice))
+      .to.include(READ)
+      .and.include(DELETE);
     const events = await eventually(
-      async () => (await callTool(alice, 'core_events', { type: 'Warning', resource_type: 'Aggregator' })).structuredContent as { events: { reason: string; message: string }[] },
+      async () =>
+        (await callTool(alice, 'core_events', { type: 'Warning', resource_type: 'Aggregator' })).structuredContent as {
+          events: { reason: string; message: string }[];
+        },
       (r) => r.events.some((e) => e.reason === 'ConfigRejected' && e.message.includes('deny.cedar:9')),
     );
     expect(events.events.find((e) => e.message.includes('deny.cedar:9'))!.message).to.include('emial');
@@ -135,10 +160,16 @@ describe('authorization-cedar: Cedar policies decide what each person sees and c
 
   it('follows the directory when it is removed and created again', async () => {
     await rm(join(setup.sb.configDir, 'policies'), { recursive: true, force: true });
-    await eventually(() => names(bob), (n) => n.includes(READ) && n.includes(DELETE));
+    await eventually(
+      () => names(bob),
+      (n) => n.includes(READ) && n.includes(DELETE),
+    );
     await mkdir(join(setup.sb.configDir, 'policies'));
     await writeFile(policyFile, DENY_DELETE);
-    await eventually(() => names(bob), (n) => n.includes(READ) && !n.includes(DELETE));
+    await eventually(
+      () => names(bob),
+      (n) => n.includes(READ) && !n.includes(DELETE),
+    );
   });
 });
 
@@ -148,7 +179,11 @@ describe('authorization-cedar: an invalid policy at startup', function () {
   let dir: string;
 
   before(async () => {
-    dir = await makeConfigDir({ 'config.yaml': BROKEN, 'policies/ok.cedar': DENY_DELETE, 'policies/typo.cedar': '// one policy\n\npermit (principal, action, resource)\n  when { resource.nope };\n' });
+    dir = await makeConfigDir({
+      'config.yaml': BROKEN,
+      'policies/ok.cedar': DENY_DELETE,
+      'policies/typo.cedar': '// one policy\n\npermit (principal, action, resource)\n  when { resource.nope };\n',
+    });
   });
   after(async () => {
     await rm(dir, { recursive: true, force: true });

@@ -56,20 +56,27 @@ describe('authorization: built-in roles with OAuth protection', function () {
     const created = await callTool(alice, 'core_mcpserver_create', SERVER_ARGS);
     expect(created.isError, text(created)).to.not.equal(true);
     expect(created.structuredContent).to.include({ name: 'alices', registeredBy: 'person:alice' });
-    await eventually(() => names(alice), (n) => n.includes('x_alices_ping'));
+    await eventually(
+      () => names(alice),
+      (n) => n.includes('x_alices_ping'),
+    );
     const listed = await meta<{ mcpServers: { name: string; registeredBy?: string }[] }>(alice, 'call_tool', { name: 'core_mcpserver_list', arguments: {} });
     expect(listed.mcpServers.find((s) => s.name === 'alices')?.registeredBy).to.equal('person:alice');
   });
 
   it('anyone else gets FORBIDDEN for the same create, naming the action and the rule, and the audit trail keeps it', async () => {
     const msg = forbiddenMessage(await callTool(bob, 'core_mcpserver_create', { ...SERVER_ARGS, name: 'bobs' }));
-    expect(msg).to.include("bob@example.com may not call tool 'core_mcpserver_create'").and.include('only administrators may create MCP servers').and.include('built-in:admins-only');
+    expect(msg)
+      .to.include("bob@example.com may not call tool 'core_mcpserver_create'")
+      .and.include('only administrators may create MCP servers')
+      .and.include('built-in:admins-only');
     await setup().sb.waitForLog(/audit: denied bob@example\.com call on tool 'core_mcpserver_create' \[rule: built-in:admins-only\]/);
   });
 
-  it('admin core tools are absent from a non-administrator\'s discovery', async () => {
+  it("admin core tools are absent from a non-administrator's discovery", async () => {
     const bobs = await names(bob);
-    for (const t of ['core_mcpserver_create', 'core_mcpserver_delete', 'core_service_stop', 'core_config_save', 'core_config_update_aggregator']) expect(bobs).to.not.include(t);
+    for (const t of ['core_mcpserver_create', 'core_mcpserver_delete', 'core_service_stop', 'core_config_save', 'core_config_update_aggregator'])
+      expect(bobs).to.not.include(t);
     // Reading, calling external tools and writing workflows stay open to everyone signed in.
     for (const t of ['core_mcpserver_list', 'core_workflow_create', 'x_tools_ping', 'x_alices_ping']) expect(bobs).to.include(t);
     const filtered = await meta<Listed>(bob, 'filter_tools', { pattern: 'core_config_*', limit: 50 });
@@ -78,7 +85,7 @@ describe('authorization: built-in roles with OAuth protection', function () {
     expect(await names(alice)).to.include.members(['core_mcpserver_create', 'core_config_save']);
   });
 
-  it('core_config_save and stopping the administrator\'s server are FORBIDDEN to others', async () => {
+  it("core_config_save and stopping the administrator's server are FORBIDDEN to others", async () => {
     expect(forbiddenMessage(await callTool(bob, 'core_config_save'))).to.include('built-in:admins-only');
     expect(forbiddenMessage(await callTool(bob, 'core_service_stop', { name: 'alices' }))).to.include('built-in:admins-only');
     expect(forbiddenMessage(await callTool(bob, 'core_mcpserver_delete', { name: 'alices' }))).to.include('built-in:admins-only');
@@ -92,9 +99,11 @@ describe('authorization: built-in roles with OAuth protection', function () {
     expect(created.isError, text(created)).to.not.equal(true);
     const got = await meta<{ registeredBy?: string }>(carol, 'call_tool', { name: 'core_workflow_get', arguments: { name: 'bobs-flow' } });
     expect(got.registeredBy).to.equal('person:bob');
-    expect(forbiddenMessage(await callTool(carol, 'core_workflow_update', { name: 'bobs-flow', description: 'mine now' }))).to.include('built-in:owner-or-admin');
+    expect(forbiddenMessage(await callTool(carol, 'core_workflow_update', { name: 'bobs-flow', description: 'mine now' }))).to.include(
+      'built-in:owner-or-admin',
+    );
     expect(forbiddenMessage(await callTool(carol, 'core_workflow_delete', { name: 'bobs-flow' }))).to.include('built-in:owner-or-admin');
-    const updated = await callTool(bob, 'core_workflow_update', { name: 'bobs-flow', description: 'still bob\'s' });
+    const updated = await callTool(bob, 'core_workflow_update', { name: 'bobs-flow', description: "still bob's" });
     expect(updated.isError, text(updated)).to.not.equal(true);
     // The update keeps the owner.
     const again = await meta<{ registeredBy?: string }>(bob, 'call_tool', { name: 'core_workflow_get', arguments: { name: 'bobs-flow' } });
@@ -103,7 +112,7 @@ describe('authorization: built-in roles with OAuth protection', function () {
     expect(byAdmin.isError, text(byAdmin)).to.not.equal(true);
   });
 
-  it("executions: each person sees their own runs (inputs included), administrators see all", async () => {
+  it('executions: each person sees their own runs (inputs included), administrators see all', async () => {
     const created = await callTool(alice, 'core_workflow_create', {
       name: 'secret-input',
       args: { password: { type: 'string', required: true } },
@@ -177,7 +186,9 @@ describe('authorization without OAuth: the local caller is the administrator', f
   });
 
   it('runtimeServers.allowedCommands refuses any other executable, administrators included', async () => {
-    const msg = forbiddenMessage(await callTool(c, 'core_mcpserver_create', { name: 'shell', type: 'stdio', command: ['sh', '-c', 'id > proof.txt'], autoStart: true }));
+    const msg = forbiddenMessage(
+      await callTool(c, 'core_mcpserver_create', { name: 'shell', type: 'stdio', command: ['sh', '-c', 'id > proof.txt'], autoStart: true }),
+    );
     expect(msg).to.include("'sh'").and.include('runtimeServers.allowedCommands: [node]');
     // Changing an admitted server's command to another executable is refused the same way.
     expect(forbiddenMessage(await callTool(c, 'core_mcpserver_update', { name: 'mine', command: ['/bin/sh', '-c', 'true'] }))).to.include("'/bin/sh'");

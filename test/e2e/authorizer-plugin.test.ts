@@ -7,7 +7,20 @@ import { expect } from 'chai';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { callTool, connectHttp, errorCode, EVERYTHING, makeConfigDir, meta, metaRaw, startSwitchboard, stdioServer, TEST_SERVER, text, type Running } from '../support/harness.js';
+import {
+  callTool,
+  connectHttp,
+  errorCode,
+  EVERYTHING,
+  makeConfigDir,
+  meta,
+  metaRaw,
+  startSwitchboard,
+  stdioServer,
+  TEST_SERVER,
+  text,
+  type Running,
+} from '../support/harness.js';
 
 /** Denies calling any tool of server `t`; allows everything else. */
 const AUTHORIZER = `export default {

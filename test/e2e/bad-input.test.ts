@@ -50,12 +50,21 @@ describe('bad input gets a clear error and the server keeps serving', () => {
     const noSession = await fetch(sb.url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
     expect(noSession.status).to.equal(400);
     expect(((await noSession.json()) as { error: { message: string } }).error.message).to.match(/Mcp-Session-Id/);
-    const unknown = await fetch(sb.url, { method: 'POST', headers: { ...headers, 'mcp-session-id': 'not-a-session' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
+    const unknown = await fetch(sb.url, {
+      method: 'POST',
+      headers: { ...headers, 'mcp-session-id': 'not-a-session' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
     expect(unknown.status).to.equal(404);
   });
 
   it('refuses a browser Origin that is not allowed with 403 (DNS-rebinding protection), allows loopback', async () => {
-    const init = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'o', version: '1' } } });
+    const init = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'o', version: '1' } },
+    });
     const evil = await fetch(sb.url, { method: 'POST', headers: { ...headers, origin: 'http://evil.example' }, body: init });
     expect(evil.status).to.equal(403);
     const local = await fetch(sb.url, { method: 'POST', headers: { ...headers, origin: 'http://localhost:3000' }, body: init });

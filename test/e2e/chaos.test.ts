@@ -32,7 +32,10 @@ function chaosRemote(): Server {
         return;
       }
       if (m.method === 'initialize') {
-        json({ protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'remote-chaos', version: '1' } }, { 'mcp-session-id': randomUUID() });
+        json(
+          { protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'remote-chaos', version: '1' } },
+          { 'mcp-session-id': randomUUID() },
+        );
         return;
       }
       if (m.method === 'tools/list') return json({ tools });
@@ -97,7 +100,11 @@ describe('upstream chaos: misbehaving servers fail their calls fast and never ta
     const r = await callTool(client, 'x_chaos_exit_mid_call');
     expect(errorCode(r)).to.equal('SERVER_UNAVAILABLE');
     expect(Date.now() - started).to.be.below(1000); // fails fast: well before callTimeout
-    const back = await eventually(() => status('chaos'), (s) => s.state === 'running', 10_000);
+    const back = await eventually(
+      () => status('chaos'),
+      (s) => s.state === 'running',
+      10_000,
+    );
     expect((back.metadata as Obj).pid).to.not.equal(before);
     expect(pidAlive(before)).to.equal(false);
   });
@@ -108,7 +115,11 @@ describe('upstream chaos: misbehaving servers fail their calls fast and never ta
     await sb.waitForLog(/sent more than 1048576 bytes without completing a message \(maxMessageBytes\); disconnecting/);
     const res = await fetch(new URL('/health', sb.url));
     expect(res.status).to.equal(200);
-    await eventually(() => status('chaos'), (s) => s.state === 'running', 10_000);
+    await eventually(
+      () => status('chaos'),
+      (s) => s.state === 'running',
+      10_000,
+    );
     expect(text(await callTool(client, 'x_chaos_echo', { text: 'after flood' }))).to.match(/^echo: after flood/);
   });
 

@@ -89,7 +89,10 @@ describe('command-line client against an open Switchboard', function () {
       [['call', 'x_tools_add', '--arg', 'a=2'], /^switchboard: .*b/],
       [['call', 'x_tools_add', '--arg', 'a=two', '--arg', 'b=1'], /^switchboard: --arg a: 'two' is not a valid number$/],
       [['call', 'no_such_tool'], /^switchboard: .*no_such_tool/],
-      [['list', 'tools', '--endpoint', nobody], new RegExp(`^switchboard: cannot reach ${nobody.replace(/[.?/]/g, '\\$&')}: nothing is listening there \\(is Switchboard running\\?\\)$`)],
+      [
+        ['list', 'tools', '--endpoint', nobody],
+        new RegExp(`^switchboard: cannot reach ${nobody.replace(/[.?/]/g, '\\$&')}: nothing is listening there \\(is Switchboard running\\?\\)$`),
+      ],
     ];
     for (const [args, message] of cases) {
       const r = await cli(args, env());
@@ -103,7 +106,14 @@ describe('command-line client against an open Switchboard', function () {
 
   it('switchboard agent serves an IDE over stdio, forwarding to the endpoint', async () => {
     const client = new Client({ name: 'ide', version: '1' });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'agent', '--endpoint', sb.url], env: { ...(process.env as Record<string, string>), XDG_CONFIG_HOME: home }, stderr: 'pipe' }));
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [CLI, 'agent', '--endpoint', sb.url],
+        env: { ...(process.env as Record<string, string>), XDG_CONFIG_HOME: home },
+        stderr: 'pipe',
+      }),
+    );
     const listed = await meta<{ tools: { name: string }[] }>(client, 'list_tools');
     expect(listed.tools.map((t) => t.name)).to.include('x_tools_ping');
     const r = await client.callTool({ name: 'call_tool', arguments: { name: 'x_tools_add', arguments: { a: 5, b: 6 } } });
@@ -131,7 +141,9 @@ describe('command-line client against a protected Switchboard', function () {
   it('before login: one line saying to log in', async () => {
     const r = await cli(['list', 'tools'], env());
     expect(r.code).to.equal(1);
-    expect(r.stderr.trim()).to.equal(`switchboard: not signed in to ${setup.sb.url} (or the sign-in has lapsed): run switchboard login --endpoint ${setup.sb.url}`);
+    expect(r.stderr.trim()).to.equal(
+      `switchboard: not signed in to ${setup.sb.url} (or the sign-in has lapsed): run switchboard login --endpoint ${setup.sb.url}`,
+    );
   });
 
   it('login --silent falls back to the interactive sign-in when the identity provider refuses prompt=none; credentials are 0600', async () => {
@@ -149,7 +161,14 @@ describe('command-line client against a protected Switchboard', function () {
 
   it('the agent uses the stored sign-in', async () => {
     const client = new Client({ name: 'ide', version: '1' });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'agent'], env: { ...(process.env as Record<string, string>), ...env() }, stderr: 'pipe' }));
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [CLI, 'agent'],
+        env: { ...(process.env as Record<string, string>), ...env() },
+        stderr: 'pipe',
+      }),
+    );
     await meta(client, 'list_tools');
     await client.close();
   });
@@ -187,12 +206,13 @@ describe('command-line client in a terminal (tmux)', function () {
   this.timeout(30_000);
   let sb: Running;
   const session = `sb-cli-${process.pid}`;
-  const tmux = (...args: string[]) => new Promise<string>((resolve, reject) => {
-    const child = spawn('tmux', args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`tmux ${args.join(' ')} exited ${code}`))));
-  });
+  const tmux = (...args: string[]) =>
+    new Promise<string>((resolve, reject) => {
+      const child = spawn('tmux', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+      child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`tmux ${args.join(' ')} exited ${code}`))));
+    });
   const screenAfter = async (command: string, done: RegExp): Promise<string> => {
     await tmux('send-keys', '-t', session, 'clear', 'Enter');
     await tmux('send-keys', '-t', session, command, 'Enter');
@@ -209,7 +229,13 @@ describe('command-line client in a terminal (tmux)', function () {
   };
 
   before(async function () {
-    if (await tmux('-V').then(() => false, () => true)) this.skip(); // no tmux on this machine: nothing to drive
+    if (
+      await tmux('-V').then(
+        () => false,
+        () => true,
+      )
+    )
+      this.skip(); // no tmux on this machine: nothing to drive
     sb = await startSwitchboard({ 'mcpservers/tools.yaml': stdioServer('tools', TEST_SERVER) });
     await tmux('new-session', '-d', '-s', session, '-x', '160', '-y', '40', '-e', `SWITCHBOARD_ENDPOINT=${sb.url}`, '-e', 'PS1=$ ', 'sh');
   });

@@ -3,8 +3,26 @@ import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema, LoggingMessageNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { callTool, connectHttp, errorCode, EVERYTHING, freePort, ROOT, startNode, startSwitchboard, stdioServer, text, type Running } from '../support/harness.js';
+import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  ListRootsRequestSchema,
+  LoggingMessageNotificationSchema,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
+import {
+  callTool,
+  connectHttp,
+  errorCode,
+  EVERYTHING,
+  freePort,
+  ROOT,
+  startNode,
+  startSwitchboard,
+  stdioServer,
+  text,
+  type Running,
+} from '../support/harness.js';
 
 const ASKING = join(ROOT, 'dist/test/fixtures/asking-server.js');
 
@@ -129,10 +147,24 @@ describe('server-to-client requests and logs are relayed to the calling session'
 
   it('relays during call_tools and workflow steps too', async () => {
     const ada = await capable('batch');
-    const r = (await ada.client.callTool({ name: 'call_tools', arguments: { calls: [{ name: 'x_ask_roots', arguments: {} }, { name: 'x_ask_summarize', arguments: { text: 'b' } }] } })) as CallToolResult;
+    const r = (await ada.client.callTool({
+      name: 'call_tools',
+      arguments: {
+        calls: [
+          { name: 'x_ask_roots', arguments: {} },
+          { name: 'x_ask_summarize', arguments: { text: 'b' } },
+        ],
+      },
+    })) as CallToolResult;
     const results = (r.structuredContent as { results: CallToolResult[] }).results;
     expect(results.map(text)).to.deep.equal(['file:///home/batch', 'model model-of-batch said: summary by batch of "b"']);
-    await call(ada.client, 'core_workflow_create', { name: 'ask_twice', steps: [{ id: 'who', tool: 'x_ask_ask_name' }, { id: 'sum', tool: 'x_ask_summarize', args: { text: '{{ .results.who }}' } }] });
+    await call(ada.client, 'core_workflow_create', {
+      name: 'ask_twice',
+      steps: [
+        { id: 'who', tool: 'x_ask_ask_name' },
+        { id: 'sum', tool: 'x_ask_summarize', args: { text: '{{ .results.who }}' } },
+      ],
+    });
     const wf = await call(ada.client, 'workflow_ask_twice');
     expect(errorCode(wf)).to.equal(undefined);
     expect(JSON.stringify(wf.structuredContent)).to.include('summary by batch of \\"hello batch\\"');

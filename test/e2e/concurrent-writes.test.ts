@@ -49,7 +49,11 @@ describe('many writers at once never corrupt or lose a file', () => {
     const dir = join(sb.configDir, 'mcpservers');
     const files = readdirSync(dir);
     expect(files.filter((f) => f.endsWith('.tmp'))).to.deep.equal([]);
-    expect(files.sort()).to.deep.equal(SERVERS.filter((n) => n !== 's7' && n !== 's8').map((n) => `${n}.yaml`).sort());
+    expect(files.sort()).to.deep.equal(
+      SERVERS.filter((n) => n !== 's7' && n !== 's8')
+        .map((n) => `${n}.yaml`)
+        .sort(),
+    );
 
     const listed = await meta<{ mcpServers: Obj[] }>(by(0), 'call_tool', { name: 'core_mcpserver_list', arguments: {} });
     for (const file of files) {

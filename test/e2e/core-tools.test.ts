@@ -4,7 +4,20 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { callTool, connectHttp, errorCode, eventually, EVERYTHING, freePort, meta, startSwitchboard, stdioServer, TEST_SERVER, text, type Running } from '../support/harness.js';
+import {
+  callTool,
+  connectHttp,
+  errorCode,
+  eventually,
+  EVERYTHING,
+  freePort,
+  meta,
+  startSwitchboard,
+  stdioServer,
+  TEST_SERVER,
+  text,
+  type Running,
+} from '../support/harness.js';
 
 type Obj = Record<string, unknown>;
 
@@ -51,7 +64,8 @@ describe('core tools through call_tool', () => {
 
   before(async () => {
     sb = await startSwitchboard({
-      'config.yaml': '# the operator keeps notes here\naggregator:\n  host: 127.0.0.1 # loopback only\n  network:\n    allow: [127.0.0.1] # detect probes loopback fixtures\n',
+      'config.yaml':
+        '# the operator keeps notes here\naggregator:\n  host: 127.0.0.1 # loopback only\n  network:\n    allow: [127.0.0.1] # detect probes loopback fixtures\n',
       'mcpservers/fixture.yaml': stdioServer('fixture', TEST_SERVER),
     });
     client = await connectHttp(sb.url);
@@ -71,7 +85,10 @@ describe('core tools through call_tool', () => {
 
   describe('core_service_*', () => {
     it('lists the aggregator and each MCP server', async () => {
-      const r = await core<{ services: { name: string; service_type: string; state: string; health: string; metadata: Obj }[]; total: number }>(client, 'core_service_list');
+      const r = await core<{ services: { name: string; service_type: string; state: string; health: string; metadata: Obj }[]; total: number }>(
+        client,
+        'core_service_list',
+      );
       expect(r.total).to.equal(2);
       const agg = r.services.find((s) => s.name === 'aggregator')!;
       expect(agg).to.deep.include({ service_type: 'Aggregator', state: 'running', health: 'healthy' });
@@ -117,12 +134,23 @@ describe('core tools through call_tool', () => {
     });
 
     it('creates a server: a YAML file on disk, its tools in the catalogue at once', async () => {
-      const created = await core<Obj>(client, 'core_mcpserver_create', { name: 'made', type: 'stdio', command: ['node', TEST_SERVER], autoStart: true, description: 'made by a tool', env: { A: '1' } });
+      const created = await core<Obj>(client, 'core_mcpserver_create', {
+        name: 'made',
+        type: 'stdio',
+        command: ['node', TEST_SERVER],
+        autoStart: true,
+        description: 'made by a tool',
+        env: { A: '1' },
+      });
       expect(created).to.deep.include({ name: 'made', description: 'made by a tool' });
       const file = join(sb.configDir, 'mcpservers', 'made.yaml');
       expect(existsSync(file)).to.equal(true);
       expect(readFileSync(file, 'utf8')).to.include('made by a tool');
-      await eventually(() => toolNames(client), (n) => n.includes('x_made_ping'), 5000);
+      await eventually(
+        () => toolNames(client),
+        (n) => n.includes('x_made_ping'),
+        5000,
+      );
       const dup = await callTool(client, 'core_mcpserver_create', { name: 'made', type: 'stdio', command: ['node'] });
       expect(errorCode(dup)).to.equal('CONFLICT');
       const invalid = await callTool(client, 'core_mcpserver_create', { name: 'broken', type: 'stdio' });
@@ -137,13 +165,19 @@ describe('core tools through call_tool', () => {
       expect(updated.env).to.deep.equal({ B: '<redacted>' });
       expect(updated.command).to.deep.equal(['node', TEST_SERVER]);
       const onDisk = readFileSync(join(sb.configDir, 'mcpservers', 'made.yaml'), 'utf8');
-      expect(onDisk).to.include('changed').and.match(/B: "?2"?/);
+      expect(onDisk)
+        .to.include('changed')
+        .and.match(/B: "?2"?/);
       expect(onDisk).to.not.include('A:');
     });
 
     it('refuses to delete a running server, deletes a stopped one', async () => {
       // The update before restarted it (env changed): wait until it runs again.
-      await eventually(() => core<Obj>(client, 'core_service_status', { name: 'made' }), (s) => s.state === 'running', 10_000);
+      await eventually(
+        () => core<Obj>(client, 'core_service_status', { name: 'made' }),
+        (s) => s.state === 'running',
+        10_000,
+      );
       const refused = await callTool(client, 'core_mcpserver_delete', { name: 'made' });
       expect(errorCode(refused)).to.equal('CONFLICT');
       expect(text(refused)).to.include('must be stopped first');
@@ -158,7 +192,11 @@ describe('core tools through call_tool', () => {
       const bad = await core<{ valid: boolean; errors: string[] }>(client, 'core_mcpserver_validate', { name: 'x', type: 'sse' });
       expect(bad.valid).to.equal(false);
       expect(bad.errors.join()).to.include("required field 'url' is missing");
-      const warned = await core<{ valid: boolean; warnings: string[] }>(client, 'core_mcpserver_validate', { name: 'fixture', type: 'stdio', command: ['no-such-binary-here'] });
+      const warned = await core<{ valid: boolean; warnings: string[] }>(client, 'core_mcpserver_validate', {
+        name: 'fixture',
+        type: 'stdio',
+        command: ['no-such-binary-here'],
+      });
       expect(warned.valid).to.equal(true);
       expect(warned.warnings.join('\n')).to.include("'no-such-binary-here' is not found").and.include('already exists');
       expect((await core<{ total: number }>(client, 'core_mcpserver_list')).total).to.equal(1);
@@ -230,7 +268,9 @@ describe('core tools through call_tool', () => {
     });
 
     it('applies ServicePrefix to core tool names at once; a changed Port waits for save and restart', async () => {
-      const r = await core<{ aggregator: Obj; restartRequiredFor: string[] }>(client, 'core_config_update_aggregator', { aggregator: { ServicePrefix: 'sb', Port: 9191 } });
+      const r = await core<{ aggregator: Obj; restartRequiredFor: string[] }>(client, 'core_config_update_aggregator', {
+        aggregator: { ServicePrefix: 'sb', Port: 9191 },
+      });
       expect(r.aggregator).to.deep.include({ ServicePrefix: 'sb', Port: 9191 });
       expect(r.restartRequiredFor).to.deep.equal(['Port']);
       const names = await toolNames(client);
@@ -240,12 +280,14 @@ describe('core tools through call_tool', () => {
       expect(errorCode(bad)).to.equal('INVALID_ARGUMENTS');
     });
 
-    it('saves to config.yaml keeping the operator\'s comments', async () => {
+    it("saves to config.yaml keeping the operator's comments", async () => {
       const r = await core<{ status: string; files: string[] }>(client, 'sb_core_config_save');
       expect(r.status).to.equal('saved');
       const saved = readFileSync(join(sb.configDir, 'config.yaml'), 'utf8');
       expect(saved).to.include('# the operator keeps notes here').and.include('# loopback only');
-      expect(saved).to.match(/servicePrefix: sb/).and.match(/port: 9191/);
+      expect(saved)
+        .to.match(/servicePrefix: sb/)
+        .and.match(/port: 9191/);
     });
 
     it('reload discards unsaved changes', async () => {

@@ -53,7 +53,12 @@ describe('events and core_events', function () {
     const client = await connectHttp(sb.url);
     await callTool(client, 'x_tools_crash', {}).catch(() => undefined);
     await client.close();
-    const after = await eventually(() => events({ resource_name: 'tools' }), (r) => reasons(r.events).includes('ServerRecovered'), 15_000, 200);
+    const after = await eventually(
+      () => events({ resource_name: 'tools' }),
+      (r) => reasons(r.events).includes('ServerRecovered'),
+      15_000,
+      200,
+    );
     const order = reasons(after.events);
     expect(order.indexOf('ServerRecovered')).to.be.lessThan(order.indexOf('ServerFailed'));
     expect(after.events.find((e) => e.reason === 'ServerFailed')!.type).to.equal('Warning');
@@ -85,9 +90,19 @@ describe('events and core_events', function () {
 
   it('records definition changes and refused configuration', async () => {
     await writeFile(join(dir, 'mcpservers/tools.yaml'), TOOLS('description: edited\n'));
-    await eventually(() => events({ resource_name: 'tools' }), (r) => reasons(r.events).includes('ServerUpdated'), 10_000, 200);
+    await eventually(
+      () => events({ resource_name: 'tools' }),
+      (r) => reasons(r.events).includes('ServerUpdated'),
+      10_000,
+      200,
+    );
     await writeFile(join(dir, 'mcpservers/broken.yaml'), 'name: broken\ntype: stdio\nnot_a_field: 1\n');
-    const refused = await eventually(() => events({ resource_type: 'Aggregator' }), (r) => reasons(r.events).includes('ConfigRejected'), 10_000, 200);
+    const refused = await eventually(
+      () => events({ resource_type: 'Aggregator' }),
+      (r) => reasons(r.events).includes('ConfigRejected'),
+      10_000,
+      200,
+    );
     expect(refused.events[0]).to.deep.include({ type: 'Warning', reason: 'ConfigRejected' });
     expect(refused.events[0]!.message).to.match(/broken\.yaml:\d+: .*not_a_field.*\(the last good configuration stays\)$/);
   });

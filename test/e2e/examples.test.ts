@@ -53,7 +53,10 @@ describe('examples/quickstart runs as documented', () => {
     const details = (r.structuredContent as { error: { code: string; details: { execution_id: string; step: string } } }).error;
     expect(details.code).to.equal('WORKFLOW_FAILED');
     expect(details.details.step).to.equal('confirm');
-    const ex = await meta<{ rollback: { id: string; status: string }[] }>(client, 'call_tool', { name: 'core_workflow_execution_get', arguments: { execution_id: details.details.execution_id } });
+    const ex = await meta<{ rollback: { id: string; status: string }[] }>(client, 'call_tool', {
+      name: 'core_workflow_execution_get',
+      arguments: { execution_id: details.details.execution_id },
+    });
     expect(ex.rollback).to.deep.equal([{ ...ex.rollback[0]!, id: 'onFailure.remove_note', status: 'completed' }]);
     const graph = await callTool(client, 'x_memory_read_graph');
     expect(JSON.stringify(graph.structuredContent ?? graph.content)).to.not.include('note-release');

@@ -23,9 +23,14 @@ function refusedByBoth(dir: string): string {
 
 describe('fail closed: a switched-on surface that cannot be honoured stops startup', () => {
   it('OAuth protection switched on without the plugin that provides it: refused, naming the setting and its line', async () => {
-    const dir = await makeConfigDir({ 'config.yaml': 'aggregator:\n  oauth:\n    server:\n      enabled: true\n      baseUrl: https://sb.example\n      idp: {issuer: https://idp.example, clientId: sb}\nplugins:\n  auth-server: false\n' });
+    const dir = await makeConfigDir({
+      'config.yaml':
+        'aggregator:\n  oauth:\n    server:\n      enabled: true\n      baseUrl: https://sb.example\n      idp: {issuer: https://idp.example, clientId: sb}\nplugins:\n  auth-server: false\n',
+    });
     const stderr = refusedByBoth(dir);
-    expect(stderr).to.match(/config\.yaml:4:\d+: aggregator\.oauth\.server\.enabled: OAuth protection of the MCP endpoint is switched on, but no enabled plugin provides it \(plugin 'auth-server'\)/);
+    expect(stderr).to.match(
+      /config\.yaml:4:\d+: aggregator\.oauth\.server\.enabled: OAuth protection of the MCP endpoint is switched on, but no enabled plugin provides it \(plugin 'auth-server'\)/,
+    );
   });
 
   it('OAuth protection switched on without its identity provider or public URL: refused, naming what is missing', async () => {
@@ -41,7 +46,9 @@ describe('fail closed: a switched-on surface that cannot be honoured stops start
     });
     const served = run('serve', '--config-path', dir, '--port', '0');
     expect(served.status, served.stderr).to.equal(1);
-    expect(served.stderr).to.include('aggregator.oauth.server.tokenExchangeBroker.brokerClients.agent-gw.clientCredentialsSecretRef: clientCredentialsSecretRef names an orchestrator secret, and this mode has none (orchestrator: true reads it; in file mode use a file)');
+    expect(served.stderr).to.include(
+      'aggregator.oauth.server.tokenExchangeBroker.brokerClients.agent-gw.clientCredentialsSecretRef: clientCredentialsSecretRef names an orchestrator secret, and this mode has none (orchestrator: true reads it; in file mode use a file)',
+    );
   });
 
   it('OAuth protection with an unreachable identity provider: startup retries, then stops with one clear line and never listens', async () => {
@@ -56,14 +63,20 @@ describe('fail closed: a switched-on surface that cannot be honoured stops start
   });
 
   it('OAuth protection with an identity provider on a private address, not allowed: refused, naming the flag', async () => {
-    const dir = await makeConfigDir({ 'config.yaml': `aggregator:\n  oauth:\n    server:\n      enabled: true\n      baseUrl: http://127.0.0.1:8090\n      idp: {issuer: 'https://10.255.255.1', clientId: sb}\n` });
+    const dir = await makeConfigDir({
+      'config.yaml': `aggregator:\n  oauth:\n    server:\n      enabled: true\n      baseUrl: http://127.0.0.1:8090\n      idp: {issuer: 'https://10.255.255.1', clientId: sb}\n`,
+    });
     const served = run('serve', '--config-path', dir, '--port', '0');
     expect(served.status, served.stderr).to.equal(1);
-    expect(served.stderr).to.include('identity provider https://10.255.255.1: 10.255.255.1 resolves to private IP address 10.255.255.1; set idp.allowPrivateIPOIDC: true if it is meant to be there');
+    expect(served.stderr).to.include(
+      'identity provider https://10.255.255.1: 10.255.255.1 resolves to private IP address 10.255.255.1; set idp.allowPrivateIPOIDC: true if it is meant to be there',
+    );
   });
 
   it('the OAuth client and orchestrator mode likewise', async () => {
-    const dir = await makeConfigDir({ 'config.yaml': 'orchestrator: true\noauth:\n  mcpClient:\n    enabled: true\nplugins:\n  auth-client: false\n  store-kubernetes: false\n' });
+    const dir = await makeConfigDir({
+      'config.yaml': 'orchestrator: true\noauth:\n  mcpClient:\n    enabled: true\nplugins:\n  auth-client: false\n  store-kubernetes: false\n',
+    });
     const stderr = refusedByBoth(dir);
     expect(stderr).to.match(/config\.yaml:1:\d+: orchestrator: orchestrator mode is switched on, but no enabled plugin provides it/);
     expect(stderr).to.match(/config\.yaml:4:\d+: oauth\.mcpClient\.enabled: the OAuth client for remote MCP servers is switched on/);
@@ -72,24 +85,55 @@ describe('fail closed: a switched-on surface that cannot be honoured stops start
   it('the admin UI on a non-loopback address without the explicit override is refused', async () => {
     const dir = await makeConfigDir({ 'config.yaml': 'aggregator:\n  admin:\n    enabled: true\n    bindAddress: 0.0.0.0\n' });
     const stderr = refusedByBoth(dir);
-    expect(stderr).to.match(/config\.yaml:4:\d+: aggregator\.admin\.bindAddress: the admin UI has no authentication and would listen on 0\.0\.0\.0; .*allowNonLoopback: true/);
+    expect(stderr).to.match(
+      /config\.yaml:4:\d+: aggregator\.admin\.bindAddress: the admin UI has no authentication and would listen on 0\.0\.0\.0; .*allowNonLoopback: true/,
+    );
   });
 
   it('TLS with a missing key file is refused, naming the file', async () => {
-    const dir = await makeConfigDir({ 'config.yaml': 'aggregator:\n  tls:\n    certFile: tls/cert.pem\n    keyFile: tls/missing-key.pem\n', 'tls/cert.pem': 'not a certificate' });
+    const dir = await makeConfigDir({
+      'config.yaml': 'aggregator:\n  tls:\n    certFile: tls/cert.pem\n    keyFile: tls/missing-key.pem\n',
+      'tls/cert.pem': 'not a certificate',
+    });
     const stderr = refusedByBoth(dir);
     expect(stderr).to.match(/config\.yaml:4:\d+: aggregator\.tls\.keyFile: cannot read .*tls\/missing-key\.pem \(ENOENT\); refusing to serve without TLS/);
   });
 
   it('TLS with a certificate and key that are not a pair is refused', async () => {
-    const dir = await makeConfigDir({ 'config.yaml': 'aggregator:\n  tls:\n    certFile: cert.pem\n    keyFile: key.pem\n', 'cert.pem': 'garbage', 'key.pem': 'garbage' });
+    const dir = await makeConfigDir({
+      'config.yaml': 'aggregator:\n  tls:\n    certFile: cert.pem\n    keyFile: key.pem\n',
+      'cert.pem': 'garbage',
+      'key.pem': 'garbage',
+    });
     const stderr = refusedByBoth(dir);
     expect(stderr).to.match(/aggregator\.tls: certificate and key are not usable together/);
   });
 
   it('TLS with a real certificate serves HTTPS', async () => {
     const dir = await makeConfigDir({ 'config.yaml': 'aggregator:\n  tls:\n    certFile: cert.pem\n    keyFile: key.pem\n' });
-    const made = spawnSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1'], { encoding: 'utf8' });
+    const made = spawnSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+        '-days',
+        '1',
+        '-subj',
+        '/CN=localhost',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+      ],
+      { encoding: 'utf8' },
+    );
     expect(made.status, made.stderr).to.equal(0);
     const sb = await startSwitchboard({}, { configDir: dir, ready: /listening on https:\/\/[^\s]+:(\d+)\/mcp/ });
     try {

@@ -1,7 +1,21 @@
 import { expect } from 'chai';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { ChildProcess } from 'node:child_process';
-import { callTool, connectHttp, connectHttpWithHeaders, errorCode, eventually, freePort, meta, startNode, startSwitchboard, stdioServer, TEST_SERVER, text, type Running } from '../support/harness.js';
+import {
+  callTool,
+  connectHttp,
+  connectHttpWithHeaders,
+  errorCode,
+  eventually,
+  freePort,
+  meta,
+  startNode,
+  startSwitchboard,
+  stdioServer,
+  TEST_SERVER,
+  text,
+  type Running,
+} from '../support/harness.js';
 
 type Obj = Record<string, unknown>;
 type Described = { description: string; inputSchema: { properties: Record<string, { enum?: string[] }>; required: string[] } };
@@ -31,7 +45,11 @@ describe('server families: one surface for the same server run per cluster', () 
       'mcpservers/odd.yaml': member('odd', [], 'fam2', 'ms'),
     });
     client = await connectHttp(sb.url);
-    await eventually(() => names(), (n) => n.includes('x_k8s_add') && n.includes('x_fam2_ping'), 10_000);
+    await eventually(
+      () => names(),
+      (n) => n.includes('x_k8s_add') && n.includes('x_fam2_ping'),
+      10_000,
+    );
   });
 
   after(async () => {
@@ -86,7 +104,9 @@ describe('server families: one surface for the same server run per cluster', () 
     const listed = await names();
     expect(listed).to.include('x_fam2_ping').and.not.include('x_fam2_slow');
     const status = await core<{ metadata: { family: { name: string; refused: { tool: string; reason: string }[] } } }>('core_service_status', { name: 'odd' });
-    expect(status.metadata.family.refused).to.deep.equal([{ tool: 'slow', reason: "tool 'slow' already has an argument named 'ms', the family's instance argument" }]);
+    expect(status.metadata.family.refused).to.deep.equal([
+      { tool: 'slow', reason: "tool 'slow' already has an argument named 'ms', the family's instance argument" },
+    ]);
     await sb.waitForLog(/\[switchboard:upstreams:odd\] not joining family 'fam2': tool 'slow' already has an argument named 'ms'/);
   });
 

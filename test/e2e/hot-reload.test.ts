@@ -47,13 +47,23 @@ describe('hot reload of mcpservers/*.yaml while a client keeps calling', () => {
   it('adds a server when its file appears (within 1 s)', async () => {
     const t0 = Date.now();
     await atomicWrite(file(), stdioServer('live', TEST_SERVER));
-    await eventually(() => names(client), (n) => n.includes('x_live_ping'), 1000, 20);
+    await eventually(
+      () => names(client),
+      (n) => n.includes('x_live_ping'),
+      1000,
+      20,
+    );
     expect(Date.now() - t0).to.be.below(1000);
   });
 
   it('reconfigures only that server when its file changes', async () => {
     await atomicWrite(file(), stdioServer('live', TEST_SERVER, [], 'toolPrefix: renamed\n'));
-    const n = await eventually(() => names(client), (x) => x.includes('x_renamed_ping') && !x.includes('x_live_ping'), 1000, 20);
+    const n = await eventually(
+      () => names(client),
+      (x) => x.includes('x_renamed_ping') && !x.includes('x_live_ping'),
+      1000,
+      20,
+    );
     expect(n).to.include('x_steady_add');
   });
 
@@ -71,7 +81,12 @@ describe('hot reload of mcpservers/*.yaml while a client keeps calling', () => {
 
   it('removes the server when its file is deleted', async () => {
     await rm(file());
-    await eventually(() => names(client), (x) => !x.some((t) => t.startsWith('x_renamed_')), 1000, 20);
+    await eventually(
+      () => names(client),
+      (x) => !x.some((t) => t.startsWith('x_renamed_')),
+      1000,
+      20,
+    );
   });
 
   it('never failed a call to the steady server during all of it', () => {

@@ -48,7 +48,14 @@ describe('switchboard import: the MCP servers of a client configuration file', (
     expect(first.stdout).to.include(`wrote ${join(dir, 'mcpservers/memory-tool.yaml')} (named 'memory-tool': 'memory tool' is not a valid server name)`);
     expect(first.stdout).to.include("skipped nothing: it has neither 'command' (a local server) nor 'url' (a remote one)");
     expect(first.stdout).to.include('skipped asks-the-ide: env.KEY asks the IDE user for input (${input:...})');
-    expect(parse(readFileSync(join(dir, 'mcpservers/everything.yaml'), 'utf8'))).to.deep.equal({ name: 'everything', type: 'stdio', command: 'node', args: [EVERYTHING], env: { LOG_LEVEL: 'info' }, autoStart: true });
+    expect(parse(readFileSync(join(dir, 'mcpservers/everything.yaml'), 'utf8'))).to.deep.equal({
+      name: 'everything',
+      type: 'stdio',
+      command: 'node',
+      args: [EVERYTHING],
+      env: { LOG_LEVEL: 'info' },
+      autoStart: true,
+    });
 
     const second = run('import', vscode, '--config-path', dir);
     expect(second.status, second.stdout).to.equal(0);

@@ -42,20 +42,41 @@ describe('deployment: the Helm chart on a real API server', function () {
   });
 
   it('applies every object helm template renders (CRDs, service account, RBAC, config, deployment, service)', async () => {
-    const docs = parseAllDocuments(rendered).map((d) => d.toJSON() as Doc).filter(Boolean);
-    expect(docs.map((d) => d.kind)).to.include.members(['CustomResourceDefinition', 'ServiceAccount', 'Role', 'RoleBinding', 'ClusterRole', 'ConfigMap', 'Deployment', 'Service']);
+    const docs = parseAllDocuments(rendered)
+      .map((d) => d.toJSON() as Doc)
+      .filter(Boolean);
+    expect(docs.map((d) => d.kind)).to.include.members([
+      'CustomResourceDefinition',
+      'ServiceAccount',
+      'Role',
+      'RoleBinding',
+      'ClusterRole',
+      'ConfigMap',
+      'Deployment',
+      'Service',
+    ]);
     // CRDs first, as helm installs them.
     for (const doc of [...docs.filter((d) => d.kind === 'CustomResourceDefinition'), ...docs.filter((d) => d.kind !== 'CustomResourceDefinition')]) {
       const r = await kube.create(doc);
       expect(r.status, `${doc.kind} ${doc.metadata.name}: ${JSON.stringify(r.body)}`).to.equal(201);
     }
-    await eventually(() => kube.call('GET', `${API}/mcpservers`), (r) => r.status === 200, 20_000);
+    await eventually(
+      () => kube.call('GET', `${API}/mcpservers`),
+      (r) => r.status === 200,
+      20_000,
+    );
   });
 
   it('policies in the values become a mounted policies/ directory with Cedar switched on; check validates them', async () => {
     const values = join(tmpdir(), `switchboard-policies-${process.pid}.yaml`);
     const render = async (policy: string) => {
-      await writeFile(values, `policies:\n  deny.cedar: |\n${policy.split('\n').map((l) => `    ${l}`).join('\n')}\n`);
+      await writeFile(
+        values,
+        `policies:\n  deny.cedar: |\n${policy
+          .split('\n')
+          .map((l) => `    ${l}`)
+          .join('\n')}\n`,
+      );
       const out = (await run(await helmBinary(), ['template', 'switchboard', join(ROOT, 'deploy/helm/switchboard'), '--namespace', NS, '-f', values])).stdout;
       return parseAllDocuments(out).map((d) => d.toJSON() as (Doc & { data?: Record<string, string>; spec?: unknown }) | null);
     };
@@ -70,10 +91,17 @@ describe('deployment: the Helm chart on a real API server', function () {
     // The rendered files as the pod sees them (file mode: check needs no API server).
     const check = async (policy: string) => {
       const rendered = await render(policy);
-      const config = rendered.find((d) => d?.kind === 'ConfigMap' && d.metadata.name === 'switchboard-config')!.data!['config.yaml']!.replace('orchestrator: true', 'orchestrator: false');
-      const dir = await makeConfigDir({ 'config.yaml': config, 'policies/deny.cedar': rendered.find((d) => d?.metadata.name === 'switchboard-policies')!.data!['deny.cedar']! });
+      const config = rendered
+        .find((d) => d?.kind === 'ConfigMap' && d.metadata.name === 'switchboard-config')!
+        .data!['config.yaml']!.replace('orchestrator: true', 'orchestrator: false');
+      const dir = await makeConfigDir({
+        'config.yaml': config,
+        'policies/deny.cedar': rendered.find((d) => d?.metadata.name === 'switchboard-policies')!.data!['deny.cedar']!,
+      });
       return new Promise<{ code: number | null; out: string }>((resolve) => {
-        const p = execFile(process.execPath, [CLI, 'check', '--config-path', dir], { encoding: 'utf8' }, (_err, stdout, stderr) => resolve({ code: p.exitCode, out: stdout + stderr }));
+        const p = execFile(process.execPath, [CLI, 'check', '--config-path', dir], { encoding: 'utf8' }, (_err, stdout, stderr) =>
+          resolve({ code: p.exitCode, out: stdout + stderr }),
+        );
       });
     };
     expect((await check(good)).code).to.equal(0);
@@ -88,24 +116,49 @@ describe('deployment: the Helm chart on a real API server', function () {
     expect(committed.slice(committed.indexOf('\n') + 1)).to.equal(plain);
   });
 
-  it('Switchboard runs as the chart\'s service account: it serves resources and writes their status', async () => {
-    const config = parseAllDocuments(rendered).map((d) => d.toJSON() as (Doc & { data?: Record<string, string> }) | null).find((d) => d?.kind === 'ConfigMap')!;
+  it("Switchboard runs as the chart's service account: it serves resources and writes their status", async () => {
+    const config = parseAllDocuments(rendered)
+      .map((d) => d.toJSON() as (Doc & { data?: Record<string, string> }) | null)
+      .find((d) => d?.kind === 'ConfigMap')!;
     // config.yaml exactly as rendered: its non-loopback bind without OAuth is accepted only by the chart's explicit flag.
     const dir = await makeConfigDir({ 'config.yaml': config.data!['config.yaml']! });
     sb = await startSwitchboard({}, { configDir: dir, env: { KUBECONFIG: await kube.kubeconfig(kube.tokens.controller) } });
     expect(sb.logs()).to.match(/WARN .*THE MCP ENDPOINT HAS NO AUTHENTICATION and listens on 0\.0\.0\.0:/);
     client = await connectHttp(sb.url);
-    const server = { apiVersion: 'switchboard.dev/v1alpha1', kind: 'MCPServer', metadata: { name: 'gamma', namespace: NS }, spec: { type: 'stdio', command: [process.execPath, TEST_SERVER, 'stdio', '--name', 'gamma'], autoStart: true } };
+    const server = {
+      apiVersion: 'switchboard.dev/v1alpha1',
+      kind: 'MCPServer',
+      metadata: { name: 'gamma', namespace: NS },
+      spec: { type: 'stdio', command: [process.execPath, TEST_SERVER, 'stdio', '--name', 'gamma'], autoStart: true },
+    };
     expect((await kube.create(server)).status).to.equal(201);
-    await eventually(async () => (await meta<{ tools: { name: string }[] }>(client, 'list_tools', { limit: 500 })).tools.map((t) => t.name), (t) => t.includes('x_gamma_ping'), 15_000);
-    const observed = await eventually(() => kube.call<{ status?: { state?: string } }>('GET', `${API}/mcpservers/gamma`), (r) => r.body.status?.state === 'running', 15_000);
+    await eventually(
+      async () => (await meta<{ tools: { name: string }[] }>(client, 'list_tools', { limit: 500 })).tools.map((t) => t.name),
+      (t) => t.includes('x_gamma_ping'),
+      15_000,
+    );
+    const observed = await eventually(
+      () => kube.call<{ status?: { state?: string } }>('GET', `${API}/mcpservers/gamma`),
+      (r) => r.body.status?.state === 'running',
+      15_000,
+    );
     expect(observed.body.status!.state).to.equal('running');
   });
 
   it('people are workflow editors: they may write Workflows, not MCPServers', async () => {
-    const wf = { apiVersion: 'switchboard.dev/v1alpha1', kind: 'Workflow', metadata: { name: 'by-alice', namespace: NS }, spec: { steps: [{ id: 'p', tool: 'x_gamma_ping' }] } };
+    const wf = {
+      apiVersion: 'switchboard.dev/v1alpha1',
+      kind: 'Workflow',
+      metadata: { name: 'by-alice', namespace: NS },
+      spec: { steps: [{ id: 'p', tool: 'x_gamma_ping' }] },
+    };
     expect((await kube.create(wf, kube.tokens.alice)).status).to.equal(201);
-    const server = { apiVersion: 'switchboard.dev/v1alpha1', kind: 'MCPServer', metadata: { name: 'by-alice', namespace: NS }, spec: { type: 'stdio', command: ['true'] } };
+    const server = {
+      apiVersion: 'switchboard.dev/v1alpha1',
+      kind: 'MCPServer',
+      metadata: { name: 'by-alice', namespace: NS },
+      spec: { type: 'stdio', command: ['true'] },
+    };
     const refused = await kube.create(server, kube.tokens.alice);
     expect(refused.status).to.equal(403);
     expect(String(refused.body.message)).to.contain('cannot create resource "mcpservers"');

@@ -45,25 +45,82 @@ describe('orchestrator mode: writes as the caller', function () {
     this.timeout(15 * 60_000);
     const dir = await mkdtemp(join(tmpdir(), 'sb-oidc-'));
     const [keyFile, certFile] = [join(dir, 'idp.key'), join(dir, 'idp.crt')];
-    await run('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', keyFile, '-out', certFile]);
+    await run('openssl', [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+      '-keyout',
+      keyFile,
+      '-out',
+      certFile,
+    ]);
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     idp = await startTestIdp({
       tls: { key: await readFile(keyFile, 'utf8'), cert: await readFile(certFile, 'utf8') },
-      clients: [{ client_id: 'switchboard', client_secret: 'switchboard-idp-secret', redirect_uris: [`${base}/oauth/callback`], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'] }],
+      clients: [
+        {
+          client_id: 'switchboard',
+          client_secret: 'switchboard-idp-secret',
+          redirect_uris: [`${base}/oauth/callback`],
+          grant_types: ['authorization_code', 'refresh_token'],
+          response_types: ['code'],
+        },
+      ],
     });
     // The cluster trusts ID tokens the provider issues to Switchboard's client: that is the orchestrator audience.
     kube = await startKubeEnv({ issuer: idp.issuer, clientId: 'switchboard', caFile: certFile });
-    for (const doc of parseAllDocuments(await readFile(join(ROOT, 'deploy/crds.yaml'), 'utf8'))) await kube.call('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', doc.toJSON());
+    for (const doc of parseAllDocuments(await readFile(join(ROOT, 'deploy/crds.yaml'), 'utf8')))
+      await kube.call('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', doc.toJSON());
     await kube.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } });
     // The chart's workflow editors role, bound to every authenticated person.
-    await kube.create({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'workflow-editor' }, rules: [{ apiGroups: ['switchboard.dev'], resources: ['workflows'], verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'] }] } as never);
-    await kube.create({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name: 'workflow-editors', namespace: NS }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'workflow-editor' }, subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'system:authenticated' }] } as never);
-    await eventually(() => kube.call('GET', `/apis/switchboard.dev/v1alpha1/namespaces/${NS}/workflows`), (r) => r.status === 200, 20_000);
+    await kube.create({
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      metadata: { name: 'workflow-editor' },
+      rules: [{ apiGroups: ['switchboard.dev'], resources: ['workflows'], verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'] }],
+    } as never);
+    await kube.create({
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'RoleBinding',
+      metadata: { name: 'workflow-editors', namespace: NS },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'workflow-editor' },
+      subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'system:authenticated' }],
+    } as never);
+    await eventually(
+      () => kube.call('GET', `/apis/switchboard.dev/v1alpha1/namespaces/${NS}/workflows`),
+      (r) => r.status === 200,
+      20_000,
+    );
     // Brokered exchange with its credentials in Secrets (clientCredentialsSecretRef), as a cluster keeps them.
-    downstream = await startDownstreamExchange({ upstreamIssuer: idp.issuer, clientId: 'switchboard-downstream', clientSecret: 'downstream-secret-456', connectorId: 'upstream', tokenSeconds: 300, reportedExpiresIn: 3600 });
-    await kube.create({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'broker-agent-gw', namespace: NS }, stringData: { 'client-secret': 'broker-secret-123' } } as never);
-    await kube.create({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'downstream-client', namespace: NS }, stringData: { 'client-id': 'switchboard-downstream', 'client-secret': 'downstream-secret-456' } } as never);
+    downstream = await startDownstreamExchange({
+      upstreamIssuer: idp.issuer,
+      clientId: 'switchboard-downstream',
+      clientSecret: 'downstream-secret-456',
+      connectorId: 'upstream',
+      tokenSeconds: 300,
+      reportedExpiresIn: 3600,
+    });
+    await kube.create({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'broker-agent-gw', namespace: NS },
+      stringData: { 'client-secret': 'broker-secret-123' },
+    } as never);
+    await kube.create({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'downstream-client', namespace: NS },
+      stringData: { 'client-id': 'switchboard-downstream', 'client-secret': 'downstream-secret-456' },
+    } as never);
     const broker = [
       '      tokenExchangeBroker:',
       '        allowPrivateIP: true',
@@ -97,13 +154,26 @@ describe('orchestrator mode: writes as the caller', function () {
     expect(created.isError, text(created)).to.not.equal(true);
     expect((await kube.call('GET', `/apis/switchboard.dev/v1alpha1/namespaces/${NS}/workflows/mine`)).status).to.equal(200);
     // The orchestrator's audit log names the person, not Switchboard.
-    const entry = await eventually(async () => (await kube.audit()).find((e) => e.verb === 'create' && e.objectRef.resource === 'workflows' && e.objectRef.name === 'mine'), (e) => e !== undefined, 10_000);
+    const entry = await eventually(
+      async () => (await kube.audit()).find((e) => e.verb === 'create' && e.objectRef.resource === 'workflows' && e.objectRef.name === 'mine'),
+      (e) => e !== undefined,
+      10_000,
+    );
     expect(entry!.user.username).to.equal('alice@example.com');
   });
 
   it('takes broker credentials from Secrets (clientCredentialsSecretRef): a brokered exchange works', async () => {
     const r = await asBrowser(() =>
-      postForm(`${setup.base}/oauth/token`, { grant_type: 'urn:ietf:params:oauth:grant-type:token-exchange', subject_token: aliceToken, subject_token_type: 'urn:ietf:params:oauth:token-type:access_token', audience: 'cluster' }, { authorization: `Basic ${Buffer.from('agent-gw:broker-secret-123').toString('base64')}` }),
+      postForm(
+        `${setup.base}/oauth/token`,
+        {
+          grant_type: 'urn:ietf:params:oauth:grant-type:token-exchange',
+          subject_token: aliceToken,
+          subject_token_type: 'urn:ietf:params:oauth:token-type:access_token',
+          audience: 'cluster',
+        },
+        { authorization: `Basic ${Buffer.from('agent-gw:broker-secret-123').toString('base64')}` },
+      ),
     );
     expect(r.status, JSON.stringify(r.body)).to.equal(200);
     expect(r.body.access_token).to.be.a('string');
@@ -113,7 +183,9 @@ describe('orchestrator mode: writes as the caller', function () {
   it('a write RBAC does not allow that person is refused, naming the user, the verb, the resource and the namespace', async () => {
     const refused = await callTool(alice, 'core_mcpserver_create', { name: 'hers', type: 'streamable-http', url: 'http://127.0.0.1:9/mcp' });
     expect(errorCode(refused)).to.equal('FORBIDDEN');
-    expect(text(refused)).to.contain('User "alice@example.com" cannot create resource "mcpservers" in API group "switchboard.dev" in the namespace "switchboard"');
+    expect(text(refused)).to.contain(
+      'User "alice@example.com" cannot create resource "mcpservers" in API group "switchboard.dev" in the namespace "switchboard"',
+    );
     expect((await kube.call('GET', `/apis/switchboard.dev/v1alpha1/namespaces/${NS}/mcpservers/hers`)).status).to.equal(404);
   });
 
@@ -126,7 +198,7 @@ describe('orchestrator mode: writes as the caller', function () {
     expect(text(refused)).to.contain("does not carry the audience 'kubernetes'").and.contain('sign in again');
   });
 
-  it('keeps the OAuth server\'s grants as Secrets: a person stays signed in across a restart', async () => {
+  it("keeps the OAuth server's grants as Secrets: a person stays signed in across a restart", async () => {
     const secrets = await kube.call<{ items: { type: string }[] }>('GET', `/api/v1/namespaces/${NS}/secrets?labelSelector=switchboard.dev%2Fgrant%3Dtrue`);
     expect(secrets.body.items.length).to.be.greaterThan(2);
     expect(secrets.body.items.every((s) => s.type === 'switchboard.dev/grant')).to.equal(true);

@@ -9,7 +9,20 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { parseAllDocuments } from 'yaml';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { connectHttp, eventually, freePort, makeConfigDir, meta, ROOT, startSwitchboard, TEST_SERVER, callTool, text, CLI, type Running } from '../support/harness.js';
+import {
+  connectHttp,
+  eventually,
+  freePort,
+  makeConfigDir,
+  meta,
+  ROOT,
+  startSwitchboard,
+  TEST_SERVER,
+  callTool,
+  text,
+  CLI,
+  type Running,
+} from '../support/harness.js';
 import { startKubeEnv, type KubeEnv } from '../support/kube-env.js';
 import { spawnSync } from 'node:child_process';
 
@@ -18,7 +31,10 @@ const NS = 'switchboard';
 /** A kubeconfig naming an API server that is not there (a closed port). */
 async function downKubeconfig(dir: string): Promise<string> {
   const file = join(dir, 'kubeconfig-down');
-  await writeFile(file, `apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "https://127.0.0.1:${await freePort()}"}}]\nusers: [{name: u, user: {token: t}}]\ncontexts: [{name: c, context: {cluster: c, user: u}}]\ncurrent-context: c\n`);
+  await writeFile(
+    file,
+    `apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "https://127.0.0.1:${await freePort()}"}}]\nusers: [{name: u, user: {token: t}}]\ncontexts: [{name: c, context: {cluster: c, user: u}}]\ncurrent-context: c\n`,
+  );
   return file;
 }
 const API = `/apis/switchboard.dev/v1alpha1/namespaces/${NS}`;
@@ -42,7 +58,8 @@ describe('orchestrator mode: MCPServer and Workflow resources on a real API serv
     metadata: { name },
     spec: { type: 'stdio', command: [process.execPath, TEST_SERVER, 'stdio', '--name', name], autoStart: true, ...extra },
   });
-  const patchSpec = (name: string, spec: Record<string, unknown>) => kube.call('PATCH', `${API}/mcpservers/${name}`, { spec }, { contentType: 'application/merge-patch+json' });
+  const patchSpec = (name: string, spec: Record<string, unknown>) =>
+    kube.call('PATCH', `${API}/mcpservers/${name}`, { spec }, { contentType: 'application/merge-patch+json' });
   const getServer = async (name: string) => (await kube.call<McpServerObject>('GET', `${API}/mcpservers/${name}`)).body;
   const toolNames = async () => (await meta<{ tools: { name: string }[] }>(client!, 'list_tools', { limit: 500 })).tools.map((t) => t.name);
   const start = async () => {
@@ -64,7 +81,11 @@ describe('orchestrator mode: MCPServer and Workflow resources on a real API serv
       expect(r.status, JSON.stringify(r.body)).to.equal(201);
     }
     await kube.call('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } });
-    await eventually(() => kube.call('GET', `${API}/mcpservers`), (r) => r.status === 200, 20_000);
+    await eventually(
+      () => kube.call('GET', `${API}/mcpservers`),
+      (r) => r.status === 200,
+      20_000,
+    );
     configDir = await makeConfigDir({ 'config.yaml': `orchestrator: true\nnamespace: ${NS}\n` });
     await start();
   });
@@ -79,7 +100,11 @@ describe('orchestrator mode: MCPServer and Workflow resources on a real API serv
     expect(r.status, JSON.stringify(r.body)).to.equal(201);
     await eventually(toolNames, (t) => t.includes('x_alpha_ping'), 15_000);
     expect(text(await callTool(client!, 'x_alpha_ping'))).to.match(/^pong from alpha/);
-    const observed = await eventually(() => getServer('alpha'), (o) => o.status?.state === 'running' && (o.status.tools ?? 0) > 0, 10_000);
+    const observed = await eventually(
+      () => getServer('alpha'),
+      (o) => o.status?.state === 'running' && (o.status.tools ?? 0) > 0,
+      10_000,
+    );
     expect(observed.status).to.include({ state: 'running', health: 'healthy' });
     const listed = await meta<{ mode: string; mcpServers: { name: string }[] }>(client!, 'call_tool', { name: 'core_mcpserver_list', arguments: {} });
     expect(listed.mode).to.equal('kubernetes');
@@ -87,7 +112,18 @@ describe('orchestrator mode: MCPServer and Workflow resources on a real API serv
   });
 
   it('a Workflow resource becomes workflow_<name>', async () => {
-    const wf = { apiVersion: 'switchboard.dev/v1alpha1', kind: 'Workflow', metadata: { name: 'twice' }, spec: { description: 'Ping alpha twice.', steps: [{ id: 'a', tool: 'x_alpha_ping' }, { id: 'b', tool: 'x_alpha_ping' }] } };
+    const wf = {
+      apiVersion: 'switchboard.dev/v1alpha1',
+      kind: 'Workflow',
+      metadata: { name: 'twice' },
+      spec: {
+        description: 'Ping alpha twice.',
+        steps: [
+          { id: 'a', tool: 'x_alpha_ping' },
+          { id: 'b', tool: 'x_alpha_ping' },
+        ],
+      },
+    };
     const r = await kube.call('POST', `${API}/workflows`, wf);
     expect(r.status, JSON.stringify(r.body)).to.equal(201);
     await eventually(toolNames, (t) => t.includes('workflow_twice'), 15_000);
@@ -96,11 +132,16 @@ describe('orchestrator mode: MCPServer and Workflow resources on a real API serv
   });
 
   it('restartRequestedAt restarts once and is mirrored into status.lastRestartedAt', async () => {
-    const pidOf = async () => (await meta<{ metadata: { pid?: number } }>(client!, 'call_tool', { name: 'core_service_status', arguments: { name: 'alpha' } })).metadata.pid;
+    const pidOf = async () =>
+      (await meta<{ metadata: { pid?: number } }>(client!, 'call_tool', { name: 'core_service_status', arguments: { name: 'alpha' } })).metadata.pid;
     const before = await pidOf();
     const at = new Date().toISOString();
     await patchSpec('alpha', { restartRequestedAt: at });
-    const observed = await eventually(() => getServer('alpha'), (o) => o.status?.lastRestartedAt === at && o.status.state === 'running', 15_000);
+    const observed = await eventually(
+      () => getServer('alpha'),
+      (o) => o.status?.lastRestartedAt === at && o.status.state === 'running',
+      15_000,
+    );
     expect(observed.status!.lastRestartedAt).to.equal(at);
     const after = await eventually(pidOf, (p) => p !== undefined && p !== before, 10_000);
     await new Promise((r) => setTimeout(r, 1000));
@@ -110,7 +151,11 @@ describe('orchestrator mode: MCPServer and Workflow resources on a real API serv
   it('suspended: the tools go and stay gone across a Switchboard restart; core_service_start resumes it', async () => {
     await patchSpec('alpha', { suspended: true });
     await eventually(toolNames, (t) => !t.includes('x_alpha_ping'), 15_000);
-    await eventually(() => getServer('alpha'), (o) => o.status?.state === 'stopped', 10_000);
+    await eventually(
+      () => getServer('alpha'),
+      (o) => o.status?.state === 'stopped',
+      10_000,
+    );
     await stop();
     await start();
     await new Promise((r) => setTimeout(r, 1500));
@@ -128,9 +173,16 @@ describe('orchestrator mode: MCPServer and Workflow resources on a real API serv
     await eventually(toolNames, (t) => !t.includes('x_alpha_ping'), 15_000);
     await meta(client!, 'call_tool', { name: 'core_service_start', arguments: { name: 'alpha' } });
     await eventually(toolNames, (t) => t.includes('x_alpha_ping'), 15_000);
-    const restarted = await meta<{ written: { restartRequestedAt: string } }>(client!, 'call_tool', { name: 'core_service_restart', arguments: { name: 'alpha' } });
+    const restarted = await meta<{ written: { restartRequestedAt: string } }>(client!, 'call_tool', {
+      name: 'core_service_restart',
+      arguments: { name: 'alpha' },
+    });
     expect((await getServer('alpha')).spec.restartRequestedAt).to.equal(restarted.written.restartRequestedAt);
-    await eventually(() => getServer('alpha'), (o) => o.status?.lastRestartedAt === restarted.written.restartRequestedAt, 15_000);
+    await eventually(
+      () => getServer('alpha'),
+      (o) => o.status?.lastRestartedAt === restarted.written.restartRequestedAt,
+      15_000,
+    );
   });
 
   it('an edit of the spec reconfigures only that server', async () => {
@@ -141,11 +193,22 @@ describe('orchestrator mode: MCPServer and Workflow resources on a real API serv
   });
 
   it('a server that cannot be reached: status says so, with the error and the next retry', async () => {
-    const r = await kube.call('POST', `${API}/mcpservers`, { apiVersion: 'switchboard.dev/v1alpha1', kind: 'MCPServer', metadata: { name: 'down' }, spec: { type: 'streamable-http', url: 'http://127.0.0.1:9/mcp' } });
+    const r = await kube.call('POST', `${API}/mcpservers`, {
+      apiVersion: 'switchboard.dev/v1alpha1',
+      kind: 'MCPServer',
+      metadata: { name: 'down' },
+      spec: { type: 'streamable-http', url: 'http://127.0.0.1:9/mcp' },
+    });
     expect(r.status).to.equal(201);
-    const observed = await eventually(() => getServer('down'), (o) => (o.status?.state === 'failed' || o.status?.state === 'unreachable') && !!o.status.nextRetryAfter, 15_000);
+    const observed = await eventually(
+      () => getServer('down'),
+      (o) => (o.status?.state === 'failed' || o.status?.state === 'unreachable') && !!o.status.nextRetryAfter,
+      15_000,
+    );
     expect(observed.status).to.include({ health: 'unhealthy' });
-    expect((observed.status as { lastError?: string }).lastError).to.be.a('string').and.not.equal('');
+    expect((observed.status as { lastError?: string }).lastError)
+      .to.be.a('string')
+      .and.not.equal('');
     expect(Date.parse(observed.status!.nextRetryAfter!)).to.be.greaterThan(Date.now() - 60_000);
     await kube.call('DELETE', `${API}/mcpservers/down`);
   });
@@ -159,7 +222,10 @@ describe('orchestrator mode: MCPServer and Workflow resources on a real API serv
   });
 
   it('core_mcpserver_create writes an MCPServer resource', async () => {
-    const created = await meta<{ name: string }>(client!, 'call_tool', { name: 'core_mcpserver_create', arguments: { name: 'beta', type: 'stdio', command: [process.execPath, TEST_SERVER, 'stdio', '--name', 'beta'], autoStart: true } });
+    const created = await meta<{ name: string }>(client!, 'call_tool', {
+      name: 'core_mcpserver_create',
+      arguments: { name: 'beta', type: 'stdio', command: [process.execPath, TEST_SERVER, 'stdio', '--name', 'beta'], autoStart: true },
+    });
     expect(created.name).to.equal('beta');
     const obj = await getServer('beta');
     expect(obj.spec).to.include({ type: 'stdio', autoStart: true });
@@ -167,11 +233,17 @@ describe('orchestrator mode: MCPServer and Workflow resources on a real API serv
   });
 
   it('start-up with the API server down (or refusing it) retries, then exits naming why (no fallback to files)', async () => {
-    const dir = await makeConfigDir({ 'config.yaml': `orchestrator: true\nnamespace: ${NS}\nplugins:\n  store-kubernetes:\n    options:\n      startupRetrySeconds: 2\n` });
+    const dir = await makeConfigDir({
+      'config.yaml': `orchestrator: true\nnamespace: ${NS}\nplugins:\n  store-kubernetes:\n    options:\n      startupRetrySeconds: 2\n`,
+    });
     const down = await downKubeconfig(dir);
     for (const kubeconfig of [down, await kube.kubeconfig('not-a-valid-token')]) {
       const started = Date.now();
-      const r = spawnSync(process.execPath, [CLI, 'serve', '--config-path', dir, '--port', '0'], { env: { ...process.env, KUBECONFIG: kubeconfig }, encoding: 'utf8', timeout: 30_000 });
+      const r = spawnSync(process.execPath, [CLI, 'serve', '--config-path', dir, '--port', '0'], {
+        env: { ...process.env, KUBECONFIG: kubeconfig },
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
       expect(r.status, r.stderr).to.equal(1);
       expect(Date.now() - started).to.be.greaterThan(1900);
       expect(r.stderr).to.contain('the Kubernetes API server cannot be used').and.contain('retried for 2 s; there is no fallback to files');
@@ -184,7 +256,11 @@ describe('orchestrator mode: MCPServer and Workflow resources on a real API serv
     const dir = await makeConfigDir({ 'config.yaml': `orchestrator: true\nnamespace: ${NS}\n` });
     const down = await downKubeconfig(dir);
     const started = Date.now();
-    const r = spawnSync(process.execPath, [CLI, 'serve', '--config-path', dir, '--port', '0'], { env: { ...process.env, KUBECONFIG: down }, encoding: 'utf8', timeout: 80_000 });
+    const r = spawnSync(process.execPath, [CLI, 'serve', '--config-path', dir, '--port', '0'], {
+      env: { ...process.env, KUBECONFIG: down },
+      encoding: 'utf8',
+      timeout: 80_000,
+    });
     const seconds = (Date.now() - started) / 1000;
     expect(r.status, r.stderr).to.equal(1);
     expect(seconds).to.be.within(29, 45);

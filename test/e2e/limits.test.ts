@@ -53,7 +53,12 @@ describe('limits on what one client may ask', () => {
     expect(errorCode(big)).to.equal('TOO_LARGE');
     expect(text(big)).to.match(/^The tool call's arguments is 30\d\d bytes, more than the limit of 2000 bytes$/);
     expect(errorCode(await callTool(client, 'x_t_add', { a: 1, b: 2 }))).to.equal(undefined);
-    const batch = await metaRaw(client, 'call_tools', { calls: [{ name: 'x_t_ping', arguments: {} }, { name: 'x_t_add', arguments: { pad: 'y'.repeat(2500) } }] });
+    const batch = await metaRaw(client, 'call_tools', {
+      calls: [
+        { name: 'x_t_ping', arguments: {} },
+        { name: 'x_t_add', arguments: { pad: 'y'.repeat(2500) } },
+      ],
+    });
     expect(errorCode(batch)).to.equal('TOO_LARGE');
   });
 
@@ -91,7 +96,7 @@ describe('limits on what one client may ask', () => {
 describe('idle sessions', () => {
   it('end after sessionIdleMinutes without a request; the client is told the session is gone', async () => {
     const sb = await startSwitchboard({
-      'config.yaml': "plugins:\n  transport-streamable-http:\n    options: { sessionIdleMinutes: 0.01 }\n",
+      'config.yaml': 'plugins:\n  transport-streamable-http:\n    options: { sessionIdleMinutes: 0.01 }\n',
     });
     const client = await connectHttp(sb.url);
     try {

@@ -1,10 +1,34 @@
 import { expect } from 'chai';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { callTool, connectHttp, errorCode, eventually, EVERYTHING, meta, metaRaw, startSwitchboard, stdioServer, TEST_SERVER, text, type Running } from '../support/harness.js';
+import {
+  callTool,
+  connectHttp,
+  errorCode,
+  eventually,
+  EVERYTHING,
+  meta,
+  metaRaw,
+  startSwitchboard,
+  stdioServer,
+  TEST_SERVER,
+  text,
+  type Running,
+} from '../support/harness.js';
 
 const META_TOOLS = [
-  'list_tools', 'describe_tool', 'filter_tools', 'list_core_tools', 'call_tool', 'list_resources', 'describe_resource',
-  'get_resource', 'list_prompts', 'describe_prompt', 'get_prompt', 'list_servers', 'call_tools',
+  'list_tools',
+  'describe_tool',
+  'filter_tools',
+  'list_core_tools',
+  'call_tool',
+  'list_resources',
+  'describe_resource',
+  'get_resource',
+  'list_prompts',
+  'describe_prompt',
+  'get_prompt',
+  'list_servers',
+  'call_tools',
 ];
 
 interface ListToolsResult {
@@ -151,7 +175,10 @@ describe('meta-tools over streamable HTTP, aggregating real servers', () => {
   });
 
   it('ranks by query and includes schemas on request', async () => {
-    const r = await meta<{ tools: { name: string; score: number; inputSchema?: unknown }[] }>(client, 'filter_tools', { query: 'echo message', include_schema: true });
+    const r = await meta<{ tools: { name: string; score: number; inputSchema?: unknown }[] }>(client, 'filter_tools', {
+      query: 'echo message',
+      include_schema: true,
+    });
     expect(r.tools[0]!.name).to.equal('x_everything_echo');
     expect(r.tools[0]!.score).to.be.a('number');
     expect(r.tools[0]!.inputSchema).to.be.an('object');
@@ -184,7 +211,10 @@ describe('meta-tools over streamable HTTP, aggregating real servers', () => {
   });
 
   it('lists servers with state, health and visible tool counts', async () => {
-    const r = await meta<{ servers: { name: string; state: string; health: string; tools: number; auth: { status: string } }[]; total: number }>(client, 'list_servers');
+    const r = await meta<{ servers: { name: string; state: string; health: string; tools: number; auth: { status: string } }[]; total: number }>(
+      client,
+      'list_servers',
+    );
     expect(r.total).to.equal(2);
     const fixture = r.servers.find((s) => s.name === 'fixture')!;
     expect(fixture).to.include({ state: 'running', health: 'healthy' });
@@ -206,11 +236,16 @@ describe('meta-tools over streamable HTTP, aggregating real servers', () => {
     expect(r.results[2]!.content[0]!.text).to.equal('Echo: batch');
   });
 
-  it("refreshes the catalogue when an upstream announces tools/list_changed", async () => {
+  it('refreshes the catalogue when an upstream announces tools/list_changed', async () => {
     const before = await meta<ListToolsResult>(client, 'filter_tools', { pattern: 'x_fx_extra_*' });
     expect(before.tools).to.deep.equal([]);
     await callTool(client, 'x_fx_grow');
-    const after = await eventually(() => meta<ListToolsResult>(client, 'filter_tools', { pattern: 'x_fx_extra_*' }), (r) => r.tools.length === 1, 2000, 20);
+    const after = await eventually(
+      () => meta<ListToolsResult>(client, 'filter_tools', { pattern: 'x_fx_extra_*' }),
+      (r) => r.tools.length === 1,
+      2000,
+      20,
+    );
     expect(after.tools[0]!.name).to.equal('x_fx_extra_1');
     expect(text(await callTool(client, 'x_fx_extra_1'))).to.equal('extra 1');
   });
@@ -224,9 +259,11 @@ describe('meta-tools over streamable HTTP, aggregating real servers', () => {
     expect(progress).to.deep.equal([1, 2, 3, 4]);
   });
 
-  it('passes a client\'s cancellation of call_tool on to the server running the tool, and keeps serving', async () => {
+  it("passes a client's cancellation of call_tool on to the server running the tool, and keeps serving", async () => {
     const stop = new AbortController();
-    const running = client.callTool({ name: 'call_tool', arguments: { name: 'x_fx_slow', arguments: { ms: 4321 } } }, undefined, { signal: stop.signal }).catch((e: unknown) => e);
+    const running = client
+      .callTool({ name: 'call_tool', arguments: { name: 'x_fx_slow', arguments: { ms: 4321 } } }, undefined, { signal: stop.signal })
+      .catch((e: unknown) => e);
     setTimeout(() => stop.abort('changed my mind'), 200);
     expect(String(await running)).to.match(/changed my mind/);
     await sb.waitForLog(/slow 4321: cancelled by the client/);

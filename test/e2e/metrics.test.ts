@@ -8,7 +8,6 @@ import { PING_TWICE } from '../fixtures/workflows.js';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { callTool, connectHttp, eventually, freePort, startSwitchboard, stdioServer, TEST_SERVER, type Running } from '../support/harness.js';
 
-
 describe('metrics (OpenTelemetry, Prometheus exporter)', function () {
   this.timeout(30_000);
   let sb: Running;
@@ -18,7 +17,11 @@ describe('metrics (OpenTelemetry, Prometheus exporter)', function () {
     const port = await freePort();
     metricsUrl = `http://127.0.0.1:${port}/metrics`;
     sb = await startSwitchboard(
-      { 'mcpservers/tools.yaml': stdioServer('tools', TEST_SERVER), 'workflows/ping-twice.yaml': PING_TWICE, 'config.yaml': 'aggregator:\n  limits:\n    rateLimit: {callsPerSecond: 1000, burst: 1000}\n' },
+      {
+        'mcpservers/tools.yaml': stdioServer('tools', TEST_SERVER),
+        'workflows/ping-twice.yaml': PING_TWICE,
+        'config.yaml': 'aggregator:\n  limits:\n    rateLimit: {callsPerSecond: 1000, burst: 1000}\n',
+      },
       { env: { OTEL_METRICS_EXPORTER: 'prometheus', OTEL_EXPORTER_PROMETHEUS_HOST: '127.0.0.1', OTEL_EXPORTER_PROMETHEUS_PORT: String(port) } },
     );
   });
@@ -44,11 +47,25 @@ describe('metrics (OpenTelemetry, Prometheus exporter)', function () {
     await callTool(client, 'core_workflow_execution_list', {});
     await client.close();
     const text = await scrape();
-    expect(sample(text, 'switchboard_tool_calls_total', { gen_ai_tool_name: 'x_tools_add', switchboard_server: 'tools', switchboard_call_outcome: 'ok' })).to.equal(3);
-    expect(sample(text, 'switchboard_tool_calls_total', { gen_ai_tool_name: 'x_tools_add', switchboard_call_outcome: 'refused', error_type: 'INVALID_ARGUMENTS' })).to.equal(1);
-    expect(sample(text, 'switchboard_tool_calls_total', { gen_ai_tool_name: '_other', switchboard_call_outcome: 'refused', error_type: 'TOOL_NOT_FOUND' })).to.equal(1);
-    expect(sample(text, 'switchboard_tool_calls_total', { gen_ai_tool_name: 'core_workflow_execution_list', switchboard_server: 'switchboard', switchboard_tool_kind: 'core' })).to.equal(1);
-    expect(sample(text, 'mcp_server_operation_duration_count', { gen_ai_tool_name: 'x_tools_add', switchboard_call_outcome: 'ok', mcp_method_name: 'tools/call' })).to.equal(3);
+    expect(
+      sample(text, 'switchboard_tool_calls_total', { gen_ai_tool_name: 'x_tools_add', switchboard_server: 'tools', switchboard_call_outcome: 'ok' }),
+    ).to.equal(3);
+    expect(
+      sample(text, 'switchboard_tool_calls_total', { gen_ai_tool_name: 'x_tools_add', switchboard_call_outcome: 'refused', error_type: 'INVALID_ARGUMENTS' }),
+    ).to.equal(1);
+    expect(
+      sample(text, 'switchboard_tool_calls_total', { gen_ai_tool_name: '_other', switchboard_call_outcome: 'refused', error_type: 'TOOL_NOT_FOUND' }),
+    ).to.equal(1);
+    expect(
+      sample(text, 'switchboard_tool_calls_total', {
+        gen_ai_tool_name: 'core_workflow_execution_list',
+        switchboard_server: 'switchboard',
+        switchboard_tool_kind: 'core',
+      }),
+    ).to.equal(1);
+    expect(
+      sample(text, 'mcp_server_operation_duration_count', { gen_ai_tool_name: 'x_tools_add', switchboard_call_outcome: 'ok', mcp_method_name: 'tools/call' }),
+    ).to.equal(3);
     expect(sample(text, 'mcp_server_operation_duration_bucket', { gen_ai_tool_name: 'x_tools_add', switchboard_call_outcome: 'ok', le: '+Inf' })).to.equal(3);
     expect(text).to.match(/switchboard_tool_calls_total\{[^}]*gen_ai_tool_name="x_tools_fail_rpc"[^}]*switchboard_call_outcome="(error_result|error)"/);
   });
@@ -80,20 +97,33 @@ describe('the Grafana dashboard in examples/', function () {
     const { readFile, writeFile } = await import('node:fs/promises');
     const { join } = await import('node:path');
     const { ROOT } = await import('../support/harness.js');
-    const dashboard = JSON.parse(await readFile(join(ROOT, 'examples/grafana/switchboard-dashboard.json'), 'utf8')) as { uid: string; title: string; schemaVersion: number; panels: { id: number; type: string; gridPos: object; targets: { expr: string; refId: string }[] }[] };
+    const dashboard = JSON.parse(await readFile(join(ROOT, 'examples/grafana/switchboard-dashboard.json'), 'utf8')) as {
+      uid: string;
+      title: string;
+      schemaVersion: number;
+      panels: { id: number; type: string; gridPos: object; targets: { expr: string; refId: string }[] }[];
+    };
     expect(dashboard).to.include.keys('uid', 'title', 'schemaVersion', 'panels');
     expect(dashboard.schemaVersion).to.be.a('number');
     const queried = new Set<string>();
     for (const p of dashboard.panels) {
       expect(p, `panel ${p.id}`).to.include.keys('id', 'type', 'gridPos', 'targets');
       // Metric names, not label names: grouping lists and matchers are cut out first.
-      for (const t of p.targets) for (const m of t.expr.replace(/\bby \([^)]*\)/g, '').replace(/\{[^}]*\}/g, '').matchAll(/\b(switchboard_[a-z_]+|mcp_[a-z_]+)\b/g)) queried.add(m[1]!);
+      for (const t of p.targets)
+        for (const m of t.expr
+          .replace(/\bby \([^)]*\)/g, '')
+          .replace(/\{[^}]*\}/g, '')
+          .matchAll(/\b(switchboard_[a-z_]+|mcp_[a-z_]+)\b/g))
+          queried.add(m[1]!);
     }
     expect(queried.size).to.be.greaterThan(5);
 
     const port = await freePort();
     const sb = await startSwitchboard(
-      { 'mcpservers/tools.yaml': stdioServer('tools', TEST_SERVER, [], 'backoff: {initialSeconds: 0.2, maxSeconds: 1}\n'), 'workflows/ping-twice.yaml': PING_TWICE },
+      {
+        'mcpservers/tools.yaml': stdioServer('tools', TEST_SERVER, [], 'backoff: {initialSeconds: 0.2, maxSeconds: 1}\n'),
+        'workflows/ping-twice.yaml': PING_TWICE,
+      },
       { env: { OTEL_METRICS_EXPORTER: 'prometheus', OTEL_EXPORTER_PROMETHEUS_HOST: '127.0.0.1', OTEL_EXPORTER_PROMETHEUS_PORT: String(port) } },
     );
     try {
@@ -105,10 +135,18 @@ describe('the Grafana dashboard in examples/', function () {
       await (client.transport as StreamableHTTPClientTransport).terminateSession();
       await client.close();
       // A configuration change, applied.
-      await writeFile(join(sb.configDir, 'mcpservers/tools.yaml'), stdioServer('tools', TEST_SERVER, [], 'description: edited\nbackoff: {initialSeconds: 0.2, maxSeconds: 1}\n'));
+      await writeFile(
+        join(sb.configDir, 'mcpservers/tools.yaml'),
+        stdioServer('tools', TEST_SERVER, [], 'description: edited\nbackoff: {initialSeconds: 0.2, maxSeconds: 1}\n'),
+      );
       const names = (t: string) => new Set([...t.matchAll(/^# TYPE (\S+)/gm)].map((m) => m[1]!));
       const missing = (t: string) => [...queried].filter((q) => !names(t).has(q.replace(/_(bucket|count|sum)$/, '')));
-      const text = await eventually(() => fetch(`http://127.0.0.1:${port}/metrics`).then((r) => r.text()), (t) => missing(t).length === 0, 15_000, 200).catch(async () => fetch(`http://127.0.0.1:${port}/metrics`).then((r) => r.text()));
+      const text = await eventually(
+        () => fetch(`http://127.0.0.1:${port}/metrics`).then((r) => r.text()),
+        (t) => missing(t).length === 0,
+        15_000,
+        200,
+      ).catch(async () => fetch(`http://127.0.0.1:${port}/metrics`).then((r) => r.text()));
       expect(missing(text), 'metrics the dashboard queries that /metrics lacks').to.deep.equal([]);
     } finally {
       await sb.stop();

@@ -1,8 +1,24 @@
 import { expect } from 'chai';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { join } from 'node:path';
-import { ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { callTool, connectHttp, connectHttpWithHeaders, eventually, EVERYTHING, meta, ROOT, startSwitchboard, stdioServer, TEST_SERVER, type Running } from '../support/harness.js';
+import {
+  ResourceListChangedNotificationSchema,
+  ResourceUpdatedNotificationSchema,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import {
+  callTool,
+  connectHttp,
+  connectHttpWithHeaders,
+  eventually,
+  EVERYTHING,
+  meta,
+  ROOT,
+  startSwitchboard,
+  stdioServer,
+  TEST_SERVER,
+  type Running,
+} from '../support/harness.js';
 
 describe('resources, prompts and completions as MCP offers them, aggregated', () => {
   let sb: Running;
@@ -30,7 +46,7 @@ describe('resources, prompts and completions as MCP offers them, aggregated', ()
     expect(caps.logging).to.deep.equal({});
   });
 
-  it('lists every server\'s resources with their URIs unchanged, paged with cursors', async () => {
+  it("lists every server's resources with their URIs unchanged, paged with cursors", async () => {
     const all: string[] = [];
     let cursor: string | undefined;
     let pages = 0;
@@ -70,9 +86,15 @@ describe('resources, prompts and completions as MCP offers them, aggregated', ()
   });
 
   it('routes completion/complete to the server that owns the prompt or template', async () => {
-    const byPrompt = await client.complete({ ref: { type: 'ref/prompt', name: 'x_everything_completable-prompt' }, argument: { name: 'department', value: 'S' } });
+    const byPrompt = await client.complete({
+      ref: { type: 'ref/prompt', name: 'x_everything_completable-prompt' },
+      argument: { name: 'department', value: 'S' },
+    });
     expect(byPrompt.completion.values).to.deep.equal(['Sales', 'Support']);
-    const byTemplate = await client.complete({ ref: { type: 'ref/resource', uri: 'demo://resource/dynamic/text/{resourceId}' }, argument: { name: 'resourceId', value: '1' } });
+    const byTemplate = await client.complete({
+      ref: { type: 'ref/resource', uri: 'demo://resource/dynamic/text/{resourceId}' },
+      argument: { name: 'resourceId', value: '1' },
+    });
     expect(byTemplate.completion.values.length).to.be.greaterThan(0);
   });
 
@@ -100,7 +122,11 @@ describe('resources, prompts and completions as MCP offers them, aggregated', ()
     try {
       await client.subscribeResource({ uri: 'ask://counter' });
       await callTool(other, 'x_ask_bump');
-      await eventually(async () => updates.length, (n) => n === 1, 5000);
+      await eventually(
+        async () => updates.length,
+        (n) => n === 1,
+        5000,
+      );
       expect(updates).to.deep.equal(['ask://counter']);
       expect(otherUpdates).to.deep.equal([]);
       await client.unsubscribeResource({ uri: 'ask://counter' });
@@ -119,8 +145,16 @@ describe('resources, prompts and completions as MCP offers them, aggregated', ()
     client.setNotificationHandler(ResourceListChangedNotificationSchema, () => void changed++);
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => void tools++);
     await meta(client, 'call_tool', { name: 'core_service_stop', arguments: { name: 't' } });
-    await eventually(async () => changed, (n) => n > 0, 5000);
-    await eventually(async () => tools, (n) => n > 0, 5000);
+    await eventually(
+      async () => changed,
+      (n) => n > 0,
+      5000,
+    );
+    await eventually(
+      async () => tools,
+      (n) => n > 0,
+      5000,
+    );
     await new Promise((r) => setTimeout(r, 400));
     expect(tools).to.equal(1); // debounced: one for the whole change
     expect((await client.listResources()).resources.map((r) => r.uri)).to.not.include('test://greeting');

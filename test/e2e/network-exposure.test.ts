@@ -23,11 +23,14 @@ function run(...args: string[]): { status: number | null; stdout: string; stderr
 
 /** `switchboard check` without blocking, so that several configurations are checked at once. */
 function check(config: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return makeConfigDir({ 'config.yaml': config }).then((dir) => new Promise((resolve) => {
-    execFile(process.execPath, [CLI, 'check', '--config-path', dir], { encoding: 'utf8', timeout: 20_000 }, (err, stdout, stderr) => {
-      resolve({ status: err ? (typeof err.code === 'number' ? err.code : null) : 0, stdout, stderr });
-    });
-  }));
+  return makeConfigDir({ 'config.yaml': config }).then(
+    (dir) =>
+      new Promise((resolve) => {
+        execFile(process.execPath, [CLI, 'check', '--config-path', dir], { encoding: 'utf8', timeout: 20_000 }, (err, stdout, stderr) => {
+          resolve({ status: err ? (typeof err.code === 'number' ? err.code : null) : 0, stdout, stderr });
+        });
+      }),
+  );
 }
 
 /** The lines of a process's output that name the refused setting: there must be exactly one. */
@@ -47,7 +50,8 @@ function refusedByBoth(dir: string): string {
   return hostLines(served.stderr)[0]!;
 }
 
-const REFUSAL = /the MCP endpoint would listen on (\S+) .*without OAuth protection.*; set aggregator\.oauth\.server\.enabled, .*, or set aggregator\.allowUnauthenticatedNetwork: true to accept it$/;
+const REFUSAL =
+  /the MCP endpoint would listen on (\S+) .*without OAuth protection.*; set aggregator\.oauth\.server\.enabled, .*, or set aggregator\.allowUnauthenticatedNetwork: true to accept it$/;
 
 describe('network exposure: without OAuth protection the MCP endpoint stays on loopback', function () {
   // Every case runs `switchboard serve` or `check` as a process, several at once in places.
@@ -84,11 +88,13 @@ describe('network exposure: without OAuth protection the MCP endpoint stays on l
       expect(served.stderr).to.not.include('listening');
       const lines = hostLines(served.stderr);
       expect(lines).to.have.length(1);
-      expect(lines[0]).to.match(/config\.yaml:\d+:\d+: aggregator\.host: /).and.match(REFUSAL);
+      expect(lines[0])
+        .to.match(/config\.yaml:\d+:\d+: aggregator\.host: /)
+        .and.match(REFUSAL);
       expect(lines[0]).to.include('0.0.0.0 (--host on the command line)').and.include('pass --host 127.0.0.1');
     });
 
-    it('is not this rule\'s business when OAuth protection is on, the transport is stdio or the aggregator is off', async () => {
+    it("is not this rule's business when OAuth protection is on, the transport is stdio or the aggregator is off", async () => {
       const configs = [
         'aggregator:\n  host: 0.0.0.0\n  oauth:\n    server:\n      enabled: true\n      baseUrl: https://sb.example\n      idp: {issuer: https://idp.example, clientId: sb, clientSecret: sb-secret}\n',
         'aggregator:\n  host: 0.0.0.0\n  transport: stdio\n',
@@ -108,8 +114,15 @@ describe('network exposure: without OAuth protection the MCP endpoint stays on l
     it('starts on 0.0.0.0, with a loud warning that every caller is an anonymous non-administrator', async () => {
       sb = await startSwitchboard({ 'config.yaml': 'aggregator:\n  host: 0.0.0.0\n  allowUnauthenticatedNetwork: true\n' });
       expect(sb.logs()).to.match(/listening on http:\/\/0\.0\.0\.0:\d+\/mcp/);
-      const warning = sb.logs().split('\n').find((l) => l.includes('HAS NO AUTHENTICATION'));
-      expect(warning, sb.logs()).to.match(new RegExp(`WARN .*listens on 0\\.0\\.0\\.0:${sb.port} \\(aggregator\\.allowUnauthenticatedNetwork: true\\): every caller that reaches that address can use the endpoint as an anonymous non-administrator`));
+      const warning = sb
+        .logs()
+        .split('\n')
+        .find((l) => l.includes('HAS NO AUTHENTICATION'));
+      expect(warning, sb.logs()).to.match(
+        new RegExp(
+          `WARN .*listens on 0\\.0\\.0\\.0:${sb.port} \\(aggregator\\.allowUnauthenticatedNetwork: true\\): every caller that reaches that address can use the endpoint as an anonymous non-administrator`,
+        ),
+      );
       const client = await connectHttp(sb.url);
       try {
         expect((await meta<{ tools: unknown[] }>(client, 'list_tools', { limit: 500 })).tools).to.not.be.empty;
@@ -119,7 +132,9 @@ describe('network exposure: without OAuth protection the MCP endpoint stays on l
     });
 
     it('what the warning says: a caller from another address is an anonymous non-administrator', async function () {
-      const lan = Object.values(networkInterfaces()).flat().find((i) => i && i.family === 'IPv4' && !i.internal)?.address;
+      const lan = Object.values(networkInterfaces())
+        .flat()
+        .find((i) => i && i.family === 'IPv4' && !i.internal)?.address;
       if (!lan) this.skip();
       const client = await connectHttp(`http://${lan}:${sb!.port}/mcp`);
       try {
@@ -161,12 +176,17 @@ describe('network exposure: without OAuth protection the MCP endpoint stays on l
     it('core_config_update_aggregator refuses Host 0.0.0.0 with VALIDATION_FAILED naming the setting, and changes nothing', async () => {
       const refused = await callTool(client, 'core_config_update_aggregator', { aggregator: { Host: '0.0.0.0' } });
       expect(errorCode(refused)).to.equal('VALIDATION_FAILED');
-      expect(text(refused)).to.include('aggregator.host: the MCP endpoint would listen on 0.0.0.0 without OAuth protection').and.include('aggregator.allowUnauthenticatedNetwork: true');
+      expect(text(refused))
+        .to.include('aggregator.host: the MCP endpoint would listen on 0.0.0.0 without OAuth protection')
+        .and.include('aggregator.allowUnauthenticatedNetwork: true');
       expect(await meta<Obj>(client, 'call_tool', { name: 'core_config_get_aggregator' })).to.deep.include({ Host: '127.0.0.1' });
     });
 
     it('accepts 127.0.0.1, and core_config_save after the refusal never persists a non-loopback bind', async () => {
-      const accepted = await meta<{ aggregator: Obj }>(client, 'call_tool', { name: 'core_config_update_aggregator', arguments: { aggregator: { Host: '127.0.0.1', ServicePrefix: 'sb' } } });
+      const accepted = await meta<{ aggregator: Obj }>(client, 'call_tool', {
+        name: 'core_config_update_aggregator',
+        arguments: { aggregator: { Host: '127.0.0.1', ServicePrefix: 'sb' } },
+      });
       expect(accepted.aggregator).to.deep.include({ Host: '127.0.0.1', ServicePrefix: 'sb' });
       expect(errorCode(await callTool(client, 'sb_core_config_update_aggregator', { aggregator: { Host: '192.0.2.2' } }))).to.equal('VALIDATION_FAILED');
       await meta(client, 'call_tool', { name: 'sb_core_config_save' });
@@ -184,7 +204,10 @@ describe('network exposure: without OAuth protection the MCP endpoint stays on l
       expect(agg).to.deep.include({ Host: '127.0.0.1', ServicePrefix: 'sb' });
       // The watcher still applies a good edit afterwards.
       await writeFile(configFile(), 'aggregator:\n  servicePrefix: hot\n  host: 127.0.0.1\n');
-      await eventually(() => meta<Obj>(client, 'call_tool', { name: 'hot_core_config_get_aggregator' }).catch((): Obj => ({})), (a) => a.ServicePrefix === 'hot');
+      await eventually(
+        () => meta<Obj>(client, 'call_tool', { name: 'hot_core_config_get_aggregator' }).catch((): Obj => ({})),
+        (a) => a.ServicePrefix === 'hot',
+      );
     });
   });
 
@@ -193,7 +216,10 @@ describe('network exposure: without OAuth protection the MCP endpoint stays on l
     try {
       expect(sb.logs()).to.include('HAS NO AUTHENTICATION');
       await writeFile(join(sb.configDir, 'config.yaml'), 'aggregator:\n  allowUnauthenticatedNetwork: false\n');
-      await sb.waitForLog(/aggregator\.host: the MCP endpoint would listen on 0\.0\.0\.0 \(--host on the command line\) without OAuth protection.*\(keeping the last good definition\)/, 5000);
+      await sb.waitForLog(
+        /aggregator\.host: the MCP endpoint would listen on 0\.0\.0\.0 \(--host on the command line\) without OAuth protection.*\(keeping the last good definition\)/,
+        5000,
+      );
     } finally {
       await sb.stop();
     }
@@ -201,7 +227,9 @@ describe('network exposure: without OAuth protection the MCP endpoint stays on l
 
   describe('the shipped Kubernetes manifest (deploy/switchboard.yaml, the chart rendered with its defaults)', () => {
     const manifest = (): { config: { aggregator: Obj; orchestrator?: boolean } & Obj } => {
-      const docs = parseAllDocuments(readFileSync(join(ROOT, 'deploy/switchboard.yaml'), 'utf8')).map((d) => d.toJSON() as { kind?: string; data?: Record<string, string> } | null);
+      const docs = parseAllDocuments(readFileSync(join(ROOT, 'deploy/switchboard.yaml'), 'utf8')).map(
+        (d) => d.toJSON() as { kind?: string; data?: Record<string, string> } | null,
+      );
       const configMap = docs.find((d) => d?.kind === 'ConfigMap');
       expect(configMap?.data?.['config.yaml'], 'a ConfigMap with config.yaml').to.be.a('string');
       return { config: parseYaml(configMap!.data!['config.yaml']!) as { aggregator: Obj } & Obj };
@@ -214,7 +242,10 @@ describe('network exposure: without OAuth protection the MCP endpoint stays on l
       const a = config.aggregator as { host?: string; allowUnauthenticatedNetwork?: boolean; oauth?: { server?: { enabled?: boolean } } };
       expect(config.orchestrator).to.equal(true);
       const loopback = /^(127\.|localhost$|::1$)/.test(a.host ?? 'localhost');
-      if (!loopback) expect(a.oauth?.server?.enabled === true || a.allowUnauthenticatedNetwork === true, `host ${a.host} with neither OAuth nor the explicit flag`).to.equal(true);
+      if (!loopback)
+        expect(a.oauth?.server?.enabled === true || a.allowUnauthenticatedNetwork === true, `host ${a.host} with neither OAuth nor the explicit flag`).to.equal(
+          true,
+        );
       const checked = await checkOffCluster(config);
       expect(checked.status, checked.stderr).to.equal(0);
     });

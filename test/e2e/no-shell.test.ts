@@ -14,7 +14,11 @@ describe('child processes start without a shell', () => {
         name: 'core_mcpserver_create',
         arguments: { name: 'literal', type: 'stdio', command: ['node', TEST_SERVER, '--name', hostile], autoStart: true },
       });
-      const pong = await eventually(() => callTool(client, 'x_literal_ping'), (r) => !r.isError, 10_000);
+      const pong = await eventually(
+        () => callTool(client, 'x_literal_ping'),
+        (r) => !r.isError,
+        10_000,
+      );
       // The fixture names itself after --name: the argument arrived byte for byte.
       expect(text(pong)).to.include(`pong from ${hostile}`);
       expect(existsSync(marker)).to.equal(false);

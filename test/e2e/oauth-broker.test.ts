@@ -40,9 +40,30 @@ describe('OAuth server: brokered token exchange', function () {
 
   before(async () => {
     const port = await freePort();
-    idp = await startTestIdp({ clients: [{ client_id: 'switchboard', client_secret: 'switchboard-idp-secret', redirect_uris: [`http://127.0.0.1:${port}/oauth/callback`], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'] }] });
-    downstream = await startDownstreamExchange({ upstreamIssuer: idp.issuer, clientId: 'switchboard-downstream', clientSecret: 'downstream-secret-456', connectorId: 'upstream', tokenSeconds: 300, reportedExpiresIn: 3600 });
-    setup = await startProtected({ serverYaml: brokerYaml(downstream.url, true), files: FILES, again: { idp, base: `http://127.0.0.1:${port}` } as OAuthSetup });
+    idp = await startTestIdp({
+      clients: [
+        {
+          client_id: 'switchboard',
+          client_secret: 'switchboard-idp-secret',
+          redirect_uris: [`http://127.0.0.1:${port}/oauth/callback`],
+          grant_types: ['authorization_code', 'refresh_token'],
+          response_types: ['code'],
+        },
+      ],
+    });
+    downstream = await startDownstreamExchange({
+      upstreamIssuer: idp.issuer,
+      clientId: 'switchboard-downstream',
+      clientSecret: 'downstream-secret-456',
+      connectorId: 'upstream',
+      tokenSeconds: 300,
+      reportedExpiresIn: 3600,
+    });
+    setup = await startProtected({
+      serverYaml: brokerYaml(downstream.url, true),
+      files: FILES,
+      again: { idp, base: `http://127.0.0.1:${port}` } as OAuthSetup,
+    });
     tokens = await signIn(setup.base, await registerClient(setup.base));
   });
   after(async () => {
@@ -89,7 +110,14 @@ describe('OAuth server: brokered exchange towards a private address without allo
   it('fails with the DNS-rebinding error', async () => {
     const setup = suite();
     const tokens = await signIn(setup.base, await registerClient(setup.base));
-    const r = await postForm(`${setup.base}/oauth/token`, { grant_type: EXCHANGE, subject_token: tokens.access_token, subject_token_type: ACCESS, audience: 'kubernetes' }, BROKER_AUTH);
-    expect(r.body).to.deep.equal({ error: 'invalid_target', error_description: 'downstream token endpoint: 127.0.0.1 resolves to private IP address 127.0.0.1 (DNS rebinding protection)' });
+    const r = await postForm(
+      `${setup.base}/oauth/token`,
+      { grant_type: EXCHANGE, subject_token: tokens.access_token, subject_token_type: ACCESS, audience: 'kubernetes' },
+      BROKER_AUTH,
+    );
+    expect(r.body).to.deep.equal({
+      error: 'invalid_target',
+      error_description: 'downstream token endpoint: 127.0.0.1 resolves to private IP address 127.0.0.1 (DNS rebinding protection)',
+    });
   });
 });

@@ -57,7 +57,15 @@ describe('OAuth client: signing in to remote MCP servers', function () {
     idp = await startTestIdp({
       authorizationServer: true,
       accessTokenSeconds: 4,
-      clients: [{ client_id: RESOURCE_SERVER.clientId, client_secret: RESOURCE_SERVER.clientSecret, grant_types: ['client_credentials'], response_types: [], redirect_uris: [] }],
+      clients: [
+        {
+          client_id: RESOURCE_SERVER.clientId,
+          client_secret: RESOURCE_SERVER.clientSecret,
+          grant_types: ['client_credentials'],
+          response_types: [],
+          redirect_uris: [],
+        },
+      ],
     });
     const introspection = RESOURCE_SERVER;
     vault = await startProtectedMcpServer({ name: 'vault', issuer: idp.issuer, introspection });
@@ -80,7 +88,10 @@ describe('OAuth client: signing in to remote MCP servers', function () {
 
   it('names a server that answers 401 in servers_requiring_auth, without listing its tools', async () => {
     const c = await connect();
-    const listed = await eventually(() => meta<ListTools>(c, 'list_tools'), (l) => l.servers_requiring_auth.length === 2);
+    const listed = await eventually(
+      () => meta<ListTools>(c, 'list_tools'),
+      (l) => l.servers_requiring_auth.length === 2,
+    );
     expect(listed.servers_requiring_auth).to.deep.include({ name: 'vault', status: 'auth_required', auth_tool: 'core_auth_login' });
     expect(listed.tools.map((t) => t.name)).to.not.include('x_vault_whoami');
     const r = await callTool(c, 'x_vault_whoami');
@@ -165,7 +176,10 @@ describe('OAuth client: signing in to remote MCP servers', function () {
     const out = await meta<{ signed_out: boolean; status: string }>(c, 'call_tool', { name: 'core_auth_logout', arguments: { server: 'vault' } });
     expect(out).to.deep.include({ signed_out: true, status: 'auth_required' });
     // The operator's log says it, without naming who.
-    const { events } = await meta<{ events: { reason: string; message: string }[] }>(c, 'call_tool', { name: 'core_events', arguments: { resource_name: 'vault', limit: 20 } });
+    const { events } = await meta<{ events: { reason: string; message: string }[] }>(c, 'call_tool', {
+      name: 'core_events',
+      arguments: { resource_name: 'vault', limit: 20 },
+    });
     expect(events.map((e) => e.reason)).to.include.members(['SignedIn', 'SignedOut', 'AuthRequired']);
     expect(events.find((e) => e.reason === 'SignedOut')!.message).to.equal("a session signed out of 'vault'");
     expect(await toolNames(c)).to.not.include('x_vault_whoami');
@@ -191,7 +205,10 @@ describe('OAuth client: signing in to remote MCP servers', function () {
     expect(outside.status).to.equal(400);
     expect(outside.body).to.contain('postLoginRedirectAllowlist');
     idp.signInAs('alice');
-    const allowed = await new Browser().follow(`${login.sign_in_url}&redirect=${encodeURIComponent('http://127.0.0.1:7/done/vault')}`, 'http://127.0.0.1:7/done/');
+    const allowed = await new Browser().follow(
+      `${login.sign_in_url}&redirect=${encodeURIComponent('http://127.0.0.1:7/done/vault')}`,
+      'http://127.0.0.1:7/done/',
+    );
     expect(allowed.href).to.equal('http://127.0.0.1:7/done/vault');
     expect(await toolNames(c)).to.include('x_vault_whoami');
     const again = await new Browser().visit(login.sign_in_url!);
@@ -230,7 +247,15 @@ describe('OAuth client: suspended servers', function () {
   before(async () => {
     idp = await startTestIdp({
       authorizationServer: true,
-      clients: [{ client_id: RESOURCE_SERVER.clientId, client_secret: RESOURCE_SERVER.clientSecret, grant_types: ['client_credentials'], response_types: [], redirect_uris: [] }],
+      clients: [
+        {
+          client_id: RESOURCE_SERVER.clientId,
+          client_secret: RESOURCE_SERVER.clientSecret,
+          grant_types: ['client_credentials'],
+          response_types: [],
+          redirect_uris: [],
+        },
+      ],
     });
     vault = await startProtectedMcpServer({ name: 'vault', issuer: idp.issuer, introspection: RESOURCE_SERVER });
     sb = await startSwitchboard({
@@ -250,11 +275,16 @@ describe('OAuth client: suspended servers', function () {
   const update = (suspended: boolean) => meta(c, 'call_tool', { name: 'core_mcpserver_update', arguments: { name: 'vault', suspended } });
   const status = async () => {
     const read = await c.readResource({ uri: 'auth://status' });
-    return (JSON.parse(String((read.contents[0] as { text: string }).text)) as { servers: { name: string; status: string; suspended: boolean }[] }).servers.find((s) => s.name === 'vault');
+    return (
+      JSON.parse(String((read.contents[0] as { text: string }).text)) as { servers: { name: string; status: string; suspended: boolean }[] }
+    ).servers.find((s) => s.name === 'vault');
   };
 
   it('refuses core_auth_login with the exact message, reports disconnected and suspended, names it nowhere; resumes without a new sign-in', async () => {
-    const login = await eventually(() => meta<Login>(c, 'call_tool', { name: 'core_auth_login', arguments: { server: 'vault' } }), (l) => l.status === 'auth_required');
+    const login = await eventually(
+      () => meta<Login>(c, 'call_tool', { name: 'core_auth_login', arguments: { server: 'vault' } }),
+      (l) => l.status === 'auth_required',
+    );
     idp.signInAs('alice');
     expect((await new Browser().visit(login.sign_in_url!)).status).to.equal(200);
     expect((await callTool(c, 'x_vault_whoami')).structuredContent).to.deep.include({ subject: 'alice' });
@@ -270,7 +300,11 @@ describe('OAuth client: suspended servers', function () {
     expect(listed.tools.map((t) => t.name)).to.not.include('x_vault_whoami');
 
     await update(false);
-    const back = await eventually(() => callTool(c, 'x_vault_whoami'), (r) => !r.isError, 10_000);
+    const back = await eventually(
+      () => callTool(c, 'x_vault_whoami'),
+      (r) => !r.isError,
+      10_000,
+    );
     expect(back.structuredContent).to.deep.include({ subject: 'alice' });
     expect(await status()).to.deep.equal({ name: 'vault', status: 'connected', suspended: false });
   });
@@ -311,13 +345,31 @@ describe('OAuth client behind OAuth protection: a grant belongs to the person', 
     const idp = await startTestIdp({
       authorizationServer: true,
       clients: [
-        { client_id: 'switchboard', client_secret: 'switchboard-idp-secret', redirect_uris: [`${base}/oauth/callback`], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'] },
-        { client_id: RESOURCE_SERVER.clientId, client_secret: RESOURCE_SERVER.clientSecret, grant_types: ['client_credentials'], response_types: [], redirect_uris: [] },
+        {
+          client_id: 'switchboard',
+          client_secret: 'switchboard-idp-secret',
+          redirect_uris: [`${base}/oauth/callback`],
+          grant_types: ['authorization_code', 'refresh_token'],
+          response_types: ['code'],
+        },
+        {
+          client_id: RESOURCE_SERVER.clientId,
+          client_secret: RESOURCE_SERVER.clientSecret,
+          grant_types: ['client_credentials'],
+          response_types: [],
+          redirect_uris: [],
+        },
       ],
     });
     configDir = await makeConfigDir({});
     // A broker client may have a person's own grant at that authorization server released to it.
-    setup = await startProtected({ again: { idp, base, sb: undefined as never }, configDir, serverYaml: serverYaml(idp.issuer), files: { 'broker-secret': 'broker-secret-123\n' }, env: { GRANT_KEY: 'g'.repeat(40) } });
+    setup = await startProtected({
+      again: { idp, base, sb: undefined as never },
+      configDir,
+      serverYaml: serverYaml(idp.issuer),
+      files: { 'broker-secret': 'broker-secret-123\n' },
+      env: { GRANT_KEY: 'g'.repeat(40) },
+    });
     vault = await startProtectedMcpServer({ name: 'vault', issuer: setup.idp.issuer, introspection: RESOURCE_SERVER });
     await writeFile(join(setup.sb.configDir, 'mcpservers/vault.yaml'), `name: vault\ntype: streamable-http\nurl: ${vault.url}\n`);
   });
@@ -331,7 +383,11 @@ describe('OAuth client behind OAuth protection: a grant belongs to the person', 
 
   it("one sign-in serves all of the person's sessions, and no one else's", async () => {
     const first = await sessionOf('alice');
-    const login = await eventually(() => meta<Login>(first, 'call_tool', { name: 'core_auth_login', arguments: { server: 'vault' } }), (l) => l.status === 'auth_required', 10_000);
+    const login = await eventually(
+      () => meta<Login>(first, 'call_tool', { name: 'core_auth_login', arguments: { server: 'vault' } }),
+      (l) => l.status === 'auth_required',
+      10_000,
+    );
     setup.idp.signInAs('alice');
     expect((await new Browser().visit(login.sign_in_url!)).status).to.equal(200);
 
@@ -350,7 +406,16 @@ describe('OAuth client behind OAuth protection: a grant belongs to the person', 
     setup.idp.signInAs('alice');
     const tokens = await signInToSwitchboard(setup.base, await registerClient(setup.base));
     const exchange = (subject: string) =>
-      postForm(`${setup.base}/oauth/token`, { grant_type: 'urn:ietf:params:oauth:grant-type:token-exchange', subject_token: subject, subject_token_type: 'urn:ietf:params:oauth:token-type:access_token', audience: 'vault-api' }, { authorization: `Basic ${Buffer.from('agent-gw:broker-secret-123').toString('base64')}` });
+      postForm(
+        `${setup.base}/oauth/token`,
+        {
+          grant_type: 'urn:ietf:params:oauth:grant-type:token-exchange',
+          subject_token: subject,
+          subject_token_type: 'urn:ietf:params:oauth:token-type:access_token',
+          audience: 'vault-api',
+        },
+        { authorization: `Basic ${Buffer.from('agent-gw:broker-secret-123').toString('base64')}` },
+      );
     const r = await exchange(tokens.access_token);
     expect(r.status, JSON.stringify(r.body)).to.equal(200);
     expect(r.body.refresh_token).to.equal(undefined);
@@ -365,10 +430,20 @@ describe('OAuth client behind OAuth protection: a grant belongs to the person', 
 
   it("with persistent storage, a person's grant outlives a Switchboard restart: no new sign-in", async () => {
     await setup.sb.stop();
-    setup = await startProtected({ again: setup, configDir, serverYaml: serverYaml(setup.idp.issuer), files: { 'broker-secret': 'broker-secret-123\n' }, env: { GRANT_KEY: 'g'.repeat(40) } });
+    setup = await startProtected({
+      again: setup,
+      configDir,
+      serverYaml: serverYaml(setup.idp.issuer),
+      files: { 'broker-secret': 'broker-secret-123\n' },
+      env: { GRANT_KEY: 'g'.repeat(40) },
+    });
     const again = await mcpClient(setup.sb.url, lastToken.get('alice')!);
     opened.push(again);
-    const r = await eventually(() => callTool(again, 'x_vault_whoami'), (x) => !x.isError, 10_000);
+    const r = await eventually(
+      () => callTool(again, 'x_vault_whoami'),
+      (x) => !x.isError,
+      10_000,
+    );
     expect(r.structuredContent).to.deep.equal({ server: 'vault', subject: 'alice' });
     const bobs = await mcpClient(setup.sb.url, lastToken.get('bob')!);
     opened.push(bobs);

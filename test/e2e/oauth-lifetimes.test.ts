@@ -28,7 +28,18 @@ interface InProcess {
 async function boot(sessionDuration: string, idpOptions: Partial<TestIdpOptions> = {}): Promise<InProcess> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const idp = await startTestIdp({ clients: [{ client_id: 'sb', client_secret: 'sb-secret-0123', redirect_uris: [`${base}/oauth/callback`], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'] }], ...idpOptions });
+  const idp = await startTestIdp({
+    clients: [
+      {
+        client_id: 'sb',
+        client_secret: 'sb-secret-0123',
+        redirect_uris: [`${base}/oauth/callback`],
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+      },
+    ],
+    ...idpOptions,
+  });
   const dir = await makeConfigDir({
     'config.yaml': `aggregator:\n  host: 127.0.0.1\n  port: ${port}\n  oauth:\n    server:\n      enabled: true\n      baseUrl: ${base}\n      sessionDuration: ${sessionDuration}\n      idp: {issuer: '${idp.issuer}', clientId: sb, clientSecret: sb-secret-0123}\nidp:\n  allowPrivateIPOIDC: true\n`,
   });
@@ -41,7 +52,12 @@ async function mcpStatus(base: string, token: string): Promise<number | string> 
   const res = await fetch(`${base}/mcp`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${token}` },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+    }),
   });
   if (res.status === 200) {
     await res.body?.cancel();

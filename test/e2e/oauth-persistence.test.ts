@@ -67,9 +67,15 @@ describe('OAuth server: persistent grants', function () {
 
   it('a token issued for this resource is refused after the resource identifier changes', async () => {
     const s = await restart(persistent('      resourceIdentifier: https://elsewhere.example/mcp\n'));
-    const res = await fetch(s.sb.url, { method: 'POST', headers: { authorization: `Bearer ${tokens.access_token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
+    const res = await fetch(s.sb.url, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tokens.access_token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: '{}',
+    });
     expect(res.status).to.equal(401);
-    expect(((await res.json()) as { error_description: string }).error_description).to.equal(`the access token was issued for another resource (${s.base}), not https://elsewhere.example/mcp`);
+    expect(((await res.json()) as { error_description: string }).error_description).to.equal(
+      `the access token was issued for another resource (${s.base}), not https://elsewhere.example/mcp`,
+    );
   });
 
   it('with another encryption key nothing stored is usable, and the log says why', async () => {

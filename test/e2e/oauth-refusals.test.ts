@@ -14,7 +14,16 @@ import { CLIENT_REDIRECT, mcpClient, protectedForSuite, registerClient, signIn, 
 /** The authorization request a client would send, with `params` overriding (or, as undefined, removing) a field. */
 function authorizeUrl(base: string, clientId: string, params: Record<string, string | undefined> = {}): string {
   const url = new URL(`${base}/oauth/authorize`);
-  const all: Record<string, string | undefined> = { response_type: 'code', client_id: clientId, redirect_uri: CLIENT_REDIRECT, state: 's1', code_challenge: pkce().challenge, code_challenge_method: 'S256', scope: 'mcp', ...params };
+  const all: Record<string, string | undefined> = {
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: CLIENT_REDIRECT,
+    state: 's1',
+    code_challenge: pkce().challenge,
+    code_challenge_method: 'S256',
+    scope: 'mcp',
+    ...params,
+  };
   for (const [k, v] of Object.entries(all)) if (v !== undefined) url.searchParams.set(k, v);
   return url.href;
 }
@@ -33,7 +42,12 @@ function initialize(url: string, headers: Record<string, string>): Promise<Respo
   return fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+    }),
   });
 }
 
@@ -66,7 +80,11 @@ describe('OAuth server: refusals', function () {
   describe('the authorization request', () => {
     it('without PKCE: invalid_request, back at the client', async () => {
       const r = await refusedAt(authorizeUrl(setup.base, clientId, { code_challenge: undefined, code_challenge_method: undefined }));
-      expect(r).to.deep.include({ via: 'redirect', error: 'invalid_request', error_description: 'Authorization Server policy requires PKCE to be used for this request' });
+      expect(r).to.deep.include({
+        via: 'redirect',
+        error: 'invalid_request',
+        error_description: 'Authorization Server policy requires PKCE to be used for this request',
+      });
     });
 
     it('with plain PKCE: invalid_request (S256 only)', async () => {
@@ -82,7 +100,12 @@ describe('OAuth server: refusals', function () {
 
     it('with a redirect URI the client did not register: refused on a page, never redirected there', async () => {
       const r = await refusedAt(authorizeUrl(setup.base, clientId, { redirect_uri: 'http://127.0.0.1:7/callback/other' }));
-      expect(r).to.deep.include({ via: 'page', status: 400, error: 'invalid_redirect_uri', error_description: "redirect_uri did not match any of the client's registered redirect_uris" });
+      expect(r).to.deep.include({
+        via: 'page',
+        status: 400,
+        error: 'invalid_redirect_uri',
+        error_description: "redirect_uri did not match any of the client's registered redirect_uris",
+      });
     });
 
     it('for another resource: invalid_target', async () => {
@@ -93,12 +116,24 @@ describe('OAuth server: refusals', function () {
 
     it('with a redirect URI on a private address: the DNS-rebinding message, at registration and when a flow starts', async () => {
       for (const uri of ['http://10.1.2.3/callback', 'http://169.254.169.254/latest']) {
-        const registered = await fetch(`${setup.base}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ redirect_uris: [uri], token_endpoint_auth_method: 'none' }) });
+        const registered = await fetch(`${setup.base}/oauth/register`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ redirect_uris: [uri], token_endpoint_auth_method: 'none' }),
+        });
         expect(registered.status, uri).to.equal(400);
-        expect(await registered.json(), uri).to.deep.equal({ error: 'invalid_redirect_uri', error_description: 'redirect_uri: hostname resolves to private IP address (DNS rebinding protection)' });
+        expect(await registered.json(), uri).to.deep.equal({
+          error: 'invalid_redirect_uri',
+          error_description: 'redirect_uri: hostname resolves to private IP address (DNS rebinding protection)',
+        });
         // A client registered before the rule (or with a name that resolved elsewhere then) is stopped when its flow starts.
         const r = await refusedAt(authorizeUrl(setup.base, clientId, { redirect_uri: uri }));
-        expect(r, uri).to.deep.include({ via: 'page', status: 400, error: 'invalid_request', error_description: 'redirect_uri: hostname resolves to private IP address (DNS rebinding protection)' });
+        expect(r, uri).to.deep.include({
+          via: 'page',
+          status: 400,
+          error: 'invalid_request',
+          error_description: 'redirect_uri: hostname resolves to private IP address (DNS rebinding protection)',
+        });
       }
     });
 
@@ -124,7 +159,10 @@ describe('OAuth server: refusals', function () {
 
     it('garbage at the OAuth endpoints gets a standard error naming what is wrong, never a crash', async () => {
       const register = (body: string) => fetch(`${setup.base}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
-      expect(await (await register('{"redirect_uris": [')).json()).to.deep.equal({ error: 'invalid_request', error_description: 'the registration body is not valid JSON' });
+      expect(await (await register('{"redirect_uris": [')).json()).to.deep.equal({
+        error: 'invalid_request',
+        error_description: 'the registration body is not valid JSON',
+      });
       const huge = await register(JSON.stringify({ redirect_uris: [CLIENT_REDIRECT], client_name: 'x'.repeat(80_000) }));
       expect(huge.status).to.equal(400);
       expect(((await huge.json()) as { error_description: string }).error_description).to.match(/larger than 57344 bytes/);
@@ -143,7 +181,13 @@ describe('OAuth server: refusals', function () {
     it('a code redeemed with the wrong verifier: invalid_grant', async () => {
       const { challenge } = pkce();
       const back = await new Browser().follow(authorizeUrl(setup.base, clientId, { code_challenge: challenge }), CLIENT_REDIRECT);
-      const token = await postForm(`${setup.base}/oauth/token`, { grant_type: 'authorization_code', code: back.searchParams.get('code')!, redirect_uri: CLIENT_REDIRECT, code_verifier: pkce().verifier, client_id: clientId });
+      const token = await postForm(`${setup.base}/oauth/token`, {
+        grant_type: 'authorization_code',
+        code: back.searchParams.get('code')!,
+        redirect_uri: CLIENT_REDIRECT,
+        code_verifier: pkce().verifier,
+        client_id: clientId,
+      });
       expect(token.status).to.equal(400);
       expect(token.body).to.include({ error: 'invalid_grant' });
     });
@@ -176,7 +220,9 @@ describe('OAuth server: refusals', function () {
     it('a garbage or missing token: 401 with the right WWW-Authenticate', async () => {
       const bad = await initialize(setup.sb.url, { authorization: 'Bearer not-a-token' });
       expect(bad.status).to.equal(401);
-      expect(bad.headers.get('www-authenticate')).to.equal(`Bearer resource_metadata="${setup.base}/.well-known/oauth-protected-resource", error="invalid_token", error_description="the access token is unknown, revoked or malformed"`);
+      expect(bad.headers.get('www-authenticate')).to.equal(
+        `Bearer resource_metadata="${setup.base}/.well-known/oauth-protected-resource", error="invalid_token", error_description="the access token is unknown, revoked or malformed"`,
+      );
       const scheme = await initialize(setup.sb.url, { authorization: 'Basic dXNlcjpwYXNz' });
       expect(scheme.status).to.equal(400);
     });
@@ -191,11 +237,19 @@ describe('OAuth server: refusals', function () {
       const sessionId = (client.transport as { sessionId?: string }).sessionId!;
       const hijack = await fetch(setup.sb.url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${bob.access_token}`, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          authorization: `Bearer ${bob.access_token}`,
+          'mcp-session-id': sessionId,
+          'mcp-protocol-version': '2025-06-18',
+        },
         body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'list_tools', arguments: {} } }),
       });
       expect(hijack.status).to.equal(403);
-      expect(((await hijack.json()) as { error: { message: string } }).error.message).to.equal(`Forbidden: Session '${sessionId}' belongs to another caller; initialize a session of your own`);
+      expect(((await hijack.json()) as { error: { message: string } }).error.message).to.equal(
+        `Forbidden: Session '${sessionId}' belongs to another caller; initialize a session of your own`,
+      );
       await meta(client, 'list_tools');
       await client.close();
     });
@@ -226,9 +280,16 @@ describe('OAuth server: refusals', function () {
 
     it('ignores forwarded headers from a peer that is not a trusted proxy: the proof must name the URL really addressed', async () => {
       const forwardedUrl = 'https://switchboard.example/mcp';
-      const res = await initialize(setup.sb.url, { authorization: `DPoP ${accessToken}`, dpop: await dpopProof(key, 'POST', forwardedUrl, accessToken), 'x-forwarded-proto': 'https', 'x-forwarded-host': 'switchboard.example' });
+      const res = await initialize(setup.sb.url, {
+        authorization: `DPoP ${accessToken}`,
+        dpop: await dpopProof(key, 'POST', forwardedUrl, accessToken),
+        'x-forwarded-proto': 'https',
+        'x-forwarded-host': 'switchboard.example',
+      });
       expect(res.status).to.equal(401);
-      expect(((await res.json()) as { error_description: string }).error_description).to.equal(`DPoP proof htu '${forwardedUrl}' does not match ${setup.sb.url}`);
+      expect(((await res.json()) as { error_description: string }).error_description).to.equal(
+        `DPoP proof htu '${forwardedUrl}' does not match ${setup.sb.url}`,
+      );
     });
 
     it('refuses a replayed proof, a proof for another URL, a proof by another key, and the token as a plain bearer', async () => {
@@ -236,8 +297,16 @@ describe('OAuth server: refusals', function () {
       expect((await initialize(setup.sb.url, { authorization: `DPoP ${accessToken}`, dpop: proof })).status).to.equal(200);
       const cases: [string, Record<string, string>, string][] = [
         ['replay', { authorization: `DPoP ${accessToken}`, dpop: proof }, 'DPoP proof replayed (jti already used)'],
-        ['wrong htu', { authorization: `DPoP ${accessToken}`, dpop: await dpopProof(key, 'POST', `${setup.base}/elsewhere`, accessToken) }, `DPoP proof htu '${setup.base}/elsewhere' does not match ${setup.sb.url}`],
-        ['wrong key', { authorization: `DPoP ${accessToken}`, dpop: await dpopProof(await dpopKey(), 'POST', setup.sb.url, accessToken) }, 'DPoP proof is signed by a key other than the one the token is bound to'],
+        [
+          'wrong htu',
+          { authorization: `DPoP ${accessToken}`, dpop: await dpopProof(key, 'POST', `${setup.base}/elsewhere`, accessToken) },
+          `DPoP proof htu '${setup.base}/elsewhere' does not match ${setup.sb.url}`,
+        ],
+        [
+          'wrong key',
+          { authorization: `DPoP ${accessToken}`, dpop: await dpopProof(await dpopKey(), 'POST', setup.sb.url, accessToken) },
+          'DPoP proof is signed by a key other than the one the token is bound to',
+        ],
         ['as bearer', { authorization: `Bearer ${accessToken}` }, 'the access token is DPoP-bound: present it as "DPoP <token>" with a DPoP proof'],
       ];
       for (const [what, headers, message] of cases) {
@@ -252,7 +321,10 @@ describe('OAuth server: refusals', function () {
 
 describe('OAuth server: gated registration and a trusted proxy', function () {
   this.timeout(30_000);
-  const suite = protectedForSuite({ serverYaml: '      registration:\n        token: ${REGISTRATION_TOKEN}\n      trustedProxyCIDRs: [127.0.0.1/32]', env: { REGISTRATION_TOKEN: 'let-me-register-please' } });
+  const suite = protectedForSuite({
+    serverYaml: '      registration:\n        token: ${REGISTRATION_TOKEN}\n      trustedProxyCIDRs: [127.0.0.1/32]',
+    env: { REGISTRATION_TOKEN: 'let-me-register-please' },
+  });
   let setup: OAuthSetup;
   beforeEach(() => {
     setup = suite();
@@ -263,12 +335,24 @@ describe('OAuth server: gated registration and a trusted proxy', function () {
     const without = await fetch(`${setup.base}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
     expect(without.status).to.equal(401);
     expect(((await without.json()) as { error: string }).error).to.equal('invalid_token');
-    const withToken = await fetch(`${setup.base}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer let-me-register-please' }, body });
+    const withToken = await fetch(`${setup.base}/oauth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer let-me-register-please' },
+      body,
+    });
     expect(withToken.status).to.equal(201);
   });
 
   it('behind a trusted proxy, the DPoP htu is the URL the client addressed (forwarded protocol and host)', async () => {
-    const clientId = ((await (await fetch(`${setup.base}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer let-me-register-please' }, body: JSON.stringify({ redirect_uris: [CLIENT_REDIRECT], token_endpoint_auth_method: 'none' }) })).json()) as { client_id: string }).client_id;
+    const clientId = (
+      (await (
+        await fetch(`${setup.base}/oauth/register`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: 'Bearer let-me-register-please' },
+          body: JSON.stringify({ redirect_uris: [CLIENT_REDIRECT], token_endpoint_auth_method: 'none' }),
+        })
+      ).json()) as { client_id: string }
+    ).client_id;
     const key = await dpopKey();
     const { verifier, challenge } = pkce();
     const back = await new Browser().follow(authorizeUrl(setup.base, clientId, { code_challenge: challenge }), CLIENT_REDIRECT);
@@ -280,7 +364,11 @@ describe('OAuth server: gated registration and a trusted proxy', function () {
     );
     expect(token.status, JSON.stringify(token.body)).to.equal(200);
     const accessToken = String(token.body.access_token);
-    const res = await initialize(setup.sb.url, { authorization: `DPoP ${accessToken}`, dpop: await dpopProof(key, 'POST', 'https://switchboard.example/mcp', accessToken), ...forwarded });
+    const res = await initialize(setup.sb.url, {
+      authorization: `DPoP ${accessToken}`,
+      dpop: await dpopProof(key, 'POST', 'https://switchboard.example/mcp', accessToken),
+      ...forwarded,
+    });
     expect(res.status).to.equal(200);
   });
 });

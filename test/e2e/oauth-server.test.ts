@@ -22,10 +22,20 @@ describe('OAuth server: protecting the MCP endpoint', function () {
   });
 
   it('answers an unauthenticated MCP request with 401 naming the protected-resource metadata; /health stays open', async () => {
-    const res = await fetch(setup.sb.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }) });
+    const res = await fetch(setup.sb.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+      }),
+    });
     expect(res.status).to.equal(401);
     expect(res.headers.get('www-authenticate')).to.equal(`Bearer resource_metadata="${setup.base}/.well-known/oauth-protected-resource"`);
-    for (const path of ['/sse', '/message?sessionId=x']) expect((await fetch(`${setup.base}${path}`, { method: path === '/sse' ? 'GET' : 'POST' })).status, path).to.equal(401);
+    for (const path of ['/sse', '/message?sessionId=x'])
+      expect((await fetch(`${setup.base}${path}`, { method: path === '/sse' ? 'GET' : 'POST' })).status, path).to.equal(401);
     const health = await fetch(`${setup.base}/health`);
     expect(health.status).to.equal(200);
   });
@@ -37,7 +47,13 @@ describe('OAuth server: protecting the MCP endpoint', function () {
     const pathPrm = (await (await fetch(`${setup.base}/.well-known/oauth-protected-resource/mcp`)).json()) as Record<string, unknown>;
     expect(pathPrm).to.deep.equal(prm);
     const as = (await (await fetch(`${setup.base}/.well-known/oauth-authorization-server`)).json()) as Record<string, unknown>;
-    expect(as).to.include({ issuer: setup.base, authorization_endpoint: `${setup.base}/oauth/authorize`, token_endpoint: `${setup.base}/oauth/token`, registration_endpoint: `${setup.base}/oauth/register`, jwks_uri: `${setup.base}/.well-known/jwks.json` });
+    expect(as).to.include({
+      issuer: setup.base,
+      authorization_endpoint: `${setup.base}/oauth/authorize`,
+      token_endpoint: `${setup.base}/oauth/token`,
+      registration_endpoint: `${setup.base}/oauth/register`,
+      jwks_uri: `${setup.base}/.well-known/jwks.json`,
+    });
     expect(as.code_challenge_methods_supported).to.deep.equal(['S256']);
     const jwks = (await (await fetch(`${setup.base}/.well-known/jwks.json`)).json()) as { keys: unknown[] };
     expect(jwks.keys).to.have.length(1);
@@ -70,7 +86,13 @@ describe('OAuth server: the MCP SDK client signs in unchanged, as an IDE would',
     const store: { client?: OAuthClientInformationMixed; tokens?: OAuthTokens; verifier?: string; authorizeAt?: URL } = {};
     const provider: OAuthClientProvider = {
       redirectUrl: CLIENT_REDIRECT,
-      clientMetadata: { redirect_uris: [CLIENT_REDIRECT], client_name: 'ide', grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' },
+      clientMetadata: {
+        redirect_uris: [CLIENT_REDIRECT],
+        client_name: 'ide',
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'none',
+      },
       state: () => 'ide-state',
       clientInformation: () => store.client,
       saveClientInformation: (info) => void (store.client = info),

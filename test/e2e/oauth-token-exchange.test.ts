@@ -70,13 +70,49 @@ describe('OAuth server: token exchange with trusted issuers', function () {
     const cases: [string, Promise<string>, Record<string, string>, string, string][] = [
       ['untrusted issuer', stranger.mint(good), {}, 'invalid_grant', `subject_token issuer '${stranger.issuer}' is not a trusted issuer`],
       ['wrong signature', ci.mint(good, { key: 'foreign' }), {}, 'invalid_grant', 'subject_token rejected: signature verification failed'],
-      ['audience not allowed', ci.mint({ ...good, aud: 'someone-else' }), {}, 'invalid_grant', `subject_token audience (someone-else) is not among the allowed audiences of ${ci.issuer}`],
-      ['claim failing its glob', ci.mint({ ...good, repository: 'evil/acme' }), {}, 'invalid_grant', "subject_token claim 'repository' ('evil/acme') does not match 'acme/*'"],
-      ['? is one character', ci.mint({ ...good, ref: 'refs/heads/maint' }), {}, 'invalid_grant', "subject_token claim 'ref' ('refs/heads/maint') does not match 'refs/heads/ma??'"],
-      ['claim absent', ci.mint({ sub: 'x', aud: 'switchboard', ref: 'refs/heads/main' }), {}, 'invalid_grant', "subject_token claim 'repository' is absent; it must match 'acme/*'"],
-      ['claim not a string', ci.mint({ ...good, repository: ['acme/x'] }), {}, 'invalid_grant', "subject_token claim 'repository' is not a string; it must match 'acme/*'"],
+      [
+        'audience not allowed',
+        ci.mint({ ...good, aud: 'someone-else' }),
+        {},
+        'invalid_grant',
+        `subject_token audience (someone-else) is not among the allowed audiences of ${ci.issuer}`,
+      ],
+      [
+        'claim failing its glob',
+        ci.mint({ ...good, repository: 'evil/acme' }),
+        {},
+        'invalid_grant',
+        "subject_token claim 'repository' ('evil/acme') does not match 'acme/*'",
+      ],
+      [
+        '? is one character',
+        ci.mint({ ...good, ref: 'refs/heads/maint' }),
+        {},
+        'invalid_grant',
+        "subject_token claim 'ref' ('refs/heads/maint') does not match 'refs/heads/ma??'",
+      ],
+      [
+        'claim absent',
+        ci.mint({ sub: 'x', aud: 'switchboard', ref: 'refs/heads/main' }),
+        {},
+        'invalid_grant',
+        "subject_token claim 'repository' is absent; it must match 'acme/*'",
+      ],
+      [
+        'claim not a string',
+        ci.mint({ ...good, repository: ['acme/x'] }),
+        {},
+        'invalid_grant',
+        "subject_token claim 'repository' is not a string; it must match 'acme/*'",
+      ],
       ['scope above the ceiling', ci.mint(good), { scope: 'mcp admin' }, 'invalid_scope', `scope above the ceiling of ${ci.issuer}: admin`],
-      ['another resource', ci.mint(good), { resource: 'https://other.example/mcp' }, 'invalid_target', `'https://other.example/mcp' is not served here; this server issues tokens for ${setup.base}`],
+      [
+        'another resource',
+        ci.mint(good),
+        { resource: 'https://other.example/mcp' },
+        'invalid_target',
+        `'https://other.example/mcp' is not served here; this server issues tokens for ${setup.base}`,
+      ],
     ];
     for (const [what, token, extra, error, description] of cases) {
       const r = await exchange(await token, extra);

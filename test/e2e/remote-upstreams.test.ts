@@ -1,7 +1,19 @@
 import { expect } from 'chai';
 import type { ChildProcess } from 'node:child_process';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { callTool, connectHttp, errorCode, eventually, EVERYTHING, freePort, meta, startNode, startSwitchboard, text, type Running } from '../support/harness.js';
+import {
+  callTool,
+  connectHttp,
+  errorCode,
+  eventually,
+  EVERYTHING,
+  freePort,
+  meta,
+  startNode,
+  startSwitchboard,
+  text,
+  type Running,
+} from '../support/harness.js';
 
 describe('remote upstreams over streamable HTTP and legacy SSE', () => {
   let sb: Running;
@@ -59,7 +71,10 @@ describe('remote upstreams over streamable HTTP and legacy SSE', () => {
       5000,
     );
     expect(r.servers.find((s) => s.name === 'nowhere')!.health).to.equal('unhealthy');
-    const status = await meta<{ state: string; error: string; nextRetryAfter?: string }>(client, 'call_tool', { name: 'core_service_status', arguments: { name: 'nowhere' } });
+    const status = await meta<{ state: string; error: string; nextRetryAfter?: string }>(client, 'call_tool', {
+      name: 'core_service_status',
+      arguments: { name: 'nowhere' },
+    });
     expect(status.error).to.match(/ECONNREFUSED|connect/i);
     // Backing off: the next attempt time is exposed (absent only while an attempt runs).
     if (status.nextRetryAfter !== undefined) expect(Date.parse(status.nextRetryAfter)).to.be.within(Date.now() - 1000, Date.now() + 2000);
@@ -74,7 +89,12 @@ describe('remote upstreams over streamable HTTP and legacy SSE', () => {
     const failed = await callTool(client, 'x_remote_echo', { message: 'gone?' });
     expect(failed.isError).to.equal(true);
     children[0] = await startNode([EVERYTHING, 'streamableHttp'], { PORT: String(sessionPort) }, /listening on port/i);
-    const back = await eventually(() => callTool(client, 'x_remote_echo', { message: 'back' }), (x) => !x.isError, 10_000, 100);
+    const back = await eventually(
+      () => callTool(client, 'x_remote_echo', { message: 'back' }),
+      (x) => !x.isError,
+      10_000,
+      100,
+    );
     expect(text(back)).to.equal('Echo: back');
   });
 });

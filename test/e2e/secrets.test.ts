@@ -66,7 +66,10 @@ describe('secrets in server definitions', () => {
           'backoff: { initialSeconds: 30 }',
           '',
         ].join('\n'),
-        'mcpservers/unset.yaml': 'name: unset\ntype: stdio\ncommand: [node, "' + EVERYTHING + '"]\nautoStart: true\nenv:\n  TOKEN: "${SB_TEST_NEVER_SET}"\nbackoff: { initialSeconds: 30 }\n',
+        'mcpservers/unset.yaml':
+          'name: unset\ntype: stdio\ncommand: [node, "' +
+          EVERYTHING +
+          '"]\nautoStart: true\nenv:\n  TOKEN: "${SB_TEST_NEVER_SET}"\nbackoff: { initialSeconds: 30 }\n',
       },
       { env: { SWITCHBOARD_LOG_LEVEL: 'debug' } },
     );
@@ -94,14 +97,23 @@ describe('secrets in server definitions', () => {
   });
 
   it('sends resolved headers to a remote server', async () => {
-    await eventually(async () => seen.length, (n) => n > 0, 10_000);
+    await eventually(
+      async () => seen.length,
+      (n) => n > 0,
+      10_000,
+    );
     expect(seen[0]!.authorization).to.equal(`Bearer ${HEADER_TOKEN}`);
     expect(seen[0]!['x-api-key']).to.equal(LITERAL_HEADER);
   });
 
   it('core_mcpserver_get shows env and header names, literal values as <redacted>, references as written', async () => {
     const def = await core<Obj>(client, 'core_mcpserver_get', { name: 'everything' });
-    expect(def.env).to.deep.equal({ API_KEY: '<redacted>', FROM_ENV: '${SB_TEST_FROM_ENV}', FROM_FILE: { fromFile: 'secrets/token.txt' }, LOG_STYLE: '<redacted>' });
+    expect(def.env).to.deep.equal({
+      API_KEY: '<redacted>',
+      FROM_ENV: '${SB_TEST_FROM_ENV}',
+      FROM_FILE: { fromFile: 'secrets/token.txt' },
+      LOG_STYLE: '<redacted>',
+    });
     const remoteDef = await core<Obj>(client, 'core_mcpserver_get', { name: 'remote' });
     expect(remoteDef.headers).to.deep.equal({ Authorization: 'Bearer ${SB_TEST_HEADER_TOKEN}', 'X-Api-Key': '<redacted>' });
     expect(remoteDef.url).to.not.include(LITERAL_HEADER);

@@ -40,7 +40,11 @@ describe('MCP server definitions people already have, and a lifecycle that match
     const missing = await core<{ warnings: string[] }>('core_mcpserver_validate', { name: 'x', type: 'stdio', command: 'no-such-binary-anywhere' });
     expect(missing.warnings.join('\n')).to.include("command 'no-such-binary-anywhere' is not found on PATH");
     await core('core_mcpserver_create', { name: 'made', type: 'stdio', command: 'node', args: [TEST_SERVER, '--name', 'made-by-tool'], autoStart: true });
-    const pong = await eventually(() => callTool(client, 'x_made_ping'), (r) => !r.isError, 10_000);
+    const pong = await eventually(
+      () => callTool(client, 'x_made_ping'),
+      (r) => !r.isError,
+      10_000,
+    );
     expect(text(pong)).to.match(/^pong from made-by-tool/);
   });
 
@@ -52,7 +56,7 @@ describe('MCP server definitions people already have, and a lifecycle that match
     expect(stopped).to.deep.include({ status: 'ok', state: 'stopped', message: "Server 'made' is already stopped" });
   });
 
-  it('a call to a stopped server\'s tool is SERVER_UNAVAILABLE naming the state and the call that starts it; the tool is not listed', async () => {
+  it("a call to a stopped server's tool is SERVER_UNAVAILABLE naming the state and the call that starts it; the tool is not listed", async () => {
     const r = await callTool(client, 'x_made_ping');
     expect(errorCode(r)).to.equal('SERVER_UNAVAILABLE');
     expect(text(r)).to.equal(`Server 'made' is not available: stopped; start it with core_service_start {"name":"made"}`);
@@ -67,7 +71,11 @@ describe('MCP server definitions people already have, and a lifecycle that match
   });
 
   it('deletes a failed server (nothing runs), ending its backoff; refuses a running one', async () => {
-    const failed = await eventually(() => core<Obj>('core_service_status', { name: 'crashy' }), (s) => s.state === 'failed', 10_000);
+    const failed = await eventually(
+      () => core<Obj>('core_service_status', { name: 'crashy' }),
+      (s) => s.state === 'failed',
+      10_000,
+    );
     expect(failed.nextRetryAfter).to.be.a('string');
     const deleted = await core<Obj>('core_mcpserver_delete', { name: 'crashy' });
     expect(deleted.status).to.equal('deleted');

@@ -3,7 +3,22 @@ import { spawnSync } from 'node:child_process';
 import { rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { callTool, CLI, connectHttpWithHeaders, errorCode, eventually, EVERYTHING, makeConfigDir, meta, metaRaw, startSwitchboard, stdioServer, TEST_SERVER, text, type Running } from '../support/harness.js';
+import {
+  callTool,
+  CLI,
+  connectHttpWithHeaders,
+  errorCode,
+  eventually,
+  EVERYTHING,
+  makeConfigDir,
+  meta,
+  metaRaw,
+  startSwitchboard,
+  stdioServer,
+  TEST_SERVER,
+  text,
+  type Running,
+} from '../support/harness.js';
 
 const PRESETS = `toolsetPresets:
   fixture-safe:
@@ -125,7 +140,9 @@ describe('toolsets: presets and X-Service-Toolset, enforced on execution', () =>
     expect(text(refused)).to.equal("Tool 'x_everything_echo' is outside the toolset [preset:adders-and-pingers, server:nowhere]");
     const allowed = await callTool(client, 'x_fx_add', { a: 2, b: 2 });
     expect(text(allowed)).to.equal('4');
-    const batch = await meta<{ results: { isError?: boolean }[] }>(client, 'call_tools', { calls: [{ name: 'x_fx_ping' }, { name: 'x_everything_echo', arguments: { message: 'x' } }] });
+    const batch = await meta<{ results: { isError?: boolean }[] }>(client, 'call_tools', {
+      calls: [{ name: 'x_fx_ping' }, { name: 'x_everything_echo', arguments: { message: 'x' } }],
+    });
     expect(batch.results.map((r) => r.isError === true)).to.deep.equal([false, true]);
   });
 
@@ -138,7 +155,10 @@ describe('toolsets: presets and X-Service-Toolset, enforced on execution', () =>
 
   it('resolves the filter_tools toolset argument within the header, never wider', async () => {
     setHeaders({ 'X-Service-Toolset': 'server:fixture' });
-    const outside = await meta<Listed & { toolset_unmatched: string[]; presets: unknown[] }>(client, 'filter_tools', { toolset: ['server:everything'], limit: 50 });
+    const outside = await meta<Listed & { toolset_unmatched: string[]; presets: unknown[] }>(client, 'filter_tools', {
+      toolset: ['server:everything'],
+      limit: 50,
+    });
     expect(outside.tools).to.deep.equal([]);
     expect(outside.toolset).to.deep.equal(['server:everything']);
     expect(outside.toolset_unmatched).to.deep.equal(['server:everything']);
@@ -150,9 +170,16 @@ describe('toolsets: presets and X-Service-Toolset, enforced on execution', () =>
 
   it('echoes the header in filter_tools and lists presets on request', async () => {
     setHeaders({ 'X-Service-Toolset': 'preset:readers' });
-    const r = await meta<{ toolset: string[]; presets: { name: string; built_in: boolean; description: string }[] }>(client, 'filter_tools', { include_presets: true });
+    const r = await meta<{ toolset: string[]; presets: { name: string; built_in: boolean; description: string }[] }>(client, 'filter_tools', {
+      include_presets: true,
+    });
     expect(r.toolset).to.deep.equal(['preset:readers']);
-    expect(r.presets.filter((p) => p.built_in).map((p) => p.name).sort()).to.deep.equal(['full', 'none', 'read-only']);
+    expect(
+      r.presets
+        .filter((p) => p.built_in)
+        .map((p) => p.name)
+        .sort(),
+    ).to.deep.equal(['full', 'none', 'read-only']);
     expect(r.presets.find((p) => p.name === 'team')).to.deep.equal({ name: 'team', description: 'Composed', built_in: false });
   });
 
@@ -168,7 +195,12 @@ describe('toolsets: presets and X-Service-Toolset, enforced on execution', () =>
   ] as const) {
     it(`refuses an invalid toolset on every meta-tool call: '${header.slice(0, 30)}'`, async () => {
       setHeaders({ 'X-Service-Toolset': header });
-      for (const [tool, args] of [['list_tools', {}], ['call_tool', { name: 'x_fx_ping' }], ['describe_tool', { name: 'x_fx_ping' }], ['filter_tools', {}]] as const) {
+      for (const [tool, args] of [
+        ['list_tools', {}],
+        ['call_tool', { name: 'x_fx_ping' }],
+        ['describe_tool', { name: 'x_fx_ping' }],
+        ['filter_tools', {}],
+      ] as const) {
         const r = await metaRaw(client, tool, args);
         expect(r.isError, tool).to.equal(true);
         expect(errorCode(r), tool).to.equal('INVALID_TOOLSET');
@@ -190,27 +222,61 @@ describe('toolsets: presets and X-Service-Toolset, enforced on execution', () =>
     const file = join(sb.configDir, 'mcpservers', 'late.yaml');
     await writeFile(`${file}.tmp`, stdioServer('late', TEST_SERVER));
     await rename(`${file}.tmp`, file);
-    const n = await eventually(() => names(), (x) => x.includes('x_late_ping'), 2000, 20);
+    const n = await eventually(
+      () => names(),
+      (x) => x.includes('x_late_ping'),
+      2000,
+      20,
+    );
     expect(n.every((t) => t.startsWith('x_late_'))).to.equal(true);
   });
 
   it('reloads presets with config.yaml', async () => {
     await writeFile(join(sb.configDir, 'config.yaml'), `${PRESETS}  fresh:\n    include:\n      - tool: x_fx_ping\n`);
     setHeaders({ 'X-Service-Toolset': 'preset:fresh' });
-    const n = await eventually(() => names(), (x) => x.length === 1, 2000, 20);
+    const n = await eventually(
+      () => names(),
+      (x) => x.length === 1,
+      2000,
+      20,
+    );
     expect(n).to.deep.equal(['x_fx_ping']);
   });
 });
 
 describe('toolsets: invalid presets stop startup, naming the preset', () => {
   const cases: [string, string, RegExp][] = [
-    ['a built-in is redefined', 'toolsetPresets:\n  read-only:\n    include:\n      - server: a\n', /config\.yaml:2:\d+: toolsetPresets\.read-only: preset 'read-only': 'read-only' is a built-in preset and cannot be redefined/],
-    ['a rule has no key', 'toolsetPresets:\n  empty-rule:\n    include:\n      - {}\n', /toolsetPresets\.empty-rule\.include\.0: preset 'empty-rule': a rule must set exactly one key; it sets none/],
-    ['a rule has two keys', 'toolsetPresets:\n  greedy:\n    include:\n      - server: a\n        tool: b\n', /preset 'greedy': a rule must set exactly one key; it sets tool, server/],
-    ['a pattern is invalid', 'toolsetPresets:\n  broken:\n    include:\n      - pattern: "x_[ab"\n', /config\.yaml:4:\d+: toolsetPresets\.broken\.include\.0\.pattern: preset 'broken': unclosed '\['/],
+    [
+      'a built-in is redefined',
+      'toolsetPresets:\n  read-only:\n    include:\n      - server: a\n',
+      /config\.yaml:2:\d+: toolsetPresets\.read-only: preset 'read-only': 'read-only' is a built-in preset and cannot be redefined/,
+    ],
+    [
+      'a rule has no key',
+      'toolsetPresets:\n  empty-rule:\n    include:\n      - {}\n',
+      /toolsetPresets\.empty-rule\.include\.0: preset 'empty-rule': a rule must set exactly one key; it sets none/,
+    ],
+    [
+      'a rule has two keys',
+      'toolsetPresets:\n  greedy:\n    include:\n      - server: a\n        tool: b\n',
+      /preset 'greedy': a rule must set exactly one key; it sets tool, server/,
+    ],
+    [
+      'a pattern is invalid',
+      'toolsetPresets:\n  broken:\n    include:\n      - pattern: "x_[ab"\n',
+      /config\.yaml:4:\d+: toolsetPresets\.broken\.include\.0\.pattern: preset 'broken': unclosed '\['/,
+    ],
     ['an unknown preset is composed', 'toolsetPresets:\n  team:\n    include:\n      - preset: ghost\n', /preset 'team': composes unknown preset 'ghost'/],
-    ['composition cycles', 'toolsetPresets:\n  a:\n    include:\n      - preset: b\n  b:\n    include:\n      - preset: a\n', /preset 'a': composition cycle: a -> b -> a/],
-    ['a preset is composed in exclude', 'toolsetPresets:\n  x:\n    exclude:\n      - preset: read-only\n', /preset 'x': composition \(preset\) is allowed in include rules only/],
+    [
+      'composition cycles',
+      'toolsetPresets:\n  a:\n    include:\n      - preset: b\n  b:\n    include:\n      - preset: a\n',
+      /preset 'a': composition cycle: a -> b -> a/,
+    ],
+    [
+      'a preset is composed in exclude',
+      'toolsetPresets:\n  x:\n    exclude:\n      - preset: read-only\n',
+      /preset 'x': composition \(preset\) is allowed in include rules only/,
+    ],
   ];
   for (const [what, yaml, expected] of cases) {
     it(`when ${what}`, async () => {

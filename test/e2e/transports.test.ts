@@ -68,7 +68,12 @@ describe('transports', () => {
     });
     after(async () => sb?.stop());
 
-    const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+    const init = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    };
     const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
     it('answers /health with 200 {"status":"ok"}', async () => {
@@ -87,7 +92,11 @@ describe('transports', () => {
     });
 
     it('accepts an older protocol revision (2025-03-26)', async () => {
-      const res = await fetch(sb.url, { method: 'POST', headers, body: JSON.stringify({ ...init, params: { ...init.params, protocolVersion: '2025-03-26' } }) });
+      const res = await fetch(sb.url, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ ...init, params: { ...init.params, protocolVersion: '2025-03-26' } }),
+      });
       const body = (await res.json()) as { result: { protocolVersion: string } };
       expect(body.result.protocolVersion).to.equal('2025-03-26');
     });
@@ -98,7 +107,11 @@ describe('transports', () => {
       await res.text();
       const del = await fetch(sb.url, { method: 'DELETE', headers: { 'mcp-session-id': sid } });
       expect(del.status).to.equal(200);
-      const after = await fetch(sb.url, { method: 'POST', headers: { ...headers, 'mcp-session-id': sid }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }) });
+      const after = await fetch(sb.url, {
+        method: 'POST',
+        headers: { ...headers, 'mcp-session-id': sid },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+      });
       expect(after.status).to.equal(404);
     });
   });

@@ -1,6 +1,18 @@
 import { expect } from 'chai';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { callTool, connectHttp, errorCode, eventually, meta, pidAlive, startSwitchboard, stdioServer, TEST_SERVER, text, type Running } from '../support/harness.js';
+import {
+  callTool,
+  connectHttp,
+  errorCode,
+  eventually,
+  meta,
+  pidAlive,
+  startSwitchboard,
+  stdioServer,
+  TEST_SERVER,
+  text,
+  type Running,
+} from '../support/harness.js';
 
 interface ServerRow {
   name: string;
@@ -42,19 +54,32 @@ describe('upstream lifecycle: crash, backoff reconnect, no orphans', () => {
     );
     expect(down.servers.find((s) => s.name === 'fragile')!.health).to.equal('unhealthy');
     // ...and comes back on its own, with a new process.
-    const after = await eventually(() => callTool(client, 'x_fragile_ping'), (r) => !r.isError, 5000);
+    const after = await eventually(
+      () => callTool(client, 'x_fragile_ping'),
+      (r) => !r.isError,
+      5000,
+    );
     expect(pidOf(after)).to.not.equal(pid);
     expect(pidAlive(pid)).to.equal(false);
   });
 
-  it('keeps listing a crashed server\'s tools but refuses calls with SERVER_UNAVAILABLE and the next retry', async () => {
+  it("keeps listing a crashed server's tools but refuses calls with SERVER_UNAVAILABLE and the next retry", async () => {
     await callTool(client, 'x_fragile_crash');
-    const r = await eventually(() => callTool(client, 'x_fragile_ping'), (x) => x.isError === true, 3000, 5);
+    const r = await eventually(
+      () => callTool(client, 'x_fragile_ping'),
+      (x) => x.isError === true,
+      3000,
+      5,
+    );
     expect(errorCode(r)).to.equal('SERVER_UNAVAILABLE');
     expect(text(r)).to.match(/Server 'fragile' is not available/);
     const listed = await meta<{ tools: { name: string }[] }>(client, 'filter_tools', { pattern: 'x_fragile_*', limit: 50 });
     expect(listed.tools.map((t) => t.name)).to.include('x_fragile_ping');
-    await eventually(() => callTool(client, 'x_fragile_ping'), (x) => !x.isError, 5000);
+    await eventually(
+      () => callTool(client, 'x_fragile_ping'),
+      (x) => !x.isError,
+      5000,
+    );
   });
 
   it('shares one upstream process across client sessions', async () => {
@@ -74,6 +99,10 @@ describe('upstream lifecycle: crash, backoff reconnect, no orphans', () => {
     await client.close();
     const code = await sb.stop();
     expect(code).to.equal(0);
-    await eventually(async () => pids.map(pidAlive), (alive) => alive.every((a) => !a), 3000);
+    await eventually(
+      async () => pids.map(pidAlive),
+      (alive) => alive.every((a) => !a),
+      3000,
+    );
   });
 });

@@ -15,12 +15,45 @@ import { fromResource } from '../../plugins/workflows/definition.js';
 import { compile, TemplateError } from '../../packages/gotpl/src/index.js';
 
 const HOSTILE_KEYS = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf'];
-const FIELD_KEYS = ['name', 'type', 'command', 'args', 'url', 'env', 'headers', 'timeout', 'steps', 'tool', 'id', 'condition', 'spec', 'metadata', 'aggregator', 'toolsetPresets', 'include', 'exclude', 'plugins', 'fromFile'];
+const FIELD_KEYS = [
+  'name',
+  'type',
+  'command',
+  'args',
+  'url',
+  'env',
+  'headers',
+  'timeout',
+  'steps',
+  'tool',
+  'id',
+  'condition',
+  'spec',
+  'metadata',
+  'aggregator',
+  'toolsetPresets',
+  'include',
+  'exclude',
+  'plugins',
+  'fromFile',
+];
 
 const key = fc.oneof(fc.constantFrom(...HOSTILE_KEYS, ...FIELD_KEYS), fc.string({ maxLength: 12 }));
-const scalar = fc.oneof(fc.string({ maxLength: 40 }), fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.constantFrom('{{ .input.x }}', '{{', '}}', '{{ template "x" }}', '${HOME}', '$${'));
+const scalar = fc.oneof(
+  fc.string({ maxLength: 40 }),
+  fc.integer(),
+  fc.double(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.constantFrom('{{ .input.x }}', '{{', '}}', '{{ template "x" }}', '${HOME}', '$${'),
+);
 const tree = fc.letrec<{ node: unknown }>((tie) => ({
-  node: fc.oneof({ depthSize: 'small', withCrossShrink: true }, scalar, fc.array(tie('node'), { maxLength: 4 }), fc.dictionary(key, tie('node'), { maxKeys: 5 })),
+  node: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    scalar,
+    fc.array(tie('node'), { maxLength: 4 }),
+    fc.dictionary(key, tie('node'), { maxKeys: 5 }),
+  ),
 })).node;
 
 const BASES: Record<SchemaName, Record<string, unknown>> = {
@@ -63,7 +96,11 @@ describe('fuzz: configuration documents', () => {
   }
 
   it('arbitrary text (not YAML at all, or broken YAML) is a problem with a position', () => {
-    const yamlish = fc.array(fc.constantFrom('a: ', '- ', '&x ', '*x ', '{', '}', '[', ']', '"', "'", '\n', '  ', ':', '!!binary ', '? ', '|', '>', '#', 'name', '<<: *x'), { maxLength: 40 }).map((parts) => parts.join(''));
+    const yamlish = fc
+      .array(fc.constantFrom('a: ', '- ', '&x ', '*x ', '{', '}', '[', ']', '"', "'", '\n', '  ', ':', '!!binary ', '? ', '|', '>', '#', 'name', '<<: *x'), {
+        maxLength: 40,
+      })
+      .map((parts) => parts.join(''));
     fc.assert(
       fc.property(fc.oneof(fc.string({ maxLength: 200 }), yamlish), (text) => {
         for (const kind of Object.keys(BASES) as SchemaName[]) checkDocument(kind, text);
@@ -75,7 +112,12 @@ describe('fuzz: configuration documents', () => {
 
   it('a "billion laughs" document is refused by name, not expanded', () => {
     const lines = ['a0: &a0 [x, x, x, x, x, x, x, x, x, x]'];
-    for (let i = 1; i < 10; i++) lines.push(`a${i}: &a${i} [${Array(10).fill(`*a${i - 1}`).join(', ')}]`);
+    for (let i = 1; i < 10; i++)
+      lines.push(
+        `a${i}: &a${i} [${Array(10)
+          .fill(`*a${i - 1}`)
+          .join(', ')}]`,
+      );
     const parsed = parseYaml(lines.join('\n'), 'bomb.yaml');
     expect(parsed.problems).to.have.length(1);
     expect(parsed.problems[0]!.message).to.match(/^YAML cannot be expanded: .*alias/i);
@@ -94,9 +136,59 @@ describe('fuzz: configuration documents', () => {
 });
 
 describe('fuzz: templates', () => {
-  const pieces = fc.constantFrom('{{', '}}', '{{-', '-}}', ' ', '.input', '.results.a', '.vars.x', '|', 'printf "%d"', 'len', 'index', 'if', 'else', 'end', 'range', 'with', 'define "t"', 'template "t"', 'block "b" .', '$x := 1', '$x', '(', ')', '"s"', '`raw`', '3', '-1.5e3', 'nil', 'true', 'eq', 'and', 'or', 'not', 'toJson', 'fromJson', 'default', 'x', '/*', '*/', '.', ',');
-  const source = fc.oneof(fc.string({ maxLength: 60 }), fc.array(pieces, { maxLength: 25 }).map((p) => p.join('')));
-  const data = fc.record({ input: fc.dictionary(fc.string({ maxLength: 5 }), tree, { maxKeys: 4 }), results: fc.dictionary(fc.constantFrom('a', 'b'), tree, { maxKeys: 2 }), vars: fc.dictionary(fc.constantFrom('x', 'i'), tree, { maxKeys: 2 }) });
+  const pieces = fc.constantFrom(
+    '{{',
+    '}}',
+    '{{-',
+    '-}}',
+    ' ',
+    '.input',
+    '.results.a',
+    '.vars.x',
+    '|',
+    'printf "%d"',
+    'len',
+    'index',
+    'if',
+    'else',
+    'end',
+    'range',
+    'with',
+    'define "t"',
+    'template "t"',
+    'block "b" .',
+    '$x := 1',
+    '$x',
+    '(',
+    ')',
+    '"s"',
+    '`raw`',
+    '3',
+    '-1.5e3',
+    'nil',
+    'true',
+    'eq',
+    'and',
+    'or',
+    'not',
+    'toJson',
+    'fromJson',
+    'default',
+    'x',
+    '/*',
+    '*/',
+    '.',
+    ',',
+  );
+  const source = fc.oneof(
+    fc.string({ maxLength: 60 }),
+    fc.array(pieces, { maxLength: 25 }).map((p) => p.join('')),
+  );
+  const data = fc.record({
+    input: fc.dictionary(fc.string({ maxLength: 5 }), tree, { maxKeys: 4 }),
+    results: fc.dictionary(fc.constantFrom('a', 'b'), tree, { maxKeys: 2 }),
+    vars: fc.dictionary(fc.constantFrom('x', 'i'), tree, { maxKeys: 2 }),
+  });
 
   it('compiling and rendering any template either works or raises a TemplateError with a message', () => {
     fc.assert(
@@ -106,7 +198,9 @@ describe('fuzz: templates', () => {
           template = compile(text, { name: 'fuzz' });
         } catch (err) {
           expect(err, String(err)).to.be.instanceOf(TemplateError);
-          expect((err as Error).message).to.be.a('string').and.not.equal('');
+          expect((err as Error).message)
+            .to.be.a('string')
+            .and.not.equal('');
           return;
         }
         try {

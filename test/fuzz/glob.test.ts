@@ -75,7 +75,31 @@ function referenceMatch(tokens: RefToken[], text: string, caseSensitive: boolean
   return at(0, 0);
 }
 
-const PATTERN_PIECES = ['*', '?', '*?', 'a', 'b', 'A', 'B', '_', '-', 'é', 'É', '1', '#', '[ab]', '[!a]', '[a-c]', '[A-Z]', '[]]', '[!]a]', '[', ']', '!', '[b-a]'];
+const PATTERN_PIECES = [
+  '*',
+  '?',
+  '*?',
+  'a',
+  'b',
+  'A',
+  'B',
+  '_',
+  '-',
+  'é',
+  'É',
+  '1',
+  '#',
+  '[ab]',
+  '[!a]',
+  '[a-c]',
+  '[A-Z]',
+  '[]]',
+  '[!]a]',
+  '[',
+  ']',
+  '!',
+  '[b-a]',
+];
 const TEXT_CHARS = ['a', 'b', 'A', 'B', 'c', '_', '-', 'é', 'É', '1', '#', '[', ']', '!', '*', '?'];
 
 const pattern = fc.array(fc.constantFrom(...PATTERN_PIECES), { maxLength: 12 }).map((p) => p.join(''));
@@ -153,7 +177,14 @@ describe('fuzz: glob patterns', function () {
   });
 
   it('agrees with the reference on the adversarial shapes, at small sizes', () => {
-    const shapes = (k: number): string[] => ['*?'.repeat(k) + '#', '*a'.repeat(k) + 'b', 'a*'.repeat(k), '*[ab]'.repeat(k) + '#', '?*'.repeat(k) + '?', `*${'a'.repeat(k)}b*`];
+    const shapes = (k: number): string[] => [
+      '*?'.repeat(k) + '#',
+      '*a'.repeat(k) + 'b',
+      'a*'.repeat(k),
+      '*[ab]'.repeat(k) + '#',
+      '?*'.repeat(k) + '?',
+      `*${'a'.repeat(k)}b*`,
+    ];
     for (let k = 1; k <= 5; k++) {
       for (const p of shapes(k)) {
         for (const text of ['', 'a', 'a'.repeat(12), `${'a'.repeat(11)}#`, 'ab'.repeat(6), `${'a'.repeat(6)}b${'a'.repeat(5)}`]) compare(p, text);
@@ -173,7 +204,10 @@ describe('fuzz: glob patterns', function () {
       `${'?*'.repeat(half)}`,
     ];
     // Random long patterns too: the bound must hold for whatever a caller sends.
-    const random = fc.sample(fc.array(fc.constantFrom('*', '?', 'a', 'b', '#', '[ab]', '*?'), { minLength: 60, maxLength: 60 }).map((p) => p.join('').slice(0, MAX_GLOB_LENGTH)), { numRuns: 20, seed: SEED });
+    const random = fc.sample(
+      fc.array(fc.constantFrom('*', '?', 'a', 'b', '#', '[ab]', '*?'), { minLength: 60, maxLength: 60 }).map((p) => p.join('').slice(0, MAX_GLOB_LENGTH)),
+      { numRuns: 20, seed: SEED },
+    );
     for (const text of texts) {
       // One pass over the name: the unit everything is measured in, on this machine, now.
       const scan = compileGlob('*#');
@@ -184,7 +218,10 @@ describe('fuzz: glob patterns', function () {
         const spent = fastest(() => glob.test(text), 3);
         // At most a few scans per pattern character; a backtracking matcher needs 3.4^pairs.
         const bound = 4 * (p.length + 1) * unit + 5e6;
-        expect(spent, `${JSON.stringify(p.slice(0, 40))}… (${p.length} chars) on ${text.slice(0, 8)}… (${text.length} chars): ${spent} ns, bound ${bound} ns (one scan ${unit} ns)`).to.be.at.most(bound);
+        expect(
+          spent,
+          `${JSON.stringify(p.slice(0, 40))}… (${p.length} chars) on ${text.slice(0, 8)}… (${text.length} chars): ${spent} ns, bound ${bound} ns (one scan ${unit} ns)`,
+        ).to.be.at.most(bound);
       }
     }
   });

@@ -11,11 +11,28 @@ import fc from 'fast-check';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { callTool, connectHttp, connectHttpWithHeaders, errorCode, startSwitchboard, stdioServer, TEST_SERVER, text, type Running } from '../support/harness.js';
+import {
+  callTool,
+  connectHttp,
+  connectHttpWithHeaders,
+  errorCode,
+  startSwitchboard,
+  stdioServer,
+  TEST_SERVER,
+  text,
+  type Running,
+} from '../support/harness.js';
 
 const HOSTILE_KEYS = ['__proto__', 'constructor', 'prototype', 'name', 'arguments', 'calls', 'toolset', 'uri', 'limit', 'offset', 'query', 'pattern'];
 const key = fc.oneof(fc.constantFrom(...HOSTILE_KEYS), fc.string({ maxLength: 8 }));
-const scalar = fc.oneof(fc.string({ maxLength: 30 }), fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.constantFrom('x_t_ping', 'core_service_list', '*', '[', '\u0000', 'preset:none'));
+const scalar = fc.oneof(
+  fc.string({ maxLength: 30 }),
+  fc.integer(),
+  fc.double(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.constantFrom('x_t_ping', 'core_service_list', '*', '[', '\u0000', 'preset:none'),
+);
 const tree = fc.letrec<{ node: unknown }>((tie) => ({
   node: fc.oneof({ depthSize: 'small' }, scalar, fc.array(tie('node'), { maxLength: 4 }), fc.dictionary(key, tie('node'), { maxKeys: 5 })),
 })).node;
@@ -23,7 +40,21 @@ const tree = fc.letrec<{ node: unknown }>((tie) => ({
 /** Fixed by default so CI is repeatable; FUZZ_SEED=<n> explores further. */
 const SEED = Number(process.env.FUZZ_SEED ?? 42);
 
-const META_TOOLS = ['list_tools', 'filter_tools', 'describe_tool', 'list_core_tools', 'call_tool', 'call_tools', 'list_servers', 'list_resources', 'describe_resource', 'get_resource', 'list_prompts', 'describe_prompt', 'get_prompt'];
+const META_TOOLS = [
+  'list_tools',
+  'filter_tools',
+  'describe_tool',
+  'list_core_tools',
+  'call_tool',
+  'call_tools',
+  'list_servers',
+  'list_resources',
+  'describe_resource',
+  'get_resource',
+  'list_prompts',
+  'describe_prompt',
+  'get_prompt',
+];
 
 function rssKiB(pid: number): number {
   return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]);
@@ -41,7 +72,13 @@ describe('fuzz: hostile traffic at a running Switchboard', function () {
     const res = await fetch(sb.url, {
       signal: AbortSignal.timeout(10_000),
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25', ...headers },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': session,
+        'mcp-protocol-version': '2025-11-25',
+        ...headers,
+      },
       body,
     });
     return { status: res.status, text: await res.text() };
@@ -53,7 +90,12 @@ describe('fuzz: hostile traffic at a running Switchboard', function () {
     const init = await fetch(sb.url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } },
+      }),
     });
     session = init.headers.get('mcp-session-id')!;
     await init.text();
@@ -66,19 +108,49 @@ describe('fuzz: hostile traffic at a running Switchboard', function () {
   });
 
   it('answers every generated JSON-RPC body with a result or a 4xx JSON-RPC error', async () => {
-    const envelope = fc.record({
-      jsonrpc: fc.constantFrom('2.0', '1.0', 2, undefined),
-      id: fc.oneof(fc.integer(), fc.string({ maxLength: 10 }), fc.constant(null), tree),
-      method: fc.oneof(fc.constantFrom('tools/call', 'tools/list', 'ping', 'initialize', 'resources/read', 'prompts/get', 'notifications/cancelled', 'logging/setLevel', 'completion/complete'), fc.string({ maxLength: 20 })),
-      params: tree,
-    }, { requiredKeys: [] });
+    const envelope = fc.record(
+      {
+        jsonrpc: fc.constantFrom('2.0', '1.0', 2, undefined),
+        id: fc.oneof(fc.integer(), fc.string({ maxLength: 10 }), fc.constant(null), tree),
+        method: fc.oneof(
+          fc.constantFrom(
+            'tools/call',
+            'tools/list',
+            'ping',
+            'initialize',
+            'resources/read',
+            'prompts/get',
+            'notifications/cancelled',
+            'logging/setLevel',
+            'completion/complete',
+          ),
+          fc.string({ maxLength: 20 }),
+        ),
+        params: tree,
+      },
+      { requiredKeys: [] },
+    );
     const body = fc.oneof(
       envelope.map((e) => JSON.stringify(e)),
       fc.array(envelope, { maxLength: 4 }).map((b) => JSON.stringify(b)),
       fc.string({ maxLength: 200 }),
       fc.integer({ min: 1, max: 200_000 }).map((n) => '['.repeat(n) + ']'.repeat(n)),
-      fc.integer({ min: 1, max: 50_000 }).map((n) => `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"call_tool","arguments":{"name":"x_t_ping","arguments":${'{"a":'.repeat(n)}1${'}'.repeat(n)}}}}`),
-      fc.integer({ min: 1, max: 3_000_000 }).map((n) => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'call_tool', arguments: { name: 'x_t_add', arguments: { a: 1, b: 2, s: 'x'.repeat(n) } } } })),
+      fc
+        .integer({ min: 1, max: 50_000 })
+        .map(
+          (n) =>
+            `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"call_tool","arguments":{"name":"x_t_ping","arguments":${'{"a":'.repeat(n)}1${'}'.repeat(n)}}}}`,
+        ),
+      fc
+        .integer({ min: 1, max: 3_000_000 })
+        .map((n) =>
+          JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'tools/call',
+            params: { name: 'call_tool', arguments: { name: 'x_t_add', arguments: { a: 1, b: 2, s: 'x'.repeat(n) } } },
+          }),
+        ),
     );
     await fc.assert(
       fc.asyncProperty(body, async (b) => {
@@ -86,7 +158,10 @@ describe('fuzz: hostile traffic at a running Switchboard', function () {
         expect([200, 202, 400, 404, 413], `${r.status} ${r.text.slice(0, 200)}`).to.include(r.status);
         if (r.text && r.status !== 202) {
           const parsed = r.text.startsWith('event:') || r.text.startsWith('data:') ? null : (JSON.parse(r.text) as unknown);
-          if (parsed && r.status >= 400) expect((parsed as { error: { message: string } }).error.message).to.be.a('string').and.not.equal('');
+          if (parsed && r.status >= 400)
+            expect((parsed as { error: { message: string } }).error.message)
+              .to.be.a('string')
+              .and.not.equal('');
           expect(r.text).to.not.include('"code":"INTERNAL"');
         }
       }),
@@ -118,7 +193,10 @@ describe('fuzz: hostile traffic at a running Switchboard', function () {
 
   it('answers any X-Service-Toolset value with the narrowed catalogue or INVALID_TOOLSET', async () => {
     const { client: c, setHeaders } = await connectHttpWithHeaders(sb.url);
-    const selector = fc.oneof(fc.constantFrom('preset:none', 'preset:full', 'preset:read-only', 'server:t', 'tool:x_t_ping', 'toolset:x', 'label:a=b', 'preset:', ':', ',', ' '), fc.stringMatching(/^[ -~]{0,20}$/));
+    const selector = fc.oneof(
+      fc.constantFrom('preset:none', 'preset:full', 'preset:read-only', 'server:t', 'tool:x_t_ping', 'toolset:x', 'label:a=b', 'preset:', ':', ',', ' '),
+      fc.stringMatching(/^[ -~]{0,20}$/),
+    );
     try {
       await fc.assert(
         fc.asyncProperty(fc.array(selector, { maxLength: 40 }), async (parts) => {

@@ -18,7 +18,8 @@ const SETTING = 'aggregator.limits.templates';
  * Binary recursion 2^30 deep in calls and no loop at all: only the clock stops it. Every
  * generated template starts with it and declares $s, so that every piece is well typed.
  */
-const PRELUDE = '{{ define "t" }}{{ if lt (len .) 30 }}{{ template "t" (printf "%sx" .) }}{{ template "t" (printf "%sy" .) }}{{ end }}{{ end }}{{ $s := "ab" }}';
+const PRELUDE =
+  '{{ define "t" }}{{ if lt (len .) 30 }}{{ template "t" (printf "%sx" .) }}{{ template "t" (printf "%sy" .) }}{{ end }}{{ end }}{{ $s := "ab" }}';
 
 const COUNTS = [0, 1, 2, 10, 1000, 100_000, 100_000_000];
 const WIDTHS = [1, 10, 1000, 100_000, 999_999];
@@ -28,7 +29,17 @@ const body: fc.Arbitrary<string> = fc.letrec<{ body: string }>((tie) => ({
     .array(
       fc.oneof(
         { depthSize: 'small', withCrossShrink: true },
-        fc.constantFrom('x', 'abc', 'é€😀', '{{ $s }}', '{{ len $s }}', '{{ $.input.text }}', '{{ $s = printf "%s%s" $s $s }}', '{{ $s = replace "" "ab" $s }}', '{{ template "t" "" }}'),
+        fc.constantFrom(
+          'x',
+          'abc',
+          'é€😀',
+          '{{ $s }}',
+          '{{ len $s }}',
+          '{{ $.input.text }}',
+          '{{ $s = printf "%s%s" $s $s }}',
+          '{{ $s = replace "" "ab" $s }}',
+          '{{ template "t" "" }}',
+        ),
         fc.constantFrom(...WIDTHS).map((w) => `{{ printf "%0${w}d" 7 }}`),
         fc.constantFrom(...WIDTHS).map((w) => `{{ $w := printf "%0${w}d" 7 }}`),
         fc.tuple(fc.constantFrom(...COUNTS), tie('body')).map(([n, inner]) => `{{ range ${n} }}${inner}{{ end }}`),
@@ -112,6 +123,8 @@ describe('fuzz: template budgets', function () {
   it('counts output in UTF-8 bytes: text, printed values and multi-byte characters', () => {
     const budget = new Budget({ maxIterations: 10, maxOutputBytes: 1000, maxMilliseconds: 1000 }, SETTING);
     const out = compile('é{{ range 3 }}€{{ $.x }}{{ end }}😀').render({ x: 'ü1' }, budget);
-    expect(budget.outputBytes).to.equal(Buffer.byteLength(out)).and.equal(2 + 3 * (3 + 3) + 4);
+    expect(budget.outputBytes)
+      .to.equal(Buffer.byteLength(out))
+      .and.equal(2 + 3 * (3 + 3) + 4);
   });
 });

@@ -10,7 +10,19 @@ import { readdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { callTool, connectHttp, errorCode, eventually, EVERYTHING, meta, startSwitchboard, stdioServer, TEST_SERVER, text, type Running } from '../support/harness.js';
+import {
+  callTool,
+  connectHttp,
+  errorCode,
+  eventually,
+  EVERYTHING,
+  meta,
+  startSwitchboard,
+  stdioServer,
+  TEST_SERVER,
+  text,
+  type Running,
+} from '../support/harness.js';
 
 type Obj = Record<string, unknown>;
 
@@ -82,7 +94,12 @@ describe('security: workflow budgets (templates, forEach, execution records)', f
     await core('core_workflow_create', {
       name: 'each',
       args: { items: { type: 'array', required: true } },
-      steps: [{ id: 'loop', forEach: { items: '{{ .input.items }}', as: 'it', concurrency: 8, steps: [{ id: 'add', tool: 'x_t_add', args: { a: '{{ .vars.it }}', b: 1 } }] } }],
+      steps: [
+        {
+          id: 'loop',
+          forEach: { items: '{{ .input.items }}', as: 'it', concurrency: 8, steps: [{ id: 'add', tool: 'x_t_add', args: { a: '{{ .vars.it }}', b: 1 } }] },
+        },
+      ],
     });
   });
 
@@ -98,7 +115,9 @@ describe('security: workflow budgets (templates, forEach, execution records)', f
     const doc = r.structuredContent as { status: string; output?: unknown; output_error?: string };
     expect(doc.status).to.equal('completed');
     expect(doc.output).to.equal(undefined);
-    expect(doc.output_error, doc.output_error).to.match(/^the output template could not be rendered: template: output 'text':1:\d+: executing "output 'text'" at <\.input\.n>: /);
+    expect(doc.output_error, doc.output_error).to.match(
+      /^the output template could not be rendered: template: output 'text':1:\d+: executing "output 'text'" at <\.input\.n>: /,
+    );
     expect(doc.output_error).to.include('template stopped: more than 100000 loop iterations (aggregator.limits.templates.maxIterations)');
   });
 
@@ -137,7 +156,9 @@ describe('security: workflow budgets (templates, forEach, execution records)', f
   it('raising the limits in config.yaml lets a bigger range and a bigger forEach through, without a restart', async () => {
     const bigRange = () => callTool(client, 'workflow_count', { n: 150_000 });
     const bigLoop = () => callTool(client, 'workflow_each', { items: Array.from({ length: 1001 }, (_, i) => i) });
-    expect((await bigRange()).structuredContent).to.have.property('output_error').that.includes('more than 100000 loop iterations');
+    expect((await bigRange()).structuredContent)
+      .to.have.property('output_error')
+      .that.includes('more than 100000 loop iterations');
     expect(text(await bigLoop())).to.include('forEach.items has 1001 items; at most 1000 are allowed');
 
     await writeFile(join(sb.configDir, 'config.yaml'), LIMITS(200_000, 2000));
@@ -169,7 +190,10 @@ describe('security: workflow budgets (templates, forEach, execution records)', f
       ids.push((r.structuredContent as { execution_id: string }).execution_id);
     }
     // Removals happen after the writes they follow: wait until the disk agrees with the index.
-    const listFat = async () => (await core<{ executions: { execution_id: string }[] }>('core_workflow_execution_list', { workflow_name: 'fat', limit: 100 })).executions.map((e) => e.execution_id);
+    const listFat = async () =>
+      (await core<{ executions: { execution_id: string }[] }>('core_workflow_execution_list', { workflow_name: 'fat', limit: 100 })).executions.map(
+        (e) => e.execution_id,
+      );
     const settled = await eventually(
       async () => ({ disk: await onDisk(), listed: await listFat() }),
       ({ disk, listed }) => disk.bytes <= 1_048_576 && ids.filter((id) => disk.files.includes(`${id}.json`)).join() === [...listed].reverse().join(),

@@ -13,12 +13,15 @@ async function modeOf(path: string): Promise<number> {
   return (await stat(path)).mode & 0o777;
 }
 
-describe('security: files Switchboard writes are its user\'s alone', function () {
+describe("security: files Switchboard writes are its user's alone", function () {
   this.timeout(60_000);
   let sb: Running;
   let client: Client;
   before(async () => {
-    sb = await startSwitchboard({ 'config.yaml': 'aggregator:\n  servicePrefix: ""\n  network:\n    allow: [127.0.0.1]\n', 'mcpservers/t.yaml': stdioServer('t', TEST_SERVER) });
+    sb = await startSwitchboard({
+      'config.yaml': 'aggregator:\n  servicePrefix: ""\n  network:\n    allow: [127.0.0.1]\n',
+      'mcpservers/t.yaml': stdioServer('t', TEST_SERVER),
+    });
     client = await connectHttp(sb.url);
   });
   after(async () => {
@@ -37,8 +40,17 @@ describe('security: files Switchboard writes are its user\'s alone', function ()
       expect(r.isError, `${tool}: ${text(r)}`).to.not.equal(true);
     }
     const dir = sb.configDir;
-    const executions = await eventually(() => readdir(join(dir, 'executions')), (n) => n.some((f) => f.endsWith('.json')));
-    const files = ['mcpservers/remote.yaml', 'workflows/pinger.yaml', 'config.yaml', 'state/events.jsonl', `executions/${executions.find((f) => f.endsWith('.json'))!}`];
+    const executions = await eventually(
+      () => readdir(join(dir, 'executions')),
+      (n) => n.some((f) => f.endsWith('.json')),
+    );
+    const files = [
+      'mcpservers/remote.yaml',
+      'workflows/pinger.yaml',
+      'config.yaml',
+      'state/events.jsonl',
+      `executions/${executions.find((f) => f.endsWith('.json'))!}`,
+    ];
     for (const f of files) expect((await modeOf(join(dir, f))).toString(8), f).to.equal('600');
     for (const d of ['executions', 'state']) expect((await modeOf(join(dir, d))).toString(8), d).to.equal('700');
   });

@@ -25,7 +25,10 @@ const wf = (name: string, spec: string) => `apiVersion: switchboard.dev/v1alpha1
 const FILES = {
   'mcpservers/many.yaml': stdioServer('many', MANY_TOOLS, ['400']),
   'mcpservers/t.yaml': stdioServer('t', TEST_SERVER),
-  'workflows/count.yaml': wf('count', '  args: { n: { type: integer, required: true } }\n  steps:\n    - { id: ping, tool: x_t_ping }\n  output:\n    text: "{{ range .input.n }}…{{ end }}"\n'),
+  'workflows/count.yaml': wf(
+    'count',
+    '  args: { n: { type: integer, required: true } }\n  steps:\n    - { id: ping, tool: x_t_ping }\n  output:\n    text: "{{ range .input.n }}…{{ end }}"\n',
+  ),
   // The 100,000 items are built by the template from a number, not sent: a 600 KB request
   // body costs its JSON parse whatever the workflow does with it (budgets.test.ts sends one).
   'workflows/each.yaml': wf(
@@ -70,7 +73,9 @@ async function startPoller(url: string): Promise<Poller> {
   let err = '';
   proc.stdout!.on('data', (c: Buffer) => (out += c.toString()));
   const done = new Promise<{ ms: number; status: number }[]>((resolve, reject) => {
-    proc.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out) as { ms: number; status: number }[]) : reject(new Error(`health poller exited ${code}: ${err}`))));
+    proc.once('exit', (code) =>
+      code === 0 ? resolve(JSON.parse(out) as { ms: number; status: number }[]) : reject(new Error(`health poller exited ${code}: ${err}`)),
+    );
   });
   await new Promise<void>((resolve, reject) => {
     proc.stderr!.on('data', (c: Buffer) => {
@@ -132,7 +137,10 @@ describe('security: /health answers within 100 ms while the pathological request
     expect(answers).to.have.length(CLIENTS * ROUNDS * 3);
     for (const { kind, r } of answers) {
       if (kind === 'glob') expect((r.structuredContent as { total: number }).total, text(r)).to.equal(0);
-      if (kind === 'template') expect((r.structuredContent as { output_error?: string }).output_error, text(r)).to.match(/template stopped: .*\(aggregator\.limits\.templates\.(maxIterations|maxMilliseconds)\)/);
+      if (kind === 'template')
+        expect((r.structuredContent as { output_error?: string }).output_error, text(r)).to.match(
+          /template stopped: .*\(aggregator\.limits\.templates\.(maxIterations|maxMilliseconds)\)/,
+        );
       if (kind === 'forEach') {
         expect(errorCode(r)).to.equal('WORKFLOW_FAILED');
         expect(text(r)).to.include('forEach.items has 100000 items; at most 1000 are allowed (aggregator.limits.workflows.maxIterations)');
@@ -144,6 +152,9 @@ describe('security: /health answers within 100 ms while the pathological request
     expect(health.every((h) => h.status === 200)).to.equal(true);
     const slowest = Math.max(...health.map((h) => h.ms));
     const sorted = health.map((h) => Math.round(h.ms)).sort((a, b) => a - b);
-    expect(slowest, `${health.length} polls; slowest ${slowest.toFixed(1)} ms; median ${sorted[sorted.length >> 1]} ms; top ${sorted.slice(-5).join(', ')} ms`).to.be.below(HEALTH_WITHIN_MS);
+    expect(
+      slowest,
+      `${health.length} polls; slowest ${slowest.toFixed(1)} ms; median ${sorted[sorted.length >> 1]} ms; top ${sorted.slice(-5).join(', ')} ms`,
+    ).to.be.below(HEALTH_WITHIN_MS);
   });
 });

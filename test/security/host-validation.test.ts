@@ -11,17 +11,36 @@ import { hostCheck } from '../../lib/net/allowed-hosts.js';
 /** A raw request with the Host (and, for the attacker's page, the Origin) a browser would send; fetch cannot set Host. */
 function send(port: number, path: string, host: string, method = 'POST', body = ''): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, method, headers: { host, 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(host.startsWith('evil') ? { origin: `http://${host}` } : {}) } }, (res) => {
-      let text = '';
-      res.on('data', (c: Buffer) => (text += c.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-    });
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method,
+        headers: {
+          host,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...(host.startsWith('evil') ? { origin: `http://${host}` } : {}),
+        },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
 }
 
-const INITIALIZE = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'page', version: '1' } } });
+const INITIALIZE = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'page', version: '1' } },
+});
 
 describe('security: the loopback listeners answer only to their own names', function () {
   this.timeout(60_000);
@@ -29,7 +48,9 @@ describe('security: the loopback listeners answer only to their own names', func
   let adminPort: number;
   before(async () => {
     adminPort = await freePort();
-    sb = await startSwitchboard({ 'config.yaml': `aggregator:\n  allowedHosts: [switchboard.internal]\n  admin:\n    enabled: true\n    port: ${adminPort}\n` });
+    sb = await startSwitchboard({
+      'config.yaml': `aggregator:\n  allowedHosts: [switchboard.internal]\n  admin:\n    enabled: true\n    port: ${adminPort}\n`,
+    });
   });
   after(async () => {
     await sb?.stop();

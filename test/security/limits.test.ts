@@ -14,16 +14,31 @@ import { callTool, connectHttp, eventually, meta, text, ROOT, startSwitchboard, 
 import { writeFile } from 'node:fs/promises';
 
 const OVERSIZED = join(ROOT, 'dist/test/fixtures/oversized-tools-server.js');
-const INITIALIZE = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+const INITIALIZE = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+});
 
 /** An initialize sent from a chosen loopback address: another client, as far as the server can tell. */
 function initializeFrom(localAddress: string, port: number): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path: '/mcp', method: 'POST', localAddress, headers: { host: `localhost:${port}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' } }, (res) => {
-      let text = '';
-      res.on('data', (c: Buffer) => (text += c.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-    });
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/mcp',
+        method: 'POST',
+        localAddress,
+        headers: { host: `localhost:${port}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
     req.on('error', reject);
     req.end(INITIALIZE);
   });
@@ -90,7 +105,9 @@ describe('security: budgets of one caller and one upstream', function () {
     it('closes a request whose body trickles in past the request timeout', async () => {
       const socket = connect(sb.port, '127.0.0.1');
       const closed = closedWith(socket);
-      socket.write(`POST /mcp HTTP/1.1\r\nHost: localhost:${sb.port}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 1000\r\n\r\n{"jsonrpc":`);
+      socket.write(
+        `POST /mcp HTTP/1.1\r\nHost: localhost:${sb.port}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 1000\r\n\r\n{"jsonrpc":`,
+      );
       // One byte at a time keeps the connection busy; the request as a whole is what is timed.
       const drip = setInterval(() => socket.writable && socket.write(' '), 200);
       try {
@@ -111,7 +128,8 @@ describe('security: budgets of one caller and one upstream', function () {
   describe('what one upstream may offer', () => {
     let sb: Running;
     let client: Client;
-    const status = (name: string) => meta<{ state: string; error?: string; metadata: { tools: number } }>(client, 'call_tool', { name: 'core_service_status', arguments: { name } });
+    const status = (name: string) =>
+      meta<{ state: string; error?: string; metadata: { tools: number } }>(client, 'call_tool', { name: 'core_service_status', arguments: { name } });
     before(async () => {
       sb = await startSwitchboard({
         'config.yaml': 'aggregator:\n  limits:\n    maxToolsPerServer: 50\n    maxToolNameLength: 64\n',
@@ -128,28 +146,46 @@ describe('security: budgets of one caller and one upstream', function () {
     });
 
     it('refuses a tool list longer than maxToolsPerServer whole, and the status says why', async () => {
-      const s = await eventually(() => status('many'), (v) => v.state === 'failed');
+      const s = await eventually(
+        () => status('many'),
+        (v) => v.state === 'failed',
+      );
       expect(s.error).to.include('more than 50 tools').and.include('aggregator.limits.maxToolsPerServer');
-      await eventually(() => status('fits'), (v) => v.state === 'running');
+      await eventually(
+        () => status('fits'),
+        (v) => v.state === 'running',
+      );
       const names = (await meta<{ tools: { name: string }[] }>(client, 'list_tools', { limit: 1000 })).tools.map((t) => t.name);
       expect(names.filter((n) => n.startsWith('x_fits_'))).to.have.length(50);
       expect(names.filter((n) => n.startsWith('x_many_'))).to.deep.equal([]);
     });
 
     it('refuses a tool name longer than maxToolNameLength', async () => {
-      const s = await eventually(() => status('longnames'), (v) => v.state === 'failed');
+      const s = await eventually(
+        () => status('longnames'),
+        (v) => v.state === 'failed',
+      );
       expect(s.error).to.include('5000 characters long').and.include('aggregator.limits.maxToolNameLength');
     });
 
     it('accepts a list right at the limits', async () => {
-      const s = await eventually(() => status('fits'), (v) => v.state === 'running');
+      const s = await eventually(
+        () => status('fits'),
+        (v) => v.state === 'running',
+      );
       expect(s.metadata.tools).to.equal(50);
     });
 
     it('refuses a list that grows past the limit later, dropping the stale tools', async () => {
-      await eventually(() => status('grows'), (v) => v.state === 'running');
+      await eventually(
+        () => status('grows'),
+        (v) => v.state === 'running',
+      );
       expect(text(await callTool(client, 'x_grows_grow'))).to.equal('now 100 tools');
-      const s = await eventually(() => status('grows'), (v) => v.state === 'failed');
+      const s = await eventually(
+        () => status('grows'),
+        (v) => v.state === 'failed',
+      );
       expect(s.error).to.include('more than 50 tools');
       const names = (await meta<{ tools: { name: string }[] }>(client, 'list_tools', { limit: 1000 })).tools.map((t) => t.name);
       expect(names.filter((n) => n.startsWith('x_grows_'))).to.deep.equal([]);
@@ -158,7 +194,12 @@ describe('security: budgets of one caller and one upstream', function () {
     it('takes a raised limit from config.yaml without a restart', async () => {
       await writeFile(join(sb.configDir, 'config.yaml'), 'aggregator:\n  limits:\n    maxToolsPerServer: 500\n    maxToolNameLength: 64\n');
       // The next retry on the backoff reads the new limit.
-      const s = await eventually(() => status('many'), (v) => v.state === 'running', 30_000, 200);
+      const s = await eventually(
+        () => status('many'),
+        (v) => v.state === 'running',
+        30_000,
+        200,
+      );
       expect(s.metadata.tools).to.equal(120);
     });
   });

@@ -16,7 +16,20 @@ import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { callTool, connectHttp, errorCode, eventually, EVERYTHING, freePort, meta, startNode, startSwitchboard, TEST_SERVER, text, type Running } from '../support/harness.js';
+import {
+  callTool,
+  connectHttp,
+  errorCode,
+  eventually,
+  EVERYTHING,
+  freePort,
+  meta,
+  startNode,
+  startSwitchboard,
+  TEST_SERVER,
+  text,
+  type Running,
+} from '../support/harness.js';
 import { addressClass } from '../../lib/net/address-class.js';
 import { OutboundPolicy, OutboundRefusedError } from '../../lib/net/outbound-policy.js';
 import { Browser } from '../support/oauth-browser.js';
@@ -141,7 +154,11 @@ describe('security: the outbound address policy', function () {
     });
 
     it('a server the operator wrote in a file connects to loopback and its tools are callable', async () => {
-      await eventually(() => meta<{ state: string }>(client, 'call_tool', { name: 'core_service_status', arguments: { name: 'local' } }), (s) => s.state === 'running', 15_000);
+      await eventually(
+        () => meta<{ state: string }>(client, 'call_tool', { name: 'core_service_status', arguments: { name: 'local' } }),
+        (s) => s.state === 'running',
+        15_000,
+      );
       const r = await callTool(client, 'x_local_ping');
       expect(r.isError, text(r)).to.not.equal(true);
     });
@@ -156,7 +173,12 @@ describe('security: the outbound address policy', function () {
 
     for (const host of ['127.0.0.1', 'localhost']) {
       it(`create of a streamable-http server at ${host} is refused naming url and the setting; nothing is written`, async () => {
-        const r = await callTool(client, 'core_mcpserver_create', { name: 'inside', type: 'streamable-http', url: `http://${host}:${upstreamPort}/mcp`, headers: { 'X-Chosen': 'by-caller' } });
+        const r = await callTool(client, 'core_mcpserver_create', {
+          name: 'inside',
+          type: 'streamable-http',
+          url: `http://${host}:${upstreamPort}/mcp`,
+          headers: { 'X-Chosen': 'by-caller' },
+        });
         refusedFor(r, host);
         expect(text(r)).to.match(/^Forbidden: url: /);
         expect(errorCode(await callTool(client, 'core_mcpserver_get', { name: 'inside' }))).to.equal('NOT_FOUND');
@@ -167,15 +189,23 @@ describe('security: the outbound address policy', function () {
     it("re-pointing the operator's server through a tool is checked like a create; other changes keep its URL the operator's", async () => {
       const moved = await callTool(client, 'core_mcpserver_update', { name: 'local', url: `http://127.0.0.1:${upstreamPort + 1}/mcp` });
       refusedFor(moved, '127.0.0.1');
-      const described = await callTool(client, 'core_mcpserver_update', { name: 'local', description: 'still the operator\'s' });
+      const described = await callTool(client, 'core_mcpserver_update', { name: 'local', description: "still the operator's" });
       expect(described.isError, text(described)).to.not.equal(true);
-      const r = await eventually(() => callTool(client, 'x_local_ping'), (x) => x.isError !== true, 15_000);
+      const r = await eventually(
+        () => callTool(client, 'x_local_ping'),
+        (x) => x.isError !== true,
+        15_000,
+      );
       expect(text(r)).to.not.equal('');
     });
 
     it('once aggregator.network.allow lists the address (hot reload), detect reaches it', async () => {
       await allow(['127.0.0.1']);
-      const r = await eventually(() => detect(`http://127.0.0.1:${upstreamPort}/mcp`), (x) => x.isError !== true, 10_000);
+      const r = await eventually(
+        () => detect(`http://127.0.0.1:${upstreamPort}/mcp`),
+        (x) => x.isError !== true,
+        10_000,
+      );
       expect(r.structuredContent).to.deep.include({ transport: 'streamable-http', reachable: true, serverName: 'test-server' });
     });
 
@@ -196,21 +226,40 @@ describe('security: the outbound address policy', function () {
       const ssePort = await freePort();
       children.push(await startNode([EVERYTHING, 'streamableHttp'], { PORT: String(httpPort) }, /listening on port/i));
       children.push(await startNode([EVERYTHING, 'sse'], { PORT: String(ssePort) }, /running on port/i));
-      for (const [name, type, url] of [['pinnedhttp', 'streamable-http', `http://127.0.0.1:${httpPort}/mcp`], ['pinnedsse', 'sse', `http://127.0.0.1:${ssePort}/sse`]] as const) {
+      for (const [name, type, url] of [
+        ['pinnedhttp', 'streamable-http', `http://127.0.0.1:${httpPort}/mcp`],
+        ['pinnedsse', 'sse', `http://127.0.0.1:${ssePort}/sse`],
+      ] as const) {
         const created = await callTool(client, 'core_mcpserver_create', { name, type, url });
         expect(created.isError, text(created)).to.not.equal(true);
-        const r = await eventually(() => callTool(client, `x_${name}_echo`, { message: `via ${type}` }), (x) => x.isError !== true, 20_000);
+        const r = await eventually(
+          () => callTool(client, `x_${name}_echo`, { message: `via ${type}` }),
+          (x) => x.isError !== true,
+          20_000,
+        );
         expect(text(r)).to.equal(`Echo: via ${type}`);
       }
     });
 
     it('a server created through a tool obeys the policy when it connects, not only when written', async () => {
-      const created = await callTool(client, 'core_mcpserver_create', { name: 'allowed', type: 'streamable-http', url: `http://127.0.0.1:${upstreamPort}/mcp` });
+      const created = await callTool(client, 'core_mcpserver_create', {
+        name: 'allowed',
+        type: 'streamable-http',
+        url: `http://127.0.0.1:${upstreamPort}/mcp`,
+      });
       expect(created.isError, text(created)).to.not.equal(true);
-      await eventually(() => callTool(client, 'x_allowed_ping'), (x) => x.isError !== true, 15_000);
+      await eventually(
+        () => callTool(client, 'x_allowed_ping'),
+        (x) => x.isError !== true,
+        15_000,
+      );
       // The operator narrows the list: the next connection is refused, with the reason in the status.
       await allow([]);
-      await eventually(() => detect(`http://127.0.0.1:${upstreamPort}/mcp`), (x) => errorCode(x) === 'FORBIDDEN', 10_000);
+      await eventually(
+        () => detect(`http://127.0.0.1:${upstreamPort}/mcp`),
+        (x) => errorCode(x) === 'FORBIDDEN',
+        10_000,
+      );
       await callTool(client, 'core_service_restart', { name: 'allowed' });
       const status = await eventually(
         () => meta<{ state: string; error?: string }>(client, 'call_tool', { name: 'core_service_status', arguments: { name: 'allowed' } }),
@@ -224,7 +273,7 @@ describe('security: the outbound address policy', function () {
       expect(own.isError, text(own)).to.not.equal(true);
     });
   });
-  describe("sign-in discovery for a server created through a tool (OAuth client)", () => {
+  describe('sign-in discovery for a server created through a tool (OAuth client)', () => {
     let idp: TestIdp;
     let vault: ProtectedServer;
     let sb: Running;
@@ -244,9 +293,21 @@ describe('security: the outbound address policy', function () {
     before(async () => {
       idp = await startTestIdp({
         authorizationServer: true,
-        clients: [{ client_id: 'mcp-resource', client_secret: 'resource-server-secret-123', grant_types: ['client_credentials'], response_types: [], redirect_uris: [] }],
+        clients: [
+          {
+            client_id: 'mcp-resource',
+            client_secret: 'resource-server-secret-123',
+            grant_types: ['client_credentials'],
+            response_types: [],
+            redirect_uris: [],
+          },
+        ],
       });
-      vault = await startProtectedMcpServer({ name: 'vault', issuer: idp.issuer, introspection: { clientId: 'mcp-resource', clientSecret: 'resource-server-secret-123' } });
+      vault = await startProtectedMcpServer({
+        name: 'vault',
+        issuer: idp.issuer,
+        introspection: { clientId: 'mcp-resource', clientSecret: 'resource-server-secret-123' },
+      });
       // oauth.mcpClient.allowPrivateIP stays off: only the outbound policy can admit the loopback authorization server.
       sb = await startSwitchboard({ 'config.yaml': 'aggregator:\n  network:\n    allow: [127.0.0.1]\noauth:\n  mcpClient:\n    enabled: true\n' });
     });
@@ -261,16 +322,26 @@ describe('security: the outbound address policy', function () {
       const c = await session();
       const created = await callTool(c, 'core_mcpserver_create', { name: 'vault', type: 'streamable-http', url: vault.url });
       expect(created.isError, text(created)).to.not.equal(true);
-      await eventually(() => meta<{ servers_requiring_auth: { name: string }[] }>(c, 'list_tools'), (l) => l.servers_requiring_auth.some((s) => s.name === 'vault'), 15_000);
+      await eventually(
+        () => meta<{ servers_requiring_auth: { name: string }[] }>(c, 'list_tools'),
+        (l) => l.servers_requiring_auth.some((s) => s.name === 'vault'),
+        15_000,
+      );
       const page = await signInPage(c);
       expect(page.status, page.body).to.equal(200);
       expect(page.body).to.contain('signed in to vault');
 
       await writeFile(join(sb.configDir, 'config.yaml'), 'aggregator:\n  network:\n    allow: []\noauth:\n  mcpClient:\n    enabled: true\n');
-      await eventually(() => callTool(c, 'core_mcpserver_detect', { url: vault.url, timeout: 2 }), (r) => errorCode(r) === 'FORBIDDEN', 10_000);
+      await eventually(
+        () => callTool(c, 'core_mcpserver_detect', { url: vault.url, timeout: 2 }),
+        (r) => errorCode(r) === 'FORBIDDEN',
+        10_000,
+      );
       const refused = await signInPage(await session());
       expect(refused.status).to.equal(502);
-      expect(refused.body).to.contain('Signing in to &#39;vault&#39; failed before the authorization server: Forbidden: &#39;127.0.0.1&#39; is a loopback address').and.contain('aggregator.network.allow');
+      expect(refused.body)
+        .to.contain('Signing in to &#39;vault&#39; failed before the authorization server: Forbidden: &#39;127.0.0.1&#39; is a loopback address')
+        .and.contain('aggregator.network.allow');
     });
   });
 });

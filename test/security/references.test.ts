@@ -24,7 +24,8 @@ describe('security: ${NAME} and {fromFile} through core tools', function () {
         'config.yaml': 'secrets:\n  allowedEnv: [SB_REF_ALLOWED]\n  allowedDirs: [secrets]\naggregator:\n  network:\n    allow: [127.0.0.1]\n',
         'secrets/token.txt': 'allowed-token\n',
         'outside.txt': 'not for callers\n',
-        'mcpservers/broken.yaml': 'name: broken\ntype: streamable-http\nurl: http://127.0.0.1:9/mcp\nheaders:\n  X-Token: { fromFile: /nonexistent/dir/token }\n',
+        'mcpservers/broken.yaml':
+          'name: broken\ntype: streamable-http\nurl: http://127.0.0.1:9/mcp\nheaders:\n  X-Token: { fromFile: /nonexistent/dir/token }\n',
       },
       { env: { SB_REF_ALLOWED: 'fine-to-send', SB_REF_SECRET: 'operator-only-secret' } },
     );
@@ -51,17 +52,32 @@ describe('security: ${NAME} and {fromFile} through core tools', function () {
   }
 
   it('lets an administrator reference what the operator allowed', async () => {
-    const r = await callTool(client, 'core_mcpserver_create', remote('allowed', { 'X-A': 'Bearer ${SB_REF_ALLOWED}', 'X-B': { fromFile: 'secrets/token.txt' } }));
+    const r = await callTool(
+      client,
+      'core_mcpserver_create',
+      remote('allowed', { 'X-A': 'Bearer ${SB_REF_ALLOWED}', 'X-B': { fromFile: 'secrets/token.txt' } }),
+    );
     expect(r.isError, text(r)).to.not.equal(true);
     // Adding a disallowed reference later is refused the same way; sending the stored ones back is not.
-    const again = await callTool(client, 'core_mcpserver_update', { name: 'allowed', headers: { 'X-A': 'Bearer ${SB_REF_ALLOWED}', 'X-B': { fromFile: 'secrets/token.txt' }, 'X-C': '${SB_REF_SECRET}' } });
+    const again = await callTool(client, 'core_mcpserver_update', {
+      name: 'allowed',
+      headers: { 'X-A': 'Bearer ${SB_REF_ALLOWED}', 'X-B': { fromFile: 'secrets/token.txt' }, 'X-C': '${SB_REF_SECRET}' },
+    });
     expect(errorCode(again)).to.equal('FORBIDDEN');
-    const same = await callTool(client, 'core_mcpserver_update', { name: 'allowed', description: 'kept', headers: { 'X-A': 'Bearer ${SB_REF_ALLOWED}', 'X-B': { fromFile: 'secrets/token.txt' } } });
+    const same = await callTool(client, 'core_mcpserver_update', {
+      name: 'allowed',
+      description: 'kept',
+      headers: { 'X-A': 'Bearer ${SB_REF_ALLOWED}', 'X-B': { fromFile: 'secrets/token.txt' } },
+    });
     expect(same.isError, text(same)).to.not.equal(true);
   });
 
   it('a file that cannot be read says so without saying why (no errno: existence is information)', async () => {
-    const status = await eventually(() => meta<{ state: string; error?: string }>(client, 'call_tool', { name: 'core_service_status', arguments: { name: 'broken' } }), (s) => s.error !== undefined, 10_000);
+    const status = await eventually(
+      () => meta<{ state: string; error?: string }>(client, 'call_tool', { name: 'core_service_status', arguments: { name: 'broken' } }),
+      (s) => s.error !== undefined,
+      10_000,
+    );
     expect(status.error).to.equal("headers.X-Token: cannot read the referenced file '/nonexistent/dir/token'");
   });
 

@@ -18,7 +18,19 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { LoggingMessageNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { callTool, connectHttp, errorCode, eventually, freePort, meta, startSwitchboard, stdioServer, TEST_SERVER, text, type Running } from '../support/harness.js';
+import {
+  callTool,
+  connectHttp,
+  errorCode,
+  eventually,
+  freePort,
+  meta,
+  startSwitchboard,
+  stdioServer,
+  TEST_SERVER,
+  text,
+  type Running,
+} from '../support/harness.js';
 
 const MARK = '9f3c2a71e5b84d06';
 const SECRET = `tok"en\\<&>-${MARK}`;
@@ -120,7 +132,10 @@ describe('security: no secret leaves through an upstream', function () {
     listener.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logs.push(n.params));
     try {
       await callTool(listener, 'x_t_reveal_notes');
-      const seen = await eventually(async () => logs, (l) => l.length > 0);
+      const seen = await eventually(
+        async () => logs,
+        (l) => l.length > 0,
+      );
       expect(seen[0]).to.deep.include({ logger: 't/reveal', data: { note: `using token ${REDACTED}` } });
       expectNoSecret(seen, 'log notifications');
     } finally {
@@ -150,7 +165,10 @@ describe('security: no secret leaves through an upstream', function () {
       });
       followed = callTool(follower, 'core_events', { follow: true, follow_seconds: 5, resource_type: 'WorkflowExecution' });
       // The follow is listening once an event reaches it: until then, probe runs (their events may be missed).
-      await eventually(() => callTool(client, 'workflow_leak', { note: 'probe' }).then(() => streamed.length), (n) => n > 0);
+      await eventually(
+        () => callTool(client, 'workflow_leak', { note: 'probe' }).then(() => streamed.length),
+        (n) => n > 0,
+      );
       // The caller's own input holds the token too: the record must not keep it either.
       const run = await callTool(client, 'workflow_leak', { note: SECRET });
       expect(errorCode(run), text(run)).to.equal('WORKFLOW_FAILED');
@@ -163,7 +181,10 @@ describe('security: no secret leaves through an upstream', function () {
     });
 
     it('core_events {follow: true} streams its events without the token', async () => {
-      const failed = await eventually(async () => streamed.filter((e) => e.message.includes(executionId)), (s) => s.some((e) => e.reason === 'ExecutionFailed'));
+      const failed = await eventually(
+        async () => streamed.filter((e) => e.message.includes(executionId)),
+        (s) => s.some((e) => e.reason === 'ExecutionFailed'),
+      );
       expect(failed.find((e) => e.reason === 'StepFailed')!.message).to.include(`the token ${REDACTED} was refused`);
       expectNoSecret(streamed, 'followed events');
       expectNoSecret((await followed).structuredContent, 'core_events result');
@@ -171,10 +192,17 @@ describe('security: no secret leaves through an upstream', function () {
 
     it('executions/<id>.json and state/events.jsonl on disk hold no token', async () => {
       const file = join(sb.configDir, 'executions', `${executionId}.json`);
-      const record = await eventually(() => readFile(file, 'utf8'), (t) => t.includes('"status":"failed"'));
+      const record = await eventually(
+        () => readFile(file, 'utf8'),
+        (t) => t.includes('"status":"failed"'),
+      );
       expect(record).to.include(REDACTED);
-      for (const f of await readdir(join(sb.configDir, 'executions'))) expectNoSecret(await readFile(join(sb.configDir, 'executions', f), 'utf8'), `executions/${f}`);
-      const log = await eventually(() => readFile(join(sb.configDir, 'state', 'events.jsonl'), 'utf8'), (t) => t.includes(`${executionId}): workflow 'leak' failed`));
+      for (const f of await readdir(join(sb.configDir, 'executions')))
+        expectNoSecret(await readFile(join(sb.configDir, 'executions', f), 'utf8'), `executions/${f}`);
+      const log = await eventually(
+        () => readFile(join(sb.configDir, 'state', 'events.jsonl'), 'utf8'),
+        (t) => t.includes(`${executionId}): workflow 'leak' failed`),
+      );
       expect(log).to.include(REDACTED);
       expectNoSecret(log, 'state/events.jsonl');
     });
@@ -185,7 +213,7 @@ describe('security: no secret leaves through an upstream', function () {
       expectNoSecret(got, 'core_workflow_execution_get');
     });
 
-    it("the admin page of the run shows the failure without the token", async () => {
+    it('the admin page of the run shows the failure without the token', async () => {
       const res = await fetch(`${admin}/executions/${executionId}`);
       expect(res.status).to.equal(200);
       const page = await res.text();
@@ -201,7 +229,10 @@ describe('security: a caller cannot add strings to what is scrubbed', function (
   let sb: Running;
   before(async () => {
     sb = await startSwitchboard(
-      { 'config.yaml': 'aggregator:\n  network:\n    allow: [127.0.0.1]\nsecrets:\n  allowedEnv: [SB_SCRUB_ALLOWED]\n', 'mcpservers/t.yaml': stdioServer('t', TEST_SERVER) },
+      {
+        'config.yaml': 'aggregator:\n  network:\n    allow: [127.0.0.1]\nsecrets:\n  allowedEnv: [SB_SCRUB_ALLOWED]\n',
+        'mcpservers/t.yaml': stdioServer('t', TEST_SERVER),
+      },
       { env: { SB_SCRUB_ALLOWED: `operator-token-${ALLOWED_MARK}` } },
     );
   });
@@ -211,10 +242,20 @@ describe('security: a caller cannot add strings to what is scrubbed', function (
     const creator = await connectHttp(sb.url);
     const other = await connectHttp(sb.url);
     try {
-      const created = await callTool(creator, 'core_mcpserver_create', { name: 'poison', type: 'streamable-http', url: 'http://127.0.0.1:9/mcp', headers: { 'X-Api-Key': 'pong from' } });
+      const created = await callTool(creator, 'core_mcpserver_create', {
+        name: 'poison',
+        type: 'streamable-http',
+        url: 'http://127.0.0.1:9/mcp',
+        headers: { 'X-Api-Key': 'pong from' },
+      });
       expect(created.isError, text(created)).to.not.equal(true);
       // It has tried to connect: its headers were resolved (the moment secrets are gathered).
-      await eventually(() => meta<{ state: string }>(creator, 'call_tool', { name: 'core_service_status', arguments: { name: 'poison' } }), (s) => JSON.stringify(s).match(/"state":"(failed|unreachable)"/) !== null, 15_000, 100);
+      await eventually(
+        () => meta<{ state: string }>(creator, 'call_tool', { name: 'core_service_status', arguments: { name: 'poison' } }),
+        (s) => JSON.stringify(s).match(/"state":"(failed|unreachable)"/) !== null,
+        15_000,
+        100,
+      );
       const r = await callTool(other, 'x_t_ping');
       expect(text(r)).to.match(/^pong from test-server pid \d+$/);
     } finally {
@@ -227,9 +268,20 @@ describe('security: a caller cannot add strings to what is scrubbed', function (
     const creator = await connectHttp(sb.url);
     const other = await connectHttp(sb.url);
     try {
-      const created = await callTool(creator, 'core_mcpserver_create', { name: 'granted', type: 'stdio', command: ['node', TEST_SERVER], autoStart: true, env: { API_TOKEN: '${SB_SCRUB_ALLOWED}' } });
+      const created = await callTool(creator, 'core_mcpserver_create', {
+        name: 'granted',
+        type: 'stdio',
+        command: ['node', TEST_SERVER],
+        autoStart: true,
+        env: { API_TOKEN: '${SB_SCRUB_ALLOWED}' },
+      });
       expect(created.isError, text(created)).to.not.equal(true);
-      const r = await eventually(() => callTool(other, 'x_granted_reveal'), (x) => !x.isError, 15_000, 100);
+      const r = await eventually(
+        () => callTool(other, 'x_granted_reveal'),
+        (x) => !x.isError,
+        15_000,
+        100,
+      );
       expect(text(r)).to.equal(`the token is ${REDACTED}`);
       expect(JSON.stringify(r)).to.not.include(ALLOWED_MARK);
     } finally {

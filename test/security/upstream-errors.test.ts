@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { callTool, connectHttp, errorCode, startSwitchboard, stdioServer, TEST_SERVER, text, type Running } from '../support/harness.js';
 
-describe('security: an upstream\'s own JSON-RPC errors keep their code', function () {
+describe("security: an upstream's own JSON-RPC errors keep their code", function () {
   this.timeout(60_000);
   let sb: Running;
   let client: Client;
@@ -30,7 +30,7 @@ describe('security: an upstream\'s own JSON-RPC errors keep their code', functio
     });
   }
 
-  it('Switchboard\'s own timeout is still TIMEOUT, with its length', async () => {
+  it("Switchboard's own timeout is still TIMEOUT, with its length", async () => {
     const r = await callTool(client, 'x_t_slow', { ms: 5000 });
     expect(errorCode(r)).to.equal('TIMEOUT');
     expect(text(r)).to.include('after 1000 ms');

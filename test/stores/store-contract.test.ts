@@ -26,7 +26,12 @@ interface Subject {
 }
 
 const SERVER = (name: string, description = 'first') => ({ name, type: 'streamable-http', url: 'http://127.0.0.1:9/mcp', description });
-const WORKFLOW = (name: string) => ({ apiVersion: 'switchboard.dev/v1alpha1', kind: 'Workflow', metadata: { name }, spec: { description: 'd', steps: [{ id: 's', tool: 'core_service_list' }] } });
+const WORKFLOW = (name: string) => ({
+  apiVersion: 'switchboard.dev/v1alpha1',
+  kind: 'Workflow',
+  metadata: { name },
+  spec: { description: 'd', steps: [{ id: 's', tool: 'core_service_list' }] },
+});
 
 function contract(label: string, make: () => Promise<Subject>): void {
   describe(`ResourceStore contract: ${label}`, function () {
@@ -42,7 +47,10 @@ function contract(label: string, make: () => Promise<Subject>): void {
       await s?.store.close();
       await s?.cleanup();
     });
-    const names = async (kind: ResourceKind) => (await s.store.loadAll()).resources.filter((r) => r.kind === kind).map((r) => (kind === 'mcpserver' ? (r.parsed.value as { name: string }).name : (r.parsed.value as { metadata: { name: string } }).metadata.name));
+    const names = async (kind: ResourceKind) =>
+      (await s.store.loadAll()).resources
+        .filter((r) => r.kind === kind)
+        .map((r) => (kind === 'mcpserver' ? (r.parsed.value as { name: string }).name : (r.parsed.value as { metadata: { name: string } }).metadata.name));
 
     it('says its mode and how service operations act', () => {
       expect(s.store.mode).to.equal(s.mode);
@@ -72,11 +80,19 @@ function contract(label: string, make: () => Promise<Subject>): void {
     it('reports a change made outside as an upsert, and a deletion outside as a remove', async () => {
       changes.length = 0;
       await s.put('mcpserver', 'outside', SERVER('outside'));
-      const up = await eventually(async () => changes.find((c) => c.type === 'upsert' && (c.resource.parsed.value as { name?: string }).name === 'outside'), (c) => c !== undefined, 10_000);
+      const up = await eventually(
+        async () => changes.find((c) => c.type === 'upsert' && (c.resource.parsed.value as { name?: string }).name === 'outside'),
+        (c) => c !== undefined,
+        10_000,
+      );
       expect(up!.type).to.equal('upsert');
       const key = (up as { resource: { key: string } }).resource.key;
       await s.drop('mcpserver', 'outside');
-      await eventually(async () => changes.some((c) => c.type === 'remove' && c.key === key), (v) => v, 10_000);
+      await eventually(
+        async () => changes.some((c) => c.type === 'remove' && c.key === key),
+        (v) => v,
+        10_000,
+      );
     });
 
     it('removes what it wrote', async () => {
@@ -108,10 +124,15 @@ contract('store-files', async () => {
 
 contract('store-kubernetes', async () => {
   const kube: KubeEnv = await startKubeEnv();
-  for (const doc of parseAllDocuments(await readFile(join(ROOT, 'deploy/crds.yaml'), 'utf8'))) await kube.call('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', doc.toJSON());
+  for (const doc of parseAllDocuments(await readFile(join(ROOT, 'deploy/crds.yaml'), 'utf8')))
+    await kube.call('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', doc.toJSON());
   await kube.call('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'contract' } });
   const api = `/apis/switchboard.dev/v1alpha1/namespaces/contract`;
-  await eventually(() => kube.call('GET', `${api}/mcpservers`), (r) => r.status === 200, 20_000);
+  await eventually(
+    () => kube.call('GET', `${api}/mcpservers`),
+    (r) => r.status === 200,
+    20_000,
+  );
   const config = new KubeConfig();
   config.loadFromFile(await kube.kubeconfig(kube.tokens.admin));
   const dir = await makeConfigDir({ 'config.yaml': 'namespace: contract\norchestrator: true\n' });

@@ -49,7 +49,10 @@ export interface Running {
   stop(): Promise<number | null>;
 }
 
-export async function startSwitchboard(files: Files, options: { args?: string[]; configDir?: string; env?: Record<string, string>; ready?: RegExp } = {}): Promise<Running> {
+export async function startSwitchboard(
+  files: Files,
+  options: { args?: string[]; configDir?: string; env?: Record<string, string>; ready?: RegExp } = {},
+): Promise<Running> {
   const configDir = options.configDir ?? (await makeConfigDir(files));
   const proc = spawn(process.execPath, [CLI, 'serve', '--config-path', configDir, '--port', '0', ...(options.args ?? [])], {
     stdio: ['ignore', 'pipe', 'pipe'],

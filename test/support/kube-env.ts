@@ -20,11 +20,19 @@ export interface KubeEnv {
   tokens: { admin: string; controller: string; alice: string; bob: string };
   /** A kubeconfig file that authenticates with `token` (namespace `switchboard`). */
   kubeconfig(token: string): Promise<string>;
-  call<T = Record<string, unknown>>(method: string, path: string, body?: unknown, options?: { token?: string; contentType?: string }): Promise<{ status: number; body: T }>;
+  call<T = Record<string, unknown>>(
+    method: string,
+    path: string,
+    body?: unknown,
+    options?: { token?: string; contentType?: string },
+  ): Promise<{ status: number; body: T }>;
   /** The API server's audit log entries (writes of switchboard.dev resources). */
   audit(): Promise<{ verb: string; user: { username: string }; objectRef: { resource: string; name?: string } }[]>;
   /** Creates one object of any kind (what `kubectl create -f` does with one document). */
-  create(doc: { apiVersion: string; kind: string; metadata: { name: string; namespace?: string } }, token?: string): Promise<{ status: number; body: Record<string, unknown> }>;
+  create(
+    doc: { apiVersion: string; kind: string; metadata: { name: string; namespace?: string } },
+    token?: string,
+  ): Promise<{ status: number; body: Record<string, unknown> }>;
   stop(): Promise<void>;
 }
 
@@ -43,9 +51,16 @@ export async function helmBinary(): Promise<string> {
 /** `oidc`: the API server also accepts ID tokens of this issuer, for this client id (writes as the caller). */
 export async function startKubeEnv(oidc?: { issuer: string; clientId: string; caFile: string }): Promise<KubeEnv> {
   const dir = await mkdtemp(join(tmpdir(), 'sb-kube-'));
-  const startEnv = oidc ? { ...process.env, KUBE_OIDC_ISSUER_URL: oidc.issuer, KUBE_OIDC_CLIENT_ID: oidc.clientId, KUBE_OIDC_CA_FILE: oidc.caFile } : process.env;
+  const startEnv = oidc
+    ? { ...process.env, KUBE_OIDC_ISSUER_URL: oidc.issuer, KUBE_OIDC_CLIENT_ID: oidc.clientId, KUBE_OIDC_CA_FILE: oidc.caFile }
+    : process.env;
   await run(SCRIPT, ['start', dir], { maxBuffer: 16 * 1024 * 1024, env: startEnv });
-  const env = Object.fromEntries((await readFile(join(dir, 'env'), 'utf8')).trim().split('\n').map((l) => l.split('=', 2) as [string, string]));
+  const env = Object.fromEntries(
+    (await readFile(join(dir, 'env'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => l.split('=', 2) as [string, string]),
+  );
   const ca = await readFile(env.KUBE_CA!, 'utf8');
   const tokens = { admin: env.KUBE_ADMIN_TOKEN!, controller: env.KUBE_CONTROLLER_TOKEN!, alice: env.KUBE_ALICE_TOKEN!, bob: env.KUBE_BOB_TOKEN! };
   const server = env.KUBE_SERVER!;
@@ -56,31 +71,45 @@ export async function startKubeEnv(oidc?: { issuer: string; clientId: string; ca
     tokens,
     async kubeconfig(token) {
       const file = join(dir, `kubeconfig-${n++}`);
-      await writeFile(file, `apiVersion: v1\nkind: Config\nclusters: [{name: test, cluster: {server: "${server}", certificate-authority: "${env.KUBE_CA}"}}]\nusers: [{name: u, user: {token: "${token}"}}]\ncontexts: [{name: test, context: {cluster: test, user: u, namespace: switchboard}}]\ncurrent-context: test\n`);
+      await writeFile(
+        file,
+        `apiVersion: v1\nkind: Config\nclusters: [{name: test, cluster: {server: "${server}", certificate-authority: "${env.KUBE_CA}"}}]\nusers: [{name: u, user: {token: "${token}"}}]\ncontexts: [{name: test, context: {cluster: test, user: u, namespace: switchboard}}]\ncurrent-context: test\n`,
+      );
       return file;
     },
     call(method, path, body, options = {}) {
       const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
       return new Promise((resolve, reject) => {
-        const req = request(new URL(path, server), {
-          method,
-          ca,
-          headers: { authorization: `Bearer ${options.token ?? tokens.admin}`, accept: 'application/json', ...(payload !== undefined ? { 'content-type': options.contentType ?? 'application/json' } : {}) },
-        }, (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => {
-            const text = Buffer.concat(chunks).toString('utf8');
-            resolve({ status: res.statusCode ?? 0, body: (text ? JSON.parse(text) : {}) as never });
-          });
-        });
+        const req = request(
+          new URL(path, server),
+          {
+            method,
+            ca,
+            headers: {
+              authorization: `Bearer ${options.token ?? tokens.admin}`,
+              accept: 'application/json',
+              ...(payload !== undefined ? { 'content-type': options.contentType ?? 'application/json' } : {}),
+            },
+          },
+          (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (c: Buffer) => chunks.push(c));
+            res.on('end', () => {
+              const text = Buffer.concat(chunks).toString('utf8');
+              resolve({ status: res.statusCode ?? 0, body: (text ? JSON.parse(text) : {}) as never });
+            });
+          },
+        );
         req.on('error', reject);
         req.end(payload);
       });
     },
     async audit() {
       const text = await readFile(join(dir, 'audit.log'), 'utf8').catch(() => '');
-      return text.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+      return text
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l));
     },
     create(doc, token) {
       return env_.call('POST', collectionPath(doc), doc, token ? { token } : {});

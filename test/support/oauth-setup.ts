@@ -25,14 +25,34 @@ export interface OAuthSetup {
  * provider, port and configuration directory (given as `configDir`, which then outlives
  * each Switchboard), as an operator's restart would.
  */
-export async function startProtected(opts: { idp?: Partial<TestIdpOptions>; serverYaml?: string; files?: Record<string, string>; env?: Record<string, string>; configDir?: string; again?: OAuthSetup } = {}): Promise<OAuthSetup> {
+export async function startProtected(
+  opts: {
+    idp?: Partial<TestIdpOptions>;
+    serverYaml?: string;
+    files?: Record<string, string>;
+    env?: Record<string, string>;
+    configDir?: string;
+    again?: OAuthSetup;
+  } = {},
+): Promise<OAuthSetup> {
   const port = opts.again ? Number(new URL(opts.again.base).port) : await freePort();
   const base = `http://127.0.0.1:${port}`;
   const { clients: moreClients = [], ...idpOptions } = opts.idp ?? {};
-  const idp = opts.again?.idp ?? await startTestIdp({
-    clients: [{ client_id: 'switchboard', client_secret: 'switchboard-idp-secret', redirect_uris: [`${base}/oauth/callback`], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'] }, ...moreClients],
-    ...idpOptions,
-  });
+  const idp =
+    opts.again?.idp ??
+    (await startTestIdp({
+      clients: [
+        {
+          client_id: 'switchboard',
+          client_secret: 'switchboard-idp-secret',
+          redirect_uris: [`${base}/oauth/callback`],
+          grant_types: ['authorization_code', 'refresh_token'],
+          response_types: ['code'],
+        },
+        ...moreClients,
+      ],
+      ...idpOptions,
+    }));
   const config = [
     'aggregator:',
     '  oauth:',
@@ -54,7 +74,11 @@ export async function startProtected(opts: { idp?: Partial<TestIdpOptions>; serv
       await writeFile(join(opts.configDir, name), text);
     }
   }
-  const sb = await startSwitchboard(files, { args: ['--port', String(port)], env: { IDP_CLIENT_SECRET: 'switchboard-idp-secret', ...opts.env }, ...(opts.configDir ? { configDir: opts.configDir } : {}) });
+  const sb = await startSwitchboard(files, {
+    args: ['--port', String(port)],
+    env: { IDP_CLIENT_SECRET: 'switchboard-idp-secret', ...opts.env },
+    ...(opts.configDir ? { configDir: opts.configDir } : {}),
+  });
   return { idp, sb, base };
 }
 
@@ -75,7 +99,14 @@ export async function registerClient(base: string, extra: Record<string, unknown
   const res = await fetch(`${base}/oauth/register`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ redirect_uris: [CLIENT_REDIRECT], token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], client_name: 'test client', ...extra }),
+    body: JSON.stringify({
+      redirect_uris: [CLIENT_REDIRECT],
+      token_endpoint_auth_method: 'none',
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      client_name: 'test client',
+      ...extra,
+    }),
   });
   const body = (await res.json()) as { client_id: string };
   expect(res.status, JSON.stringify(body)).to.equal(201);
@@ -94,11 +125,28 @@ export interface Tokens {
 export async function signIn(base: string, clientId: string, params: Record<string, string> = {}): Promise<Tokens> {
   const { verifier, challenge } = pkce();
   const authorize = new URL(`${base}/oauth/authorize`);
-  authorize.search = new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: CLIENT_REDIRECT, state: 'st-123', code_challenge: challenge, code_challenge_method: 'S256', scope: 'mcp', resource: base, ...params }).toString();
+  authorize.search = new URLSearchParams({
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: CLIENT_REDIRECT,
+    state: 'st-123',
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    scope: 'mcp',
+    resource: base,
+    ...params,
+  }).toString();
   const back = await new Browser().follow(authorize.href, CLIENT_REDIRECT);
   expect(back.searchParams.get('error'), back.href).to.equal(null);
   expect(back.searchParams.get('state')).to.equal(params.state ?? 'st-123');
-  const token = await postForm(`${base}/oauth/token`, { grant_type: 'authorization_code', code: back.searchParams.get('code')!, redirect_uri: CLIENT_REDIRECT, code_verifier: verifier, client_id: clientId, resource: base });
+  const token = await postForm(`${base}/oauth/token`, {
+    grant_type: 'authorization_code',
+    code: back.searchParams.get('code')!,
+    redirect_uri: CLIENT_REDIRECT,
+    code_verifier: verifier,
+    client_id: clientId,
+    resource: base,
+  });
   expect(token.status, JSON.stringify(token.body)).to.equal(200);
   return token.body as unknown as Tokens;
 }
@@ -108,4 +156,3 @@ export async function mcpClient(url: string, token: string): Promise<Client> {
   await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
   return client;
 }
-

@@ -83,7 +83,11 @@ function problemsOf(operator: PolicySource[]) {
   return result.ok ? [] : result.problems;
 }
 
-const ctx = (operation?: string, writesAsCaller = false): DecisionContext => ({ transport: 'streamable-http', ...(operation ? { operation } : {}), ...(writesAsCaller ? { writesAsCaller } : {}) });
+const ctx = (operation?: string, writesAsCaller = false): DecisionContext => ({
+  transport: 'streamable-http',
+  ...(operation ? { operation } : {}),
+  ...(writesAsCaller ? { writesAsCaller } : {}),
+});
 
 describe('authorization-cedar: the baseline', () => {
   const cedar = authorizerWith([]);
@@ -101,7 +105,9 @@ describe('authorization-cedar: the baseline', () => {
               compared++;
               if (expected.allowed !== actual.allowed) {
                 const what = `${p.key} ${action}${operation ? `(${operation})` : ''} ${r.type}:${'name' in r ? r.name : r.id}${writesAsCaller ? ' writing as caller' : ''}`;
-                disagreements.push(`${what}: roles ${expected.allowed} [${expected.rule}], cedar ${actual.allowed} [${actual.rule}${actual.allowed ? '' : `: ${actual.reason}`}]`);
+                disagreements.push(
+                  `${what}: roles ${expected.allowed} [${expected.rule}], cedar ${actual.allowed} [${actual.rule}${actual.allowed ? '' : `: ${actual.reason}`}]`,
+                );
               }
             }
           }
@@ -115,7 +121,11 @@ describe('authorization-cedar: the baseline', () => {
   it('names the baseline policy that decided, and default deny otherwise', () => {
     expect(cedar.decide(alice, 'admin', { type: 'config', name: 'aggregator' }, ctx('save'))).to.deep.equal({ allowed: true, rule: 'baseline:admin' });
     expect(cedar.decide(bob, 'admin', { type: 'workflow', name: 'f' }, ctx('create'))).to.deep.equal({ allowed: true, rule: 'baseline:workflow-create' });
-    expect(cedar.decide(bob, 'read', { type: 'events', name: 'events' }, ctx())).to.deep.equal({ allowed: false, rule: 'cedar:default-deny', reason: 'no policy permits it' });
+    expect(cedar.decide(bob, 'read', { type: 'events', name: 'events' }, ctx())).to.deep.equal({
+      allowed: false,
+      rule: 'cedar:default-deny',
+      reason: 'no policy permits it',
+    });
   });
 
   it('builds entities that conform to the schema it ships', () => {
@@ -150,7 +160,11 @@ describe('authorization-cedar: operator policies', () => {
 
   it('forbids what a policy forbids, naming its @id with file and line', () => {
     const d = cedar.decide(bob, 'call', deleteTool, ctx());
-    expect(d).to.deep.equal({ allowed: false, rule: 'apps-no-delete (policies/deny.cedar:3)', reason: 'forbidden by policy apps-no-delete (policies/deny.cedar:3)' });
+    expect(d).to.deep.equal({
+      allowed: false,
+      rule: 'apps-no-delete (policies/deny.cedar:3)',
+      reason: 'forbidden by policy apps-no-delete (policies/deny.cedar:3)',
+    });
     expect(cedar.decide(alice, 'call', deleteTool, ctx()).allowed).to.equal(true);
     expect(cedar.decide(carol, 'call', deleteTool, ctx())).to.deep.equal({ allowed: true, rule: 'baseline:call' });
   });
@@ -161,21 +175,36 @@ describe('authorization-cedar: operator policies', () => {
     expect(cedar.decide(alice, 'call', labelled, ctx()).allowed).to.equal(true);
   });
 
-  it('forbid overrides even the administrators\' permit', () => {
-    const all = authorizerWith([source('lock.cedar', '@id("no-config-saves")\nforbid (principal, action == Action::"admin", resource is Config) when { context has operation && context.operation == "save" };')]);
-    expect(all.decide(alice, 'admin', { type: 'config', name: 'aggregator' }, ctx('save'))).to.include({ allowed: false, rule: 'no-config-saves (policies/lock.cedar:1)' });
+  it("forbid overrides even the administrators' permit", () => {
+    const all = authorizerWith([
+      source(
+        'lock.cedar',
+        '@id("no-config-saves")\nforbid (principal, action == Action::"admin", resource is Config) when { context has operation && context.operation == "save" };',
+      ),
+    ]);
+    expect(all.decide(alice, 'admin', { type: 'config', name: 'aggregator' }, ctx('save'))).to.include({
+      allowed: false,
+      rule: 'no-config-saves (policies/lock.cedar:1)',
+    });
     expect(all.decide(alice, 'admin', { type: 'config', name: 'aggregator' }, ctx('update')).allowed).to.equal(true);
   });
 
   it('without the baseline, only what the operator permits is allowed (default deny)', () => {
-    const bare = authorizerWith([source('only.cedar', '@id("read-only-tools")\npermit (principal, action == Action::"call", resource) when { resource.readOnly };')], false);
+    const bare = authorizerWith(
+      [source('only.cedar', '@id("read-only-tools")\npermit (principal, action == Action::"call", resource) when { resource.readOnly };')],
+      false,
+    );
     expect(bare.decide(bob, 'call', labelled, ctx())).to.deep.equal({ allowed: true, rule: 'read-only-tools (policies/only.cedar:1)' });
     expect(bare.decide(bob, 'call', deleteTool, ctx())).to.deep.equal({ allowed: false, rule: 'cedar:default-deny', reason: 'no policy permits it' });
-    expect(bare.decide(alice, 'admin', { type: 'config', name: 'aggregator' }, ctx('save')).allowed, 'no baseline: no admin role policy either').to.equal(false);
+    expect(bare.decide(alice, 'admin', { type: 'config', name: 'aggregator' }, ctx('save')).allowed, 'no baseline: no admin role policy either').to.equal(
+      false,
+    );
   });
 
   it('a forbid that fails to evaluate denies, with the error', () => {
-    const failing = authorizerWith([source('overflow.cedar', '\n@id("overflows")\nforbid (principal, action, resource) when { 9223372036854775807 + 1 == 0 };')]);
+    const failing = authorizerWith([
+      source('overflow.cedar', '\n@id("overflows")\nforbid (principal, action, resource) when { 9223372036854775807 + 1 == 0 };'),
+    ]);
     const d = failing.decide(alice, 'call', labelled, ctx());
     expect(d.allowed).to.equal(false);
     expect(d).to.include({ rule: 'overflows (policies/overflow.cedar:2)' });
@@ -191,15 +220,27 @@ describe('authorization-cedar: operator policies', () => {
   });
 
   it('numbers policies across files as Cedar does', () => {
-    const file = (name: string, n: number) => source(name, Array.from({ length: n }, (_, i) => `@id("${name}-${i}") forbid (principal, action == Action::"call", resource == Tool::"${name}-${i}");`).join('\n'));
+    const file = (name: string, n: number) =>
+      source(
+        name,
+        Array.from({ length: n }, (_, i) => `@id("${name}-${i}") forbid (principal, action == Action::"call", resource == Tool::"${name}-${i}");`).join('\n'),
+      );
     const set = authorizerWith([file('a.cedar', 11), source('empty.cedar', '// nothing yet'), file('b.cedar', 13)]);
-    for (const [name, i] of [['a.cedar', 0], ['a.cedar', 10], ['b.cedar', 0], ['b.cedar', 12]] as const) {
+    for (const [name, i] of [
+      ['a.cedar', 0],
+      ['a.cedar', 10],
+      ['b.cedar', 0],
+      ['b.cedar', 12],
+    ] as const) {
       expect(set.decide(bob, 'call', tool(`${name}-${i}`, 'tool'), ctx()), `${name}-${i}`).to.include({ rule: `${name}-${i} (policies/${name}:${i + 1})` });
     }
   });
 
-  it('reads effect and @id from a policy\'s head', () => {
-    expect(policyHeader('@id("a \\"b\\" \\u{e9}")\n@advice("x")\n@flag\n// note\nforbid (principal, action, resource);')).to.deep.equal({ effect: 'forbid', id: 'a "b" é' });
+  it("reads effect and @id from a policy's head", () => {
+    expect(policyHeader('@id("a \\"b\\" \\u{e9}")\n@advice("x")\n@flag\n// note\nforbid (principal, action, resource);')).to.deep.equal({
+      effect: 'forbid',
+      id: 'a "b" é',
+    });
     expect(policyHeader('permit(principal, action, resource);')).to.deep.equal({ effect: 'permit' });
     expect(policyHeader('@id(unquoted) permit (principal, action, resource);')).to.equal(undefined);
   });
@@ -237,7 +278,10 @@ describe('authorization-cedar: refusing invalid policies', () => {
   });
 
   it('a policy the schema does not allow names file and line (strict validation)', () => {
-    const problems = problemsOf([source('ok.cedar', 'permit (principal, action, resource);'), source('typo.cedar', '\n\nforbid (principal, action == Action::"call", resource)\n  when { principal.emial == "x" };')]);
+    const problems = problemsOf([
+      source('ok.cedar', 'permit (principal, action, resource);'),
+      source('typo.cedar', '\n\nforbid (principal, action == Action::"call", resource)\n  when { principal.emial == "x" };'),
+    ]);
     expect(problems).to.have.length(1);
     expect(problems[0]).to.include({ file: '/config/policies/typo.cedar', line: 4 });
     expect(problems[0]!.message).to.match(/emial/);

@@ -27,14 +27,15 @@ describe('principals: who is asking', () => {
   });
 
   it('without OAuth a loopback peer (IPv4, mapped, IPv6) or stdio is local; any other address is anonymous', () => {
-    for (const a of ['127.0.0.1', '127.3.2.1', '::ffff:127.0.0.1', '::1', undefined]) expect(peerPrincipal(a, 'streamable-http', '127.0.0.1').kind, String(a)).to.equal('local');
+    for (const a of ['127.0.0.1', '127.3.2.1', '::ffff:127.0.0.1', '::1', undefined])
+      expect(peerPrincipal(a, 'streamable-http', '127.0.0.1').kind, String(a)).to.equal('local');
     for (const a of ['10.0.0.5', '::ffff:192.168.1.2', 'fe80::1', '1.2.3.4']) {
       expect(isLoopbackAddress(a)).to.equal(false);
       expect(peerPrincipal(a, 'sse', 'localhost')).to.deep.equal({ kind: 'anonymous', key: `anonymous:${a}`, admin: false, address: a });
     }
   });
 
-  it('on a listener bound beyond loopback every peer is anonymous, a sidecar\'s 127.0.0.6 included', () => {
+  it("on a listener bound beyond loopback every peer is anonymous, a sidecar's 127.0.0.6 included", () => {
     expect(peerPrincipal('127.0.0.6', 'streamable-http', '0.0.0.0')).to.deep.include({ kind: 'anonymous', admin: false });
     expect(peerPrincipal('::1', 'streamable-http', '10.1.2.3').kind).to.equal('anonymous');
   });
@@ -47,7 +48,14 @@ describe('built-in roles: the default decisions', () => {
 
   it('an anonymous network caller calls tools but writes nothing, reads no events and gets no admin UI', () => {
     expect(builtInRoles.decide(anon, 'call', { type: 'tool', name: 'x_a_b', kind: 'tool', server: 'a' }, {}).allowed).to.equal(true);
-    expect(builtInRoles.decide(anon, 'call', { type: 'tool', name: 'core_workflow_create', kind: 'core', operation: { resource: 'workflow', operation: 'create' } }, {}).allowed).to.equal(false);
+    expect(
+      builtInRoles.decide(
+        anon,
+        'call',
+        { type: 'tool', name: 'core_workflow_create', kind: 'core', operation: { resource: 'workflow', operation: 'create' } },
+        {},
+      ).allowed,
+    ).to.equal(false);
     expect(builtInRoles.decide(anon, 'admin', { type: 'workflow', name: 'w' }, { operation: 'create' }).allowed).to.equal(false);
     expect(builtInRoles.decide(anon, 'read', { type: 'events', name: 'events' }, {}).allowed).to.equal(false);
     const ui = builtInRoles.decide(anon, 'admin', { type: 'admin-ui', name: 'admin-ui' }, { operation: 'view' });

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { Cancellation } from '../../kernel/cancellation.js';
 
-describe('Cancellation: a call\'s cancellation with its AbortSignal made on first read', () => {
+describe("Cancellation: a call's cancellation with its AbortSignal made on first read", () => {
   it('calls its listeners once with the reason, and not those that stopped listening', () => {
     const c = new Cancellation();
     const heard: unknown[] = [];

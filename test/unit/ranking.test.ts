@@ -8,7 +8,14 @@ function corpus(tools: [string, string][]): Catalogue {
   const c = new Catalogue(createHooks(), createLogger({ level: 'error' }));
   c.replaceSource(
     'corpus',
-    tools.map(([name, description]) => ({ name, kind: 'tool' as const, server: 's', description, inputSchema: { type: 'object' }, invoke: async () => ({ content: [] }) })),
+    tools.map(([name, description]) => ({
+      name,
+      kind: 'tool' as const,
+      server: 's',
+      description,
+      inputSchema: { type: 'object' },
+      invoke: async () => ({ content: [] }),
+    })),
   );
   return c;
 }

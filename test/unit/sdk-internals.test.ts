@@ -41,19 +41,25 @@ async function connectedPair(): Promise<{ server: Server; client: Client; sent: 
 
 describe('kernel/mcp/shared/sdk-internals.ts: the MCP SDK private members Switchboard relies on', () => {
   it(`were checked against the installed SDK version (re-check sdk-internals.ts against SDK ${installed})`, () => {
-    expect(installed, `the MCP SDK is now ${installed}: re-check sdk-internals.ts against SDK ${installed}, then update SDK_VERSION_CHECKED`).to.equal(SDK_VERSION_CHECKED);
+    expect(installed, `the MCP SDK is now ${installed}: re-check sdk-internals.ts against SDK ${installed}, then update SDK_VERSION_CHECKED`).to.equal(
+      SDK_VERSION_CHECKED,
+    );
   });
 
   for (const [name, make] of [
     ['Server', () => new Server({ name: 's', version: '1' }, { capabilities: {} })],
     ['Client', () => new Client({ name: 'c', version: '1' })],
-    ['Protocol', () => new (class extends Protocol<never, never, never> {
-      protected assertCapabilityForMethod(): void {}
-      protected assertNotificationCapability(): void {}
-      protected assertRequestHandlerCapability(): void {}
-      protected assertTaskCapability(): void {}
-      protected assertTaskHandlerCapability(): void {}
-    })()],
+    [
+      'Protocol',
+      () =>
+        new (class extends Protocol<never, never, never> {
+          protected assertCapabilityForMethod(): void {}
+          protected assertNotificationCapability(): void {}
+          protected assertRequestHandlerCapability(): void {}
+          protected assertTaskCapability(): void {}
+          protected assertTaskHandlerCapability(): void {}
+        })(),
+    ],
   ] as const) {
     it(`finds every member it uses, of the expected kind, on a real ${name}`, () => {
       const protocol = make();
@@ -66,7 +72,7 @@ describe('kernel/mcp/shared/sdk-internals.ts: the MCP SDK private members Switch
     });
   }
 
-  it('answers undefined for an object without them, so callers keep the SDK\'s own way', () => {
+  it("answers undefined for an object without them, so callers keep the SDK's own way", () => {
     expect(protocolDispatch({})).to.equal(undefined);
     expect(abortControllers({})).to.equal(undefined);
     expect(nextRequestId({})).to.equal(undefined);
@@ -88,7 +94,7 @@ describe('kernel/mcp/shared/sdk-internals.ts: the MCP SDK private members Switch
     expect(result).to.deep.equal({ content: [], echoed: { name: 'x', arguments: { a: 1 } }, extra: 'kept' });
   });
 
-  it('dispatches through _onresponse, _onrequest and _onnotification as the SDK\'s own onmessage does', async () => {
+  it("dispatches through _onresponse, _onrequest and _onnotification as the SDK's own onmessage does", async () => {
     const { server, client } = await connectedPair();
     const members = server as unknown as Record<string, (...a: unknown[]) => void>;
     const seen: string[] = [];

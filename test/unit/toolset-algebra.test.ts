@@ -29,7 +29,10 @@ function catalogueOf(tools: { server: string; name: string; kind: ToolKind; read
     invoke: async () => ({ content: [] }),
   }));
   // Dedupe by name: the catalogue keeps the first of a clash.
-  catalogue.replaceSource('all', defs.filter((d, i) => defs.findIndex((x) => x.name === d.name) === i));
+  catalogue.replaceSource(
+    'all',
+    defs.filter((d, i) => defs.findIndex((x) => x.name === d.name) === i),
+  );
   return catalogue;
 }
 

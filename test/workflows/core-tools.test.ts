@@ -69,7 +69,10 @@ describe('core_workflow_* tools (tool form)', () => {
   });
 
   it('warns about unknown tools: the workflow would be defined but unavailable', async () => {
-    const r = await core<{ valid: boolean; warnings: string[]; tools: { missing: string[] } }>(client, 'core_workflow_validate', { name: 'w', steps: [{ id: 'a', tool: 'x_nowhere_tool' }] });
+    const r = await core<{ valid: boolean; warnings: string[]; tools: { missing: string[] } }>(client, 'core_workflow_validate', {
+      name: 'w',
+      steps: [{ id: 'a', tool: 'x_nowhere_tool' }],
+    });
     expect(r.valid).to.equal(true);
     expect(r.tools.missing).to.deep.equal(['x_nowhere_tool']);
     expect(r.warnings.join()).to.include('x_nowhere_tool');
@@ -104,7 +107,10 @@ describe('core_workflow_* tools (tool form)', () => {
   });
 
   it('updates: steps replace all steps, other fields stay', async () => {
-    const updated = await core<{ steps: { id: string }[]; description: string }>(client, 'core_workflow_update', { name: 'double', steps: [{ id: 'only', tool: 'x_fx_add', args: { a: '{{ .input.n }}', b: 1 } }] });
+    const updated = await core<{ steps: { id: string }[]; description: string }>(client, 'core_workflow_update', {
+      name: 'double',
+      steps: [{ id: 'only', tool: 'x_fx_add', args: { a: '{{ .input.n }}', b: 1 } }],
+    });
     expect(updated.steps.map((s) => s.id)).to.deep.equal(['only']);
     expect(updated.description).to.equal('Double a number, and ping when it is large.');
     const run = await callTool(client, 'workflow_double', { n: 4 });
@@ -135,13 +141,19 @@ describe('execution records left running by a crash', () => {
       status: 'running',
       started_at: new Date().toISOString(),
       input: {},
-      steps: [{ id: 'a', tool: 'x', status: 'completed' }, { id: 'b', tool: 'y', status: 'running' }, { id: 'c', tool: 'z', status: 'pending' }],
+      steps: [
+        { id: 'a', tool: 'x', status: 'completed' },
+        { id: 'b', tool: 'y', status: 'running' },
+        { id: 'c', tool: 'z', status: 'pending' },
+      ],
     };
     await writeFile(join(dir, 'executions', 'crashed-1.json'), JSON.stringify(record));
     const sb = await startSwitchboard({}, { configDir: dir });
     const client = await connectHttp(sb.url);
     try {
-      const r = await core<{ status: string; error: string; steps: { status: string }[] }>(client, 'core_workflow_execution_get', { execution_id: 'crashed-1' });
+      const r = await core<{ status: string; error: string; steps: { status: string }[] }>(client, 'core_workflow_execution_get', {
+        execution_id: 'crashed-1',
+      });
       expect(r.status).to.equal('failed');
       expect(r.error).to.match(/interrupted: Switchboard stopped while this execution was running/);
       expect(r.steps.map((s) => s.status)).to.deep.equal(['completed', 'failed', 'cancelled']);

@@ -2,7 +2,20 @@ import { expect } from 'chai';
 import { rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { callTool, connectHttp, connectHttpWithHeaders, errorCode, eventually, EVERYTHING, meta, startSwitchboard, stdioServer, TEST_SERVER, text, type Running } from '../support/harness.js';
+import {
+  callTool,
+  connectHttp,
+  connectHttpWithHeaders,
+  errorCode,
+  eventually,
+  EVERYTHING,
+  meta,
+  startSwitchboard,
+  stdioServer,
+  TEST_SERVER,
+  text,
+  type Running,
+} from '../support/harness.js';
 
 const PIPELINE = `apiVersion: switchboard.dev/v1alpha1
 kind: Workflow
@@ -135,10 +148,16 @@ describe('workflows: Go-template workflows run through call_tool', () => {
     await sb?.stop();
   });
 
-  const execution = (id: string, extra: Record<string, unknown> = {}) => meta<Execution>(client, 'call_tool', { name: 'core_workflow_execution_get', arguments: { execution_id: id, ...extra } });
+  const execution = (id: string, extra: Record<string, unknown> = {}) =>
+    meta<Execution>(client, 'call_tool', { name: 'core_workflow_execution_get', arguments: { execution_id: id, ...extra } });
 
   it('lists workflow_<name> tools with inputSchema from args, labels and a derived readOnlyHint', async () => {
-    const d = await meta<{ inputSchema: { properties: Record<string, { type: string; default?: unknown }>; required: string[] }; labels: Record<string, string>; kind: string; annotations: { readOnlyHint: boolean } }>(client, 'describe_tool', { name: 'workflow_pipeline' });
+    const d = await meta<{
+      inputSchema: { properties: Record<string, { type: string; default?: unknown }>; required: string[] };
+      labels: Record<string, string>;
+      kind: string;
+      annotations: { readOnlyHint: boolean };
+    }>(client, 'describe_tool', { name: 'workflow_pipeline' });
     expect(d.kind).to.equal('workflow');
     expect(d.inputSchema.properties.a!.type).to.equal('number');
     expect(d.inputSchema.properties.b!.default).to.equal(10);
@@ -210,7 +229,10 @@ describe('workflows: Go-template workflows run through call_tool', () => {
     const list = await meta<{ workflows: { name: string; available: boolean }[] }>(client, 'call_tool', { name: 'core_workflow_list' });
     expect(list.workflows.find((w) => w.name === 'ghost')!.available).to.equal(false);
     expect(list.workflows.find((w) => w.name === 'pipeline')!.available).to.equal(true);
-    const av = await meta<{ available: boolean; missing_tools: string[] }>(client, 'call_tool', { name: 'core_workflow_available', arguments: { name: 'ghost' } });
+    const av = await meta<{ available: boolean; missing_tools: string[] }>(client, 'call_tool', {
+      name: 'core_workflow_available',
+      arguments: { name: 'ghost' },
+    });
     expect(av).to.deep.include({ available: false, missing_tools: ['x_ghost_vanish'] });
     const r = await callTool(client, 'workflow_ghost');
     expect(errorCode(r)).to.equal('WORKFLOW_UNAVAILABLE');
@@ -219,14 +241,18 @@ describe('workflows: Go-template workflows run through call_tool', () => {
 
   it('sends a progress notification per step when the client asks for progress', async () => {
     const progress: number[] = [];
-    const r = await client.callTool({ name: 'call_tool', arguments: { name: 'workflow_readers', arguments: {} } }, undefined, { onprogress: (p) => progress.push(p.progress) });
+    const r = await client.callTool({ name: 'call_tool', arguments: { name: 'workflow_readers', arguments: {} } }, undefined, {
+      onprogress: (p) => progress.push(p.progress),
+    });
     expect(r.isError).to.not.equal(true);
     expect(progress).to.deep.equal([0, 1, 2]);
   });
 
   it('cancels a running workflow when the client cancels the request', async () => {
     const ctl = new AbortController();
-    const running = client.callTool({ name: 'call_tool', arguments: { name: 'workflow_slow', arguments: {} } }, undefined, { signal: ctl.signal }).catch((e: unknown) => e);
+    const running = client
+      .callTool({ name: 'call_tool', arguments: { name: 'workflow_slow', arguments: {} } }, undefined, { signal: ctl.signal })
+      .catch((e: unknown) => e);
     await new Promise((r) => setTimeout(r, 600));
     ctl.abort();
     await running;
@@ -246,7 +272,10 @@ describe('workflows: Go-template workflows run through call_tool', () => {
     const failed = await meta<{ executions: Execution[] }>(client, 'call_tool', { name: 'core_workflow_execution_list', arguments: { status: 'failed' } });
     expect(failed.executions.every((e) => e.status === 'failed')).to.equal(true);
     expect(failed.executions.map((e) => e.workflow_name)).to.include('broken_key');
-    const pipeline = await meta<{ executions: Execution[]; total: number }>(client, 'call_tool', { name: 'core_workflow_execution_list', arguments: { workflow_name: 'pipeline', limit: 1, offset: 1 } });
+    const pipeline = await meta<{ executions: Execution[]; total: number }>(client, 'call_tool', {
+      name: 'core_workflow_execution_list',
+      arguments: { workflow_name: 'pipeline', limit: 1, offset: 1 },
+    });
     expect(pipeline.executions).to.have.length(1);
     expect(pipeline.total).to.be.at.least(3);
     const id = pipeline.executions[0]!.execution_id;
@@ -260,20 +289,39 @@ describe('workflows: Go-template workflows run through call_tool', () => {
 
   it('changes workflow_<name> within 1 s of a file edit; a broken edit keeps the last good definition', async () => {
     const file = join(sb.configDir, 'workflows', 'live.yaml');
-    const live = (msg: string) => `apiVersion: v1\nkind: Workflow\nmetadata: { name: live }\nspec:\n  description: ${msg}\n  steps:\n    - { id: s, tool: x_fx_ping }\n`;
+    const live = (msg: string) =>
+      `apiVersion: v1\nkind: Workflow\nmetadata: { name: live }\nspec:\n  description: ${msg}\n  steps:\n    - { id: s, tool: x_fx_ping }\n`;
     const t0 = Date.now();
     await writeFile(`${file}.tmp`, live('first version'));
     await rename(`${file}.tmp`, file);
-    await eventually(() => meta<{ description?: string }>(client, 'describe_tool', { name: 'workflow_live' }), (d) => d.description === 'first version', 1000, 20);
+    await eventually(
+      () => meta<{ description?: string }>(client, 'describe_tool', { name: 'workflow_live' }),
+      (d) => d.description === 'first version',
+      1000,
+      20,
+    );
     expect(Date.now() - t0).to.be.below(1000);
     await writeFile(file, live('second version'));
-    await eventually(() => meta<{ description?: string }>(client, 'describe_tool', { name: 'workflow_live' }), (d) => d.description === 'second version', 1000, 20);
-    await writeFile(file, 'apiVersion: v1\nkind: Workflow\nmetadata: { name: live }\nspec:\n  steps:\n    - { id: s, tool: x_fx_ping, args: { m: "{{ .input.x " } }\n');
+    await eventually(
+      () => meta<{ description?: string }>(client, 'describe_tool', { name: 'workflow_live' }),
+      (d) => d.description === 'second version',
+      1000,
+      20,
+    );
+    await writeFile(
+      file,
+      'apiVersion: v1\nkind: Workflow\nmetadata: { name: live }\nspec:\n  steps:\n    - { id: s, tool: x_fx_ping, args: { m: "{{ .input.x " } }\n',
+    );
     await sb.waitForLog(/live\.yaml:\d+:\d+: spec: template: step 's', argument 'm':1:13: unclosed action.*keeping the last good definition/, 2000);
     const d = await meta<{ description?: string }>(client, 'describe_tool', { name: 'workflow_live' });
     expect(d.description).to.equal('second version');
     await rm(file);
-    await eventually(() => meta<{ tools: unknown[] }>(client, 'filter_tools', { pattern: 'workflow_live' }), (x) => x.tools.length === 0, 1000, 20);
+    await eventually(
+      () => meta<{ tools: unknown[] }>(client, 'filter_tools', { pattern: 'workflow_live' }),
+      (x) => x.tools.length === 0,
+      1000,
+      20,
+    );
   });
 
   it("applies the caller's toolset to every step: a step outside it fails the run", async () => {

@@ -1,6 +1,18 @@
 import { expect } from 'chai';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { callTool, connectHttp, errorCode, EVERYTHING, meta, MEMORY, startSwitchboard, stdioServer, TEST_SERVER, text, type Running } from '../support/harness.js';
+import {
+  callTool,
+  connectHttp,
+  errorCode,
+  EVERYTHING,
+  meta,
+  MEMORY,
+  startSwitchboard,
+  stdioServer,
+  TEST_SERVER,
+  text,
+  type Running,
+} from '../support/harness.js';
 import { readJsonPath } from '../../plugins/workflows/json-path.js';
 
 type Obj = Record<string, unknown>;
@@ -28,7 +40,10 @@ const wf = (name: string, spec: string) => `apiVersion: switchboard.dev/v1alpha1
 
 const FILES = {
   'config.yaml': 'plugins:\n  workflows:\n    options: { maxRecordedResultBytes: 512 }\n',
-  'workflows/big.yaml': wf('big', '  args: { text: { type: string, required: true } }\n  steps:\n    - { id: say, tool: x_everything_echo, args: { message: "{{ .input.text }}" }, output: true }\n'),
+  'workflows/big.yaml': wf(
+    'big',
+    '  args: { text: { type: string, required: true } }\n  steps:\n    - { id: say, tool: x_everything_echo, args: { message: "{{ .input.text }}" }, output: true }\n',
+  ),
   'mcpservers/everything.yaml': stdioServer('everything', EVERYTHING, ['stdio']),
   'mcpservers/fixture.yaml': stdioServer('fixture', TEST_SERVER, [], 'toolPrefix: fx\n'),
   'mcpservers/memory.yaml': stdioServer('memory', MEMORY),
@@ -257,7 +272,12 @@ describe('workflows, round 2: loops, groups, rollback, shaped results, step reco
 
   it('lists executions filtered by workflow and status, paged, with the total', async () => {
     await callTool(client, 'workflow_greet_each', { names: ['x'] });
-    const page = await core<{ executions: { workflow_name: string; status: string }[]; total: number }>('core_workflow_execution_list', { workflow_name: 'greet_each', status: 'completed', limit: 1, offset: 1 });
+    const page = await core<{ executions: { workflow_name: string; status: string }[]; total: number }>('core_workflow_execution_list', {
+      workflow_name: 'greet_each',
+      status: 'completed',
+      limit: 1,
+      offset: 1,
+    });
     expect(page.total).to.be.at.least(2);
     expect(page.executions).to.have.length(1);
     expect(page.executions[0]).to.deep.include({ workflow_name: 'greet_each', status: 'completed' });
@@ -266,17 +286,35 @@ describe('workflows, round 2: loops, groups, rollback, shaped results, step reco
   });
 
   it('says exactly what is wrong with a definition', async () => {
-    const check = (steps: unknown[], extra: Obj = {}) => core<{ valid: boolean; errors: string[]; warnings: string[] }>('core_workflow_validate', { name: 'probe', steps, ...extra });
+    const check = (steps: unknown[], extra: Obj = {}) =>
+      core<{ valid: boolean; errors: string[]; warnings: string[] }>('core_workflow_validate', { name: 'probe', steps, ...extra });
     expect((await check([])).errors).to.deep.equal(['a workflow needs at least one step']);
-    expect((await check([{ id: 'a', tool: 'x_fx_ping' }, { id: 'a', tool: 'x_fx_ping' }])).errors).to.deep.equal(["step 'a': duplicate step id"]);
-    expect((await check([{ id: 'l', forEach: { items: [1], steps: [{ id: 's', tool: 'x_fx_ping' }], concurrency: 0 } }])).errors).to.deep.equal(["step 'l': forEach.concurrency must be at least 1 (it is 0)"]);
-    expect((await check([{ id: 'g', parallel: [{ id: 's', tool: 'x_fx_ping' }], maxConcurrency: 0 }])).errors).to.deep.equal(["step 'g': maxConcurrency must be at least 1 (it is 0)"]);
-    expect((await check([{ id: 'both', tool: 'x_fx_ping', parallel: [{ id: 's', tool: 'x_fx_ping' }] }])).errors[0]).to.equal("step 'both': set exactly one of 'tool' (a tool call), 'forEach' (a loop) or 'parallel' (a group); it sets tool and parallel");
-    expect((await check([{ id: 'l', forEach: { items: [1], steps: [{ id: 'inner', forEach: { items: [], steps: [{ id: 'x', tool: 'x_fx_ping' }] } }] } }])).errors).to.deep.equal([
-      "step 'inner' in 'l': loop bodies, groups and onFailure hold tool steps only (no nested forEach or parallel)",
+    expect(
+      (
+        await check([
+          { id: 'a', tool: 'x_fx_ping' },
+          { id: 'a', tool: 'x_fx_ping' },
+        ])
+      ).errors,
+    ).to.deep.equal(["step 'a': duplicate step id"]);
+    expect((await check([{ id: 'l', forEach: { items: [1], steps: [{ id: 's', tool: 'x_fx_ping' }], concurrency: 0 } }])).errors).to.deep.equal([
+      "step 'l': forEach.concurrency must be at least 1 (it is 0)",
     ]);
-    const templates = await check([{ id: 'l', forEach: { items: [1], steps: [{ id: 'body', tool: 'x_fx_ping', args: { q: '{{ .vars.item' } }] } }], { onFailure: [{ id: 'undo', tool: 'x_fx_ping', args: { q: '{{ end }}' } }] });
-    expect(templates.errors.join('\n')).to.match(/step 'body', argument 'q'/).and.match(/step 'undo', argument 'q'/);
+    expect((await check([{ id: 'g', parallel: [{ id: 's', tool: 'x_fx_ping' }], maxConcurrency: 0 }])).errors).to.deep.equal([
+      "step 'g': maxConcurrency must be at least 1 (it is 0)",
+    ]);
+    expect((await check([{ id: 'both', tool: 'x_fx_ping', parallel: [{ id: 's', tool: 'x_fx_ping' }] }])).errors[0]).to.equal(
+      "step 'both': set exactly one of 'tool' (a tool call), 'forEach' (a loop) or 'parallel' (a group); it sets tool and parallel",
+    );
+    expect(
+      (await check([{ id: 'l', forEach: { items: [1], steps: [{ id: 'inner', forEach: { items: [], steps: [{ id: 'x', tool: 'x_fx_ping' }] } }] } }])).errors,
+    ).to.deep.equal(["step 'inner' in 'l': loop bodies, groups and onFailure hold tool steps only (no nested forEach or parallel)"]);
+    const templates = await check([{ id: 'l', forEach: { items: [1], steps: [{ id: 'body', tool: 'x_fx_ping', args: { q: '{{ .vars.item' } }] } }], {
+      onFailure: [{ id: 'undo', tool: 'x_fx_ping', args: { q: '{{ end }}' } }],
+    });
+    expect(templates.errors.join('\n'))
+      .to.match(/step 'body', argument 'q'/)
+      .and.match(/step 'undo', argument 'q'/);
     const missing = await check([{ id: 'g', parallel: [{ id: 's', tool: 'x_nowhere_tool' }] }], { onFailure: [{ id: 'u', tool: 'x_also_missing' }] });
     expect(missing.valid).to.equal(true);
     expect(missing.warnings.join('\n')).to.include("tool 'x_nowhere_tool' is not in the catalogue").and.include("tool 'x_also_missing'");
@@ -286,7 +324,11 @@ describe('workflows, round 2: loops, groups, rollback, shaped results, step reco
     const r = await callTool(client, 'workflow_greet_each', {});
     expect(errorCode(r)).to.equal('INVALID_ARGUMENTS');
     expect(text(r)).to.include("must have required property 'names'");
-    await core('core_workflow_create', { name: 'not_a_list', args: { v: { type: 'string', default: 'abc' } }, steps: [{ id: 'each', forEach: { items: '{{ .input.v }}', steps: [{ id: 's', tool: 'x_fx_ping' }] } }] });
+    await core('core_workflow_create', {
+      name: 'not_a_list',
+      args: { v: { type: 'string', default: 'abc' } },
+      steps: [{ id: 'each', forEach: { items: '{{ .input.v }}', steps: [{ id: 's', tool: 'x_fx_ping' }] } }],
+    });
     const bad = await callTool(client, 'workflow_not_a_list');
     expect(errorCode(bad)).to.equal('WORKFLOW_FAILED');
     expect(text(bad)).to.include("step 'each': forEach.items rendered to string, not a list");

@@ -24,7 +24,10 @@ export function serverMap(doc: unknown): Record<string, unknown> | undefined {
 }
 
 function safeName(name: string): string {
-  const cleaned = name.replace(/[^A-Za-z0-9_.-]+/g, '-').replace(/^[^A-Za-z0-9]+/, '').slice(0, 63);
+  const cleaned = name
+    .replace(/[^A-Za-z0-9_.-]+/g, '-')
+    .replace(/^[^A-Za-z0-9]+/, '')
+    .slice(0, 63);
   return cleaned || 'server';
 }
 
@@ -34,7 +37,8 @@ function safeName(name: string): string {
  */
 function convertValue(value: unknown, field: string): SecretValue {
   if (typeof value !== 'string') throw new Error(`${field} is not a string`);
-  if (/\$\{input:[^}]*\}/.test(value)) throw new Error(`${field} asks the IDE user for input (\${input:...}); put the value in an environment variable and write \${NAME}`);
+  if (/\$\{input:[^}]*\}/.test(value))
+    throw new Error(`${field} asks the IDE user for input (\${input:...}); put the value in an environment variable and write \${NAME}`);
   return value.replace(/\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g, '${$1}');
 }
 

@@ -60,7 +60,10 @@ export async function importServers(o: ImportOptions): Promise<number> {
     }
     const file = join(o.configPath, 'mcpservers', `${imported.name}.yaml`);
     const renamed = imported.name !== original ? ` (named '${imported.name}': '${original}' is not a valid server name)` : '';
-    const what = imported.definition.type === 'stdio' ? `stdio: ${[imported.definition.command, ...((imported.definition.args as string[] | undefined) ?? [])].flat().join(' ')}` : `${String(imported.definition.type)}: ${String(imported.definition.url)}`;
+    const what =
+      imported.definition.type === 'stdio'
+        ? `stdio: ${[imported.definition.command, ...((imported.definition.args as string[] | undefined) ?? [])].flat().join(' ')}`
+        : `${String(imported.definition.type)}: ${String(imported.definition.url)}`;
     if ((await exists(file)) && !o.force) {
       o.out(`skipped ${original}: ${file} exists (use --force to overwrite)`);
       continue;

@@ -20,7 +20,9 @@ export class ChannelTo implements ClientChannel {
   }
 
   request(method: string, params: Record<string, unknown> | undefined, signal: AbortSignal): Promise<Record<string, unknown>> {
-    return this.extra.sendRequest({ method, ...(params ? { params } : {}) } as Parameters<RequestHandlerExtra['sendRequest']>[0], PASSTHROUGH, { signal }) as Promise<Record<string, unknown>>;
+    return this.extra.sendRequest({ method, ...(params ? { params } : {}) } as Parameters<RequestHandlerExtra['sendRequest']>[0], PASSTHROUGH, {
+      signal,
+    }) as Promise<Record<string, unknown>>;
   }
 
   async log(message: LogMessage): Promise<void> {

@@ -65,7 +65,15 @@ class Extra implements DirectExtra {
 }
 
 /** A request answered without the SDK's _onrequest: a cancellable handler, its answer or its error sent as the SDK would send them. */
-function serve(p: Sending, sdk: ProtocolDispatch, controllers: AbortControllers, transport: ServedTransport, handler: DirectHandler, message: JSONRPCMessage, info: MessageExtraInfo | undefined): void {
+function serve(
+  p: Sending,
+  sdk: ProtocolDispatch,
+  controllers: AbortControllers,
+  transport: ServedTransport,
+  handler: DirectHandler,
+  message: JSONRPCMessage,
+  info: MessageExtraInfo | undefined,
+): void {
   const request = message as unknown as { id: string | number; method: string; params?: Record<string, unknown> };
   const id = request.id;
   const cancellation = new Cancellation();

@@ -102,7 +102,15 @@ export class Endpoint {
   async connect(transport: Transport, kind: TransportKind, id: string = randomUUID(), identity?: Identity, peer?: string): Promise<Session> {
     const instructions = this.wording.instructions;
     const server = new Server(SERVER_INFO, { capabilities: this.capabilities, ...(instructions ? { instructions } : {}) });
-    const session: Session = { id, transport: kind, createdAt: new Date(), server, slots: new Map(), ...(identity ? { identity } : {}), ...(peer ? { peer } : {}) };
+    const session: Session = {
+      id,
+      transport: kind,
+      createdAt: new Date(),
+      server,
+      slots: new Map(),
+      ...(identity ? { identity } : {}),
+      ...(peer ? { peer } : {}),
+    };
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.listed }));
     // Protocol's own registration: the Server subclass would re-validate every result
     // against CallToolResultSchema, and call_tool results pass through untouched by design.
@@ -113,7 +121,8 @@ export class Endpoint {
       const params = request.params;
       if (!params || typeof params.name !== 'string') throw new McpError(ErrorCode.InvalidParams, "Invalid params for tools/call: 'name' must be a string");
       const args = params.arguments;
-      if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) throw new McpError(ErrorCode.InvalidParams, "Invalid params for tools/call: 'arguments' must be an object");
+      if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args)))
+        throw new McpError(ErrorCode.InvalidParams, "Invalid params for tools/call: 'arguments' must be an object");
       return this.callMetaTool(session, params.name, args as Record<string, unknown> | undefined, extra as RequestHandlerExtra);
     };
     // Not an async wrapper: answering with callTool's own promise saves the extra ticks of
@@ -141,7 +150,12 @@ export class Endpoint {
           return await h.handle(r, call);
         } catch (err) {
           if (err instanceof McpError) throw err;
-          throw new McpError(err instanceof SwitchboardError && (err.code === 'NOT_FOUND' || err.code === 'CONFLICT' || err.code === 'INVALID_TOOLSET') ? ErrorCode.InvalidParams : ErrorCode.InternalError, (err as Error).message);
+          throw new McpError(
+            err instanceof SwitchboardError && (err.code === 'NOT_FOUND' || err.code === 'CONFLICT' || err.code === 'INVALID_TOOLSET')
+              ? ErrorCode.InvalidParams
+              : ErrorCode.InternalError,
+            (err as Error).message,
+          );
         }
       });
     }

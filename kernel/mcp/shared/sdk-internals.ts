@@ -54,7 +54,8 @@ export const PRIVATE_MEMBERS = {
 /** The SDK's per-message dispatch of a Protocol (Server or Client), made once per connection; undefined when it moved. */
 export function protocolDispatch(protocol: object): ProtocolDispatch | undefined {
   const p = protocol as Private;
-  const ok = typeof p._onresponse === 'function' && typeof p._onrequest === 'function' && typeof p._onnotification === 'function' && typeof p._onerror === 'function';
+  const ok =
+    typeof p._onresponse === 'function' && typeof p._onrequest === 'function' && typeof p._onnotification === 'function' && typeof p._onerror === 'function';
   if (!ok) return undefined;
   return {
     response: (p._onresponse as Method<[JSONRPCMessage]>).bind(protocol),
@@ -77,7 +78,8 @@ export function abortControllers(protocol: object): AbortControllers | undefined
  */
 export function setRawRequestHandler(protocol: object, method: string, handler: RawRequestHandler): void {
   const handlers = (protocol as Private)._requestHandlers;
-  if (!(handlers instanceof Map)) throw new Error('this version of the MCP SDK keeps its request handlers elsewhere; kernel/mcp/shared/sdk-internals.ts needs updating');
+  if (!(handlers instanceof Map))
+    throw new Error('this version of the MCP SDK keeps its request handlers elsewhere; kernel/mcp/shared/sdk-internals.ts needs updating');
   handlers.set(method, handler);
 }
 

@@ -17,7 +17,17 @@ export interface GotplFigure {
 const data = {
   input: { name: 'alice', count: 3, tags: ['a', 'b', 'c'], price: 12.5 },
   results: {
-    fetch: { id: 'abc123', status: 200, body: { items: [{ id: 1, title: 'one' }, { id: 2, title: 'two' }], next: null } },
+    fetch: {
+      id: 'abc123',
+      status: 200,
+      body: {
+        items: [
+          { id: 1, title: 'one' },
+          { id: 2, title: 'two' },
+        ],
+        next: null,
+      },
+    },
     search: { hits: 42 },
   },
 };
@@ -29,7 +39,8 @@ const CASES: ReadonlyArray<{ name: string; source: string; evaluate?: boolean }>
   { name: 'printf: {{ printf "%s x%d @ %.2f" ... }}', source: '{{ printf "%s x%d @ %.2f" .input.name .input.count .input.price }}' },
   {
     name: 'range + if + default',
-    source: '{{ range $i, $it := .results.fetch.body.items }}{{ if $i }}, {{ end }}{{ $it.title | upper }}{{ end }} ({{ .results.fetch.body.next | default "end" }})',
+    source:
+      '{{ range $i, $it := .results.fetch.body.items }}{{ if $i }}, {{ end }}{{ $it.title | upper }}{{ end }} ({{ .results.fetch.body.next | default "end" }})',
   },
 ];
 
@@ -45,7 +56,9 @@ export async function benchGotpl(options: { rounds?: number; iterations?: number
   let sink = 0;
   for (const c of CASES) {
     const t = compile(c.source);
-    const run = c.evaluate ? () => t.evaluate(data, new Budget(LIMITS, 'aggregator.limits.templates')) : () => t.render(data, new Budget(LIMITS, 'aggregator.limits.templates'));
+    const run = c.evaluate
+      ? () => t.evaluate(data, new Budget(LIMITS, 'aggregator.limits.templates'))
+      : () => t.render(data, new Budget(LIMITS, 'aggregator.limits.templates'));
     for (let i = 0; i < Math.min(iterations, 5_000); i++) run(); // warm up the JIT
     const perRound: number[] = [];
     for (let r = 0; r < rounds; r++) {

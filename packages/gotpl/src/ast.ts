@@ -149,17 +149,7 @@ export interface StringNode {
 export type ItemNode = TextNode | ActionNode | BranchNode | TemplateNode | KeywordNode;
 
 /** Operands of a command. */
-export type ArgNode =
-  | FieldNode
-  | VariableNode
-  | ChainNode
-  | IdentifierNode
-  | DotNode
-  | NilNode
-  | BoolNode
-  | NumberNode
-  | StringNode
-  | PipeNode;
+export type ArgNode = FieldNode | VariableNode | ChainNode | IdentifierNode | DotNode | NilNode | BoolNode | NumberNode | StringNode | PipeNode;
 
 export type AnyNode = ItemNode | ListNode | ArgNode | CommandNode;
 

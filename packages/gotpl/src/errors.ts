@@ -51,13 +51,7 @@ export class TemplateExecError extends TemplateError {
   /** Name of the (possibly `define`d) template that was executing. */
   readonly executing: string;
 
-  constructor(
-    message: string,
-    location: { templateName: string; line: number; column: number },
-    reason: string,
-    context: string,
-    executing: string,
-  ) {
+  constructor(message: string, location: { templateName: string; line: number; column: number }, reason: string, context: string, executing: string) {
     super(message, location.templateName, location.line, location.column, reason);
     this.context = context;
     this.executing = executing;

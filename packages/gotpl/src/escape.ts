@@ -29,7 +29,13 @@ export function htmlEscapeString(s: string): string {
 }
 
 const JS_ASCII: Record<string, string> = {
-  '\\': '\\\\', "'": "\\'", '"': '\\"', '<': '\\u003C', '>': '\\u003E', '&': '\\u0026', '=': '\\u003D',
+  '\\': '\\\\',
+  "'": "\\'",
+  '"': '\\"',
+  '<': '\\u003C',
+  '>': '\\u003E',
+  '&': '\\u0026',
+  '=': '\\u003D',
 };
 
 function hex4(n: number): string {

@@ -29,8 +29,17 @@ export function tooLarge(n: number): boolean {
 export class Printer {
   buf = '';
   readonly f: Flags = {
-    plus: false, minus: false, sharp: false, space: false, zero: false, plusV: false, sharpV: false,
-    widPresent: false, precPresent: false, wid: 0, prec: 0,
+    plus: false,
+    minus: false,
+    sharp: false,
+    space: false,
+    zero: false,
+    plusV: false,
+    sharpV: false,
+    widPresent: false,
+    precPresent: false,
+    wid: 0,
+    prec: 0,
   };
 
   badVerb(verb: string, arg: unknown): void {
@@ -272,4 +281,3 @@ export function printOne(v: unknown): string {
   if (typeof v === 'number' && Number.isInteger(v) && Math.abs(v) <= Number.MAX_SAFE_INTEGER) return String(v);
   return sprint([v]);
 }
-

@@ -80,9 +80,7 @@ function added(name: string, params: Param[], variadic: Param | null, fn: GoFunc
 
 const DEFAULTS: ReadonlyMap<string, Func> = new Map([
   ...BUILTINS.map((f) => [f.name, f] as const),
-  ...Object.entries(HELPERS).map(
-    ([name, h]) => [name, added(name, new Array<Param>(h.arity).fill(I), h.variadic ? I : null, h.fn)] as const,
-  ),
+  ...Object.entries(HELPERS).map(([name, h]) => [name, added(name, new Array<Param>(h.arity).fill(I), h.variadic ? I : null, h.fn)] as const),
 ]);
 
 /** Go's goodName: a letter or '_' followed by letters, digits and '_'. */

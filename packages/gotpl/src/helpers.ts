@@ -56,7 +56,10 @@ export const HELPERS: Readonly<Record<string, Helper>> = {
   trim: fixed(1, (s) => trimSpace(str(s, 'trim input'))),
   join: fixed(2, (sep, list) => {
     const items = Array.isArray(list) ? list : list === null || list === undefined ? [] : [list];
-    return items.filter((x) => x !== null && x !== undefined).map(strval).join(str(sep, 'join separator'));
+    return items
+      .filter((x) => x !== null && x !== undefined)
+      .map(strval)
+      .join(str(sep, 'join separator'));
   }),
   split: fixed(2, (sep, s) => {
     const text = str(s, 'split input');
@@ -70,6 +73,10 @@ export const HELPERS: Readonly<Record<string, Helper>> = {
   quote: {
     arity: 0,
     variadic: true,
-    fn: (...args) => args.filter((a) => a !== null && a !== undefined).map((a) => sprintf('%q', [strval(a)])).join(' '),
+    fn: (...args) =>
+      args
+        .filter((a) => a !== null && a !== undefined)
+        .map((a) => sprintf('%q', [strval(a)]))
+        .join(' '),
   },
 };

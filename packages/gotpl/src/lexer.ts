@@ -109,7 +109,13 @@ class Lexer {
     const r = this.peek();
     if (isSpace(r)) return true;
     switch (r) {
-      case EOF: case 0x2e: case 0x2c: case 0x7c: case 0x3a: case 0x29: case 0x28:
+      case EOF:
+      case 0x2e:
+      case 0x2c:
+      case 0x7c:
+      case 0x3a:
+      case 0x29:
+      case 0x28:
         return true;
     }
     return this.input.startsWith(RIGHT, this.pos);
@@ -398,6 +404,6 @@ function lexRawQuote(l: Lexer): State {
 /** Scans the whole input. The last token is EOF or Error. Comments produce no tokens. */
 export function lex(input: string, options: LexOptions): { tokens: Token[]; comments: number } {
   const l = new Lexer(input, options);
-  for (let state: State = lexText; state !== null; ) state = state(l);
+  for (let state: State = lexText; state !== null;) state = state(l);
   return { tokens: l.tokens, comments: l.comments };
 }

@@ -28,8 +28,18 @@ function isEmptyTree(list: ListNode): boolean {
 }
 
 const OPERAND_START = new Set([
-  Tok.Bool, Tok.CharConstant, Tok.Complex, Tok.Dot, Tok.Field, Tok.Identifier, Tok.Number,
-  Tok.Nil, Tok.RawString, Tok.String, Tok.Variable, Tok.LeftParen,
+  Tok.Bool,
+  Tok.CharConstant,
+  Tok.Complex,
+  Tok.Dot,
+  Tok.Field,
+  Tok.Identifier,
+  Tok.Number,
+  Tok.Nil,
+  Tok.RawString,
+  Tok.String,
+  Tok.Variable,
+  Tok.LeftParen,
 ]);
 
 class Parser extends TokenCursor {

@@ -26,8 +26,20 @@ export function isPrint(cp: number): boolean {
 /** unicode.IsSpace, used by strings.TrimSpace and bytes.TrimSpace. */
 export function isUnicodeSpace(cp: number): boolean {
   switch (cp) {
-    case 0x09: case 0x0a: case 0x0b: case 0x0c: case 0x0d: case 0x20: case 0x85: case 0xa0:
-    case 0x1680: case 0x2028: case 0x2029: case 0x202f: case 0x205f: case 0x3000:
+    case 0x09:
+    case 0x0a:
+    case 0x0b:
+    case 0x0c:
+    case 0x0d:
+    case 0x20:
+    case 0x85:
+    case 0xa0:
+    case 0x1680:
+    case 0x2028:
+    case 0x2029:
+    case 0x202f:
+    case 0x205f:
+    case 0x3000:
       return true;
   }
   return cp >= 0x2000 && cp <= 0x200a;
@@ -116,13 +128,20 @@ function escapeRune(cp: number, quote: number, asciiOnly: boolean): string {
   if (cp === quote || cp === 0x5c) return '\\' + String.fromCharCode(cp);
   if (asciiOnly ? cp < 0x80 && isPrint(cp) : isPrint(cp)) return String.fromCodePoint(cp);
   switch (cp) {
-    case 0x07: return '\\a';
-    case 0x08: return '\\b';
-    case 0x0c: return '\\f';
-    case 0x0a: return '\\n';
-    case 0x0d: return '\\r';
-    case 0x09: return '\\t';
-    case 0x0b: return '\\v';
+    case 0x07:
+      return '\\a';
+    case 0x08:
+      return '\\b';
+    case 0x0c:
+      return '\\f';
+    case 0x0a:
+      return '\\n';
+    case 0x0d:
+      return '\\r';
+    case 0x09:
+      return '\\t';
+    case 0x0b:
+      return '\\v';
   }
   if (cp < 0x20 || cp === 0x7f) return '\\x' + HEX[cp >> 4] + HEX[cp & 15];
   if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) cp = 0xfffd;

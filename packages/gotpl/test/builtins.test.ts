@@ -47,7 +47,15 @@ describe('gotpl: comparisons', () => {
 });
 
 describe('gotpl: len, index and slice', () => {
-  const data = { l: ['a', 'b', 'c'], m: { k: 'v', n: null }, grid: [[1, 2], [3, 4]], s: 'héllo' };
+  const data = {
+    l: ['a', 'b', 'c'],
+    m: { k: 'v', n: null },
+    grid: [
+      [1, 2],
+      [3, 4],
+    ],
+    s: 'héllo',
+  };
 
   it('len counts elements, keys, and UTF-8 bytes of strings', () => {
     expect(render('{{ len .l }} {{ len .m }} {{ len .s }}', data)).to.equal('3 2 6');

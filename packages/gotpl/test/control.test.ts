@@ -73,7 +73,14 @@ describe('gotpl: range', () => {
 
   it('breaks only the innermost range', () => {
     const t = '{{ range .l }}{{ range . }}{{ . }}{{ break }}{{ end }};{{ end }}';
-    expect(render(t, { l: [[1, 2], [3, 4]] })).to.equal('1;3;');
+    expect(
+      render(t, {
+        l: [
+          [1, 2],
+          [3, 4],
+        ],
+      }),
+    ).to.equal('1;3;');
   });
 
   it('refuses to range over scalars', () => {

@@ -32,7 +32,9 @@ function classify(go: Outcome, ours: Outcome): Verdict {
 }
 
 function describeMismatch(c: Case, go: Outcome, ours: Outcome): string {
-  return [`template: ${JSON.stringify(c.template)}`, `data: ${JSON.stringify(c.data)}`, `go:   ${JSON.stringify(go)}`, `ours: ${JSON.stringify(ours)}`].join('\n');
+  return [`template: ${JSON.stringify(c.template)}`, `data: ${JSON.stringify(c.data)}`, `go:   ${JSON.stringify(go)}`, `ours: ${JSON.stringify(ours)}`].join(
+    '\n',
+  );
 }
 
 /** Hand-picked corner cases, data without integer-valued numbers (Go would see float64). */

@@ -19,7 +19,15 @@ describe('gotpl: helper functions', () => {
   it('default returns the value unless it is empty (sprig semantics)', () => {
     const t = '{{ .v | default "none" }}';
     expect(['x', '', 0, 5, false, null, [], {}, [1]].map((v) => render(t, { v }))).to.deep.equal([
-      'x', 'none', 'none', '5', 'none', 'none', 'none', 'none', '[1]',
+      'x',
+      'none',
+      'none',
+      '5',
+      'none',
+      'none',
+      'none',
+      'none',
+      '[1]',
     ]);
     expect(render('{{ default "d" (index .m "absent") }}', { m: {} })).to.equal('d');
   });

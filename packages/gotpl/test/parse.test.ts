@@ -20,10 +20,7 @@ describe('gotpl: parse errors', () => {
   });
 
   it('use the name given to compile()', () => {
-    expect(() => compile('{{ if }}{{ end }}', { name: 'step.args.url' })).to.throw(
-      TemplateParseError,
-      'template: step.args.url:1:7: missing value for if',
-    );
+    expect(() => compile('{{ if }}{{ end }}', { name: 'step.args.url' })).to.throw(TemplateParseError, 'template: step.args.url:1:7: missing value for if');
   });
 
   it('are raised by compile(), before any data is seen', () => {

@@ -24,7 +24,8 @@ export function mapUpstreamError(server: string, what: string, err: unknown, scr
     const timeout = (err.data as { timeout?: unknown } | undefined)?.timeout;
     // The SDK's own timeout carries its length; a -32001 without it came from the upstream.
     if (err.code === ErrorCode.RequestTimeout && typeof timeout === 'number') return new TimeoutError(`${what} on server '${server}'`, timeout);
-    if (err.code === ErrorCode.ConnectionClosed && err.message === SDK_CONNECTION_CLOSED) return new ServerUnavailableError(server, 'the connection closed during the call');
+    if (err.code === ErrorCode.ConnectionClosed && err.message === SDK_CONNECTION_CLOSED)
+      return new ServerUnavailableError(server, 'the connection closed during the call');
     // The upstream's own words, verbatim but for secrets (decisions.md).
     return new UpstreamError(server, scrub(err.message), err.code);
   }

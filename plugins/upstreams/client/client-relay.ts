@@ -103,12 +103,22 @@ export class ClientRelay {
       return;
     }
     if (!call?.client) {
-      await answer({ error: { code: -32603, message: `Switchboard cannot tell which client '${m.method}' from server '${this.server}' is for: it did not come during one client's tool call` } });
+      await answer({
+        error: {
+          code: -32603,
+          message: `Switchboard cannot tell which client '${m.method}' from server '${this.server}' is for: it did not come during one client's tool call`,
+        },
+      });
       return;
     }
     const capability = RELAYED[m.method]!;
     if (!call.client.capabilities()?.[capability]) {
-      await answer({ error: { code: -32601, message: `The client calling '${this.server}' through Switchboard does not support ${m.method} (it did not declare the '${capability}' capability)` } });
+      await answer({
+        error: {
+          code: -32601,
+          message: `The client calling '${this.server}' through Switchboard does not support ${m.method} (it did not declare the '${capability}' capability)`,
+        },
+      });
       return;
     }
     const ctl = new AbortController();
@@ -134,6 +144,8 @@ export class ClientRelay {
       this.log.debug(`log (${String(params.level)}) outside any call: ${JSON.stringify(params.data)?.slice(0, 200)}`);
       return;
     }
-    void call.client.log({ level: params.level as LoggingLevel, logger, data: params.data }).catch((err: unknown) => this.log.debug(`relaying a log message: ${String(err)}`));
+    void call.client
+      .log({ level: params.level as LoggingLevel, logger, data: params.data })
+      .catch((err: unknown) => this.log.debug(`relaying a log message: ${String(err)}`));
   }
 }

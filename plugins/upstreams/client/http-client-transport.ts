@@ -98,7 +98,11 @@ export class StreamableHttpClientTransport implements Transport {
   private plain(method: string, headers: Record<string, string>, body?: string): Promise<IncomingMessage> {
     return new Promise((resolve, reject) => {
       // node:http never follows a redirect: a 3xx is an HttpStatusError, so no answer can send us elsewhere.
-      const req = (this.secure ? httpsRequest : httpRequest)(this.url, { method, headers, agent: this.agent, ...(this.lookup ? { lookup: this.lookup } : {}) }, resolve);
+      const req = (this.secure ? httpsRequest : httpRequest)(
+        this.url,
+        { method, headers, agent: this.agent, ...(this.lookup ? { lookup: this.lookup } : {}) },
+        resolve,
+      );
       req.once('error', reject);
       req.end(body);
     });
@@ -111,7 +115,11 @@ export class StreamableHttpClientTransport implements Transport {
     try {
       res = await this.request(
         'POST',
-        this.requestHeaders({ 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'content-length': String(Buffer.byteLength(body)) }),
+        this.requestHeaders({
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'content-length': String(Buffer.byteLength(body)),
+        }),
         body,
       );
     } catch (err) {
@@ -207,7 +215,10 @@ export class StreamableHttpClientTransport implements Transport {
     if (polite && this.sessionId) {
       // Be polite: end the session on the server. Best effort, never blocks long.
       await Promise.race([
-        this.request('DELETE', this.requestHeaders({})).then((r) => r.resume(), () => undefined),
+        this.request('DELETE', this.requestHeaders({})).then(
+          (r) => r.resume(),
+          () => undefined,
+        ),
         new Promise((r) => setTimeout(r, 1000).unref()),
       ]);
     }
@@ -224,7 +235,7 @@ function readAll(res: IncomingMessage, limit = Number.POSITIVE_INFINITY): Promis
       size += c.length;
       if (size > limit) {
         res.destroy();
-        reject(new TooLargeError('The server\'s answer', size, limit));
+        reject(new TooLargeError("The server's answer", size, limit));
         return;
       }
       chunks.push(c);

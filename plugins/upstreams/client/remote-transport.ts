@@ -14,10 +14,17 @@ import { normalHost, outboundChecked, pinnedLookup, type OutboundPolicy } from '
 import { StreamableHttpClientTransport, type BearerSource } from './http-client-transport.js';
 
 /** Rejects with OutboundRefusedError when the policy refuses where a caller's URL leads. */
-export async function remoteTransport(def: McpServerDefinition, headers: Record<string, string>, policy: OutboundPolicy, bearer?: BearerSource): Promise<Transport> {
+export async function remoteTransport(
+  def: McpServerDefinition,
+  headers: Record<string, string>,
+  policy: OutboundPolicy,
+  bearer?: BearerSource,
+): Promise<Transport> {
   const url = new URL(def.url!);
   if (!outboundChecked(def)) {
-    return def.type === 'sse' ? new SSEClientTransport(url, { requestInit: { headers } }) : new StreamableHttpClientTransport(url, headers, def.maxMessageBytes, bearer);
+    return def.type === 'sse'
+      ? new SSEClientTransport(url, { requestInit: { headers } })
+      : new StreamableHttpClientTransport(url, headers, def.maxMessageBytes, bearer);
   }
   const pinned = await policy.resolve(url.hostname, 'url');
   if (def.type !== 'sse') return new StreamableHttpClientTransport(url, headers, def.maxMessageBytes, bearer, pinnedLookup(pinned));

@@ -26,7 +26,11 @@ export interface CallFailures {
 }
 
 /** The SDK Client, connected to `transport` within `timeoutMs`; on failure (`failed`) it is returned too, to be closed. */
-export async function handshake(transport: Transport, timeoutMs: number, server: string): Promise<{ client: Client; failed: false } | { client: Client; failed: true; error: unknown }> {
+export async function handshake(
+  transport: Transport,
+  timeoutMs: number,
+  server: string,
+): Promise<{ client: Client; failed: false } | { client: Client; failed: true; error: unknown }> {
   // Declared on the shared connection; each request is relayed only to a calling client that has the capability.
   const client = new Client({ name: SERVER_INFO.name, version: SERVER_INFO.version }, { capabilities: { sampling: {}, elicitation: {}, roots: {} } });
   let timer: NodeJS.Timeout | undefined;
@@ -78,7 +82,13 @@ export class UpstreamClient {
   }
 
   /** A call whose caller wants progress: the SDK's request path, which forwards it and resets the timeout on each. */
-  private async callWithProgress(name: string, args: JsonObject, call: CallContext, forward: NonNullable<CallContext['progress']>, timeoutMs: number): Promise<CallToolResult> {
+  private async callWithProgress(
+    name: string,
+    args: JsonObject,
+    call: CallContext,
+    forward: NonNullable<CallContext['progress']>,
+    timeoutMs: number,
+  ): Promise<CallToolResult> {
     const params = { method: 'tools/call' as const, params: { name, arguments: args } };
     // request() sends under this id; unknown (the SDK changed), the call is still in flight for the relay's rule 2.
     const id: RequestId | symbol = nextRequestId(this.client) ?? Symbol('tools/call');

@@ -31,7 +31,27 @@ interface Expr {
   readonly ty: Ty;
 }
 
-const STRINGS = ['', 'a', 'hello', 'Hello, World', '<b>&\'"', 'héllo', '日本語', 'emoji 😀', 'a b', 'x=1&y=2', 'tab\there', 'line\nbreak', '%d %s', '\u0001ctl', '50%', 'back\\slash', '`raw`', 'ZZ', 'αβγ'];
+const STRINGS = [
+  '',
+  'a',
+  'hello',
+  'Hello, World',
+  '<b>&\'"',
+  'héllo',
+  '日本語',
+  'emoji 😀',
+  'a b',
+  'x=1&y=2',
+  'tab\there',
+  'line\nbreak',
+  '%d %s',
+  '\u0001ctl',
+  '50%',
+  'back\\slash',
+  '`raw`',
+  'ZZ',
+  'αβγ',
+];
 const FLOATS = [0.5, -1.25, 3.75, 1234.5678, 0.001, 2.5e-7, 1.5e22, -99.99, 7.125, 0.1, 123456789.5, 1e-5 + 0.5, 2.675, 1.005, 0.3333333333333333, -0.0625];
 const KEYS = ['a', 'b', 'c', 'k', 'x', 'Name', '_id', 'é', 'Z', 'a1'];
 const FLOAT_LITERALS = ['1.5', '0.25', '-2.5', '3.14159', '2.5e-3', '1e-7', '.5', '0x1.8p-1', '1_000.5', '6.02e23', '2.675', '0.1'];
@@ -240,7 +260,9 @@ class Gen {
         if (this.chance(0.7)) return o();
         return { text: `call ${this.pick(['.s', 'nil', '.m', '.f'])}`, ty: 'any' };
       case 12:
-        return this.chance(0.05) ? { text: 'nosuchfunc 1', ty: 'any' } : { text: `len ${this.pick(['.s', '.l', '.ls', '.m', '.e', '.lm', '$.nest'])}`, ty: 'int' };
+        return this.chance(0.05)
+          ? { text: 'nosuchfunc 1', ty: 'any' }
+          : { text: `len ${this.pick(['.s', '.l', '.ls', '.m', '.e', '.lm', '$.nest'])}`, ty: 'int' };
       default:
         return o();
     }
@@ -250,7 +272,23 @@ class Gen {
   pipeline(depth: number): Expr {
     let e = depth < 3 && this.chance(0.55) ? this.call(depth) : this.operand(depth);
     if (this.chance(0.25)) {
-      const stage = this.pick(['print', 'printf "%v"', 'printf "%q"', 'len', 'not', 'html', 'urlquery', 'js', 'println', 'eq "hello"', 'and 1', 'or 0', 'index .m', 'print "x"', 'slice']);
+      const stage = this.pick([
+        'print',
+        'printf "%v"',
+        'printf "%q"',
+        'len',
+        'not',
+        'html',
+        'urlquery',
+        'js',
+        'println',
+        'eq "hello"',
+        'and 1',
+        'or 0',
+        'index .m',
+        'print "x"',
+        'slice',
+      ]);
       e = { text: `${e.text} | ${stage}`, ty: 'any' };
     }
     return e;
@@ -281,7 +319,8 @@ class Gen {
     if (k === 7) return this.branch('with', depth);
     if (k === 8 || k === 9) return this.range(depth);
     if (k === 10) return this.pick(['{{/* c */}}', '{{- /* trimmed */ -}}', '{{/* multi\nline */}}', '{{/* c */ -}}', '{{- /* c */}}']);
-    if (k === 11 && this.defined.length > 0) return this.action(`template "${this.pick(this.defined)}" ${this.chance(0.7) ? this.pipeline(0).text : ''}`.trimEnd());
+    if (k === 11 && this.defined.length > 0)
+      return this.action(`template "${this.pick(this.defined)}" ${this.chance(0.7) ? this.pipeline(0).text : ''}`.trimEnd());
     if (k === 12 && this.rangeDepth > 0) return this.action(this.pick(['break', 'continue']));
     if (k === 11 || k === 12) {
       const name = this.chance(0.97) ? `b${this.blocks++}` : 'b0';

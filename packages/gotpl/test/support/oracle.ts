@@ -7,9 +7,7 @@
 import { compile, TemplateExecError, TemplateParseError } from '../../src/index.js';
 
 export type Outcome =
-  | { readonly kind: 'ok'; readonly output: string }
-  | { readonly kind: 'parse'; readonly message: string }
-  | { readonly kind: 'exec'; readonly message: string };
+  { readonly kind: 'ok'; readonly output: string } | { readonly kind: 'parse'; readonly message: string } | { readonly kind: 'exec'; readonly message: string };
 
 type Render = (template: string, json: string) => string;
 
