@@ -9,7 +9,7 @@ import { createHooks } from '../kernel/hooks.js';
 import { ToolInvoker } from '../kernel/invoke.js';
 import type { KernelApi } from '../kernel/kernel-api.js';
 import { createLogger } from '../kernel/log.js';
-import type { MetaToolDefinition } from '../kernel/mcp/endpoint.js';
+import type { MetaToolDefinition } from '../kernel/mcp/server/endpoint.js';
 import type { RequestContext } from '../kernel/request-context.js';
 import { ServiceRegistry } from '../kernel/services.js';
 import type { Session } from '../kernel/sessions.js';

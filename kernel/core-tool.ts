@@ -5,7 +5,7 @@
  */
 import type { AdminOperation } from './contracts/authorization.js';
 import type { KernelApi } from './kernel-api.js';
-import { objectResult } from './mcp/results.js';
+import { objectResult } from './mcp/shared/results.js';
 import { coreToolName, type CallContext, type JsonObject, type ToolAnnotations, type ToolDefinition } from './tools.js';
 
 export interface CoreToolSpec {

@@ -49,11 +49,15 @@ export { foreignCaller } from './sessions.js';
 export type { Session } from './sessions.js';
 
 // The MCP endpoint, as meta-tools and transports meet it.
-export { SERVER_INFO } from './mcp/endpoint.js';
-export type { MetaToolDefinition } from './mcp/endpoint.js';
-export { dispatchByShape } from './mcp/dispatch.js';
-export { PASSTHROUGH } from './mcp/passthrough.js';
-export { errorResult, objectResult } from './mcp/results.js';
+export { SERVER_INFO } from './mcp/shared/implementation.js';
+export type { MetaToolDefinition } from './mcp/server/endpoint.js';
+export type { EndpointWording } from './mcp/server/wording.js';
+export { PASSTHROUGH } from './mcp/shared/passthrough.js';
+export { hasMeta, messageKind } from './mcp/shared/message-shape.js';
+export type { MessageKind } from './mcp/shared/message-shape.js';
+export { abortControllers, nextRequestId, protocolDispatch, SDK_VERSION_CHECKED, setRawRequestHandler } from './mcp/shared/sdk-internals.js';
+export type { ProtocolDispatch } from './mcp/shared/sdk-internals.js';
+export { errorResult, objectResult } from './mcp/shared/results.js';
 
 // Configuration: settings, the snapshot, documents and their checks.
 export type {

@@ -12,7 +12,7 @@ import type { Settings } from './config/settings.js';
 import type { KernelHooks } from './hooks.js';
 import type { ToolInvoker } from './invoke.js';
 import type { Logger } from './log.js';
-import type { Endpoint } from './mcp/endpoint.js';
+import type { Endpoint } from './mcp/server/endpoint.js';
 import type { ServiceRegistry } from './services.js';
 import type { SecretScrubber } from './secrets/scrubber.js';
 import type { SessionRegistry } from './sessions.js';
@@ -25,7 +25,7 @@ export type CatalogueApi = Pick<Catalogue, 'version' | 'replaceSource' | 'explai
 export type SessionsApi = Pick<SessionRegistry, 'get' | 'all' | 'size'>;
 
 /** The MCP endpoint: what clients see directly, and how a transport connects one. */
-export type EndpointApi = Pick<Endpoint, 'addMetaTool' | 'addProtocol' | 'metaToolNames' | 'connect'>;
+export type EndpointApi = Pick<Endpoint, 'addMetaTool' | 'addProtocol' | 'setWording' | 'metaToolNames' | 'connect'>;
 
 /** Calling a catalogue tool as a client would (workflows, meta-tools). */
 export type ToolCallsApi = Pick<ToolInvoker, 'resolve' | 'call'>;

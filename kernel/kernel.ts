@@ -13,7 +13,7 @@ import type { ConfigApi, KernelApi } from './kernel-api.js';
 import { configApi } from './config/config-api.js';
 import { createLogger, scrubbingLogger, type Logger } from './log.js';
 import { SecretScrubber } from './secrets/scrubber.js';
-import { Endpoint } from './mcp/endpoint.js';
+import { Endpoint } from './mcp/server/endpoint.js';
 import type { PluginInstance, PluginModule } from './plugin.js';
 import { pluginApi } from './plugin-api.js';
 import { loadPlugins } from './plugin-loader.js';

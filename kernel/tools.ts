@@ -6,7 +6,7 @@
 import type { Cancellation } from './cancellation.js';
 import type { AdminOperation } from './contracts/authorization.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { ClientChannel } from './mcp/client-channel.js';
+import type { ClientChannel } from './mcp/shared/client-channel.js';
 import type { RequestContext } from './request-context.js';
 
 export type ToolKind = 'tool' | 'workflow' | 'core';

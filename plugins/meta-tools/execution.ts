@@ -1,9 +1,31 @@
 /** call_tool and call_tools: the only way to run an aggregated tool. */
-import { errorResult, objectResult, type CallContext, type JsonObject, type KernelApi, type MetaToolDefinition } from '../../kernel/index.js';
+import {
+  errorResult,
+  objectResult,
+  type CallContext,
+  type JsonObject,
+  type KernelApi,
+  type EndpointWording,
+  type MetaToolDefinition,
+} from '../../kernel/index.js';
 
 const MAX_BATCH = 16;
 
+/** What the endpoint says about running catalogue tools: call_tool is the way, so the endpoint points to it. */
+const CALL_TOOL_WORDING: EndpointWording = {
+  instructions:
+    'Switchboard aggregates many MCP servers. Discover tools with list_tools, filter_tools and describe_tool; run any of them with call_tool {name, arguments}.',
+  notCallableDirectly(name, args) {
+    const example = JSON.stringify({ name: 'call_tool', arguments: { name, arguments: args } });
+    return `Tool '${name}' is not callable directly; tools inside Switchboard run through the meta-tool call_tool: ${example}`;
+  },
+  unknownTool: (name, metaTools) =>
+    `Unknown tool '${name}'. This endpoint serves only the meta-tools (${metaTools.join(', ')}); other tools run through call_tool.`,
+};
+
+/** call_tool and call_tools; the endpoint's wording about running tools comes with them. */
 export function executionTools(kernel: KernelApi): MetaToolDefinition[] {
+  kernel.endpoint.setWording(CALL_TOOL_WORDING);
   const callTool: MetaToolDefinition = {
     name: 'call_tool',
     description:

@@ -17,7 +17,7 @@ import {
   type UpstreamCredentials,
 } from '../../kernel/index.js';
 import type { UpstreamConnection } from './connection.js';
-import type { BearerSource } from './http-client-transport.js';
+import type { BearerSource } from './client/http-client-transport.js';
 
 export interface GateParts {
   credentials: UpstreamCredentials;

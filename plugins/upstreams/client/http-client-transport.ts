@@ -10,9 +10,9 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
-import { TooLargeError } from '../../kernel/index.js';
+import { TooLargeError } from '../../../kernel/index.js';
 import { deliver } from './deliver.js';
-import { SseParser } from '../../lib/mcp/sse-parser.js';
+import { SseParser } from '../../../lib/mcp/sse-parser.js';
 
 export class HttpStatusError extends Error {
   constructor(

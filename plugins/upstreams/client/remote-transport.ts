@@ -8,9 +8,9 @@
  */
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { McpServerDefinition } from '../../kernel/index.js';
-import { pinnedFetch } from '../../lib/net/pinned-fetch.js';
-import { normalHost, outboundChecked, pinnedLookup, type OutboundPolicy } from '../../lib/net/outbound-policy.js';
+import type { McpServerDefinition } from '../../../kernel/index.js';
+import { pinnedFetch } from '../../../lib/net/pinned-fetch.js';
+import { normalHost, outboundChecked, pinnedLookup, type OutboundPolicy } from '../../../lib/net/outbound-policy.js';
 import { StreamableHttpClientTransport, type BearerSource } from './http-client-transport.js';
 
 /** Rejects with OutboundRefusedError when the policy refuses where a caller's URL leads. */

@@ -1,7 +1,7 @@
 /**
  * The MCP endpoint: one SDK Server per client session, whatever the transport. A client
- * sees only the meta-tools; an aggregated tool's name called directly is a protocol error
- * that shows the call_tool call to make instead.
+ * sees only the meta-tools; an aggregated tool's name called directly is a protocol error,
+ * worded by the plugin whose meta-tool runs catalogue tools (wording.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -17,27 +17,26 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ValidateFunction } from 'ajv';
-import { argumentProblems } from '../argument-problems.js';
-import { Cancellation } from '../cancellation.js';
-import type { Catalogue } from '../catalogue.js';
-import { createAjv } from '../config/validate.js';
-import { InvalidArgumentsError, SwitchboardError } from '../errors.js';
-import type { KernelHooks } from '../hooks.js';
-import type { Logger } from '../log.js';
-import type { HeaderValue, Identity, RequestContext } from '../request-context.js';
-import type { Session, SessionRegistry, TransportKind } from '../sessions.js';
-import type { CallContext, JsonObject, JsonSchemaObject, ToolAnnotations } from '../tools.js';
-import { packageVersion } from '../paths.js';
-import { logLevelPasses, type ClientChannel, type LogMessage } from './client-channel.js';
-import { PASSTHROUGH } from './passthrough.js';
-import { dispatchByShape, setRawRequestHandler } from './dispatch.js';
-import { errorResult } from './results.js';
+import { argumentProblems } from '../../argument-problems.js';
+import { Cancellation } from '../../cancellation.js';
+import type { Catalogue } from '../../catalogue.js';
+import { createAjv } from '../../config/validate.js';
+import { InvalidArgumentsError, SwitchboardError } from '../../errors.js';
+import type { KernelHooks } from '../../hooks.js';
+import type { Logger } from '../../log.js';
+import type { HeaderValue, Identity, RequestContext } from '../../request-context.js';
+import type { Session, SessionRegistry, TransportKind } from '../../sessions.js';
+import type { CallContext, JsonObject, JsonSchemaObject, ToolAnnotations } from '../../tools.js';
+import { SERVER_INFO } from '../shared/implementation.js';
+import { errorResult } from '../shared/results.js';
+import { setRawRequestHandler } from '../shared/sdk-internals.js';
+import { ChannelTo, type RequestHandlerExtra } from './channel-to.js';
+import { dispatchByShape } from './dispatch.js';
+import { NEUTRAL_WORDING, type EndpointWording } from './wording.js';
 
 /** A request schema (the SDK's zod objects) and how a plugin answers it for a session. */
 type RequestSchema = Parameters<Server['setRequestHandler']>[0];
 export type ProtocolHandler = (request: { method: string; params?: Record<string, unknown> }, call: CallContext) => Promise<Record<string, unknown>>;
-
-export const SERVER_INFO = { name: 'switchboard', version: packageVersion() };
 
 export interface MetaToolDefinition {
   name: string;
@@ -53,8 +52,6 @@ interface RegisteredMetaTool {
   validate: ValidateFunction;
 }
 
-type RequestHandlerExtra = Parameters<Parameters<Server['setRequestHandler']>[1]>[1];
-
 const EMPTY_HEADERS: Readonly<Record<string, HeaderValue>> = Object.freeze({});
 const EMPTY_ARGS: Readonly<Record<string, unknown>> = Object.freeze({});
 
@@ -64,6 +61,7 @@ export class Endpoint {
   private readonly handlers: { schema: RequestSchema; handle: ProtocolHandler }[] = [];
   private listed: Tool[] = [];
   private readonly ajv = createAjv();
+  private wording: EndpointWording = NEUTRAL_WORDING;
 
   constructor(
     private readonly hooks: KernelHooks,
@@ -91,17 +89,19 @@ export class Endpoint {
     this.handlers.push(...handlers);
   }
 
+  /** What the endpoint says about running catalogue tools (wording.ts): set by the plugin whose meta-tool runs them. */
+  setWording(wording: EndpointWording): void {
+    this.wording = wording;
+  }
+
   metaToolNames(): string[] {
     return [...this.metaTools.keys()];
   }
 
   /** Serves one client over `transport`. Resolves once the transport is started. */
   async connect(transport: Transport, kind: TransportKind, id: string = randomUUID(), identity?: Identity, peer?: string): Promise<Session> {
-    const server = new Server(SERVER_INFO, {
-      capabilities: this.capabilities,
-      instructions:
-        'Switchboard aggregates many MCP servers. Discover tools with list_tools, filter_tools and describe_tool; run any of them with call_tool {name, arguments}.',
-    });
+    const instructions = this.wording.instructions;
+    const server = new Server(SERVER_INFO, { capabilities: this.capabilities, ...(instructions ? { instructions } : {}) });
     const session: Session = {
       id,
       transport: kind,
@@ -116,7 +116,7 @@ export class Endpoint {
     // against CallToolResultSchema, and call_tool results pass through untouched by design.
     // Checked here rather than by the SDK's zod parse of every request (the hot path): the
     // same -32602 for a malformed call. Plain calls (no progress token) skip the SDK's
-    // request dispatch too (kernel/mcp/dispatch.ts); a call with `_meta` takes the SDK's way.
+    // request dispatch too (server/dispatch.ts); a call with `_meta` takes the SDK's way.
     const callTool = (request: { params?: Record<string, unknown> }, extra: unknown) => {
       const params = request.params;
       if (!params || typeof params.name !== 'string') throw new McpError(ErrorCode.InvalidParams, "Invalid params for tools/call: 'name' must be a string");
@@ -210,17 +210,8 @@ export class Endpoint {
   ): Promise<CallToolResult> {
     const meta = this.metaTools.get(name);
     if (!meta) {
-      if (this.catalogue.has(name)) {
-        const example = JSON.stringify({ name: 'call_tool', arguments: { name, arguments: rawArgs ?? {} } });
-        throw new McpError(
-          ErrorCode.InvalidParams,
-          `Tool '${name}' is not callable directly; tools inside Switchboard run through the meta-tool call_tool: ${example}`,
-        );
-      }
-      throw new McpError(
-        ErrorCode.InvalidParams,
-        `Unknown tool '${name}'. This endpoint serves only the meta-tools (${this.metaToolNames().join(', ')}); other tools run through call_tool.`,
-      );
+      if (this.catalogue.has(name)) throw new McpError(ErrorCode.InvalidParams, this.wording.notCallableDirectly(name, rawArgs ?? {}));
+      throw new McpError(ErrorCode.InvalidParams, this.wording.unknownTool(name, this.metaToolNames()));
     }
     const call = this.callContext(session, name, rawArgs, extra);
     const request = call.request;
@@ -236,26 +227,5 @@ export class Endpoint {
       this.log.debug(`${name} failed: ${(err as Error).message}`);
       return errorResult(err);
     }
-  }
-}
-
-/** The calling client, for what an upstream asks or logs during this call (client-channel.ts). One object per call: no closures made for calls that never use it. */
-class ChannelTo implements ClientChannel {
-  constructor(
-    private readonly session: Session,
-    private readonly extra: RequestHandlerExtra,
-  ) {}
-
-  capabilities(): ReturnType<ClientChannel['capabilities']> {
-    return this.session.server.getClientCapabilities();
-  }
-
-  request(method: string, params: Record<string, unknown> | undefined, signal: AbortSignal): Promise<Record<string, unknown>> {
-    return this.extra.sendRequest({ method, ...(params ? { params } : {}) }, PASSTHROUGH, { signal });
-  }
-
-  async log(message: LogMessage): Promise<void> {
-    if (!logLevelPasses(message.level, this.session.logLevel)) return;
-    await this.extra.sendNotification({ method: 'notifications/message', params: message });
   }
 }

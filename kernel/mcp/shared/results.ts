@@ -3,8 +3,8 @@
  * an object in structuredContent mirrored as JSON text, or an error envelope.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { asSwitchboardError } from '../errors.js';
-import type { JsonObject } from '../tools.js';
+import { asSwitchboardError } from '../../errors.js';
+import type { JsonObject } from '../../tools.js';
 
 export function objectResult(value: JsonObject): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value };

@@ -6,7 +6,7 @@
  * (an upstream that quotes its own API token in an error must not hand it to the caller).
  */
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { ServerUnavailableError, SwitchboardError, TimeoutError, UpstreamError } from '../../kernel/index.js';
+import { ServerUnavailableError, SwitchboardError, TimeoutError, UpstreamError } from '../../../kernel/index.js';
 
 /** A JSON-RPC error the upstream answered (not one the SDK or Switchboard made locally). */
 export class UpstreamAnswerError extends McpError {}

@@ -17,7 +17,7 @@
  */
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ClientCapabilities, JSONRPCMessage, LoggingLevel, RequestId } from '@modelcontextprotocol/sdk/types.js';
-import type { CallContext, Logger, SecretsApi } from '../../kernel/index.js';
+import type { CallContext, Logger, SecretsApi } from '../../../kernel/index.js';
 
 /** The requests relayed, and the client capability each needs. */
 const RELAYED: Record<string, keyof ClientCapabilities> = {
@@ -34,10 +34,8 @@ export interface RelatingTransport {
 }
 
 export class ClientRelay {
-  /** tools/call in flight, by the id we sent it under. */
-  private readonly inflight = new Map<RequestId, CallContext>();
-  /** The call about to be sent: its id is learnt as it goes through the transport. */
-  private sending: { call: CallContext; id?: RequestId } | undefined;
+  /** tools/call in flight, by the id we sent it under (a symbol when that id is not known). */
+  private readonly inflight = new Map<RequestId | symbol, CallContext>();
   private readonly relatedOf = new WeakMap<object, RequestId>();
   /** Requests being relayed, for the upstream's cancellations. */
   private readonly relaying = new Map<RequestId, AbortController>();
@@ -48,34 +46,19 @@ export class ClientRelay {
     private readonly secrets: SecretsApi,
   ) {}
 
-  /** Called once the SDK client is connected: sees every message before the SDK does. */
-  attach(transport: Transport & RelatingTransport): void {
-    const send = transport.send.bind(transport);
-    transport.send = (message, options) => {
-      if (this.sending && 'method' in message && message.method === 'tools/call' && 'id' in message) {
-        this.sending.id = message.id;
-        this.inflight.set(message.id, this.sending.call);
-        this.sending = undefined;
-      }
-      return send(message, options);
-    };
-    const inner = transport.onmessage;
-    transport.onmessage = (message, extra) => {
-      if (!this.take(message, send)) inner?.(message, extra);
-    };
-    transport.onrelated = (message, id) => this.relatedOf.set(message, id);
+  /** A tools/call about to be sent under `id` for `call`: what the upstream says during it goes to that call's client. */
+  track(id: RequestId | symbol, call: CallContext): void {
+    this.inflight.set(id, call);
   }
 
-  /** Runs one tools/call, known to the relay while it is in flight. */
-  async around<T>(call: CallContext, run: () => Promise<T>): Promise<T> {
-    const sending: { call: CallContext; id?: RequestId } = { call };
-    this.sending = sending;
-    try {
-      return await run();
-    } finally {
-      if (this.sending === sending) this.sending = undefined;
-      if (sending.id !== undefined) this.inflight.delete(sending.id);
-    }
+  /** The tools/call sent under `id` ended. */
+  untrack(id: RequestId | symbol): void {
+    this.inflight.delete(id);
+  }
+
+  /** The transport saw `message` on the response stream of our request `id` (RelatingTransport). */
+  related(message: JSONRPCMessage, id: RequestId): void {
+    this.relatedOf.set(message, id);
   }
 
   private callFor(message: object): CallContext | undefined {
@@ -86,8 +69,9 @@ export class ClientRelay {
     return session && calls.every((c) => c.request.session === session) ? calls[0] : undefined;
   }
 
-  /** True when the message was relayed here (the SDK must not see it). */
-  private take(m: Incoming, send: Transport['send']): boolean {
+  /** True when the message was relayed here (the SDK must not see it); `send` answers the upstream. */
+  take(message: JSONRPCMessage, send: Transport['send']): boolean {
+    const m = message as Incoming;
     if (m.method === undefined) return false;
     if (m.id !== undefined && m.method in RELAYED) {
       void this.relay(m as Incoming & { id: RequestId; method: string }, send);

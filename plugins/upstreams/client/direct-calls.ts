@@ -4,13 +4,13 @@
  * SDK's Client.request also keeps progress and response-handler maps, checks the answer's
  * shape with zod and wraps it twice in promises; for the one request every call_tool makes
  * that was measurable against the stdio floor. Answers are recognised by their own ids
- * (strings, which the SDK never uses) before the SDK sees the message; everything else (the
- * upstream's own requests, notifications, other answers) goes on to the SDK as before.
+ * (strings, which the SDK never uses) before the SDK sees the message (message-router.ts);
+ * everything else (the upstream's own requests, notifications, other answers) goes on.
  * Errors are the SDK's (McpError with the same codes), so mapUpstreamError reads them alike.
  */
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError, type CallToolResult, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { SwitchboardError, type Cancellation, type JsonObject } from '../../kernel/index.js';
+import { SwitchboardError, type Cancellation, type JsonObject } from '../../../kernel/index.js';
 import { UpstreamAnswerError } from './call-errors.js';
 
 const PREFIX = 'sb:';
@@ -29,31 +29,32 @@ export class DirectCalls {
   private next = 0;
   private readonly pending = new Map<string, Pending>();
 
-  /** Call once the SDK client is connected (it has set the transport's handlers). */
-  constructor(private readonly transport: Transport) {
-    const inner = transport.onmessage;
-    transport.onmessage = (message, extra) => {
-      const m = message as { id?: unknown; result?: unknown; error?: { code: number; message: string; data?: unknown } };
-      if (typeof m.id === 'string' && m.id.startsWith(PREFIX)) {
-        const p = this.pending.get(m.id);
-        if (p) {
-          this.pending.delete(m.id);
-          if (m.error) p.reject(new UpstreamAnswerError(m.error.code, m.error.message, m.error.data));
-          else p.resolve(m.result as CallToolResult);
-          return;
-        }
-      }
-      inner?.(message, extra);
-    };
-    const closed = transport.onclose;
-    transport.onclose = () => {
-      this.failAll(new McpError(ErrorCode.ConnectionClosed, 'Connection closed'));
-      closed?.();
-    };
+  constructor(private readonly transport: Transport) {}
+
+  /** The id the next call is sent under (distinct from every id the SDK uses). */
+  nextId(): string {
+    return `${PREFIX}${++this.next}`;
   }
 
-  call(name: string, args: JsonObject, cancellation: Cancellation, timeoutMs: number): Promise<CallToolResult> {
-    const id = `${PREFIX}${++this.next}`;
+  /** True when `message` answers one of these calls: it is settled here and goes no further (message-router.ts). */
+  take(message: JSONRPCMessage): boolean {
+    const m = message as { id?: unknown; result?: unknown; error?: { code: number; message: string; data?: unknown } };
+    if (typeof m.id !== 'string' || !m.id.startsWith(PREFIX)) return false;
+    const p = this.pending.get(m.id);
+    if (!p) return false;
+    this.pending.delete(m.id);
+    if (m.error) p.reject(new UpstreamAnswerError(m.error.code, m.error.message, m.error.data));
+    else p.resolve(m.result as CallToolResult);
+    return true;
+  }
+
+  /** The transport closed: every call still waiting fails as the SDK's would. */
+  closed(): void {
+    this.failAll(new McpError(ErrorCode.ConnectionClosed, 'Connection closed'));
+  }
+
+  /** Sends tools/call under `id` (from nextId()). */
+  call(id: string, name: string, args: JsonObject, cancellation: Cancellation, timeoutMs: number): Promise<CallToolResult> {
     return new Promise<CallToolResult>((resolve, reject) => {
       if (cancellation.aborted) {
         reject(asCallError(cancellation.reason));

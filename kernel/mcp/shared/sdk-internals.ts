@@ -1,0 +1,94 @@
+/**
+ * Every use Switchboard makes of the MCP SDK's private members, and nowhere else. The SDK's
+ * Protocol parses each message with zod before dispatching it and keeps its request handlers,
+ * request ids and cancellations behind members its typings mark private; the hot call_tool
+ * path goes around the parsing (server/dispatch.ts, the upstreams plugin's message router)
+ * and so needs these members. They are stable in the SDK's code but not promised by it:
+ * test/unit/sdk-internals.test.ts pins the SDK version they were checked against and
+ * asserts each member below on real Server, Client and Protocol instances, so an SDK upgrade
+ * fails that test first. Each accessor checks the member's shape and answers `undefined`
+ * (or throws, where there is no slower way) when it moved, never a half-working object.
+ */
+import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
+
+/** The SDK version these members were last checked against. */
+export const SDK_VERSION_CHECKED = '1.32.2';
+
+/** The Protocol methods the SDK's own transport.onmessage dispatches to, bound to their protocol. */
+export interface ProtocolDispatch {
+  response(message: JSONRPCMessage): void;
+  request(message: JSONRPCMessage, extra?: MessageExtraInfo): void;
+  notification(message: JSONRPCMessage): void;
+  error(error: Error): void;
+}
+
+type Method<A extends unknown[]> = (this: object, ...args: A) => void;
+
+/** Where the SDK looks up a request's canceller when notifications/cancelled names it (it only ever calls `abort(reason)`). */
+export type AbortControllers = Map<string | number, Pick<AbortController, 'abort'>>;
+
+/** A request handler as the SDK's request map holds it (the SDK calls it with the raw request). */
+export type RawRequestHandler = (request: { method: string; params?: Record<string, unknown> }, extra: never) => Promise<unknown>;
+
+interface Private {
+  _onresponse?: unknown;
+  _onrequest?: unknown;
+  _onnotification?: unknown;
+  _onerror?: unknown;
+  _requestHandlers?: unknown;
+  _requestHandlerAbortControllers?: unknown;
+  _requestMessageId?: unknown;
+}
+
+/** The members that private name lists: what the unit test checks on real instances. */
+export const PRIVATE_MEMBERS = {
+  _onresponse: 'function',
+  _onrequest: 'function',
+  _onnotification: 'function',
+  _onerror: 'function',
+  _requestHandlers: 'Map',
+  _requestHandlerAbortControllers: 'Map',
+  _requestMessageId: 'number',
+} as const satisfies Record<keyof Private, 'function' | 'Map' | 'number'>;
+
+/** The SDK's per-message dispatch of a Protocol (Server or Client), made once per connection; undefined when it moved. */
+export function protocolDispatch(protocol: object): ProtocolDispatch | undefined {
+  const p = protocol as Private;
+  const ok =
+    typeof p._onresponse === 'function' && typeof p._onrequest === 'function' && typeof p._onnotification === 'function' && typeof p._onerror === 'function';
+  if (!ok) return undefined;
+  return {
+    response: (p._onresponse as Method<[JSONRPCMessage]>).bind(protocol),
+    request: (p._onrequest as Method<[JSONRPCMessage, MessageExtraInfo | undefined]>).bind(protocol),
+    notification: (p._onnotification as Method<[JSONRPCMessage]>).bind(protocol),
+    error: (p._onerror as Method<[Error]>).bind(protocol),
+  };
+}
+
+/** The map of running requests' cancellers, or undefined when it moved. */
+export function abortControllers(protocol: object): AbortControllers | undefined {
+  const map = (protocol as Private)._requestHandlerAbortControllers;
+  return map instanceof Map ? (map as AbortControllers) : undefined;
+}
+
+/**
+ * Registers a request handler without the SDK's per-request zod parse of the whole request:
+ * for the one method on the hot path (tools/call), whose few members the handler checks
+ * itself. No slower way exists that keeps results unvalidated, so a moved map is an error.
+ */
+export function setRawRequestHandler(protocol: object, method: string, handler: RawRequestHandler): void {
+  const handlers = (protocol as Private)._requestHandlers;
+  if (!(handlers instanceof Map))
+    throw new Error('this version of the MCP SDK keeps its request handlers elsewhere; kernel/mcp/shared/sdk-internals.ts needs updating');
+  handlers.set(method, handler);
+}
+
+/**
+ * The id the protocol's next request() will be sent under, or undefined when that is not
+ * known. request() takes it synchronously, so read just before calling request() it names
+ * that request: the upstream's messages about it can then be matched to the calling client.
+ */
+export function nextRequestId(protocol: object): number | undefined {
+  const id = (protocol as Private)._requestMessageId;
+  return typeof id === 'number' ? id : undefined;
+}

@@ -1,0 +1,46 @@
+/**
+ * The transport to an upstream server as its definition describes it: a child process for
+ * stdio, streamable HTTP or SSE for a remote server (remote-transport.ts). Secrets in env and
+ * headers are resolved here, on every (re)connect, so a rotated secret is picked up.
+ */
+import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { commandLine, type Logger, type McpServerDefinition } from '../../../kernel/index.js';
+import type { OutboundPolicy } from '../../../lib/net/outbound-policy.js';
+import { resolvedSecrets } from '../resolved-secrets.js';
+import { ChildProcessTransport } from './child-process-transport.js';
+import type { BearerSource } from './http-client-transport.js';
+import { remoteTransport } from './remote-transport.js';
+
+export interface TransportNeeds {
+  /** Where relative paths in the definition (cwd, secret files) start. */
+  configPath: string;
+  log: Logger;
+  /** A value resolved for env or headers that must never appear in a log or result. */
+  onSecret: (value: string) => void;
+  outbound(): OutboundPolicy;
+  /** Set for a connection made with one owner's grant. */
+  bearer?: BearerSource;
+}
+
+/** Rejects when a secret does not resolve or the outbound policy refuses the server's address. */
+export async function buildTransport(d: McpServerDefinition, needs: TransportNeeds): Promise<Transport> {
+  const { env, headers } = resolvedSecrets(d, needs.configPath, needs.onSecret);
+  if (needs.bearer && d.type === 'sse') {
+    // The SSE transport takes its headers once: the token of the moment, renewed by reconnecting.
+    const token = await needs.bearer(false);
+    if (token) headers.authorization = `Bearer ${token}`;
+  }
+  if (d.type === 'stdio') {
+    const [command, ...args] = commandLine(d);
+    return new ChildProcessTransport({
+      command: command!,
+      args,
+      env: { ...getDefaultEnvironment(), ...env },
+      cwd: needs.configPath,
+      maxMessageBytes: d.maxMessageBytes,
+      onStderrLine: (line) => needs.log.info(`stderr: ${line}`),
+    });
+  }
+  return remoteTransport(d, headers, needs.outbound(), needs.bearer);
+}

@@ -1,0 +1,157 @@
+/**
+ * One connected upstream: the SDK Client on its transport, with the message router, the
+ * direct tools/call path and the relay to calling clients wired in once. The requests
+ * Switchboard makes of a server go through here; what the server answers is scrubbed of known
+ * secrets as it comes in (tool results excepted: kernel/invoke.ts scrubs those for every kind
+ * of tool), and a failure comes out as the caller reads it (CallFailures).
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { CallToolResult, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import {
+  nextRequestId,
+  PASSTHROUGH,
+  SERVER_INFO,
+  TimeoutError,
+  type CallContext,
+  type JsonObject,
+  type SecretsApi,
+  type SwitchboardError,
+} from '../../../kernel/index.js';
+import type { ClientRelay } from './client-relay.js';
+import { DirectCalls } from './direct-calls.js';
+import { routeMessages } from './message-router.js';
+
+export interface CallFailures {
+  /** A failed tools/call as the caller reads it (a sign-in or step-up challenge included). */
+  call(what: string, err: unknown): SwitchboardError;
+  /** Any other failed request. */
+  request(what: string, err: unknown): SwitchboardError;
+}
+
+/** The SDK Client, connected to `transport` within `timeoutMs`; on failure (`failed`) it is returned too, to be closed. */
+export async function handshake(
+  transport: Transport,
+  timeoutMs: number,
+  server: string,
+): Promise<{ client: Client; failed: false } | { client: Client; failed: true; error: unknown }> {
+  // Declared on the shared connection; each request is relayed only to a calling client that has the capability.
+  const client = new Client({ name: SERVER_INFO.name, version: SERVER_INFO.version }, { capabilities: { sampling: {}, elicitation: {}, roots: {} } });
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      client.connect(transport, { timeout: timeoutMs }),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new TimeoutError(`connecting to '${server}'`, timeoutMs)), timeoutMs);
+      }),
+    ]);
+    return { client, failed: false };
+  } catch (error) {
+    return { client, failed: true, error };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export class UpstreamClient {
+  /** tools/call without the SDK's request machinery (direct-calls.ts). */
+  private readonly direct: DirectCalls;
+
+  /** Call once `client` is connected to `transport` (handshake). */
+  constructor(
+    readonly client: Client,
+    readonly transport: Transport,
+    private readonly relay: ClientRelay,
+    private readonly secrets: SecretsApi,
+    private readonly failures: CallFailures,
+  ) {
+    this.direct = new DirectCalls(transport);
+    routeMessages(client, transport, this.direct, relay);
+  }
+
+  /** Runs one tool for `call`, whose client gets what the server asks or logs meanwhile. Hot path: no work that could be done earlier. */
+  async callTool(name: string, args: JsonObject, call: CallContext, timeoutMs: number): Promise<CallToolResult> {
+    try {
+      if (call.progress) return await this.callWithProgress(name, args, call, call.progress, timeoutMs);
+      const id = this.direct.nextId();
+      this.relay.track(id, call);
+      try {
+        return await this.direct.call(id, name, args, call.cancellation, timeoutMs);
+      } finally {
+        this.relay.untrack(id);
+      }
+    } catch (err) {
+      throw this.failures.call(`tool '${name}'`, err);
+    }
+  }
+
+  /** A call whose caller wants progress: the SDK's request path, which forwards it and resets the timeout on each. */
+  private async callWithProgress(
+    name: string,
+    args: JsonObject,
+    call: CallContext,
+    forward: NonNullable<CallContext['progress']>,
+    timeoutMs: number,
+  ): Promise<CallToolResult> {
+    const params = { method: 'tools/call' as const, params: { name, arguments: args } };
+    // request() sends under this id; unknown (the SDK changed), the call is still in flight for the relay's rule 2.
+    const id: RequestId | symbol = nextRequestId(this.client) ?? Symbol('tools/call');
+    // Progress must reach the client before the result does: chain the sends, await the chain.
+    let sent: Promise<void> = Promise.resolve();
+    this.relay.track(id, call);
+    let result: CallToolResult;
+    try {
+      result = (await this.client.request(params, PASSTHROUGH, {
+        signal: call.cancellation.signal,
+        timeout: timeoutMs,
+        resetTimeoutOnProgress: true,
+        onprogress: (p) => {
+          const message = p.message === undefined ? undefined : this.secrets.scrubText(p.message);
+          sent = sent.then(() => forward(p.progress, p.total, message)).catch(() => undefined);
+        },
+      })) as CallToolResult;
+    } finally {
+      this.relay.untrack(id);
+    }
+    await sent;
+    return result;
+  }
+
+  async readResource(uri: string): Promise<Record<string, unknown>> {
+    try {
+      // Both ways a client reads one (resources/read, get_resource) come through here.
+      return this.secrets.scrubValue(await this.client.readResource({ uri }));
+    } catch (err) {
+      throw this.failures.request(`resource '${uri}'`, err);
+    }
+  }
+
+  async subscribe(uri: string, on: boolean): Promise<void> {
+    try {
+      await (on ? this.client.subscribeResource({ uri }) : this.client.unsubscribeResource({ uri }));
+    } catch (err) {
+      throw this.failures.request(`${on ? 'subscribe to' : 'unsubscribe from'} '${uri}'`, err);
+    }
+  }
+
+  async complete(params: Record<string, unknown>): Promise<Record<string, unknown>> {
+    try {
+      return this.secrets.scrubValue(await this.client.request({ method: 'completion/complete', params }, PASSTHROUGH));
+    } catch (err) {
+      throw this.failures.request('completion', err);
+    }
+  }
+
+  async getPrompt(name: string, args: Record<string, string>): Promise<Record<string, unknown>> {
+    try {
+      return this.secrets.scrubValue(await this.client.getPrompt({ name, arguments: args }));
+    } catch (err) {
+      throw this.failures.request(`prompt '${name}'`, err);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.client.close().catch(() => undefined);
+    await this.transport.close().catch(() => undefined);
+  }
+}

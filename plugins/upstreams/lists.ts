@@ -1,0 +1,88 @@
+/**
+ * What an upstream serves, read in full: its tools, resources, resource templates and
+ * prompts, at connect and again whenever it says a list changed. Scrubbed once here, as
+ * they arrive: every listing then serves them as they are. A tool list past the configured
+ * limits is refused whole (ToolListLimitError), page by page, before the rest is read.
+ */
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import {
+  PromptListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
+  ResourceUpdatedNotificationSchema,
+  ToolListChangedNotificationSchema,
+  type Prompt,
+  type Resource,
+  type ResourceTemplate,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { Logger, SecretsApi } from '../../kernel/index.js';
+import { checkToolPage, ToolListLimitError, type ToolListLimits } from './tool-limits.js';
+import { listToolsPage } from './tool-list.js';
+
+export interface ServedLists {
+  tools: Tool[];
+  resources: Resource[];
+  resourceTemplates: ResourceTemplate[];
+  prompts: Prompt[];
+}
+
+/** Reads every list into `into`, each as soon as it is read (a later list failing leaves the earlier ones read). */
+export async function readLists(client: Client, into: ServedLists, limits: ToolListLimits, log: Logger, secrets: SecretsApi): Promise<void> {
+  const caps = client.getServerCapabilities() ?? {};
+  into.tools = caps.tools ? await listTools(client, limits, log, secrets) : [];
+  into.resources = caps.resources ? secrets.scrubValue(await listAll((cursor) => client.listResources(cursor ? { cursor } : {}), 'resources')) : [];
+  // Templates are optional even for servers with resources: one that has none may not answer.
+  into.resourceTemplates = caps.resources
+    ? secrets.scrubValue(
+        await listAll<'resourceTemplates', ResourceTemplate>((cursor) => client.listResourceTemplates(cursor ? { cursor } : {}), 'resourceTemplates').catch(
+          (): ResourceTemplate[] => [],
+        ),
+      )
+    : [];
+  into.prompts = caps.prompts ? secrets.scrubValue(await listAll((cursor) => client.listPrompts(cursor ? { cursor } : {}), 'prompts')) : [];
+}
+
+/** Page by page, so a list past the limits is refused before the rest of it is read. */
+async function listTools(client: Client, limits: ToolListLimits, log: Logger, secrets: SecretsApi): Promise<Tool[]> {
+  const all: Tool[] = [];
+  let cursor: string | undefined;
+  let pages = 0;
+  do {
+    const page = await listToolsPage(client, cursor, log, secrets);
+    checkToolPage(all.length, page.tools, limits);
+    all.push(...page.tools);
+    cursor = page.nextCursor;
+    // Empty pages with a cursor each time would never end.
+    if (++pages > limits.maxToolsPerServer)
+      throw new ToolListLimitError(`the server's tools/list never ends (more than ${limits.maxToolsPerServer} pages); its tool list is refused`);
+  } while (cursor);
+  return all;
+}
+
+async function listAll<K extends 'tools' | 'resources' | 'resourceTemplates' | 'prompts', T>(
+  page: (cursor: string | undefined) => Promise<{ nextCursor?: string } & Record<K, T[]>>,
+  key: K,
+): Promise<T[]> {
+  const all: T[] = [];
+  let cursor: string | undefined;
+  do {
+    const r = await page(cursor);
+    all.push(...r[key]);
+    cursor = r.nextCursor;
+  } while (cursor);
+  return all;
+}
+
+export interface ListWatcher {
+  /** The server said its `what` list ('tool', 'resource', 'prompt') changed. */
+  changed(what: string): Promise<void>;
+  /** A resource this server was asked to watch changed (resources/subscribe). */
+  resourceUpdated(uri: string): void;
+}
+
+export function watchLists(client: Client, watcher: ListWatcher): void {
+  client.setNotificationHandler(ToolListChangedNotificationSchema, () => watcher.changed('tool'));
+  client.setNotificationHandler(ResourceListChangedNotificationSchema, () => watcher.changed('resource'));
+  client.setNotificationHandler(PromptListChangedNotificationSchema, () => watcher.changed('prompt'));
+  client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => watcher.resourceUpdated(n.params.uri));
+}

@@ -1,0 +1,113 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { PASSTHROUGH } from '../../kernel/mcp/shared/passthrough.js';
+import {
+  abortControllers,
+  nextRequestId,
+  PRIVATE_MEMBERS,
+  protocolDispatch,
+  SDK_VERSION_CHECKED,
+  setRawRequestHandler,
+} from '../../kernel/mcp/shared/sdk-internals.js';
+import { packageRoot } from '../../kernel/paths.js';
+
+const installed = (JSON.parse(readFileSync(join(packageRoot(), 'node_modules/@modelcontextprotocol/sdk/package.json'), 'utf8')) as { version: string }).version;
+
+/** A protocol's private member as the SDK holds it: 'function', 'Map', 'number' or what else it is. */
+function kindOf(protocol: object, member: string): string {
+  const v = (protocol as Record<string, unknown>)[member];
+  return v instanceof Map ? 'Map' : typeof v;
+}
+
+async function connectedPair(): Promise<{ server: Server; client: Client; sent: JSONRPCMessage[] }> {
+  const server = new Server({ name: 's', version: '1' }, { capabilities: { tools: {} } });
+  const client = new Client({ name: 'c', version: '1' }, { capabilities: { roots: { listChanged: true } } });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  const sent: JSONRPCMessage[] = [];
+  const send = clientSide.send.bind(clientSide);
+  clientSide.send = (message, options) => {
+    sent.push(message);
+    return send(message, options);
+  };
+  await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
+  return { server, client, sent };
+}
+
+describe('kernel/mcp/shared/sdk-internals.ts: the MCP SDK private members Switchboard relies on', () => {
+  it(`were checked against the installed SDK version (re-check sdk-internals.ts against SDK ${installed})`, () => {
+    expect(installed, `the MCP SDK is now ${installed}: re-check sdk-internals.ts against SDK ${installed}, then update SDK_VERSION_CHECKED`).to.equal(
+      SDK_VERSION_CHECKED,
+    );
+  });
+
+  for (const [name, make] of [
+    ['Server', () => new Server({ name: 's', version: '1' }, { capabilities: {} })],
+    ['Client', () => new Client({ name: 'c', version: '1' })],
+    [
+      'Protocol',
+      () =>
+        new (class extends Protocol<never, never, never> {
+          protected assertCapabilityForMethod(): void {}
+          protected assertNotificationCapability(): void {}
+          protected assertRequestHandlerCapability(): void {}
+          protected assertTaskCapability(): void {}
+          protected assertTaskHandlerCapability(): void {}
+        })(),
+    ],
+  ] as const) {
+    it(`finds every member it uses, of the expected kind, on a real ${name}`, () => {
+      const protocol = make();
+      for (const [member, kind] of Object.entries(PRIVATE_MEMBERS)) {
+        expect(kindOf(protocol, member), `${name}.${member}`).to.equal(kind);
+      }
+      expect(protocolDispatch(protocol)).to.have.all.keys('response', 'request', 'notification', 'error');
+      expect(abortControllers(protocol)).to.be.instanceOf(Map);
+      expect(nextRequestId(protocol)).to.be.a('number');
+    });
+  }
+
+  it("answers undefined for an object without them, so callers keep the SDK's own way", () => {
+    expect(protocolDispatch({})).to.equal(undefined);
+    expect(abortControllers({})).to.equal(undefined);
+    expect(nextRequestId({})).to.equal(undefined);
+    expect(() => setRawRequestHandler({}, 'tools/call', () => Promise.resolve({}))).to.throw(/sdk-internals\.ts needs updating/);
+  });
+
+  it('names the id the next request is sent under', async () => {
+    const { client, sent } = await connectedPair();
+    const expected = nextRequestId(client);
+    await client.request({ method: 'ping' }, PASSTHROUGH);
+    const ping = sent.find((m) => 'method' in m && m.method === 'ping') as { id: number } | undefined;
+    expect(ping?.id).to.equal(expected);
+  });
+
+  it('registers a raw handler the SDK calls with the request as sent, its result unparsed', async () => {
+    const { server, client } = await connectedPair();
+    setRawRequestHandler(server, 'tools/call', (request) => Promise.resolve({ content: [], echoed: request.params, extra: 'kept' }));
+    const result = await client.request({ method: 'tools/call', params: { name: 'x', arguments: { a: 1 } } }, PASSTHROUGH);
+    expect(result).to.deep.equal({ content: [], echoed: { name: 'x', arguments: { a: 1 } }, extra: 'kept' });
+  });
+
+  it("dispatches through _onresponse, _onrequest and _onnotification as the SDK's own onmessage does", async () => {
+    const { server, client } = await connectedPair();
+    const members = server as unknown as Record<string, (...a: unknown[]) => void>;
+    const seen: string[] = [];
+    for (const m of ['_onresponse', '_onrequest', '_onnotification'] as const) {
+      const original = members[m]!.bind(server);
+      members[m] = (...a: unknown[]) => {
+        seen.push(m);
+        original(...a);
+      };
+    }
+    await client.ping();
+    await client.notification({ method: 'notifications/roots/list_changed' });
+    await server.listRoots().catch(() => undefined);
+    expect(seen).to.include.members(['_onrequest', '_onnotification', '_onresponse']);
+  });
+});
