@@ -9,6 +9,7 @@
 // The plugin contract and what a plugin receives.
 export { definePlugin } from './plugin.js';
 export { SerialQueue } from './serial-queue.js';
+export { switchedOffClause } from './plugin-loader.js';
 export type { Plugin, PluginContext, PluginInstance, PluginModule } from './plugin.js';
 export type { CatalogueApi, ConfigApi, ConfigEdits, EndpointApi, KernelApi, SecretsApi, SessionsApi, ToolCallsApi } from './kernel-api.js';
 export type { KernelHooks } from './hooks.js';

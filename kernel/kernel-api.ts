@@ -43,6 +43,8 @@ export interface ConfigEdits {
   replaceSettings(settings: Settings): Promise<void>;
   /** Everything from the store again; problems leave the previous configuration in force. */
   reloadAll(): Promise<ConfigProblem[]>;
+  /** config.yaml replaced by `text` (atomically, through the store); the watcher's echo of it reloads nothing. */
+  writeSettings(text: string): Promise<{ location: string }>;
 }
 
 /** The configuration: the snapshot in force, checks every load runs, and edits. */

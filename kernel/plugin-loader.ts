@@ -25,6 +25,18 @@ function normalise(setting: PluginSetting | undefined): { enabled: boolean | und
   return { enabled: setting.enabled, ...(setting.module ? { module: setting.module } : {}), options: setting.options ?? {} };
 }
 
+/**
+ * Why a resource may be ignored: the plugins config.yaml switches off, as a clause to end a
+ * warning with (empty when none is). A plugin that is off registered nothing, so a store
+ * cannot know which of them would have owned a resource: it names them all.
+ */
+export function switchedOffClause(settings: Readonly<Record<string, PluginSetting>>): string {
+  const off = Object.entries(settings)
+    .filter(([, s]) => normalise(s).enabled === false)
+    .map(([name]) => `'${name}'`);
+  return off.length ? `; config.yaml switches off the plugin${off.length === 1 ? '' : 's'} ${off.join(', ')}` : '';
+}
+
 function isPlugin(value: unknown): value is Plugin<unknown> {
   return !!value && typeof value === 'object' && typeof (value as Plugin).name === 'string' && typeof (value as Plugin).setup === 'function';
 }

@@ -13,6 +13,7 @@ export function configApi(pipeline: ConfigPipeline, store: () => ResourceStore):
     removeKey: (key) => pipeline.removeKey(key),
     replaceSettings: (settings) => pipeline.replaceSettings(settings),
     reloadAll: () => pipeline.reloadAll(store()),
+    writeSettings: (text) => pipeline.writeSettings(store(), text),
   };
   return {
     get snapshot() {

@@ -21,7 +21,7 @@ import { SerialQueue } from '../serial-queue.js';
 export const SETTINGS_FILE = 'config.yaml';
 
 /** Reads and validates config.yaml; a missing file means all defaults. */
-export async function readSettings(configPath: string): Promise<{ settings: Settings; parsed: ParsedYaml | undefined }> {
+export async function readSettings(configPath: string): Promise<{ settings: Settings; parsed: ParsedYaml | undefined; text: string }> {
   const file = join(configPath, SETTINGS_FILE);
   let text: string;
   try {
@@ -40,7 +40,7 @@ export async function readSettings(configPath: string): Promise<{ settings: Sett
   }
   const problems = validateDocument('config', value, parsed);
   if (problems.length) throw new ConfigInvalidError(problems);
-  return { settings: value as Settings, parsed };
+  return { settings: value as Settings, parsed, text };
 }
 
 interface Validated {
@@ -69,6 +69,12 @@ export class ConfigPipeline {
   private readonly queue = new SerialQueue();
   /** Read-modify-writes of definitions or settings: one at a time. */
   private readonly edits = new SerialQueue();
+  /**
+   * config.yaml as this process last read or wrote it. The watcher's report of a save this
+   * process made finds the same text and reloads nothing: a reload would re-apply the
+   * command-line overrides over the settings in force, and a later save would persist them.
+   */
+  private settingsText: string | undefined;
 
   constructor(
     readonly configPath: string,
@@ -119,10 +125,23 @@ export class ConfigPipeline {
   }
 
   /** config.yaml read, validated and checked by every plugin's settings check. */
-  private async readCheckedSettings(): Promise<Settings> {
-    const { settings, parsed } = await readSettings(this.configPath);
+  private async readCheckedSettings(): Promise<{ settings: Settings; text: string }> {
+    const { settings, parsed, text } = await readSettings(this.configPath);
     this.checkSettings(settings, parsed);
-    return settings;
+    return { settings, text };
+  }
+
+  /** core_config_save: config.yaml written through the store, remembered as the text in force. */
+  async writeSettings(store: ResourceStore, text: string): Promise<{ location: string }> {
+    // Known before the file changes: the watcher cannot see the new text before this does.
+    const before = this.settingsText;
+    this.settingsText = text;
+    try {
+      return await store.writeSettings(text);
+    } catch (err) {
+      this.settingsText = before;
+      throw err;
+    }
   }
 
   /** Every plugin's settings checks; throws ConfigInvalidError listing all problems. */
@@ -211,7 +230,7 @@ export class ConfigPipeline {
     let problems: ConfigProblem[] = [];
     const run = async (): Promise<void> => {
       try {
-        const settings = await this.readCheckedSettings();
+        const { settings, text } = await this.readCheckedSettings();
         const { resources, problems: storeProblems } = await store.loadAll();
         const next = new Map<string, Validated>();
         problems = [...storeProblems];
@@ -222,6 +241,7 @@ export class ConfigPipeline {
         }
         if (problems.length) return;
         this.settingsValue = this.adjust(settings);
+        this.settingsText = text;
         this.byKey.clear();
         for (const [k, v] of next) this.byKey.set(k, v);
         await this.publish();
@@ -237,8 +257,11 @@ export class ConfigPipeline {
 
   private async reloadSettings(): Promise<void> {
     try {
-      const settings = await this.readCheckedSettings();
+      const { settings, parsed, text } = await readSettings(this.configPath);
+      if (text === this.settingsText) return;
+      this.checkSettings(settings, parsed);
       this.settingsValue = this.adjust(settings);
+      this.settingsText = text;
       await this.publish();
     } catch (err) {
       if (err instanceof ConfigInvalidError) this.reportKept(err.problems);

@@ -121,7 +121,7 @@ export function configTools(kernel: KernelApi, prefix: string): ToolDefinition[]
       operation: { resource: 'config', operation: 'save' },
       run: (_a, call) =>
         administer(kernel, call, CONFIG, 'save', () =>
-          kernel.config.exclusive(async () => {
+          kernel.config.exclusive(async (edits) => {
             const text = await store().readSettingsText();
             const doc = parseDocument(text);
             if (doc.errors.length)
@@ -134,7 +134,7 @@ export function configTools(kernel: KernelApi, prefix: string): ToolDefinition[]
               const inFile = doc.getIn(['aggregator', field]);
               if (inFile !== a[field]) doc.setIn(['aggregator', field], a[field]);
             }
-            const { location } = await store().writeSettings(doc.toString({ lineWidth: 0 }));
+            const { location } = await edits.writeSettings(doc.toString({ lineWidth: 0 }));
             return { status: 'saved', files: [location] };
           }),
         ),

@@ -6,12 +6,8 @@
  * the directory (a plugin that is off registered nothing), so the warning names the file
  * and the plugins config.yaml switches off.
  */
-import type { Settings } from '../../kernel/index.js';
+import { switchedOffClause, type Settings } from '../../kernel/index.js';
 
 export function unclaimedFileWarning(path: string, directory: string, settings: Pick<Settings, 'plugins'>): string {
-  const off = Object.entries(settings.plugins)
-    .filter(([, s]) => s === false || (typeof s === 'object' && s.enabled === false))
-    .map(([name]) => `'${name}'`);
-  const why = off.length ? `; config.yaml switches off the plugin${off.length === 1 ? '' : 's'} ${off.join(', ')}` : '';
-  return `${path} is ignored: no plugin that is on keeps resources in '${directory}/'${why}`;
+  return `${path} is ignored: no plugin that is on keeps resources in '${directory}/'${switchedOffClause(settings.plugins)}`;
 }

@@ -5,7 +5,7 @@
  * MCPServer's status; an auth plugin's grants are kept as Secrets. Start-up needs the API server: unreachable, it is retried for
  * `startupRetrySeconds`, then start-up fails (there is no fallback to files).
  */
-import { definePlugin } from '../../kernel/index.js';
+import { definePlugin, switchedOffClause } from '../../kernel/index.js';
 import type { KubeApi } from './kube-api.js';
 
 async function connect(namespace: string, retryMs: number, onRetry: (message: string) => void): Promise<KubeApi> {
@@ -16,7 +16,7 @@ async function connect(namespace: string, retryMs: number, onRetry: (message: st
     try {
       const api = KubeApi.fromEnvironment(namespace);
       // Proves the server, the credentials and the CRDs at once.
-      await api.list('mcpservers');
+      if ((await api.groupKinds()).length === 0) throw new Error(`no custom resource definitions of the group are installed (install the chart's CRDs)`);
       return api;
     } catch (err) {
       const reason = (err as Error).message;
@@ -60,6 +60,7 @@ export default definePlugin<{ startupRetrySeconds: number }>({
       kernel.config.configPath,
       () => kernel.config.kinds(),
       (m) => log.warn(m),
+      (where, kind) => log.warn(`${where} is ignored: no plugin that is on keeps ${kind} resources${switchedOffClause(kernel.settings().plugins)}`),
     );
     kernel.services.provide('store', store);
     // What an auth plugin issues, kept as Secrets (the files of store-files have no place in a pod).

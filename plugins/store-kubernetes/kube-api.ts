@@ -102,6 +102,16 @@ export class KubeApi {
     });
   }
 
+  /**
+   * The kinds the cluster serves in Switchboard's API group (the CRDs installed), by their
+   * discovery document; subresources (`mcpservers/status`) are left out. Proves the server,
+   * the credentials and the CRDs with one request that names no kind.
+   */
+  async groupKinds(): Promise<{ plural: string; kind: string }[]> {
+    const doc = await this.request<{ resources?: { name: string; kind: string; namespaced?: boolean }[] }>('GET', `/apis/${CRD_GROUP}/${CRD_VERSION}`);
+    return (doc.resources ?? []).filter((r) => !r.name.includes('/')).map((r) => ({ plural: r.name, kind: r.kind }));
+  }
+
   list(plural: Plural): Promise<KubeList> {
     return this.request('GET', this.path(plural));
   }

@@ -50,6 +50,7 @@ export class KubeStore implements ResourceStore {
   private readonly seen = new Map<string, string>();
   private readonly aborts = new Set<AbortController>();
   private closed = false;
+  private readonly unclaimedSaid = new Set<string>();
 
   constructor(
     readonly api: KubeApi,
@@ -57,6 +58,8 @@ export class KubeStore implements ResourceStore {
     /** The kinds registered now (the pipeline's), read at every load. */
     private readonly kinds: () => readonly ResourceKindDefinition[],
     private readonly onWatchError: (message: string) => void = () => undefined,
+    /** Told once about each custom resource no registered kind reads: where it is, and its kind. */
+    private readonly onUnclaimed?: (where: string, kind: string) => void,
   ) {}
 
   private kindNamed(name: ResourceKind): ResourceKindDefinition {
@@ -104,7 +107,8 @@ export class KubeStore implements ResourceStore {
   async loadAll(): Promise<StoreLoadResult> {
     const resources: RawResource[] = [];
     const problems: ConfigProblem[] = [];
-    for (const kind of this.kinds()) {
+    const kinds = this.kinds();
+    for (const kind of kinds) {
       const list = await this.api.list(kind.plural);
       for (const obj of list.items) {
         const { text, ...raw } = this.toRaw(kind, obj);
@@ -112,7 +116,27 @@ export class KubeStore implements ResourceStore {
         resources.push(raw);
       }
     }
+    await this.reportUnclaimed(kinds);
     return { resources, problems };
+  }
+
+  /**
+   * Custom resources of a kind no plugin that is on registered (Workflows with the workflows
+   * plugin off) are not read; each is named once, as store-files names such a file, so the
+   * user is not left wondering why it does nothing.
+   */
+  private async reportUnclaimed(registered: readonly ResourceKindDefinition[]): Promise<void> {
+    if (!this.onUnclaimed) return;
+    const known = new Set(registered.map((k) => k.plural));
+    for (const { plural, kind } of await this.api.groupKinds()) {
+      if (known.has(plural)) continue;
+      for (const obj of (await this.api.list(plural)).items) {
+        const key = `${plural}/${obj.metadata.name}`;
+        if (this.unclaimedSaid.has(key)) continue;
+        this.unclaimedSaid.add(key);
+        this.onUnclaimed(`${kind} ${this.api.namespace}/${obj.metadata.name}`, kind);
+      }
+    }
   }
 
   async write(kindName: ResourceKind, name: string, body: Record<string, unknown>, _key?: string, as?: WriteAs): Promise<RawResource> {

@@ -51,7 +51,9 @@ export class StatusWriter {
 
   private async flush(): Promise<void> {
     const upstreams = this.kernel.services.find('upstreams');
-    if (!upstreams) return;
+    // The servers' own kind, as the plugin that keeps them registered it (the kernel names none).
+    const kind = this.kernel.config.kinds().find((k) => k.snapshotField === 'mcpServers');
+    if (!upstreams || !kind) return;
     for (const s of upstreams.list()) {
       const status: Record<string, unknown> = {
         state: s.state,
@@ -64,13 +66,13 @@ export class StatusWriter {
       const text = JSON.stringify(status);
       if (this.written.get(s.name) === text) continue;
       try {
-        await this.api.request('PATCH', this.api.path('mcpservers', s.name, 'status'), { status }, { contentType: 'application/merge-patch+json' });
+        await this.api.request('PATCH', this.api.path(kind.plural, s.name, 'status'), { status }, { contentType: 'application/merge-patch+json' });
         this.written.set(s.name, text);
         this.warned = false;
       } catch (err) {
         // Deleted meanwhile: nothing to report on. Anything else: said once, tried again on the next change.
         if (err instanceof KubeApiError && err.status === 404) continue;
-        if (!this.warned) this.log.warn(`writing the status of MCPServer '${s.name}' failed: ${(err as Error).message}`);
+        if (!this.warned) this.log.warn(`writing the status of ${kind.kind} '${s.name}' failed: ${(err as Error).message}`);
         this.warned = true;
       }
     }

@@ -131,6 +131,21 @@ describe('orchestrator mode: MCPServer and Workflow resources on a real API serv
     expect(run.isError, text(run)).to.not.equal(true);
   });
 
+  it('with the workflows plugin off, Workflow resources are ignored with a warning naming each one and the plugin', async () => {
+    // 'twice' exists from the test above; a second Switchboard that keeps no workflows.
+    const dir = await makeConfigDir({ 'config.yaml': `orchestrator: true\nnamespace: ${NS}\nplugins:\n  workflows: false\n` });
+    const other = await startSwitchboard({}, { configDir: dir, env: { KUBECONFIG: await kube.kubeconfig(kube.tokens.admin) } });
+    try {
+      await other.waitForLog(
+        /Workflow switchboard\/twice is ignored: no plugin that is on keeps Workflow resources; config\.yaml switches off the plugin 'workflows'/,
+      );
+      expect(other.logs().match(/Workflow switchboard\/twice is ignored/g)).to.have.length(1);
+      expect(other.logs()).to.not.match(/MCPServer \S+ is ignored/);
+    } finally {
+      await other.stop();
+    }
+  });
+
   it('restartRequestedAt restarts once and is mirrored into status.lastRestartedAt', async () => {
     const pidOf = async () =>
       (await meta<{ metadata: { pid?: number } }>(client!, 'call_tool', { name: 'core_service_status', arguments: { name: 'alpha' } })).metadata.pid;
