@@ -16,8 +16,10 @@ import { MATH } from './math.js';
 import { PATHS } from './paths.js';
 import { RANDOM } from './random.js';
 import { REGEX } from './regex.js';
+import { SEMVER_FUNCTIONS } from './semver.js';
 import { STRINGS } from './strings.js';
 import { TYPES } from './types.js';
+import { URLS } from './urls.js';
 import { WORDS } from './words.js';
 
 export type { SprigFunction } from './define.js';
@@ -34,6 +36,8 @@ export const SPRIG: FunctionGroup = {
   ...REGEX,
   ...ENCODING,
   ...PATHS,
+  ...SEMVER_FUNCTIONS,
+  ...URLS,
   ...DATES,
   ...RANDOM,
 };

@@ -91,8 +91,65 @@ function minf(a: number, b: number): number {
   return a < b ? a : b;
 }
 
+/** math.Frexp: frac in [0.5, 1) and exp with x = frac * 2^exp. */
+function frexp(x: number): [number, number] {
+  if (x === 0 || !Number.isFinite(x)) return [x, 0];
+  let exp = Math.max(-1073, Math.floor(Math.log2(Math.abs(x))) + 1);
+  let frac = x * 2 ** -exp;
+  while (Math.abs(frac) < 0.5) {
+    frac *= 2;
+    exp--;
+  }
+  while (Math.abs(frac) >= 1) {
+    frac /= 2;
+    exp++;
+  }
+  return [frac, exp];
+}
+
+/** math.Ldexp without overflowing in the intermediate power of two. */
+function ldexp(frac: number, exp: number): number {
+  const half = Math.trunc(exp / 2);
+  return frac * 2 ** half * 2 ** (exp - half);
+}
+
+/**
+ * Go's math.Pow for an integer exponent: repeated squaring, whose rounding differs from
+ * JavaScript's ** (Go's 10^42 is not the double nearest 1e42), which round's results show.
+ */
+function goPowInt(x: number, y: number): number {
+  if (y === 0 || x === 1) return 1;
+  if (y === 1) return x;
+  if (Number.isNaN(x)) return NaN;
+  if (x === 0) return y < 0 ? Infinity : 0;
+  let a1 = 1;
+  let ae = 0;
+  let [x1, xe] = frexp(x);
+  for (let i = Math.abs(y); i !== 0; i = Math.floor(i / 2)) {
+    if (xe < -(1 << 12) || 1 << 12 < xe) {
+      ae += xe;
+      break;
+    }
+    if (i % 2 === 1) {
+      a1 *= x1;
+      ae += xe;
+    }
+    x1 *= x1;
+    xe *= 2;
+    if (x1 < 0.5) {
+      x1 += x1;
+      xe--;
+    }
+  }
+  if (y < 0) {
+    a1 = 1 / a1;
+    ae = -ae;
+  }
+  return ldexp(a1, ae);
+}
+
 function round(a: unknown, places: number, roundOn: number): number {
-  const pow = 10 ** places;
+  const pow = goPowInt(10, places);
   const digit = pow * toFloat64(a);
   const frac = digit - Math.trunc(digit);
   return (frac >= roundOn ? Math.ceil(digit) : Math.floor(digit)) / pow;

@@ -12,7 +12,7 @@ import { prng } from './generator.js';
 import type { SprigCase } from './sprig-oracle.js';
 
 /** What a parameter takes. */
-type Kind = 'v' | 's' | 'i' | 'f' | 'a' | 'l' | 'm' | 'b' | 't' | 'rx' | 'repl' | 'layout' | 'zone' | 'dur' | 'path' | 'b64' | 'b32' | 'json' | 'num' | 'key';
+type Kind = 'ver' | 'cons' | 'url' | 'urlmap' | 'v' | 's' | 'i' | 'f' | 'a' | 'l' | 'm' | 'b' | 't' | 'rx' | 'repl' | 'layout' | 'zone' | 'dur' | 'path' | 'b64' | 'b32' | 'json' | 'num' | 'key';
 
 /** A function's parameters; a trailing '...' repeats the kind before it 0..3 times. */
 const SIGNATURES: Readonly<Record<string, readonly string[]>> = {
@@ -58,6 +58,8 @@ const SIGNATURES: Readonly<Record<string, readonly string[]>> = {
   date: ['layout', 't'], dateInZone: ['layout', 't', 'zone'], date_in_zone: ['layout', 't', 'zone'], htmlDate: ['t'], htmlDateInZone: ['t', 'zone'],
   dateModify: ['dur', 't'], date_modify: ['dur', 't'], mustDateModify: ['dur', 't'], must_date_modify: ['dur', 't'], unixEpoch: ['t'],
   ago: ['t'], duration: ['a'], durationRound: ['a'],
+  // versions and URLs
+  semver: ['ver'], semverCompare: ['cons', 'ver'], urlParse: ['url'], urlJoin: ['urlmap'],
 };
 
 /** Functions whose result Go gives in random order: their output goes through sortAlpha. */
@@ -102,6 +104,30 @@ const REGEX = [
   '(a)\\1', '(?=x)', 'é+', '.', 'a|b|', '\\d{3}-\\d{4}', '(\\s+)', '[,;]\\s*', 'o', '^', '$', '\\s*', 'b*',
 ];
 const REPL = ['$1', '${1}x', '$word', '$$', '[$0]', '${2}', '$1x', 'X', '', '${word}!', '$'];
+const VERSIONS = [
+  '1.2.3', 'v1.2', '1', '1.2.3-beta.1+build.5', '1.2.3-01', '01.2.3', 'x', '', '1.2.3.4', '2.0.0-rc.1', '0.0.1', '99999999999999999999.0.0',
+  '1.2.3-alpha', '1.2.3-alpha.beta', '1.0.0+meta', '1.2.3-a_b', '0.2.5', '0.0.3', '1.4.5', '2.5.0', '1.2.0-0',
+];
+const CONSTRAINTS = [
+  '>= 1.2', '^1.2.3', '~1.2', '1.2.x', '*', '>1.0 <2.0', '>=1.0, <2.0', '1.2 - 1.4.5', '^0.2.3', '^0.0.3', '!=1.2.3', '<= 1.2', '=1.2.3', '~>2',
+  '>= 1.0.0-0', '1.x || >=2.5', 'bogus', '', '>1.2.x', '!= 1.2.x', '^0.x', '<2.0.0-rc', '~0.0.0', '>=1.2.3-beta.1', '1.2.3 || 2.x', '^1.x', '<=1.x',
+];
+const URLS = [
+  'https://user:pa%20ss@example.com:8080/p/a%2Fth?q=1&r=%20#frag', 'http://example.com', 'mailto:someone@example.com', '/relative/path?x=1',
+  'example.com/no/scheme', 'https://[::1]:443/x', 'ftp://host/%zz', 'https://exa mple.com/', 'http://h/p q#f g', '', 'HTTP://Example.COM/A',
+  '//host/path', 'http://host?', 'urn:isbn:0451450523', 'http://host/?q=a+b#', 'https://h/é?ü=1#ä', ':nope', 'http://user@host/',
+];
+const URL_MAPS = [
+  '(dict "scheme" "https" "host" "example.com" "path" "/a b" "query" "x=1" "fragment" "f g")',
+  '(dict "scheme" "mailto" "opaque" "joe@example.com")',
+  '(dict "host" "h:80" "path" "rel/path" "userinfo" "user:pass")',
+  '(dict "scheme" "http" "host" "h" "path" "p" "userinfo" "us er")',
+  '(dict "path" "a:b/c")',
+  '(dict "scheme" "http" "host" "h" "path" "/é%")',
+  '(dict "scheme" "https" "host" 1)',
+  '(urlParse "https://user:pa%20ss@example.com:8080/p/a%2Fth?q=1&r=%20#frag")',
+  '(dict)',
+];
 const KEYS = ['"a"', '"b"', '"z"', '"x"', '"items"', '"nope"', '"__proto__"', '"constructor"'];
 
 const DATA = {
@@ -145,9 +171,16 @@ const KIND_POOLS: Readonly<Record<Kind, () => readonly string[]>> = {
   b32: () => [...B32.map(quoteGo), '(b32enc .s)'],
   json: () => JSON_TEXT.map(quoteGo),
   key: () => KEYS,
+  ver: () => [...VERSIONS.map(quoteGo), '.ver'],
+  cons: () => CONSTRAINTS.map(quoteGo),
+  url: () => URLS.map(quoteGo),
+  urlmap: () => URL_MAPS,
 };
 
-const ALL_POOL = Object.values(KIND_POOLS).flatMap((f) => f());
+/** Any value, except the large numbers: as a count they would make Go build gigabytes. */
+const ALL_POOL = Object.values(KIND_POOLS)
+  .flatMap((f) => f())
+  .filter((x) => !/^-?\d{5,}$/.test(x));
 
 /** The functions the generator calls, for the coverage check. */
 export const GENERATED_FUNCTIONS: readonly string[] = Object.keys(SIGNATURES);

@@ -35,6 +35,7 @@ export const SPRIG_CURATED: ReadonlyArray<readonly [string, unknown?]> = [
   ['{{ mod 1 0 }}'],
   ['{{ max 1 5 3 }} {{ min 1 -5 3 }} {{ biggest "9" 2 }} {{ maxf 1.5 2 }} {{ minf 1.5 2.5 -0.5 }} {{ maxf "x" -1 }}'],
   ['{{ floor 1.5 }} {{ floor -1.5 }} {{ ceil 1.2 }} {{ ceil "2.1" }} {{ round 2.675 2 }} {{ round 1.5 0 }} {{ round -1.5 0 }} {{ round 1.25 1 0.3 }}'],
+  ['{{ round 0.1 42 }} {{ round 1.005 2 }} {{ round 123.456 -1 }} {{ round 2.5 400 }} {{ round 1e-300 -300 }} {{ round 5.5 0 0.6 }}'],
   ['{{ addf 0.1 0.2 }} {{ subf 1 0.9 }} {{ mulf 1.1 1.1 }} {{ divf 1 3 }} {{ divf 2 3 }} {{ add1f 0.1 }} {{ addf }}'],
   ['{{ divf 1 0 }}'],
   ['{{ seq 3 }}|{{ seq -2 }}|{{ seq 2 5 }}|{{ seq 5 2 }}|{{ seq 0 2 10 }}|{{ seq 10 -3 1 }}|{{ seq 1 2 3 4 }}|{{ seq }}'],
@@ -130,6 +131,17 @@ export const SPRIG_CURATED: ReadonlyArray<readonly [string, unknown?]> = [
   ['{{ durationRound (now | dateModify "-8760h") }} {{ durationRound (toDate "2006" "2020") }} {{ durationRound "1.5s" }} {{ durationRound "999ms" }} {{ durationRound "" }}'],
   ['{{ toJson now }} {{ toJson (toDate "2006-01-02 15:04:05.999" "2024-01-02 03:04:05.5") }} {{ now | typeOf }} {{ if now }}t{{ end }} {{ print now }}'],
   ['{{ now.Bogus }}'],
+  // versions and URLs
+  ['{{ semver "v1.2.3-beta.1+b5" }} {{ (semver "1.2").Minor }} {{ (semver "1.2.3-rc.1").Prerelease }} {{ typeOf (semver "1.0.0") }} {{ kindOf (semver "1.0.0") }} {{ toJson (semver "1.2.3") }}'],
+  ['{{ semver "1.2.3.4" }}'],
+  ['{{ semver "1.2.3-01" }}'],
+  ['{{ semver "99999999999999999999.0.0" }}'],
+  ['{{ semverCompare ">= 1.2, < 2" "1.5.0" }} {{ semverCompare "^1.2" "2.0.0" }} {{ semverCompare "1.2 - 1.4.5" "1.4.5" }} {{ semverCompare "~1.2.x" "1.2.9" }} {{ semverCompare "1.x || >=2.5" "2.4.0" }} {{ semverCompare ">1.0" "1.1.0-beta" }}'],
+  ['{{ semverCompare "bogus" "1.0.0" }}'],
+  ['{{ urlParse "https://user:pa%20ss@example.com:8080/p/a%2Fth?q=1&r=%20#frag" }}|{{ urlParse "mailto:x@y.z" }}|{{ urlParse "/rel?x" }}'],
+  ['{{ urlParse "ftp://host/%zz" }}'],
+  ['{{ urlJoin (dict "scheme" "https" "host" "example.com" "path" "/a b" "query" "x=1" "fragment" "f g" "userinfo" "u:p w") }}|{{ urlJoin (dict "path" "a:b") }}|{{ urlJoin (dict "scheme" "mailto" "opaque" "x@y") }}'],
+  ['{{ urlJoin (dict "host" 1) }}'],
   // conflicts and keepers
   ['{{ split "," "a,b,c" }} {{ (split "," "a,b") | len }} {{ slice (list 1 2 3) 1 }}'],
 ];
