@@ -3,6 +3,7 @@
  * sorted, Go's number format, Go's string escapes, NaN and infinities refused. One
  * Switchboard choice differs: `<`, `>` and `&` are not escaped (see docs/gotpl.md).
  */
+import { compareStrings } from '../unicode.js';
 import { GoStruct, isIntNumber, isMap, sortedKeys, typeName } from '../values.js';
 import type { GoMap } from '../values.js';
 
@@ -11,7 +12,12 @@ export class JsonEncodeError extends Error {}
 
 const HEX = '0123456789abcdef';
 
+/** What JSON.stringify writes differently from Go: U+2028, U+2029 (Go escapes them) and surrogates (lone ones are U+FFFD to Go). */
+const NEEDS_GO_QUOTING = /[\u2028\u2029\ud800-\udfff]/;
+
 function quote(s: string): string {
+  // JSON.stringify escapes as Go does otherwise ("\n", "\u001f", "\b"), and natively fast.
+  if (!NEEDS_GO_QUOTING.test(s)) return JSON.stringify(s);
   let out = '"';
   let from = 0;
   for (let i = 0; i < s.length; i++) {
@@ -69,18 +75,57 @@ function encode(v: unknown, indent: string, depth: number): string {
   const close = indent === '' ? '' : '\n' + indent.repeat(depth);
   if (Array.isArray(v)) {
     if (v.length === 0) return '[]';
-    return '[' + nl + v.map((x) => encode(x, indent, depth + 1)).join(',' + nl) + close + ']';
+    let out = '[' + nl;
+    for (let i = 0; i < v.length; i++) out += (i === 0 ? '' : ',' + nl) + encode(v[i], indent, depth + 1);
+    return out + close + ']';
   }
   if (isMap(v)) {
     const keys = sortedKeys(v);
     if (keys.length === 0) return '{}';
     const sep = indent === '' ? ':' : ': ';
-    return '{' + nl + keys.map((k) => quote(k) + sep + encode((v as GoMap)[k], indent, depth + 1)).join(',' + nl) + close + '}';
+    let out = '{' + nl;
+    for (let i = 0; i < keys.length; i++) out += (i === 0 ? '' : ',' + nl) + quote(keys[i]!) + sep + encode((v as GoMap)[keys[i]!], indent, depth + 1);
+    return out + close + '}';
   }
   throw new JsonEncodeError(`json: unsupported type: ${typeName(v)}`);
 }
 
+/**
+ * Whether JSON.stringify writes `v` as encoding/json would: keys already in sorted order,
+ * finite numbers, strings without what Go quotes differently, nothing but JSON values. The
+ * check is a walk without allocation, cheaper than encoding in JavaScript.
+ */
+function stringifyAgrees(v: unknown): boolean {
+  switch (typeof v) {
+    case 'string':
+      return !NEEDS_GO_QUOTING.test(v);
+    case 'number':
+      return Number.isFinite(v);
+    case 'boolean':
+      return true;
+    case 'object': {
+      if (v === null) return true;
+      if (Array.isArray(v)) {
+        for (const x of v) if (x === undefined || !stringifyAgrees(x)) return false;
+        return true;
+      }
+      if (v instanceof GoStruct) return false;
+      let prev: string | null = null;
+      for (const k in v) {
+        if (!Object.hasOwn(v, k) || NEEDS_GO_QUOTING.test(k)) return false;
+        const x = (v as GoMap)[k];
+        if (x === undefined) continue;
+        if ((prev !== null && compareStrings(prev, k) >= 0) || !stringifyAgrees(x)) return false;
+        prev = k;
+      }
+      return true;
+    }
+  }
+  return false;
+}
+
 /** json.Marshal (indent '') or json.MarshalIndent(v, "", indent). */
 export function marshal(v: unknown, indent = ''): string {
+  if (indent === '' && stringifyAgrees(v)) return JSON.stringify(v === undefined ? null : v);
   return encode(v, indent, 0);
 }
