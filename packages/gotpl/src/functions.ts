@@ -75,7 +75,9 @@ function added(name: string, params: Param[], variadic: Param | null, fn: GoFunc
 
 const DEFAULTS: ReadonlyMap<string, Func> = new Map([
   ...BUILTINS.map((f) => [f.name, f] as const),
-  ...Object.entries(SPRIG).map(([name, f]) => [name, { name, builtin: false, special: Special.None, params: f.params, variadic: f.variadic, invoke: f.fn }] as const),
+  ...Object.entries(SPRIG).map(
+    ([name, f]) => [name, { name, builtin: false, special: Special.None, params: f.params, variadic: f.variadic, invoke: f.fn }] as const,
+  ),
 ]);
 
 /** Go's goodName: a letter or '_' followed by letters, digits and '_'. */

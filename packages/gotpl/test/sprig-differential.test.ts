@@ -46,7 +46,13 @@ function classify(c: SprigCase, go: Outcome, ours: Outcome): Verdict {
   if (g === o) return 'identical';
   if (go.kind === 'ok' && ours.kind === 'ok') {
     if (expandFloats(go.output) === ours.output) return 'integral float';
-    if (go.output.replace(/\\u003c/g, '<').replace(/\\u003e/g, '>').replace(/\\u0026/g, '&') === ours.output) return 'html escape';
+    if (
+      go.output
+        .replace(/\\u003c/g, '<')
+        .replace(/\\u003e/g, '>')
+        .replace(/\\u0026/g, '&') === ours.output
+    )
+      return 'html escape';
     if (go.output.replace(/\uFFFD+/g, '\uFFFD') === ours.output.replace(/\uFFFD+/g, '\uFFFD')) return 'invalid utf-8';
     if (sameDoubles(go.output, ours.output)) return 'beyond 2^53';
     if (go.output.replace(/(^|[\s[])-0(?=$|[\s\]])/g, '$10') === ours.output) return 'negative zero';
@@ -56,7 +62,12 @@ function classify(c: SprigCase, go: Outcome, ours: Outcome): Verdict {
   // parameter, an int given where sprig's type switch wants int64, an integral float literal.
   if (go.kind === 'exec' && /wrong type for value; expected (int|float64); got (int64|int|float64)/.test(go.message) && ours.kind === 'ok') return 'int width';
   // sprig's date functions take an int64 (duration) or an int (date) by type switch, not a number of any width.
-  if (/\b(duration|durationRound|date|dateInZone|date_in_zone|htmlDate|htmlDateInZone|ago)\b/.test(c.template) && go.kind === 'ok' && ours.kind === 'ok' && INTEGERS.test(c.template)) {
+  if (
+    /\b(duration|durationRound|date|dateInZone|date_in_zone|htmlDate|htmlDateInZone|ago)\b/.test(c.template) &&
+    go.kind === 'ok' &&
+    ours.kind === 'ok' &&
+    INTEGERS.test(c.template)
+  ) {
     return 'int width';
   }
   if (/\b(fromJson|mustFromJson)\b/.test(c.template) && (go.kind === 'exec' || ours.kind === 'exec')) return 'json wording';

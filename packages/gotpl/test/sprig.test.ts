@@ -89,14 +89,22 @@ describe('gotpl: guards around sprig functions', () => {
   });
 
   it('what RE2 cannot do (backreferences, lookaround) is refused with Go message', () => {
-    expect(failure('{{ mustRegexMatch "(a)\\\\1" "aa" }}').reason).to.equal('error calling mustRegexMatch: error parsing regexp: invalid escape sequence: `\\1`');
-    expect(failure('{{ mustRegexMatch "(?=a)" "a" }}').reason).to.equal('error calling mustRegexMatch: error parsing regexp: invalid or unsupported Perl syntax: `(?=`');
-    expect(failure('{{ regexFind "(?<=a)b" "ab" }}').reason).to.equal('error calling regexFind: regexp: Compile(`(?<=a)b`): error parsing regexp: invalid named capture: `(?<=a)b`');
+    expect(failure('{{ mustRegexMatch "(a)\\\\1" "aa" }}').reason).to.equal(
+      'error calling mustRegexMatch: error parsing regexp: invalid escape sequence: `\\1`',
+    );
+    expect(failure('{{ mustRegexMatch "(?=a)" "a" }}').reason).to.equal(
+      'error calling mustRegexMatch: error parsing regexp: invalid or unsupported Perl syntax: `(?=`',
+    );
+    expect(failure('{{ regexFind "(?<=a)b" "ab" }}').reason).to.equal(
+      'error calling regexFind: regexp: Compile(`(?<=a)b`): error parsing regexp: invalid named capture: `(?<=a)b`',
+    );
     expect(render('{{ regexMatch "(?!x)" "a" }}')).to.equal('false');
   });
 
   it('an overlong pattern is refused rather than compiled', () => {
-    expect(failure('{{ mustRegexMatch .p "a" }}', { p: 'a'.repeat(5000) }).reason).to.equal('error calling mustRegexMatch: error parsing regexp: expression too large');
+    expect(failure('{{ mustRegexMatch .p "a" }}', { p: 'a'.repeat(5000) }).reason).to.equal(
+      'error calling mustRegexMatch: error parsing regexp: expression too large',
+    );
   });
 
   it('matching many times over a long input counts against the iteration budget', () => {
@@ -105,10 +113,14 @@ describe('gotpl: guards around sprig functions', () => {
   });
 
   it('lists and strings larger than the budget are refused before they are built', () => {
-    expect(budgetFailure('{{ until 1000000000 }}').message).to.match(/until would build 1000000000 elements, more than 100000 loop iterations allow \(aggregator\.limits\.templates\.maxIterations\)$/);
+    expect(budgetFailure('{{ until 1000000000 }}').message).to.match(
+      /until would build 1000000000 elements, more than 100000 loop iterations allow \(aggregator\.limits\.templates\.maxIterations\)$/,
+    );
     expect(budgetFailure('{{ seq 1 1000000000 }}').limit).to.equal('maxIterations');
     expect(budgetFailure('{{ untilStep 0 1000000000 1 }}').limit).to.equal('maxIterations');
-    expect(budgetFailure('{{ repeat 1000000000 "xy" }}').message).to.match(/repeat would build a value of 2000000000 bytes, more than 1048576 \(aggregator\.limits\.templates\.maxOutputBytes\)$/);
+    expect(budgetFailure('{{ repeat 1000000000 "xy" }}').message).to.match(
+      /repeat would build a value of 2000000000 bytes, more than 1048576 \(aggregator\.limits\.templates\.maxOutputBytes\)$/,
+    );
     expect(budgetFailure('{{ indent 100000000 "x" }}').limit).to.equal('maxOutputBytes');
     expect(budgetFailure('{{ splitList "" .s }}', { s: 'x'.repeat(200_000) }).limit).to.equal('maxIterations');
   });
@@ -124,6 +136,8 @@ describe('gotpl: guards around sprig functions', () => {
 
   it('a map cannot be made to contain itself (Go would overflow its stack printing it)', () => {
     expect(failure('{{ $d := dict }}{{ $_ := set $d "self" (list $d) }}{{ $d }}').reason).to.equal('error calling set: set would make a map contain itself');
-    expect(failure('{{ $d := dict "a" (dict) }}{{ $_ := merge $d (dict "b" $d) }}').reason).to.equal('error calling merge: merge would make a map contain itself');
+    expect(failure('{{ $d := dict "a" (dict) }}{{ $_ := merge $d (dict "b" $d) }}').reason).to.equal(
+      'error calling merge: merge would make a map contain itself',
+    );
   });
 });

@@ -226,10 +226,8 @@ export function kindName(v: unknown): string {
       return 'map';
     case Kind.Func:
       return 'func';
-    case Kind.Struct:
-      return (v as GoStruct).goKind;
   }
-  return 'invalid';
+  return v instanceof GoStruct ? v.goKind : 'invalid';
 }
 
 /** reflect.TypeOf(v).Kind().String(), which panics for nil as in Go. */

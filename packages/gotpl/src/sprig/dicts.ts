@@ -111,7 +111,7 @@ export const DICTS: FunctionGroup = {
   }),
   unset: fixed([M, S], (a) => {
     const m = a[0] as GoMap | null;
-    if (m !== null && Object.hasOwn(m, a[1] as string)) delete m[a[1] as string];
+    if (m !== null && Object.hasOwn(m, a[1] as string)) Reflect.deleteProperty(m, a[1] as string);
     return m;
   }),
   hasKey: fixed([M, S], (a) => has(a[0] as GoMap | null, a[1] as string)),

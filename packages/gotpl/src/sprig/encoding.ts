@@ -83,7 +83,7 @@ function b32decode(s: string): string {
   while (p < olen && !end) {
     const dbuf = new Array<number>(8).fill(0);
     let dlen = 8;
-    for (let j = 0; j < 8; ) {
+    for (let j = 0; j < 8;) {
       if (p === olen) throw new CorruptInput(olen - (olen - p) - j, 'base32');
       const c = src[p++]!;
       const left = olen - p;
@@ -100,8 +100,15 @@ function b32decode(s: string): string {
       dbuf[j++] = v;
     }
     const [a, b, c, d, e, f, g, h] = dbuf as [number, number, number, number, number, number, number, number];
-    const bytes = [((a << 3) | (b >> 2)) & 255, ((b << 6) | (c << 1) | (d >> 4)) & 255, ((d << 4) | (e >> 1)) & 255, ((e << 7) | (f << 2) | (g >> 3)) & 255, ((g << 5) | h) & 255];
-    const n = { 8: 5, 7: 4, 5: 3, 4: 2, 2: 1 }[dlen as 8 | 7 | 5 | 4 | 2] ?? 0;
+    const bytes = [
+      ((a << 3) | (b >> 2)) & 255,
+      ((b << 6) | (c << 1) | (d >> 4)) & 255,
+      ((d << 4) | (e >> 1)) & 255,
+      ((e << 7) | (f << 2) | (g >> 3)) & 255,
+      ((g << 5) | h) & 255,
+    ];
+    // Bytes decoded from 8, 7, 5, 4 or 2 characters (other counts were refused above).
+    const n = [0, 0, 1, 0, 2, 3, 0, 4, 5][dlen]!;
     out.push(...bytes.slice(0, n));
   }
   return decoder.decode(new Uint8Array(out));
@@ -130,7 +137,10 @@ function adler32(s: string): number {
   return (b * 65536 + a) >>> 0;
 }
 
-const hash = (algorithm: string) => (a: unknown[]) => createHash(algorithm).update(a[0] as string, 'utf8').digest('hex');
+const hash = (algorithm: string) => (a: unknown[]) =>
+  createHash(algorithm)
+    .update(a[0] as string, 'utf8')
+    .digest('hex');
 
 /** The decoders answer Go's error text instead of failing, as sprig's do. */
 function orErrorText(decode: (s: string) => string) {

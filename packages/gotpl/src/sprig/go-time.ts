@@ -143,7 +143,8 @@ export class GoTime extends GoStruct {
 }
 
 function zoneNumber(std: Std, offset: number): string {
-  const iso = std === Std.ISO8601TZ || std === Std.ISO8601ColonTZ || std === Std.ISO8601SecondsTZ || std === Std.ISO8601ShortTZ || std === Std.ISO8601ColonSecondsTZ;
+  const iso =
+    std === Std.ISO8601TZ || std === Std.ISO8601ColonTZ || std === Std.ISO8601SecondsTZ || std === Std.ISO8601ShortTZ || std === Std.ISO8601ColonSecondsTZ;
   if (offset === 0 && iso) return 'Z';
   let zone = Math.trunc(offset / 60);
   let abs = offset;

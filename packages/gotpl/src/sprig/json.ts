@@ -84,7 +84,7 @@ function encode(v: unknown, indent: string, depth: number): string {
     if (keys.length === 0) return '{}';
     const sep = indent === '' ? ':' : ': ';
     let out = '{' + nl;
-    for (let i = 0; i < keys.length; i++) out += (i === 0 ? '' : ',' + nl) + quote(keys[i]!) + sep + encode((v as GoMap)[keys[i]!], indent, depth + 1);
+    for (let i = 0; i < keys.length; i++) out += (i === 0 ? '' : ',' + nl) + quote(keys[i]!) + sep + encode(v[keys[i]!], indent, depth + 1);
     return out + close + '}';
   }
   throw new JsonEncodeError(`json: unsupported type: ${typeName(v)}`);

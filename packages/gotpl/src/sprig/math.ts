@@ -72,7 +72,11 @@ function seq(params: readonly number[], budget: Budget): string {
   return '';
 }
 
-function decimalOp(first: unknown, rest: readonly unknown[], op: (a: ReturnType<typeof dec.fromFloat>, b: ReturnType<typeof dec.fromFloat>) => ReturnType<typeof dec.fromFloat>): number {
+function decimalOp(
+  first: unknown,
+  rest: readonly unknown[],
+  op: (a: ReturnType<typeof dec.fromFloat>, b: ReturnType<typeof dec.fromFloat>) => ReturnType<typeof dec.fromFloat>,
+): number {
   let acc = dec.fromFloat(toFloat64(first));
   for (const x of rest) acc = op(acc, dec.fromFloat(toFloat64(x)));
   return dec.toFloat(acc);

@@ -20,7 +20,7 @@ function random(count: number, alphabet: string, budget: Budget, name: string): 
   if (count <= 0) return '';
   spendBytes(budget, count, name);
   let out = '';
-  for (let i = 0; i < count; i++) out += alphabet[randomInt(alphabet.length)];
+  for (let i = 0; i < count; i++) out += alphabet.charAt(randomInt(alphabet.length));
   return out;
 }
 

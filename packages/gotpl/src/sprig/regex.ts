@@ -76,7 +76,7 @@ function runeWidth(s: string, i: number): number {
 function allMatches(re: RE2JS, s: string, n: number, groups: boolean, budget: Budget, name: string): Match[] {
   if (n < 0) n = s.length + 1;
   const out: Match[] = [];
-  for (let pos = 0, prevEnd = -1; out.length < n && pos <= s.length; ) {
+  for (let pos = 0, prevEnd = -1; out.length < n && pos <= s.length;) {
     const m = matchAt(re, s, pos, groups);
     if (m === null) break;
     let accept = true;
@@ -131,7 +131,7 @@ function replaceAll(re: RE2JS, s: string, budget: Budget, name: string, replacem
   let out = '';
   let lastEnd = 0;
   let count = 0;
-  for (let search = 0; search <= s.length; ) {
+  for (let search = 0; search <= s.length;) {
     const m = matchAt(re, s, search, groups);
     if (m === null) break;
     out += s.slice(lastEnd, m[0]);
@@ -188,7 +188,10 @@ export const REGEX: FunctionGroup = {
   }),
   mustRegexMatch: fixed([S, S], (a) => matchAt(compileOrThrow(a[0] as string), a[1] as string, 0, false) !== null),
   regexFindAll: fixed([S, S, INT], (a, { budget: b }) => findAll(mustCompile(a[0] as string), a[1] as string, a[2] as number, b, 'regexFindAll') ?? []),
-  mustRegexFindAll: fixed([S, S, INT], (a, { budget: b }) => findAll(compileOrThrow(a[0] as string), a[1] as string, a[2] as number, b, 'mustRegexFindAll') ?? []),
+  mustRegexFindAll: fixed(
+    [S, S, INT],
+    (a, { budget: b }) => findAll(compileOrThrow(a[0] as string), a[1] as string, a[2] as number, b, 'mustRegexFindAll') ?? [],
+  ),
   regexFind: fixed([S, S], (a) => find(mustCompile(a[0] as string), a[1] as string)),
   mustRegexFind: fixed([S, S], (a) => find(compileOrThrow(a[0] as string), a[1] as string)),
   regexReplaceAll: fixed([S, S, S], (a, { budget: b }) => {

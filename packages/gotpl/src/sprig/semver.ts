@@ -35,7 +35,7 @@ function submatch(re: RE2JS, s: string, from = 0): { groups: string[]; start: nu
 
 function findAll(re: RE2JS, s: string): Array<{ groups: string[]; start: number; end: number }> {
   const out: Array<{ groups: string[]; start: number; end: number }> = [];
-  for (let pos = 0, prevEnd = -1; pos <= s.length; ) {
+  for (let pos = 0, prevEnd = -1; pos <= s.length;) {
     const m = submatch(re, s, pos);
     if (m === null) break;
     let accept = true;

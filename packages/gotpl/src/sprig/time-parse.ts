@@ -29,7 +29,8 @@ function getnum3(s: string, fixed: boolean): [number, string] {
 function lookup(table: readonly string[], s: string): [number, string] {
   for (let i = 0; i < table.length; i++) {
     const v = table[i]!;
-    if (s.length >= v.length && s.slice(0, v.length).toLowerCase() === v.toLowerCase() && /^[A-Za-z]*$/.test(s.slice(0, v.length))) return [i, s.slice(v.length)];
+    if (s.length >= v.length && s.slice(0, v.length).toLowerCase() === v.toLowerCase() && /^[A-Za-z]*$/.test(s.slice(0, v.length)))
+      return [i, s.slice(v.length)];
   }
   throw new Bad();
 }
@@ -254,7 +255,12 @@ export function parseTime(layout: string, value: string, local: Zone): GoTime {
         }
         default: {
           const std = chunk.std;
-          const iso = std === Std.ISO8601TZ || std === Std.ISO8601ShortTZ || std === Std.ISO8601ColonTZ || std === Std.ISO8601SecondsTZ || std === Std.ISO8601ColonSecondsTZ;
+          const iso =
+            std === Std.ISO8601TZ ||
+            std === Std.ISO8601ShortTZ ||
+            std === Std.ISO8601ColonTZ ||
+            std === Std.ISO8601SecondsTZ ||
+            std === Std.ISO8601ColonSecondsTZ;
           if (iso && value[0] === 'Z') {
             value = value.slice(1);
             z = UTC;

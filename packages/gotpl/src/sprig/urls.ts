@@ -25,7 +25,7 @@ const isAlnum = (c: number): boolean => (c >= 0x61 && c <= 0x7a) || (c >= 0x41 &
 function shouldEscape(c: number, mode: Mode): boolean {
   if (isAlnum(c)) return false;
   const ch = String.fromCharCode(c);
-  if ((mode === Mode.Host || mode === Mode.Zone) && "!$&'()*+,;=:[]<>\"".includes(ch)) return false;
+  if ((mode === Mode.Host || mode === Mode.Zone) && '!$&\'()*+,;=:[]<>"'.includes(ch)) return false;
   if ('-_.~'.includes(ch)) return false;
   if ('$&+,/:;=?@'.includes(ch)) {
     switch (mode) {
@@ -95,7 +95,19 @@ interface Url {
 }
 
 function emptyUrl(): Url {
-  return { scheme: '', opaque: '', user: null, host: '', path: '', rawPath: '', forceQuery: false, rawQuery: '', fragment: '', rawFragment: '', omitHost: false };
+  return {
+    scheme: '',
+    opaque: '',
+    user: null,
+    host: '',
+    path: '',
+    rawPath: '',
+    forceQuery: false,
+    rawQuery: '',
+    fragment: '',
+    rawFragment: '',
+    omitHost: false,
+  };
 }
 
 function validOptionalPort(port: string): boolean {

@@ -171,7 +171,7 @@ function camelcase(s: string): string {
   let i = 0;
   let firstUpper = false;
   let r0 = 0;
-  for (; i < runes.length; ) {
+  for (; i < runes.length;) {
     r0 = runes[i++]!;
     if (!isConnector(r0)) {
       firstUpper = isUpper(r0);
