@@ -1,5 +1,5 @@
 /**
- * The function table a template sees: Go's builtins, our helpers, and the caller's own
+ * The function table a template sees: Go's builtins, sprig's functions (sprig/), and the caller's own
  * functions, each described by the parameter types exec needs to evaluate arguments the
  * way Go's reflection-driven evalCall does.
  */
@@ -91,7 +91,7 @@ function goodName(name: string): boolean {
   return true;
 }
 
-/** Builtins and helpers, overridden by the caller's functions, which take any arguments. */
+/** Builtins and sprig's functions, overridden by the caller's functions, which take any arguments. */
 export function functionTable(funcs: Readonly<Record<string, GoFunction>> | undefined): ReadonlyMap<string, Func> {
   if (funcs === undefined || Object.keys(funcs).length === 0) return DEFAULTS;
   const table = new Map(DEFAULTS);
