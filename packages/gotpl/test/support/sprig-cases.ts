@@ -13,6 +13,7 @@ import type { SprigCase } from './sprig-oracle.js';
 
 /** What a parameter takes. */
 type Kind =
+  | 'datestr'
   | 'ver'
   | 'cons'
   | 'url'
@@ -228,6 +229,9 @@ const SIGNATURES: Readonly<Record<string, readonly string[]>> = {
   ago: ['t'],
   duration: ['a'],
   durationRound: ['a'],
+  now: [],
+  toDate: ['layout', 'datestr'],
+  mustToDate: ['layout', 'datestr'],
   // versions and URLs
   semver: ['ver'],
   semverCompare: ['cons', 'ver'],
@@ -315,6 +319,31 @@ const LAYOUTS = [
   'literal text',
   '02/01/06 03:04:05.0',
   'Mon Monday Jan January 1 01 2 02 _2',
+];
+/** Values for toDate: each fits one of the layouts above, or none. */
+const DATE_STRINGS = [
+  '2024-03-05',
+  'Mar  5 14:07:09.123',
+  'Tuesday, 05-Mar-24 14:07:09 UTC',
+  '2:07PM',
+  '2023-12-25T08:30:00+02:00',
+  '20240305140709',
+  '.123 pm +0100',
+  ' 5 065',
+  'Tue Mar 5 14:07:09 EST 2024',
+  '14h07m',
+  '2024-03-05T14:07:09.123456789Z',
+  'March 5, 2024',
+  '+01:00:00 Z',
+  'literal text',
+  '05/03/24 02:07:09.5',
+  'Tue Tuesday Mar March 3 03 5 05  5',
+  '2024-02-30',
+  '2024-13-01',
+  '',
+  'garbage',
+  '2024-03-05 extra',
+  'mar 5 14:07:09.1234',
 ];
 const ZONES = ['UTC', 'Local', 'America/New_York', 'Asia/Tokyo', 'Europe/Paris', 'America/Los_Angeles', 'Not/AZone', '', 'Asia/Kolkata'];
 const DURATIONS = ['1h', '-30m', '1h30m', '1.5h', '300ms', '1us', '2µs', '0', '', 'bogus', '10', '5x', '-1.5s', '1h-2m', '.5s', '24h'];
@@ -494,6 +523,7 @@ const KIND_POOLS: Readonly<Record<Kind, () => readonly string[]>> = {
   json: () => JSON_TEXT.map(quoteGo),
   key: () => KEYS,
   ver: () => [...VERSIONS.map(quoteGo), '.ver'],
+  datestr: () => DATE_STRINGS.map(quoteGo),
   cons: () => CONSTRAINTS.map(quoteGo),
   url: () => URLS.map(quoteGo),
   urlmap: () => URL_MAPS,

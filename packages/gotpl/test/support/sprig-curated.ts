@@ -159,6 +159,18 @@ export const SPRIG_CURATED: ReadonlyArray<readonly [string, unknown?]> = [
     '{{ toDate "2006-01-02" "2024-02-29" }} {{ toDate "2006-01-02 15:04" "2023-13-01 10:00" }} {{ toDate "02 Jan 06 15:04 MST" "05 Mar 24 09:30 PST" }} {{ toDate "2006-01-02T15:04:05Z07:00" "2021-06-15T08:30:00+02:00" }}',
   ],
   ['{{ mustToDate "2006-01-02" "24-01-01" }}'],
+  [
+    '{{ toDate "Jan _2 15:04:05.000" "Mar  5 14:07:09.123" }}|{{ toDate "Monday, 02-Jan-06 15:04:05 MST" "Tuesday, 05-Mar-24 14:07:09 UTC" }}|{{ toDate "3:04PM" "2:07PM" }}|{{ toDate "20060102150405" "20240305140709" }}',
+  ],
+  [
+    '{{ toDate ".999 pm -0700" ".123 pm +0100" }}|{{ toDate "__2 002" " 5 065" }}|{{ toDate "Mon Jan 2 15:04:05 MST 2006" "Tue Mar 5 14:07:09 EST 2024" }}|{{ toDate "January 2, 2006" "March 5, 2024" }}',
+  ],
+  [
+    '{{ toDate "-07:00:00 Z07" "+01:00:00 Z" }}|{{ toDate "02/01/06 03:04:05.0" "05/03/24 02:07:09.5" }}|{{ toDate "2006-01-02T15:04:05.999999999Z07:00" "2024-03-05T14:07:09.123456789Z" | date "05.000000000" }}',
+  ],
+  [
+    '{{ toDate "Mon Jan 2 15:04:05 MST 2006" "Tue Mar 5 14:07:09 CET 2024" }}|{{ toDate "MST" "GMT+3" }}|{{ toDate "2006 MST" "2024 ChST" }}|{{ toDate "-0700" "+2500" }}',
+  ],
   ['{{ mustToDate "2006-01-02" "2024-01-01 extra" }}'],
   ['{{ mustToDate "Jan 2 2006" "Foo 2 2024" }}'],
   ['{{ mustToDate "15:04" "25:00" }}'],
