@@ -12,6 +12,7 @@ import type { Budget, BudgetLimit } from './budget.js';
 import type { CallContext, Clock } from './context.js';
 import { TemplateBudgetError, TemplateError, TemplateExecError, locate } from './errors.js';
 import { Param, Special } from './functions.js';
+import { fitsParam, PARAM_TYPE } from './params.js';
 import type { Func } from './functions.js';
 import { quoteString } from './unicode.js';
 import { GoStruct, isIntNumber, isMap, isTrue, mapGet, typeName } from './values.js';
@@ -370,35 +371,4 @@ export class Evaluator {
         return n.text;
     }
   }
-}
-
-/** Go's name of each typed parameter, for messages. */
-const PARAM_TYPE: Readonly<Record<Param, string>> = {
-  [Param.Value]: 'reflect.Value',
-  [Param.Iface]: 'interface {}',
-  [Param.String]: 'string',
-  [Param.Int]: 'int',
-  [Param.Float]: 'float64',
-  [Param.Bool]: 'bool',
-  [Param.Map]: 'map[string]interface {}',
-  [Param.Time]: 'time.Time',
-};
-
-/** Whether a value is assignable to a typed parameter (numbers: see docs/gotpl.md, differences 1 and 2). */
-function fitsParam(v: unknown, t: Param): boolean {
-  switch (t) {
-    case Param.String:
-      return typeof v === 'string';
-    case Param.Int:
-      return (typeof v === 'number' && isIntNumber(v)) || typeof v === 'bigint';
-    case Param.Float:
-      return typeof v === 'number';
-    case Param.Bool:
-      return typeof v === 'boolean';
-    case Param.Map:
-      return isMap(v);
-    case Param.Time:
-      return v instanceof GoStruct && v.goType === 'time.Time';
-  }
-  return true;
 }
