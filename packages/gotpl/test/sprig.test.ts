@@ -62,6 +62,13 @@ describe('gotpl: the clock of the date functions', () => {
     expect(compile('{{ now | date "2006" }}').evaluate({}, undefined, { now: () => Date.UTC(1999, 0, 1) })).to.equal('1999');
   });
 
+  it('evaluate gives a time or a version as the text the template prints, not a Go value', () => {
+    const at = Date.UTC(2024, 2, 5, 14, 7, 9);
+    expect(compile('{{ now }}').evaluate({}, undefined, { now: () => at })).to.equal('2024-03-05 14:07:09 +0000 UTC');
+    expect(compile('{{ semver "v1.2.3" }}').evaluate({})).to.equal('1.2.3');
+    expect(compile('{{ (now).Year }}').evaluate({}, undefined, { now: () => at })).to.equal(2024);
+  });
+
   it('without a clock, now is the current time', () => {
     const before = Math.floor(Date.now() / 1000);
     const epoch = Number(render('{{ now | unixEpoch }}'));
