@@ -185,6 +185,15 @@ export const SPRIG_CURATED: ReadonlyArray<readonly [string, unknown?]> = [
   ],
   ['{{ toJson now }} {{ toJson (toDate "2006-01-02 15:04:05.999" "2024-01-02 03:04:05.5") }} {{ now | typeOf }} {{ if now }}t{{ end }} {{ print now }}'],
   ['{{ now.Bogus }}'],
+  [
+    '{{ eq now now }} {{ eq now (now | dateModify "1s") }} {{ eq (semver "1.0.0") (semver "1.0.0") }} {{ $v := semver "1.0.0" }}{{ eq $v $v }} {{ ne now now }}',
+  ],
+  ['{{ eq now (semver "1.0.0") }}'],
+  ['{{ eq now 1 }}'],
+  ['{{ range now }}x{{ end }}'],
+  ['{{ if now }}y{{ end }} {{ not now }} {{ and now 1 }}'],
+  ['{{ len now }}'],
+  ['{{ lt now now }}'],
   // versions and URLs
   [
     '{{ semver "v1.2.3-beta.1+b5" }} {{ (semver "1.2").Minor }} {{ (semver "1.2.3-rc.1").Prerelease }} {{ typeOf (semver "1.0.0") }} {{ kindOf (semver "1.0.0") }} {{ toJson (semver "1.2.3") }}',
