@@ -132,6 +132,14 @@ describe('gotpl: guards around sprig functions', () => {
     expect(budgetFailure('{{ splitList "" .s }}', { s: 'x'.repeat(200_000) }).limit).to.equal('maxIterations');
   });
 
+  it('functions that combine their inputs check the combined size before building it', () => {
+    const big = { s: 'x'.repeat(100_000), sep: '-'.repeat(100_000) };
+    expect(budgetFailure('{{ wrapWith 1 .sep .s }}', big).message).to.match(/wrapWith would build a value of \d+ bytes, more than 1048576/);
+    expect(budgetFailure('{{ join .sep (list .s .s .s .s .s .s) }}', big).message).to.match(/join would build a value of \d+ bytes/);
+    expect(budgetFailure('{{ cat .s .s .s .s .s .s .s .s .s .s .s }}', big).limit).to.equal('maxOutputBytes');
+    expect(budgetFailure('{{ regexReplaceAll "x" .s .sep }}', big).message).to.match(/regexReplaceAll would build a value of \d+ bytes/);
+  });
+
   it('dict, set and merge write __proto__ as an ordinary key, never to Object.prototype', () => {
     const out = render(
       '{{ $d := dict "__proto__" (dict "polluted" 1) }}{{ $_ := set $d "constructor" 2 }}{{ $m := merge (dict) (fromJson "{\\"__proto__\\":{\\"polluted\\":3}}") }}{{ keys $d | sortAlpha }} {{ keys $m }} {{ $d.__proto__.polluted }}',

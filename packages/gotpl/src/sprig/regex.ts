@@ -139,10 +139,9 @@ function replaceAll(re: RE2JS, s: string, budget: Budget, name: string, replacem
     lastEnd = m[1]!;
     const width = runeWidth(s, search);
     search = search + width > m[1]! ? search + width : m[1]!;
-    if ((++count & 1023) === 0) {
-      spendIterations(budget, 1024, name);
-      spendBytes(budget, utf8Length(out), name);
-    }
+    // UTF-16 length is a lower bound of the UTF-8 size: checked every match, so long replacements cannot pile up.
+    if (out.length > budget.maxOutputBytes) spendBytes(budget, utf8Length(out), name);
+    if ((++count & 1023) === 0) spendIterations(budget, 1024, name);
   }
   return out + s.slice(lastEnd);
 }

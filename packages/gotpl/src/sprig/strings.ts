@@ -110,6 +110,14 @@ function nonNil(args: readonly unknown[]): unknown[] {
   return args.filter((a) => a !== null && a !== undefined);
 }
 
+/** strings.Join, after checking that the parts together fit the output budget. */
+function joinWithin(parts: readonly string[], sep: string, budget: Budget, name: string): string {
+  let length = sep.length * Math.max(parts.length - 1, 0);
+  for (const p of parts) length += p.length;
+  spendBytes(budget, length, name);
+  return parts.join(sep);
+}
+
 /** Maps _0, _1, ... to the parts, as sprig's split and splitn return them. */
 function indexedMap(parts: readonly string[]): Record<string, unknown> {
   const m: Record<string, unknown> = {};
@@ -137,20 +145,29 @@ export const STRINGS: FunctionGroup = {
   contains: fixed([S, S], (a) => (a[1] as string).includes(a[0] as string)),
   hasPrefix: fixed([S, S], (a) => (a[1] as string).startsWith(a[0] as string)),
   hasSuffix: fixed([S, S], (a) => (a[1] as string).endsWith(a[0] as string)),
-  quote: variadic([], I, (a) =>
-    nonNil(a)
-      .map((x) => sprintf('%q', [strval(x)]))
-      .join(' '),
+  quote: variadic([], I, (a, { budget }) =>
+    joinWithin(
+      nonNil(a).map((x) => sprintf('%q', [strval(x)])),
+      ' ',
+      budget,
+      'quote',
+    ),
   ),
-  squote: variadic([], I, (a) =>
-    nonNil(a)
-      .map((x) => sprintf("'%v'", [x]))
-      .join(' '),
+  squote: variadic([], I, (a, { budget }) =>
+    joinWithin(
+      nonNil(a).map((x) => sprintf("'%v'", [x])),
+      ' ',
+      budget,
+      'squote',
+    ),
   ),
-  cat: variadic([], I, (a) =>
-    nonNil(a)
-      .map((x) => sprintf('%v', [x]))
-      .join(' '),
+  cat: variadic([], I, (a, { budget }) =>
+    joinWithin(
+      nonNil(a).map((x) => sprintf('%v', [x])),
+      ' ',
+      budget,
+      'cat',
+    ),
   ),
   indent: fixed([INT, S], (a, { budget }) => indent(a[0] as number, a[1] as string, budget, 'indent')),
   nindent: fixed([INT, S], (a, { budget }) => '\n' + indent(a[0] as number, a[1] as string, budget, 'nindent')),
@@ -166,6 +183,6 @@ export const STRINGS: FunctionGroup = {
   split: fixed([S, S], (a, { budget }) => splitList(a[1] as string, a[0] as string, budget, 'split')),
   splitList: fixed([S, S], (a, { budget }) => splitList(a[1] as string, a[0] as string, budget, 'splitList')),
   splitn: fixed([S, INT, S], (a, { budget }) => indexedMap(splitN(a[2] as string, a[0] as string, a[1] as number, budget))),
-  join: fixed([S, I], (a) => strslice(a[1]).join(a[0] as string)),
+  join: fixed([S, I], (a, { budget }) => joinWithin(strslice(a[1]), a[0] as string, budget, 'join')),
   sortAlpha: fixed([I], (a) => (Array.isArray(a[0]) ? strslice(a[0]).sort(compareStrings) : [strval(a[0])])),
 };

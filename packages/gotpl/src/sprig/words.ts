@@ -4,7 +4,8 @@
  * (snakecase, kebabcase, camelcase). goutils walks some strings byte by byte and treats
  * each byte as a rune; that is kept, so non-ASCII input comes out as Go's does.
  */
-import { isUnicodeSpace, utf8Bytes } from '../unicode.js';
+import { spendBytes } from '../budget.js';
+import { isUnicodeSpace, utf8Bytes, utf8Length } from '../unicode.js';
 import type { FunctionGroup } from './define.js';
 import { fixed, INT, S } from './define.js';
 import { wordsToLower } from './xstrings.js';
@@ -210,7 +211,12 @@ export const WORDS: FunctionGroup = {
   initials: fixed([S], (a) => initials(a[0] as string)),
   nospace: fixed([S], (a) => nospace(a[0] as string)),
   wrap: fixed([INT, S], (a) => wrapCustom(a[1] as string, a[0] as number, '', false)),
-  wrapWith: fixed([INT, S, S], (a) => wrapCustom(a[2] as string, a[0] as number, a[1] as string, true)),
+  wrapWith: fixed([INT, S, S], (a, { budget }) => {
+    const [width, separator, s] = a as [number, string, string];
+    // At most one separator per `width` bytes: a long separator must not multiply a long string.
+    spendBytes(budget, utf8Length(s) + (Math.floor(utf8Length(s) / Math.max(width, 1)) + 1) * utf8Length(separator), 'wrapWith');
+    return wrapCustom(s, width, separator, true);
+  }),
   abbrev: fixed([INT, S], (a) => ((a[0] as number) < 4 ? a[1] : abbreviateFull(a[1] as string, 0, a[0] as number))),
   abbrevboth: fixed([INT, INT, S], (a) => {
     const [left, right, s] = a as [number, number, string];
