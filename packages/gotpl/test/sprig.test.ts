@@ -138,6 +138,10 @@ describe('gotpl: guards around sprig functions', () => {
     expect(budgetFailure('{{ join .sep (list .s .s .s .s .s .s) }}', big).message).to.match(/join would build a value of \d+ bytes/);
     expect(budgetFailure('{{ cat .s .s .s .s .s .s .s .s .s .s .s }}', big).limit).to.equal('maxOutputBytes');
     expect(budgetFailure('{{ regexReplaceAll "x" .s .sep }}', big).message).to.match(/regexReplaceAll would build a value of \d+ bytes/);
+    expect(budgetFailure('{{ replace "x" .sep .s }}', big).message).to.match(/replace would build a value of \d+ bytes/);
+    // Counted exactly: a long string with few matches is not refused for what it might have become.
+    const few = compile('{{ replace "y" "0123456789" .s | len }}').render({ s: 'x'.repeat(900_000) + 'yy' }, new Budget(LIMITS));
+    expect(few).to.equal('900020');
   });
 
   it('dict, set and merge write __proto__ as an ordinary key, never to Object.prototype', () => {

@@ -17,6 +17,13 @@ export function replaceAll(s: string, from: string, to: string): string {
   return to + Array.from(s, (c) => c + to).join('');
 }
 
+/** Non-overlapping occurrences of a non-empty `sub`, as strings.Count finds them. */
+function occurrences(s: string, sub: string): number {
+  let n = 0;
+  for (let i = s.indexOf(sub); i >= 0; i = s.indexOf(sub, i + sub.length)) n++;
+  return n;
+}
+
 /** strings.Repeat, after checking the result against the budget. */
 export function repeat(s: string, count: number, budget: Budget, name: string): string {
   if (count < 0) throw new Error('strings: negative Repeat count');
@@ -173,7 +180,10 @@ export const STRINGS: FunctionGroup = {
   nindent: fixed([INT, S], (a, { budget }) => '\n' + indent(a[0] as number, a[1] as string, budget, 'nindent')),
   replace: fixed([S, S, S], (a, { budget }) => {
     const [from, to, s] = a as [string, string, string];
-    if (to.length > from.length) spendBytes(budget, utf8Length(s) + (utf8Length(s) + 1) * utf8Length(to), 'replace');
+    if (to.length > from.length) {
+      const count = from === '' ? Array.from(s).length + 1 : occurrences(s, from);
+      spendBytes(budget, utf8Length(s) + count * (utf8Length(to) - utf8Length(from)), 'replace');
+    }
     return replaceAll(s, from, to);
   }),
   plural: fixed([S, S, INT], (a) => (a[2] === 1 ? a[0] : a[1])),
