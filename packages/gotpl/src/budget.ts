@@ -95,3 +95,32 @@ export class Budget {
     return this.setting === '' ? limit : `${this.setting}.${limit}`;
   }
 }
+
+/**
+ * Thrown by a function that would build more than the budget allows (a list of 10^9
+ * numbers, a string of 10^9 repetitions) before building it; the executor reports it as a
+ * TemplateBudgetError for `limit`.
+ */
+export class FunctionBudgetError extends Error {
+  constructor(
+    readonly limit: BudgetLimit,
+    readonly what: string,
+  ) {
+    super(what);
+  }
+}
+
+/** A function is about to build a list of `n` elements: each counts as a loop iteration. */
+export function spendIterations(budget: Budget, n: number, name: string): void {
+  budget.iterations += n;
+  if (budget.iterations > budget.maxIterations) {
+    throw new FunctionBudgetError('maxIterations', `${name} would build ${n} elements, more than ${budget.maxIterations} loop iterations allow`);
+  }
+}
+
+/** A function is about to build a string of about `bytes` UTF-8 bytes. */
+export function spendBytes(budget: Budget, bytes: number, name: string): void {
+  if (bytes > budget.maxOutputBytes) {
+    throw new FunctionBudgetError('maxOutputBytes', `${name} would build a value of ${bytes} bytes, more than ${budget.maxOutputBytes}`);
+  }
+}

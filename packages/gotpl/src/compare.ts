@@ -8,7 +8,7 @@
  */
 import { sprintf } from './fmt-printf.js';
 import { compareStrings } from './unicode.js';
-import { kindOf, Kind, typeName } from './values.js';
+import { GoStruct, kindOf, Kind, typeName } from './values.js';
 
 /** An error a builtin returns; exec reports it as "error calling NAME: message". */
 export class BuiltinError extends Error {}
@@ -46,6 +46,11 @@ function equalNonBasic(a: unknown, b: unknown): boolean {
     throw new BuiltinError(sprintf('non-comparable types %s: %v, %s: %v', [a, typeName(a), typeName(b), b]));
   }
   if (a === undefined || b === undefined) return a === b;
+  // A struct (time.Time) compares by value, a pointer (*semver.Version) by identity.
+  if (a instanceof GoStruct && b instanceof GoStruct) {
+    if (a.goType !== b.goType) throw new BuiltinError(sprintf('non-comparable types %s: %v, %s: %v', [a, typeName(a), typeName(b), b]));
+    return a.goKind === 'ptr' ? a === b : a.goString() === b.goString();
+  }
   // Slices, maps and functions are not comparable in Go.
   throw new BuiltinError(sprintf('non-comparable type %s: %v', [b, typeName(b)]));
 }

@@ -9,11 +9,14 @@
 import { N, nodeString } from './ast.js';
 import type { AnyNode, ArgNode, ChainNode, CommandNode, FieldNode, IdentifierNode, ListNode, NumberNode, PipeNode, VariableNode } from './ast.js';
 import type { Budget, BudgetLimit } from './budget.js';
+import type { CallContext, Clock } from './context.js';
 import { TemplateBudgetError, TemplateError, TemplateExecError, locate } from './errors.js';
 import { Param, Special } from './functions.js';
+import { fitsParam, PARAM_TYPE } from './params.js';
 import type { Func } from './functions.js';
 import { quoteString } from './unicode.js';
-import { isMap, isTrue, mapGet, typeName } from './values.js';
+import { GoStruct, isIntNumber, isMap, isTrue, mapGet, typeName } from './values.js';
+import { FunctionBudgetError } from './budget.js';
 
 /** A compiled template set: what execution needs besides the data. */
 export interface Program {
@@ -44,11 +47,16 @@ export class Evaluator {
   protected top = 0;
   protected base = 0;
 
+  /** Handed to every function call: the budget and the clock. */
+  private readonly context: CallContext;
+
   constructor(
     protected readonly program: Program,
     protected readonly budget: Budget,
+    now: Clock = Date.now,
   ) {
     this.executing = program.name;
+    this.context = { budget, now };
   }
 
   // ---- errors ----
@@ -218,6 +226,11 @@ export class Evaluator {
       if (v === undefined) this.errorf(`map has no entry for key ${quoteString(name)}`);
       return v;
     }
+    if (receiver instanceof GoStruct) {
+      const v = args !== null && args.length > 1 ? undefined : receiver.field(name);
+      if (v !== undefined) return v;
+      this.errorf(`can't evaluate field ${name} in type ${receiver.goType}`);
+    }
     this.errorf(`can't evaluate field ${name} in type ${boxed ? 'interface {}' : typeName(receiver)}`);
   }
 
@@ -266,10 +279,11 @@ export class Evaluator {
 
     let result: unknown;
     try {
-      result = fn.invoke(argv);
+      result = fn.invoke(argv, this.context);
     } catch (e) {
       if (e instanceof TemplateError) throw e;
       this.node = node;
+      if (e instanceof FunctionBudgetError) this.overBudget(e.limit, e.what);
       this.errorf(`error calling ${fn.name}: ${e instanceof Error ? e.message : String(e)}`);
     }
     if (typeof result === 'string') this.chargeBuilt(fn.name, node, result);
@@ -302,10 +316,12 @@ export class Evaluator {
   private validateType(value: unknown, t: ArgType): unknown {
     if (value === undefined) {
       if (t === Param.Iface) return null;
-      if (t === Param.String) this.errorf('invalid value; expected string');
+      if (t === Param.Map) return null; // a nil map
+      if (t !== Param.Value && t !== ANY) this.errorf(`invalid value; expected ${PARAM_TYPE[t]}`);
       return undefined;
     }
-    if (t === Param.String && typeof value !== 'string') this.errorf(`wrong type for value; expected string; got ${typeName(value)}`);
+    if (t === ANY || t <= Param.Iface) return value;
+    if (!fitsParam(value, t)) this.errorf(`wrong type for value; expected ${PARAM_TYPE[t]}; got ${typeName(value)}`);
     return value;
   }
 
@@ -315,8 +331,8 @@ export class Evaluator {
       case N.Dot:
         return this.validateType(dot, t);
       case N.Nil:
-        if (t === Param.Iface) return null;
-        if (t === Param.String) this.errorf('cannot assign nil to string');
+        if (t === Param.Iface || t === Param.Map) return null;
+        if (t !== Param.Value && t !== ANY) this.errorf(`cannot assign nil to ${PARAM_TYPE[t]}`);
         return undefined;
       case N.Field:
         return this.validateType(this.evalFieldNode(dot, n, null, MISSING), t);
@@ -329,9 +345,22 @@ export class Evaluator {
       case N.Chain:
         return this.validateType(this.evalChainNode(dot, n, null, MISSING), t);
     }
-    if (t === Param.String) {
-      if (n.kind === N.String) return n.text;
-      this.errorf(`expected string; found ${nodeString(n)}`);
+    switch (t) {
+      case Param.String:
+        if (n.kind === N.String) return n.text;
+        return this.errorf(`expected string; found ${nodeString(n)}`);
+      case Param.Int:
+        if (n.kind === N.Number && !n.overflowsInt && isIntNumber(n.value)) return n.value;
+        return this.errorf(`expected integer; found ${nodeString(n)}`);
+      case Param.Float:
+        if (n.kind === N.Number) return n.value;
+        return this.errorf(`expected float; found ${nodeString(n)}`);
+      case Param.Bool:
+        if (n.kind === N.Bool) return n.value;
+        return this.errorf(`expected bool; found ${nodeString(n)}`);
+      case Param.Map:
+      case Param.Time:
+        return this.errorf(`can't handle ${nodeString(n)} for arg of type ${PARAM_TYPE[t]}`);
     }
     switch (n.kind) {
       case N.Bool:

@@ -11,7 +11,7 @@ import { Evaluator } from './eval.js';
 import { printOne } from './fmt.js';
 import { sprintf } from './fmt-printf.js';
 import { quoteString } from './unicode.js';
-import { isTrue, kindOf, Kind, sortedKeys, typeName } from './values.js';
+import { GoStruct, isTrue, kindOf, Kind, sortedKeys, typeName } from './values.js';
 import type { GoMap } from './values.js';
 
 /** Go's limit on nested {{template}} calls for wasm, and a safe one for JavaScript stacks. */
@@ -43,6 +43,8 @@ export class Executor extends Evaluator {
     const dot = data === null ? undefined : data;
     this.push('$', dot, false);
     const v = this.evalPipeline(dot, pipe);
+    // A Go value of its own (a time, a version) is what the template would print: callers get JSON-like values only.
+    if (v instanceof GoStruct) return v.goString();
     return v === undefined ? null : v;
   }
 

@@ -9,7 +9,7 @@
 import { formatFloat, formatInteger, formatUnicode, pad, padding, toRune } from './fmt-number.js';
 import type { Flags } from './fmt-number.js';
 import { isPrint, canBackquote, quoteRune, quoteString, truncateRunes, utf8Bytes } from './unicode.js';
-import { isIntNumber, kindOf, Kind, sortedKeys, typeName } from './values.js';
+import { GoStruct, isIntNumber, kindOf, Kind, sortedKeys, typeName } from './values.js';
 import type { GoMap } from './values.js';
 
 const NIL = '<nil>';
@@ -93,6 +93,12 @@ export class Printer {
       case Kind.Slice:
         this.printSlice(v as unknown[], verb, depth);
         return;
+    }
+    if (v instanceof GoStruct) {
+      // fmt's handleMethods: a Stringer prints through String() for these verbs.
+      if (verb === 'v' || verb === 's' || verb === 'q' || verb === 'x' || verb === 'X') this.fmtString(v.goString(), verb);
+      else this.badVerb(verb, v);
+      return;
     }
     // Go prints a function's address; JavaScript functions have none to show.
     if (verb === 'v') this.buf += pad(this.f, '<func Value>');

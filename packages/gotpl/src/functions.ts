@@ -1,5 +1,5 @@
 /**
- * The function table a template sees: Go's builtins, our helpers, and the caller's own
+ * The function table a template sees: Go's builtins, sprig's functions (sprig/), and the caller's own
  * functions, each described by the parameter types exec needs to evaluate arguments the
  * way Go's reflection-driven evalCall does.
  */
@@ -8,19 +8,13 @@ import { eq, ge, gt, le, lt, ne } from './compare.js';
 import { html, js, urlquery } from './escape.js';
 import { sprint, sprintln } from './fmt.js';
 import { sprintf } from './fmt-printf.js';
-import { HELPERS } from './helpers.js';
+import { SPRIG } from './sprig/index.js';
 import { isAlphaNumeric } from './unicode.js';
+import { Param } from './params.js';
 import type { GoFunction } from './values.js';
+import type { CallContext } from './context.js';
 
-/** How exec evaluates an argument for a parameter. */
-export const enum Param {
-  /** reflect.Value: anything, nil stays "no value". */
-  Value,
-  /** interface{}: anything, "no value" becomes nil. */
-  Iface,
-  /** string: only strings. */
-  String,
-}
+export { Param } from './params.js';
 
 /** Builtins that exec evaluates itself. */
 export const enum Special {
@@ -38,7 +32,8 @@ export interface Func {
   readonly params: readonly Param[];
   /** Element type of a trailing variadic parameter, or null. */
   readonly variadic: Param | null;
-  readonly invoke: (args: unknown[]) => unknown;
+  /** Functions that build collections or large strings check them against the budget first. */
+  readonly invoke: (args: unknown[], context: CallContext) => unknown;
 }
 
 function builtin(name: string, params: Param[], variadic: Param | null, invoke: (args: unknown[]) => unknown, special = Special.None): Func {
@@ -80,7 +75,9 @@ function added(name: string, params: Param[], variadic: Param | null, fn: GoFunc
 
 const DEFAULTS: ReadonlyMap<string, Func> = new Map([
   ...BUILTINS.map((f) => [f.name, f] as const),
-  ...Object.entries(HELPERS).map(([name, h]) => [name, added(name, new Array<Param>(h.arity).fill(I), h.variadic ? I : null, h.fn)] as const),
+  ...Object.entries(SPRIG).map(
+    ([name, f]) => [name, { name, builtin: false, special: Special.None, params: f.params, variadic: f.variadic, invoke: f.fn }] as const,
+  ),
 ]);
 
 /** Go's goodName: a letter or '_' followed by letters, digits and '_'. */
@@ -94,7 +91,7 @@ function goodName(name: string): boolean {
   return true;
 }
 
-/** Builtins and helpers, overridden by the caller's functions, which take any arguments. */
+/** Builtins and sprig's functions, overridden by the caller's functions, which take any arguments. */
 export function functionTable(funcs: Readonly<Record<string, GoFunction>> | undefined): ReadonlyMap<string, Func> {
   if (funcs === undefined || Object.keys(funcs).length === 0) return DEFAULTS;
   const table = new Map(DEFAULTS);

@@ -6,7 +6,8 @@
  *   t.evaluate(data);    // the typed value when the source is a single action
  */
 export { compile, Template } from './template.js';
-export type { CompileOptions, TemplateFunction } from './template.js';
+export type { CompileOptions, RenderOptions, TemplateFunction } from './template.js';
+export type { Clock } from './context.js';
 export { TemplateBudgetError, TemplateError, TemplateExecError, TemplateParseError } from './errors.js';
 export { Budget } from './budget.js';
 export type { BudgetLimit, BudgetLimits } from './budget.js';

@@ -10,15 +10,24 @@ import type { Program } from './eval.js';
 import { functionTable } from './functions.js';
 import { parseTemplates } from './parser.js';
 import type { GoFunction } from './values.js';
+import type { Clock } from './context.js';
 
 export type TemplateFunction = GoFunction;
+
+export interface RenderOptions {
+  /**
+   * The clock that `now` and the date functions read, in milliseconds since the epoch
+   * (Date.now when absent). Tests fix it so that dates render the same every run.
+   */
+  now?: Clock;
+}
 
 export interface CompileOptions {
   /** Name used in error messages (Go's template name). Defaults to "tpl". */
   name?: string;
   /**
    * Extra functions, callable as `{{ name arg1 arg2 }}` or as a pipeline stage (the piped
-   * value is the last argument). They replace helpers or builtins of the same name. "No
+   * value is the last argument). They replace sprig functions or builtins of the same name. "No
    * value" arrives as null; a thrown error stops execution with TemplateExecError.
    */
   funcs?: Readonly<Record<string, TemplateFunction>>;
@@ -57,8 +66,8 @@ export class Template {
    * more than `budget` (unlimited when none is given; share one budget between the
    * templates of one rendering).
    */
-  render(data: unknown, budget: Budget = new Budget()): string {
-    return new Executor(this.program, budget).render(this.root, data);
+  render(data: unknown, budget: Budget = new Budget(), options: RenderOptions = {}): string {
+    return new Executor(this.program, budget, options.now).render(this.root, data);
   }
 
   /**
@@ -66,9 +75,9 @@ export class Template {
    * `{{ .x | toJson }}`), with nothing before or after it, yields the pipeline's value
    * untouched: a number, boolean, object, array, string or null.
    */
-  evaluate(data: unknown, budget: Budget = new Budget()): unknown {
-    if (this.single === null) return this.render(data, budget);
-    return new Executor(this.program, budget).evaluate(this.single, data);
+  evaluate(data: unknown, budget: Budget = new Budget(), options: RenderOptions = {}): unknown {
+    if (this.single === null) return this.render(data, budget, options);
+    return new Executor(this.program, budget, options.now).evaluate(this.single, data);
   }
 }
 

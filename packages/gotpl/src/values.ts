@@ -19,9 +19,30 @@ export const enum Kind {
   Slice,
   Map,
   Func,
+  /** A Go struct or pointer to one that a function returned: time.Time, *semver.Version. */
+  Struct,
 }
 
 export type GoFunction = (...args: unknown[]) => unknown;
+
+/**
+ * A Go value with a type of its own that a sprig function returns (time.Time,
+ * *semver.Version). It prints with its String method, as fmt does for a Stringer, is
+ * true in conditions like any struct, and exposes its argument-less methods as fields
+ * (`(now).Year`, `(semver "1.2.3").Major`).
+ */
+export abstract class GoStruct {
+  /** reflect.Type.String(): "time.Time", "*semver.Version". */
+  abstract readonly goType: string;
+  /** reflect.Kind.String(): "struct" or "ptr". */
+  abstract readonly goKind: string;
+  /** Its String method. */
+  abstract goString(): string;
+  /** An argument-less method or exported field, or undefined when it has none by that name. */
+  abstract field(name: string): unknown;
+  /** What encoding/json writes for it. */
+  abstract toJSON(): unknown;
+}
 export type GoMap = Record<string, unknown>;
 
 const TWO_63 = 2 ** 63;
@@ -32,7 +53,7 @@ export function isIntNumber(n: number): boolean {
 }
 
 export function isMap(v: unknown): v is GoMap {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof GoStruct);
 }
 
 export function kindOf(v: unknown): Kind {
@@ -49,7 +70,8 @@ export function kindOf(v: unknown): Kind {
       return Kind.Func;
     case 'object':
       if (v === null) return Kind.Invalid;
-      return Array.isArray(v) ? Kind.Slice : Kind.Map;
+      if (Array.isArray(v)) return Kind.Slice;
+      return v instanceof GoStruct ? Kind.Struct : Kind.Map;
   }
   return Kind.Invalid;
 }
@@ -71,6 +93,8 @@ export function typeName(v: unknown): string {
       return 'map[string]interface {}';
     case Kind.Func:
       return 'func(...interface {}) interface {}';
+    case Kind.Struct:
+      return (v as GoStruct).goType;
   }
   return 'interface {}';
 }
@@ -116,7 +140,8 @@ export function isTrue(v: unknown): boolean {
       return true;
     case 'object':
       if (v === null) return false;
-      return Array.isArray(v) ? v.length > 0 : !mapIsEmpty(v as GoMap);
+      if (Array.isArray(v)) return v.length > 0;
+      return v instanceof GoStruct || !mapIsEmpty(v as GoMap);
   }
   return true;
 }

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { failure, render } from './support/render.js';
 
-describe('gotpl: helper functions', () => {
+describe('gotpl: the functions Switchboard documented before sprig', () => {
   it('toJson serialises any value, and "no value" as null', () => {
     expect(render('{{ toJson .v }}', { v: { a: [1, 'x', null], b: true } })).to.equal('{"a":[1,"x",null],"b":true}');
     expect(render('{{ .n | toJson }}', { n: null })).to.equal('null');
@@ -34,7 +34,9 @@ describe('gotpl: helper functions', () => {
 
   it('upper, lower and trim work on strings', () => {
     expect(render('{{ upper "abc é" }}|{{ lower "ABC" }}|{{ trim "  x y \\n" }}')).to.equal('ABC É|abc|x y');
-    expect(failure('{{ upper 1 }}').reason).to.equal('error calling upper: upper input must be a string; got int');
+    // sprig's upper takes a Go string: text/template refuses a number before the call, in Go's words.
+    expect(failure('{{ upper 1 }}').reason).to.equal('expected string; found 1');
+    expect(failure('{{ upper .n }}', { n: 1.5 }).reason).to.equal('wrong type for value; expected string; got float64');
   });
 
   it('join SEP LIST joins elements printed with %v, skipping nil', () => {
