@@ -20,6 +20,16 @@ export function readJsonPath(value: unknown, path: string): unknown {
   return node;
 }
 
+/** A value's text form, as a Go template would print it: strings as they are, the rest as JSON. */
+function textForm(v: unknown): string {
+  return typeof v === 'string' ? v : (JSON.stringify(v) as string | undefined) ?? String(v);
+}
+
+/** Loose comparison (reference-behaviour.md §3): equal, or with the same text form (`3` matches `"3"`). */
+export function looselyEqual(a: unknown, b: unknown): boolean {
+  return deepEqual(a, b) || textForm(a) === textForm(b);
+}
+
 export function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return false;
