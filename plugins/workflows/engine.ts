@@ -171,19 +171,22 @@ export class WorkflowEngine {
     await call.progress?.(wf.steps.length, wf.steps.length, 'done');
     record.completed_at = new Date().toISOString();
     record.duration_ms = Date.now() - started;
+    // Known secrets leave the document before it becomes the text content: JSON inside a text
+    // content is escaped twice, past what the kernel's scrubbing of the result looks for.
+    const safe = (doc: JsonObject): JsonObject => (this.secrets ? this.secrets.scrubValue(doc) : doc);
     const parts: DocumentParts = { executionId: record.execution_id, data: scope.data, entries, inputs: scope.inputs, outputs: scope.outputs, debug };
     let answer: CallToolResult;
     if (cancelled) {
       record.status = 'cancelled';
       record.error = 'cancelled by the client or by shutdown';
       const message = `workflow '${wf.def.name}' was cancelled`;
-      answer = documentError(failedDocument(wf, parts, 'cancelled', message), new SwitchboardError('CANCELLED', message, { execution_id: record.execution_id }));
+      answer = documentError(safe(failedDocument(wf, parts, 'cancelled', message)), new SwitchboardError('CANCELLED', message, { execution_id: record.execution_id }));
     } else if (failure) {
       record.status = 'failed';
       record.error = `workflow '${wf.def.name}' failed at step '${failure.step}' (tool '${failure.tool}'): ${failure.message}`;
       record.failure = { step: failure.step, tool: failure.tool, message: failure.message };
       answer = documentError(
-        failedDocument(wf, parts, 'failed', record.error),
+        safe(failedDocument(wf, parts, 'failed', record.error)),
         new SwitchboardError('WORKFLOW_FAILED', record.error, {
           execution_id: record.execution_id,
           step: failure.step,
@@ -200,12 +203,12 @@ export class WorkflowEngine {
       if (done.ok) {
         record.status = 'completed';
         record.result = done.doc;
-        answer = objectResult(done.doc);
+        answer = objectResult(safe(done.doc));
       } else {
         // The output template did not render: a failure, whose document still holds every result.
         record.status = 'failed';
         record.error = done.error;
-        answer = documentError(done.doc, new SwitchboardError('WORKFLOW_FAILED', done.error, { execution_id: record.execution_id }));
+        answer = documentError(safe(done.doc), new SwitchboardError('WORKFLOW_FAILED', done.error, { execution_id: record.execution_id }));
       }
     }
     scrubRecord(record, this.secrets);
