@@ -6,8 +6,8 @@
 export type ExecutionStatus = 'running' | 'completed' | 'failed' | 'cancelled';
 /**
  * `pending` and `running` exist only while the execution runs. `tolerated` is found only in
- * records written before the reference result shapes (docs/changelog.md): a failure that allowFailure let the run survive is now
- * `failed` with `tolerated: true`.
+ * records written before the reference result shapes (docs/changelog.md): a failure that
+ * allowFailure let the run survive is now `failed` with `tolerated: true`.
  */
 export type StepStatus = 'pending' | 'running' | 'completed' | 'failed' | 'tolerated' | 'skipped' | 'cancelled';
 
@@ -56,7 +56,7 @@ export interface ExecutionRecord {
   /** The failing step and tool of a failed run, and the upstream's own message. */
   failure?: { step: string; tool: string; message: string };
   steps: StepRecord[];
-  /** onFailure steps, in records written before the reference result shapes (they are in `steps` now, with `path: onFailure.<id>`). */
+  /** onFailure steps, in records written before the reference result shapes; they are in `steps` now, with `path: onFailure.<id>`. */
   rollback?: StepRecord[];
 }
 

@@ -96,7 +96,8 @@ export function workflowCoreTools(kernel: KernelApi, registry: WorkflowRegistry,
     }),
     tool('core_workflow_get', 'Get the complete definition of a workflow.', READ, { name: NAME }, ['name'], async (a, call) => {
       const entry = require(a.name as string);
-      if (!permits(kernel, call, 'read', workflowResource(a.name as string, entry.resource))) throw new SwitchboardError('NOT_FOUND', `workflow ${a.name as string} not found`, { kind: 'workflow', name: a.name as string });
+      if (!permits(kernel, call, 'read', workflowResource(a.name as string, entry.resource)))
+        throw new SwitchboardError('NOT_FOUND', `workflow ${a.name as string} not found`, { kind: 'workflow', name: a.name as string });
       return { ...toToolForm(entry.resource), available: registry.availability(a.name as string).available, source: entry.origin };
     }),
     tool(

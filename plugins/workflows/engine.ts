@@ -180,7 +180,10 @@ export class WorkflowEngine {
       record.status = 'cancelled';
       record.error = 'cancelled by the client or by shutdown';
       const message = `workflow '${wf.def.name}' was cancelled`;
-      answer = documentError(safe(failedDocument(wf, parts, 'cancelled', message)), new SwitchboardError('CANCELLED', message, { execution_id: record.execution_id }));
+      answer = documentError(
+        safe(failedDocument(wf, parts, 'cancelled', message)),
+        new SwitchboardError('CANCELLED', message, { execution_id: record.execution_id }),
+      );
     } else if (failure) {
       record.status = 'failed';
       record.error = `workflow '${wf.def.name}' failed at step '${failure.step}' (tool '${failure.tool}'): ${failure.message}`;

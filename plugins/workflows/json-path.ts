@@ -22,7 +22,9 @@ export function readJsonPath(value: unknown, path: string): unknown {
 
 /** A value's text form, as a Go template would print it: strings as they are, the rest as JSON. */
 function textForm(v: unknown): string {
-  return typeof v === 'string' ? v : (JSON.stringify(v) as string | undefined) ?? String(v);
+  if (typeof v === 'string') return v;
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- JSON.stringify answers undefined for undefined, a function or a symbol, whatever its type says
+  return JSON.stringify(v) ?? String(v);
 }
 
 /** Loose comparison (reference-behaviour.md §3): equal, or with the same text form (`3` matches `"3"`). */

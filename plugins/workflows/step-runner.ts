@@ -59,7 +59,7 @@ function typeName(v: unknown): string {
 /** The items expression as written, for messages (in single quotes: the run's JSON document escapes none). */
 function itemsSource(cv: CompiledValue): string {
   if (cv.kind === 'template') return `'${cv.template.source}'`;
-  if (cv.kind === 'literal') return typeof cv.value === 'string' ? `'${cv.value}'` : String(JSON.stringify(cv.value));
+  if (cv.kind === 'literal') return typeof cv.value === 'string' ? `'${cv.value}'` : JSON.stringify(cv.value);
   return '(as written)';
 }
 
@@ -166,28 +166,20 @@ export class StepRunner {
       return this.failed(step, this.own(step, sink, started, condition), { step: step.id, tool: 'forEach', message: messageOf(err) });
     }
     if (!Array.isArray(items))
-      return this.failed(
-        step,
-        this.own(step, sink, started, condition),
-        {
-          step: step.id,
-          tool: 'forEach',
-          message: `step '${step.id}': forEach items expression ${itemsSource(step.items)} resolved to ${typeName(items)}, expected a list`,
-        },
-      );
+      return this.failed(step, this.own(step, sink, started, condition), {
+        step: step.id,
+        tool: 'forEach',
+        message: `step '${step.id}': forEach items expression ${itemsSource(step.items)} resolved to ${typeName(items)}, expected a list`,
+      });
     // Refused before any iteration: each one is a tool call and a record, and 100,000 of
     // them held the gateway for seconds and wrote a 40 MB record.
     const maxItems = this.limits().workflows.maxIterations;
     if (items.length > maxItems) {
-      return this.failed(
-        step,
-        this.own(step, sink, started, condition),
-        {
-          step: step.id,
-          tool: 'forEach',
-          message: `step '${step.id}': forEach.items has ${items.length} items; at most ${maxItems} are allowed (aggregator.limits.workflows.maxIterations)`,
-        },
-      );
+      return this.failed(step, this.own(step, sink, started, condition), {
+        step: step.id,
+        tool: 'forEach',
+        message: `step '${step.id}': forEach.items has ${items.length} items; at most ${maxItems} are allowed (aggregator.limits.workflows.maxIterations)`,
+      });
     }
     const list: readonly unknown[] = items;
     const values: unknown[] = new Array(list.length);

@@ -178,7 +178,7 @@ describe('workflows as the reference has them: conditions and execution records'
 
   it('§7 include_steps: false leaves no step id anywhere', async () => {
     const { doc } = await run('workflow_rec_run');
-    const ex = await core<Obj>('core_workflow_execution_get', { execution_id: doc.execution_id, include_steps: false });
+    const ex = await core('core_workflow_execution_get', { execution_id: doc.execution_id, include_steps: false });
     expect(ex).to.not.have.property('steps');
     expect(ex.result).to.be.an('object').that.does.not.have.any.keys('steps', 'template_vars');
     expect(JSON.stringify(ex)).to.not.match(/rec_plain|rec_body|rec_soft|rec_last|rec_loop/);
