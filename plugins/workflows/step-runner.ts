@@ -281,7 +281,7 @@ export class StepRunner {
     const value = failureValue(error.step, error.tool, error.message);
     entry.error = entry.record.error = error.message;
     entry.value = value;
-    entry.record.result = value;
+    entry.record.result = recordedValue(value, this.maxRecordedBytes);
     this.close(entry, 'failed');
     if (!step.allowFailure && !entry.allowFailure) return { status: 'failed', error };
     entry.record.tolerated = true;
