@@ -155,6 +155,19 @@ describe('workflows as the reference has them: conditions and execution records'
     expect(doc.error).to.include('step after condition references non-existent step result: maybe');
   });
 
+  it('§3 a json_path key template is bounded like every template: a huge range stops at the budget, naming the setting', async () => {
+    await core('core_workflow_create', {
+      name: 'rec_bigkey',
+      steps: [
+        { id: 'base', tool: 'x_fx_add', args: { a: 1, b: 2 } },
+        { id: 'probe', tool: 'x_fx_ping', condition: { fromStep: 'base', expect: { json_path: { '{{ range 100000000 }}x{{ end }}': 'x' } } } },
+      ],
+    });
+    const { r, doc } = await run('workflow_rec_bigkey');
+    expect(errorCode(r)).to.equal('WORKFLOW_FAILED');
+    expect(doc.error).to.include('template stopped: more than 100000 loop iterations (aggregator.limits.templates.maxIterations)');
+  });
+
   it('§7 step entries: step_id beside id, input beside args ({} when none), plain ids for iterations with their path, tolerated failures', async () => {
     const { doc } = await run('workflow_rec_run');
     const ex = await core<{ steps: Entry[] } & Obj>('core_workflow_execution_get', { execution_id: doc.execution_id });
