@@ -25,7 +25,7 @@ import { scrubRecord, type ExecutionRecord } from './execution-record.js';
 import type { ExecutionStore } from './execution-store.js';
 import { failureValue } from './failure-value.js';
 import { completedDocument, failedDocument, type DocumentParts } from './result-document.js';
-import type { StepEntry } from './step-entry.js';
+import type { EntrySink, StepEntry } from './step-entry.js';
 import { StepRunner, type RunScope, type StepError } from './step-runner.js';
 import { RenderTurns } from './render-turns.js';
 import { templateBudget } from './templates.js';
@@ -126,9 +126,13 @@ export class WorkflowEngine {
       inputs: new Set(),
     };
     const entries: StepEntry[] = [];
-    // The record's entries are the document's, added as each top-level step ends.
-    const keep = (from: number) => {
-      for (let k = from; k < entries.length; k++) record.steps.push(entries[k]!.record);
+    // The record's entries are the document's, there as soon as they start (a loop's and a
+    // group's once they end, in their canonical order), so a running record shows progress.
+    const sink: EntrySink = {
+      push: (...added: StepEntry[]) => {
+        for (const e of added) record.steps.push(e.record);
+        return entries.push(...added);
+      },
     };
     let failure: StepError | undefined;
     let cancelled = false;
@@ -139,9 +143,7 @@ export class WorkflowEngine {
         break;
       }
       await call.progress?.(i, wf.steps.length, `step ${step.id}`);
-      const from = entries.length;
-      const outcome = await this.runner.run(step, scope, entries);
-      keep(from);
+      const outcome = await this.runner.run(step, scope, sink);
       if (outcome.status === 'failed') this.event(record, 'Warning', 'StepFailed', `step '${step.id}' failed: ${outcome.error.message}`);
       else if (outcome.status !== 'cancelled')
         this.event(
@@ -163,11 +165,7 @@ export class WorkflowEngine {
       }
     }
     if (cancelled) for (const s of record.steps) if (s.status === 'pending' || s.status === 'running') s.status = 'cancelled';
-    if (failure && !cancelled) {
-      const from = entries.length;
-      await this.rollback(wf, scope, failure, entries);
-      keep(from);
-    }
+    if (failure && !cancelled) await this.rollback(wf, scope, failure, sink);
     await call.progress?.(wf.steps.length, wf.steps.length, 'done');
     record.completed_at = new Date().toISOString();
     record.duration_ms = Date.now() - started;
@@ -225,9 +223,9 @@ export class WorkflowEngine {
    * onFailure steps, best-effort and in order, with `.error` bound; the run stays failed.
    * Their entries follow the failed step's, under their plain ids (`path: onFailure.<id>`).
    */
-  private async rollback(wf: CompiledWorkflow, scope: RunScope, failure: StepError, entries: StepEntry[]): Promise<void> {
+  private async rollback(wf: CompiledWorkflow, scope: RunScope, failure: StepError, sink: EntrySink): Promise<void> {
     const data = { ...scope.data, error: failure };
-    for (const step of wf.onFailure) await this.runner.tool(step, data, scope, entries, `onFailure.${step.id}`, true);
+    for (const step of wf.onFailure) await this.runner.tool(step, data, scope, sink, `onFailure.${step.id}`, true);
   }
 }
 

@@ -24,6 +24,9 @@ export interface StepEntry {
   record: StepRecord;
 }
 
+/** Where a step's entries go: an array, or the run's sink that also shows them in the live record. */
+export type EntrySink = Pick<StepEntry[], 'push'>;
+
 export function newEntry(
   id: string,
   tool: string,

@@ -13,7 +13,7 @@ import { recordedValue } from './execution-record.js';
 import { failureValue, type FailureValue } from './failure-value.js';
 import { runPool } from './pool.js';
 import type { RenderTurns } from './render-turns.js';
-import { newEntry, type StepEntry } from './step-entry.js';
+import { newEntry, type EntrySink, type StepEntry } from './step-entry.js';
 import { failureText, stepValue } from './step-value.js';
 import { RenderError, renderValue, templateBudget, type CompiledValue } from './templates.js';
 
@@ -98,7 +98,7 @@ export class StepRunner {
   }
 
   /** Runs a top-level step, adding its entries to `sink`. */
-  run(step: CompiledStep, scope: RunScope, sink: StepEntry[]): Promise<StepOutcome> {
+  run(step: CompiledStep, scope: RunScope, sink: EntrySink): Promise<StepOutcome> {
     if (step.kind === 'tool') return this.tool(step, scope.data, scope, sink);
     return step.kind === 'forEach' ? this.loop(step, scope, sink) : this.group(step, scope, sink);
   }
@@ -107,7 +107,7 @@ export class StepRunner {
    * A tool step, with `data` as its template root (a loop iteration's, or the run's). `path`
    * is where it ran when that says more than its id (`loop[2].sub`, `onFailure.undo`).
    */
-  async tool(step: CompiledToolStep, data: RunData, scope: RunScope, sink: StepEntry[], path?: string, rollback = false): Promise<StepOutcome> {
+  async tool(step: CompiledToolStep, data: RunData, scope: RunScope, sink: EntrySink, path?: string, rollback = false): Promise<StepOutcome> {
     const entry = newEntry(step.id, step.tool, step, path, rollback);
     sink.push(entry);
     try {
@@ -145,14 +145,14 @@ export class StepRunner {
   }
 
   /** The entry a loop or group has of its own: when its condition is false, or it fails before its sub-steps run. */
-  private own(step: CompiledLoop | CompiledGroup, sink: StepEntry[], started: number, condition?: ConditionReport): StepEntry {
+  private own(step: CompiledLoop | CompiledGroup, sink: EntrySink, started: number, condition?: ConditionReport): StepEntry {
     const entry = newEntry(step.id, step.kind, step, undefined, false, started);
     if (condition) entry.condition = condition;
     sink.push(entry);
     return entry;
   }
 
-  private async loop(step: CompiledLoop, scope: RunScope, sink: StepEntry[]): Promise<StepOutcome> {
+  private async loop(step: CompiledLoop, scope: RunScope, sink: EntrySink): Promise<StepOutcome> {
     const started = Date.now();
     let items: unknown;
     let condition: ConditionReport | undefined;
@@ -225,7 +225,7 @@ export class StepRunner {
     return { status: 'completed', value: values };
   }
 
-  private async group(step: CompiledGroup, scope: RunScope, sink: StepEntry[]): Promise<StepOutcome> {
+  private async group(step: CompiledGroup, scope: RunScope, sink: EntrySink): Promise<StepOutcome> {
     const started = Date.now();
     if (step.condition) {
       let condition: ConditionReport;

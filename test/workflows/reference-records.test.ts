@@ -6,7 +6,19 @@
 import { expect } from 'chai';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { callTool, connectHttp, errorCode, EVERYTHING, meta, startSwitchboard, stdioServer, TEST_SERVER, text, type Running } from '../support/harness.js';
+import {
+  callTool,
+  connectHttp,
+  errorCode,
+  eventually,
+  EVERYTHING,
+  meta,
+  startSwitchboard,
+  stdioServer,
+  TEST_SERVER,
+  text,
+  type Running,
+} from '../support/harness.js';
 
 type Obj = Record<string, unknown>;
 interface Entry {
@@ -57,6 +69,7 @@ const FILES = {
     - { id: rec_last, tool: x_everything_echo, args: { message: "hi {{ .input.who }}" } }
 `,
   ),
+  'workflows/rec_slow.yaml': wf('rec_slow', '  steps:\n    - { id: s1, tool: x_fx_ping }\n    - { id: s2, tool: x_fx_slow, args: { ms: 1500 } }\n'),
   'workflows/rec_fail.yaml': wf(
     'rec_fail',
     `  args: { app: { type: string, default: web } }
@@ -231,6 +244,26 @@ describe('workflows as the reference has them: conditions and execution records'
     refused(await get({}), 'execution_id is required');
     refused(await get({ execution_id: '' }), 'execution_id is required');
     refused(await get({ execution_id: doc.execution_id, include_steps: 'yes' }), 'include_steps must be a boolean value');
+  });
+
+  it('§7 a running execution is listed under inprogress and its record shows the steps so far', async () => {
+    const running = callTool(client, 'workflow_rec_slow');
+    const listed = await eventually(
+      () => core<{ executions: Obj[] }>('core_workflow_execution_list', { workflow_name: 'rec_slow', status: 'inprogress' }),
+      (l) => l.executions.length === 1,
+      5000,
+    );
+    const live = await eventually(
+      () => core<{ status: string; steps: Entry[] }>('core_workflow_execution_get', { execution_id: listed.executions[0]!.execution_id }),
+      (x) => x.steps.length === 2 || x.status !== 'running',
+      5000,
+    );
+    expect(live.status).to.equal('running');
+    expect(live.steps.map((e) => [e.step_id, e.status])).to.deep.equal([
+      ['s1', 'completed'],
+      ['s2', 'running'],
+    ]);
+    expect((await running).isError).to.not.equal(true);
   });
 
   it('§7 core_workflow_execution_list: summaries only, has_more, exact workflow_name, inprogress, bounds in words', async () => {
