@@ -104,6 +104,7 @@ export class ToolInvoker {
 
   private validatorFor(entry: CatalogueEntry): ValidateFunction | null {
     let v = this.validators.get(entry);
+    if (v === undefined && entry.checksOwnArguments) this.validators.set(entry, (v = NO_VALIDATOR));
     if (v === undefined) {
       try {
         // The draft an upstream names is not ours to enforce; its constraints are.

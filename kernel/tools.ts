@@ -47,6 +47,12 @@ export interface ToolDefinition {
   labels?: Record<string, string>;
   /** A core tool that performs an admin operation says which: callers who may never perform it do not see the tool. */
   operation?: AdminOperation;
+  /**
+   * The tool checks its arguments itself (a workflow: reserved arguments and wording clients
+   * match on), so the kernel does not validate them against `inputSchema`, which stays what
+   * clients are shown.
+   */
+  checksOwnArguments?: true;
   invoke: ToolInvoker;
 }
 

@@ -188,14 +188,18 @@ export interface WorkflowArgDefinition {
   description?: string;
 }
 
+/** A step's condition: exactly one of `tool`, `fromStep` (or `from_step`) and `template`. */
 export interface WorkflowCondition {
   tool?: string;
   args?: Record<string, unknown>;
   fromStep?: string;
+  from_step?: string;
   /** A template that renders to true or false. */
   template?: string;
+  /** `{success?, json_path? (or jsonPath)}`. */
   expect?: Record<string, unknown>;
   expect_not?: Record<string, unknown>;
+  expectNot?: Record<string, unknown>;
 }
 
 /** A step as written: exactly one of `tool`, `forEach` or `parallel` (checked when compiled). */
@@ -208,11 +212,12 @@ export interface WorkflowStep {
   description?: string;
   args?: Record<string, unknown>;
   condition?: WorkflowCondition;
+  /** Kept in `.results` (every step is) and, unless `output: false`, shown in the returned document. */
   store?: boolean;
   allowFailure?: boolean;
   allow_failure?: boolean;
   outputs?: Record<string, unknown>;
-  /** Show this step's result in the returned document. */
+  /** Show this step's result in the returned document (`false` beats `store: true`). */
   output?: boolean;
 }
 

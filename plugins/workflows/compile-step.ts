@@ -4,19 +4,20 @@
  * problem is collected with the step's id in it, so a person reading the list can fix
  * them all at once.
  */
-import type { WorkflowCondition, WorkflowStep } from '../../kernel/index.js';
-import { compileValue, TemplateLocationError, type CompiledValue } from './templates.js';
+import type { WorkflowStep } from '../../kernel/index.js';
+import { compileCondition, type CompiledCondition } from './compile-condition.js';
+import { compileValue, inputPathsOf, TemplateLocationError, type CompiledValue } from './templates.js';
 
-export type CompiledCondition =
-  | { kind: 'tool'; tool: string; args: CompiledValue; expect: Record<string, unknown>; expectNot?: Record<string, unknown> }
-  | { kind: 'fromStep'; fromStep: string; expect: Record<string, unknown>; expectNot?: Record<string, unknown> }
-  | { kind: 'template'; template: CompiledValue };
+export type { CompiledCondition } from './compile-condition.js';
 
 interface CompiledBase {
   id: string;
   condition?: CompiledCondition;
   allowFailure: boolean;
-  /** Shown in the returned document. */
+  /**
+   * Output-enabled: its entries in the returned document carry `result` (`output: true`, or
+   * `output` unset and `store: true`; a loop's or group's flag is its sub-steps' default).
+   */
   output: boolean;
 }
 
@@ -24,6 +25,8 @@ export interface CompiledToolStep extends CompiledBase {
   kind: 'tool';
   tool: string;
   args: CompiledValue;
+  /** The `.input` paths its argument templates refer to (template_vars). */
+  argInputs: string[];
   outputs?: CompiledValue;
 }
 
@@ -51,43 +54,6 @@ export interface StepContext {
   errors: string[];
 }
 
-function checkExpect(expect: unknown, where: string, errors: string[]): void {
-  if (expect === undefined) return;
-  if (!expect || typeof expect !== 'object' || Array.isArray(expect)) {
-    errors.push(`${where}: must be an object`);
-    return;
-  }
-  for (const [k, v] of Object.entries(expect)) {
-    if (k === 'success' && typeof v !== 'boolean') errors.push(`${where}.success: must be a boolean`);
-    else if (k === 'json_path' && (!v || typeof v !== 'object' || Array.isArray(v))) errors.push(`${where}.json_path: must map paths to expected values`);
-    else if (k !== 'success' && k !== 'json_path') errors.push(`${where}: unknown expectation '${k}' (use success or json_path)`);
-  }
-}
-
-function compileCondition(c: WorkflowCondition, id: string, ctx: StepContext): CompiledCondition | undefined {
-  const where = `step '${id}', condition`;
-  const forms = [c.tool !== undefined, c.fromStep !== undefined, c.template !== undefined].filter(Boolean).length;
-  if (forms !== 1) {
-    ctx.errors.push(`${where}: set exactly one of 'tool', 'fromStep' or 'template'`);
-    return undefined;
-  }
-  if (c.template !== undefined) {
-    if (c.expect !== undefined || c.expect_not !== undefined)
-      ctx.errors.push(`${where}: a template condition has no expect; the template itself renders true or false`);
-    return { kind: 'template', template: compileValue(c.template, () => `${where} template`) };
-  }
-  checkExpect(c.expect, `${where}.expect`, ctx.errors);
-  checkExpect(c.expect_not, `${where}.expect_not`, ctx.errors);
-  const expect = c.expect ?? { success: true };
-  const not = c.expect_not ? { expectNot: c.expect_not } : {};
-  if (c.fromStep !== undefined) {
-    if (!ctx.ids.has(c.fromStep)) ctx.errors.push(`${where}: fromStep '${c.fromStep}' is not an earlier step`);
-    return { kind: 'fromStep', fromStep: c.fromStep, expect, ...not };
-  }
-  ctx.tools.add(c.tool!);
-  return { kind: 'tool', tool: c.tool!, args: compileValue(c.args ?? {}, (path) => `${where} argument${path ? ` '${path}'` : ''}`), expect, ...not };
-}
-
 function limit(value: number | undefined, fallback: number, where: string, errors: string[]): number {
   if (value === undefined) return fallback;
   if (!Number.isInteger(value) || value < 1) errors.push(`${where} must be at least 1 (it is ${value})`);
@@ -98,7 +64,7 @@ function limit(value: number | undefined, fallback: number, where: string, error
  * Compiles `step`; `within` names the loop or group holding it (whose bodies take tool steps
  * only). Returns undefined when the step is too broken to compile (its errors are in ctx).
  */
-export function compileStep(step: WorkflowStep, ctx: StepContext, within?: string): CompiledStep | undefined {
+export function compileStep(step: WorkflowStep, ctx: StepContext, within?: string, outputByDefault = false): CompiledStep | undefined {
   const { id } = step;
   if (ctx.ids.has(id)) ctx.errors.push(`step '${id}': duplicate step id`);
   const kinds = (['tool', 'forEach', 'parallel'] as const).filter((k) => step[k] !== undefined);
@@ -117,7 +83,8 @@ export function compileStep(step: WorkflowStep, ctx: StepContext, within?: strin
     return undefined;
   }
   try {
-    const base: CompiledBase = { id, allowFailure: step.allowFailure ?? step.allow_failure ?? false, output: step.output ?? false };
+    const output = step.output ?? (step.store === true ? true : outputByDefault);
+    const base: CompiledBase = { id, allowFailure: step.allowFailure ?? step.allow_failure ?? false, output };
     if (step.condition) {
       const condition = compileCondition(step.condition, id, ctx);
       if (condition) base.condition = condition;
@@ -125,12 +92,8 @@ export function compileStep(step: WorkflowStep, ctx: StepContext, within?: strin
     if (step.tool !== undefined) {
       ctx.ids.add(id);
       ctx.tools.add(step.tool);
-      const compiled: CompiledToolStep = {
-        ...base,
-        kind: 'tool',
-        tool: step.tool,
-        args: compileValue(step.args ?? {}, (path) => `step '${id}', argument${path ? ` '${path}'` : ''}`),
-      };
+      const args = compileValue(step.args ?? {}, (path) => `step '${id}', argument${path ? ` '${path}'` : ''}`);
+      const compiled: CompiledToolStep = { ...base, kind: 'tool', tool: step.tool, args, argInputs: [...inputPathsOf(args)] };
       if (step.outputs) compiled.outputs = compileValue(step.outputs, (path) => `step '${id}', output${path ? ` '${path}'` : ''}`);
       return compiled;
     }
@@ -138,7 +101,7 @@ export function compileStep(step: WorkflowStep, ctx: StepContext, within?: strin
     ctx.ids.add(id);
     if (step.forEach) {
       const f = step.forEach;
-      const body = f.steps.map((s) => compileStep(s, ctx, id)).filter((s): s is CompiledToolStep => s?.kind === 'tool');
+      const body = f.steps.map((s) => compileStep(s, ctx, id, output)).filter((s): s is CompiledToolStep => s?.kind === 'tool');
       return {
         ...base,
         kind: 'forEach',
@@ -148,7 +111,7 @@ export function compileStep(step: WorkflowStep, ctx: StepContext, within?: strin
         concurrency: limit(f.concurrency, 1, `step '${id}': forEach.concurrency`, ctx.errors),
       };
     }
-    const members = step.parallel!.map((s) => compileStep(s, ctx, id)).filter((s): s is CompiledToolStep => s?.kind === 'tool');
+    const members = step.parallel!.map((s) => compileStep(s, ctx, id, output)).filter((s): s is CompiledToolStep => s?.kind === 'tool');
     return {
       ...base,
       kind: 'parallel',

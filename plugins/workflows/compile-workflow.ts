@@ -24,7 +24,7 @@ export interface CompiledWorkflow {
 
 export type Compilation = { ok: true; workflow: CompiledWorkflow } | { ok: false; errors: string[] };
 
-function ofType(type: WorkflowArgDefinition['type'], v: unknown): boolean {
+export function ofType(type: WorkflowArgDefinition['type'], v: unknown): boolean {
   switch (type) {
     case 'string':
       return typeof v === 'string';
@@ -51,7 +51,8 @@ export function inputSchemaOf(args: Record<string, WorkflowArgDefinition>): Json
     properties[name] = p;
     if (a.required && a.default === undefined) required.push(name);
   }
-  return { type: 'object', properties, required, additionalProperties: false };
+  // Open: undeclared arguments are accepted and reach `.input` (reference-behaviour.md §4).
+  return { type: 'object', properties, required };
 }
 
 export function compileWorkflow(def: WorkflowDefinition): Compilation {

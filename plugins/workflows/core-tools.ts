@@ -4,8 +4,9 @@ import {
   ANNOTATIONS,
   ConflictError,
   coreTool,
-  NotFoundError,
+  coreToolName,
   permits,
+  SwitchboardError,
   ValidationFailedError,
   writeAs,
   type AdminOperation,
@@ -23,7 +24,7 @@ import { toToolForm, type WorkflowToolForm } from './definition.js';
 import type { ExecutionStore } from './execution-store.js';
 import type { WorkflowRegistry } from './registry.js';
 import { checkForm } from './validate-form.js';
-import type { ExecutionStatus } from './execution-record.js';
+import { executionNotFound, executionView, getQuery, listArgs, listSummary, MAX_LIMIT, STATUSES } from './execution-views.js';
 
 const { read: READ, create: CREATE, update: UPDATE, delete: DELETE } = ANNOTATIONS;
 
@@ -37,7 +38,6 @@ const STEPS = {
 };
 const ON_FAILURE = { type: 'array', items: { type: 'object' }, description: 'Rollback tool steps run best-effort after a failure, with .error bound.' };
 const OUTPUT = { description: 'The returned document: templates rendered after the last step (single actions keep their type).' };
-const STATUSES = ['running', 'completed', 'failed', 'cancelled'];
 
 /** A workflow as the authorizer sees it: its name and who created it. */
 function workflowResource(name: string, resource: WorkflowResource | undefined): Resource {
@@ -56,7 +56,7 @@ export function workflowCoreTools(kernel: KernelApi, registry: WorkflowRegistry,
   const namespace = () => kernel.settings().namespace;
   const require = (name: string) => {
     const entry = registry.get(name);
-    if (!entry) throw new NotFoundError('workflow', name);
+    if (!entry) throw new SwitchboardError('NOT_FOUND', `workflow ${name} not found`, { kind: 'workflow', name });
     return entry;
   };
   const summary = (name: string) => {
@@ -96,7 +96,8 @@ export function workflowCoreTools(kernel: KernelApi, registry: WorkflowRegistry,
     }),
     tool('core_workflow_get', 'Get the complete definition of a workflow.', READ, { name: NAME }, ['name'], async (a, call) => {
       const entry = require(a.name as string);
-      if (!permits(kernel, call, 'read', workflowResource(a.name as string, entry.resource))) throw new NotFoundError('workflow', a.name as string);
+      if (!permits(kernel, call, 'read', workflowResource(a.name as string, entry.resource)))
+        throw new SwitchboardError('NOT_FOUND', `workflow ${a.name as string} not found`, { kind: 'workflow', name: a.name as string });
       return { ...toToolForm(entry.resource), available: registry.availability(a.name as string).available, source: entry.origin };
     }),
     tool(
@@ -181,27 +182,27 @@ export function workflowCoreTools(kernel: KernelApi, registry: WorkflowRegistry,
     ),
     tool(
       'core_workflow_execution_list',
-      'List workflow executions, newest first; filter by status and workflow_name; paged.',
+      'List workflow executions, newest first; filter by status and workflow_name; paged. Summaries only: no input or result.',
       READ,
       {
-        limit: { type: 'number', minimum: 1, default: 50 },
-        offset: { type: 'number', minimum: 0, default: 0 },
-        status: { enum: STATUSES },
-        workflow_name: { type: 'string' },
+        limit: { type: 'number', default: 50, description: `1 to ${MAX_LIMIT}.` },
+        offset: { type: 'number', default: 0, description: 'At least 0.' },
+        status: { type: 'string', description: `One of ${STATUSES.join(', ')} (inprogress is running).` },
+        workflow_name: { type: 'string', description: 'Exact, case-sensitive; "" for all.' },
       },
       [],
       async (a, call) => {
+        const q = listArgs(coreToolName(prefix, 'core_workflow_execution_list'), a);
         // A person's own runs; administrators see every run.
         const visible = (r: ExecutionRecord) => permits(kernel, call, 'read', executionResource(r));
-        const q = {
-          limit: Math.floor(a.limit as number),
-          offset: Math.floor(a.offset as number),
-          visible,
-          ...(a.status ? { status: a.status as ExecutionStatus } : {}),
-          ...(a.workflow_name ? { workflow_name: a.workflow_name as string } : {}),
+        const page = executions.list({ ...q, visible });
+        return {
+          executions: page.executions.map(listSummary),
+          total: page.total,
+          limit: q.limit,
+          offset: q.offset,
+          has_more: q.offset + page.executions.length < page.total,
         };
-        const page = listSummaries(executions, q);
-        return { executions: page.executions, total: page.total, limit: q.limit, offset: q.offset };
       },
     ),
     tool(
@@ -209,38 +210,19 @@ export function workflowCoreTools(kernel: KernelApi, registry: WorkflowRegistry,
       'Get one execution: status, timing, input, result and (by default) its steps.',
       READ,
       {
-        execution_id: { type: 'string', minLength: 1 },
-        include_steps: { type: 'boolean', default: true },
-        step_id: { type: 'string', description: "One step's record, e.g. 'deploy' or 'deploy[2].apply'." },
+        execution_id: { type: 'string', description: 'Required.' },
+        include_steps: { default: true, description: 'A boolean: false leaves out every step (and the step ids in the result).' },
+        step_id: { type: ['string', 'null'], description: "One step's record, by id ('apply') or path ('deploy[2].apply'): the first match." },
         summary: { type: 'boolean', default: false, description: 'Steps without their arguments and results.' },
       },
-      ['execution_id'],
+      [],
       async (a, call) => {
-        const r = executions.get(a.execution_id as string);
+        const q = getQuery(coreToolName(prefix, 'core_workflow_execution_get'), a);
+        const r = executions.get(q.executionId);
         // Another person's run reads as absent: its id tells nothing.
-        if (!r || !permits(kernel, call, 'read', executionResource(r))) throw new NotFoundError('execution', a.execution_id as string);
-        const out: JsonObject = { ...r };
-        if (a.step_id !== undefined) {
-          const step = [...r.steps, ...(r.rollback ?? [])].find((s) => s.id === a.step_id);
-          if (!step) throw new NotFoundError(`step of execution ${r.execution_id}`, a.step_id as string);
-          out.steps = [step];
-        } else if (a.include_steps === false) {
-          delete out.steps;
-          delete out.rollback;
-        } else if (a.summary === true) {
-          const brief = (steps: typeof r.steps) => steps.map(({ args: _args, result: _result, ...rest }) => rest);
-          out.steps = brief(r.steps);
-          if (r.rollback) out.rollback = brief(r.rollback);
-          delete out.result;
-        }
-        return out;
+        if (!r || !permits(kernel, call, 'read', executionResource(r))) throw executionNotFound(q.executionId);
+        return executionView(r, q);
       },
     ),
   ];
-}
-
-/** The list is a summary: steps only through core_workflow_execution_get. */
-function listSummaries(store: ExecutionStore, q: Parameters<ExecutionStore['list']>[0]): { executions: JsonObject[]; total: number } {
-  const { executions, total } = store.list(q);
-  return { executions: executions.map(({ steps, ...rest }) => ({ ...rest, step_count: steps.length })), total };
 }

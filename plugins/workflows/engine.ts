@@ -20,10 +20,12 @@ import {
   type SecretsApi,
   type ToolCallsApi,
 } from '../../kernel/index.js';
-import type { CompiledStep, CompiledWorkflow } from './compile-workflow.js';
-import { scrubRecord, type ExecutionRecord, type StepRecord } from './execution-record.js';
+import type { CompiledWorkflow } from './compile-workflow.js';
+import { scrubRecord, type ExecutionRecord } from './execution-record.js';
 import type { ExecutionStore } from './execution-store.js';
-import { resultDocument, type ShownStep } from './result-document.js';
+import { failureValue } from './failure-value.js';
+import { completedDocument, failedDocument, type DocumentParts } from './result-document.js';
+import type { EntrySink, StepEntry } from './step-entry.js';
 import { StepRunner, type RunScope, type StepError } from './step-runner.js';
 import { RenderTurns } from './render-turns.js';
 import { templateBudget } from './templates.js';
@@ -31,8 +33,9 @@ import { templateBudget } from './templates.js';
 /** Nested workflows deeper than this are refused (cycles are caught at validation; this is the backstop). */
 export const MAX_DEPTH = 8;
 
-function toolOf(step: CompiledStep): string {
-  return step.kind === 'tool' ? step.tool : step.kind;
+export interface RunOptions {
+  /** `_debug`: the full document, every step's result shown. */
+  debug?: boolean;
 }
 
 export interface EngineOptions {
@@ -85,18 +88,18 @@ export class WorkflowEngine {
   }
 
   /** Runs `wf`, cancelled by the caller's cancellation or by cancelAll(). */
-  async run(wf: CompiledWorkflow, input: JsonObject, caller: CallContext): Promise<CallToolResult> {
+  async run(wf: CompiledWorkflow, input: JsonObject, caller: CallContext, options: RunOptions = {}): Promise<CallToolResult> {
     const { cancellation, release } = caller.cancellation.child();
     this.running.add(cancellation);
     try {
-      return await this.execute(wf, input, { ...caller, cancellation });
+      return await this.execute(wf, input, { ...caller, cancellation }, options.debug ?? false);
     } finally {
       release();
       this.running.delete(cancellation);
     }
   }
 
-  private async execute(wf: CompiledWorkflow, input: JsonObject, call: CallContext): Promise<CallToolResult> {
+  private async execute(wf: CompiledWorkflow, input: JsonObject, call: CallContext, debug: boolean): Promise<CallToolResult> {
     if (call.depth >= MAX_DEPTH)
       throw new SwitchboardError('WORKFLOW_FAILED', `workflow '${wf.def.name}' is nested ${call.depth} deep; at most ${MAX_DEPTH} levels are allowed`);
     const started = Date.now();
@@ -108,7 +111,7 @@ export class WorkflowEngine {
       started_at: new Date(started).toISOString(),
       input,
       ...(caller ? { caller: caller.key, caller_name: caller.name } : {}),
-      steps: wf.steps.map((s) => ({ id: s.id, tool: toolOf(s), status: 'pending' as const })),
+      steps: [],
     };
     scrubRecord(record, this.secrets);
     this.store.add(record);
@@ -118,27 +121,29 @@ export class WorkflowEngine {
     const results: Record<string, unknown> = {};
     const scope: RunScope = {
       data: { input, results, context: results, vars: { execution_id: record.execution_id, workflow: wf.def.name } },
-      outcomes: new Map(),
       outputs: {},
       call: stepCall,
+      inputs: new Set(),
     };
-    const shown: ShownStep[] = [];
-    const marked: ShownStep[] = [];
+    const entries: StepEntry[] = [];
+    // The record's entries are the document's, there as soon as they start (a loop's and a
+    // group's once they end, in their canonical order), so a running record shows progress.
+    const sink: EntrySink = {
+      push: (...added: StepEntry[]) => {
+        for (const e of added) record.steps.push(e.record);
+        return entries.push(...added);
+      },
+    };
     let failure: StepError | undefined;
     let cancelled = false;
-    const tops = [...record.steps];
     for (let i = 0; i < wf.steps.length; i++) {
       const step = wf.steps[i]!;
-      const rec = tops[i]!;
       if (call.cancellation.aborted) {
         cancelled = true;
         break;
       }
       await call.progress?.(i, wf.steps.length, `step ${step.id}`);
-      const children: StepRecord[] = [];
-      const outcome = await this.runner.run(step, scope, rec, children);
-      // Sub-step records follow their loop or group in the record.
-      if (children.length) record.steps.splice(record.steps.indexOf(rec) + 1, 0, ...children);
+      const outcome = await this.runner.run(step, scope, sink);
       if (outcome.status === 'failed') this.event(record, 'Warning', 'StepFailed', `step '${step.id}' failed: ${outcome.error.message}`);
       else if (outcome.status !== 'cancelled')
         this.event(
@@ -149,35 +154,40 @@ export class WorkflowEngine {
         );
       if (outcome.status === 'completed' || outcome.status === 'tolerated') {
         results[step.id] = outcome.value;
-        // Conditions (fromStep) read loops and groups as they read tool steps.
-        scope.outcomes.set(step.id, { success: outcome.status === 'completed', value: outcome.value });
-        const entry: ShownStep = { id: step.id, tool: toolOf(step), status: outcome.status, result: outcome.value };
-        shown.push(entry);
-        if (step.output) marked.push(entry);
       } else if (outcome.status === 'cancelled') {
         cancelled = true;
         break;
       } else if (outcome.status === 'failed') {
         failure = outcome.error;
-        for (const later of tops.slice(i + 1)) later.status = 'skipped';
+        // A failed step has a result too, for onFailure templates and conditions (§2).
+        results[step.id] = failureValue(failure.step, failure.tool, failure.message);
         break;
       }
     }
     if (cancelled) for (const s of record.steps) if (s.status === 'pending' || s.status === 'running') s.status = 'cancelled';
-    if (failure && !cancelled) await this.rollback(wf, scope, record, failure);
+    if (failure && !cancelled) await this.rollback(wf, scope, failure, sink);
     await call.progress?.(wf.steps.length, wf.steps.length, 'done');
     record.completed_at = new Date().toISOString();
     record.duration_ms = Date.now() - started;
+    // Known secrets leave the document before it becomes the text content: JSON inside a text
+    // content is escaped twice, past what the kernel's scrubbing of the result looks for.
+    const safe = (doc: JsonObject): JsonObject => (this.secrets ? this.secrets.scrubValue(doc) : doc);
+    const parts: DocumentParts = { executionId: record.execution_id, data: scope.data, entries, inputs: scope.inputs, outputs: scope.outputs, debug };
     let answer: CallToolResult;
     if (cancelled) {
       record.status = 'cancelled';
       record.error = 'cancelled by the client or by shutdown';
-      answer = errorResult(new SwitchboardError('CANCELLED', `workflow '${wf.def.name}' was cancelled`, { execution_id: record.execution_id }));
+      const message = `workflow '${wf.def.name}' was cancelled`;
+      answer = documentError(
+        safe(failedDocument(wf, parts, 'cancelled', message)),
+        new SwitchboardError('CANCELLED', message, { execution_id: record.execution_id }),
+      );
     } else if (failure) {
       record.status = 'failed';
       record.error = `workflow '${wf.def.name}' failed at step '${failure.step}' (tool '${failure.tool}'): ${failure.message}`;
       record.failure = { step: failure.step, tool: failure.tool, message: failure.message };
-      answer = errorResult(
+      answer = documentError(
+        safe(failedDocument(wf, parts, 'failed', record.error)),
         new SwitchboardError('WORKFLOW_FAILED', record.error, {
           execution_id: record.execution_id,
           step: failure.step,
@@ -187,13 +197,20 @@ export class WorkflowEngine {
         }),
       );
     } else {
-      record.status = 'completed';
       if (this.turns.busy()) await this.turns.take();
       const budget = templateBudget(this.limits());
-      const doc = resultDocument(wf, { executionId: record.execution_id, data: scope.data, steps: shown, marked, outputs: scope.outputs, budget });
+      const done = completedDocument(wf, parts, budget);
       this.turns.spend(budget.elapsed());
-      record.result = doc;
-      answer = objectResult(doc);
+      if (done.ok) {
+        record.status = 'completed';
+        record.result = done.doc;
+        answer = objectResult(safe(done.doc));
+      } else {
+        // The output template did not render: a failure, whose document still holds every result.
+        record.status = 'failed';
+        record.error = done.error;
+        answer = documentError(safe(done.doc), new SwitchboardError('WORKFLOW_FAILED', done.error, { execution_id: record.execution_id }));
+      }
     }
     scrubRecord(record, this.secrets);
     this.store.save(record);
@@ -202,15 +219,22 @@ export class WorkflowEngine {
     return answer;
   }
 
-  /** onFailure steps, best-effort and in order, with `.error` bound; the run stays failed. */
-  private async rollback(wf: CompiledWorkflow, scope: RunScope, record: ExecutionRecord, failure: StepError): Promise<void> {
-    if (wf.onFailure.length === 0) return;
-    record.rollback = [];
+  /**
+   * onFailure steps, best-effort and in order, with `.error` bound; the run stays failed.
+   * Their entries follow the failed step's, under their plain ids (`path: onFailure.<id>`).
+   */
+  private async rollback(wf: CompiledWorkflow, scope: RunScope, failure: StepError, sink: EntrySink): Promise<void> {
     const data = { ...scope.data, error: failure };
-    for (const step of wf.onFailure) {
-      const rec: StepRecord = { id: `onFailure.${step.id}`, tool: step.tool, status: 'pending' };
-      record.rollback.push(rec);
-      await this.runner.tool(step, data, scope, rec);
-    }
+    for (const step of wf.onFailure) await this.runner.tool(step, data, scope, sink, `onFailure.${step.id}`, true);
   }
+}
+
+/**
+ * A failure as clients read it: isError, and one text content that is the run's JSON
+ * document (reference-behaviour.md §1.3); `structuredContent.error` as for every error.
+ */
+function documentError(doc: JsonObject, err: SwitchboardError): CallToolResult {
+  const result = errorResult(err);
+  result.content = [{ type: 'text', text: JSON.stringify(doc) }];
+  return result;
 }

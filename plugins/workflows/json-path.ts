@@ -20,6 +20,18 @@ export function readJsonPath(value: unknown, path: string): unknown {
   return node;
 }
 
+/** A value's text form, as a Go template would print it: strings as they are, the rest as JSON. */
+function textForm(v: unknown): string {
+  if (typeof v === 'string') return v;
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- JSON.stringify answers undefined for undefined, a function or a symbol, whatever its type says
+  return JSON.stringify(v) ?? String(v);
+}
+
+/** Loose comparison (reference-behaviour.md §3): equal, or with the same text form (`3` matches `"3"`). */
+export function looselyEqual(a: unknown, b: unknown): boolean {
+  return deepEqual(a, b) || textForm(a) === textForm(b);
+}
+
 export function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return false;

@@ -7,6 +7,7 @@ import { SwitchboardError, type CatalogueApi, type ConfigSnapshot, type ToolDefi
 import { compileWorkflow, type CompiledWorkflow } from './compile-workflow.js';
 import { fromResource, toolName } from './definition.js';
 import type { WorkflowEngine } from './engine.js';
+import { workflowInput } from './workflow-input.js';
 
 export interface Availability {
   available: boolean;
@@ -126,16 +127,19 @@ export class WorkflowRegistry {
       description: workflow.def.description || `Run the workflow '${name}' (${workflow.steps.length} steps).`,
       inputSchema: workflow.inputSchema,
       annotations: { readOnlyHint: this.readOnly(name) },
+      // Its own checks: `_debug` taken out, undeclared arguments kept, the wording of §4.
+      checksOwnArguments: true,
       invoke: async (args, call) => {
         const current = this.entries.get(name);
-        if (!current) throw new SwitchboardError('NOT_FOUND', `workflow '${name}' no longer exists`);
+        if (!current) throw new SwitchboardError('NOT_FOUND', `workflow ${name} not found`, { kind: 'workflow', name });
         const a = this.availability(name);
         if (!a.available) {
-          throw new SwitchboardError('WORKFLOW_UNAVAILABLE', `workflow '${name}' is unavailable: missing tools ${a.missing.join(', ')}`, {
+          throw new SwitchboardError('WORKFLOW_UNAVAILABLE', `workflow '${name}' is not available (missing required tools: ${a.missing.join(', ')})`, {
             missing_tools: a.missing,
           });
         }
-        return this.engine().run(current.workflow, args, call);
+        const { input, debug } = workflowInput(current.workflow, toolName(name), args);
+        return this.engine().run(current.workflow, input, call, { debug });
       },
     };
     if (Object.keys(workflow.def.labels).length) def.labels = workflow.def.labels;

@@ -1,34 +1,32 @@
 /**
- * The document a completed run returns. By default `{execution_id, workflow, status, input,
- * steps}` where steps are those marked `output: true` (or the last step when none is). A
- * workflow-level `output` template replaces the steps with its rendering; when it cannot be
- * rendered the run still completes, and the document carries the error beside every step's
- * raw result. Step `outputs` (the first engine's form) stay available as `outputs`.
+ * The document a run returns (reference-behaviour.md §1). Completed, without an output
+ * template: `{execution_id, workflow, status, input, steps, template_vars}`, steps being one
+ * entry per step reached (step-entry.ts), plus the keys of a final, not output-enabled
+ * step's object result, never over the document's own. With a workflow-level `output`
+ * template: the rendering plus `execution_id`. With `_debug`: the full document, every
+ * entry with its result, the rendering under `output`. A failed or cancelled run: the full
+ * document with a top-level `error`. Step `outputs` (the first engine's form) stay as
+ * `outputs`.
  */
 import type { JsonObject } from '../../kernel/index.js';
-import type { CompiledWorkflow } from './compile-workflow.js';
-import { TemplateError } from '#gotpl';
-import type { RunData } from './step-runner.js';
 import type { Budget } from '#gotpl';
-import { renderValue } from './templates.js';
-
-export interface ShownStep {
-  id: string;
-  tool: string;
-  status: string;
-  result: unknown;
-}
+import type { CompiledWorkflow } from './compile-workflow.js';
+import { documentEntry, type StepEntry } from './step-entry.js';
+import type { RunData } from './step-runner.js';
+import { RenderError, renderValue } from './templates.js';
 
 export interface DocumentParts {
   executionId: string;
   data: RunData;
-  /** Every completed or tolerated top-level step, in order. */
-  steps: ShownStep[];
-  marked: ShownStep[];
+  entries: readonly StepEntry[];
+  /** template_vars, in order of first use. */
+  inputs: ReadonlySet<string>;
   outputs: Record<string, unknown>;
-  /** What rendering the output template may spend. */
-  budget: Budget;
+  /** `_debug`: every entry's result, and the output template's rendering under `output`. */
+  debug: boolean;
 }
+
+export type Completion = { ok: true; doc: JsonObject } | { ok: false; doc: JsonObject; error: string };
 
 /** JSON has no NaN or Infinity: they become null rather than break a client's parser. */
 function jsonSafe(value: unknown): unknown {
@@ -42,20 +40,64 @@ function jsonSafe(value: unknown): unknown {
   return value;
 }
 
-export function resultDocument(wf: CompiledWorkflow, p: DocumentParts): JsonObject {
-  const doc: JsonObject = { execution_id: p.executionId, workflow: wf.def.name, status: 'completed', input: p.data.input };
-  if (wf.output) {
-    try {
-      doc.output = jsonSafe(renderValue(wf.output, { ...p.data, execution_id: p.executionId }, p.budget));
-    } catch (err) {
-      if (!(err instanceof TemplateError)) throw err;
-      doc.output_error = `the output template could not be rendered: ${err.message}`;
-      doc.steps = jsonSafe(p.steps);
-    }
-  } else {
-    const last = p.steps.at(-1);
-    doc.steps = jsonSafe(p.marked.length ? p.marked : last ? [last] : []);
-  }
-  if (Object.keys(p.outputs).length) doc.outputs = jsonSafe(p.outputs);
+function isObject(v: unknown): v is Record<string, unknown> {
+  return !!v && typeof v === 'object' && !Array.isArray(v);
+}
+
+function envelope(wf: CompiledWorkflow, p: DocumentParts, status: string, showAll: boolean, error?: string): JsonObject {
+  const doc: JsonObject = { execution_id: p.executionId, workflow: wf.def.name, status, input: p.data.input };
+  if (error !== undefined) doc.error = error;
+  doc.steps = p.entries.map((e) => documentEntry(e, showAll || e.outputEnabled));
+  doc.template_vars = [...p.inputs];
+  if (Object.keys(p.outputs).length) doc.outputs = p.outputs;
   return doc;
+}
+
+/**
+ * The last-step convenience: a final plain tool step that completed, is not output-enabled
+ * and returned an object lends its keys to the document, adding only keys it lacks.
+ */
+function mergeLastStep(wf: CompiledWorkflow, p: DocumentParts, doc: JsonObject): void {
+  const step = wf.steps.at(-1);
+  const last = p.entries.at(-1);
+  if (step?.kind !== 'tool' || !last || last.id !== step.id || last.record.path !== undefined) return;
+  if (last.status !== 'completed' || step.output || !isObject(last.value)) return;
+  for (const [k, v] of Object.entries(last.value)) if (!(k in doc)) doc[k] = v;
+}
+
+function fullDocument(wf: CompiledWorkflow, p: DocumentParts, showAll: boolean, status = 'completed'): JsonObject {
+  const doc = envelope(wf, p, status, showAll);
+  mergeLastStep(wf, p, doc);
+  return doc;
+}
+
+export function completedDocument(wf: CompiledWorkflow, p: DocumentParts, budget: Budget): Completion {
+  if (!wf.output) return { ok: true, doc: jsonSafe(fullDocument(wf, p, p.debug)) as JsonObject };
+  let rendered: unknown;
+  try {
+    rendered = jsonSafe(renderValue(wf.output, { ...p.data, execution_id: p.executionId }, budget));
+  } catch (err) {
+    if (!(err instanceof RenderError)) throw err;
+    // A failure that loses nothing: every step's result is in the document.
+    const error = `failed to render output template: ${err.message}`;
+    const doc = jsonSafe(fullDocument(wf, p, true, 'failed')) as JsonObject;
+    doc.output_error = error;
+    return { ok: false, doc, error };
+  }
+  if (p.debug) {
+    const doc = jsonSafe(fullDocument(wf, p, true)) as JsonObject;
+    doc.output = rendered;
+    return { ok: true, doc };
+  }
+  const doc: JsonObject = { execution_id: p.executionId };
+  // The template's own keys, never over the execution id; a list or a string goes under `output`.
+  if (isObject(rendered)) {
+    for (const [k, v] of Object.entries(rendered)) if (k !== 'execution_id') doc[k] = v;
+  } else doc.output = rendered;
+  return { ok: true, doc };
+}
+
+/** A failed or cancelled run: the full document, with the human message as `error`. */
+export function failedDocument(wf: CompiledWorkflow, p: DocumentParts, status: 'failed' | 'cancelled', error: string): JsonObject {
+  return jsonSafe(envelope(wf, p, status, p.debug, error)) as JsonObject;
 }

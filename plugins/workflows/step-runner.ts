@@ -2,18 +2,20 @@
  * Runs one step of a workflow: a tool call, a loop over items (iterations concurrently up
  * to `concurrency`) or a group of tool calls started together. A step never throws for a
  * failure of its own: it returns an outcome (completed, failed, tolerated, skipped,
- * cancelled) and fills its record; sub-steps add records of their own.
+ * cancelled) and adds its entries (step-entry.ts) to the sink it is given: one per tool
+ * call reached, loop iterations and group members in their canonical order.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { asSwitchboardError, errorResult, type AggregatorLimits, type CallContext, type JsonObject, type ToolCallsApi } from '../../kernel/index.js';
-import type { CompiledGroup, CompiledLoop, CompiledStep, CompiledToolStep } from './compile-step.js';
-import { conditionHolds, type Outcome } from './conditions.js';
-import { recordedValue, type StepRecord } from './execution-record.js';
-import { TemplateError } from '#gotpl';
+import type { CompiledCondition, CompiledGroup, CompiledLoop, CompiledStep, CompiledToolStep } from './compile-step.js';
+import { evaluateCondition, type ConditionReport } from './conditions.js';
+import { recordedValue } from './execution-record.js';
+import { failureValue, type FailureValue } from './failure-value.js';
 import { runPool } from './pool.js';
-import { resultText, stepValue } from './step-value.js';
 import type { RenderTurns } from './render-turns.js';
-import { renderValue, templateBudget, type CompiledValue } from './templates.js';
+import { newEntry, type EntrySink, type StepEntry } from './step-entry.js';
+import { failureText, stepValue } from './step-value.js';
+import { RenderError, renderValue, templateBudget, type CompiledValue } from './templates.js';
 
 /** What a failed step reports: which step, which tool, and the tool's (or template's) own words. */
 export interface StepError {
@@ -24,7 +26,11 @@ export interface StepError {
   upstream?: unknown;
 }
 
-export type StepOutcome = { status: 'completed' | 'tolerated'; value: unknown } | { status: 'failed'; error: StepError } | { status: 'skipped' | 'cancelled' };
+export type StepOutcome =
+  | { status: 'completed'; value: unknown }
+  | { status: 'tolerated'; value: FailureValue }
+  | { status: 'failed'; error: StepError }
+  | { status: 'skipped' | 'cancelled' };
 
 export interface RunData {
   input: JsonObject;
@@ -39,28 +45,32 @@ export interface RunData {
 /** The run a step belongs to. */
 export interface RunScope {
   data: RunData;
-  outcomes: Map<string, Outcome>;
   /** Step `outputs` (name: template), merged. */
   outputs: Record<string, unknown>;
   call: CallContext;
-}
-
-function now(): string {
-  return new Date().toISOString();
+  /** The `.input` paths of the templates rendered so far, in order of first use (template_vars). */
+  inputs: Set<string>;
 }
 
 function typeName(v: unknown): string {
   return v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v;
 }
 
-/** A tolerated failure's value, for later conditions and the output template. */
-function toleratedValue(error: StepError): unknown {
-  return { error: { step: error.step, tool: error.tool, message: error.message } };
+/** The items expression as written, for messages (in single quotes: the run's JSON document escapes none). */
+function itemsSource(cv: CompiledValue): string {
+  if (cv.kind === 'template') return `'${cv.template.source}'`;
+  if (cv.kind === 'literal') return typeof cv.value === 'string' ? `'${cv.value}'` : JSON.stringify(cv.value);
+  return '(as written)';
 }
 
 function withData(data: RunData, vars: Record<string, unknown>, local: Record<string, unknown>): RunData {
   const results = { ...data.results, ...local };
   return { ...data, results, context: results, vars };
+}
+
+/** The words of a failure that is not the tool's: a template, a condition, a refusal. */
+function messageOf(err: unknown): string {
+  return err instanceof RenderError ? err.message : asSwitchboardError(err).message;
 }
 
 export class StepRunner {
@@ -82,72 +92,90 @@ export class StepRunner {
     }
   };
 
-  private holds(step: CompiledStep, data: unknown, scope: RunScope): Promise<boolean> {
-    return step.condition ? conditionHolds(step.condition, data, scope.outcomes, this.tools, scope.call, this.render) : Promise.resolve(true);
+  private condition(c: CompiledCondition, data: RunData, scope: RunScope, step: string): Promise<ConditionReport> {
+    for (const p of c.inputs) scope.inputs.add(p);
+    return evaluateCondition(c, { data, tools: this.tools, call: scope.call, render: this.render, step });
   }
 
-  /** Runs a top-level step; sub-step records go to `children`, in the order they start. */
-  run(step: CompiledStep, scope: RunScope, rec: StepRecord, children: StepRecord[]): Promise<StepOutcome> {
-    if (step.kind === 'tool') return this.tool(step, scope.data, scope, rec);
-    return step.kind === 'forEach' ? this.loop(step, scope, rec, children) : this.group(step, scope, rec, children);
+  /** Runs a top-level step, adding its entries to `sink`. */
+  run(step: CompiledStep, scope: RunScope, sink: EntrySink): Promise<StepOutcome> {
+    if (step.kind === 'tool') return this.tool(step, scope.data, scope, sink);
+    return step.kind === 'forEach' ? this.loop(step, scope, sink) : this.group(step, scope, sink);
   }
 
-  /** A tool step, with `data` as its template root (a loop iteration's, or the run's). */
-  async tool(step: CompiledToolStep, data: RunData, scope: RunScope, rec: StepRecord): Promise<StepOutcome> {
-    const t0 = this.begin(rec);
+  /**
+   * A tool step, with `data` as its template root (a loop iteration's, or the run's). `path`
+   * is where it ran when that says more than its id (`loop[2].sub`, `onFailure.undo`).
+   */
+  async tool(step: CompiledToolStep, data: RunData, scope: RunScope, sink: EntrySink, path?: string, rollback = false): Promise<StepOutcome> {
+    const entry = newEntry(step.id, step.tool, step, path, rollback);
+    sink.push(entry);
     try {
-      if (!(await this.holds(step, data, scope))) return this.finish(rec, t0, { status: 'skipped' });
-      const args = (await this.render(step.args, data)) as JsonObject;
-      rec.args = recordedValue(args, this.maxRecordedBytes);
+      if (step.condition) {
+        entry.condition = await this.condition(step.condition, data, scope, step.id);
+        if (!entry.condition.holds) return this.finish(entry, { status: 'skipped' });
+      }
+      for (const p of step.argInputs) scope.inputs.add(p);
+      let args: JsonObject;
+      try {
+        args = (await this.render(step.args, data)) as JsonObject;
+      } catch (err) {
+        if (!(err instanceof RenderError)) throw err;
+        return this.failed(step, entry, { step: step.id, tool: step.tool, message: `failed to render arguments for argument '${err.path}': ${err.message}` });
+      }
+      entry.record.input = entry.record.args = recordedValue(args, this.maxRecordedBytes);
       let result: CallToolResult;
       try {
         result = await this.tools.call(step.tool, args, scope.call);
       } catch (err) {
         result = errorResult(err);
       }
-      if (scope.call.cancellation.aborted) return this.finish(rec, t0, { status: 'cancelled' });
+      if (scope.call.cancellation.aborted) return this.finish(entry, { status: 'cancelled' });
       if (result.isError) {
         const upstream = (result.structuredContent as { error?: unknown } | undefined)?.error;
-        const error: StepError = { step: step.id, tool: step.tool, message: resultText(result), ...(upstream !== undefined ? { upstream } : {}) };
-        scope.outcomes.set(step.id, { success: false, value: result.structuredContent ?? resultText(result) });
-        return this.failed(step, rec, t0, error);
+        return this.failed(step, entry, { step: step.id, tool: step.tool, message: failureText(result), ...(upstream !== undefined ? { upstream } : {}) });
       }
       const value = stepValue(result);
-      scope.outcomes.set(step.id, { success: true, value });
       if (step.outputs) Object.assign(scope.outputs, (await this.render(step.outputs, { ...data, result: value })) as object);
-      return this.finish(rec, t0, { status: 'completed', value });
+      return this.finish(entry, { status: 'completed', value });
     } catch (err) {
-      // A template or condition that cannot be evaluated: the step fails, saying where.
-      const message = err instanceof TemplateError ? `${err.message} (step '${step.id}')` : asSwitchboardError(err).message;
-      scope.outcomes.set(step.id, { success: false, value: undefined });
-      return this.failed(step, rec, t0, { step: step.id, tool: step.tool, message });
+      // A condition or an `outputs` template that cannot be evaluated: the step fails, saying where.
+      return this.failed(step, entry, { step: step.id, tool: step.tool, message: messageOf(err) });
     }
   }
 
-  private async loop(step: CompiledLoop, scope: RunScope, rec: StepRecord, children: StepRecord[]): Promise<StepOutcome> {
-    const t0 = this.begin(rec);
+  /** The entry a loop or group has of its own: when its condition is false, or it fails before its sub-steps run. */
+  private own(step: CompiledLoop | CompiledGroup, sink: EntrySink, started: number, condition?: ConditionReport): StepEntry {
+    const entry = newEntry(step.id, step.kind, step, undefined, false, started);
+    if (condition) entry.condition = condition;
+    sink.push(entry);
+    return entry;
+  }
+
+  private async loop(step: CompiledLoop, scope: RunScope, sink: EntrySink): Promise<StepOutcome> {
+    const started = Date.now();
     let items: unknown;
+    let condition: ConditionReport | undefined;
     try {
-      if (!(await this.holds(step, scope.data, scope))) return this.finish(rec, t0, { status: 'skipped' });
+      if (step.condition) {
+        condition = await this.condition(step.condition, scope.data, scope, step.id);
+        if (!condition.holds) return this.finish(this.own(step, sink, started, condition), { status: 'skipped' });
+      }
       items = await this.render(step.items, scope.data);
     } catch (err) {
-      return this.failed(step, rec, t0, {
-        step: step.id,
-        tool: 'forEach',
-        message: err instanceof TemplateError ? `${err.message} (step '${step.id}')` : asSwitchboardError(err).message,
-      });
+      return this.failed(step, this.own(step, sink, started, condition), { step: step.id, tool: 'forEach', message: messageOf(err) });
     }
     if (!Array.isArray(items))
-      return this.failed(step, rec, t0, {
+      return this.failed(step, this.own(step, sink, started, condition), {
         step: step.id,
         tool: 'forEach',
-        message: `step '${step.id}': forEach.items rendered to ${typeName(items)}, not a list`,
+        message: `step '${step.id}': forEach items expression ${itemsSource(step.items)} resolved to ${typeName(items)}, expected a list`,
       });
     // Refused before any iteration: each one is a tool call and a record, and 100,000 of
     // them held the gateway for seconds and wrote a 40 MB record.
     const maxItems = this.limits().workflows.maxIterations;
     if (items.length > maxItems) {
-      return this.failed(step, rec, t0, {
+      return this.failed(step, this.own(step, sink, started, condition), {
         step: step.id,
         tool: 'forEach',
         message: `step '${step.id}': forEach.items has ${items.length} items; at most ${maxItems} are allowed (aggregator.limits.workflows.maxIterations)`,
@@ -155,7 +183,10 @@ export class StepRunner {
     }
     const list: readonly unknown[] = items;
     const values: unknown[] = new Array(list.length);
+    const slots: StepEntry[][] = list.map(() => []);
+    const results = scope.data.results;
     let failure: StepError | undefined;
+    let failedEntry: StepEntry | undefined;
     const aborted = () => scope.call.cancellation.aborted;
     await runPool(
       list.length,
@@ -163,77 +194,113 @@ export class StepRunner {
       async (i) => {
         const vars = { ...scope.data.vars, [step.as]: list[i], [`${step.as}_index`]: i };
         const local: Record<string, unknown> = {};
+        const slot = slots[i]!;
         for (const body of step.body) {
           if (aborted() || failure) return;
-          const sub: StepRecord = { id: `${step.id}[${i}].${body.id}`, tool: body.tool, status: 'pending' };
-          children.push(sub);
-          const o = await this.tool(body, withData(scope.data, vars, local), scope, sub);
+          const path = `${step.id}[${i}].${body.id}`;
+          const o = await this.tool(body, withData(scope.data, vars, local), scope, slot, path);
           if (o.status === 'failed') {
-            failure ??= { ...o.error, step: sub.id, message: `iteration ${i}: ${o.error.message}` };
+            failure ??= { ...o.error, step: path, message: `iteration ${i}: ${o.error.message}` };
+            failedEntry ??= slot.at(-1);
             return;
           }
-          if (o.status === 'completed' || o.status === 'tolerated') local[body.id] = o.value;
+          if (o.status === 'completed' || o.status === 'tolerated') local[body.id] = results[`${body.id}_${i}`] = o.value;
         }
         values[i] = step.body.length === 1 ? local[step.body[0]!.id] : local;
       },
       () => failure !== undefined || aborted(),
     );
-    if (aborted()) return this.finish(rec, t0, { status: 'cancelled' });
-    if (failure) return this.failed(step, rec, t0, failure);
-    return this.finish(rec, t0, { status: 'completed', value: values });
+    for (const slot of slots) for (const e of slot) sink.push(e);
+    // After the loop, a body step's plain name is its last iteration's result.
+    for (const body of step.body)
+      for (let i = list.length - 1; i >= 0; i--) {
+        const v = results[`${body.id}_${i}`];
+        if (v !== undefined) {
+          results[body.id] = v;
+          break;
+        }
+      }
+    if (aborted()) return { status: 'cancelled' };
+    if (failure) return this.subStepFailed(step, failure, failedEntry ? [failedEntry] : []);
+    return { status: 'completed', value: values };
   }
 
-  private async group(step: CompiledGroup, scope: RunScope, rec: StepRecord, children: StepRecord[]): Promise<StepOutcome> {
-    const t0 = this.begin(rec);
-    try {
-      if (!(await this.holds(step, scope.data, scope))) return this.finish(rec, t0, { status: 'skipped' });
-    } catch (err) {
-      return this.failed(step, rec, t0, { step: step.id, tool: 'parallel', message: asSwitchboardError(err).message });
+  private async group(step: CompiledGroup, scope: RunScope, sink: EntrySink): Promise<StepOutcome> {
+    const started = Date.now();
+    if (step.condition) {
+      let condition: ConditionReport;
+      try {
+        condition = await this.condition(step.condition, scope.data, scope, step.id);
+      } catch (err) {
+        return this.failed(step, this.own(step, sink, started), { step: step.id, tool: 'parallel', message: messageOf(err) });
+      }
+      if (!condition.holds) return this.finish(this.own(step, sink, started, condition), { status: 'skipped' });
     }
     const value: Record<string, unknown> = {};
     const failures: StepError[] = [];
-    // A failed member does not stop its siblings: each runs to its own end.
+    const failedEntries: StepEntry[] = [];
+    const slots: StepEntry[][] = step.members.map(() => []);
+    // A failed member does not stop its siblings: each runs to its own end. Members see the
+    // steps before the group, not each other: their plain names are set once all are done.
     await runPool(
       step.members.length,
       step.maxConcurrency,
       async (i) => {
-        const member = step.members[i]!;
-        const sub: StepRecord = { id: member.id, tool: member.tool, status: 'pending' };
-        children.push(sub);
-        const o = await this.tool(member, scope.data, scope, sub);
-        if (o.status === 'failed') failures.push(o.error);
-        else if (o.status === 'completed' || o.status === 'tolerated') value[member.id] = o.value;
+        const o = await this.tool(step.members[i]!, scope.data, scope, slots[i]!);
+        if (o.status === 'failed') {
+          failures.push(o.error);
+          failedEntries.push(slots[i]![0]!);
+          value[step.members[i]!.id] = failureValue(o.error.step, o.error.tool, o.error.message);
+        } else if (o.status === 'completed' || o.status === 'tolerated') value[step.members[i]!.id] = o.value;
       },
       () => false,
     );
-    if (scope.call.cancellation.aborted) return this.finish(rec, t0, { status: 'cancelled' });
+    for (const slot of slots) for (const e of slot) sink.push(e);
+    for (const member of step.members) if (member.id in value) scope.data.results[member.id] = value[member.id];
+    if (scope.call.cancellation.aborted) return { status: 'cancelled' };
     if (failures.length) {
       const first = failures[0]!;
       const message = failures.map((f) => `'${f.step}' failed: ${f.message}`).join('; ');
-      return this.failed(step, rec, t0, { ...first, message: `group '${step.id}': ${message}` });
+      return this.subStepFailed(step, { ...first, message: `group '${step.id}': ${message}` }, failedEntries);
     }
-    return this.finish(rec, t0, { status: 'completed', value });
+    return { status: 'completed', value };
   }
 
-  private begin(rec: StepRecord): number {
-    const t0 = Date.now();
-    rec.started_at = new Date(t0).toISOString();
-    rec.status = 'running';
-    return t0;
+  /** A loop or group whose sub-step failed: the run fails, or (allowFailure) those entries say the failure was tolerated. */
+  private subStepFailed(step: CompiledLoop | CompiledGroup, error: StepError, entries: StepEntry[]): StepOutcome {
+    if (!step.allowFailure) return { status: 'failed', error };
+    for (const e of entries) {
+      e.allowFailure = true;
+      e.record.tolerated = true;
+    }
+    return { status: 'tolerated', value: failureValue(error.step, error.tool, error.message) };
   }
 
-  /** A failure, or (allowFailure) a tolerated one whose error becomes the step's value. */
-  private failed(step: CompiledStep, rec: StepRecord, t0: number, error: StepError): StepOutcome {
-    rec.error = error.message;
-    if (step.allowFailure) return this.finish(rec, t0, { status: 'tolerated', value: toleratedValue(error) });
-    return this.finish(rec, t0, { status: 'failed', error });
+  /** A failure, or (allowFailure) a tolerated one whose failure object becomes the step's value. */
+  private failed(step: CompiledStep, entry: StepEntry, error: StepError): StepOutcome {
+    const value = failureValue(error.step, error.tool, error.message);
+    entry.error = entry.record.error = error.message;
+    entry.value = value;
+    entry.record.result = recordedValue(value, this.maxRecordedBytes);
+    this.close(entry, 'failed');
+    if (!step.allowFailure && !entry.allowFailure) return { status: 'failed', error };
+    entry.record.tolerated = true;
+    return { status: 'tolerated', value };
   }
 
-  private finish(rec: StepRecord, t0: number, outcome: StepOutcome): StepOutcome {
-    rec.status = outcome.status;
-    rec.completed_at = now();
-    rec.duration_ms = Date.now() - t0;
-    if (outcome.status === 'completed' || outcome.status === 'tolerated') rec.result = recordedValue(outcome.value, this.maxRecordedBytes);
+  private finish(entry: StepEntry, outcome: StepOutcome): StepOutcome {
+    if (outcome.status === 'completed') {
+      entry.value = outcome.value;
+      entry.record.result = recordedValue(outcome.value, this.maxRecordedBytes);
+    }
+    this.close(entry, outcome.status === 'completed' ? 'completed' : outcome.status === 'cancelled' ? 'cancelled' : 'skipped');
     return outcome;
+  }
+
+  private close(entry: StepEntry, status: StepEntry['status']): void {
+    const now = Date.now();
+    entry.status = entry.record.status = status;
+    entry.record.completed_at = new Date(now).toISOString();
+    entry.record.duration_ms = now - entry.started;
   }
 }

@@ -27,3 +27,20 @@ export function resultText(result: CallToolResult): string {
     .map((c) => c.text)
     .join('\n');
 }
+
+/**
+ * The words of a failed call, verbatim. A nested workflow's failure is its JSON document;
+ * its human message (`error`) is what the outer run reports.
+ */
+export function failureText(result: CallToolResult): string {
+  const text = resultText(result);
+  if (text.startsWith('{"execution_id"')) {
+    try {
+      const doc = JSON.parse(text) as { error?: unknown };
+      if (typeof doc.error === 'string') return doc.error;
+    } catch {
+      // Not a workflow's document after all: the text is the message.
+    }
+  }
+  return text;
+}

@@ -9,7 +9,7 @@ import { SwitchboardError } from '../../kernel/index.js';
 
 export type CompiledValue =
   | { kind: 'literal'; value: unknown }
-  | { kind: 'template'; template: Template }
+  | { kind: 'template'; template: Template; path: string }
   | { kind: 'object'; entries: [string, CompiledValue][] }
   | { kind: 'array'; items: CompiledValue[] };
 
@@ -33,7 +33,7 @@ export function compileValue(value: unknown, where: (path: string) => string, pa
   if (typeof value === 'string') {
     if (!value.includes('{{')) return { kind: 'literal', value };
     try {
-      return { kind: 'template', template: compile(value, { name: where(path) }) };
+      return { kind: 'template', template: compile(value, { name: where(path) }), path };
     } catch (err) {
       if (err instanceof TemplateError) throw new TemplateLocationError(where(path), err);
       throw err;
@@ -44,6 +44,45 @@ export function compileValue(value: unknown, where: (path: string) => string, pa
     return { kind: 'object', entries: Object.entries(value).map(([k, v]) => [k, compileValue(v, where, join(path, k))]) };
   }
   return { kind: 'literal', value };
+}
+
+/**
+ * A template that failed while rendering, with the place of its value (`query.limit`, `""`
+ * for the whole value) so that a message can name the argument.
+ */
+export class RenderError extends Error {
+  constructor(
+    readonly path: string,
+    readonly templateError: TemplateError,
+  ) {
+    super(templateError.message);
+  }
+}
+
+// `.input.a.b` in an action, not `.results.input.a` nor `$x.input`.
+const ACTION = /\{\{[\s\S]*?\}\}/g;
+const INPUT_PATH = /(?<![\w$)\]])\.input((?:\.[A-Za-z_][A-Za-z0-9_]*)+)/g;
+
+/**
+ * Every `.input.<path>` the templates of `cv` refer to, as `input.<path>`, in order of first
+ * appearance: the returned document's `template_vars`. Read from the source once, when the
+ * definition is compiled.
+ */
+export function inputPathsOf(cv: CompiledValue, into: Set<string> = new Set()): Set<string> {
+  switch (cv.kind) {
+    case 'literal':
+      break;
+    case 'template':
+      for (const action of cv.template.source.match(ACTION) ?? []) for (const m of action.matchAll(INPUT_PATH)) into.add(`input${m[1]!}`);
+      break;
+    case 'array':
+      for (const i of cv.items) inputPathsOf(i, into);
+      break;
+    case 'object':
+      for (const [, v] of cv.entries) inputPathsOf(v, into);
+      break;
+  }
+  return into;
 }
 
 /** Where the template limits live, for over-budget messages. */
@@ -57,13 +96,21 @@ export function templateBudget(limits: AggregatorLimits): Budget {
   return new Budget(limits.templates, BUDGET_SETTING);
 }
 
-/** Renders `cv`; every template in it spends from the one `budget` (TemplateBudgetError past it). */
+/**
+ * Renders `cv`; every template in it spends from the one `budget`. A template that fails
+ * throws RenderError (its TemplateError, TemplateBudgetError past the budget, inside).
+ */
 export function renderValue(cv: CompiledValue, data: unknown, budget: Budget): unknown {
   switch (cv.kind) {
     case 'literal':
       return cv.value;
     case 'template':
-      return cv.template.evaluate(data, budget);
+      try {
+        return cv.template.evaluate(data, budget);
+      } catch (err) {
+        if (err instanceof TemplateError) throw new RenderError(cv.path, err);
+        throw err;
+      }
     case 'array':
       return cv.items.map((i) => renderValue(i, data, budget));
     case 'object': {

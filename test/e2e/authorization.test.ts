@@ -112,7 +112,7 @@ describe('authorization: built-in roles with OAuth protection', function () {
     expect(byAdmin.isError, text(byAdmin)).to.not.equal(true);
   });
 
-  it('executions: each person sees their own runs (inputs included), administrators see all', async () => {
+  it('executions: each person sees their own runs (inputs through execution_get), administrators see all', async () => {
     const created = await callTool(alice, 'core_workflow_create', {
       name: 'secret-input',
       args: { password: { type: 'string', required: true } },
@@ -124,15 +124,20 @@ describe('authorization: built-in roles with OAuth protection', function () {
     const bobRan = await callTool(bob, 'workflow_secret-input', { password: 'hunter2-bob' });
     expect(bobRan.isError, text(bobRan)).to.not.equal(true);
 
-    type Listing = { executions: { execution_id: string; input: { password?: string }; caller?: string }[]; total: number };
+    // List entries are summaries without input (reference-behaviour.md §7); the input is in execution_get.
+    type Listing = { executions: { execution_id: string; input?: unknown }[]; total: number };
+    type Run = { input: { password?: string }; caller?: string };
     const list = (c: Client) => meta<Listing>(c, 'call_tool', { name: 'core_workflow_execution_list', arguments: { workflow_name: 'secret-input' } });
+    const get = (c: Client, id: string) => meta<Run>(c, 'call_tool', { name: 'core_workflow_execution_get', arguments: { execution_id: id } });
     const bobs = await list(bob);
     expect(bobs.total).to.equal(1);
-    expect(bobs.executions[0]!.input.password).to.equal('hunter2-bob');
+    expect(bobs.executions[0]!.input).to.equal(undefined);
+    expect((await get(bob, bobs.executions[0]!.execution_id)).input.password).to.equal('hunter2-bob');
     expect(JSON.stringify(bobs)).to.not.include('hunter2-alice');
     const alices = await list(alice);
     expect(alices.total).to.equal(2);
-    const alicesRun = alices.executions.find((e) => e.input.password === 'hunter2-alice')!;
+    const runs = await Promise.all(alices.executions.map((e) => get(alice, e.execution_id).then((r) => ({ ...r, execution_id: e.execution_id }))));
+    const alicesRun = runs.find((e) => e.input.password === 'hunter2-alice')!;
     expect(alicesRun.caller).to.equal('person:alice');
     const peek = await callTool(bob, 'core_workflow_execution_get', { execution_id: alicesRun.execution_id });
     expect(errorCode(peek)).to.equal('NOT_FOUND');

@@ -162,7 +162,7 @@ describe('server-to-client requests and logs are relayed to the calling session'
       name: 'ask_twice',
       steps: [
         { id: 'who', tool: 'x_ask_ask_name' },
-        { id: 'sum', tool: 'x_ask_summarize', args: { text: '{{ .results.who }}' } },
+        { id: 'sum', tool: 'x_ask_summarize', args: { text: '{{ .results.who }}' }, output: true },
       ],
     });
     const wf = await call(ada.client, 'workflow_ask_twice');

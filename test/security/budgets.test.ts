@@ -110,13 +110,14 @@ describe('security: workflow budgets (templates, forEach, execution records)', f
 
   it('a workflow output ranging 10^8 times stops at 100,000 iterations, naming the limit and the setting', async () => {
     const r = await callTool(client, 'workflow_count', { n: 100_000_000 });
-    expect(r.isError, text(r)).to.not.equal(true);
-    // An output template that cannot be rendered does not lose the run: the error is beside its steps.
-    const doc = r.structuredContent as { status: string; output?: unknown; output_error?: string };
-    expect(doc.status).to.equal('completed');
+    // An output template that cannot be rendered fails the run but loses nothing: the error is beside its steps.
+    expect(r.isError).to.equal(true);
+    const doc = JSON.parse(text(r)) as { status: string; output?: unknown; output_error?: string; steps: unknown[] };
+    expect(doc.status).to.equal('failed');
     expect(doc.output).to.equal(undefined);
+    expect(doc.steps).to.have.length(1);
     expect(doc.output_error, doc.output_error).to.match(
-      /^the output template could not be rendered: template: output 'text':1:\d+: executing "output 'text'" at <\.input\.n>: /,
+      /^failed to render output template: template: output 'text':1:\d+: executing "output 'text'" at <\.input\.n>: /,
     );
     expect(doc.output_error).to.include('template stopped: more than 100000 loop iterations (aggregator.limits.templates.maxIterations)');
   });
@@ -156,18 +157,19 @@ describe('security: workflow budgets (templates, forEach, execution records)', f
   it('raising the limits in config.yaml lets a bigger range and a bigger forEach through, without a restart', async () => {
     const bigRange = () => callTool(client, 'workflow_count', { n: 150_000 });
     const bigLoop = () => callTool(client, 'workflow_each', { items: Array.from({ length: 1001 }, (_, i) => i) });
-    expect((await bigRange()).structuredContent)
+    expect(JSON.parse(text(await bigRange())))
       .to.have.property('output_error')
       .that.includes('more than 100000 loop iterations');
     expect(text(await bigLoop())).to.include('forEach.items has 1001 items; at most 1000 are allowed');
 
     await writeFile(join(sb.configDir, 'config.yaml'), LIMITS(200_000, 2000));
-    const range = await eventually(bigRange, (r) => (r.structuredContent as Obj).output !== undefined, 10_000, 100);
-    expect((range.structuredContent as { output: { n: number; text: string } }).output.n).to.equal(150_000);
-    expect((range.structuredContent as { output: { text: string } }).output.text).to.have.length(150_000);
+    const range = await eventually(bigRange, (r) => r.isError !== true, 10_000, 100);
+    expect((range.structuredContent as { n: number; text: string }).n).to.equal(150_000);
+    expect((range.structuredContent as { text: string }).text).to.have.length(150_000);
     const loop = await bigLoop();
     expect(loop.isError, text(loop)).to.not.equal(true);
-    expect((loop.structuredContent as { steps: { result: { sum: number }[] }[] }).steps[0]!.result).to.have.length(1001);
+    // One entry per iteration.
+    expect((loop.structuredContent as { steps: unknown[] }).steps).to.have.length(1001);
 
     // And back down: the lowered limit applies to the next run.
     await writeFile(join(sb.configDir, 'config.yaml'), LIMITS(100_000, 1000));

@@ -114,8 +114,10 @@ describe('core_workflow_* tools (tool form)', () => {
     expect(updated.steps.map((s) => s.id)).to.deep.equal(['only']);
     expect(updated.description).to.equal('Double a number, and ping when it is large.');
     const run = await callTool(client, 'workflow_double', { n: 4 });
-    // No step is marked output: the document shows the last step's result.
-    expect((run.structuredContent as { steps: { result: unknown }[] }).steps.map((s) => s.result)).to.deep.equal([{ sum: 5 }]);
+    // No step is output-enabled: the entry has no result, and the final step's object lends its keys to the document.
+    const doc = run.structuredContent as { steps: { id: string; result?: unknown }[]; sum: number };
+    expect(doc.steps).to.deep.equal([{ id: 'only', tool: 'x_fx_add', status: 'completed' }]);
+    expect(doc.sum).to.equal(5);
   });
 
   it('deletes a workflow; its execution history stays', async () => {

@@ -181,13 +181,15 @@ describe('workflows: Go-template workflows run through call_tool', () => {
       ['sum', 'completed'],
       ['say', 'completed'],
       ['only_if_big', 'skipped'],
-      ['risky', 'tolerated'],
+      // A tolerated failure is `failed`, marked tolerated (reference-behaviour.md §1.1, §7).
+      ['risky', 'failed'],
       ['after_risky', 'skipped'],
       ['report', 'completed'],
     ]);
     // A single-action template yields the typed value, not its string.
     expect(ex.steps![0]!.args).to.deep.equal({ a: 5, b: 10 });
     expect(ex.steps![3]!.error).to.include('bad widget');
+    expect(ex.steps![3]).to.deep.include({ tolerated: true });
   });
 
   it('runs a conditional step when its condition holds', async () => {
@@ -199,18 +201,20 @@ describe('workflows: Go-template workflows run through call_tool', () => {
   it('rejects a missing required input and a type mismatch before running', async () => {
     const missing = await callTool(client, 'workflow_pipeline', {});
     expect(errorCode(missing)).to.equal('INVALID_ARGUMENTS');
-    expect(text(missing)).to.include("'a'");
+    expect(text(missing)).to.include("input validation failed: required field 'a' is missing");
     const wrong = await callTool(client, 'workflow_pipeline', { a: 'five' });
     expect(errorCode(wrong)).to.equal('INVALID_ARGUMENTS');
-    expect(text(wrong)).to.include('/a must be number');
+    expect(text(wrong)).to.include("input validation failed: field 'a' has wrong type, expected number");
   });
 
   it('fails the execution on a missing key, naming the key and the step', async () => {
     const r = await callTool(client, 'workflow_broken_key');
     expect(r.isError).to.equal(true);
     expect(errorCode(r)).to.equal('WORKFLOW_FAILED');
-    expect(text(r)).to.include("step 'second'");
-    expect(text(r)).to.include('"nosuch"');
+    // The text is the run's JSON document (reference-behaviour.md §1.3); its error names key and step.
+    const doc = JSON.parse(text(r)) as { error: string; steps: { id: string; error?: string }[] };
+    expect(doc.error).to.include("step 'second'").and.include('"nosuch"');
+    expect(doc.steps.find((s) => s.id === 'second')!.error).to.include("failed to render arguments for argument 'message'");
     const id = (r.structuredContent as { error: { details: { execution_id: string } } }).error.details.execution_id;
     const ex = await execution(id);
     expect(ex.status).to.equal('failed');
@@ -222,7 +226,8 @@ describe('workflows: Go-template workflows run through call_tool', () => {
     expect(r.isError, text(r)).to.not.equal(true);
     const ex = await execution((r.structuredContent as { execution_id: string }).execution_id);
     expect(ex.steps!.map((s) => s.status)).to.deep.equal(['completed', 'completed']);
-    expect(JSON.stringify(ex.result)).to.include('inner total 12');
+    // The final step is not output-enabled: its result is in the record, not in the document.
+    expect(JSON.stringify(ex.steps![1])).to.include('inner total 12');
   });
 
   it('reports a workflow whose tools are missing as unavailable, and refuses to run it naming them', async () => {
@@ -262,7 +267,8 @@ describe('workflows: Go-template workflows run through call_tool', () => {
       5000,
     );
     const ex = await execution(list.executions[0]!.execution_id);
-    expect(ex.steps!.map((s) => s.status)).to.deep.equal(['completed', 'cancelled', 'cancelled']);
+    // Steps never reached have no entry (reference-behaviour.md §7).
+    expect(ex.steps!.map((s) => s.status)).to.deep.equal(['completed', 'cancelled']);
   });
 
   it('lists executions newest first, filtered by status and workflow and paged; fetches with and without steps', async () => {

@@ -18,6 +18,8 @@ import { readJsonPath } from '../../plugins/workflows/json-path.js';
 type Obj = Record<string, unknown>;
 interface StepRec {
   id: string;
+  step_id?: string;
+  path?: string;
   tool: string;
   status: string;
   started_at?: string;
@@ -93,7 +95,7 @@ const FILES = {
       output: true
     - id: after
       tool: x_everything_echo
-      args: { message: "broken said: {{ .results.group.broken.error.message }}" }
+      args: { message: "broken said: {{ .results.broken.error }}" }
       output: true
 `,
   ),
@@ -174,46 +176,52 @@ describe('workflows, round 2: loops, groups, rollback, shaped results, step reco
   it('loops over a list: per-item calls, .vars.<as> and its index, a list result in item order, every iteration recorded', async () => {
     const r = await callTool(client, 'workflow_greet_each', { names: ['ann', 'bob', 'cy'] });
     expect(r.isError, text(r)).to.not.equal(true);
-    const doc = r.structuredContent as { status: string; input: Obj; steps: { id: string; result: unknown }[] };
+    const doc = r.structuredContent as { status: string; input: Obj; steps: { id: string; result?: unknown }[] };
     expect(doc.status).to.equal('completed');
     expect(doc.input).to.deep.equal({ names: ['ann', 'bob', 'cy'] });
+    // One entry per iteration under the body step's plain id; the loop's `output: true` is its body's default.
     expect(doc.steps.map((s) => [s.id, s.result])).to.deep.equal([
-      ['greet', ['Echo: hi ann #0', 'Echo: hi bob #1', 'Echo: hi cy #2']],
+      ['say', 'Echo: hi ann #0'],
+      ['say', 'Echo: hi bob #1'],
+      ['say', 'Echo: hi cy #2'],
       ['count', { sum: 3 }],
+      ['first_checked', undefined],
     ]);
     const ex = await execution((r.structuredContent as { execution_id: string }).execution_id);
-    expect(ex.steps!.map((s) => [s.id, s.status])).to.deep.equal([
-      ['greet', 'completed'],
-      ['greet[0].say', 'completed'],
-      ['greet[1].say', 'completed'],
-      ['greet[2].say', 'completed'],
-      ['count', 'completed'],
-      ['first_checked', 'completed'],
+    expect(ex.steps!.map((s) => [s.step_id, s.path, s.status])).to.deep.equal([
+      ['say', 'greet[0].say', 'completed'],
+      ['say', 'greet[1].say', 'completed'],
+      ['say', 'greet[2].say', 'completed'],
+      ['count', undefined, 'completed'],
+      ['first_checked', undefined, 'completed'],
     ]);
-    expect(ex.steps![2]!.args).to.deep.equal({ message: 'hi bob #1' });
+    expect(ex.steps![1]!.args).to.deep.equal({ message: 'hi bob #1' });
   });
 
   it('runs loop iterations concurrently up to concurrency (their records overlap in time)', async () => {
     const r = await callTool(client, 'workflow_slow_loop');
     expect(r.isError, text(r)).to.not.equal(true);
     const ex = await execution((r.structuredContent as { execution_id: string }).execution_id);
-    const iterations = ex.steps!.filter((s) => /^waits\[\d\]\.wait$/.test(s.id));
+    const iterations = ex.steps!.filter((s) => /^waits\[\d\]\.wait$/.test(s.path ?? ''));
     expect(iterations).to.have.length(3);
     expect(overlap(iterations)).to.equal(true);
-    expect((r.structuredContent as { steps: { result: unknown }[] }).steps[0]!.result).to.deep.equal(['waited 300', 'waited 300', 'waited 300']);
+    expect((r.structuredContent as { steps: { result: unknown }[] }).steps.map((s) => s.result)).to.deep.equal(['waited 300', 'waited 300', 'waited 300']);
   });
 
   it('runs a parallel group together: result keyed by member, a tolerated failure as its error', async () => {
     const r = await callTool(client, 'workflow_fanout');
     expect(r.isError, text(r)).to.not.equal(true);
-    const [group, after] = (r.structuredContent as { steps: { id: string; status: string; result: Obj }[] }).steps;
-    expect(group!.result.left).to.equal('waited 300');
-    expect(group!.result.right).to.equal('waited 300');
-    expect((group!.result.broken as { error: Obj }).error).to.deep.include({ step: 'broken', tool: 'x_fx_fail_rpc' });
+    // Members in declaration order, each under its own id; a tolerated failure is `failed` with allow_failure.
+    const [left, right, broken, after] = (r.structuredContent as { steps: { id: string; status: string; result: unknown; allow_failure?: boolean }[] }).steps;
+    expect(left).to.deep.include({ id: 'left', result: 'waited 300' });
+    expect(right).to.deep.include({ id: 'right', result: 'waited 300' });
+    expect(broken).to.deep.include({ id: 'broken', status: 'failed', allow_failure: true });
+    expect(broken!.result).to.deep.include({ success: false, isError: true });
+    expect((broken!.result as { failure: Obj }).failure).to.deep.include({ step: 'broken', tool: 'x_fx_fail_rpc' });
     expect(after!.result).to.match(/^Echo: broken said: .*the fixture refuses: bad widget$/);
     const ex = await execution((r.structuredContent as { execution_id: string }).execution_id);
     const members = ex.steps!.filter((s) => ['left', 'right', 'broken'].includes(s.id));
-    expect(members.map((m) => m.status).sort()).to.deep.equal(['completed', 'completed', 'tolerated']);
+    expect(members.map((m) => m.status).sort()).to.deep.equal(['completed', 'completed', 'failed']);
     expect(overlap(members.filter((m) => m.id !== 'broken'))).to.equal(true);
   });
 
@@ -228,16 +236,15 @@ describe('workflows, round 2: loops, groups, rollback, shaped results, step reco
     const ex = await execution(details.execution_id);
     expect(ex.status).to.equal('failed');
     expect(ex.failure).to.deep.include({ step: 'configure', tool: 'x_fx_fail_rpc' });
-    expect(ex.steps!.map((s) => [s.id, s.status])).to.deep.equal([
-      ['create', 'completed'],
-      ['configure', 'failed'],
-      ['never', 'skipped'],
+    // Unreached steps have no entry; onFailure steps follow the failed one under their plain ids.
+    expect(ex.steps!.map((s) => [s.step_id, s.path, s.status])).to.deep.equal([
+      ['create', undefined, 'completed'],
+      ['configure', undefined, 'failed'],
+      ['undo', 'onFailure.undo', 'completed'],
+      ['note', 'onFailure.note', 'completed'],
     ]);
-    expect(ex.rollback!.map((s) => [s.id, s.status])).to.deep.equal([
-      ['onFailure.undo', 'completed'],
-      ['onFailure.note', 'completed'],
-    ]);
-    expect(ex.rollback![1]!.result).to.equal('Echo: rolled back after configure (x_fx_fail_rpc)');
+    expect(ex.rollback).to.equal(undefined);
+    expect(ex.steps![3]!.result).to.equal('Echo: rolled back after configure (x_fx_fail_rpc)');
     // The rollback really undid the mutation: the entity is gone from the memory server.
     const graph = await callTool(client, 'x_memory_read_graph');
     expect(JSON.stringify(graph)).to.not.include(`svc-${details.execution_id}`);
@@ -253,21 +260,24 @@ describe('workflows, round 2: loops, groups, rollback, shaped results, step reco
   it('shapes the result with an output template: numbers, lists and strings keep their types; template conditions', async () => {
     const r = await callTool(client, 'workflow_shaped');
     expect(r.isError, text(r)).to.not.equal(true);
-    const doc = r.structuredContent as { output: Obj; steps?: unknown };
-    expect(doc.output).to.deep.equal({ count: 3, names: ['a', 'b', 'c'], code: '007', label: 'pods: 3', literal: '007', nested: [3, { big: 10 }] });
-    expect(doc.steps).to.equal(undefined);
+    // The document is the rendering plus execution_id (reference-behaviour.md §1.2).
+    const { execution_id: id, ...doc } = r.structuredContent as Obj;
+    expect(id).to.be.a('string');
+    expect(doc).to.deep.equal({ count: 3, names: ['a', 'b', 'c'], code: '007', label: 'pods: 3', literal: '007', nested: [3, { big: 10 }] });
     const ex = await execution((r.structuredContent as { execution_id: string }).execution_id);
     expect(ex.steps!.find((s) => s.id === 'small_only')!.status).to.equal('skipped');
     expect(ex.steps!.find((s) => s.id === 'big_only')!.status).to.equal('completed');
   });
 
-  it('a broken output template does not lose the run: completed, with the error beside the raw step results', async () => {
+  it('a broken output template fails the run but loses nothing: the error beside every step result', async () => {
     const r = await callTool(client, 'workflow_broken_output');
-    expect(r.isError, text(r)).to.not.equal(true);
-    const doc = r.structuredContent as { status: string; output_error: string; steps: { id: string; result: unknown }[] };
-    expect(doc.status).to.equal('completed');
-    expect(doc.output_error).to.match(/^the output template could not be rendered: .*nosuch/);
+    expect(r.isError).to.equal(true);
+    expect(r.content).to.have.length(1);
+    const doc = JSON.parse(text(r)) as { execution_id: string; status: string; output_error: string; steps: Obj[] };
+    expect(doc.status).to.equal('failed');
+    expect(doc.output_error).to.match(/^failed to render output template: .*nosuch/);
     expect(doc.steps).to.deep.equal([{ id: 'pods', tool: 'x_fx_add', status: 'completed', result: { sum: 2 } }]);
+    expect((await execution(doc.execution_id)).status).to.equal('failed');
   });
 
   it('lists executions filtered by workflow and status, paged, with the total', async () => {
@@ -323,7 +333,7 @@ describe('workflows, round 2: loops, groups, rollback, shaped results, step reco
   it('names the missing required input and a loop whose items are not a list', async () => {
     const r = await callTool(client, 'workflow_greet_each', {});
     expect(errorCode(r)).to.equal('INVALID_ARGUMENTS');
-    expect(text(r)).to.include("must have required property 'names'");
+    expect(text(r)).to.include("input validation failed: required field 'names' is missing");
     await core('core_workflow_create', {
       name: 'not_a_list',
       args: { v: { type: 'string', default: 'abc' } },
@@ -331,7 +341,7 @@ describe('workflows, round 2: loops, groups, rollback, shaped results, step reco
     });
     const bad = await callTool(client, 'workflow_not_a_list');
     expect(errorCode(bad)).to.equal('WORKFLOW_FAILED');
-    expect(text(bad)).to.include("step 'each': forEach.items rendered to string, not a list");
+    expect(text(bad)).to.include("items expression '{{ .input.v }}' resolved to string, expected a list");
   });
 
   it('records a large step result truncated, with a marker and its size; the returned document is whole', async () => {
