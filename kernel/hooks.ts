@@ -38,6 +38,12 @@ export interface KernelHooks {
   /** A client session is about to open. A tap may refuse it by throwing (a session limit); the client sees the message. */
   onSessionOpen: SyncHook<[Session]>;
   onSessionClose: SyncHook<[Session]>;
+  /**
+   * What other replicas keep of a session changed (log level, subscriptions): 'here' when a
+   * request on this process changed it, 'elsewhere' when another replica did and this copy was
+   * updated (cluster mode). Fired only when something taps it.
+   */
+  onSessionChange: SyncHook<[Session, 'here' | 'elsewhere']>;
   onServiceStateChange: SyncHook<[ServiceStateChange]>;
   /** An authorization decision the audit trail keeps was made: an admin operation done, or any denial. Taps must not throw. */
   onAudit: SyncHook<[AuditEntry]>;
@@ -54,6 +60,7 @@ export function createHooks(): KernelHooks {
     onConfigRejected: new SyncHook(['problems']),
     onSessionOpen: new SyncHook(['session']),
     onSessionClose: new SyncHook(['session']),
+    onSessionChange: new SyncHook(['session', 'origin']),
     onServiceStateChange: new SyncHook(['change']),
     onAudit: new SyncHook(['entry']),
   };

@@ -50,7 +50,7 @@ export type { Session } from './sessions.js';
 
 // The MCP endpoint, as meta-tools and transports meet it.
 export { SERVER_INFO } from './mcp/shared/implementation.js';
-export type { MetaToolDefinition } from './mcp/server/endpoint.js';
+export type { MetaToolDefinition, SharedSessionTransport } from './mcp/server/endpoint.js';
 export type { EndpointWording } from './mcp/server/wording.js';
 export { PASSTHROUGH } from './mcp/shared/passthrough.js';
 export { hasMeta, messageKind } from './mcp/shared/message-shape.js';
@@ -64,6 +64,7 @@ export type {
   AggregatorLimits,
   AggregatorSettings,
   BrokerTarget,
+  ClusterRedisSettings,
   McpServerDefinition,
   OAuthServerSettings,
   PresetRule,
@@ -119,5 +120,6 @@ export type { CallEnd } from './contracts/observations.js';
 export type { OrchestratorSecrets } from './contracts/orchestrator-secrets.js';
 export { ownerOf } from './contracts/sign-in.js';
 export type { Owner, SignInStatus, SignInTarget, UpstreamCredentials } from './contracts/sign-in.js';
+export type { SessionDirectory, SessionRecord, SessionSignal } from './contracts/session-directory.js';
 export type { RawResource, ResourceKind, ResourceStore, StoreChange, StoreLoadResult, WriteAs } from './contracts/store.js';
 export type { PresetInfo, ResolvedToolset, ToolsetService } from './contracts/toolsets.js';

@@ -12,6 +12,7 @@ import type { HttpService } from './contracts/http.js';
 import type { UpstreamRegistry } from './contracts/lifecycle.js';
 import type { UpstreamCredentials } from './contracts/sign-in.js';
 import type { OrchestratorSecrets } from './contracts/orchestrator-secrets.js';
+import type { SessionDirectory } from './contracts/session-directory.js';
 import type { ResourceStore } from './contracts/store.js';
 import type { ToolsetService } from './contracts/toolsets.js';
 
@@ -36,6 +37,8 @@ export interface Services {
   'upstream-credentials': UpstreamCredentials;
   /** Secrets the orchestrator holds (store-kubernetes), for clientCredentialsSecretRef. */
   'orchestrator-secrets': OrchestratorSecrets;
+  /** MCP session records and channels shared by replicas (cluster-redis); absent: one process, sessions in memory. */
+  'session-directory': SessionDirectory;
 }
 
 /** A service's name, as plugins declare it (`provides`, `needs`, `uses`). */

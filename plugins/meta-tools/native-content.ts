@@ -79,6 +79,9 @@ export function nativeContent(kernel: KernelApi): void {
 
   // Subscriptions: per URI, the sessions that asked; the upstream is subscribed once.
   const subscribers = new Map<string, { server: string; sessions: Set<Session> }>();
+  const changed = (session: Session) => {
+    if (kernel.hooks.onSessionChange.isUsed()) kernel.hooks.onSessionChange.call(session, 'here');
+  };
   const unsubscribe = async (uri: string, session: Session) => {
     const s = subscribers.get(uri);
     if (!s?.sessions.delete(session) || s.sessions.size > 0) return;
@@ -89,6 +92,12 @@ export function nativeContent(kernel: KernelApi): void {
   };
   kernel.hooks.onSessionClose.tap('native-content', (session) => {
     for (const uri of [...subscribers.keys()]) void unsubscribe(uri, session);
+  });
+  // The upstream subscription lives on the replica that took it; an unsubscribe served by
+  // another replica reaches this one as the session's changed record (cluster mode).
+  kernel.hooks.onSessionChange.tap('native-content', (session, origin) => {
+    if (origin !== 'elsewhere') return;
+    for (const [uri, s] of [...subscribers]) if (s.sessions.has(session) && !session.subscriptions.has(uri)) void unsubscribe(uri, session);
   });
 
   let listed = '';
@@ -114,10 +123,8 @@ export function nativeContent(kernel: KernelApi): void {
       ]);
       if (now === listed) return;
       listed = now;
-      for (const session of kernel.sessions.all()) {
-        void session.server.sendResourceListChanged().catch(() => undefined);
-        void session.server.sendPromptListChanged().catch(() => undefined);
-      }
+      kernel.endpoint.notifyListChanged('resources', kernel.sessions.all());
+      kernel.endpoint.notifyListChanged('prompts', kernel.sessions.all());
     }, 100);
     timer.unref();
   });
@@ -169,13 +176,21 @@ export function nativeContent(kernel: KernelApi): void {
           await upstreams().subscribe(server, uri);
           subscribers.set(uri, { server, sessions: new Set([call.request.session]) });
         }
+        const session = call.request.session;
+        if (!session.subscriptions.has(uri)) {
+          session.subscriptions.add(uri);
+          changed(session);
+        }
         return {};
       },
     },
     {
       schema: UnsubscribeRequestSchema,
       handle: async (req, call) => {
-        await unsubscribe(String(req.params?.uri), call.request.session);
+        const uri = String(req.params?.uri);
+        const session = call.request.session;
+        await unsubscribe(uri, session);
+        if (session.subscriptions.delete(uri)) changed(session);
         return {};
       },
     },
