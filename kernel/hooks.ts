@@ -41,9 +41,10 @@ export interface KernelHooks {
   /**
    * What other replicas keep of a session changed (log level, subscriptions): 'here' when a
    * request on this process changed it, 'elsewhere' when another replica did and this copy was
-   * updated (cluster mode). Fired only when something taps it.
+   * updated (cluster mode). Fired only when something taps it; the request that made the
+   * change is answered once the taps are done (the other replicas know by then).
    */
-  onSessionChange: SyncHook<[Session, 'here' | 'elsewhere']>;
+  onSessionChange: AsyncSeriesHook<[Session, 'here' | 'elsewhere']>;
   onServiceStateChange: SyncHook<[ServiceStateChange]>;
   /** An authorization decision the audit trail keeps was made: an admin operation done, or any denial. Taps must not throw. */
   onAudit: SyncHook<[AuditEntry]>;
@@ -60,7 +61,7 @@ export function createHooks(): KernelHooks {
     onConfigRejected: new SyncHook(['problems']),
     onSessionOpen: new SyncHook(['session']),
     onSessionClose: new SyncHook(['session']),
-    onSessionChange: new SyncHook(['session', 'origin']),
+    onSessionChange: new AsyncSeriesHook(['session', 'origin']),
     onServiceStateChange: new SyncHook(['change']),
     onAudit: new SyncHook(['entry']),
   };

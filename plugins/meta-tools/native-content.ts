@@ -79,8 +79,8 @@ export function nativeContent(kernel: KernelApi): void {
 
   // Subscriptions: per URI, the sessions that asked; the upstream is subscribed once.
   const subscribers = new Map<string, { server: string; sessions: Set<Session> }>();
-  const changed = (session: Session) => {
-    if (kernel.hooks.onSessionChange.isUsed()) kernel.hooks.onSessionChange.call(session, 'here');
+  const changed = async (session: Session) => {
+    if (kernel.hooks.onSessionChange.isUsed()) await kernel.hooks.onSessionChange.promise(session, 'here');
   };
   const unsubscribe = async (uri: string, session: Session) => {
     const s = subscribers.get(uri);
@@ -179,7 +179,7 @@ export function nativeContent(kernel: KernelApi): void {
         const session = call.request.session;
         if (!session.subscriptions.has(uri)) {
           session.subscriptions.add(uri);
-          changed(session);
+          await changed(session);
         }
         return {};
       },
@@ -190,7 +190,7 @@ export function nativeContent(kernel: KernelApi): void {
         const uri = String(req.params?.uri);
         const session = call.request.session;
         await unsubscribe(uri, session);
-        if (session.subscriptions.delete(uri)) changed(session);
+        if (session.subscriptions.delete(uri)) await changed(session);
         return {};
       },
     },

@@ -45,9 +45,9 @@ export class ClusterSessions {
     private readonly log: Logger,
   ) {
     this.touchEveryMs = idleSeconds > 0 ? Math.min(TOUCH_EVERY_MS, (idleSeconds * 1000) / 4) : Infinity;
-    kernel.hooks.onSessionChange.tap('transport-streamable-http', (session, origin) => {
+    kernel.hooks.onSessionChange.tapPromise('transport-streamable-http', async (session, origin) => {
       const transport = origin === 'here' ? sessions.get(session.id) : undefined;
-      if (transport) void this.changed(session, transport);
+      if (transport) await this.changed(session, transport);
     });
   }
 
@@ -189,7 +189,9 @@ export class ClusterSessions {
         else delete session.logLevel;
         session.subscriptions.clear();
         for (const uri of signal.record.subscriptions) session.subscriptions.add(uri);
-        this.kernel.hooks.onSessionChange.call(session, 'elsewhere');
+        void this.kernel.hooks.onSessionChange
+          .promise(session, 'elsewhere')
+          .catch((err: unknown) => this.log.warn(`session ${session.id}: ${(err as Error).message}`));
         return;
       }
     }

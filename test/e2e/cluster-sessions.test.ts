@@ -9,14 +9,21 @@ import { expect } from 'chai';
 import { Redis } from 'ioredis';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { LATEST_PROTOCOL_VERSION, ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  LATEST_PROTOCOL_VERSION,
+  ResourceUpdatedNotificationSchema,
+  ToolListChangedNotificationSchema,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
 import {
   callTool,
   eventually,
   freePort,
   makeConfigDir,
   meta,
+  ROOT,
   startNode,
   startSwitchboard,
   stdioServer,
@@ -27,8 +34,16 @@ import {
 import { startHaproxy, type RunningHaproxy } from '../support/haproxy.js';
 import { startRedis, type RunningRedis } from '../support/redis-server.js';
 
-/** A client whose POSTs (and DELETE) go round the given URLs in turn and whose GET stream goes to `streamAt`. */
-async function routedClient(posts: readonly string[], streamAt: string): Promise<{ client: Client; sessionId: () => string; streaming: Promise<void> }> {
+/**
+ * A client whose POSTs (and DELETE) go round the given URLs in turn (`route` changes them)
+ * and whose GET stream goes to `streamAt`.
+ */
+async function routedClient(
+  initial: readonly string[],
+  streamAt: string,
+  headers: Record<string, string> = {},
+): Promise<{ client: Client; sessionId: () => string; streaming: Promise<void>; route: (urls: readonly string[]) => void }> {
+  let posts = initial;
   let next = 0;
   let opened!: () => void;
   const streaming = new Promise<void>((r) => (opened = r));
@@ -40,9 +55,17 @@ async function routedClient(posts: readonly string[], streamAt: string): Promise
     return res;
   };
   const client = new Client({ name: 'routed', version: '1.0.0' });
-  const transport = new StreamableHTTPClientTransport(new URL(streamAt), { fetch: routed });
+  const transport = new StreamableHTTPClientTransport(new URL(streamAt), { fetch: routed, requestInit: { headers } });
   await client.connect(transport);
-  return { client, sessionId: () => transport.sessionId!, streaming };
+  return {
+    client,
+    sessionId: () => transport.sessionId!,
+    streaming,
+    route: (urls) => {
+      posts = urls;
+      next = 0;
+    },
+  };
 }
 
 async function balancedClient(url: string): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
@@ -66,6 +89,29 @@ function rawCall(url: string, sessionId: string, headers: Record<string, string>
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'call_tool', arguments: { name: 'x_t_ping' } } }),
   });
 }
+
+/**
+ * Who calls, for these tests: a third-party authenticator (the kernel's RequestAuthenticator
+ * contract) that knows the bearer token `token-of-NAME` as person NAME, and a request without
+ * a token as 'anonymous'. Every replica recognizes the same tokens, as replicas sharing the
+ * OAuth server's storage do.
+ */
+const PEOPLE = `export default {
+  name: 'people',
+  provides: ['authenticator'],
+  setup({ kernel }) {
+    kernel.services.provide('authenticator', {
+      async authenticate(req) {
+        const header = req.headers.authorization;
+        if (!header) return { kind: 'authenticated', identity: { subject: 'anonymous', claims: {} } };
+        const m = /^Bearer token-of-(\\w+)$/.exec(header);
+        if (!m) return { kind: 'refused', status: 401, headers: {}, error: 'invalid_token', description: 'unknown token' };
+        return { kind: 'authenticated', identity: { subject: m[1], claims: { name: m[1] } } };
+      },
+    });
+  },
+};
+`;
 
 /** Redis commands run so far, by name (INFO commandstats), without the INFO that asks. */
 async function commandCounts(redis: Redis): Promise<Map<string, number>> {
@@ -106,8 +152,10 @@ describe('cluster mode: MCP sessions any replica serves (redis-server, HAProxy, 
     redis = await startRedis();
     probe = new Redis(redis.url);
     configDir = await makeConfigDir({
-      'config.yaml': `aggregator:\n  network:\n    allow: [127.0.0.1]\n  cluster:\n    redis:\n      url: ${redis.url}\n`,
+      'config.yaml': `aggregator:\n  network:\n    allow: [127.0.0.1]\n  cluster:\n    redis:\n      url: ${redis.url}\nauthorization:\n  admins: [anonymous]\nplugins:\n  auth-server: false\n  people:\n    module: ./people.js\n`,
+      'people.js': PEOPLE,
       'mcpservers/t.yaml': stdioServer('t', TEST_SERVER),
+      'mcpservers/ask.yaml': stdioServer('ask', join(ROOT, 'dist/test/fixtures/asking-server.js')),
     });
     replicas = await Promise.all([0, 1, 2].map(() => startSwitchboard({}, { configDir })));
     lb = await startHaproxy(replicas.map((r) => r.port));
@@ -195,6 +243,43 @@ describe('cluster mode: MCP sessions any replica serves (redis-server, HAProxy, 
     await client.close();
   });
 
+  it('a resource update from the replica holding the upstream subscription reaches the stream on another replica; an unsubscribe through a third stops it', async () => {
+    const [a, b, c] = replicas.map((r) => r.url) as [string, string, string];
+    const s = await routedClient([a], a);
+    await s.streaming;
+    const updates: string[] = [];
+    s.client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updates.push(n.params.uri));
+    // Subscribed through B: B's connection to the server holds the upstream subscription.
+    s.route([b]);
+    await s.client.subscribeResource({ uri: 'ask://counter' });
+    const bumper = await balancedClient(b);
+    await callTool(bumper.client, 'x_ask_bump');
+    await eventually(
+      async () => updates.length,
+      (n) => n === 1,
+      5000,
+      10,
+    );
+    // Unsubscribed through C: B hears it (the session's record changed) and stops.
+    s.route([c]);
+    await s.client.unsubscribeResource({ uri: 'ask://counter' });
+    await callTool(bumper.client, 'x_ask_bump');
+    // Subscribed again and bumped: the next update is the second, none came between.
+    s.route([b]);
+    await s.client.subscribeResource({ uri: 'ask://counter' });
+    await callTool(bumper.client, 'x_ask_bump');
+    await eventually(
+      async () => updates.length,
+      (n) => n >= 2,
+      5000,
+      10,
+    );
+    await meta(s.client, 'list_tools');
+    expect(updates).to.deep.equal(['ask://counter', 'ask://counter']);
+    await bumper.client.close();
+    await s.client.close();
+  });
+
   it('DELETE on one replica ends the session on all: each answers 404 for it', async () => {
     const urls = replicas.map((r) => r.url);
     const { client, sessionId } = await routedClient(urls, urls[0]!);
@@ -226,6 +311,34 @@ describe('cluster mode: MCP sessions any replica serves (redis-server, HAProxy, 
     expect(record.clientInfo).to.deep.equal({ name: 'balanced', version: '1.0.0' });
     expect(await probe.ttl(`switchboard:session:${transport.sessionId!}`)).to.be.within(3500, 3600);
     await client.close();
+  });
+
+  it("another person's token cannot resume someone's session on any replica (403); its owner can", async () => {
+    const urls = replicas.map((r) => r.url);
+    // Alice's session is known only to replica 0 until someone asks another replica for it.
+    const alice = await routedClient([urls[0]!], urls[0]!, { authorization: 'Bearer token-of-alice' });
+    await meta(alice.client, 'list_tools');
+    const id = alice.sessionId();
+    for (const url of [urls[1]!, urls[2]!, urls[0]!]) {
+      const hijack = await rawCall(url, id, { authorization: 'Bearer token-of-bob' });
+      expect(hijack.status, url).to.equal(403);
+      expect(((await hijack.json()) as { error: { message: string } }).error.message).to.equal(
+        `Forbidden: Session '${id}' belongs to another caller; initialize a session of your own`,
+      );
+      const anonymous = await rawCall(url, id);
+      expect(anonymous.status, `${url} without a token`).to.equal(403);
+      await anonymous.text();
+    }
+    // The refusals left nothing behind that serves Bob; Alice resumes on replica 2.
+    expect((await rawCall(urls[2]!, id, { authorization: 'Bearer token-of-bob' })).status).to.equal(403);
+    const own = await rawCall(urls[2]!, id, { authorization: 'Bearer token-of-alice' });
+    expect(own.status).to.equal(200);
+    expect(JSON.stringify(await own.json())).to.include('pong');
+    // The record names Alice, and holds no token.
+    const raw = (await probe.get(`switchboard:session:${id}`))!;
+    expect((JSON.parse(raw) as { identity: unknown }).identity).to.deep.equal({ subject: 'alice', claims: { name: 'alice' } });
+    expect(raw).to.not.include('token-of-alice');
+    await alice.client.close();
   });
 
   it('kill -9 of one replica under 16 clients: every call not in flight on it succeeds, sessions go on without initialize', async () => {

@@ -185,9 +185,9 @@ export class Endpoint {
     };
     setRawRequestHandler(server, 'tools/call', handleCall);
     // The session's own log threshold: upstream log messages relayed to it are filtered by it.
-    server.setRequestHandler(SetLevelRequestSchema, (request) => {
+    server.setRequestHandler(SetLevelRequestSchema, async (request) => {
       session.logLevel = request.params.level;
-      if (this.hooks.onSessionChange.isUsed()) this.hooks.onSessionChange.call(session, 'here');
+      if (this.hooks.onSessionChange.isUsed()) await this.hooks.onSessionChange.promise(session, 'here');
       return {};
     });
     for (const h of this.handlers) {
