@@ -64,7 +64,6 @@ export type {
   AggregatorLimits,
   AggregatorSettings,
   BrokerTarget,
-  ClusterRedisSettings,
   McpServerDefinition,
   OAuthServerSettings,
   PresetRule,

@@ -84,17 +84,6 @@ export interface AggregatorSettings {
   network: { allow: string[] };
   limits: AggregatorLimits;
   oauth: { server: OAuthServerSettings };
-  /** Cluster mode (docs/scale-out.md); absent: one process. */
-  cluster?: { redis: ClusterRedisSettings };
-}
-
-/** aggregator.cluster.redis: where replicas share their state. */
-export interface ClusterRedisSettings {
-  url: string;
-  passwordFile?: string;
-  tls?: { caFile?: string; serverName?: string };
-  keyPrefix: string;
-  connectTimeoutSeconds: number;
 }
 
 /** aggregator.limits: what one caller or one upstream may ask of a shared instance. */
