@@ -32,6 +32,7 @@ export type ErrorCode =
   | 'RATE_LIMITED'
   | 'TOO_LARGE'
   | 'SESSION_LIMIT'
+  | 'SHARED_STATE_UNAVAILABLE'
   | 'PLUGIN_FAILED'
   | 'INTERNAL';
 
@@ -194,6 +195,17 @@ export class SessionLimitError extends SwitchboardError {
         : `${caller} already holds ${limit} sessions, the most one caller may open; close sessions you no longer use (DELETE /mcp) or raise aggregator.limits.maxSessionsPerPrincipal`,
       caller === undefined ? { limit } : { limit, scope: 'caller' },
     );
+  }
+}
+
+/**
+ * Cluster mode: what the call needs is shared between replicas (grants, rate limits,
+ * session records) and the shared store cannot be reached now. Nothing was written half;
+ * the call may be retried once the store is back.
+ */
+export class SharedStateUnavailableError extends SwitchboardError {
+  constructor(what: string, reason: string) {
+    super('SHARED_STATE_UNAVAILABLE', `${what} needs the state replicas share, which cannot be reached now (${reason}); retry shortly`, { what, reason });
   }
 }
 
