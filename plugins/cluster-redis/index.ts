@@ -9,16 +9,19 @@
  * Each concern registers its services in its own block below, so they merge independently.
  */
 import { definePlugin } from '../../kernel/index.js';
+import { clusterProblems } from './settings-check.js';
 
 export default definePlugin({
   name: 'cluster-redis',
   description: 'Cluster mode: shares grants, limits, sessions, events and executions between replicas through Redis (aggregator.cluster.redis).',
   provides: [
     // redis-core: grants, OAuth server state, limits
+    'grant-store',
     // cluster-sessions: session records, notifications
     // cluster-history: event log, execution history
   ],
   async setup({ kernel, log }) {
+    kernel.config.addSettingsCheck((settings, where) => clusterProblems(settings, where));
     const cluster = kernel.settings().aggregator.cluster;
     if (!cluster) return;
     const { openRedis } = await import('../../lib/redis/connection.js');
@@ -31,6 +34,9 @@ export default definePlugin({
     );
 
     // --- redis-core: grants, OAuth server state, limits ---
+    // store-files and store-kubernetes step aside for grant-store in cluster mode (they read the same setting).
+    const { RedisGrantStore } = await import('./grant-store.js');
+    kernel.services.provide('grant-store', new RedisGrantStore(redis));
     // --- end redis-core ---
 
     // --- cluster-sessions: session records, notifications ---
