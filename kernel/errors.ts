@@ -164,12 +164,13 @@ export class UpstreamError extends SwitchboardError {
 }
 
 export class RateLimitedError extends SwitchboardError {
-  constructor(perSecond: number, burst: number, retryAfterMs: number) {
-    super('RATE_LIMITED', `Rate limit: this session may make ${perSecond} tool calls per second (bursts of ${burst}); retry after ${retryAfterMs} ms`, {
-      retryAfterMs,
-      callsPerSecond: perSecond,
-      burst,
-    });
+  /** `per`: whose calls are counted; `caller` in cluster mode, where one person's calls are counted across replicas. */
+  constructor(perSecond: number, burst: number, retryAfterMs: number, per: 'session' | 'caller' = 'session') {
+    super(
+      'RATE_LIMITED',
+      `Rate limit: ${per === 'session' ? 'this session' : 'you'} may make ${perSecond} tool calls per second (bursts of ${burst}); retry after ${retryAfterMs} ms`,
+      per === 'session' ? { retryAfterMs, callsPerSecond: perSecond, burst } : { retryAfterMs, callsPerSecond: perSecond, burst, per },
+    );
   }
 }
 

@@ -17,6 +17,8 @@ export default definePlugin({
   provides: [
     // redis-core: grants, OAuth server state, limits
     'grant-store',
+    'replay-guard',
+    'rate-limiter',
     // cluster-sessions: session records, notifications
     // cluster-history: event log, execution history
   ],
@@ -37,6 +39,10 @@ export default definePlugin({
     // store-files and store-kubernetes step aside for grant-store in cluster mode (they read the same setting).
     const { RedisGrantStore } = await import('./grant-store.js');
     kernel.services.provide('grant-store', new RedisGrantStore(redis));
+    const { RedisReplayGuard } = await import('./replay-guard.js');
+    kernel.services.provide('replay-guard', new RedisReplayGuard(redis));
+    const { RedisRateLimiter } = await import('./rate-limiter.js');
+    kernel.services.provide('rate-limiter', new RedisRateLimiter(redis));
     // --- end redis-core ---
 
     // --- cluster-sessions: session records, notifications ---
