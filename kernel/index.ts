@@ -14,6 +14,7 @@ export type { CatalogueApi, ConfigApi, ConfigEdits, EndpointApi, KernelApi, Secr
 export type { KernelHooks } from './hooks.js';
 export type { ServiceName, Services } from './services.js';
 export type { Logger } from './log.js';
+export type { HealthContribution, HealthProblem, HealthReport } from './health.js';
 
 // Errors: one base class, stable codes (docs/errors.md).
 export {
@@ -27,6 +28,7 @@ export {
   RateLimitedError,
   ServerUnavailableError,
   SessionLimitError,
+  SharedStateUnavailableError,
   SwitchboardError,
   TimeoutError,
   TooDeepError,
@@ -64,9 +66,11 @@ export type {
   AggregatorLimits,
   AggregatorSettings,
   BrokerTarget,
+  ClusterSettings,
   McpServerDefinition,
   OAuthServerSettings,
   PresetRule,
+  RedisSettings,
   SecretRef,
   Settings,
   TokenExchangeBroker,
@@ -117,6 +121,8 @@ export type {
 } from './contracts/lifecycle.js';
 export type { CallEnd } from './contracts/observations.js';
 export type { OrchestratorSecrets } from './contracts/orchestrator-secrets.js';
+export type { ReplayGuard } from './contracts/replay.js';
+export type { RateLimit, RateLimiter } from './contracts/limits.js';
 export { ownerOf } from './contracts/sign-in.js';
 export type { Owner, SignInStatus, SignInTarget, UpstreamCredentials } from './contracts/sign-in.js';
 export type { SessionDirectory, SessionRecord, SessionSignal } from './contracts/session-directory.js';

@@ -50,8 +50,10 @@ export default definePlugin({
     let bound: { host: string; port: number } | undefined;
     const aggregator = () => kernel.settings().aggregator;
 
+    // Degraded still answers 200: the instance serves what it can, and an orchestrator's
+    // liveness probe restarting every replica while Redis is down would help nobody.
     router.get('/health', (ctx) => {
-      ctx.body = { status: 'ok' };
+      ctx.body = kernel.health.report();
     });
 
     const service: HttpService = {

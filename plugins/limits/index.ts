@@ -3,9 +3,19 @@
  * initialize with 503, in all and per caller), the size of a tool call's arguments, and a per-session rate limit
  * on call_tool/call_tools (a RATE_LIMITED result saying when to retry, like HTTP 429), and a
  * nesting depth for every meta-tool's arguments (deeper ones would overflow recursive code).
+ * In cluster mode (a `rate-limiter` service) the rate limit is per caller, counted across replicas.
  * Settings live in `aggregator.limits` and apply live on reload.
  */
-import { definePlugin, RateLimitedError, SessionLimitError, TooDeepError, TooLargeError, type RequestContext, type Session } from '../../kernel/index.js';
+import {
+  definePlugin,
+  RateLimitedError,
+  SessionLimitError,
+  TooDeepError,
+  TooLargeError,
+  type AggregatorLimits,
+  type RequestContext,
+  type Session,
+} from '../../kernel/index.js';
 import { exceedsDepth } from './json-depth.js';
 import { callerOf, countOf } from './session-callers.js';
 import { TokenBucket } from './token-bucket.js';
@@ -24,6 +34,8 @@ export default definePlugin({
   name: 'limits',
   description: 'Session limit, tool-argument size limit and per-session rate limit on tool calls.',
   provides: [],
+  // cluster-redis, in cluster mode: rate limits counted across replicas.
+  uses: ['rate-limiter'],
   setup({ kernel }) {
     const limits = () => kernel.settings().aggregator.limits;
 
@@ -37,18 +49,41 @@ export default definePlugin({
       }
     });
 
-    // Synchronous: nothing here waits, and a sync tap costs the per-call hook chain no promise of its own.
-    kernel.hooks.onRequest.tap('limits', (request) => {
-      const { maxArgumentBytes, maxArgumentDepth, rateLimit } = limits();
+    /** The size and depth checks every process makes; returns how many calls the request runs. */
+    const checkArguments = (request: RequestContext, { maxArgumentBytes, maxArgumentDepth }: AggregatorLimits): number => {
       if (request.arguments && exceedsDepth(request.arguments, maxArgumentDepth))
         throw new TooDeepError(`The arguments of ${request.metaTool ?? 'this request'}`, maxArgumentDepth);
       const calls = callArguments(request);
-      if (calls.length === 0) return;
       for (const args of calls) {
         const bytes = Buffer.byteLength(JSON.stringify(args));
         if (bytes > maxArgumentBytes) throw new TooLargeError("The tool call's arguments", bytes, maxArgumentBytes);
       }
-      if (rateLimit.callsPerSecond <= 0) return;
+      return calls.length;
+    };
+
+    const counted = kernel.services.find('rate-limiter');
+    if (counted) {
+      // Cluster mode: one caller's calls counted across replicas (the person when signed in,
+      // else the session: behind a balancer every client shares the balancer's address).
+      // One Redis round trip per metered request, none when no rate limit is set.
+      kernel.hooks.onRequest.tapPromise('limits', async (request) => {
+        const current = limits();
+        const calls = checkArguments(request, current);
+        const { rateLimit } = current;
+        if (calls === 0 || rateLimit.callsPerSecond <= 0) return;
+        const caller = request.identity?.subject !== undefined ? `sub:${request.identity.subject}` : `session:${request.session.id}`;
+        const wait = await counted.take(caller, Math.min(calls, rateLimit.burst), rateLimit);
+        if (wait > 0) throw new RateLimitedError(rateLimit.callsPerSecond, rateLimit.burst, wait, 'caller');
+      });
+      return;
+    }
+
+    // Synchronous: nothing here waits, and a sync tap costs the per-call hook chain no promise of its own.
+    kernel.hooks.onRequest.tap('limits', (request) => {
+      const current = limits();
+      const calls = checkArguments(request, current);
+      const { rateLimit } = current;
+      if (calls === 0 || rateLimit.callsPerSecond <= 0) return;
       const slots = request.session.slots;
       let bucket = slots.get(BUCKET) as TokenBucket | undefined;
       if (!bucket) {
@@ -56,7 +91,7 @@ export default definePlugin({
         slots.set(BUCKET, bucket);
       }
       // A batch larger than the bucket could never pass; it costs the whole bucket instead.
-      const wait = bucket.take(Math.min(calls.length, rateLimit.burst), Date.now());
+      const wait = bucket.take(Math.min(calls, rateLimit.burst), Date.now());
       if (wait > 0) throw new RateLimitedError(rateLimit.callsPerSecond, rateLimit.burst, wait);
     });
   },
