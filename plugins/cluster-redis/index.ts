@@ -20,6 +20,7 @@ export default definePlugin({
     'replay-guard',
     'rate-limiter',
     // cluster-sessions: session records, notifications
+    'session-directory',
     // cluster-history: event log, execution history
   ],
   async setup({ kernel, log }) {
@@ -46,6 +47,10 @@ export default definePlugin({
     // --- end redis-core ---
 
     // --- cluster-sessions: session records, notifications ---
+    // The streamable-HTTP transport uses it: any replica serves any session, and what must
+    // reach a session's GET stream travels on its channel to the replica holding it.
+    const { RedisSessionDirectory } = await import('./session-directory.js');
+    kernel.services.provide('session-directory', new RedisSessionDirectory(redis));
     // --- end cluster-sessions ---
 
     // --- cluster-history: event log, execution history ---

@@ -4,10 +4,12 @@
  * copy of the session hears it; the replica holding the GET stream writes messages to it.
  */
 import type { SessionSignal } from '../../kernel/index.js';
-import type { SessionRedis } from './session-redis.js';
+import type { RedisConnection } from '../../lib/redis/connection.js';
+import { shared } from './shared-state.js';
 
 const KINDS = new Set(['message', 'record', 'end']);
 
+/** A message no replica of this version wrote is ignored rather than half-understood. */
 function decode(text: string): SessionSignal | undefined {
   try {
     const signal: unknown = JSON.parse(text);
@@ -17,22 +19,22 @@ function decode(text: string): SessionSignal | undefined {
   }
 }
 
+/** The channel's name; the connection adds the key prefix. */
+const channelOf = (id: string): string => `session-channel:${id}`;
+
 export class SessionChannels {
-  constructor(private readonly redis: () => SessionRedis) {}
+  constructor(private readonly redis: RedisConnection) {}
 
-  private channel(id: string): string {
-    return this.redis().key('session-channel', id);
-  }
-
-  async publish(id: string, signal: SessionSignal): Promise<void> {
-    await this.redis().publish(this.channel(id), JSON.stringify(signal));
+  publish(id: string, signal: SessionSignal): Promise<void> {
+    return shared(this.redis, `telling the replicas serving session '${id}'`, () => this.redis.publish(channelOf(id), JSON.stringify(signal)));
   }
 
   subscribe(id: string, onSignal: (signal: SessionSignal) => void): Promise<() => Promise<void>> {
-    // A message no replica of this version wrote is ignored rather than half-understood.
-    return this.redis().subscribe(this.channel(id), (text) => {
-      const signal = decode(text);
-      if (signal) onSignal(signal);
-    });
+    return shared(this.redis, `hearing session '${id}'`, () =>
+      this.redis.subscribe(channelOf(id), (text) => {
+        const signal = decode(text);
+        if (signal) onSignal(signal);
+      }),
+    );
   }
 }

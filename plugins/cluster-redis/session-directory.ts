@@ -5,8 +5,9 @@
  * Channels are in session-channel.ts.
  */
 import type { SessionDirectory, SessionRecord } from '../../kernel/index.js';
+import type { RedisConnection } from '../../lib/redis/connection.js';
 import { SessionChannels } from './session-channel.js';
-import type { SessionRedis } from './session-redis.js';
+import { shared } from './shared-state.js';
 
 /** A record read back is checked before a replica builds a session from it. */
 function parseRecord(id: string, text: string): SessionRecord {
@@ -35,35 +36,39 @@ function parseRecord(id: string, text: string): SessionRecord {
 export class RedisSessionDirectory implements SessionDirectory {
   private readonly channels: SessionChannels;
 
-  /** `redis` is read on use: the connection opens at start, after services are provided. */
-  constructor(private readonly redis: () => SessionRedis) {
+  constructor(private readonly redis: RedisConnection) {
     this.channels = new SessionChannels(redis);
   }
 
   private keyOf(id: string): string {
-    return this.redis().key('session', id);
+    return this.redis.key('session', id);
   }
 
-  async put(record: SessionRecord, idleSeconds: number): Promise<void> {
+  put(record: SessionRecord, idleSeconds: number): Promise<void> {
     const json = JSON.stringify(record);
-    const client = this.redis().client;
-    if (idleSeconds > 0) await client.set(this.keyOf(record.id), json, 'EX', Math.ceil(idleSeconds));
-    else await client.set(this.keyOf(record.id), json);
+    const key = this.keyOf(record.id);
+    return shared(this.redis, `recording session '${record.id}'`, async () => {
+      if (idleSeconds > 0) await this.redis.client.set(key, json, 'EX', Math.ceil(idleSeconds));
+      else await this.redis.client.set(key, json);
+    });
   }
 
   async get(id: string): Promise<SessionRecord | undefined> {
-    const text = await this.redis().client.get(this.keyOf(id));
+    const text = await shared(this.redis, `looking up session '${id}'`, () => this.redis.client.get(this.keyOf(id)));
     return text === null ? undefined : parseRecord(id, text);
   }
 
   async delete(id: string): Promise<boolean> {
-    return (await this.redis().client.del(this.keyOf(id))) > 0;
+    return (await shared(this.redis, `ending session '${id}'`, () => this.redis.client.del(this.keyOf(id)))) > 0;
   }
 
   async touch(id: string, idleSeconds: number): Promise<boolean> {
-    const client = this.redis().client;
-    if (idleSeconds > 0) return (await client.expire(this.keyOf(id), Math.ceil(idleSeconds))) === 1;
-    return (await client.exists(this.keyOf(id))) === 1;
+    const key = this.keyOf(id);
+    const client = this.redis.client;
+    const found = await shared(this.redis, `keeping session '${id}'`, () =>
+      idleSeconds > 0 ? client.expire(key, Math.ceil(idleSeconds)) : client.exists(key),
+    );
+    return found === 1;
   }
 
   publish: SessionDirectory['publish'] = (id, signal) => this.channels.publish(id, signal);

@@ -31,8 +31,8 @@ import {
   text,
   type Running,
 } from '../support/harness.js';
-import { startHaproxy, type RunningHaproxy } from '../support/haproxy.js';
-import { startRedis, type RunningRedis } from '../support/redis-server.js';
+import { ensureHaproxy, startHaproxy, type RunningHaproxy } from '../support/haproxy.js';
+import { redisServerMissing, startRedis, type RedisServer } from '../support/redis-server.js';
 
 /**
  * A client whose POSTs (and DELETE) go round the given URLs in turn (`route` changes them)
@@ -137,7 +137,7 @@ function pong(r: CallToolResult): boolean {
 
 describe('cluster mode: MCP sessions any replica serves (redis-server, HAProxy, three replicas)', function () {
   this.timeout(120_000);
-  let redis: RunningRedis;
+  let redis: RedisServer;
   let probe: Redis;
   let replicas: Running[] = [];
   let lb: RunningHaproxy;
@@ -146,7 +146,12 @@ describe('cluster mode: MCP sessions any replica serves (redis-server, HAProxy, 
   let remote: ChildProcess;
   let remotePort: number;
 
-  before(async () => {
+  before(async function () {
+    const missing = redisServerMissing() ?? ensureHaproxy();
+    if (missing) {
+      console.warn(`skipped: ${missing}`);
+      this.skip();
+    }
     remotePort = await freePort();
     remote = await startNode([TEST_SERVER, 'http', String(remotePort), '--name', 'remote'], {}, /listening \d+/);
     redis = await startRedis();
