@@ -24,6 +24,8 @@ import { serverVisible } from './content.js';
 import { AUTH_STATUS_RESOURCE, AUTH_STATUS_URI, readAuthStatus } from './auth-status.js';
 
 const PAGE = 100;
+/** Resources one session may watch at once: each is a line of its record in cluster mode and an upstream subscription. */
+export const MAX_SUBSCRIPTIONS_PER_SESSION = 256;
 
 function page<T>(items: T[], cursor: unknown): { items: T[]; nextCursor?: string } {
   let offset = 0;
@@ -169,6 +171,12 @@ export function nativeContent(kernel: KernelApi): void {
       schema: SubscribeRequestSchema,
       handle: async (req, call) => {
         const uri = String(req.params?.uri);
+        const session = call.request.session;
+        if (!session.subscriptions.has(uri) && session.subscriptions.size >= MAX_SUBSCRIPTIONS_PER_SESSION)
+          throw new McpError(
+            ErrorCode.InvalidParams,
+            `This session already watches ${MAX_SUBSCRIPTIONS_PER_SESSION} resources, the most one session may; unsubscribe from one before subscribing to '${uri}'`,
+          );
         const server = ownerOf(uri, call);
         const s = subscribers.get(uri);
         if (s) s.sessions.add(call.request.session);
@@ -176,7 +184,6 @@ export function nativeContent(kernel: KernelApi): void {
           await upstreams().subscribe(server, uri);
           subscribers.set(uri, { server, sessions: new Set([call.request.session]) });
         }
-        const session = call.request.session;
         if (!session.subscriptions.has(uri)) {
           session.subscriptions.add(uri);
           await changed(session);
