@@ -9,6 +9,7 @@ import { request } from 'node:http';
 import { expect } from 'chai';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { callTool, errorCode, eventually, type Running } from '../support/harness.js';
 import { Browser, pkce, postForm } from '../support/oauth-browser.js';
 import { CLIENT_REDIRECT, mcpClient, registerClient, signIn, startProtected, type OAuthSetup } from '../support/oauth-setup.js';
@@ -18,6 +19,7 @@ import { redisServerMissing, startRedis, type RedisServer } from '../support/red
 const STORAGE_KEY = 'cluster-test-storage-key-0123456789abcdef';
 const RATE = 20;
 const BURST = 10;
+const PER_PERSON = 5;
 
 /** An initialize sent to `port` as if addressed to `hostPort` (a balancer in front of both would do that). */
 function initializeAt(port: number, hostPort: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
@@ -80,6 +82,7 @@ describe('cluster mode: OAuth and limits across three replicas', function () {
       '        encryptionKey: ${STORAGE_KEY}',
       clusterYaml(redis),
       '  limits:',
+      `    maxSessionsPerPrincipal: ${PER_PERSON}`,
       `    rateLimit: {callsPerSecond: ${RATE}, burst: ${BURST}}`,
     ].join('\n');
     setup = await startProtected({ serverYaml: more, env: { STORAGE_KEY } });
@@ -133,6 +136,8 @@ describe('cluster mode: OAuth and limits across three replicas', function () {
 
   it('a DPoP proof used on one replica is refused as a replay on another', async () => {
     const [a, b] = replicas as [Running, Running];
+    // Carol's: two sessions here and three in the rate limit's test stay within PER_PERSON.
+    setup.idp.signInAs('carol');
     const key = await dpopKey();
     const { verifier, challenge } = pkce();
     const authorize = new URL(`${setup.base}/oauth/authorize`);
@@ -168,7 +173,6 @@ describe('cluster mode: OAuth and limits across three replicas', function () {
   });
 
   it(`a rate limit of ${RATE} calls/s per person holds across the three replicas together (±10 %)`, async () => {
-    setup.idp.signInAs('carol');
     const tokens = await signIn(setup.base, clientId);
     const sessions = await Promise.all(replicas.map((r) => connect(r, tokens.access_token)));
     // Each session's upstream is up before the clock starts (a refusal now would be the limit's, too early).
@@ -209,5 +213,27 @@ describe('cluster mode: OAuth and limits across three replicas', function () {
     // One call of slack: the bucket refills continuously and the window's edges cut a call in two.
     expect(total).to.be.at.most(Math.ceil(expected * 1.1) + 1);
     expect(total).to.be.at.least(Math.floor(expected * 0.9) - 1);
+  });
+
+  it(`a person's sessions are capped at ${PER_PERSON} across the replicas together; one closed frees a place on any replica`, async () => {
+    setup.idp.signInAs('bob');
+    const tokens = await signIn(setup.base, clientId);
+    const [a, b, c] = replicas as [Running, Running, Running];
+    const held: Client[] = [];
+    for (const replica of [a, b, c, a, b]) held.push(await connect(replica, tokens.access_token));
+    // One more, on a replica that holds two of them, is refused like a single process refuses it.
+    const refused = await initializeAt(b.port, `127.0.0.1:${b.port}`, { authorization: `Bearer ${tokens.access_token}` });
+    expect(refused.status, refused.body).to.equal(503);
+    expect(refused.body).to.include(`caller 'bob' already holds ${PER_PERSON} sessions, the most one caller may open`);
+    // Closing one on C frees a place, taken on B.
+    await (held[2]!.transport as StreamableHTTPClientTransport).terminateSession();
+    const again = await eventually(
+      () => initializeAt(b.port, `127.0.0.1:${b.port}`, { authorization: `Bearer ${tokens.access_token}` }),
+      (r) => r.status === 200,
+      10_000,
+    );
+    expect(again.status).to.equal(200);
+    const sixth = await initializeAt(c.port, `127.0.0.1:${c.port}`, { authorization: `Bearer ${tokens.access_token}` });
+    expect(sixth.status, sixth.body).to.equal(503);
   });
 });
