@@ -236,4 +236,23 @@ describe('cluster mode: OAuth and limits across three replicas', function () {
     const sixth = await initializeAt(c.port, `127.0.0.1:${c.port}`, { authorization: `Bearer ${tokens.access_token}` });
     expect(sixth.status, sixth.body).to.equal(503);
   });
+
+  it('Redis stopped: a request with a token answers 503 SHARED_STATE_UNAVAILABLE (the token is not judged); Redis back but empty (no persistence): judged again, unknown', async () => {
+    setup.idp.signInAs('alice');
+    const tokens = await signIn(setup.base, clientId);
+    const [, b] = replicas as [Running, Running];
+    const at = (): Promise<{ status: number; body: string }> => initializeAt(b.port, `127.0.0.1:${b.port}`, { authorization: `Bearer ${tokens.access_token}` });
+    await redis.stop();
+    try {
+      const refused = await eventually(at, (r) => r.status === 503, 30_000);
+      const error = (JSON.parse(refused.body) as { error: { message: string; data: { code: string } } }).error;
+      expect(error.data.code).to.equal('SHARED_STATE_UNAVAILABLE');
+      expect(error.message).to.match(/needs the state replicas share, which cannot be reached now \(Redis at redis:\/\/127\.0\.0\.1:\d+ unreachable/);
+    } finally {
+      await redis.restart();
+    }
+    // The records were in memory only (no persistence in the test's Redis): the token is now unknown, a 401, no longer a 503.
+    const back = await eventually(at, (r) => r.status !== 503, 30_000);
+    expect(back.status, back.body).to.equal(401);
+  });
 });
