@@ -37,6 +37,8 @@ export interface KernelHooks {
   onConfigRejected: SyncHook<[readonly ConfigProblem[]]>;
   /** A client session is about to open. A tap may refuse it by throwing (a session limit); the client sees the message. */
   onSessionOpen: SyncHook<[Session]>;
+  /** Before onSessionOpen, for a check that must wait (a limit counted across replicas); a tap refuses by throwing, as there. */
+  onSessionAdmit: AsyncSeriesHook<[Session]>;
   onSessionClose: SyncHook<[Session]>;
   /**
    * What other replicas keep of a session changed (log level, subscriptions): 'here' when a
@@ -60,6 +62,7 @@ export function createHooks(): KernelHooks {
     onCallEnd: new SyncHook(['end']),
     onConfigRejected: new SyncHook(['problems']),
     onSessionOpen: new SyncHook(['session']),
+    onSessionAdmit: new AsyncSeriesHook(['session']),
     onSessionClose: new SyncHook(['session']),
     onSessionChange: new AsyncSeriesHook(['session', 'origin']),
     onServiceStateChange: new SyncHook(['change']),

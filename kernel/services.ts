@@ -12,7 +12,7 @@ import type { HttpService } from './contracts/http.js';
 import type { UpstreamRegistry } from './contracts/lifecycle.js';
 import type { UpstreamCredentials } from './contracts/sign-in.js';
 import type { OrchestratorSecrets } from './contracts/orchestrator-secrets.js';
-import type { RateLimiter } from './contracts/limits.js';
+import type { RateLimiter, SessionCounter } from './contracts/limits.js';
 import type { ReplayGuard } from './contracts/replay.js';
 import type { SessionDirectory } from './contracts/session-directory.js';
 import type { ResourceStore } from './contracts/store.js';
@@ -43,6 +43,8 @@ export interface Services {
   'replay-guard': ReplayGuard;
   /** Rate limits counted across replicas (cluster-redis); absent: the limits plugin counts per session in memory. */
   'rate-limiter': RateLimiter;
+  /** Sessions per caller counted across replicas (cluster-redis); absent: the limits plugin counts its own registry. */
+  'session-counter': SessionCounter;
   /** MCP session records and channels shared by replicas (cluster-redis); absent: one process, sessions in memory. */
   'session-directory': SessionDirectory;
 }

@@ -19,6 +19,7 @@ export default definePlugin({
     'grant-store',
     'replay-guard',
     'rate-limiter',
+    'session-counter',
     // cluster-sessions: session records, notifications
     'session-directory',
     // cluster-history: event log, execution history
@@ -44,6 +45,8 @@ export default definePlugin({
     kernel.services.provide('replay-guard', new RedisReplayGuard(redis));
     const { RedisRateLimiter } = await import('./rate-limiter.js');
     kernel.services.provide('rate-limiter', new RedisRateLimiter(redis));
+    const { RedisSessionCounter } = await import('./session-counter.js');
+    kernel.services.provide('session-counter', new RedisSessionCounter(redis));
     // --- end redis-core ---
 
     // --- cluster-sessions: session records, notifications ---

@@ -11,6 +11,7 @@ import { MemoryReplayGuard } from '../../lib/replay/memory-replay-guard.js';
 import { RedisRateLimiter } from '../../plugins/cluster-redis/rate-limiter.js';
 import { RedisReplayGuard } from '../../plugins/cluster-redis/replay-guard.js';
 import { MemoryRateLimiter } from '../../plugins/limits/memory-rate-limiter.js';
+import { RedisGrantStore } from '../../plugins/cluster-redis/grant-store.js';
 import { eventually } from '../support/harness.js';
 import { redisServerMissing, startRedis, type RedisServer } from '../support/redis-server.js';
 
@@ -106,3 +107,49 @@ contract(
   },
   redisServerMissing,
 );
+
+describe('cluster-redis: what reaches Redis from outside', function () {
+  this.timeout(60_000);
+  let redis: RedisServer;
+  const connections: RedisConnection[] = [];
+  const connect = async (keyPrefix: string): Promise<RedisConnection> => {
+    const c = await openRedis({ url: redis.url, keyPrefix, connectTimeoutSeconds: 10 }, createLogger({ level: 'error' }));
+    connections.push(c);
+    return c;
+  };
+  before(async function () {
+    const missing = redisServerMissing();
+    if (missing) {
+      console.warn(`skipped: ${missing}`);
+      this.skip();
+    }
+    redis = await startRedis();
+  });
+  after(async () => {
+    await Promise.all(connections.map((c) => c.close()));
+    await redis?.stop();
+  });
+
+  it('key prefixes keep two deployments on one Redis apart: grants, single uses and rate buckets', async () => {
+    const one = await connect('one:');
+    const two = await connect('two:');
+    await new RedisGrantStore(one).put('AccessToken', 'shared-id', { value: 'sealed', index: { grantId: 'g' } });
+    expect(await new RedisGrantStore(two).get('AccessToken', 'shared-id')).to.equal(undefined);
+    expect(await new RedisGrantStore(two).findBy('AccessToken', 'grantId', 'g')).to.deep.equal([]);
+    expect(await new RedisReplayGuard(one).firstUse('DPoP proof', 'j', 60)).to.equal(true);
+    expect(await new RedisReplayGuard(two).firstUse('DPoP proof', 'j', 60)).to.equal(true);
+    const limit = { callsPerSecond: 1, burst: 1 };
+    expect(await new RedisRateLimiter(one).take('sub:x', 1, limit)).to.equal(0);
+    expect(await new RedisRateLimiter(two).take('sub:x', 1, limit)).to.equal(0);
+    for (const key of redis.cli('--scan').split('\n').filter(Boolean)) expect(key).to.match(/^(one|two):/);
+  });
+
+  it('a caller-chosen value of any length or content (a 64 KiB jti, a subject with separators) makes a key of fixed length', async () => {
+    const c = await connect('len:');
+    expect(await new RedisReplayGuard(c).firstUse('DPoP proof', 'x'.repeat(65_536), 60)).to.equal(true);
+    expect(await new RedisRateLimiter(c).take('sub:a:b\n*?[]', 1, { callsPerSecond: 1, burst: 1 })).to.equal(0);
+    const keys = redis.cli('--scan', '--pattern', 'len:*').split('\n').filter(Boolean);
+    expect(keys).to.have.length(2);
+    for (const key of keys) expect(key.length).to.be.below(80);
+  });
+});
