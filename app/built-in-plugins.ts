@@ -10,6 +10,8 @@ export const BUILT_IN_PLUGINS: readonly PluginModule[] = [
   { name: 'store-files', load: () => import('../plugins/store-files/index.js') },
   // Orchestrator mode's store (it does nothing unless `orchestrator: true`, when store-files steps aside).
   { name: 'store-kubernetes', load: () => import('../plugins/store-kubernetes/index.js') },
+  // Cluster mode's shared state (it does nothing unless `aggregator.cluster` is set): before the plugins that keep state.
+  { name: 'cluster-redis', load: () => import('../plugins/cluster-redis/index.js') },
   // Early: the log must be open before the first events (servers starting) are recorded.
   { name: 'events', load: () => import('../plugins/events/index.js') },
   { name: 'auth-server', load: () => import('../plugins/auth-server/index.js') },

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { benchCallTool, type CallToolFigures } from './call-tool.bench.js';
 import { benchCallToolStdio } from './call-tool-stdio.bench.js';
 import { benchCallToolAuthz } from './call-tool-authz.bench.js';
+import { benchCallToolCluster } from './call-tool-cluster.bench.js';
 import { benchDiscovery } from './discovery.bench.js';
 import { benchWorkflow } from './workflow.bench.js';
 import { benchGotpl } from '../packages/gotpl/bench/gotpl.bench.js';
@@ -63,6 +64,20 @@ if (wanted('call-tool-authz')) {
   });
   process.stdout.write(
     `\n## call_tool with authorization on (Cedar, 100 policies) vs off (median of ${rounds} interleaved rounds)\n\n${callToolTable(figures)}\n\n| clients | off p50 ms | on p50 ms | on vs off | median of round ratios | off CPU ms/call | on CPU ms/call | target (p50 <= 1.03x, by round) |\n|---|---|---|---|---|---|---|---|\n${rows.join('\n')}\n`,
+  );
+}
+if (wanted('call-tool-cluster')) {
+  const c = await benchCallToolCluster({ rounds, calls: 1500, many: 16, root });
+  results.callToolCluster = c;
+  const rows = [1, 16].map((n) => {
+    const at = (t: string) => c.figures.find((f) => f.target === t && f.concurrency === n)!;
+    const single = at('single').p50VsFloorByRound ?? [];
+    const byRound = median((at('cluster').p50VsFloorByRound ?? []).map((r, i) => r / (single[i] ?? r)));
+    const rps = at('cluster').callsPerSecond / at('single').callsPerSecond;
+    return `| ${n} | ${at('single').p50Ms} | ${at('cluster').p50Ms} | ${byRound.toFixed(3)}x ${n === 1 ? (byRound <= 1.1 ? 'met' : 'MISSED') : ''} | ${at('single').callsPerSecond} | ${at('cluster').callsPerSecond} | ${rps.toFixed(2)}x ${rps >= 0.9 ? 'met' : 'MISSED'} |`;
+  });
+  process.stdout.write(
+    `\n## call_tool on a cluster replica (Redis) vs a single process (median of ${rounds} interleaved rounds)\n\n${callToolTable(c.figures)}\n\n| clients | single p50 ms | cluster p50 ms | cluster vs single p50, by round (target <= 1.10x at 1 client) | single calls/s | cluster calls/s | throughput (target >= 0.9x) |\n|---|---|---|---|---|---|---|\n${rows.join('\n')}\n\nRedis commands per call on the cluster replica: ${c.redisCommandsPerCall.toFixed(4)} (${c.clusterCalls} calls, sessions opened included: ${JSON.stringify(c.redisCommands)})\n`,
   );
 }
 if (wanted('discovery')) {

@@ -32,6 +32,7 @@ export type ErrorCode =
   | 'RATE_LIMITED'
   | 'TOO_LARGE'
   | 'SESSION_LIMIT'
+  | 'SHARED_STATE_UNAVAILABLE'
   | 'PLUGIN_FAILED'
   | 'INTERNAL';
 
@@ -163,12 +164,13 @@ export class UpstreamError extends SwitchboardError {
 }
 
 export class RateLimitedError extends SwitchboardError {
-  constructor(perSecond: number, burst: number, retryAfterMs: number) {
-    super('RATE_LIMITED', `Rate limit: this session may make ${perSecond} tool calls per second (bursts of ${burst}); retry after ${retryAfterMs} ms`, {
-      retryAfterMs,
-      callsPerSecond: perSecond,
-      burst,
-    });
+  /** `per`: whose calls are counted; `caller` in cluster mode, where one person's calls are counted across replicas. */
+  constructor(perSecond: number, burst: number, retryAfterMs: number, per: 'session' | 'caller' = 'session') {
+    super(
+      'RATE_LIMITED',
+      `Rate limit: ${per === 'session' ? 'this session' : 'you'} may make ${perSecond} tool calls per second (bursts of ${burst}); retry after ${retryAfterMs} ms`,
+      per === 'session' ? { retryAfterMs, callsPerSecond: perSecond, burst } : { retryAfterMs, callsPerSecond: perSecond, burst, per },
+    );
   }
 }
 
@@ -194,6 +196,17 @@ export class SessionLimitError extends SwitchboardError {
         : `${caller} already holds ${limit} sessions, the most one caller may open; close sessions you no longer use (DELETE /mcp) or raise aggregator.limits.maxSessionsPerPrincipal`,
       caller === undefined ? { limit } : { limit, scope: 'caller' },
     );
+  }
+}
+
+/**
+ * Cluster mode: what the call needs is shared between replicas (grants, rate limits,
+ * session records) and the shared store cannot be reached now. Nothing was written half;
+ * the call may be retried once the store is back.
+ */
+export class SharedStateUnavailableError extends SwitchboardError {
+  constructor(what: string, reason: string) {
+    super('SHARED_STATE_UNAVAILABLE', `${what} needs the state replicas share, which cannot be reached now (${reason}); retry shortly`, { what, reason });
   }
 }
 

@@ -37,7 +37,16 @@ export interface KernelHooks {
   onConfigRejected: SyncHook<[readonly ConfigProblem[]]>;
   /** A client session is about to open. A tap may refuse it by throwing (a session limit); the client sees the message. */
   onSessionOpen: SyncHook<[Session]>;
+  /** Before onSessionOpen, for a check that must wait (a limit counted across replicas); a tap refuses by throwing, as there. */
+  onSessionAdmit: AsyncSeriesHook<[Session]>;
   onSessionClose: SyncHook<[Session]>;
+  /**
+   * What other replicas keep of a session changed (log level, subscriptions): 'here' when a
+   * request on this process changed it, 'elsewhere' when another replica did and this copy was
+   * updated (cluster mode). Fired only when something taps it; the request that made the
+   * change is answered once the taps are done (the other replicas know by then).
+   */
+  onSessionChange: AsyncSeriesHook<[Session, 'here' | 'elsewhere']>;
   onServiceStateChange: SyncHook<[ServiceStateChange]>;
   /** An authorization decision the audit trail keeps was made: an admin operation done, or any denial. Taps must not throw. */
   onAudit: SyncHook<[AuditEntry]>;
@@ -53,7 +62,9 @@ export function createHooks(): KernelHooks {
     onCallEnd: new SyncHook(['end']),
     onConfigRejected: new SyncHook(['problems']),
     onSessionOpen: new SyncHook(['session']),
+    onSessionAdmit: new AsyncSeriesHook(['session']),
     onSessionClose: new SyncHook(['session']),
+    onSessionChange: new AsyncSeriesHook(['session', 'origin']),
     onServiceStateChange: new SyncHook(['change']),
     onAudit: new SyncHook(['entry']),
   };

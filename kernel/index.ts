@@ -15,6 +15,7 @@ export type { CatalogueApi, ConfigApi, ConfigEdits, EndpointApi, KernelApi, Secr
 export type { KernelHooks } from './hooks.js';
 export type { ServiceName, Services } from './services.js';
 export type { Logger } from './log.js';
+export type { HealthContribution, HealthProblem, HealthReport } from './health.js';
 
 // Errors: one base class, stable codes (docs/errors.md).
 export {
@@ -28,6 +29,7 @@ export {
   RateLimitedError,
   ServerUnavailableError,
   SessionLimitError,
+  SharedStateUnavailableError,
   SwitchboardError,
   TimeoutError,
   TooDeepError,
@@ -51,7 +53,7 @@ export type { Session } from './sessions.js';
 
 // The MCP endpoint, as meta-tools and transports meet it.
 export { SERVER_INFO } from './mcp/shared/implementation.js';
-export type { MetaToolDefinition } from './mcp/server/endpoint.js';
+export type { MetaToolDefinition, SharedSessionTransport } from './mcp/server/endpoint.js';
 export type { EndpointWording } from './mcp/server/wording.js';
 export { PASSTHROUGH } from './mcp/shared/passthrough.js';
 export { hasMeta, messageKind } from './mcp/shared/message-shape.js';
@@ -65,9 +67,11 @@ export type {
   AggregatorLimits,
   AggregatorSettings,
   BrokerTarget,
+  ClusterSettings,
   McpServerDefinition,
   OAuthServerSettings,
   PresetRule,
+  RedisSettings,
   SecretRef,
   Settings,
   TokenExchangeBroker,
@@ -118,7 +122,10 @@ export type {
 } from './contracts/lifecycle.js';
 export type { CallEnd } from './contracts/observations.js';
 export type { OrchestratorSecrets } from './contracts/orchestrator-secrets.js';
+export type { ReplayGuard } from './contracts/replay.js';
+export type { CountedSession, RateLimit, RateLimiter, SessionCounter } from './contracts/limits.js';
 export { ownerOf } from './contracts/sign-in.js';
 export type { Owner, SignInStatus, SignInTarget, UpstreamCredentials } from './contracts/sign-in.js';
+export type { SessionDirectory, SessionRecord, SessionSignal } from './contracts/session-directory.js';
 export type { RawResource, ResourceKind, ResourceStore, StoreChange, StoreLoadResult, WriteAs } from './contracts/store.js';
 export type { PresetInfo, ResolvedToolset, ToolsetService } from './contracts/toolsets.js';

@@ -17,6 +17,7 @@ import type { ServiceRegistry } from './services.js';
 import type { SecretScrubber } from './secrets/scrubber.js';
 import type { SessionRegistry } from './sessions.js';
 import type { SurfaceRegistry } from './config/surfaces.js';
+import type { HealthRegistry } from './health.js';
 
 /** The catalogue: publish a source's tools, read what is there. */
 export type CatalogueApi = Pick<Catalogue, 'version' | 'replaceSource' | 'explainAbsence' | 'forgetAbsence' | 'whyAbsent' | 'get' | 'has' | 'all'>;
@@ -25,7 +26,7 @@ export type CatalogueApi = Pick<Catalogue, 'version' | 'replaceSource' | 'explai
 export type SessionsApi = Pick<SessionRegistry, 'get' | 'all' | 'size'>;
 
 /** The MCP endpoint: what clients see directly, and how a transport connects one. */
-export type EndpointApi = Pick<Endpoint, 'addMetaTool' | 'addProtocol' | 'setWording' | 'metaToolNames' | 'connect'>;
+export type EndpointApi = Pick<Endpoint, 'addMetaTool' | 'addProtocol' | 'setWording' | 'metaToolNames' | 'connect' | 'notifyListChanged'>;
 
 /** Calling a catalogue tool as a client would (workflows, meta-tools). */
 export type ToolCallsApi = Pick<ToolInvoker, 'resolve' | 'call'>;
@@ -68,6 +69,8 @@ export interface KernelApi {
   /** Surfaces a plugin provides (`claim` in setup); an enabled surface nobody claims stops startup. */
   readonly surfaces: Pick<SurfaceRegistry, 'claim'>;
   readonly config: ConfigApi;
+  /** What /health reports: a plugin contributes a probe of its own state (`degraded` with a reason). */
+  readonly health: Pick<HealthRegistry, 'contribute' | 'report'>;
   readonly log: Logger;
   /** The settings in force now (config.yaml plus in-memory changes). */
   settings(): Settings;

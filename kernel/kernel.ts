@@ -13,6 +13,7 @@ import type { ConfigApi, KernelApi } from './kernel-api.js';
 import { configApi } from './config/config-api.js';
 import { createLogger, scrubbingLogger, type Logger } from './log.js';
 import { SecretScrubber } from './secrets/scrubber.js';
+import { HealthRegistry } from './health.js';
 import { Endpoint } from './mcp/server/endpoint.js';
 import type { PluginInstance, PluginModule } from './plugin.js';
 import { pluginApi } from './plugin-api.js';
@@ -46,6 +47,7 @@ export class Kernel implements KernelApi {
   readonly sessions = new SessionRegistry();
   readonly secrets = new SecretScrubber();
   readonly surfaces = new SurfaceRegistry();
+  readonly health = new HealthRegistry();
   readonly log: Logger;
   readonly catalogue: Catalogue;
   readonly endpoint: Endpoint;

@@ -96,6 +96,7 @@ export function pluginApi(kernel: KernelApi & { readonly services: ServiceRegist
     get config() {
       return kernel.config;
     },
+    health: kernel.health,
     log: kernel.log,
     settings: () => kernel.settings(),
     requestShutdown: (reason) => kernel.requestShutdown(reason),

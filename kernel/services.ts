@@ -12,6 +12,9 @@ import type { HttpService } from './contracts/http.js';
 import type { UpstreamRegistry } from './contracts/lifecycle.js';
 import type { UpstreamCredentials } from './contracts/sign-in.js';
 import type { OrchestratorSecrets } from './contracts/orchestrator-secrets.js';
+import type { RateLimiter, SessionCounter } from './contracts/limits.js';
+import type { ReplayGuard } from './contracts/replay.js';
+import type { SessionDirectory } from './contracts/session-directory.js';
 import type { ResourceStore } from './contracts/store.js';
 import type { ToolsetService } from './contracts/toolsets.js';
 
@@ -36,6 +39,14 @@ export interface Services {
   'upstream-credentials': UpstreamCredentials;
   /** Secrets the orchestrator holds (store-kubernetes), for clientCredentialsSecretRef. */
   'orchestrator-secrets': OrchestratorSecrets;
+  /** Single-use values shared between replicas (cluster-redis): DPoP proof ids. Absent: each auth plugin remembers its own. */
+  'replay-guard': ReplayGuard;
+  /** Rate limits counted across replicas (cluster-redis); absent: the limits plugin counts per session in memory. */
+  'rate-limiter': RateLimiter;
+  /** Sessions per caller counted across replicas (cluster-redis); absent: the limits plugin counts its own registry. */
+  'session-counter': SessionCounter;
+  /** MCP session records and channels shared by replicas (cluster-redis); absent: one process, sessions in memory. */
+  'session-directory': SessionDirectory;
 }
 
 /** A service's name, as plugins declare it (`provides`, `needs`, `uses`). */

@@ -19,6 +19,8 @@ export interface Session {
   clientInfo?: { name: string; version: string };
   /** Set by logging/setLevel: log messages below it are not sent to this session. */
   logLevel?: LoggingLevel;
+  /** Resource URIs it subscribed to (resources/subscribe), kept by the plugin serving resources. */
+  readonly subscriptions: Set<string>;
   /** Free slots for plugins; key by a Symbol the plugin owns. */
   readonly slots: Map<symbol, unknown>;
 }
@@ -27,7 +29,7 @@ export interface Session {
  * A session belongs to whoever opened it. Returns why `identity` may not use `session` (a
  * session id presented with another person's token), or undefined when it may.
  */
-export function foreignCaller(session: Session, identity: Identity | undefined): string | undefined {
+export function foreignCaller(session: Pick<Session, 'id' | 'identity'>, identity: Identity | undefined): string | undefined {
   if (session.identity?.subject === identity?.subject) return undefined;
   return `Session '${session.id}' belongs to another caller; initialize a session of your own`;
 }

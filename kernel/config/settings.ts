@@ -83,7 +83,25 @@ export interface AggregatorSettings {
   /** Where runtime connections (detect, servers created through tools) may reach besides public addresses. */
   network: { allow: string[] };
   limits: AggregatorLimits;
+  /** Absent: one process, nothing shared, no Redis. */
+  cluster?: ClusterSettings;
   oauth: { server: OAuthServerSettings };
+}
+
+/** aggregator.cluster: replicas sharing their state (docs/scale-out.md). */
+export interface ClusterSettings {
+  redis: RedisSettings;
+}
+
+/** aggregator.cluster.redis: the server every replica shares. Paths are relative to the configuration directory. */
+export interface RedisSettings {
+  /** redis:// or rediss://, without a password. */
+  url: string;
+  passwordFile?: string;
+  username?: string;
+  tls?: { caFile?: string; serverName?: string };
+  keyPrefix: string;
+  connectTimeoutSeconds: number;
 }
 
 /** aggregator.limits: what one caller or one upstream may ask of a shared instance. */

@@ -1,10 +1,12 @@
 /**
  * DPoP (RFC 9449) at the resource: a DPoP-bound access token is accepted only with a fresh
  * proof signed by the key it is bound to, for this method and URL, carrying the token's
- * hash, and never seen before (jti remembered for the proof's acceptance window).
+ * hash, and never seen before (jti remembered for the proof's acceptance window, by the
+ * ReplayGuard: this process's own, or the one every replica shares in cluster mode).
  */
 import { createHash } from 'node:crypto';
 import { calculateJwkThumbprint, EmbeddedJWK, jwtVerify } from 'jose';
+import type { ReplayGuard } from '../../kernel/index.js';
 
 const WINDOW_SECONDS = 60;
 const ALGORITHMS = ['ES256', 'ES384', 'ES512', 'PS256', 'PS384', 'PS512', 'RS256', 'EdDSA', 'Ed25519'];
@@ -12,10 +14,10 @@ const ALGORITHMS = ['ES256', 'ES384', 'ES512', 'PS256', 'PS384', 'PS512', 'RS256
 export type ProofCheck = { ok: true } | { ok: false; reason: string };
 
 export class DpopVerifier {
-  /** jti -> when it may be forgotten (epoch seconds). */
-  private readonly seen = new Map<string, number>();
-
-  constructor(private readonly now: () => number) {}
+  constructor(
+    private readonly now: () => number,
+    private readonly replays: ReplayGuard,
+  ) {}
 
   async verify(proof: string | undefined, expected: { method: string; url: string; accessToken: string; jkt: string }): Promise<ProofCheck> {
     if (!proof) return { ok: false, reason: 'the token is DPoP-bound: send a DPoP proof header' };
@@ -44,15 +46,10 @@ export class DpopVerifier {
     if (payload.ath !== ath) return { ok: false, reason: 'DPoP proof ath does not match the access token' };
     if ((await calculateJwkThumbprint(jwk)) !== expected.jkt)
       return { ok: false, reason: 'DPoP proof is signed by a key other than the one the token is bound to' };
-    this.forgetOld(now);
-    if (this.seen.has(payload.jti)) return { ok: false, reason: 'DPoP proof replayed (jti already used)' };
-    this.seen.set(payload.jti, now + 2 * WINDOW_SECONDS);
+    // Scoped by the key: a jti is the proof signer's to choose, so two keys never collide.
+    if (!(await this.replays.firstUse('DPoP proof', `${expected.jkt}.${payload.jti}`, 2 * WINDOW_SECONDS)))
+      return { ok: false, reason: 'DPoP proof replayed (jti already used)' };
     return { ok: true };
-  }
-
-  private forgetOld(now: number): void {
-    if (this.seen.size < 1024) return;
-    for (const [jti, until] of this.seen) if (until < now) this.seen.delete(jti);
   }
 }
 

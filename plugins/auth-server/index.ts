@@ -9,6 +9,7 @@
  */
 import { definePlugin } from '../../kernel/index.js';
 import { MemoryGrantStore } from '../../lib/grants/memory-grant-store.js';
+import { MemoryReplayGuard } from '../../lib/replay/memory-replay-guard.js';
 import { Accounts } from './accounts.js';
 import { BearerAuthenticator } from './bearer.js';
 import { DpopVerifier } from './dpop.js';
@@ -120,7 +121,7 @@ export default definePlugin<{ discoveryRetrySeconds: number }>({
           audience: settings.audience,
           issuer: settings.issuer,
           resourceMetadataUrl: `${settings.issuer}${RESOURCE_METADATA_PATH}`,
-          dpop: new DpopVerifier(now),
+          dpop: new DpopVerifier(now, kernel.services.find('replay-guard') ?? new MemoryReplayGuard()),
           proxies,
           now,
           accounts,

@@ -14,7 +14,8 @@ export function announceCatalogueChanges(kernel: KernelApi): void {
     if (kernel.sessions.size === 0) return;
     clearTimeout(timer);
     timer = setTimeout(() => {
-      for (const session of kernel.sessions.all()) void session.server.sendToolListChanged().catch(() => undefined);
+      // Every replica sees the change and tells the sessions whose stream it holds (endpoint.ts).
+      kernel.endpoint.notifyListChanged('tools', kernel.sessions.all());
     }, DEBOUNCE_MS);
     timer.unref();
   });

@@ -24,6 +24,8 @@ import { serverVisible } from './content.js';
 import { AUTH_STATUS_RESOURCE, AUTH_STATUS_URI, readAuthStatus } from './auth-status.js';
 
 const PAGE = 100;
+/** Resources one session may watch at once: each is a line of its record in cluster mode and an upstream subscription. */
+export const MAX_SUBSCRIPTIONS_PER_SESSION = 256;
 
 function page<T>(items: T[], cursor: unknown): { items: T[]; nextCursor?: string } {
   let offset = 0;
@@ -79,6 +81,9 @@ export function nativeContent(kernel: KernelApi): void {
 
   // Subscriptions: per URI, the sessions that asked; the upstream is subscribed once.
   const subscribers = new Map<string, { server: string; sessions: Set<Session> }>();
+  const changed = async (session: Session) => {
+    if (kernel.hooks.onSessionChange.isUsed()) await kernel.hooks.onSessionChange.promise(session, 'here');
+  };
   const unsubscribe = async (uri: string, session: Session) => {
     const s = subscribers.get(uri);
     if (!s?.sessions.delete(session) || s.sessions.size > 0) return;
@@ -89,6 +94,12 @@ export function nativeContent(kernel: KernelApi): void {
   };
   kernel.hooks.onSessionClose.tap('native-content', (session) => {
     for (const uri of [...subscribers.keys()]) void unsubscribe(uri, session);
+  });
+  // The upstream subscription lives on the replica that took it; an unsubscribe served by
+  // another replica reaches this one as the session's changed record (cluster mode).
+  kernel.hooks.onSessionChange.tap('native-content', (session, origin) => {
+    if (origin !== 'elsewhere') return;
+    for (const [uri, s] of [...subscribers]) if (s.sessions.has(session) && !session.subscriptions.has(uri)) void unsubscribe(uri, session);
   });
 
   let listed = '';
@@ -114,10 +125,8 @@ export function nativeContent(kernel: KernelApi): void {
       ]);
       if (now === listed) return;
       listed = now;
-      for (const session of kernel.sessions.all()) {
-        void session.server.sendResourceListChanged().catch(() => undefined);
-        void session.server.sendPromptListChanged().catch(() => undefined);
-      }
+      kernel.endpoint.notifyListChanged('resources', kernel.sessions.all());
+      kernel.endpoint.notifyListChanged('prompts', kernel.sessions.all());
     }, 100);
     timer.unref();
   });
@@ -162,6 +171,12 @@ export function nativeContent(kernel: KernelApi): void {
       schema: SubscribeRequestSchema,
       handle: async (req, call) => {
         const uri = String(req.params?.uri);
+        const session = call.request.session;
+        if (!session.subscriptions.has(uri) && session.subscriptions.size >= MAX_SUBSCRIPTIONS_PER_SESSION)
+          throw new McpError(
+            ErrorCode.InvalidParams,
+            `This session already watches ${MAX_SUBSCRIPTIONS_PER_SESSION} resources, the most one session may; unsubscribe from one before subscribing to '${uri}'`,
+          );
         const server = ownerOf(uri, call);
         const s = subscribers.get(uri);
         if (s) s.sessions.add(call.request.session);
@@ -169,13 +184,20 @@ export function nativeContent(kernel: KernelApi): void {
           await upstreams().subscribe(server, uri);
           subscribers.set(uri, { server, sessions: new Set([call.request.session]) });
         }
+        if (!session.subscriptions.has(uri)) {
+          session.subscriptions.add(uri);
+          await changed(session);
+        }
         return {};
       },
     },
     {
       schema: UnsubscribeRequestSchema,
       handle: async (req, call) => {
-        await unsubscribe(String(req.params?.uri), call.request.session);
+        const uri = String(req.params?.uri);
+        const session = call.request.session;
+        await unsubscribe(uri, session);
+        if (session.subscriptions.delete(uri)) await changed(session);
         return {};
       },
     },

@@ -28,6 +28,8 @@ export default definePlugin<{ debounceMs: number }>({
       'store',
       new FileStore(kernel.config.configPath, options.debounceMs, () => kernel.config.kinds(), { onLeftover: leftover, onUnclaimed: unclaimed }),
     );
+    // In cluster mode grants are shared through Redis (cluster-redis provides grant-store): no files for them.
+    if (kernel.settings().aggregator.cluster) return;
     const grants = new FileGrantStore(join(kernel.config.configPath, 'state', 'grants'), (m) => log.warn(m));
     kernel.services.provide('grant-store', grants);
     return {

@@ -63,9 +63,10 @@ export default definePlugin<{ startupRetrySeconds: number }>({
       (where, kind) => log.warn(`${where} is ignored: no plugin that is on keeps ${kind} resources${switchedOffClause(kernel.settings().plugins)}`),
     );
     kernel.services.provide('store', store);
-    // What an auth plugin issues, kept as Secrets (the files of store-files have no place in a pod).
-    const grants = new SecretGrantStore(api, (m) => log.warn(m));
-    kernel.services.provide('grant-store', grants);
+    // What an auth plugin issues, kept as Secrets (the files of store-files have no place in a pod);
+    // in cluster mode Redis keeps them (cluster-redis provides grant-store).
+    const grants = kernel.settings().aggregator.cluster ? undefined : new SecretGrantStore(api, (m) => log.warn(m));
+    if (grants) kernel.services.provide('grant-store', grants);
     kernel.services.provide('orchestrator-secrets', {
       async read(name, ns = namespace) {
         const secret = await api
@@ -81,9 +82,9 @@ export default definePlugin<{ startupRetrySeconds: number }>({
     log.info(`orchestrator mode: MCPServer and Workflow resources in namespace '${namespace}'`);
     return {
       // Before the auth plugin starts (store plugins start first): it reads what it issued.
-      start: () => grants.open(),
+      start: () => grants?.open(),
       stop: async () => {
-        grants.close();
+        grants?.close();
         await store.close();
       },
     };

@@ -1,10 +1,12 @@
 /**
  * transport-streamable-http: MCP over streamable HTTP at /mcp. POST carries JSON-RPC,
- * GET opens the session's notification stream, DELETE ends the session.
+ * GET opens the session's notification stream, DELETE ends the session. With a
+ * `session-directory` service (cluster mode) any replica serves any session (cluster.ts).
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { definePlugin, foreignCaller } from '../../kernel/index.js';
+import { ClusterSessions } from './cluster.js';
 import { asMessages, isInitialize, protocolVersionSupported } from './messages.js';
 import { HttpSessionTransport } from './session-transport.js';
 
@@ -24,6 +26,7 @@ export default definePlugin<{ path: string; sessionIdleMinutes: number }>({
   name: 'transport-streamable-http',
   description: 'MCP over streamable HTTP (POST/GET/DELETE /mcp).',
   needs: ['http'],
+  uses: ['session-directory'],
   optionsSchema: {
     type: 'object',
     additionalProperties: false,
@@ -36,7 +39,19 @@ export default definePlugin<{ path: string; sessionIdleMinutes: number }>({
     const sessions = new Map<string, HttpSessionTransport>();
     let sweeper: NodeJS.Timeout | undefined;
 
-    const sessionOf = (req: IncomingMessage, res: ServerResponse): HttpSessionTransport | undefined => {
+    const directory = kernel.services.find('session-directory');
+    const cluster = directory && new ClusterSessions(kernel, directory, sessions, options.sessionIdleMinutes * 60, log);
+
+    /** A session another replica holds, rebuilt here; undefined once the request is answered. */
+    const resumed = async (id: string, req: IncomingMessage, res: ServerResponse): Promise<HttpSessionTransport | undefined> => {
+      const t = await cluster!.resume(id, kernel.services.get('http').identityOf(req));
+      if (t instanceof HttpSessionTransport) return t;
+      reject(res, t.status, t.code, t.message);
+      return undefined;
+    };
+
+    /** The request's session, or undefined once the request is answered (400, 403, 404); a promise only when it must be looked up (cluster mode). */
+    const sessionOf = (req: IncomingMessage, res: ServerResponse): HttpSessionTransport | undefined | Promise<HttpSessionTransport | undefined> => {
       const id = req.headers['mcp-session-id'];
       if (typeof id !== 'string' || !id) {
         reject(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required (send initialize first)');
@@ -44,6 +59,7 @@ export default definePlugin<{ path: string; sessionIdleMinutes: number }>({
       }
       const t = sessions.get(id);
       if (!t) {
+        if (cluster) return resumed(id, req, res);
         reject(res, 404, -32001, `Session '${id}' not found (it ended or never existed); initialize a new session`);
         return undefined;
       }
@@ -72,7 +88,11 @@ export default definePlugin<{ path: string; sessionIdleMinutes: number }>({
         if (messages.length > 1) return reject(res, 400, -32600, 'Invalid Request: initialize must be sent alone');
         const id = randomUUID();
         const transport = new HttpSessionTransport(id);
-        transport.onclose = () => sessions.delete(id);
+        transport.onclose = () => {
+          sessions.delete(id);
+          cluster?.released(transport);
+        };
+        cluster?.opened(transport);
         try {
           await kernel.endpoint.connect(transport, 'streamable-http', id, http.identityOf(req), req.socket.remoteAddress);
         } catch (err) {
@@ -87,8 +107,12 @@ export default definePlugin<{ path: string; sessionIdleMinutes: number }>({
       if (!protocolVersionSupported(typeof version === 'string' ? version : undefined)) {
         return reject(res, 400, -32000, `Bad Request: unsupported MCP-Protocol-Version '${String(version)}'`);
       }
-      const transport = sessionOf(req, res);
-      if (transport) transport.receive(messages, batch, res, req.headers);
+      const found = sessionOf(req, res);
+      const transport = found instanceof Promise ? await found : found;
+      if (transport) {
+        transport.receive(messages, batch, res, req.headers);
+        cluster?.seen(transport);
+      }
       return true;
     };
 
@@ -100,12 +124,14 @@ export default definePlugin<{ path: string; sessionIdleMinutes: number }>({
           return post(req, res);
         case 'GET': {
           if (!accepts(req, 'text/event-stream')) return reject(res, 406, -32000, 'Not Acceptable: GET needs Accept: text/event-stream');
-          const t = sessionOf(req, res);
+          const found = sessionOf(req, res);
+          const t = found instanceof Promise ? await found : found;
           if (t && !t.openStream(res)) reject(res, 409, -32000, 'Conflict: this session already has a GET stream open');
           return true;
         }
         case 'DELETE': {
-          const t = sessionOf(req, res);
+          const found = sessionOf(req, res);
+          const t = found instanceof Promise ? await found : found;
           if (t) {
             await t.close();
             res.writeHead(200).end();
@@ -128,7 +154,13 @@ export default definePlugin<{ path: string; sessionIdleMinutes: number }>({
             () => {
               const now = Date.now();
               for (const t of sessions.values()) {
-                if (now - t.lastActivity > idleMs) {
+                if (now - t.lastActivity <= idleMs) continue;
+                // In cluster mode a copy idle here may be busy elsewhere: it is dropped, and the
+                // session ends everywhere when its record expires (no replica pushed it back).
+                if (cluster) {
+                  log.debug(`dropping this replica's copy of idle session ${t.sessionId}`);
+                  t.drop();
+                } else {
                   log.info(`ending idle session ${t.sessionId}`);
                   void t.close();
                 }
@@ -141,7 +173,9 @@ export default definePlugin<{ path: string; sessionIdleMinutes: number }>({
       },
       async stop() {
         clearInterval(sweeper);
-        await Promise.all([...sessions.values()].map((t) => t.close()));
+        // In cluster mode the sessions go on through the other replicas: only this copy goes.
+        if (cluster) for (const t of [...sessions.values()]) t.drop();
+        else await Promise.all([...sessions.values()].map((t) => t.close()));
       },
     };
   },

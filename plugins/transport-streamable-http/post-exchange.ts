@@ -54,6 +54,26 @@ export class PostExchange {
     this.writeEvent(message);
   }
 
+  /**
+   * The session ended (here, or on another replica) before every answer was ready: the
+   * POST is answered 404, as a request for an ended session is, rather than left open.
+   */
+  abandon(sessionId: string): void {
+    if (this.mode === 'done') return;
+    if (this.mode === 'sse') {
+      this.res.end();
+    } else {
+      const body = JSON.stringify({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32001, message: `Session '${sessionId}' ended before this request was answered` },
+      });
+      this.res.writeHead(404, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+      this.res.end(body);
+    }
+    this.finish(false);
+  }
+
   private writeEvent(message: JSONRPCMessage): void {
     this.res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
   }

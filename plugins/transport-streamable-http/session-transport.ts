@@ -1,21 +1,30 @@
 /**
  * The SDK Transport for one streamable-HTTP session, implemented straight on node:http:
  * no web Request/Response conversion per message. It routes each outgoing message to the
- * POST exchange it belongs to, or to the session's GET stream.
+ * POST exchange it belongs to, or to the session's GET stream. In cluster mode the stream
+ * may be held by another replica: a message with neither here is relayed (cluster.ts).
  */
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
-import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage, MessageExtraInfo, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage, JSONRPCNotification, MessageExtraInfo, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { SharedSessionTransport } from '../../kernel/index.js';
 import { PostExchange } from './post-exchange.js';
 
-export class HttpSessionTransport implements Transport {
+export class HttpSessionTransport implements SharedSessionTransport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
   private readonly exchanges = new Map<RequestId, PostExchange>();
   private stream: ServerResponse | undefined;
   private closed = false;
+  /** Whether close() ended the session for everyone (DELETE, the admin UI, idle) rather than dropped this replica's copy. */
+  ended = false;
   lastActivity = Date.now();
+  /** Cluster mode: where a message goes that has no POST exchange and no GET stream here. */
+  relay?: (message: JSONRPCMessage) => void;
+  /** Cluster mode: runs before the initialize answer leaves, so another replica knows the session when the client's next request reaches it. */
+  beforeInitializeAnswer?: (answer: JSONRPCMessage) => Promise<JSONRPCMessage>;
+  private initializeId: RequestId | undefined;
 
   constructor(readonly sessionId: string) {}
 
@@ -26,6 +35,7 @@ export class HttpSessionTransport implements Transport {
     this.lastActivity = Date.now();
     const ids: RequestId[] = [];
     for (const m of messages) if ('method' in m && 'id' in m) ids.push(m.id);
+    if (this.beforeInitializeAnswer && messages.length === 1 && 'method' in messages[0]! && messages[0].method === 'initialize') this.initializeId = ids[0];
     if (ids.length === 0) {
       res.writeHead(202, { 'mcp-session-id': this.sessionId });
       res.end();
@@ -55,21 +65,53 @@ export class HttpSessionTransport implements Transport {
     if (this.closed) return;
     const isResponse = 'result' in message || 'error' in message;
     const id = isResponse ? (message as { id: RequestId }).id : options?.relatedRequestId;
+    if (isResponse && this.initializeId !== undefined && id === this.initializeId) {
+      this.initializeId = undefined;
+      if (this.beforeInitializeAnswer) message = await this.beforeInitializeAnswer(message);
+    }
     const exchange = id === undefined ? undefined : this.exchanges.get(id);
     if (exchange) {
       if (isResponse) exchange.respond(message);
       else exchange.notify(message);
       return;
     }
-    // Unrelated (or its POST is gone): the GET stream carries it when there is one.
-    if (!isResponse && this.stream && !this.stream.writableEnded) {
-      this.stream.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
-    }
+    // Unrelated (or its POST is gone): the GET stream carries it when there is one; in
+    // cluster mode, the replica that holds the stream does.
+    if (isResponse) return;
+    if (!this.writeToStream(message)) this.relay?.(message);
   }
 
+  /** For what every replica sends by itself (endpoint.ts): the stream here, or nothing. */
+  async sendHere(message: JSONRPCNotification): Promise<void> {
+    if (!this.closed) this.writeToStream(message);
+  }
+
+  /** A message relayed from another replica (cluster mode): written when this replica holds the stream. */
+  deliver(message: JSONRPCMessage): void {
+    if (!this.closed) this.writeToStream(message);
+  }
+
+  private writeToStream(message: JSONRPCMessage): boolean {
+    if (!this.stream || this.stream.writableEnded) return false;
+    this.stream.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+    return true;
+  }
+
+  /** Ends the session (DELETE, the admin UI, idle): in cluster mode, on every replica. */
   async close(): Promise<void> {
     if (this.closed) return;
+    this.ended = true;
+    this.shut();
+  }
+
+  /** Drops this replica's copy only (cluster mode: shutdown, the session ended elsewhere, idle here). */
+  drop(): void {
+    if (!this.closed) this.shut();
+  }
+
+  private shut(): void {
     this.closed = true;
+    for (const exchange of new Set(this.exchanges.values())) exchange.abandon(this.sessionId);
     this.stream?.end();
     this.stream = undefined;
     this.onclose?.();

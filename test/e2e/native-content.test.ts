@@ -139,6 +139,27 @@ describe('resources, prompts and completions as MCP offers them, aggregated', ()
     }
   });
 
+  it('lets one session watch at most 256 resources, refusing the next by name until it unsubscribes from one', async () => {
+    const watcher = await connectHttp(sb.url);
+    try {
+      const uri = (i: number) => `demo://resource/dynamic/text/${i}`;
+      for (let i = 0; i < 256; i++) await watcher.subscribeResource({ uri: uri(i) });
+      // Subscribing again to one it watches is no new subscription.
+      await watcher.subscribeResource({ uri: uri(0) });
+      const refused = await watcher.subscribeResource({ uri: uri(256) }).then(
+        () => undefined,
+        (err: unknown) => err as Error,
+      );
+      expect(refused?.message).to.include(
+        `This session already watches 256 resources, the most one session may; unsubscribe from one before subscribing to '${uri(256)}'`,
+      );
+      await watcher.unsubscribeResource({ uri: uri(3) });
+      await watcher.subscribeResource({ uri: uri(256) });
+    } finally {
+      await watcher.close();
+    }
+  });
+
   it('tells sessions when the aggregate list changes (a server goes away): tools once, resources once', async () => {
     let changed = 0;
     let tools = 0;

@@ -12,6 +12,7 @@ import {
   nextRequestId,
   PRIVATE_MEMBERS,
   protocolDispatch,
+  restoreClientState,
   SDK_VERSION_CHECKED,
   setRawRequestHandler,
 } from '../../kernel/mcp/shared/sdk-internals.js';
@@ -109,5 +110,41 @@ describe('kernel/mcp/shared/sdk-internals.ts: the MCP SDK private members Switch
     await client.notification({ method: 'notifications/roots/list_changed' });
     await server.listRoots().catch(() => undefined);
     expect(seen).to.include.members(['_onrequest', '_onnotification', '_onresponse']);
+  });
+
+  it("keeps the client's capabilities and info in _clientCapabilities and _clientVersion, which a rebuilt Server restores", async () => {
+    const { server } = await connectedPair();
+    const members = server as unknown as Record<string, unknown>;
+    expect(members._clientCapabilities, '_clientCapabilities after initialize').to.deep.equal({ roots: { listChanged: true } });
+    expect(members._clientVersion, '_clientVersion after initialize').to.deep.equal({ name: 'c', version: '1' });
+    expect(server.getClientCapabilities()).to.equal(members._clientCapabilities);
+    expect(server.getClientVersion()).to.equal(members._clientVersion);
+
+    // A fresh Server, never initialized, restored from what the first learned: with strict
+    // capabilities the SDK refuses roots/list to a client that did not declare roots.
+    const strict = () => new Server({ name: 's', version: '1' }, { capabilities: { tools: {} }, enforceStrictCapabilities: true });
+    const answering = async (server: Server) => {
+      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+      clientSide.onmessage = (m) => {
+        if ('method' in m && m.method === 'roots/list' && 'id' in m)
+          void clientSide.send({ jsonrpc: '2.0', id: m.id, result: { roots: [{ uri: 'file:///r' }] } });
+      };
+      await clientSide.start();
+      await server.connect(serverSide);
+      return server;
+    };
+    const bare = await answering(strict());
+    const refused = await bare.listRoots().then(
+      () => undefined,
+      (err: unknown) => err as Error,
+    );
+    expect(refused?.message).to.match(/does not support listing roots/);
+    const rebuilt = strict();
+    const capabilities = { roots: { listChanged: true } };
+    restoreClientState(rebuilt, { capabilities, clientInfo: { name: 'c', version: '1' } });
+    expect(rebuilt.getClientCapabilities()).to.equal(capabilities);
+    expect(rebuilt.getClientVersion()).to.deep.equal({ name: 'c', version: '1' });
+    await answering(rebuilt);
+    expect(await rebuilt.listRoots()).to.deep.equal({ roots: [{ uri: 'file:///r' }] });
   });
 });

@@ -9,6 +9,7 @@ import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   ErrorCode,
+  type JSONRPCNotification,
   ListToolsRequestSchema,
   McpError,
   SetLevelRequestSchema,
@@ -22,6 +23,7 @@ import { Cancellation } from '../../cancellation.js';
 import type { Catalogue } from '../../catalogue.js';
 import { createAjv } from '../../config/validate.js';
 import { InvalidArgumentsError, SwitchboardError } from '../../errors.js';
+import type { SessionRecord } from '../../contracts/session-directory.js';
 import type { KernelHooks } from '../../hooks.js';
 import type { Logger } from '../../log.js';
 import type { HeaderValue, Identity, RequestContext } from '../../request-context.js';
@@ -29,7 +31,7 @@ import type { Session, SessionRegistry, TransportKind } from '../../sessions.js'
 import type { CallContext, JsonObject, JsonSchemaObject, ToolAnnotations } from '../../tools.js';
 import { SERVER_INFO } from '../shared/implementation.js';
 import { errorResult } from '../shared/results.js';
-import { setRawRequestHandler } from '../shared/sdk-internals.js';
+import { restoreClientState, setRawRequestHandler } from '../shared/sdk-internals.js';
 import { ChannelTo, type RequestHandlerExtra } from './channel-to.js';
 import { dispatchByShape } from './dispatch.js';
 import { NEUTRAL_WORDING, type EndpointWording } from './wording.js';
@@ -52,6 +54,19 @@ interface RegisteredMetaTool {
   validate: ValidateFunction;
 }
 
+/**
+ * A transport whose sessions other replicas serve too (cluster mode). `sendHere` writes a
+ * notification only where this process holds the session's stream, never relaying it to
+ * another replica: for what every replica sends by itself, so it arrives once.
+ */
+export interface SharedSessionTransport extends Transport {
+  sendHere(message: JSONRPCNotification): Promise<void>;
+}
+
+function isShared(transport: Transport): transport is SharedSessionTransport {
+  return typeof (transport as Partial<SharedSessionTransport>).sendHere === 'function';
+}
+
 const EMPTY_HEADERS: Readonly<Record<string, HeaderValue>> = Object.freeze({});
 const EMPTY_ARGS: Readonly<Record<string, unknown>> = Object.freeze({});
 
@@ -62,6 +77,8 @@ export class Endpoint {
   private listed: Tool[] = [];
   private readonly ajv = createAjv();
   private wording: EndpointWording = NEUTRAL_WORDING;
+  /** Sessions whose transport is shared with other replicas, for notifyListChanged. */
+  private readonly shared = new WeakMap<Session, SharedSessionTransport>();
 
   constructor(
     private readonly hooks: KernelHooks,
@@ -98,19 +115,51 @@ export class Endpoint {
     return [...this.metaTools.keys()];
   }
 
-  /** Serves one client over `transport`. Resolves once the transport is started. */
-  async connect(transport: Transport, kind: TransportKind, id: string = randomUUID(), identity?: Identity, peer?: string): Promise<Session> {
+  /**
+   * Tells sessions that a list changed. A change every replica sees for itself (the
+   * catalogue, what servers offer) goes out from each replica only where it holds the
+   * session's stream; elsewhere, and in one process, it is the SDK's own notification.
+   */
+  notifyListChanged(list: 'tools' | 'resources' | 'prompts', sessions: Iterable<Session>): void {
+    const method = `notifications/${list}/list_changed`;
+    for (const session of sessions) {
+      const here = this.shared.get(session);
+      const sent = here ? here.sendHere({ jsonrpc: '2.0', method }) : session.server.notification({ method });
+      void sent.catch(() => undefined);
+    }
+  }
+
+  /**
+   * Serves one client over `transport`. Resolves once the transport is started. With
+   * `record`, the session is one another replica initialized (cluster mode): its server
+   * answers as initialized by that client, with no initialize of its own.
+   */
+  async connect(
+    transport: Transport,
+    kind: TransportKind,
+    id: string = randomUUID(),
+    identity?: Identity,
+    peer?: string,
+    record?: SessionRecord,
+  ): Promise<Session> {
     const instructions = this.wording.instructions;
     const server = new Server(SERVER_INFO, { capabilities: this.capabilities, ...(instructions ? { instructions } : {}) });
     const session: Session = {
       id,
       transport: kind,
-      createdAt: new Date(),
+      createdAt: record ? new Date(record.createdAt) : new Date(),
       server,
       slots: new Map(),
+      subscriptions: new Set(record?.subscriptions),
       ...(identity ? { identity } : {}),
       ...(peer ? { peer } : {}),
     };
+    if (record) {
+      restoreClientState(server, { capabilities: record.clientCapabilities, ...(record.clientInfo ? { clientInfo: record.clientInfo } : {}) });
+      if (record.clientInfo) session.clientInfo = { name: record.clientInfo.name, version: record.clientInfo.version };
+      if (record.logLevel) session.logLevel = record.logLevel;
+    }
+    if (isShared(transport)) this.shared.set(session, transport);
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.listed }));
     // Protocol's own registration: the Server subclass would re-validate every result
     // against CallToolResultSchema, and call_tool results pass through untouched by design.
@@ -136,8 +185,9 @@ export class Endpoint {
     };
     setRawRequestHandler(server, 'tools/call', handleCall);
     // The session's own log threshold: upstream log messages relayed to it are filtered by it.
-    server.setRequestHandler(SetLevelRequestSchema, (request) => {
+    server.setRequestHandler(SetLevelRequestSchema, async (request) => {
       session.logLevel = request.params.level;
+      if (this.hooks.onSessionChange.isUsed()) await this.hooks.onSessionChange.promise(session, 'here');
       return {};
     });
     for (const h of this.handlers) {
@@ -171,6 +221,7 @@ export class Endpoint {
       this.hooks.onSessionClose.call(session);
     };
     // A tap may refuse the session (a session limit): it throws before anything is registered.
+    if (this.hooks.onSessionAdmit.isUsed()) await this.hooks.onSessionAdmit.promise(session);
     this.hooks.onSessionOpen.call(session);
     this.sessions.add(session);
     await server.connect(transport);

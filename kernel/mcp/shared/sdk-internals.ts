@@ -9,7 +9,8 @@
  * fails that test first. Each accessor checks the member's shape and answers `undefined`
  * (or throws, where there is no slower way) when it moved, never a half-working object.
  */
-import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { ClientCapabilities, Implementation, JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
 
 /** The SDK version these members were last checked against. */
 export const SDK_VERSION_CHECKED = '1.32.2';
@@ -91,4 +92,30 @@ export function setRawRequestHandler(protocol: object, method: string, handler: 
 export function nextRequestId(protocol: object): number | undefined {
   const id = (protocol as Private)._requestMessageId;
   return typeof id === 'number' ? id : undefined;
+}
+
+/** What a Server learns from its client's initialize, as the SDK keeps it. */
+export interface ClientState {
+  capabilities: ClientCapabilities;
+  clientInfo?: Implementation;
+}
+
+interface ServerPrivate {
+  _clientCapabilities?: unknown;
+  _clientVersion?: unknown;
+}
+
+/**
+ * Makes a new Server answer as one its client initialized: a session rebuilt on another
+ * replica (cluster mode) serves the client's next request without a new initialize. The SDK
+ * sets these two members in its initialize handler and reads them through
+ * getClientCapabilities() and getClientVersion(); there is no public setter. A Server that
+ * does not read them back after the write is refused, never served half-restored.
+ */
+export function restoreClientState(server: Server, state: ClientState): void {
+  const p = server as unknown as ServerPrivate;
+  p._clientCapabilities = state.capabilities;
+  p._clientVersion = state.clientInfo;
+  if (server.getClientCapabilities() !== state.capabilities || server.getClientVersion() !== state.clientInfo)
+    throw new Error('this version of the MCP SDK keeps client capabilities elsewhere; kernel/mcp/shared/sdk-internals.ts needs updating');
 }

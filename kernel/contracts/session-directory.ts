@@ -1,0 +1,54 @@
+/**
+ * Session directory: where replicas of one Switchboard share their MCP sessions, so any
+ * replica serves a request for a session it never saw, without a new `initialize`
+ * (cluster mode; the cluster-redis plugin provides it). Without a provider there is one
+ * process and sessions live only in its memory, exactly as before.
+ *
+ * A record holds what a replica needs to rebuild the session, and nothing secret: the
+ * owner is the session's Identity (subject and claims), never a token. Each session also
+ * has a channel for what must reach it wherever it is served: a message for its GET
+ * stream (held by one replica), its record changed, or its end.
+ */
+import type { ClientCapabilities, Implementation, JSONRPCMessage, LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
+import type { Identity } from '../request-context.js';
+import type { TransportKind } from '../sessions.js';
+
+export interface SessionRecord {
+  id: string;
+  transport: TransportKind;
+  /** ISO 8601. */
+  createdAt: string;
+  /** Whose session it is; a request bearing another person's token may not resume it. */
+  identity?: Identity;
+  peer?: string;
+  /** The protocol version negotiated at initialize. */
+  protocolVersion: string;
+  clientCapabilities: ClientCapabilities;
+  clientInfo?: Implementation;
+  /** Set by logging/setLevel. */
+  logLevel?: LoggingLevel;
+  /** Resource URIs the session subscribed to (resources/subscribe). */
+  subscriptions: string[];
+}
+
+/** What travels on a session's channel to every replica that serves it. */
+export type SessionSignal =
+  /** A message for the session's GET stream: written by the replica that holds the stream, ignored by the others. */
+  | { kind: 'message'; message: JSONRPCMessage }
+  /** The record changed on another replica (log level, subscriptions): copies update theirs. */
+  | { kind: 'record'; record: SessionRecord }
+  /** The session ended (DELETE, the admin UI, idle): copies are dropped. */
+  | { kind: 'end' };
+
+export interface SessionDirectory {
+  /** Writes the record; it expires after `idleSeconds` without a put or touch (0: never). */
+  put(record: SessionRecord, idleSeconds: number): Promise<void>;
+  get(id: string): Promise<SessionRecord | undefined>;
+  /** Removes the record; true when there was one. */
+  delete(id: string): Promise<boolean>;
+  /** Pushes the record's expiry back to `idleSeconds` from now; false when it is gone. */
+  touch(id: string, idleSeconds: number): Promise<boolean>;
+  publish(id: string, signal: SessionSignal): Promise<void>;
+  /** Hears the session's channel until the returned function is called. */
+  subscribe(id: string, onSignal: (signal: SessionSignal) => void): Promise<() => Promise<void>>;
+}

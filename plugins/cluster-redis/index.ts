@@ -1,0 +1,67 @@
+/**
+ * cluster-redis: several replicas behind a load balancer share their state through Redis
+ * (`aggregator.cluster.redis`; docs/scale-out.md). Without that setting it does nothing and
+ * loads nothing (ioredis is imported only in cluster mode). With it, setup connects (waiting
+ * at most connectTimeoutSeconds, then failing startup with the reason) and provides the
+ * Redis implementations of the kernel's contracts; /health says `degraded`, with the reason,
+ * while Redis cannot be reached.
+ *
+ * Each concern registers its services in its own block below, so they merge independently.
+ */
+import { definePlugin } from '../../kernel/index.js';
+import { clusterProblems } from './settings-check.js';
+
+export default definePlugin({
+  name: 'cluster-redis',
+  description: 'Cluster mode: shares grants, limits, sessions, events and executions between replicas through Redis (aggregator.cluster.redis).',
+  provides: [
+    // redis-core: grants, OAuth server state, limits
+    'grant-store',
+    'replay-guard',
+    'rate-limiter',
+    'session-counter',
+    // cluster-sessions: session records, notifications
+    'session-directory',
+    // cluster-history: event log, execution history
+  ],
+  async setup({ kernel, log }) {
+    kernel.config.addSettingsCheck((settings, where) => clusterProblems(settings, where));
+    const cluster = kernel.settings().aggregator.cluster;
+    if (!cluster) return;
+    const { openRedis } = await import('../../lib/redis/connection.js');
+    const redis = await openRedis(cluster.redis, log, {
+      baseDir: kernel.config.configPath,
+      onSecret: (password) => kernel.secrets.add(password),
+    });
+    kernel.health.contribute('cluster-redis', () =>
+      redis.healthy ? { status: 'healthy' } : { status: 'degraded', reason: redis.problem ?? 'Redis unreachable' },
+    );
+
+    // --- redis-core: grants, OAuth server state, limits ---
+    // store-files and store-kubernetes step aside for grant-store in cluster mode (they read the same setting).
+    const { RedisGrantStore } = await import('./grant-store.js');
+    kernel.services.provide('grant-store', new RedisGrantStore(redis));
+    const { RedisReplayGuard } = await import('./replay-guard.js');
+    kernel.services.provide('replay-guard', new RedisReplayGuard(redis));
+    const { RedisRateLimiter } = await import('./rate-limiter.js');
+    kernel.services.provide('rate-limiter', new RedisRateLimiter(redis));
+    const { RedisSessionCounter } = await import('./session-counter.js');
+    kernel.services.provide('session-counter', new RedisSessionCounter(redis));
+    // --- end redis-core ---
+
+    // --- cluster-sessions: session records, notifications ---
+    // The streamable-HTTP transport uses it: any replica serves any session, and what must
+    // reach a session's GET stream travels on its channel to the replica holding it.
+    const { RedisSessionDirectory } = await import('./session-directory.js');
+    kernel.services.provide('session-directory', new RedisSessionDirectory(redis));
+    // --- end cluster-sessions ---
+
+    // --- cluster-history: event log, execution history ---
+    // --- end cluster-history ---
+
+    return {
+      // Stopped last of those that use it (plugins stop in reverse order of setup).
+      stop: () => redis.close(),
+    };
+  },
+});
