@@ -6,8 +6,8 @@
  */
 import type { Authorizer } from './contracts/authorization.js';
 import type { CallerTokens, GrantStore, RequestAuthenticator } from './contracts/auth.js';
-import type { EventLog } from './contracts/events.js';
-import type { ExecutionHistory } from './contracts/executions.js';
+import type { EventJournalFactory, EventLog } from './contracts/events.js';
+import type { ExecutionHistory, ExecutionStorage } from './contracts/executions.js';
 import type { HttpService } from './contracts/http.js';
 import type { UpstreamRegistry } from './contracts/lifecycle.js';
 import type { UpstreamCredentials } from './contracts/sign-in.js';
@@ -42,6 +42,10 @@ export interface Services {
   'replay-guard': ReplayGuard;
   /** Rate limits counted across replicas (cluster-redis); absent: the limits plugin counts per session in memory. */
   'rate-limiter': RateLimiter;
+  /** Where the event log is kept when not in memory/files: a stream shared by replicas (cluster-redis). */
+  'event-journal': EventJournalFactory;
+  /** Where execution records are kept when not in files: shared by replicas (cluster-redis). */
+  'execution-storage': ExecutionStorage;
 }
 
 /** A service's name, as plugins declare it (`provides`, `needs`, `uses`). */

@@ -21,6 +21,8 @@ export default definePlugin({
     'rate-limiter',
     // cluster-sessions: session records, notifications
     // cluster-history: event log, execution history
+    'event-journal',
+    'execution-storage',
   ],
   async setup({ kernel, log }) {
     kernel.config.addSettingsCheck((settings, where) => clusterProblems(settings, where));
@@ -49,6 +51,11 @@ export default definePlugin({
     // --- end cluster-sessions ---
 
     // --- cluster-history: event log, execution history ---
+    // The events and workflows plugins keep their logic and keep their data here instead of in memory and files.
+    const { RedisEventJournals } = await import('./event-journal.js');
+    kernel.services.provide('event-journal', new RedisEventJournals(redis, log));
+    const { RedisExecutionStorage } = await import('./execution-records.js');
+    kernel.services.provide('execution-storage', new RedisExecutionStorage(redis, log));
     // --- end cluster-history ---
 
     return {

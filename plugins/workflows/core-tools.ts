@@ -18,9 +18,9 @@ import {
   type ToolDefinition,
   type WorkflowOperation,
   type WorkflowResource,
+  type ExecutionRecords,
 } from '../../kernel/index.js';
 import { toToolForm, type WorkflowToolForm } from './definition.js';
-import type { ExecutionStore } from './execution-store.js';
 import type { WorkflowRegistry } from './registry.js';
 import { checkForm } from './validate-form.js';
 import type { ExecutionStatus } from './execution-record.js';
@@ -51,7 +51,7 @@ function executionResource(r: ExecutionRecord): Resource {
 
 const operation = (op: WorkflowOperation): AdminOperation => ({ resource: 'workflow', operation: op });
 
-export function workflowCoreTools(kernel: KernelApi, registry: WorkflowRegistry, executions: ExecutionStore): ToolDefinition[] {
+export function workflowCoreTools(kernel: KernelApi, registry: WorkflowRegistry, executions: ExecutionRecords): ToolDefinition[] {
   const store = () => kernel.services.get('store');
   const namespace = () => kernel.settings().namespace;
   const require = (name: string) => {
@@ -200,7 +200,7 @@ export function workflowCoreTools(kernel: KernelApi, registry: WorkflowRegistry,
           ...(a.status ? { status: a.status as ExecutionStatus } : {}),
           ...(a.workflow_name ? { workflow_name: a.workflow_name as string } : {}),
         };
-        const page = listSummaries(executions, q);
+        const page = await listSummaries(executions, q);
         return { executions: page.executions, total: page.total, limit: q.limit, offset: q.offset };
       },
     ),
@@ -216,7 +216,7 @@ export function workflowCoreTools(kernel: KernelApi, registry: WorkflowRegistry,
       },
       ['execution_id'],
       async (a, call) => {
-        const r = executions.get(a.execution_id as string);
+        const r = await executions.get(a.execution_id as string);
         // Another person's run reads as absent: its id tells nothing.
         if (!r || !permits(kernel, call, 'read', executionResource(r))) throw new NotFoundError('execution', a.execution_id as string);
         const out: JsonObject = { ...r };
@@ -240,7 +240,7 @@ export function workflowCoreTools(kernel: KernelApi, registry: WorkflowRegistry,
 }
 
 /** The list is a summary: steps only through core_workflow_execution_get. */
-function listSummaries(store: ExecutionStore, q: Parameters<ExecutionStore['list']>[0]): { executions: JsonObject[]; total: number } {
-  const { executions, total } = store.list(q);
+async function listSummaries(store: ExecutionRecords, q: Parameters<ExecutionRecords['list']>[0]): Promise<{ executions: JsonObject[]; total: number }> {
+  const { executions, total } = await store.list(q);
   return { executions: executions.map(({ steps, ...rest }) => ({ ...rest, step_count: steps.length })), total };
 }
