@@ -83,6 +83,8 @@ export class RedisEventJournal implements EventJournal {
     const json = JSON.stringify(event);
     void this.appends
       .run(() => shared(this.redis, WHAT, () => this.commands.switchboardEventAppend(this.stream, this.counter, json, String(this.retention.maxEvents))))
+      // A follow started later begins after this process's own events.
+      .then((id) => this.see(`${id}-0`))
       .catch((err: unknown) => this.log.warn(`event log: event ${event.reason} on ${event.resource.type} ${event.resource.name} not recorded: ${(err as Error).message}`));
   }
 
@@ -131,12 +133,14 @@ export class RedisEventJournal implements EventJournal {
   /** Reads the stream from the newest id known while anyone listens; a failed read waits for the connection to come back. */
   private async follow(): Promise<void> {
     const reader = (this.reader ??= this.redis.client.duplicate({ connectionName: 'switchboard-events-follow' }));
+    // Fixed now: this process's appends and queries, landing while the read waits, must not move it past events still unread.
+    let cursor = this.lastSeen;
     try {
       while (this.listeners.size > 0 && !this.closed) {
         let answer: [stream: string, entries: StreamEntries][] | null;
         try {
           if (reader.status !== 'ready') await ready(reader);
-          answer = (await reader.xread('COUNT', PAGE, 'BLOCK', BLOCK_MS, 'STREAMS', this.stream, this.lastSeen));
+          answer = (await reader.xread('COUNT', PAGE, 'BLOCK', BLOCK_MS, 'STREAMS', this.stream, cursor));
         } catch (err) {
           // Closing ends the read too; the loop's condition then stops it.
           this.log.debug(`event log: following the shared stream paused: ${(err as Error).message}`);
@@ -144,6 +148,7 @@ export class RedisEventJournal implements EventJournal {
           continue;
         }
         for (const [id, fields] of answer?.[0]?.[1] ?? []) {
+          cursor = id;
           this.see(id);
           const e = toEvent(id, fields);
           if (e) for (const l of this.listeners) l(e);
