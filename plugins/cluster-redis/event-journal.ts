@@ -85,7 +85,9 @@ export class RedisEventJournal implements EventJournal {
       .run(() => shared(this.redis, WHAT, () => this.commands.switchboardEventAppend(this.stream, this.counter, json, String(this.retention.maxEvents))))
       // A follow started later begins after this process's own events.
       .then((id) => this.see(`${id}-0`))
-      .catch((err: unknown) => this.log.warn(`event log: event ${event.reason} on ${event.resource.type} ${event.resource.name} not recorded: ${(err as Error).message}`));
+      .catch((err: unknown) =>
+        this.log.warn(`event log: event ${event.reason} on ${event.resource.type} ${event.resource.name} not recorded: ${(err as Error).message}`),
+      );
   }
 
   async query(q: EventQuery): Promise<EventPage> {
@@ -140,7 +142,7 @@ export class RedisEventJournal implements EventJournal {
         let answer: [stream: string, entries: StreamEntries][] | null;
         try {
           if (reader.status !== 'ready') await ready(reader);
-          answer = (await reader.xread('COUNT', PAGE, 'BLOCK', BLOCK_MS, 'STREAMS', this.stream, cursor));
+          answer = await reader.xread('COUNT', PAGE, 'BLOCK', BLOCK_MS, 'STREAMS', this.stream, cursor);
         } catch (err) {
           // Closing ends the read too; the loop's condition then stops it.
           this.log.debug(`event log: following the shared stream paused: ${(err as Error).message}`);

@@ -151,7 +151,12 @@ describe('cluster mode: events and executions shared through Redis', function ()
       30_000,
       100,
     );
-    expect(seen.filter((e) => e.resource.name === id).map((e) => e.reason)).to.deep.equal(['ExecutionStarted', 'StepCompleted', 'StepCompleted', 'ExecutionCompleted']);
+    expect(seen.filter((e) => e.resource.name === id).map((e) => e.reason)).to.deep.equal([
+      'ExecutionStarted',
+      'StepCompleted',
+      'StepCompleted',
+      'ExecutionCompleted',
+    ]);
     await follower.close();
     await following.catch(() => undefined);
   });
