@@ -164,7 +164,7 @@ export class RedisEventJournal implements EventJournal {
 
 /** Resolves when the connection is ready again (ioredis reconnects on its own), or closed for good. */
 function ready(reader: Redis): Promise<void> {
-  if (reader.status === 'ready') return Promise.resolve();
+  if (reader.status === 'ready' || reader.status === 'end') return Promise.resolve();
   return new Promise((resolve) => {
     const done = () => {
       reader.off('ready', done);
@@ -178,6 +178,8 @@ function ready(reader: Redis): Promise<void> {
 
 /** A read failed: waits for the connection to come back, or a second when it never went (a back-off, not a synchronisation). */
 function retryAfter(reader: Redis): Promise<void> {
+  // Closed for good (the journal closing): the loop's condition ends it.
+  if (reader.status === 'end') return Promise.resolve();
   return new Promise((resolve) => {
     const done = () => {
       clearTimeout(timer);
