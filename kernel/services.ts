@@ -14,6 +14,7 @@ import type { UpstreamCredentials } from './contracts/sign-in.js';
 import type { OrchestratorSecrets } from './contracts/orchestrator-secrets.js';
 import type { RateLimiter, SessionCounter } from './contracts/limits.js';
 import type { ReplayGuard } from './contracts/replay.js';
+import type { SingleUseValues } from './contracts/single-use.js';
 import type { ResourceStore } from './contracts/store.js';
 import type { ToolsetService } from './contracts/toolsets.js';
 
@@ -44,6 +45,8 @@ export interface Services {
   'rate-limiter': RateLimiter;
   /** Sessions per caller counted across replicas (cluster-redis); absent: the limits plugin counts its own registry. */
   'session-counter': SessionCounter;
+  /** Sign-in tickets and flows in progress shared between replicas (cluster-redis); absent: auth-client keeps its own. */
+  'single-use-values': SingleUseValues;
 }
 
 /** A service's name, as plugins declare it (`provides`, `needs`, `uses`). */
