@@ -37,6 +37,8 @@ export interface KernelHooks {
   onConfigRejected: SyncHook<[readonly ConfigProblem[]]>;
   /** A client session is about to open. A tap may refuse it by throwing (a session limit); the client sees the message. */
   onSessionOpen: SyncHook<[Session]>;
+  /** Before onSessionOpen, for a check that must wait (a limit counted across replicas); a tap refuses by throwing, as there. */
+  onSessionAdmit: AsyncSeriesHook<[Session]>;
   onSessionClose: SyncHook<[Session]>;
   onServiceStateChange: SyncHook<[ServiceStateChange]>;
   /** An authorization decision the audit trail keeps was made: an admin operation done, or any denial. Taps must not throw. */
@@ -53,6 +55,7 @@ export function createHooks(): KernelHooks {
     onCallEnd: new SyncHook(['end']),
     onConfigRejected: new SyncHook(['problems']),
     onSessionOpen: new SyncHook(['session']),
+    onSessionAdmit: new AsyncSeriesHook(['session']),
     onSessionClose: new SyncHook(['session']),
     onServiceStateChange: new SyncHook(['change']),
     onAudit: new SyncHook(['entry']),

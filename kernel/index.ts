@@ -144,7 +144,8 @@ export type {
 export type { CallEnd } from './contracts/observations.js';
 export type { OrchestratorSecrets } from './contracts/orchestrator-secrets.js';
 export type { ReplayGuard } from './contracts/replay.js';
-export type { RateLimit, RateLimiter } from './contracts/limits.js';
+export type { SingleUseValues } from './contracts/single-use.js';
+export type { CountedSession, RateLimit, RateLimiter, SessionCounter } from './contracts/limits.js';
 export { ownerOf } from './contracts/sign-in.js';
 export type { Owner, SignInStatus, SignInTarget, UpstreamCredentials } from './contracts/sign-in.js';
 export type { RawResource, ResourceKind, ResourceStore, StoreChange, StoreLoadResult, WriteAs } from './contracts/store.js';

@@ -12,8 +12,9 @@ import type { HttpService } from './contracts/http.js';
 import type { UpstreamRegistry } from './contracts/lifecycle.js';
 import type { UpstreamCredentials } from './contracts/sign-in.js';
 import type { OrchestratorSecrets } from './contracts/orchestrator-secrets.js';
-import type { RateLimiter } from './contracts/limits.js';
+import type { RateLimiter, SessionCounter } from './contracts/limits.js';
 import type { ReplayGuard } from './contracts/replay.js';
+import type { SingleUseValues } from './contracts/single-use.js';
 import type { ResourceStore } from './contracts/store.js';
 import type { ToolsetService } from './contracts/toolsets.js';
 
@@ -42,6 +43,10 @@ export interface Services {
   'replay-guard': ReplayGuard;
   /** Rate limits counted across replicas (cluster-redis); absent: the limits plugin counts per session in memory. */
   'rate-limiter': RateLimiter;
+  /** Sessions per caller counted across replicas (cluster-redis); absent: the limits plugin counts its own registry. */
+  'session-counter': SessionCounter;
+  /** Sign-in tickets and flows in progress shared between replicas (cluster-redis); absent: auth-client keeps its own. */
+  'single-use-values': SingleUseValues;
   /** Where the event log is kept when not in memory/files: a stream shared by replicas (cluster-redis). */
   'event-journal': EventJournalFactory;
   /** Where execution records are kept when not in files: shared by replicas (cluster-redis). */

@@ -18,3 +18,29 @@ export interface RateLimiter {
    */
   take(caller: string, cost: number, limit: RateLimit): Promise<number>;
 }
+
+/** One caller's open session, as the session counter knows it. */
+export interface CountedSession {
+  caller: string;
+  sessionId: string;
+}
+
+/**
+ * Open sessions per caller counted across replicas (aggregator.limits.maxSessionsPerPrincipal).
+ * A replica that dies cannot say its sessions ended, so each counted session is a lease the
+ * replicas holding it renew (`keepAlive`); one nobody renews stops counting after the lease.
+ */
+export interface SessionCounter {
+  /**
+   * Counts the session as one of its caller's unless the caller already holds `limit` (true
+   * when counted, or counted already). Atomic across replicas: of two replicas admitting a
+   * caller's last free session at once, one is refused.
+   */
+  admit(session: CountedSession, limit: number): Promise<boolean>;
+  /** The session ended (a failure is the lease's to clean up). */
+  release(session: CountedSession): Promise<void>;
+  /** Renews the leases of the sessions this replica holds (one round trip for all). */
+  keepAlive(sessions: readonly CountedSession[]): Promise<void>;
+  /** How often keepAlive must run for a session to keep counting. */
+  readonly renewEveryMs: number;
+}

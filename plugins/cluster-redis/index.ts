@@ -19,6 +19,8 @@ export default definePlugin({
     'grant-store',
     'replay-guard',
     'rate-limiter',
+    'session-counter',
+    'single-use-values',
     // cluster-sessions: session records, notifications
     // cluster-history: event log, execution history
     'event-journal',
@@ -45,6 +47,10 @@ export default definePlugin({
     kernel.services.provide('replay-guard', new RedisReplayGuard(redis));
     const { RedisRateLimiter } = await import('./rate-limiter.js');
     kernel.services.provide('rate-limiter', new RedisRateLimiter(redis));
+    const { RedisSessionCounter } = await import('./session-counter.js');
+    kernel.services.provide('session-counter', new RedisSessionCounter(redis));
+    const { RedisSingleUseValues } = await import('./single-use-values.js');
+    kernel.services.provide('single-use-values', new RedisSingleUseValues(redis));
     // --- end redis-core ---
 
     // --- cluster-sessions: session records, notifications ---

@@ -8,7 +8,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import Router from '@koa/router';
-import { definePlugin, type Authentication, type HttpService, type Identity, type RawHandler } from '../../kernel/index.js';
+import { definePlugin, SharedStateUnavailableError, type Authentication, type HttpService, type Identity, type RawHandler } from '../../kernel/index.js';
 import { closeListener } from '../../lib/net/listener.js';
 import { readTimeouts } from '../../lib/net/read-timeouts.js';
 import { readJsonBody } from './body.js';
@@ -22,6 +22,16 @@ const BASE = 'http://switchboard.local';
 function refuse(res: ServerResponse, auth: Extract<Authentication, { kind: 'refused' }>): void {
   const body = JSON.stringify({ error: auth.error, error_description: auth.description });
   res.writeHead(auth.status, { ...auth.headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store' });
+  res.end(body);
+}
+
+/**
+ * Cluster mode, Redis unreachable while a request needed it (its token, a session count):
+ * 503 with the reason, as a JSON-RPC error the MCP clients read; the token is not judged.
+ */
+function unavailable(res: ServerResponse, err: SharedStateUnavailableError): void {
+  const body = JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message: err.message, data: { code: err.code } } });
+  res.writeHead(503, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'retry-after': '1' });
   res.end(body);
 }
 
@@ -123,6 +133,7 @@ export default definePlugin({
         // A handler that throws must cost that one request, not the process (an unhandled rejection ends it).
         const listener: RequestListener = (req, res) => {
           handle(req, res).catch((err: unknown) => {
+            if (err instanceof SharedStateUnavailableError && !res.headersSent) return unavailable(res, err);
             log.error(`${req.method ?? ''} ${req.url ?? ''} failed: ${err instanceof Error ? err.message : String(err)}`);
             if (res.headersSent) res.destroy();
             else res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'internal error' }));

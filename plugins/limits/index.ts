@@ -17,7 +17,8 @@ import {
   type Session,
 } from '../../kernel/index.js';
 import { exceedsDepth } from './json-depth.js';
-import { callerOf, countOf } from './session-callers.js';
+import { callerOf, countOf, isPerson } from './session-callers.js';
+import { SessionLeases } from './session-leases.js';
 import { TokenBucket } from './token-bucket.js';
 
 const BUCKET = Symbol('limits:bucket');
@@ -35,19 +36,29 @@ export default definePlugin({
   description: 'Session limit, tool-argument size limit and per-session rate limit on tool calls.',
   provides: [],
   // cluster-redis, in cluster mode: rate limits counted across replicas.
-  uses: ['rate-limiter'],
-  setup({ kernel }) {
+  uses: ['rate-limiter', 'session-counter'],
+  setup({ kernel, log }) {
     const limits = () => kernel.settings().aggregator.limits;
+
+    const sessionCounter = kernel.services.find('session-counter');
+    const lease = sessionCounter ? new SessionLeases(kernel, sessionCounter, log) : undefined;
 
     kernel.hooks.onSessionOpen.tap('limits', (session: Session) => {
       const { maxSessions, maxSessionsPerPrincipal } = limits();
       if (maxSessions > 0 && kernel.sessions.size >= maxSessions) throw new SessionLimitError(maxSessions);
       if (maxSessionsPerPrincipal > 0) {
         const caller = callerOf(session);
+        // A person's sessions are counted across replicas (onSessionAdmit, cluster mode); others here.
+        if (lease && caller && isPerson(caller)) return;
         // Counted afresh (initialize is rare): no counter to drift when a later tap refuses the session.
         if (caller && countOf(kernel.sessions.all(), caller) >= maxSessionsPerPrincipal) throw new SessionLimitError(maxSessionsPerPrincipal, caller.shown);
       }
     });
+
+    if (lease) {
+      kernel.hooks.onSessionAdmit.tapPromise('limits', (session) => lease.admit(session, limits().maxSessionsPerPrincipal));
+      kernel.hooks.onSessionClose.tap('limits', (session) => lease.release(session));
+    }
 
     /** The size and depth checks every process makes; returns how many calls the request runs. */
     const checkArguments = (request: RequestContext, { maxArgumentBytes, maxArgumentDepth }: AggregatorLimits): number => {
@@ -75,7 +86,7 @@ export default definePlugin({
         const wait = await counted.take(caller, Math.min(calls, rateLimit.burst), rateLimit);
         if (wait > 0) throw new RateLimitedError(rateLimit.callsPerSecond, rateLimit.burst, wait, 'caller');
       });
-      return;
+      return lease && { start: () => lease.start(), stop: () => lease.stop() };
     }
 
     // Synchronous: nothing here waits, and a sync tap costs the per-call hook chain no promise of its own.
@@ -94,5 +105,6 @@ export default definePlugin({
       const wait = bucket.take(Math.min(calls, rateLimit.burst), Date.now());
       if (wait > 0) throw new RateLimitedError(rateLimit.callsPerSecond, rateLimit.burst, wait);
     });
+    return lease && { start: () => lease.start(), stop: () => lease.stop() };
   },
 });

@@ -18,6 +18,11 @@ export function callerOf(session: Session): SessionCaller | undefined {
   return undefined;
 }
 
+/** A signed-in person (counted across replicas in cluster mode), not a network address (behind a balancer, the balancer's). */
+export function isPerson(caller: SessionCaller): boolean {
+  return caller.key.startsWith('sub:');
+}
+
 export function countOf(sessions: Iterable<Session>, caller: SessionCaller): number {
   let n = 0;
   for (const s of sessions) if (callerOf(s)?.key === caller.key) n++;

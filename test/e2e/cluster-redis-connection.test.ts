@@ -129,6 +129,14 @@ describe('cluster mode: the connection to Redis', function () {
     }
   });
 
+  it('a URL carrying credentials is refused before anything connects, naming the field (the password belongs in passwordFile)', async () => {
+    const dir = await makeConfigDir({ 'config.yaml': 'aggregator:\n  cluster:\n    redis:\n      url: redis://:hunter2-pass@127.0.0.1:6379\n' });
+    const exit = await serveUntilExit(dir, 60_000);
+    expect(exit.code, exit.output).to.equal(1);
+    expect(exit.output).to.match(/config\.yaml:4:\d+: aggregator\.cluster\.redis\.url: must match pattern/);
+    expect(exit.output).to.not.include('connected to Redis');
+  });
+
   it('without aggregator.cluster nothing connects and /health is ok as before', async () => {
     const sb = await startSwitchboard({ 'config.yaml': 'aggregator: {}\n' });
     try {

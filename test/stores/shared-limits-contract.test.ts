@@ -4,19 +4,23 @@
  * is a second instance over the same place: for Redis, another replica's connection.
  */
 import { expect } from 'chai';
-import type { RateLimiter, ReplayGuard } from '../../kernel/index.js';
+import type { RateLimiter, ReplayGuard, SingleUseValues } from '../../kernel/index.js';
+import { MemorySingleUseValues } from '../../lib/single-use/memory-single-use-values.js';
+import { RedisSingleUseValues } from '../../plugins/cluster-redis/single-use-values.js';
 import { createLogger } from '../../kernel/log.js';
 import { openRedis, type RedisConnection } from '../../lib/redis/connection.js';
 import { MemoryReplayGuard } from '../../lib/replay/memory-replay-guard.js';
 import { RedisRateLimiter } from '../../plugins/cluster-redis/rate-limiter.js';
 import { RedisReplayGuard } from '../../plugins/cluster-redis/replay-guard.js';
 import { MemoryRateLimiter } from '../../plugins/limits/memory-rate-limiter.js';
+import { RedisGrantStore } from '../../plugins/cluster-redis/grant-store.js';
 import { eventually } from '../support/harness.js';
 import { redisServerMissing, startRedis, type RedisServer } from '../support/redis-server.js';
 
 interface Place {
-  /** A replay guard and a rate limiter over this place; each call may be another replica's. */
+  /** A replay guard, a rate limiter and single-use values over this place; each call may be another replica's. */
   replayGuard(): Promise<ReplayGuard>;
+  singleUse(): Promise<SingleUseValues>;
   rateLimiter(): Promise<RateLimiter>;
   cleanup(): Promise<void>;
 }
@@ -57,6 +61,25 @@ function contract(label: string, make: () => Promise<Place>, needs?: () => strin
       expect(results.filter(Boolean)).to.have.length(1);
     });
 
+    it('gives a single-use value to the first taker only, on any instance, and forgets it after its time', async () => {
+      const a = await place.singleUse();
+      const b = await place.singleUse();
+      await a.put('ticket', 't-1', '{"owner":"x"}', 60);
+      const takers = await Promise.all([a.take('ticket', 't-1'), b.take('ticket', 't-1')]);
+      expect(takers.filter((v) => v !== undefined)).to.deep.equal(['{"owner":"x"}']);
+      expect(await b.take('other scope', 't-1')).to.equal(undefined);
+      // Copies put together lapse together: each is taken once, so the first one missing has lapsed.
+      await Promise.all(Array.from({ length: 200 }, (_, i) => a.put('ticket', `lapse-${i}`, 'v', 2)));
+      let next = 0;
+      await eventually(
+        () => b.take('ticket', `lapse-${next++}`),
+        (v) => v === undefined,
+        15_000,
+        100,
+      );
+      expect(next).to.be.greaterThan(1);
+    });
+
     it("takes a caller's burst from one bucket shared by every instance, then says how long to wait", async () => {
       const a = await place.rateLimiter();
       const b = await place.rateLimiter();
@@ -82,7 +105,8 @@ function contract(label: string, make: () => Promise<Place>, needs?: () => strin
 contract('memory (one process)', async () => {
   const guard = new MemoryReplayGuard();
   const limiter = new MemoryRateLimiter();
-  return { replayGuard: async () => guard, rateLimiter: async () => limiter, cleanup: async () => undefined };
+  const values = new MemorySingleUseValues();
+  return { replayGuard: async () => guard, rateLimiter: async () => limiter, singleUse: async () => values, cleanup: async () => undefined };
 });
 
 contract(
@@ -98,6 +122,7 @@ contract(
     return {
       replayGuard: async () => new RedisReplayGuard(await connect()),
       rateLimiter: async () => new RedisRateLimiter(await connect()),
+      singleUse: async () => new RedisSingleUseValues(await connect()),
       async cleanup() {
         await Promise.all(connections.map((c) => c.close()));
         await redis.stop();
@@ -106,3 +131,49 @@ contract(
   },
   redisServerMissing,
 );
+
+describe('cluster-redis: what reaches Redis from outside', function () {
+  this.timeout(60_000);
+  let redis: RedisServer;
+  const connections: RedisConnection[] = [];
+  const connect = async (keyPrefix: string): Promise<RedisConnection> => {
+    const c = await openRedis({ url: redis.url, keyPrefix, connectTimeoutSeconds: 10 }, createLogger({ level: 'error' }));
+    connections.push(c);
+    return c;
+  };
+  before(async function () {
+    const missing = redisServerMissing();
+    if (missing) {
+      console.warn(`skipped: ${missing}`);
+      this.skip();
+    }
+    redis = await startRedis();
+  });
+  after(async () => {
+    await Promise.all(connections.map((c) => c.close()));
+    await redis?.stop();
+  });
+
+  it('key prefixes keep two deployments on one Redis apart: grants, single uses and rate buckets', async () => {
+    const one = await connect('one:');
+    const two = await connect('two:');
+    await new RedisGrantStore(one).put('AccessToken', 'shared-id', { value: 'sealed', index: { grantId: 'g' } });
+    expect(await new RedisGrantStore(two).get('AccessToken', 'shared-id')).to.equal(undefined);
+    expect(await new RedisGrantStore(two).findBy('AccessToken', 'grantId', 'g')).to.deep.equal([]);
+    expect(await new RedisReplayGuard(one).firstUse('DPoP proof', 'j', 60)).to.equal(true);
+    expect(await new RedisReplayGuard(two).firstUse('DPoP proof', 'j', 60)).to.equal(true);
+    const limit = { callsPerSecond: 1, burst: 1 };
+    expect(await new RedisRateLimiter(one).take('sub:x', 1, limit)).to.equal(0);
+    expect(await new RedisRateLimiter(two).take('sub:x', 1, limit)).to.equal(0);
+    for (const key of redis.cli('--scan').split('\n').filter(Boolean)) expect(key).to.match(/^(one|two):/);
+  });
+
+  it('a caller-chosen value of any length or content (a 64 KiB jti, a subject with separators) makes a key of fixed length', async () => {
+    const c = await connect('len:');
+    expect(await new RedisReplayGuard(c).firstUse('DPoP proof', 'x'.repeat(65_536), 60)).to.equal(true);
+    expect(await new RedisRateLimiter(c).take('sub:a:b\n*?[]', 1, { callsPerSecond: 1, burst: 1 })).to.equal(0);
+    const keys = redis.cli('--scan', '--pattern', 'len:*').split('\n').filter(Boolean);
+    expect(keys).to.have.length(2);
+    for (const key of keys) expect(key.length).to.be.below(80);
+  });
+});

@@ -171,6 +171,7 @@ export class Endpoint {
       this.hooks.onSessionClose.call(session);
     };
     // A tap may refuse the session (a session limit): it throws before anything is registered.
+    if (this.hooks.onSessionAdmit.isUsed()) await this.hooks.onSessionAdmit.promise(session);
     this.hooks.onSessionOpen.call(session);
     this.sessions.add(session);
     await server.connect(transport);

@@ -1,0 +1,39 @@
+/**
+ * Several Switchboard replicas on one Redis, for cluster-mode tests: one configuration
+ * directory, each replica its own process and port on loopback. Replica 0 is started by the
+ * caller (with whatever setup it needs, OAuth or not); the others join with `addReplicas`.
+ */
+import { startSwitchboard, type Running } from './harness.js';
+import type { RedisServer } from './redis-server.js';
+
+/** The `cluster:` block for config.yaml, indented under `aggregator:`. */
+export function clusterYaml(redis: RedisServer, indent = '  '): string {
+  return [`${indent}cluster:`, `${indent}  redis:`, `${indent}    url: ${redis.url}`, `${indent}    keyPrefix: "test:"`].join('\n');
+}
+
+/** More replicas over `first`'s configuration directory, on free ports. */
+export async function addReplicas(first: Running, count: number, env: Record<string, string> = {}): Promise<Running[]> {
+  const replicas: Running[] = [];
+  for (let i = 0; i < count; i++) replicas.push(await startSwitchboard({}, { configDir: first.configDir, env }));
+  return replicas;
+}
+
+/** Sums `INFO commandstats`: every command Redis ran, by name (INFO itself left out). */
+export function commandCounts(redis: RedisServer): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const line of redis.cli('INFO', 'commandstats').split('\n')) {
+    const m = /^cmdstat_([^:]+):calls=(\d+)/.exec(line.trim());
+    if (m && m[1] !== 'info') counts.set(m[1]!, Number(m[2]));
+  }
+  return counts;
+}
+
+/** What ran between two `commandCounts`, by name (only names that ran). */
+export function commandsBetween(before: Map<string, number>, after: Map<string, number>): Record<string, number> {
+  const delta: Record<string, number> = {};
+  for (const [name, n] of after) {
+    const d = n - (before.get(name) ?? 0);
+    if (d > 0) delta[name] = d;
+  }
+  return delta;
+}
