@@ -107,8 +107,30 @@ export { writeAs } from './writes-as-caller.js';
 // Contracts: what services implement (plugins provide them, others get them by name).
 export type { Authentication, GrantStore, RequestAuthenticator, StoredRecord } from './contracts/auth.js';
 export type { Action, AdminOperation, Authorizer, Decision, DecisionContext, Principal, Resource, WorkflowOperation } from './contracts/authorization.js';
-export type { EventLog, EventQuery, EventResourceType, EventType, NewEvent, SwitchboardEvent } from './contracts/events.js';
-export type { ExecutionHistory, ExecutionListQuery, ExecutionRecord, ExecutionStatus, StepRecord, StepStatus } from './contracts/executions.js';
+export type {
+  EventJournal,
+  EventJournalFactory,
+  EventLog,
+  EventPage,
+  EventQuery,
+  EventResourceType,
+  EventRetention,
+  EventType,
+  NewEvent,
+  SwitchboardEvent,
+} from './contracts/events.js';
+export type {
+  ExecutionHistory,
+  ExecutionListQuery,
+  ExecutionPage,
+  ExecutionRecord,
+  ExecutionRecords,
+  ExecutionRetention,
+  ExecutionStatus,
+  ExecutionStorage,
+  StepRecord,
+  StepStatus,
+} from './contracts/executions.js';
 export type { HttpService, RawHandler } from './contracts/http.js';
 export type {
   ContentChange,
@@ -123,6 +145,7 @@ export type {
 export type { CallEnd } from './contracts/observations.js';
 export type { OrchestratorSecrets } from './contracts/orchestrator-secrets.js';
 export type { ReplayGuard } from './contracts/replay.js';
+export type { SingleUseValues } from './contracts/single-use.js';
 export type { CountedSession, RateLimit, RateLimiter, SessionCounter } from './contracts/limits.js';
 export { ownerOf } from './contracts/sign-in.js';
 export type { Owner, SignInStatus, SignInTarget, UpstreamCredentials } from './contracts/sign-in.js';

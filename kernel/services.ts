@@ -6,8 +6,8 @@
  */
 import type { Authorizer } from './contracts/authorization.js';
 import type { CallerTokens, GrantStore, RequestAuthenticator } from './contracts/auth.js';
-import type { EventLog } from './contracts/events.js';
-import type { ExecutionHistory } from './contracts/executions.js';
+import type { EventJournalFactory, EventLog } from './contracts/events.js';
+import type { ExecutionHistory, ExecutionStorage } from './contracts/executions.js';
 import type { HttpService } from './contracts/http.js';
 import type { UpstreamRegistry } from './contracts/lifecycle.js';
 import type { UpstreamCredentials } from './contracts/sign-in.js';
@@ -15,6 +15,7 @@ import type { OrchestratorSecrets } from './contracts/orchestrator-secrets.js';
 import type { RateLimiter, SessionCounter } from './contracts/limits.js';
 import type { ReplayGuard } from './contracts/replay.js';
 import type { SessionDirectory } from './contracts/session-directory.js';
+import type { SingleUseValues } from './contracts/single-use.js';
 import type { ResourceStore } from './contracts/store.js';
 import type { ToolsetService } from './contracts/toolsets.js';
 
@@ -47,6 +48,12 @@ export interface Services {
   'session-counter': SessionCounter;
   /** MCP session records and channels shared by replicas (cluster-redis); absent: one process, sessions in memory. */
   'session-directory': SessionDirectory;
+  /** Sign-in tickets and flows in progress shared between replicas (cluster-redis); absent: auth-client keeps its own. */
+  'single-use-values': SingleUseValues;
+  /** Where the event log is kept when not in memory/files: a stream shared by replicas (cluster-redis). */
+  'event-journal': EventJournalFactory;
+  /** Where execution records are kept when not in files: shared by replicas (cluster-redis). */
+  'execution-storage': ExecutionStorage;
 }
 
 /** A service's name, as plugins declare it (`provides`, `needs`, `uses`). */

@@ -36,9 +36,47 @@ export interface EventQuery {
   visible?: (event: SwitchboardEvent) => boolean;
 }
 
+export interface EventPage {
+  events: SwitchboardEvent[];
+  total: number;
+}
+
 export interface EventLog {
+  /** Never waits and never throws: the event is stored in the background (a lost write is logged). */
   record(event: NewEvent): void;
-  query(q: EventQuery): { events: SwitchboardEvent[]; total: number };
-  /** Calls `listener` with every event recorded from now on; returns the unsubscribe. */
+  /**
+   * Asynchronous because the log may be shared by replicas (cluster mode); it includes every
+   * event this process recorded before the call. Rejects (SHARED_STATE_UNAVAILABLE) when the
+   * shared log cannot be reached.
+   */
+  query(q: EventQuery): Promise<EventPage>;
+  /** Calls `listener` with every event recorded from now on (by any replica); returns the unsubscribe. */
   subscribe(listener: (event: SwitchboardEvent) => void): () => void;
+}
+
+export interface EventRetention {
+  maxEvents: number;
+  maxAgeHours: number;
+}
+
+/**
+ * Where the events plugin keeps the log (service `event-journal`). Absent, the plugin keeps
+ * it in memory and, in file mode, in state/events.jsonl; cluster-redis provides a Redis
+ * stream shared by every replica. The journal assigns ids and orders events; the events
+ * plugin scrubs each event before it appends it.
+ */
+export interface EventJournal {
+  /** Stored in the background, in the order appended; `time` is the recording replica's. */
+  append(event: Omit<SwitchboardEvent, 'id'>): void;
+  query(q: EventQuery): Promise<EventPage>;
+  subscribe(listener: (event: SwitchboardEvent) => void): () => void;
+  open(): Promise<void>;
+  /** Waits for this process's pending appends. */
+  flush(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface EventJournalFactory {
+  /** One journal with the events plugin's retention (its options). */
+  create(retention: EventRetention): EventJournal;
 }

@@ -69,8 +69,54 @@ export interface ExecutionListQuery {
   visible?: (record: ExecutionRecord) => boolean;
 }
 
+export interface ExecutionPage {
+  executions: ExecutionRecord[];
+  total: number;
+}
+
+/**
+ * Asynchronous because the history may be shared by replicas (cluster mode); a read sees
+ * every write this process made before it. Rejects (SHARED_STATE_UNAVAILABLE) when the
+ * shared history cannot be reached.
+ */
 export interface ExecutionHistory {
-  get(id: string): ExecutionRecord | undefined;
+  get(id: string): Promise<ExecutionRecord | undefined>;
   /** Newest first. */
-  list(q: ExecutionListQuery): { executions: ExecutionRecord[]; total: number };
+  list(q: ExecutionListQuery): Promise<ExecutionPage>;
+}
+
+export interface ExecutionRetention {
+  maxCount: number;
+  maxAgeDays: number;
+  /** Live `aggregator.limits.executions.maxTotalBytes`: a lowered limit applies at the next write. */
+  maxTotalBytes: () => number;
+}
+
+/**
+ * Where the workflows plugin keeps its records: the engine adds a record when a run starts
+ * and saves it as each step and the run end. Retention (count, age, total bytes) drops the
+ * oldest finished records; running ones stay.
+ */
+export interface ExecutionRecords extends ExecutionHistory {
+  /**
+   * Read by other processes (replicas), which see the stored copy rather than the record the
+   * engine changes in place: the engine then also saves after each top-level step.
+   */
+  readonly shared: boolean;
+  /** A new run (the newest), stored in the background. */
+  add(record: ExecutionRecord): void;
+  /** The record changed; stored in the background after its earlier writes. Resolves once stored (or the failure logged). */
+  save(record: ExecutionRecord): Promise<void>;
+  open(): Promise<void>;
+  /** Waits for every pending write (shutdown, tests). */
+  flush(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Service `execution-storage`: absent, the workflows plugin keeps one JSON file per record
+ * under executions/; cluster-redis keeps them in Redis, shared by every replica.
+ */
+export interface ExecutionStorage {
+  create(retention: ExecutionRetention): ExecutionRecords;
 }

@@ -59,8 +59,8 @@ export default definePlugin({
     });
     router.get('/mcps', (ctx) => show(ctx, serversPage(kernel), ''));
     router.get('/mcps/:name', (ctx) => show(ctx, serverPage(kernel, ctx.params.name!), `Server ${ctx.params.name}`));
-    router.get('/executions', (ctx) => show(ctx, executionsPage(kernel), ''));
-    router.get('/executions/:id', (ctx) => show(ctx, executionPage(kernel, ctx.params.id!), `Run ${ctx.params.id}`));
+    router.get('/executions', async (ctx) => show(ctx, await executionsPage(kernel), ''));
+    router.get('/executions/:id', async (ctx) => show(ctx, await executionPage(kernel, ctx.params.id!), `Run ${ctx.params.id}`));
 
     const reconnect = async (ctx: Koa.Context, name: string, back: string) => {
       const upstreams = kernel.services.find('upstreams');

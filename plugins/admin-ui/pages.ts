@@ -186,9 +186,9 @@ export function serverPage(kernel: KernelApi, name: string): Html | undefined {
   );
 }
 
-export function executionsPage(kernel: KernelApi): Html {
+export async function executionsPage(kernel: KernelApi): Promise<Html> {
   const history = kernel.services.find('executions');
-  const { executions } = history?.list({ limit: 100, offset: 0 }) ?? { executions: [] };
+  const { executions } = (await history?.list({ limit: 100, offset: 0 })) ?? { executions: [] };
   const rows = executions.map(
     (e) =>
       html`<tr>
@@ -258,8 +258,8 @@ function timeline(e: ExecutionRecord): Html {
   </div>`;
 }
 
-export function executionPage(kernel: KernelApi, id: string): Html | undefined {
-  const e = kernel.services.find('executions')?.get(id);
+export async function executionPage(kernel: KernelApi, id: string): Promise<Html | undefined> {
+  const e = await kernel.services.find('executions')?.get(id);
   if (!e) return undefined;
   return page(
     `Run of ${e.workflow_name}`,

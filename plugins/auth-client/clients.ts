@@ -28,6 +28,11 @@ export class ClientRegistry {
     return this.registered.get(key(issuer));
   }
 
+  /** A registration obtained at `issuer` (never a pre-registered client: those, and their secrets, every replica reads from config.yaml). */
+  obtained(issuer: string): OAuthClientInformationMixed | undefined {
+    return this.registered.get(key(issuer));
+  }
+
   save(issuer: string, info: OAuthClientInformationMixed): void {
     if (this.preregistered.has(key(issuer))) return;
     this.registered.set(key(issuer), info);

@@ -17,6 +17,7 @@ import { SignIns, type RecordEvent } from './sign-ins.js';
 import { authTools } from './tools.js';
 import { ClientPersistence } from './persistence.js';
 import { SealedStore } from '../../lib/grants/sealed-store.js';
+import { MemorySingleUseValues } from '../../lib/single-use/memory-single-use-values.js';
 
 /** Persistence when the auth server keeps its own records (people's grants outlive a restart only then). */
 function persistenceOf(kernel: KernelApi, secrets: ResolveContext, warn: (m: string) => void): ClientPersistence | undefined {
@@ -32,7 +33,7 @@ export default definePlugin({
   description: 'OAuth client for remote MCP servers that require sign-in: core_auth_login, core_auth_logout and the /oauth/proxy paths.',
   provides: ['upstream-credentials'],
   claims: ['oauth-client'],
-  uses: ['http', 'grant-store'],
+  uses: ['http', 'grant-store', 'single-use-values'],
   needsWhenRunning: ['upstreams'],
   setup({ kernel, log }) {
     kernel.surfaces.claim('oauth-client');
@@ -134,7 +135,8 @@ export default definePlugin({
     );
     const record: RecordEvent = (type, reason, server, message) =>
       kernel.services.find('events')?.record({ type, reason, resource: { type: 'MCPServer', name: server }, message });
-    signIns = new SignIns({ record, grants, clients, upstreams: () => kernel.services.get('upstreams'), flow, fetchFor });
+    const values = kernel.services.find('single-use-values') ?? new MemorySingleUseValues();
+    signIns = new SignIns({ record, grants, clients, upstreams: () => kernel.services.get('upstreams'), flow, fetchFor, values });
     kernel.services.provide('upstream-credentials', grants);
 
     mountRoutes(http.router, {

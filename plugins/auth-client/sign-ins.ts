@@ -3,22 +3,37 @@
  * server, single use, ten minutes), the flow it starts at /oauth/proxy/start, and the code
  * exchange at the callback that turns into the caller's grant. Also the two things done
  * with a grant outside a browser: reuse at the same authorization server (single sign-on)
- * and refresh.
+ * and refresh. Tickets and flows are kept as SingleUseValues, shared between replicas in
+ * cluster mode: the browser may start on one replica and come back to another.
  */
 import { randomBytes } from 'node:crypto';
 import { auth, discoverOAuthServerInfo } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { OAuthClientInformationMixed } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { Owner, SignInTarget, UpstreamRegistry } from '../../kernel/index.js';
+import type { Owner, SignInTarget, SingleUseValues, UpstreamRegistry } from '../../kernel/index.js';
 import { challengeParams, FlowProvider, type FlowSettings } from './flow.js';
 import type { ClientRegistry } from './clients.js';
 import { grantOf, type Grant, type Grants } from './grants.js';
 
 const TICKET_MS = 10 * 60_000;
 
+const TICKET = 'auth-client ticket';
+const FLOW = 'auth-client flow';
+
 interface Ticket {
   owner: Owner;
   server: string;
-  expiresAt: number;
+}
+
+/** A flow in progress as kept between the start and the callback (JSON: any replica may finish it). */
+interface PendingRecord extends Ticket {
+  target: SignInTarget;
+  redirect?: string;
+  verifier: string;
+  discovery?: OAuthDiscoveryState;
+  /** The registration the start used, for a replica that did not make it. */
+  client?: { issuer: string; info: OAuthClientInformationMixed };
 }
 
 interface Pending extends Ticket {
@@ -44,13 +59,13 @@ export interface SignInParts {
   /** fetch for discovery and token requests about the server at `serverUrl` (SSRF rules applied). */
   fetchFor: (serverUrl: string) => FetchLike;
   now?: () => number;
+  /** Where tickets and flows in progress are kept (shared between replicas in cluster mode). */
+  values: SingleUseValues;
 }
 
 const token = () => randomBytes(24).toString('base64url');
 
 export class SignIns {
-  private readonly tickets = new Map<string, Ticket>();
-  private readonly pending = new Map<string, Pending>();
   private readonly now: () => number;
 
   constructor(private readonly parts: SignInParts) {
@@ -58,16 +73,16 @@ export class SignIns {
   }
 
   /** A single-use ticket for `owner` to sign in to `server`, valid ten minutes. */
-  ticket(owner: Owner, server: string): { ticket: string; expiresIn: number } {
-    this.prune();
+  async ticket(owner: Owner, server: string): Promise<{ ticket: string; expiresIn: number }> {
     const t = token();
-    this.tickets.set(t, { owner, server, expiresAt: this.now() + TICKET_MS });
+    await this.parts.values.put(TICKET, t, JSON.stringify({ owner, server } satisfies Ticket), TICKET_MS / 1000);
     return { ticket: t, expiresIn: TICKET_MS / 1000 };
   }
 
   /** The browser arrived with a ticket: discovery, registration, then off to the authorization server. */
   async begin(ticket: string, redirect: string | undefined): Promise<Outcome> {
-    const t = this.take(this.tickets, ticket);
+    const kept = ticket ? await this.parts.values.take(TICKET, ticket) : undefined;
+    const t = kept === undefined ? undefined : (JSON.parse(kept) as Ticket);
     if (!t) return { kind: 'refused', status: 400, message: 'This sign-in link is unknown, used or expired. Ask for a new one with core_auth_login.' };
     const target = this.parts.upstreams().signInTarget(t.server, t.owner);
     if (!target) return { kind: 'refused', status: 409, message: `Server '${t.server}' does not ask for a sign-in any more.` };
@@ -86,13 +101,25 @@ export class SignIns {
     } catch (err) {
       return { kind: 'refused', status: 502, message: `Signing in to '${t.server}' failed before the authorization server: ${(err as Error).message}` };
     }
-    this.pending.set(state, { ...t, expiresAt: this.now() + TICKET_MS, provider, target, ...(redirect ? { redirect } : {}) });
+    const issuer = provider.issuer;
+    const client = issuer ? this.parts.clients.obtained(issuer) : undefined;
+    const record: PendingRecord = {
+      owner: t.owner,
+      server: t.server,
+      target,
+      verifier: provider.codeVerifier(),
+      ...(redirect ? { redirect } : {}),
+      ...(provider.discovered ? { discovery: provider.discovered } : {}),
+      ...(issuer && client ? { client: { issuer, info: client } } : {}),
+    };
+    await this.parts.values.put(FLOW, state, JSON.stringify(record), TICKET_MS / 1000);
     return { kind: 'redirect', url: provider.authorizationUrl.href };
   }
 
   /** The authorization server sent the browser back: exchange the code, keep the grant, connect. */
   async finish(query: Record<string, string | undefined>): Promise<Outcome> {
-    const p = query.state ? this.take(this.pending, query.state) : undefined;
+    const kept = query.state ? await this.parts.values.take(FLOW, query.state) : undefined;
+    const p = kept === undefined || !query.state ? undefined : this.resume(query.state, JSON.parse(kept) as PendingRecord);
     const outcome = await this.exchange(p, query);
     if (p && outcome.kind === 'refused') this.parts.record('Warning', 'SignInFailed', p.server, `a sign-in to '${p.server}' failed: ${outcome.message}`);
     return outcome;
@@ -171,14 +198,11 @@ export class SignIns {
     return { kind: 'signed-in', server, ...(redirect ? { redirect } : {}) };
   }
 
-  private take<T extends { expiresAt: number }>(map: Map<string, T>, key: string): T | undefined {
-    const v = map.get(key);
-    map.delete(key);
-    return v && v.expiresAt > this.now() ? v : undefined;
-  }
-
-  private prune(): void {
-    const now = this.now();
-    for (const map of [this.tickets, this.pending] as Map<string, { expiresAt: number }>[]) for (const [k, v] of map) if (v.expiresAt <= now) map.delete(k);
+  /** The flow as the start left it, on whichever replica the browser came back to. */
+  private resume(state: string, record: PendingRecord): Pending {
+    if (record.client && !this.parts.clients.get(record.client.issuer)) this.parts.clients.restore(record.client.issuer, record.client.info);
+    const provider = new FlowProvider(this.parts.flow(), this.parts.clients, state, undefined, record.discovery);
+    provider.saveCodeVerifier(record.verifier);
+    return { owner: record.owner, server: record.server, provider, target: record.target, ...(record.redirect ? { redirect: record.redirect } : {}) };
   }
 }

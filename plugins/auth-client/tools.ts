@@ -58,7 +58,7 @@ export function authTools(
             issuer,
             message: `Signed in to '${server}' with your existing sign-in at ${issuer}.`,
           });
-        const { ticket, expiresIn } = parts.signIns.ticket(owner, server);
+        const { ticket, expiresIn } = await parts.signIns.ticket(owner, server);
         return objectResult({
           server,
           status: 'auth_required',

@@ -20,9 +20,12 @@ export default definePlugin({
     'replay-guard',
     'rate-limiter',
     'session-counter',
+    'single-use-values',
     // cluster-sessions: session records, notifications
     'session-directory',
     // cluster-history: event log, execution history
+    'event-journal',
+    'execution-storage',
   ],
   async setup({ kernel, log }) {
     kernel.config.addSettingsCheck((settings, where) => clusterProblems(settings, where));
@@ -47,6 +50,8 @@ export default definePlugin({
     kernel.services.provide('rate-limiter', new RedisRateLimiter(redis));
     const { RedisSessionCounter } = await import('./session-counter.js');
     kernel.services.provide('session-counter', new RedisSessionCounter(redis));
+    const { RedisSingleUseValues } = await import('./single-use-values.js');
+    kernel.services.provide('single-use-values', new RedisSingleUseValues(redis));
     // --- end redis-core ---
 
     // --- cluster-sessions: session records, notifications ---
@@ -57,6 +62,11 @@ export default definePlugin({
     // --- end cluster-sessions ---
 
     // --- cluster-history: event log, execution history ---
+    // The events and workflows plugins keep their logic and keep their data here instead of in memory and files.
+    const { RedisEventJournals } = await import('./event-journal.js');
+    kernel.services.provide('event-journal', new RedisEventJournals(redis, log));
+    const { RedisExecutionStorage } = await import('./execution-records.js');
+    kernel.services.provide('execution-storage', new RedisExecutionStorage(redis, log));
     // --- end cluster-history ---
 
     return {

@@ -14,6 +14,7 @@ import {
   type SwitchboardEvent,
   type ToolDefinition,
 } from '../../kernel/index.js';
+import { eventMatches } from '../../lib/events/event-query.js';
 
 const RESOURCE_TYPES = ['MCPServer', 'Workflow', 'WorkflowExecution', 'Aggregator', 'Tool'];
 
@@ -57,21 +58,39 @@ export function coreEventsTool(prefix: string, log: EventLog, readable: (call: C
         ...(args.since ? { since: isoOrUndefined(args.since)! } : {}),
         ...(args.until ? { until: isoOrUndefined(args.until)! } : {}),
       };
-      const page = log.query(q);
-      const out: JsonObject = { events: page.events, total: page.total };
-      if (args.follow !== true) return objectResult(out);
+      if (args.follow !== true) {
+        const page = await log.query(q);
+        return objectResult({ events: page.events, total: page.total });
+      }
+      // Listening starts before the query, so an event recorded while the (possibly shared)
+      // log answers is followed once: those the answer holds are not sent again.
+      const { since: _since, until: _until, limit: _limit, ...filters } = q;
       let followed = 0;
-      const matches = (e: SwitchboardEvent) =>
-        (!visible || visible(e)) &&
-        (!q.resourceType || e.resource.type === q.resourceType) &&
-        (!q.resourceName || e.resource.name === q.resourceName) &&
-        (!q.type || e.type === q.type);
+      let seenUpTo = -1;
+      const early: SwitchboardEvent[] = [];
+      const send = (e: SwitchboardEvent) => {
+        if (e.id <= seenUpTo) return;
+        followed++;
+        void call.client?.log({ level: e.type === 'Warning' ? 'warning' : 'notice', logger: 'switchboard.events', data: e });
+      };
+      let answered = false;
+      const unsubscribe = log.subscribe((e) => {
+        if (!eventMatches(filters, e)) return;
+        if (answered) send(e);
+        else early.push(e);
+      });
+      let page;
+      try {
+        page = await log.query(q);
+      } catch (err) {
+        unsubscribe();
+        throw err;
+      }
+      const out: JsonObject = { events: page.events, total: page.total };
+      seenUpTo = page.events[0]?.id ?? -1;
+      answered = true;
+      for (const e of early) send(e);
       const ended = await new Promise<'timeout' | 'cancelled'>((resolve) => {
-        const unsubscribe = log.subscribe((e) => {
-          if (!matches(e)) return;
-          followed++;
-          void call.client?.log({ level: e.type === 'Warning' ? 'warning' : 'notice', logger: 'switchboard.events', data: e });
-        });
         const finish = (why: 'timeout' | 'cancelled') => {
           clearTimeout(timer);
           stopListening();

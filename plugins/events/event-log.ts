@@ -1,128 +1,29 @@
 /**
- * The event log: a bounded in-memory list (newest kept), appended to a JSON-lines file in
- * file mode so a restart keeps history. Retention is by count and by age; the file is
- * rewritten (atomically) when it has grown to twice what is kept, so it never grows without
- * bound and appends stay cheap.
+ * The event log every plugin records through (service `events`), over a journal that keeps
+ * it: the plugin's own (memory, and state/events.jsonl in file mode) or one another plugin
+ * provides (`event-journal`: a Redis stream shared by replicas).
  *
  * Every event is scrubbed of known secrets as it is recorded, before anything sees it: its
- * message quotes servers' errors and failed steps, and from here it goes to memory, to
- * core_events followers and to the file alike.
+ * message quotes servers' errors and failed steps, and from here it goes to the journal, to
+ * core_events followers and to disk or Redis alike.
  */
-import { appendFile, mkdir, readFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
-import type { EventLog, EventQuery, NewEvent, SwitchboardEvent } from '../../kernel/index.js';
-import { PRIVATE_DIR, PRIVATE_FILE, writeFileAtomic } from '../../lib/files/atomic-write.js';
-import { SerialQueue } from '../../kernel/index.js';
+import type { EventJournal, EventLog, EventPage, EventQuery, NewEvent, SwitchboardEvent } from '../../kernel/index.js';
 
-export interface Retention {
-  maxEvents: number;
-  maxAgeHours: number;
-}
-
-function isEvent(v: unknown): v is SwitchboardEvent {
-  const e = v as SwitchboardEvent | null;
-  return !!e && typeof e.id === 'number' && typeof e.time === 'string' && typeof e.reason === 'string' && typeof e.message === 'string' && !!e.resource;
-}
-
-export class PersistentEventLog implements EventLog {
-  private events: SwitchboardEvent[] = [];
-  private nextId = 1;
-  private linesInFile = 0;
-  private readonly listeners = new Set<(e: SwitchboardEvent) => void>();
-  private readonly writes = new SerialQueue();
-  /** Appends wait for the history to be read, so ids never repeat. */
-  private opened = false;
-
+export class JournaledEventLog implements EventLog {
   constructor(
-    private readonly file: string | undefined,
-    private readonly retention: Retention,
-    private readonly warn: (m: string) => void,
+    private readonly journal: EventJournal,
     private readonly scrub: (text: string) => string,
   ) {}
 
-  /** Reads the history; events recorded before (a configuration refused at startup) follow it, renumbered. */
-  async open(): Promise<void> {
-    if (!this.file) return;
-    const early = this.events;
-    this.events = [];
-    let text = '';
-    try {
-      text = await readFile(this.file, 'utf8');
-    } catch {
-      // No history yet.
-    }
-    const lines = text.split('\n').filter(Boolean);
-    for (const line of lines) {
-      try {
-        const e: unknown = JSON.parse(line);
-        if (isEvent(e)) this.events.push(e);
-      } catch {
-        // A line torn by a crash mid-append: skipped, the rest is kept.
-      }
-    }
-    this.linesInFile = lines.length;
-    this.nextId = (this.events.at(-1)?.id ?? 0) + 1;
-    this.opened = true;
-    for (const e of early) {
-      const renumbered = { ...e, id: this.nextId++ };
-      this.events.push(renumbered);
-      this.persist(renumbered);
-    }
-    this.prune();
-  }
-
-  private prune(): void {
-    const oldest = Date.now() - this.retention.maxAgeHours * 3_600_000;
-    let drop = Math.max(0, this.events.length - this.retention.maxEvents);
-    while (drop < this.events.length && Date.parse(this.events[drop]!.time) < oldest) drop++;
-    if (drop) this.events = this.events.slice(drop);
-  }
-
   record(event: NewEvent): void {
-    const e: SwitchboardEvent = { id: this.nextId++, time: new Date().toISOString(), ...event, message: this.scrub(event.message) };
-    this.events.push(e);
-    if (this.events.length > this.retention.maxEvents * 1.1) this.prune();
-    for (const l of this.listeners) l(e);
-    if (this.file && this.opened) this.persist(e);
+    this.journal.append({ time: new Date().toISOString(), ...event, message: this.scrub(event.message) });
   }
 
-  private persist(e: SwitchboardEvent): void {
-    const file = this.file!;
-    void this.writes
-      .run(async () => {
-        if (this.linesInFile >= this.retention.maxEvents * 2) {
-          this.prune();
-          await writeFileAtomic(file, this.events.map((x) => JSON.stringify(x)).join('\n') + '\n', { durable: false, mode: PRIVATE_FILE });
-          this.linesInFile = this.events.length;
-          return;
-        }
-        await mkdir(dirname(file), { recursive: true, mode: PRIVATE_DIR });
-        await appendFile(file, `${JSON.stringify(e)}\n`, { mode: PRIVATE_FILE });
-        this.linesInFile++;
-      })
-      .catch((err: unknown) => this.warn(`event log: cannot write ${file}: ${(err as Error).message}`));
-  }
-
-  /** Waits for pending writes (shutdown, tests). */
-  flush(): Promise<void> {
-    return this.writes.idle();
-  }
-
-  query(q: EventQuery): { events: SwitchboardEvent[]; total: number } {
-    const matched = this.events.filter(
-      (e) =>
-        (!q.resourceType || e.resource.type === q.resourceType) &&
-        (!q.resourceName || e.resource.name === q.resourceName) &&
-        (!q.type || e.type === q.type) &&
-        (!q.since || e.time >= q.since) &&
-        (!q.until || e.time <= q.until) &&
-        (!q.visible || q.visible(e)),
-    );
-    return { events: matched.slice(-q.limit).reverse(), total: matched.length };
+  query(q: EventQuery): Promise<EventPage> {
+    return this.journal.query(q);
   }
 
   subscribe(listener: (event: SwitchboardEvent) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.journal.subscribe(listener);
   }
 }

@@ -7,7 +7,8 @@
 import { join } from 'node:path';
 import { callerOf, definePlugin, permits, publishCoreTools } from '../../kernel/index.js';
 import { coreEventsTool } from './core-events.js';
-import { PersistentEventLog } from './event-log.js';
+import { JournaledEventLog } from './event-log.js';
+import { FileEventJournal } from './file-journal.js';
 import { tapSources } from './sources.js';
 import { tapAudit } from './audit.js';
 
@@ -15,6 +16,8 @@ export default definePlugin<{ maxEvents: number; maxAgeHours: number }>({
   name: 'events',
   description: 'Event log of servers, workflows and executions; core_events.',
   provides: ['events'],
+  // cluster-redis's shared stream, when it provides one; else the journal here.
+  uses: ['event-journal'],
   optionsSchema: {
     type: 'object',
     additionalProperties: false,
@@ -26,12 +29,9 @@ export default definePlugin<{ maxEvents: number; maxAgeHours: number }>({
   setup({ kernel, options, log }) {
     // File mode keeps history across restarts; other stores keep it in memory.
     const file = kernel.settings().orchestrator ? undefined : join(kernel.config.configPath, 'state', 'events.jsonl');
-    const events = new PersistentEventLog(
-      file,
-      options,
-      (m) => log.warn(m),
-      (text) => kernel.secrets.scrubText(text),
-    );
+    const shared = kernel.services.find('event-journal');
+    const journal = shared ? shared.create(options) : new FileEventJournal(file, options, (m) => log.warn(m));
+    const events = new JournaledEventLog(journal, (text) => kernel.secrets.scrubText(text));
     kernel.services.provide('events', events);
     tapSources(kernel, events);
     tapAudit(kernel, events);
@@ -42,8 +42,8 @@ export default definePlugin<{ maxEvents: number; maxAgeHours: number }>({
     };
     publishCoreTools(kernel, 'core-events', (p) => [coreEventsTool(p, events, readable)]);
     return {
-      start: () => events.open(),
-      stop: () => events.flush(),
+      start: () => journal.open(),
+      stop: () => journal.close(),
     };
   },
 });

@@ -19,9 +19,9 @@ import {
   type ToolDefinition,
   type WorkflowOperation,
   type WorkflowResource,
+  type ExecutionRecords,
 } from '../../kernel/index.js';
 import { toToolForm, type WorkflowToolForm } from './definition.js';
-import type { ExecutionStore } from './execution-store.js';
 import type { WorkflowRegistry } from './registry.js';
 import { checkForm } from './validate-form.js';
 import { executionNotFound, executionView, getQuery, listArgs, listSummary, MAX_LIMIT, STATUSES } from './execution-views.js';
@@ -51,7 +51,7 @@ function executionResource(r: ExecutionRecord): Resource {
 
 const operation = (op: WorkflowOperation): AdminOperation => ({ resource: 'workflow', operation: op });
 
-export function workflowCoreTools(kernel: KernelApi, registry: WorkflowRegistry, executions: ExecutionStore): ToolDefinition[] {
+export function workflowCoreTools(kernel: KernelApi, registry: WorkflowRegistry, executions: ExecutionRecords): ToolDefinition[] {
   const store = () => kernel.services.get('store');
   const namespace = () => kernel.settings().namespace;
   const require = (name: string) => {
@@ -195,7 +195,7 @@ export function workflowCoreTools(kernel: KernelApi, registry: WorkflowRegistry,
         const q = listArgs(coreToolName(prefix, 'core_workflow_execution_list'), a);
         // A person's own runs; administrators see every run.
         const visible = (r: ExecutionRecord) => permits(kernel, call, 'read', executionResource(r));
-        const page = executions.list({ ...q, visible });
+        const page = await executions.list({ ...q, visible });
         return {
           executions: page.executions.map(listSummary),
           total: page.total,
@@ -218,7 +218,7 @@ export function workflowCoreTools(kernel: KernelApi, registry: WorkflowRegistry,
       [],
       async (a, call) => {
         const q = getQuery(coreToolName(prefix, 'core_workflow_execution_get'), a);
-        const r = executions.get(q.executionId);
+        const r = await executions.get(q.executionId);
         // Another person's run reads as absent: its id tells nothing.
         if (!r || !permits(kernel, call, 'read', executionResource(r))) throw executionNotFound(q.executionId);
         return executionView(r, q);

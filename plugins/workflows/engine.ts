@@ -19,10 +19,10 @@ import {
   type JsonObject,
   type SecretsApi,
   type ToolCallsApi,
+  type ExecutionRecords,
 } from '../../kernel/index.js';
 import type { CompiledWorkflow } from './compile-workflow.js';
 import { scrubRecord, type ExecutionRecord } from './execution-record.js';
-import type { ExecutionStore } from './execution-store.js';
 import { failureValue } from './failure-value.js';
 import { completedDocument, failedDocument, type DocumentParts } from './result-document.js';
 import type { EntrySink, StepEntry } from './step-entry.js';
@@ -62,7 +62,7 @@ export class WorkflowEngine {
 
   constructor(
     tools: ToolCallsApi,
-    private readonly store: ExecutionStore,
+    private readonly store: ExecutionRecords,
     options: EngineOptions,
   ) {
     this.runner = new StepRunner(tools, options.maxRecordedResultBytes, options.limits, this.turns);
@@ -152,6 +152,11 @@ export class WorkflowEngine {
           outcome.status === 'skipped' ? 'StepSkipped' : 'StepCompleted',
           `step '${step.id}' ${outcome.status === 'tolerated' ? 'failed, tolerated (allowFailure)' : outcome.status}`,
         );
+      if (this.store.shared) {
+        // Other replicas read the stored copy, not this live record: each step's end is stored for them.
+        scrubRecord(record, this.secrets);
+        void this.store.save(record);
+      }
       if (outcome.status === 'completed' || outcome.status === 'tolerated') {
         results[step.id] = outcome.value;
       } else if (outcome.status === 'cancelled') {
@@ -213,7 +218,8 @@ export class WorkflowEngine {
       }
     }
     scrubRecord(record, this.secrets);
-    this.store.save(record);
+    // Stored before the caller hears the answer, so any replica reading the history then has it.
+    await this.store.save(record);
     if (record.status === 'completed') this.event(record, 'Normal', 'ExecutionCompleted', `completed in ${record.duration_ms} ms`);
     else this.event(record, 'Warning', record.status === 'failed' ? 'ExecutionFailed' : 'ExecutionCancelled', record.error ?? record.status);
     return answer;

@@ -9,23 +9,21 @@
  */
 import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ExecutionHistory, ExecutionListQuery, Logger } from '../../kernel/index.js';
+import type { ExecutionListQuery, ExecutionPage, ExecutionRecords, ExecutionRetention, Logger } from '../../kernel/index.js';
 import { PRIVATE_DIR, PRIVATE_FILE, writeFileAtomic } from '../../lib/files/atomic-write.js';
 import type { ExecutionRecord } from './execution-record.js';
 import { SerialQueue } from '../../kernel/index.js';
+import { pageOf } from '../../lib/executions/execution-page.js';
 
-export interface Retention {
-  maxCount: number;
-  maxAgeDays: number;
-  /** Live `aggregator.limits.executions.maxTotalBytes`: a lowered limit applies at the next write. */
-  maxTotalBytes: () => number;
-}
+export type Retention = ExecutionRetention;
 
 export type ListQuery = ExecutionListQuery;
 
 const INTERRUPTED = 'interrupted: Switchboard stopped while this execution was running';
 
-export class ExecutionStore implements ExecutionHistory {
+export class ExecutionStore implements ExecutionRecords {
+  /** Reads answer the live records the engine changes, so no save between steps is needed. */
+  readonly shared = false;
   /** Newest first. */
   private records: ExecutionRecord[] = [];
   private readonly byId = new Map<string, ExecutionRecord>();
@@ -67,7 +65,7 @@ export class ExecutionStore implements ExecutionHistory {
         if (s.status === 'running') Object.assign(s, { status: 'failed', error: INTERRUPTED });
         else if (s.status === 'pending') s.status = 'cancelled';
       }
-      this.save(r);
+      void this.save(r);
     }
     await this.prune();
   }
@@ -76,30 +74,32 @@ export class ExecutionStore implements ExecutionHistory {
   add(record: ExecutionRecord): void {
     this.records.unshift(record);
     this.byId.set(record.execution_id, record);
-    this.save(record);
+    void this.save(record);
     if (this.records.length > this.retention.maxCount) void this.prune();
   }
 
   /** Persists the record's current state (after the engine changed it). */
-  save(record: ExecutionRecord): void {
+  save(record: ExecutionRecord): Promise<void> {
     const id = record.execution_id;
     // Dropped by retention: writing it again would bring back a file nothing accounts for.
-    if (this.byId.get(id) !== record) return;
+    if (this.byId.get(id) !== record) return Promise.resolve();
     const snapshot = JSON.stringify(record);
     this.setSize(id, Buffer.byteLength(snapshot));
-    void this.enqueue(id, () => writeFileAtomic(this.fileOf(id), snapshot, { durable: false, mode: PRIVATE_FILE }), 'persist');
+    const written = this.enqueue(id, () => writeFileAtomic(this.fileOf(id), snapshot, { durable: false, mode: PRIVATE_FILE }), 'persist');
     if (this.totalBytes > this.retention.maxTotalBytes()) void this.prune();
+    return written;
   }
 
-  get(id: string): ExecutionRecord | undefined {
-    return this.byId.get(id);
+  get(id: string): Promise<ExecutionRecord | undefined> {
+    return Promise.resolve(this.byId.get(id));
   }
 
-  list(q: ListQuery): { executions: ExecutionRecord[]; total: number } {
-    const matching = this.records.filter(
-      (r) => (!q.status || r.status === q.status) && (!q.workflow_name || r.workflow_name === q.workflow_name) && (!q.visible || q.visible(r)),
-    );
-    return { executions: matching.slice(q.offset, q.offset + q.limit), total: matching.length };
+  list(q: ListQuery): Promise<ExecutionPage> {
+    return Promise.resolve(pageOf(this.records, q));
+  }
+
+  close(): Promise<void> {
+    return this.flush();
   }
 
   /** Waits for every pending write (shutdown, tests). */

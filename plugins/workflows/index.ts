@@ -22,6 +22,8 @@ export default definePlugin<Options>({
   name: 'workflows',
   description: 'Workflow definitions, workflow_<name> tools, the engine and execution records.',
   provides: ['executions'],
+  // cluster-redis's shared records, when it provides them; else files under executions/.
+  uses: ['execution-storage'],
   needsWhenRunning: ['store'],
   optionsSchema: {
     type: 'object',
@@ -47,11 +49,9 @@ export default definePlugin<Options>({
   },
   setup({ kernel, options, log }) {
     kernel.config.addKind(WORKFLOW_KIND);
-    const executions = new ExecutionStore(
-      join(kernel.config.configPath, 'executions'),
-      { ...options.retention, maxTotalBytes: () => kernel.settings().aggregator.limits.executions.maxTotalBytes },
-      log,
-    );
+    const retention = { ...options.retention, maxTotalBytes: () => kernel.settings().aggregator.limits.executions.maxTotalBytes };
+    const shared = kernel.services.find('execution-storage');
+    const executions = shared ? shared.create(retention) : new ExecutionStore(join(kernel.config.configPath, 'executions'), retention, log);
     kernel.services.provide('executions', executions);
     let engine: WorkflowEngine | undefined;
     const registry = new WorkflowRegistry(
@@ -90,7 +90,7 @@ export default definePlugin<Options>({
       start: () => executions.open(),
       async stop() {
         engine?.cancelAll();
-        await executions.flush();
+        await executions.close();
       },
     };
   },

@@ -4,7 +4,9 @@
  * is a second instance over the same place: for Redis, another replica's connection.
  */
 import { expect } from 'chai';
-import type { RateLimiter, ReplayGuard } from '../../kernel/index.js';
+import type { RateLimiter, ReplayGuard, SingleUseValues } from '../../kernel/index.js';
+import { MemorySingleUseValues } from '../../lib/single-use/memory-single-use-values.js';
+import { RedisSingleUseValues } from '../../plugins/cluster-redis/single-use-values.js';
 import { createLogger } from '../../kernel/log.js';
 import { openRedis, type RedisConnection } from '../../lib/redis/connection.js';
 import { MemoryReplayGuard } from '../../lib/replay/memory-replay-guard.js';
@@ -16,8 +18,9 @@ import { eventually } from '../support/harness.js';
 import { redisServerMissing, startRedis, type RedisServer } from '../support/redis-server.js';
 
 interface Place {
-  /** A replay guard and a rate limiter over this place; each call may be another replica's. */
+  /** A replay guard, a rate limiter and single-use values over this place; each call may be another replica's. */
   replayGuard(): Promise<ReplayGuard>;
+  singleUse(): Promise<SingleUseValues>;
   rateLimiter(): Promise<RateLimiter>;
   cleanup(): Promise<void>;
 }
@@ -58,6 +61,25 @@ function contract(label: string, make: () => Promise<Place>, needs?: () => strin
       expect(results.filter(Boolean)).to.have.length(1);
     });
 
+    it('gives a single-use value to the first taker only, on any instance, and forgets it after its time', async () => {
+      const a = await place.singleUse();
+      const b = await place.singleUse();
+      await a.put('ticket', 't-1', '{"owner":"x"}', 60);
+      const takers = await Promise.all([a.take('ticket', 't-1'), b.take('ticket', 't-1')]);
+      expect(takers.filter((v) => v !== undefined)).to.deep.equal(['{"owner":"x"}']);
+      expect(await b.take('other scope', 't-1')).to.equal(undefined);
+      // Copies put together lapse together: each is taken once, so the first one missing has lapsed.
+      await Promise.all(Array.from({ length: 200 }, (_, i) => a.put('ticket', `lapse-${i}`, 'v', 2)));
+      let next = 0;
+      await eventually(
+        () => b.take('ticket', `lapse-${next++}`),
+        (v) => v === undefined,
+        15_000,
+        100,
+      );
+      expect(next).to.be.greaterThan(1);
+    });
+
     it("takes a caller's burst from one bucket shared by every instance, then says how long to wait", async () => {
       const a = await place.rateLimiter();
       const b = await place.rateLimiter();
@@ -83,7 +105,8 @@ function contract(label: string, make: () => Promise<Place>, needs?: () => strin
 contract('memory (one process)', async () => {
   const guard = new MemoryReplayGuard();
   const limiter = new MemoryRateLimiter();
-  return { replayGuard: async () => guard, rateLimiter: async () => limiter, cleanup: async () => undefined };
+  const values = new MemorySingleUseValues();
+  return { replayGuard: async () => guard, rateLimiter: async () => limiter, singleUse: async () => values, cleanup: async () => undefined };
 });
 
 contract(
@@ -99,6 +122,7 @@ contract(
     return {
       replayGuard: async () => new RedisReplayGuard(await connect()),
       rateLimiter: async () => new RedisRateLimiter(await connect()),
+      singleUse: async () => new RedisSingleUseValues(await connect()),
       async cleanup() {
         await Promise.all(connections.map((c) => c.close()));
         await redis.stop();

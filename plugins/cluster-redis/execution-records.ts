@@ -1,0 +1,179 @@
+/**
+ * Execution history on Redis, shared by every replica: a run on one replica is read with
+ * core_workflow_execution_get / _list on any other, while it runs and after.
+ *
+ * The records are the same JSON the file store writes (one string per record), indexed by a
+ * sorted set scored by start time (newest first). Each record's status and size sit in two
+ * hashes and the sizes' sum in a counter, so retention costs nothing per write until a limit
+ * is passed. One Lua script stores a record and applies retention (count, age, total bytes:
+ * the oldest finished records go first, running ones stay, as in files) atomically, so no
+ * reader sees a record without its index entry or the other way round, and a save of a
+ * record retention already dropped does not bring it back.
+ *
+ * Unlike files, a record left `running` by a replica that died is not marked failed when a
+ * replica starts: that run may be going on elsewhere (docs/scale-out.md).
+ */
+import type { ExecutionListQuery, ExecutionPage, ExecutionRecord, ExecutionRecords, ExecutionRetention, ExecutionStorage, Logger } from '../../kernel/index.js';
+import { pageOf } from '../../lib/executions/execution-page.js';
+import type { RedisConnection } from '../../lib/redis/connection.js';
+import { shared } from './shared-state.js';
+
+// KEYS[1] index (zset), KEYS[2] statuses (hash), KEYS[3] sizes (hash), KEYS[4] total bytes.
+// ARGV: id, JSON, start ms, status, bytes, '1' for a new record, maxCount, cutoff ms, maxBytes, record key prefix.
+const PUT = `
+local id = ARGV[1]
+local prefix = ARGV[10]
+if ARGV[6] ~= '1' and not redis.call('ZSCORE', KEYS[1], id) then return 0 end
+redis.call('ZADD', KEYS[1], ARGV[3], id)
+redis.call('SET', prefix .. id, ARGV[2])
+redis.call('HSET', KEYS[2], id, ARGV[4])
+local old = tonumber(redis.call('HGET', KEYS[3], id) or '0')
+redis.call('HSET', KEYS[3], id, ARGV[5])
+local total = redis.call('INCRBY', KEYS[4], tonumber(ARGV[5]) - old)
+local maxCount = tonumber(ARGV[7])
+local cutoff = tonumber(ARGV[8])
+local maxBytes = tonumber(ARGV[9])
+local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+if redis.call('ZCARD', KEYS[1]) <= maxCount and total <= maxBytes and (oldest[2] == nil or tonumber(oldest[2]) >= cutoff) then return 1 end
+local all = redis.call('ZREVRANGE', KEYS[1], 0, -1, 'WITHSCORES')
+local keep = {}
+local drop = {}
+local keptBytes = 0
+for i = 1, #all, 2 do
+  local rid = all[i]
+  local running = redis.call('HGET', KEYS[2], rid) == 'running'
+  if not running and (#keep >= maxCount or tonumber(all[i + 1]) < cutoff) then
+    drop[#drop + 1] = rid
+  else
+    keep[#keep + 1] = rid
+    keptBytes = keptBytes + tonumber(redis.call('HGET', KEYS[3], rid) or '0')
+  end
+end
+for i = #keep, 1, -1 do
+  if keptBytes <= maxBytes then break end
+  local rid = keep[i]
+  if redis.call('HGET', KEYS[2], rid) ~= 'running' then
+    keptBytes = keptBytes - tonumber(redis.call('HGET', KEYS[3], rid) or '0')
+    drop[#drop + 1] = rid
+  end
+end
+for _, rid in ipairs(drop) do
+  redis.call('ZREM', KEYS[1], rid)
+  redis.call('DEL', prefix .. rid)
+  redis.call('HDEL', KEYS[2], rid)
+  redis.call('DECRBY', KEYS[4], tonumber(redis.call('HGET', KEYS[3], rid) or '0'))
+  redis.call('HDEL', KEYS[3], rid)
+end
+return 1
+`;
+
+const WHAT = 'the workflow execution history';
+/** Records fetched per round trip while listing. */
+const BATCH = 500;
+
+interface RecordCommands {
+  switchboardExecutionPut(index: string, statuses: string, sizes: string, total: string, ...args: string[]): Promise<number>;
+}
+
+export class RedisExecutionRecords implements ExecutionRecords {
+  readonly shared = true;
+  private readonly commands: RecordCommands;
+  private readonly index: string;
+  private readonly statuses: string;
+  private readonly sizes: string;
+  private readonly total: string;
+  private readonly recordPrefix: string;
+  /** Every write, in the order the engine made them; a read waits for those made before it. */
+  private tail: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly redis: RedisConnection,
+    private readonly retention: ExecutionRetention,
+    private readonly log: Logger,
+  ) {
+    this.index = redis.key('executions', 'index');
+    this.statuses = redis.key('executions', 'status');
+    this.sizes = redis.key('executions', 'size');
+    this.total = redis.key('executions', 'bytes');
+    this.recordPrefix = redis.key('executions', 'record', '');
+    redis.client.defineCommand('switchboardExecutionPut', { lua: PUT, numberOfKeys: 4 });
+    this.commands = redis.client as unknown as RecordCommands;
+  }
+
+  open(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  add(record: ExecutionRecord): void {
+    void this.write(record, true);
+  }
+
+  save(record: ExecutionRecord): Promise<void> {
+    return this.write(record, false);
+  }
+
+  async get(id: string): Promise<ExecutionRecord | undefined> {
+    await this.tail;
+    const raw = await shared(this.redis, WHAT, () => this.redis.client.get(this.recordPrefix + id));
+    return raw === null ? undefined : (JSON.parse(raw) as ExecutionRecord);
+  }
+
+  async list(q: ExecutionListQuery): Promise<ExecutionPage> {
+    await this.tail;
+    const records = await shared(this.redis, WHAT, async () => {
+      const ids = await this.redis.client.zrevrange(this.index, 0, -1);
+      const out: ExecutionRecord[] = [];
+      for (let i = 0; i < ids.length; i += BATCH) {
+        const raws = await this.redis.client.mget(ids.slice(i, i + BATCH).map((id) => this.recordPrefix + id));
+        // A record retention dropped between the two reads is left out.
+        for (const raw of raws) if (raw !== null) out.push(JSON.parse(raw) as ExecutionRecord);
+      }
+      return out;
+    });
+    return pageOf(records, q);
+  }
+
+  flush(): Promise<void> {
+    return this.tail;
+  }
+
+  close(): Promise<void> {
+    return this.flush();
+  }
+
+  /** The snapshot is taken now (the engine goes on changing the record); stored after earlier writes. */
+  private write(record: ExecutionRecord, isNew: boolean): Promise<void> {
+    const json = JSON.stringify(record);
+    const args = [
+      record.execution_id,
+      json,
+      String(Date.parse(record.started_at)),
+      record.status,
+      String(Buffer.byteLength(json)),
+      isNew ? '1' : '0',
+      String(this.retention.maxCount),
+      String(Date.now() - this.retention.maxAgeDays * 86_400_000),
+      String(this.retention.maxTotalBytes()),
+      this.recordPrefix,
+    ];
+    const written = this.tail.then(() =>
+      shared(this.redis, WHAT, () => this.commands.switchboardExecutionPut(this.index, this.statuses, this.sizes, this.total, ...args)).then(
+        () => undefined,
+        (err: unknown) => this.log.error(`cannot persist execution ${record.execution_id}: ${(err as Error).message}`),
+      ),
+    );
+    this.tail = written;
+    return written;
+  }
+}
+
+export class RedisExecutionStorage implements ExecutionStorage {
+  constructor(
+    private readonly redis: RedisConnection,
+    private readonly log: Logger,
+  ) {}
+
+  create(retention: ExecutionRetention): ExecutionRecords {
+    return new RedisExecutionRecords(this.redis, retention, this.log);
+  }
+}
