@@ -103,7 +103,14 @@ export async function startKubeEnv(oidc?: { issuer: string; clientId: string; ca
             res.on('data', (c: Buffer) => chunks.push(c));
             res.on('end', () => {
               const text = Buffer.concat(chunks).toString('utf8');
-              resolve({ status: res.statusCode ?? 0, body: (text ? JSON.parse(text) : {}) as never });
+              // A path not served yet (a CRD just created) answers plain text: `404 page not found`.
+              let body: unknown = {};
+              try {
+                body = text ? JSON.parse(text) : {};
+              } catch {
+                body = { message: text };
+              }
+              resolve({ status: res.statusCode ?? 0, body: body as never });
             });
           },
         );
