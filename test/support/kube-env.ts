@@ -104,7 +104,7 @@ export async function startKubeEnv(oidc?: { issuer: string; clientId: string; ca
             res.on('end', () => {
               const text = Buffer.concat(chunks).toString('utf8');
               // A path not served yet (a CRD just created) answers plain text: `404 page not found`.
-              let body: unknown = {};
+              let body: unknown;
               try {
                 body = text ? JSON.parse(text) : {};
               } catch {

@@ -96,7 +96,7 @@ export interface NumberLiteral {
 }
 
 /** strconv's underscoreOK: underscores only between digits, or after a base prefix. */
-function underscoreOK(text: string): boolean {
+export function underscoreOK(text: string): boolean {
   let s = text;
   if (s[0] === '+' || s[0] === '-') s = s.slice(1);
   let saw = '^';

@@ -7,6 +7,7 @@
 import { sprintf } from '../fmt-printf.js';
 import { GoStruct, isIntNumber, isMap, kindOf, Kind, mapSize, typeName } from '../values.js';
 import type { GoMap } from '../values.js';
+import { underscoreOK } from '../literals.js';
 
 /** What a Go function panics with when it dereferences a nil interface's type (reflect.TypeOf(nil).Kind()). */
 export const NIL_DEREFERENCE = 'runtime error: invalid memory address or nil pointer dereference';
@@ -36,34 +37,6 @@ function trimZeroDecimal(s: string): string {
     else return s;
   }
   return s;
-}
-
-/** Go's underscoreOK: underscores only between digits, or after a base prefix. */
-function underscoreOK(s: string): boolean {
-  let saw = '^';
-  let i = 0;
-  if (s.length >= 1 && (s[0] === '-' || s[0] === '+')) s = s.slice(1);
-  let hex = false;
-  if (s.length >= 2 && s[0] === '0' && /[bBoOxX]/.test(s[1]!)) {
-    i = 2;
-    saw = '0';
-    hex = s[1] === 'x' || s[1] === 'X';
-  }
-  for (; i < s.length; i++) {
-    const c = s[i]!;
-    if (/[0-9]/.test(c) || (hex && /[a-fA-F]/.test(c))) {
-      saw = '0';
-      continue;
-    }
-    if (c === '_') {
-      if (saw !== '0') return false;
-      saw = '_';
-      continue;
-    }
-    if (saw === '_') return false;
-    saw = '!';
-  }
-  return saw !== '_';
 }
 
 /** strconv.ParseInt(s, base, 64); undefined for a syntax or range error. */
