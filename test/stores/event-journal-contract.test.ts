@@ -14,7 +14,7 @@ import { RedisEventJournal } from '../../plugins/cluster-redis/event-journal.js'
 import { openRedis, type RedisConnection } from '../../lib/redis/connection.js';
 import { createLogger } from '../../kernel/log.js';
 import { eventually } from '../support/harness.js';
-import { redisServerMissing, startRedis, type RedisServer } from '../support/redis-server.js';
+import { useRedisServer } from '../support/redis-server.js';
 
 interface Subject {
   /** A journal over the same place each time, opened. */
@@ -195,23 +195,11 @@ contract('file (state/events.jsonl)', async () => {
 });
 
 describe('EventJournal contract: Redis stream (cluster-redis)', function () {
-  let redis: RedisServer;
+  const redis = useRedisServer();
   let round = 0;
-  before(async function () {
-    this.timeout(15 * 60_000);
-    const missing = redisServerMissing();
-    if (missing) {
-      console.warn(`skipped: ${missing}`);
-      this.skip();
-    }
-    redis = await startRedis();
-  });
-  after(async () => {
-    await redis?.stop();
-  });
   contract('Redis stream (cluster-redis)', () => {
     // A fresh key prefix per test: each starts with an empty log.
-    const settings = { url: redis.url, keyPrefix: `journal-${++round}:`, connectTimeoutSeconds: 10 };
+    const settings = { url: redis().url, keyPrefix: `journal-${++round}:`, connectTimeoutSeconds: 10 };
     const connections: RedisConnection[] = [];
     const log = createLogger({ level: 'error' });
     return Promise.resolve({

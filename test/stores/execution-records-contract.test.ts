@@ -13,7 +13,7 @@ import { ExecutionStore } from '../../plugins/workflows/execution-store.js';
 import { RedisExecutionRecords } from '../../plugins/cluster-redis/execution-records.js';
 import { openRedis, type RedisConnection } from '../../lib/redis/connection.js';
 import { createLogger } from '../../kernel/log.js';
-import { redisServerMissing, startRedis, type RedisServer } from '../support/redis-server.js';
+import { useRedisServer } from '../support/redis-server.js';
 
 interface Subject {
   open(retention: ExecutionRetention): Promise<ExecutionRecords>;
@@ -131,22 +131,10 @@ contract('files (executions/*.json)', async () => {
 });
 
 describe('ExecutionRecords contract: Redis (cluster-redis)', function () {
-  let redis: RedisServer;
+  const redis = useRedisServer();
   let round = 0;
-  before(async function () {
-    this.timeout(15 * 60_000);
-    const missing = redisServerMissing();
-    if (missing) {
-      console.warn(`skipped: ${missing}`);
-      this.skip();
-    }
-    redis = await startRedis();
-  });
-  after(async () => {
-    await redis?.stop();
-  });
   contract('Redis (cluster-redis)', () => {
-    const settings = { url: redis.url, keyPrefix: `executions-${++round}:`, connectTimeoutSeconds: 10 };
+    const settings = { url: redis().url, keyPrefix: `executions-${++round}:`, connectTimeoutSeconds: 10 };
     const connections: RedisConnection[] = [];
     return Promise.resolve({
       concurrent: true,

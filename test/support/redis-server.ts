@@ -107,3 +107,27 @@ export async function startRedis(options: { password?: string } = {}): Promise<R
     },
   };
 }
+
+/**
+ * A redis-server for the enclosing `describe`: started before its tests (which are skipped,
+ * saying why, where it cannot run) and stopped after them. Returns the running server's getter.
+ */
+export function useRedisServer(): () => RedisServer {
+  let redis: RedisServer | undefined;
+  before(async function () {
+    this.timeout(15 * 60_000);
+    const missing = redisServerMissing();
+    if (missing) {
+      console.warn(`skipped: ${missing}`);
+      this.skip();
+    }
+    redis = await startRedis();
+  });
+  after(async () => {
+    await redis?.stop();
+  });
+  return () => {
+    if (!redis) throw new Error('redis-server is not running (read it inside a test or hook)');
+    return redis;
+  };
+}
