@@ -139,6 +139,8 @@ describe('meta-tools over streamable HTTP, aggregating real servers', () => {
       message = (err as Error).message;
     }
     expect(message).to.match(/-32602/);
+    // The client's SDK renders the code once; the wire carries the plain message.
+    expect(message).to.match(/^MCP error -32602: Tool 'x_everything_echo' /);
     expect(message).to.include('call_tool');
     expect(message).to.include('"name":"x_everything_echo"');
   });
@@ -161,6 +163,8 @@ describe('meta-tools over streamable HTTP, aggregating real servers', () => {
     expect(r.isError).to.equal(true);
     expect(errorCode(r)).to.equal('UPSTREAM_ERROR');
     expect(text(r)).to.include('the fixture refuses: bad widget');
+    // The upstream's SDK already said the code in its message: it is said once, not twice.
+    expect(text(r)).to.include('MCP error -32602: the fixture refuses').and.not.include('MCP error -32602: MCP error');
     expect((r.structuredContent as { error: { details: { upstreamCode: number } } }).error.details.upstreamCode).to.equal(-32602);
   });
 
