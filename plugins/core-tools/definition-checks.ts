@@ -45,6 +45,7 @@ const DEFAULTS: Partial<Record<keyof McpServerDefinition, unknown>> = {
   timeout: 30,
   callTimeout: 60,
   maxMessageBytes: 33554432,
+  stderrLogLevel: 'debug',
   suspended: false,
   backoff: { initialSeconds: 1, maxSeconds: 300 },
 };
