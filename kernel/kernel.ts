@@ -106,7 +106,9 @@ export class Kernel implements KernelApi {
     try {
       await kernel.bootSteps();
     } catch (err) {
-      await kernel.shutdown('startup failed').catch(() => undefined);
+      // Nothing started yet (the usual case: a configuration problem): nothing to announce;
+      // the caller says why it does not start, and a "shutting down" before that misleads.
+      await kernel.shutdown('startup failed', { quiet: kernel.started.length === 0 }).catch(() => undefined);
       throw err;
     }
     return kernel;
@@ -133,7 +135,7 @@ export class Kernel implements KernelApi {
   static async check(options: KernelOptions): Promise<ConfigSnapshot> {
     const kernel = new Kernel(options);
     const { parsed } = await kernel.setupPlugins();
-    await kernel.loaded.loadAll(kernel.services.get('store'), parsed, { publish: false });
+    await kernel.loaded.loadAll(kernel.services.get('store'), parsed, { publish: false, strict: true });
     return kernel.loaded.snapshot;
   }
 
@@ -186,9 +188,9 @@ export class Kernel implements KernelApi {
   }
 
   /** Refuse new calls, let running ones finish (up to the grace period), then stop plugins in reverse. */
-  shutdown(reason: string): Promise<void> {
+  shutdown(reason: string, options: { quiet?: boolean } = {}): Promise<void> {
     this.stopping ??= (async () => {
-      this.log.info(`shutting down: ${reason}`);
+      if (!options.quiet) this.log.info(`shutting down: ${reason}`);
       const grace = this.pipeline ? this.settingsOrDefault().aggregator.shutdownGraceSeconds * 1000 : 0;
       const left = await this.tools.drain(grace);
       if (left) this.log.warn(`${left} tool call(s) still running after ${grace} ms; stopping anyway`);
