@@ -1,27 +1,11 @@
 /** Checks on an MCP server definition given to a core tool: schema errors and practical warnings. */
-import { accessSync, constants } from 'node:fs';
-import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import { commandLine, validateDocument, type McpServerDefinition } from '../../kernel/index.js';
+import { commandFound } from '../../lib/process/find-command.js';
 
 const ARGUMENTS = { file: 'arguments', locate: () => ({ line: 0, column: 0 }) };
 
 export function schemaErrors(body: Record<string, unknown>): string[] {
   return validateDocument('mcpserver', body, ARGUMENTS).map((p) => `${p.field || '(definition)'}: ${p.message}`);
-}
-
-function executable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Resolves a command the way spawning it from the config directory would. */
-export function commandFound(command: string, configPath: string): boolean {
-  if (command.includes('/')) return executable(isAbsolute(command) ? command : resolve(configPath, command));
-  return (process.env.PATH ?? '').split(delimiter).some((dir) => dir && executable(join(dir, command)));
 }
 
 export function warnings(def: Partial<McpServerDefinition>, configPath: string, exists: boolean): string[] {
