@@ -85,9 +85,10 @@ export function importEntry(original: string, entry: unknown, ide: IdeContext): 
     if (typeof entry.command === 'string' || Array.isArray(entry.command)) {
       def.type = 'stdio';
       def.command = Array.isArray(entry.command)
-        ? entry.command.map((c, i) => (typeof c === 'string' ? resolveIdeVariables(c, `command[${i}]`, ide) : c))
+        ? (entry.command as unknown[]).map((c, i): unknown => (typeof c === 'string' ? resolveIdeVariables(c, `command[${i}]`, ide) : c))
         : resolveIdeVariables(entry.command, 'command', ide);
-      if (Array.isArray(entry.args)) def.args = entry.args.map((a, i) => (typeof a === 'string' ? resolveIdeVariables(a, `args[${i}]`, ide) : a));
+      if (Array.isArray(entry.args))
+        def.args = (entry.args as unknown[]).map((a, i): unknown => (typeof a === 'string' ? resolveIdeVariables(a, `args[${i}]`, ide) : a));
       else if (entry.args !== undefined) def.args = entry.args;
       const env = convertMap(entry.env, 'env');
       if (env && Object.keys(env).length) def.env = env;
