@@ -52,8 +52,13 @@ describe('the switchboard command', () => {
       'mcpservers/missing.yaml': 'name: missing\ntype: stdio\n',
       'mcpservers/dup1.yaml': stdioServer('dup', TEST_SERVER),
       'mcpservers/dup2.yaml': stdioServer('dup', TEST_SERVER),
+      'mcpservers/typo.yaml': `name: typo\ntype: stdio\ncommand: [node, ${JSON.stringify(TEST_SERVER)}]\nautostart: true\ncalTimeout: 5\nflavour: mint\n`,
     });
     const r = run('check', '--config-path', dir);
+    // A near miss names the field meant; a name like no field gets no guess.
+    expect(r.stderr).to.match(/typo\.yaml:4:1: autostart: unknown field 'autostart' \(did you mean 'autoStart'\?\)\n/);
+    expect(r.stderr).to.match(/typo\.yaml:5:1: calTimeout: unknown field 'calTimeout' \(did you mean 'callTimeout'\?\)\n/);
+    expect(r.stderr).to.match(/typo\.yaml:6:1: flavour: unknown field 'flavour'\n/);
     expect(r.status).to.equal(1);
     expect(r.stderr).to.match(/bad\.yaml:2:7: type: must be one of "stdio", "streamable-http", "sse"/);
     expect(r.stderr).to.match(/broken\.yaml:\d+:\d+: YAML syntax error/);
