@@ -176,7 +176,8 @@ export class Kernel implements KernelApi {
   private async bootSteps(): Promise<void> {
     const { parsed, instances } = await this.setupPlugins();
     const store = this.services.get('store');
-    await this.loaded.loadAll(store, parsed);
+    // A bad definition file is left out (and said), not a reason to keep every server down.
+    await this.loaded.loadAll(store, parsed, { publish: true, strict: false });
     for (const entry of instances) {
       await entry.instance.start?.();
       this.started.push(entry);

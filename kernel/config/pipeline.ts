@@ -161,7 +161,7 @@ export class ConfigPipeline {
   async loadAll(
     store: ResourceStore,
     parsedSettings?: Pick<ParsedYaml, 'file' | 'locate'>,
-    options: { publish: boolean; strict: boolean } = { publish: true, strict: false },
+    options: { publish: boolean; strict: boolean } = { publish: true, strict: true },
   ): Promise<void> {
     this.checkSettings(this.settingsValue, parsedSettings);
     const { resources, problems } = await store.loadAll();
