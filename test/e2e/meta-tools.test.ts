@@ -48,7 +48,7 @@ describe('meta-tools over streamable HTTP, aggregating real servers', () => {
   before(async () => {
     sb = await startSwitchboard({
       'mcpservers/everything.yaml': stdioServer('everything', EVERYTHING, ['stdio']),
-      'mcpservers/fixture.yaml': stdioServer('fixture', TEST_SERVER, [], 'toolPrefix: fx\n'),
+      'mcpservers/fixture.yaml': stdioServer('fixture', TEST_SERVER, [], 'toolPrefix: fx\nstderrLogLevel: info\n'),
     });
     client = await connectHttp(sb.url);
   });
