@@ -64,8 +64,9 @@ export class OutsideToolsetError extends SwitchboardError {
 }
 
 export interface ArgumentProblem {
-  /** JSON pointer into the arguments object ('' for the object itself). */
+  /** JSON pointer into the arguments object ('' for the object itself; a missing argument's own pointer). */
   path: string;
+  /** The whole problem, naming its argument: "limit must be at least 1 (minimum value)". */
   message: string;
 }
 
@@ -74,7 +75,7 @@ export class InvalidArgumentsError extends SwitchboardError {
     toolName: string,
     readonly problems: readonly ArgumentProblem[],
   ) {
-    const listed = problems.map((p) => `${p.path || '(arguments)'} ${p.message}`).join('; ');
+    const listed = problems.map((p) => p.message).join('; ');
     super('INVALID_ARGUMENTS', `Invalid arguments for '${toolName}': ${listed}`, {
       name: toolName,
       problems: problems.map((p) => ({ ...p })),
@@ -147,11 +148,14 @@ export class ConfigInvalidError extends SwitchboardError {
 }
 
 export class ValidationFailedError extends SwitchboardError {
+  /** `report`: more for details beside `problems` (a validate tool's whole answer, say). */
   constructor(
     message: string,
     readonly problems: readonly string[],
+    report?: Record<string, unknown>,
   ) {
     super('VALIDATION_FAILED', problems.length ? `${message}: ${problems.join('; ')}` : message, {
+      ...report,
       problems: [...problems],
     });
   }

@@ -4,8 +4,28 @@ import { commandFound } from '../../lib/process/find-command.js';
 
 const ARGUMENTS = { file: 'arguments', locate: () => ({ line: 0, column: 0 }) };
 
+export const SERVER_TYPES = ['stdio', 'streamable-http', 'sse'] as const;
+
+/**
+ * The problems of a definition given to create, update or validate. The structural ones are
+ * worded as clients of the reference service match them (reference-behaviour.md §6.3) and
+ * replace what the schema says about the same field; the rest are the schema's.
+ */
 export function schemaErrors(body: Record<string, unknown>): string[] {
-  return validateDocument('mcpserver', body, ARGUMENTS).map((p) => `${p.field || '(definition)'}: ${p.message}`);
+  const phrased = new Map<string, string>();
+  const type = body.type;
+  if (!(SERVER_TYPES as readonly unknown[]).includes(type)) {
+    if (type !== undefined)
+      phrased.set('type', `unsupported MCP server type: ${typeof type === 'string' ? type : JSON.stringify(type)} (supported: ${SERVER_TYPES.join(', ')})`);
+  } else if (type === 'stdio') {
+    const command = body.command;
+    if (command === undefined || command === '' || (Array.isArray(command) && command.length === 0))
+      phrased.set('command', 'command is required for stdio type');
+  } else if (body.url === undefined) phrased.set('url', 'url is required for streamable-http and sse types');
+  const rest = validateDocument('mcpserver', body, ARGUMENTS)
+    .filter((p) => !phrased.has(p.field))
+    .map((p) => `${p.field || '(definition)'}: ${p.message}`);
+  return [...phrased.values(), ...rest];
 }
 
 export function warnings(def: Partial<McpServerDefinition>, configPath: string, exists: boolean): string[] {

@@ -82,7 +82,7 @@ describe('server families: one surface for the same server run per cluster', () 
     expect(sum.structuredContent).to.deep.equal({ sum: 5 });
     const refused = await callTool(client, 'x_k8s_add', { cluster: 'c2', a: 1, b: 1 });
     expect(errorCode(refused)).to.equal('INVALID_ARGUMENTS');
-    expect(text(refused)).to.include('/cluster must be one of "c1", "c3", "c4"');
+    expect(text(refused)).to.include('cluster must be one of the enum values: c1, c3, c4');
   });
 
   it('toolsets and presets match a family tool by its members; filter_tools finds it', async () => {
