@@ -15,7 +15,7 @@ import {
   type McpServerDefinition,
   type Owner,
   type RequestContext,
-  type ServiceState,
+  type LifecycleState,
   type ServiceStatus,
   type SignInStatus,
   type SignInTarget,
@@ -160,8 +160,21 @@ export class Upstreams implements UpstreamRegistry {
     const members = [...this.conns.values()].filter((c) => c.def.family?.name === family).sort((a, b) => (a.name < b.name ? -1 : 1));
     const { tools, refused } = familySurface(family, members);
     const before = new Set((this.refusals.get(family) ?? []).map((r) => `${r.member}/${r.tool}`));
-    for (const r of refused) if (!before.has(`${r.member}/${r.tool}`)) this.log.child(r.member).warn(`not joining family '${family}': ${r.reason}`);
+    for (const r of refused)
+      if (!before.has(`${r.member}/${r.tool}`))
+        this.log.child(r.member).warn(`not joining family '${family}': ${r.reason}; listed under the member's own name instead`);
     this.refusals.set(family, refused);
+    for (const m of members) {
+      // Tools that fell back to the member's own names are its own: once it stops, a call to
+      // one hears why (as for a server outside a family), not that it never existed.
+      const source = `server:${m.name}`;
+      if (m.state !== 'stopped' && m.state !== 'stopping') {
+        const own = tools.filter((t) => t.server === m.name).map((t) => t.name);
+        if (own.length) this.lastKnown.set(m.name, own);
+        else this.lastKnown.delete(m.name);
+        this.kernel.catalogue.explainAbsence(source, [], () => this.unavailableFor(m));
+      } else this.kernel.catalogue.explainAbsence(source, this.lastKnown.get(m.name) ?? [], () => this.unavailableFor(m));
+    }
     this.kernel.catalogue.replaceSource(`family:${family}`, tools);
   }
 
@@ -176,12 +189,12 @@ export class Upstreams implements UpstreamRegistry {
 
   private unavailableFor(c: UpstreamConnection) {
     return unavailable(
-      { name: c.name, state: c.state, error: c.error, nextRetryAt: c.nextRetryAt, suspended: c.def.suspended },
+      { name: c.name, type: c.def.type, state: c.state, error: c.error, nextRetryAt: c.nextRetryAt, suspended: c.def.suspended },
       this.kernel.settings().aggregator.servicePrefix,
     );
   }
 
-  private announce(conn: UpstreamConnection, previous: ServiceState): void {
+  private announce(conn: UpstreamConnection, previous: LifecycleState): void {
     if (conn.state === 'auth_required' && this.conns.get(conn.name) === conn) this.openGate(conn);
     else if (previous === 'auth_required') this.closeGate(conn.name);
     const change = { name: conn.name, serviceType: 'MCPServer' as const, state: conn.state, previous };
