@@ -16,8 +16,12 @@ export class FamilyInstanceError extends SwitchboardError {
   }
 }
 
+/** The caller's value echoed back: escaped like a JSON string (no quote or line break of its own), at most 64 characters. */
+const ECHOED = 64;
 function quoted(value: unknown): string {
-  return typeof value === 'string' ? value : JSON.stringify(value);
+  const json = JSON.stringify(value);
+  const inner = typeof value === 'string' ? json.slice(1, -1) : json;
+  return inner.length > ECHOED ? `${inner.slice(0, ECHOED)}…` : inner;
 }
 
 /**
