@@ -27,7 +27,7 @@ import {
 import { outboundPolicy } from '../../lib/net/outbound-policy.js';
 import { UpstreamConnection } from './connection.js';
 import type { ToolListLimits } from './tool-limits.js';
-import { familySurface, type FamilyRefusal } from './family.js';
+import { FamilyCatalogue } from './family-catalogue.js';
 import { promptEntries, toolDefinitions } from './tool-definitions.js';
 import { unavailable } from './unavailable.js';
 import { SignInGate } from './sign-in-gate.js';
@@ -56,17 +56,18 @@ export class Upstreams implements UpstreamRegistry {
   private readonly conns = new Map<string, UpstreamConnection>();
   /** Tool names each server listed last, so a call after it stopped can say so. */
   private readonly lastKnown = new Map<string, string[]>();
-  /** Per family, the member tools that could not join it (shown in the members' status). */
-  private readonly refusals = new Map<string, FamilyRefusal[]>();
   private readonly watchers: ((change: ContentChange) => void)[] = [];
   /** Servers waiting for sign-in, used with each owner's own grant (when the OAuth client is on). */
   private readonly gates = new Map<string, SignInGate>();
   private readonly views = new SignInView(this.gates, () => this.authTool());
+  private readonly families: FamilyCatalogue;
 
   constructor(
     private readonly kernel: KernelApi,
     private readonly log: Logger,
-  ) {}
+  ) {
+    this.families = new FamilyCatalogue({ catalogue: kernel.catalogue, log, lastKnown: this.lastKnown, unavailable: (c) => this.unavailableFor(c) });
+  }
 
   /** Reconciles against `next`. Waits for new connections only when `wait` (startup). */
   async reconcile(next: ConfigSnapshot, wait: boolean): Promise<void> {
@@ -158,24 +159,7 @@ export class Upstreams implements UpstreamRegistry {
 
   private publishFamily(family: string): void {
     const members = [...this.conns.values()].filter((c) => c.def.family?.name === family).sort((a, b) => (a.name < b.name ? -1 : 1));
-    const { tools, refused } = familySurface(family, members);
-    const before = new Set((this.refusals.get(family) ?? []).map((r) => `${r.member}/${r.tool}`));
-    for (const r of refused)
-      if (!before.has(`${r.member}/${r.tool}`))
-        this.log.child(r.member).warn(`not joining family '${family}': ${r.reason}; listed under the member's own name instead`);
-    this.refusals.set(family, refused);
-    for (const m of members) {
-      // Tools that fell back to the member's own names are its own: once it stops, a call to
-      // one hears why (as for a server outside a family), not that it never existed.
-      const source = `server:${m.name}`;
-      if (m.state !== 'stopped' && m.state !== 'stopping') {
-        const own = tools.filter((t) => t.server === m.name).map((t) => t.name);
-        if (own.length) this.lastKnown.set(m.name, own);
-        else this.lastKnown.delete(m.name);
-        this.kernel.catalogue.explainAbsence(source, [], () => this.unavailableFor(m));
-      } else this.kernel.catalogue.explainAbsence(source, this.lastKnown.get(m.name) ?? [], () => this.unavailableFor(m));
-    }
-    this.kernel.catalogue.replaceSource(`family:${family}`, tools);
+    this.families.publish(family, members);
   }
 
   /** A connection's status, with its family and what of it the family refused. */
@@ -183,8 +167,7 @@ export class Upstreams implements UpstreamRegistry {
     const s = c.status();
     const family = c.def.family;
     if (!family) return s;
-    const refused = (this.refusals.get(family.name) ?? []).filter((r) => r.member === c.name).map(({ tool, reason }) => ({ tool, reason }));
-    return { ...s, metadata: { ...s.metadata, family: { ...family, refused } } };
+    return { ...s, metadata: { ...s.metadata, family: { ...family, refused: this.families.refusedOf(family.name, c.name) } } };
   }
 
   private unavailableFor(c: UpstreamConnection) {
