@@ -50,7 +50,7 @@ export class SwitchboardError extends Error {
 
 export class ToolNotFoundError extends SwitchboardError {
   constructor(readonly toolName: string) {
-    super('TOOL_NOT_FOUND', `Tool '${toolName}' not found`, { name: toolName });
+    super('TOOL_NOT_FOUND', `tool not found: ${toolName}`, { name: toolName });
   }
 }
 
@@ -84,8 +84,9 @@ export class InvalidArgumentsError extends SwitchboardError {
 }
 
 export class ServerUnavailableError extends SwitchboardError {
-  constructor(server: string, reason: string, details?: Record<string, unknown>) {
-    super('SERVER_UNAVAILABLE', `Server '${server}' is not available: ${reason}`, { server, ...details });
+  /** `message` replaces the usual wording where clients match other words (a stopped server: "server not found: <server>"). */
+  constructor(server: string, reason: string, details?: Record<string, unknown>, message = `Server '${server}' is not available: ${reason}`) {
+    super('SERVER_UNAVAILABLE', message, { server, ...details });
   }
 }
 

@@ -42,7 +42,7 @@ export type { ConfigProblem } from './errors.js';
 
 // Tools, calls and the catalogue.
 export { coreToolName, servedBy } from './tools.js';
-export type { CallContext, JsonObject, JsonSchemaObject, ToolAnnotations, ToolDefinition } from './tools.js';
+export type { CallContext, JsonObject, JsonSchemaObject, ToolAnnotations, ToolDefinition, ToolInvoker } from './tools.js';
 export { ANNOTATIONS, coreTool, publishCoreTools } from './core-tool.js';
 export type { CatalogueEntry } from './catalogue.js';
 export type { Cancellation } from './cancellation.js';
@@ -134,6 +134,7 @@ export type {
 export type { HttpService, RawHandler } from './contracts/http.js';
 export type {
   ContentChange,
+  LifecycleState,
   ServiceHealth,
   ServiceState,
   ServiceStatus,
@@ -143,6 +144,7 @@ export type {
   UpstreamResourceTemplate,
 } from './contracts/lifecycle.js';
 export type { CallEnd } from './contracts/observations.js';
+export { isActiveState, isStoppedState, reportedState, STATES_BY_TRANSPORT } from './service-states.js';
 export type { OrchestratorSecrets } from './contracts/orchestrator-secrets.js';
 export type { ReplayGuard } from './contracts/replay.js';
 export type { SingleUseValues } from './contracts/single-use.js';

@@ -108,7 +108,7 @@ export class ToolInvoker {
     if (v === undefined) {
       try {
         // The draft an upstream names is not ours to enforce; its constraints are.
-        const { $schema: _draft, $id: _id, ...schema } = entry.inputSchema;
+        const { $schema: _draft, $id: _id, ...schema } = entry.validationSchema ?? entry.inputSchema;
         v = this.ajv.compile(schema);
       } catch (err) {
         // A sloppy upstream schema must not make its tools unusable: warn once, pass through.

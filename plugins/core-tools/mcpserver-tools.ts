@@ -5,6 +5,7 @@ import {
   ConflictError,
   coreTool,
   coreToolName,
+  isActiveState,
   NotFoundError,
   permits,
   redactDefinition,
@@ -103,7 +104,7 @@ export function mcpServerTools(kernel: KernelApi, prefix: string): ToolDefinitio
     const state = kernel.services.get('upstreams').status(name)?.state ?? 'stopped';
     // Only a server that is (or is about to be) serving is protected; a failed, unreachable
     // or stopped one has nothing running to lose, and deleting it ends its backoff.
-    if (state === 'running' || state === 'starting') {
+    if (isActiveState(state) || state === 'starting') {
       throw new ConflictError(`MCP server '${name}' is ${state} and must be stopped first (${coreToolName(prefix, 'core_service_stop')} {"name": "${name}"})`, {
         name,
         state,

@@ -7,7 +7,7 @@
  */
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { CallContext, JsonObject, Logger, McpServerDefinition, ServiceHealth, ServiceState, ServiceStatus } from '../../kernel/index.js';
+import type { CallContext, JsonObject, Logger, McpServerDefinition, ServiceHealth, LifecycleState, ServiceStatus } from '../../kernel/index.js';
 import { signInChallenge } from './client/auth-challenge.js';
 import { buildTransport } from './client/build-transport.js';
 import { ChildProcessTransport } from './client/child-process-transport.js';
@@ -25,7 +25,7 @@ import { ToolListLimitError } from './tool-limits.js';
 const UNREACHABLE_AFTER = 3;
 
 export class UpstreamConnection implements ServedLists {
-  state: ServiceState = 'stopped';
+  state: LifecycleState = 'stopped';
   health: ServiceHealth = 'unknown';
   error: string | undefined;
   /** The WWW-Authenticate challenge of the 401 that put this server in auth_required. */
@@ -129,7 +129,7 @@ export class UpstreamConnection implements ServedLists {
     return this.connected;
   }
 
-  private setState(state: ServiceState): void {
+  private setState(state: LifecycleState): void {
     const previous = this.state;
     if (previous === state) return;
     this.state = state;

@@ -59,7 +59,7 @@ describe('MCP server definitions people already have, and a lifecycle that match
   it("a call to a stopped server's tool is SERVER_UNAVAILABLE naming the state and the call that starts it; the tool is not listed", async () => {
     const r = await callTool(client, 'x_made_ping');
     expect(errorCode(r)).to.equal('SERVER_UNAVAILABLE');
-    expect(text(r)).to.equal(`Server 'made' is not available: stopped; start it with core_service_start {"name":"made"}`);
+    expect(text(r)).to.equal(`server not found: made (stopped; start it with core_service_start {"name":"made"})`);
     expect((r.structuredContent as { error: { details: Obj } }).error.details).to.deep.include({ server: 'made', state: 'stopped' });
     expect(await names()).to.not.include('x_made_ping');
     await core('core_service_start', { name: 'made' });
