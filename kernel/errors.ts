@@ -49,8 +49,16 @@ export class SwitchboardError extends Error {
 }
 
 export class ToolNotFoundError extends SwitchboardError {
-  constructor(readonly toolName: string) {
-    super('TOOL_NOT_FOUND', `tool not found: ${toolName}`, { name: toolName });
+  /** `suggestion`: a name the caller may call that is probably the one meant (kernel/tool-suggestion.ts). */
+  constructor(
+    readonly toolName: string,
+    suggestion?: string,
+  ) {
+    super(
+      'TOOL_NOT_FOUND',
+      `tool not found: ${toolName}${suggestion ? ` (did you mean '${suggestion}'?)` : ''}`,
+      suggestion ? { name: toolName, suggestion } : { name: toolName },
+    );
   }
 }
 

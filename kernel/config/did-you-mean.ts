@@ -21,18 +21,25 @@ function distance(a: string, b: string): number {
   return d[x.length]![y.length]!;
 }
 
-/** The closest candidate within a third of the name's length (at most 3 edits), or undefined. */
+/**
+ * The closest candidate within a third of the name's length (at most 3 edits), or undefined;
+ * also undefined when two candidates are equally close (`x_db_explain` is as near to
+ * `x_db-eu_explain` as to `x_db-us_explain`: picking one would be a guess).
+ */
 export function closestName(name: string, candidates: Iterable<string>): string | undefined {
   const limit = Math.min(3, Math.floor(name.length / 3));
   let best: string | undefined;
   let bestDistance = Infinity;
+  let tied = false;
   for (const c of candidates) {
     if (c === name) continue;
-    const dist = distance(name, c);
-    if (dist < bestDistance && (dist <= limit || c.toLowerCase() === name.toLowerCase())) {
+    const dist = c.toLowerCase() === name.toLowerCase() ? 0 : distance(name, c);
+    if (dist > limit) continue;
+    if (dist < bestDistance) {
       best = c;
       bestDistance = dist;
-    }
+      tied = false;
+    } else if (dist === bestDistance) tied = true;
   }
-  return best;
+  return tied ? undefined : best;
 }
