@@ -54,6 +54,13 @@ const operation = (op: WorkflowOperation): AdminOperation => ({ resource: 'workf
 export function workflowCoreTools(kernel: KernelApi, registry: WorkflowRegistry, executions: ExecutionRecords): ToolDefinition[] {
   const store = () => kernel.services.get('store');
   const namespace = () => kernel.settings().namespace;
+  // Validation is an event of its own (reference-behaviour.md §6.1, §10); a success on create or update is told when the definition takes effect (events plugin).
+  const validated = (name: string, errors: readonly string[]) =>
+    kernel.services.find('events')?.record(
+      errors.length
+        ? { type: 'Warning', reason: 'WorkflowValidationFailed', resource: { type: 'Workflow', name }, message: `Workflow ${name} validation failed: ${errors.join('; ')}` }
+        : { type: 'Normal', reason: 'WorkflowValidationSucceeded', resource: { type: 'Workflow', name }, message: `Workflow ${name} validation completed successfully` },
+    );
   const require = (name: string) => {
     const entry = registry.get(name);
     if (!entry) throw new SwitchboardError('NOT_FOUND', `workflow ${name} not found`, { kind: 'workflow', name });
@@ -68,6 +75,7 @@ export function workflowCoreTools(kernel: KernelApi, registry: WorkflowRegistry,
   const write = (form: WorkflowToolForm, key: string | undefined, call: CallContext, registeredBy: string | undefined) =>
     kernel.config.exclusive(async (edits) => {
       const check = checkForm(form, namespace(), registry, key ?? 'core_workflow');
+      if (check.errors.length) validated(form.name, check.errors);
       if (check.errors.length) throw new ValidationFailedError(`workflow '${form.name}' is invalid`, check.errors);
       if (registeredBy !== undefined) check.resource.spec.registeredBy = registeredBy;
       const raw = await store().write('workflow', form.name, check.resource as unknown as Record<string, unknown>, key, await writeAs(kernel, call));
@@ -121,6 +129,7 @@ export function workflowCoreTools(kernel: KernelApi, registry: WorkflowRegistry,
       ['name', 'steps'],
       async (a) => {
         const check = checkForm(a as unknown as WorkflowToolForm, namespace(), registry, 'core_workflow_validate');
+        validated(a.name as string, check.errors);
         const required = check.workflow?.tools ?? [];
         return {
           valid: check.errors.length === 0,
