@@ -21,7 +21,7 @@ function diff<T>(
   return out;
 }
 
-const steps = (k: number) => `${k} step${k === 1 ? '' : 's'}`;
+const steps = (k: number) => `${k} steps`;
 
 export function tapSources(kernel: KernelApi, log: EventLog): void {
   kernel.hooks.onConfigLoad.tap('events', (next: ConfigSnapshot, previous: ConfigSnapshot | undefined) => {

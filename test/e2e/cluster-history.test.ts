@@ -15,6 +15,7 @@ interface Ev {
   id: number;
   reason: string;
   resource: { type: string; name: string };
+  execution_id?: string;
 }
 interface Page {
   events: Ev[];
@@ -78,7 +79,7 @@ describe('cluster mode: events and executions shared through Redis', function ()
     // Each replica recorded its own server start; all three are in one history.
     const onA = await eventually(
       () => events(a, { resource_name: 'tools' }),
-      (p) => p.events.filter((e) => e.reason === 'ServerStarted').length === 3,
+      (p) => p.events.filter((e) => e.reason === 'MCPServerStarted').length === 3,
       30_000,
       200,
     );
@@ -92,12 +93,12 @@ describe('cluster mode: events and executions shared through Redis', function ()
     await callTool(a, 'x_tools_crash', {}).catch(() => undefined);
     const onB = await eventually(
       () => events(b, { resource_name: 'tools', limit: 20 }),
-      (p) => p.events.some((e) => e.reason === 'ServerFailed'),
+      (p) => p.events.some((e) => e.reason === 'MCPServerFailed'),
       30_000,
       200,
     );
     const onA = await events(a, { resource_name: 'tools', limit: 20 });
-    const failed = onB.events.find((e) => e.reason === 'ServerFailed')!;
+    const failed = onB.events.find((e) => e.reason === 'MCPServerFailed')!;
     expect(onA.events.find((e) => e.id === failed.id)).to.deep.equal(failed);
     expect(onA.events.map((e) => e.id).filter((id) => id <= failed.id)).to.deep.equal(onB.events.map((e) => e.id).filter((id) => id <= failed.id));
   });
@@ -146,16 +147,18 @@ describe('cluster mode: events and executions shared through Redis', function ()
     expect(onC).to.deep.equal(onA);
 
     await eventually(
-      () => Promise.resolve(seen.filter((e) => e.resource.name === id).map((e) => e.reason)),
-      (reasons) => reasons.includes('ExecutionCompleted'),
+      () => Promise.resolve(seen.filter((e) => e.execution_id === id).map((e) => e.reason)),
+      (reasons) => reasons.includes('WorkflowExecutionCompleted'),
       30_000,
       100,
     );
-    expect(seen.filter((e) => e.resource.name === id).map((e) => e.reason)).to.deep.equal([
-      'ExecutionStarted',
-      'StepCompleted',
-      'StepCompleted',
-      'ExecutionCompleted',
+    expect(seen.filter((e) => e.execution_id === id).map((e) => e.reason)).to.deep.equal([
+      'WorkflowExecutionStarted',
+      'WorkflowStepStarted',
+      'WorkflowStepCompleted',
+      'WorkflowStepStarted',
+      'WorkflowStepCompleted',
+      'WorkflowExecutionCompleted',
     ]);
     await follower.close();
     await following.catch(() => undefined);

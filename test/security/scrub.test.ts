@@ -183,9 +183,9 @@ describe('security: no secret leaves through an upstream', function () {
     it('core_events {follow: true} streams its events without the token', async () => {
       const failed = await eventually(
         async () => streamed.filter((e) => e.message.includes(executionId)),
-        (s) => s.some((e) => e.reason === 'ExecutionFailed'),
+        (s) => s.some((e) => e.reason === 'WorkflowExecutionFailed'),
       );
-      expect(failed.find((e) => e.reason === 'StepFailed')!.message).to.include(`the token ${REDACTED} was refused`);
+      expect(failed.find((e) => e.reason === 'WorkflowStepFailed')!.message).to.include(`the token ${REDACTED} was refused`);
       expectNoSecret(streamed, 'followed events');
       expectNoSecret((await followed).structuredContent, 'core_events result');
     });
