@@ -105,7 +105,6 @@ export function readEventArguments(tool: string, args: JsonObject, now = Date.no
     ...(until !== undefined ? { until } : {}),
   };
   const seconds = args.follow_seconds as number | undefined;
-  const follow: FollowMode =
-    args.follow !== true ? { kind: 'none' } : seconds === undefined ? { kind: 'session' } : { kind: 'bounded', seconds };
+  const follow: FollowMode = args.follow !== true ? { kind: 'none' } : seconds === undefined ? { kind: 'session' } : { kind: 'bounded', seconds };
   return { query, follow };
 }

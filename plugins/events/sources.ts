@@ -32,7 +32,12 @@ export function tapSources(kernel: KernelApi, log: EventLog): void {
       [servers.deleted, 'Deleted'],
     ] as const)
       for (const name of names)
-        log.record({ type: 'Normal', reason: `MCPServer${done}`, resource: { type: 'MCPServer', name }, message: `MCPServer ${name} successfully ${done.toLowerCase()}` });
+        log.record({
+          type: 'Normal',
+          reason: `MCPServer${done}`,
+          resource: { type: 'MCPServer', name },
+          message: `MCPServer ${name} successfully ${done.toLowerCase()}`,
+        });
     const workflows = diff(previous?.workflows, next.workflows);
     // A definition in force passed the configuration check: that is its validation (a refused one is ConfigRejected).
     for (const [names, done] of [
@@ -101,10 +106,10 @@ export function tapSources(kernel: KernelApi, log: EventLog): void {
         const newlyUnreachable = c.state === 'unreachable' && !unreachable.has(c.name);
         if (newlyUnreachable) unreachable.add(c.name);
         const [reason, message] = newlyUnreachable
-            ? ['MCPServerUnreachable', `${n} is unreachable${detail}`]
-            : recovering
-              ? ['MCPServerRecoveryFailed', `${n} recovery failed${detail}`]
-              : ['MCPServerFailed', `${n} failed${detail}`];
+          ? ['MCPServerUnreachable', `${n} is unreachable${detail}`]
+          : recovering
+            ? ['MCPServerRecoveryFailed', `${n} recovery failed${detail}`]
+            : ['MCPServerFailed', `${n} failed${detail}`];
         log.record({ type: 'Warning', reason, resource, message });
         break;
       }

@@ -24,6 +24,7 @@ import {
 import { toToolForm, type WorkflowToolForm } from './definition.js';
 import type { WorkflowRegistry } from './registry.js';
 import { checkForm } from './validate-form.js';
+import { recordValidation } from './validation-events.js';
 import { executionNotFound, executionView, getQuery, listArgs, listSummary, MAX_LIMIT, STATUSES } from './execution-views.js';
 
 const { read: READ, create: CREATE, update: UPDATE, delete: DELETE } = ANNOTATIONS;
@@ -54,13 +55,7 @@ const operation = (op: WorkflowOperation): AdminOperation => ({ resource: 'workf
 export function workflowCoreTools(kernel: KernelApi, registry: WorkflowRegistry, executions: ExecutionRecords): ToolDefinition[] {
   const store = () => kernel.services.get('store');
   const namespace = () => kernel.settings().namespace;
-  // Validation is an event of its own (reference-behaviour.md §6.1, §10); a success on create or update is told when the definition takes effect (events plugin).
-  const validated = (name: string, errors: readonly string[]) =>
-    kernel.services.find('events')?.record(
-      errors.length
-        ? { type: 'Warning', reason: 'WorkflowValidationFailed', resource: { type: 'Workflow', name }, message: `Workflow ${name} validation failed: ${errors.join('; ')}` }
-        : { type: 'Normal', reason: 'WorkflowValidationSucceeded', resource: { type: 'Workflow', name }, message: `Workflow ${name} validation completed successfully` },
-    );
+  const validated = (name: string, errors: readonly string[]) => recordValidation(kernel.services.find('events'), name, errors);
   const require = (name: string) => {
     const entry = registry.get(name);
     if (!entry) throw new SwitchboardError('NOT_FOUND', `workflow ${name} not found`, { kind: 'workflow', name });

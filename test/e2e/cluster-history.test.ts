@@ -178,7 +178,8 @@ describe('cluster mode: events and executions shared through Redis', function ()
     follower.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
       if (n.params.logger === 'switchboard.events') seen.push(n.params.data as Ev);
     });
-    const answer = (await callTool(follower, 'core_events', { follow: true, resourceType: 'Workflow', resourceName: 'followed-here' })).structuredContent as unknown as {
+    const answer = (await callTool(follower, 'core_events', { follow: true, resourceType: 'Workflow', resourceName: 'followed-here' }))
+      .structuredContent as unknown as {
       following: string;
       total: number;
     };

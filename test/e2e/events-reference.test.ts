@@ -117,7 +117,12 @@ describe('core_events as the reference has it (reference-behaviour.md §10)', fu
 
   describe('servers', () => {
     it('files definition and lifecycle events under MCPServer/<name> with the reference reasons and phrases', async () => {
-      const created = await callTool(client, 'core_mcpserver_create', { name: 'extra', type: 'stdio', command: ['node', TEST_SERVER, 'extra'], autoStart: true });
+      const created = await callTool(client, 'core_mcpserver_create', {
+        name: 'extra',
+        type: 'stdio',
+        command: ['node', TEST_SERVER, 'extra'],
+        autoStart: true,
+      });
       expect(created.isError, JSON.stringify(created)).to.not.equal(true);
       const started = await eventually(
         () => events({ resourceType: 'MCPServer', resourceName: 'extra' }),
@@ -199,7 +204,13 @@ describe('core_events as the reference has it (reference-behaviour.md §10)', fu
       expect(find(updated, 'WorkflowUpdated').message).to.equal('Workflow evref successfully updated with 4 steps');
       expect(reasons(updated).filter((r) => r === 'WorkflowValidationSucceeded')).to.have.length(2);
 
-      const refused = await callTool(client, 'core_workflow_create', { name: 'evbad', steps: [{ id: 'a', tool: 'x_fx_ping' }, { id: 'a', tool: 'x_fx_ping' }] });
+      const refused = await callTool(client, 'core_workflow_create', {
+        name: 'evbad',
+        steps: [
+          { id: 'a', tool: 'x_fx_ping' },
+          { id: 'a', tool: 'x_fx_ping' },
+        ],
+      });
       expect(refused.isError).to.equal(true);
       const bad = await events({ resourceType: 'Workflow', resourceName: 'evbad' });
       expect(reasons(bad)).to.deep.equal(['WorkflowValidationFailed']);
