@@ -309,6 +309,45 @@ describe('core_events as the reference has it (reference-behaviour.md §10)', fu
       await follower.close();
     });
 
+    it("keeps to the session's logging/setLevel: above notice, only the warnings are pushed", async () => {
+      const follower = await connectHttp(sb.url);
+      const seen: Ev[] = [];
+      follower.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+        if (n.params.logger === 'switchboard.events') seen.push(n.params.data as Ev);
+      });
+      await follower.setLoggingLevel('warning');
+      await callTool(follower, 'core_events', { follow: true, resourceName: 'levels' });
+      const refused = () =>
+        callTool(client, 'core_workflow_create', {
+          name: 'levels',
+          steps: [
+            { id: 'a', tool: 'x_fx_ping' },
+            { id: 'a', tool: 'x_fx_ping' },
+          ],
+        });
+      await eventually(
+        async () => {
+          await refused();
+          return seen.length;
+        },
+        (n) => n > 0,
+        20_000,
+        200,
+      );
+      // On one stream, in order: the Normal one would come before the second warning.
+      const before = seen.length;
+      await callTool(client, 'core_workflow_validate', { name: 'levels', steps: [{ id: 'p', tool: 'x_fx_ping' }] });
+      await refused();
+      await eventually(
+        () => Promise.resolve(seen.length),
+        (n) => n > before,
+        20_000,
+        50,
+      );
+      expect(seen.map((e) => e.reason)).to.deep.equal(Array(seen.length).fill('WorkflowValidationFailed'));
+      await follower.close();
+    });
+
     it('follow_seconds keeps the bounded mode: the call stays open and ends with followed and follow_ended', async () => {
       const r = (await callTool(client, 'core_events', { follow: true, follow_seconds: 0.2, resourceName: 'nothing-here' })).structuredContent as Record<
         string,
