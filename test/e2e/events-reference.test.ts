@@ -272,6 +272,42 @@ describe('core_events as the reference has it (reference-behaviour.md §10)', fu
     });
   });
 
+  describe('a cancelled run', () => {
+    it('is WorkflowExecutionCancelled (Warning), saying why', async () => {
+      await callTool(client, 'core_workflow_create', { name: 'evslow', steps: [{ id: 'wait', tool: 'x_fx_slow', args: { ms: 30_000 } }] });
+      // The previous test stopped and restarted the fixture server: its tools come back first.
+      await eventually(
+        async () => (await callTool(client, 'core_workflow_available', { name: 'evslow' })).structuredContent as { available: boolean },
+        (r) => r.available,
+        20_000,
+        100,
+      );
+      const abort = new AbortController();
+      const running = client
+        .callTool({ name: 'call_tool', arguments: { name: 'workflow_evslow', arguments: {} } }, undefined, { signal: abort.signal })
+        .catch((e: unknown) => e);
+      await eventually(
+        () => events({ resourceName: 'evslow' }),
+        (p) => reasons(p).includes('WorkflowStepStarted'),
+        20_000,
+        50,
+      );
+      abort.abort();
+      await running;
+      const p = await eventually(
+        () => events({ resourceName: 'evslow' }),
+        (x) => reasons(x).includes('WorkflowExecutionCancelled'),
+        20_000,
+        50,
+      );
+      expect(find(p, 'WorkflowExecutionCancelled')).to.deep.include({
+        type: 'Warning',
+        message: 'Workflow evslow execution cancelled: cancelled by the client or by shutdown',
+      });
+      expect(reasons(p)).to.not.include('WorkflowStepCompleted');
+    });
+  });
+
   describe('follow: true without follow_seconds', () => {
     it('answers at once, then pushes later matching events to the session until it follows anew', async () => {
       const follower = await connectHttp(sb.url);
