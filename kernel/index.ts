@@ -56,6 +56,7 @@ export { SERVER_INFO } from './mcp/shared/implementation.js';
 export type { MetaToolDefinition, SharedSessionTransport } from './mcp/server/endpoint.js';
 export type { EndpointWording } from './mcp/server/wording.js';
 export { PASSTHROUGH } from './mcp/shared/passthrough.js';
+export { logLevelPasses } from './mcp/shared/client-channel.js';
 export { hasMeta, messageKind } from './mcp/shared/message-shape.js';
 export type { MessageKind } from './mcp/shared/message-shape.js';
 export { abortControllers, nextRequestId, protocolDispatch, SDK_VERSION_CHECKED, setRawRequestHandler } from './mcp/shared/sdk-internals.js';

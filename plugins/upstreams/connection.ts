@@ -31,6 +31,8 @@ export class UpstreamConnection implements ServedLists {
   /** The WWW-Authenticate challenge of the 401 that put this server in auth_required. */
   challenge: string | undefined;
   lastRestartedAt: string | undefined;
+  /** Set while restart() runs: its state changes are announced as part of a restart (events tell MCPServerRestarting from a first start). */
+  restarting = false;
   tools: Tool[] = [];
   resources: Resource[] = [];
   resourceTemplates: ResourceTemplate[] = [];
@@ -96,9 +98,14 @@ export class UpstreamConnection implements ServedLists {
   }
 
   async restart(): Promise<void> {
-    await this.stop();
-    this.lastRestartedAt = new Date().toISOString();
-    await this.start();
+    this.restarting = true;
+    try {
+      await this.stop();
+      this.lastRestartedAt = new Date().toISOString();
+      await this.start();
+    } finally {
+      this.restarting = false;
+    }
   }
 
   /** Runs one tool on this server for `call` (its client hears what the server asks meanwhile). Hot path. */

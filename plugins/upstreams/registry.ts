@@ -180,7 +180,7 @@ export class Upstreams implements UpstreamRegistry {
   private announce(conn: UpstreamConnection, previous: LifecycleState): void {
     if (conn.state === 'auth_required' && this.conns.get(conn.name) === conn) this.openGate(conn);
     else if (previous === 'auth_required') this.closeGate(conn.name);
-    const change = { name: conn.name, serviceType: 'MCPServer' as const, state: conn.state, previous };
+    const change = { name: conn.name, serviceType: 'MCPServer' as const, state: conn.state, previous, ...(conn.restarting ? { restart: true as const } : {}) };
     this.kernel.hooks.onServiceStateChange.call(conn.error ? { ...change, detail: conn.error } : change);
   }
 
