@@ -131,6 +131,7 @@ describe('newcomer: from a packed tarball to a client listing tools', function (
     let port: number;
     try {
       port = await ready;
+      expect(port, 'SWITCHBOARD_PORT=0 picked a free port').to.not.equal(8090);
       expect(log).to.include('THE MCP ENDPOINT HAS NO AUTHENTICATION');
       const health = spawnSync(image.healthcheck[0]!, image.healthcheck.slice(1), {
         cwd: installed,
