@@ -18,12 +18,17 @@ type Obj = Record<string, unknown>;
 
 let home: string;
 
-function run(...args: string[]): { status: number | null; stdout: string; stderr: string } {
+function runWith(extra: NodeJS.ProcessEnv, ...args: string[]): { status: number | null; stdout: string; stderr: string } {
   const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, USERPROFILE: home };
   delete env.XDG_CONFIG_HOME;
   delete env.SWITCHBOARD_ENDPOINT;
+  Object.assign(env, extra);
   const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 30_000, env });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function run(...args: string[]): { status: number | null; stdout: string; stderr: string } {
+  return runWith({}, ...args);
 }
 
 function json(path: string): Obj {
@@ -115,13 +120,24 @@ describe('switchboard connect: an IDE configured to use Switchboard', function (
     expect(json(file)).to.deep.equal({ mcpServers: { switchboard: { url: 'http://127.0.0.1:9000/mcp' } } });
   });
 
-  it('the endpoint defaults to the one config.yaml of --config-path serves; --endpoint wins', () => {
+  it('the endpoint defaults to the one config.yaml of --config-path serves; SWITCHBOARD_ENDPOINT, then --endpoint, win', () => {
     const config = join(home, 'sb');
     mkdirSync(config);
     writeFileSync(join(config, 'config.yaml'), 'aggregator:\n  host: 0.0.0.0\n  port: 9123\n');
     const r = run('connect', 'vscode', '--print', '--config-path', config);
     expect(JSON.parse(r.stdout)).to.deep.equal({ servers: { switchboard: { type: 'http', url: 'http://127.0.0.1:9123/mcp' } } });
-    const explicit = run('connect', 'vscode', '--print', '--config-path', config, '--endpoint', 'https://sb.example/mcp');
+    const fromEnv = runWith({ SWITCHBOARD_ENDPOINT: 'https://env.example/mcp' }, 'connect', 'vscode', '--print', '--config-path', config);
+    expect(JSON.parse(fromEnv.stdout)).to.have.nested.property('servers.switchboard.url', 'https://env.example/mcp');
+    const explicit = runWith(
+      { SWITCHBOARD_ENDPOINT: 'https://env.example/mcp' },
+      'connect',
+      'vscode',
+      '--print',
+      '--config-path',
+      config,
+      '--endpoint',
+      'https://sb.example/mcp',
+    );
     expect(JSON.parse(explicit.stdout)).to.have.nested.property('servers.switchboard.url', 'https://sb.example/mcp');
   });
 
