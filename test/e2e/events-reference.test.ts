@@ -111,7 +111,7 @@ describe('core_events as the reference has it (reference-behaviour.md §10)', fu
     it('refuses an oversized filter value', async () => {
       const r = await callTool(client, 'core_events', { resourceName: 'x'.repeat(257) });
       expect(errorCode(r)).to.equal('INVALID_ARGUMENTS');
-      expect(text(r)).to.include('/resourceName');
+      expect(text(r)).to.include('resourceName must');
     });
   });
 
@@ -215,7 +215,7 @@ describe('core_events as the reference has it (reference-behaviour.md §10)', fu
       const bad = await events({ resourceType: 'Workflow', resourceName: 'evbad' });
       expect(reasons(bad)).to.deep.equal(['WorkflowValidationFailed']);
       expect(bad.events[0]!.type).to.equal('Warning');
-      expect(bad.events[0]!.message).to.match(/^Workflow evbad validation failed: .*duplicate step id/);
+      expect(bad.events[0]!.message).to.match(/^Workflow evbad validation failed: .*duplicate step ID 'a' found/);
 
       await callTool(client, 'core_workflow_validate', { name: 'evcheck', steps: [{ id: 'p', tool: 'x_fx_ping' }] });
       const checked = await events({ resourceName: 'evcheck' });
