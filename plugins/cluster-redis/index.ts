@@ -26,6 +26,8 @@ export default definePlugin({
     // cluster-history: event log, execution history
     'event-journal',
     'execution-storage',
+    // cluster: caches of shared state follow its changes
+    'broadcast',
   ],
   async setup({ kernel, log }) {
     kernel.config.addSettingsCheck((settings, where) => clusterProblems(settings, where));
@@ -68,6 +70,11 @@ export default definePlugin({
     const { RedisExecutionStorage } = await import('./execution-records.js');
     kernel.services.provide('execution-storage', new RedisExecutionStorage(redis, log));
     // --- end cluster-history ---
+
+    // --- cluster: broadcast, for per-replica caches (verified tokens, remote-server grants) ---
+    const { RedisBroadcast } = await import('./broadcast.js');
+    kernel.services.provide('broadcast', new RedisBroadcast(redis));
+    // --- end broadcast ---
 
     return {
       // Stopped last of those that use it (plugins stop in reverse order of setup).
