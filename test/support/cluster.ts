@@ -3,6 +3,7 @@
  * directory, each replica its own process and port on loopback. Replica 0 is started by the
  * caller (with whatever setup it needs, OAuth or not); the others join with `addReplicas`.
  */
+import { request } from 'node:http';
 import { startSwitchboard, type Running } from './harness.js';
 import type { RedisServer } from './redis-server.js';
 
@@ -36,4 +37,37 @@ export function commandsBetween(before: Map<string, number>, after: Map<string, 
     if (d > 0) delta[name] = d;
   }
   return delta;
+}
+
+/** A replica's /health answer. */
+export async function health(sb: Running): Promise<{ status: string; reason?: string }> {
+  return (await (await fetch(new URL('/health', sb.url))).json()) as { status: string; reason?: string };
+}
+
+/** An initialize sent to `port` as if addressed to `hostPort` (a balancer in front of both would do that). */
+export function initializeAt(port: number, hostPort: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+  });
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/mcp',
+        method: 'POST',
+        headers: { host: hostPort, 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
 }
