@@ -60,7 +60,8 @@ export class ReplicaLiveness {
     await this.redis.client.del(this.keyOf(this.id)).catch(() => undefined);
   }
 
+  /** PSETEX, a command nothing else here sends: a measurement of the call path can tell this timer's traffic apart. */
   private async renew(): Promise<void> {
-    await this.redis.client.set(this.keyOf(this.id), '1', 'PX', TTL_MS);
+    await this.redis.client.psetex(this.keyOf(this.id), TTL_MS, '1');
   }
 }

@@ -29,12 +29,19 @@ export function commandCounts(redis: RedisServer): Map<string, number> {
   return counts;
 }
 
-/** What ran between two `commandCounts`, by name (only names that ran). */
-export function commandsBetween(before: Map<string, number>, after: Map<string, number>): Record<string, number> {
+/**
+ * Commands every replica sends on a timer, whatever the calls do: the liveness key (PSETEX,
+ * every 5 s) and the look for runs of ended replicas (HGETALL, every 5 s). Nothing on a
+ * request's path sends them (replica-liveness.ts, execution-records.ts).
+ */
+export const TIMER_COMMANDS: readonly string[] = ['psetex', 'hgetall'];
+
+/** What ran between two `commandCounts`, by name (only names that ran), leaving out `ignore`. */
+export function commandsBetween(before: Map<string, number>, after: Map<string, number>, ignore: readonly string[] = []): Record<string, number> {
   const delta: Record<string, number> = {};
   for (const [name, n] of after) {
     const d = n - (before.get(name) ?? 0);
-    if (d > 0) delta[name] = d;
+    if (d > 0 && !ignore.includes(name)) delta[name] = d;
   }
   return delta;
 }
