@@ -9,7 +9,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { packageVersion, PASSTHROUGH } from '../kernel/index.js';
-import { connect, ClientError } from './connection.js';
+import { connect, ClientError, disconnect } from './connection.js';
 import { CredentialStore } from './credentials.js';
 import { signIn } from './sign-in.js';
 
@@ -43,7 +43,7 @@ export async function runAgent(endpoint: string, options: { silent: boolean; too
   const close = async () => {
     if (closing) return;
     closing = true;
-    await remote.close().catch(() => undefined);
+    await disconnect(remote).catch(() => undefined);
     process.exit(0);
   };
   server.onclose = () => void close();

@@ -53,8 +53,10 @@ export async function list(client: Client, what: Extract<ClientCommand, { comman
       return json
         ? JSON.stringify(workflows, null, 2) + '\n'
         : table(
-            ['NAME', 'AVAILABLE', 'STEPS', 'DESCRIPTION'],
-            workflows.map((w) => [str(w.name), str(w.available), str(w.steps), str(w.description)]),
+            // core_workflow_list gives the interface's three fields; a step count would cost a
+            // core_workflow_get per workflow, and `describe workflow_<name>` shows the steps' input.
+            ['NAME', 'AVAILABLE', 'DESCRIPTION'],
+            workflows.map((w) => [str(w.name), str(w.available), str(w.description)]),
           );
     }
     case 'executions': {
@@ -65,7 +67,7 @@ export async function list(client: Client, what: Extract<ClientCommand, { comman
             ['ID', 'WORKFLOW', 'STATUS', 'STARTED', 'DURATION'],
             executions.map((e) => [
               str(e.execution_id),
-              str(e.workflow),
+              str(e.workflow_name),
               str(e.status),
               str(e.started_at),
               e.duration_ms === undefined ? '' : `${str(e.duration_ms)} ms`,

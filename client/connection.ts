@@ -48,6 +48,17 @@ export async function connect(endpoint: string, options: { toolset?: string; nam
   return client;
 }
 
+/**
+ * Ends the client's session on the server (DELETE on the MCP endpoint) before closing: a
+ * one-shot command otherwise leaves an idle session behind until it expires, and the admin
+ * page fills with them. A server that does not allow the DELETE (405) has nothing to end.
+ */
+export async function disconnect(client: Client): Promise<void> {
+  const transport = client.transport;
+  if (transport instanceof StreamableHTTPClientTransport && transport.sessionId) await transport.terminateSession().catch(() => undefined);
+  await client.close();
+}
+
 /** Whether `code` is anywhere down an error's cause chain (fetch wraps the socket's error). */
 function errorChainHas(err: unknown, code: string): boolean {
   for (let e = err as { code?: string; cause?: unknown; message?: string } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {

@@ -5,7 +5,7 @@
 import { ClientUsageError, CLIENT_USAGE, parseClientArgs, type ClientArgs } from './args.js';
 import { runAgent } from './agent.js';
 import { call, describe, list } from './commands.js';
-import { ClientError, connect } from './connection.js';
+import { ClientError, connect, disconnect } from './connection.js';
 import { CredentialStore } from './credentials.js';
 import { signIn } from './sign-in.js';
 
@@ -36,7 +36,7 @@ async function run(args: ClientArgs): Promise<number> {
         }
         return 0;
       } finally {
-        await client.close();
+        await disconnect(client);
       }
     }
   }

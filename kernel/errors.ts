@@ -49,8 +49,16 @@ export class SwitchboardError extends Error {
 }
 
 export class ToolNotFoundError extends SwitchboardError {
-  constructor(readonly toolName: string) {
-    super('TOOL_NOT_FOUND', `Tool '${toolName}' not found`, { name: toolName });
+  /** `suggestion`: a name the caller may call that is probably the one meant (kernel/tool-suggestion.ts). */
+  constructor(
+    readonly toolName: string,
+    suggestion?: string,
+  ) {
+    super(
+      'TOOL_NOT_FOUND',
+      `tool not found: ${toolName}${suggestion ? ` (did you mean '${suggestion}'?)` : ''}`,
+      suggestion ? { name: toolName, suggestion } : { name: toolName },
+    );
   }
 }
 
@@ -64,8 +72,9 @@ export class OutsideToolsetError extends SwitchboardError {
 }
 
 export interface ArgumentProblem {
-  /** JSON pointer into the arguments object ('' for the object itself). */
+  /** JSON pointer into the arguments object ('' for the object itself; a missing argument's own pointer). */
   path: string;
+  /** The whole problem, naming its argument: "limit must be at least 1 (minimum value)". */
   message: string;
 }
 
@@ -74,7 +83,7 @@ export class InvalidArgumentsError extends SwitchboardError {
     toolName: string,
     readonly problems: readonly ArgumentProblem[],
   ) {
-    const listed = problems.map((p) => `${p.path || '(arguments)'} ${p.message}`).join('; ');
+    const listed = problems.map((p) => p.message).join('; ');
     super('INVALID_ARGUMENTS', `Invalid arguments for '${toolName}': ${listed}`, {
       name: toolName,
       problems: problems.map((p) => ({ ...p })),
@@ -83,8 +92,9 @@ export class InvalidArgumentsError extends SwitchboardError {
 }
 
 export class ServerUnavailableError extends SwitchboardError {
-  constructor(server: string, reason: string, details?: Record<string, unknown>) {
-    super('SERVER_UNAVAILABLE', `Server '${server}' is not available: ${reason}`, { server, ...details });
+  /** `message` replaces the usual wording where clients match other words (a stopped server: "server not found: <server>"). */
+  constructor(server: string, reason: string, details?: Record<string, unknown>, message = `Server '${server}' is not available: ${reason}`) {
+    super('SERVER_UNAVAILABLE', message, { server, ...details });
   }
 }
 
@@ -147,11 +157,14 @@ export class ConfigInvalidError extends SwitchboardError {
 }
 
 export class ValidationFailedError extends SwitchboardError {
+  /** `report`: more for details beside `problems` (a validate tool's whole answer, say). */
   constructor(
     message: string,
     readonly problems: readonly string[],
+    report?: Record<string, unknown>,
   ) {
     super('VALIDATION_FAILED', problems.length ? `${message}: ${problems.join('; ')}` : message, {
+      ...report,
       problems: [...problems],
     });
   }

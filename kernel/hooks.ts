@@ -18,6 +18,8 @@ export interface ServiceStateChange {
   state: string;
   previous: string;
   detail?: string;
+  /** The transition is part of a restart (an operator's, or a changed definition's): its `starting` is not a first start. */
+  restart?: true;
 }
 
 export interface KernelHooks {

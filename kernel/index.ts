@@ -42,7 +42,7 @@ export type { ConfigProblem } from './errors.js';
 
 // Tools, calls and the catalogue.
 export { coreToolName, servedBy } from './tools.js';
-export type { CallContext, JsonObject, JsonSchemaObject, ToolAnnotations, ToolDefinition } from './tools.js';
+export type { CallContext, JsonObject, JsonSchemaObject, ToolAnnotations, ToolDefinition, ToolInvoker } from './tools.js';
 export { ANNOTATIONS, coreTool, publishCoreTools } from './core-tool.js';
 export type { CatalogueEntry } from './catalogue.js';
 export type { Cancellation } from './cancellation.js';
@@ -56,6 +56,7 @@ export { SERVER_INFO } from './mcp/shared/implementation.js';
 export type { MetaToolDefinition, SharedSessionTransport } from './mcp/server/endpoint.js';
 export type { EndpointWording } from './mcp/server/wording.js';
 export { PASSTHROUGH } from './mcp/shared/passthrough.js';
+export { logLevelPasses } from './mcp/shared/client-channel.js';
 export { hasMeta, messageKind } from './mcp/shared/message-shape.js';
 export type { MessageKind } from './mcp/shared/message-shape.js';
 export { abortControllers, nextRequestId, protocolDispatch, SDK_VERSION_CHECKED, setRawRequestHandler } from './mcp/shared/sdk-internals.js';
@@ -135,6 +136,7 @@ export type {
 export type { HttpService, RawHandler } from './contracts/http.js';
 export type {
   ContentChange,
+  LifecycleState,
   ServiceHealth,
   ServiceState,
   ServiceStatus,
@@ -144,6 +146,7 @@ export type {
   UpstreamResourceTemplate,
 } from './contracts/lifecycle.js';
 export type { CallEnd } from './contracts/observations.js';
+export { isActiveState, isStoppedState, reportedState, STATES_BY_TRANSPORT } from './service-states.js';
 export type { OrchestratorSecrets } from './contracts/orchestrator-secrets.js';
 export type { ReplayGuard } from './contracts/replay.js';
 export type { SingleUseValues } from './contracts/single-use.js';

@@ -9,6 +9,7 @@ import { argumentProblems } from './argument-problems.js';
 import type { Catalogue, CatalogueEntry } from './catalogue.js';
 import { createAjv } from './config/validate.js';
 import type { CallEnd, CallOutcome } from './contracts/observations.js';
+import { suggestTool } from './tool-suggestion.js';
 import { InvalidArgumentsError, OutsideToolsetError, ServerUnavailableError, SwitchboardError, ToolNotFoundError } from './errors.js';
 import type { KernelHooks } from './hooks.js';
 import type { Logger } from './log.js';
@@ -40,8 +41,8 @@ export class ToolInvoker {
   /** Resolves a name the way call_tool does, including the request's view. */
   resolve(name: string, call: CallContext): CatalogueEntry {
     const entry = this.catalogue.get(name);
-    if (!entry) throw this.catalogue.whyAbsent(name) ?? new ToolNotFoundError(name);
     const view = call.request.view;
+    if (!entry) throw this.catalogue.whyAbsent(name) ?? new ToolNotFoundError(name, suggestTool(name, this.catalogue.all(), view));
     if (view && !view.includes(entry)) throw view.refusal?.(entry) ?? new OutsideToolsetError(name, view.selectors);
     return entry;
   }
@@ -108,7 +109,7 @@ export class ToolInvoker {
     if (v === undefined) {
       try {
         // The draft an upstream names is not ours to enforce; its constraints are.
-        const { $schema: _draft, $id: _id, ...schema } = entry.inputSchema;
+        const { $schema: _draft, $id: _id, ...schema } = entry.validationSchema ?? entry.inputSchema;
         v = this.ajv.compile(schema);
       } catch (err) {
         // A sloppy upstream schema must not make its tools unusable: warn once, pass through.

@@ -21,7 +21,9 @@ import { loadPlugins } from './plugin-loader.js';
 import { ServiceRegistry } from './services.js';
 import { SessionRegistry } from './sessions.js';
 import { networkExposureWarning, SurfaceRegistry } from './config/surfaces.js';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { readyLine } from './ready-line.js';
 import { audit, authorizerOf, decisionContext } from './authorization/authorize.js';
 import { principalOf } from './authorization/principal.js';
 import { PermissionViews } from './authorization/views.js';
@@ -35,7 +37,14 @@ export interface KernelOptions {
   /** The application's plugins (the composition root's list); third-party ones come from config.yaml. */
   plugins: readonly PluginModule[];
   /** Command-line overrides, applied over config.yaml on every (re)load. */
-  overrides?: { port?: number; host?: string; transport?: Settings['aggregator']['transport'] };
+  overrides?: {
+    port?: number;
+    host?: string;
+    /** Where `host` came from (the --host flag or SWITCHBOARD_HOST): a refusal names it. */
+    hostFrom?: 'flag' | 'env';
+    transport?: Settings['aggregator']['transport'];
+    allowUnauthenticatedNetwork?: boolean;
+  };
   log?: Logger;
   /** Called when a plugin asks the process to end (stdio client gone). */
   onShutdownRequest?: (reason: string) => void;
@@ -106,7 +115,9 @@ export class Kernel implements KernelApi {
     try {
       await kernel.bootSteps();
     } catch (err) {
-      await kernel.shutdown('startup failed').catch(() => undefined);
+      // Nothing started yet (the usual case: a configuration problem): nothing to announce;
+      // the caller says why it does not start, and a "shutting down" before that misleads.
+      await kernel.shutdown('startup failed', { quiet: kernel.started.length === 0 }).catch(() => undefined);
       throw err;
     }
     return kernel;
@@ -122,6 +133,7 @@ export class Kernel implements KernelApi {
         ...(o.port !== undefined ? { port: o.port } : {}),
         ...(o.host ? { host: o.host } : {}),
         ...(o.transport ? { transport: o.transport } : {}),
+        ...(o.allowUnauthenticatedNetwork !== undefined ? { allowUnauthenticatedNetwork: o.allowUnauthenticatedNetwork } : {}),
       },
     };
   }
@@ -133,7 +145,7 @@ export class Kernel implements KernelApi {
   static async check(options: KernelOptions): Promise<ConfigSnapshot> {
     const kernel = new Kernel(options);
     const { parsed } = await kernel.setupPlugins();
-    await kernel.loaded.loadAll(kernel.services.get('store'), parsed, { publish: false });
+    await kernel.loaded.loadAll(kernel.services.get('store'), parsed, { publish: false, strict: true });
     return kernel.loaded.snapshot;
   }
 
@@ -151,7 +163,7 @@ export class Kernel implements KernelApi {
     // Reloads are checked before the overrides are applied to them; the check must see the
     // address that will really be bound, and name `--host` when that is where it came from.
     this.pipeline.addSettingsCheck((s, where) =>
-      this.surfaces.problems(this.applyOverrides(s), where, { hostFromCommandLine: Boolean(this.options.overrides?.host) }),
+      this.surfaces.problems(this.applyOverrides(s), where, this.options.overrides?.host ? { hostFrom: this.options.overrides.hostFrom ?? 'flag' } : {}),
     );
     for (const key of RESERVED_SETTINGS) {
       if (settings[key]) {
@@ -172,9 +184,12 @@ export class Kernel implements KernelApi {
   }
 
   private async bootSteps(): Promise<void> {
+    // Before plugins run: the file store makes the directory for its own state.
+    const configExisted = existsSync(this.options.configPath);
     const { parsed, instances } = await this.setupPlugins();
     const store = this.services.get('store');
-    await this.loaded.loadAll(store, parsed);
+    // A bad definition file is left out (and said), not a reason to keep every server down.
+    await this.loaded.loadAll(store, parsed, { publish: true, strict: false });
     for (const entry of instances) {
       await entry.instance.start?.();
       this.started.push(entry);
@@ -182,13 +197,23 @@ export class Kernel implements KernelApi {
     await store.watch((change) => void this.loaded.handleChange(change));
     const exposed = networkExposureWarning(this.settings(), this.services.find('http')?.address());
     if (exposed) this.log.warn(exposed);
-    this.log.info(`ready: ${this.catalogue.all().length} tools from ${this.config.snapshot.mcpServers.size} servers`);
+    this.log.info(
+      readyLine({
+        tools: this.catalogue.all().length,
+        servers: this.services
+          .find('upstreams')
+          ?.list()
+          .filter((s) => s.service_type === 'MCPServer'),
+        configPath: this.options.configPath,
+        configExisted,
+      }),
+    );
   }
 
   /** Refuse new calls, let running ones finish (up to the grace period), then stop plugins in reverse. */
-  shutdown(reason: string): Promise<void> {
+  shutdown(reason: string, options: { quiet?: boolean } = {}): Promise<void> {
     this.stopping ??= (async () => {
-      this.log.info(`shutting down: ${reason}`);
+      if (!options.quiet) this.log.info(`shutting down: ${reason}`);
       const grace = this.pipeline ? this.settingsOrDefault().aggregator.shutdownGraceSeconds * 1000 : 0;
       const left = await this.tools.drain(grace);
       if (left) this.log.warn(`${left} tool call(s) still running after ${grace} ms; stopping anyway`);

@@ -53,6 +53,12 @@ export interface ToolDefinition {
    * clients are shown.
    */
   checksOwnArguments?: true;
+  /**
+   * What the kernel checks arguments against when it is not `inputSchema`: a family's tool
+   * checks its instance argument itself, so that its refusal can name the members that are
+   * there now rather than the enum clients were last shown.
+   */
+  validationSchema?: JsonSchemaObject;
   invoke: ToolInvoker;
 }
 

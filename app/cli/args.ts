@@ -3,19 +3,28 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { SwitchboardError } from '../../kernel/errors.js';
 
-export type Command = 'serve' | 'check' | 'reference' | 'crds' | 'import' | 'help' | 'version';
-const COMMANDS: readonly Command[] = ['serve', 'check', 'reference', 'crds', 'import', 'help', 'version'];
+export type Command = 'serve' | 'check' | 'reference' | 'crds' | 'import' | 'init' | 'connect' | 'help' | 'version';
+const COMMANDS: readonly Command[] = ['serve', 'check', 'reference', 'crds', 'import', 'init', 'connect', 'help', 'version'];
 
 export interface CliArgs {
   command: Command;
   configPath: string;
   port?: number;
   host?: string;
+  /** Where --host's value came from, so that a refusal names what to change. */
+  hostFrom?: 'flag' | 'env';
+  /** --allow-unauthenticated-network: the container image's visible opt-in (docs/security.md). */
+  allowUnauthenticatedNetwork?: boolean;
   transport?: 'streamable-http' | 'sse' | 'stdio';
   /** import: the client configuration file. */
   file?: string;
   dryRun?: boolean;
   force?: boolean;
+  /** connect: the client to configure, --print, --config FILE and --endpoint URL. */
+  client?: string;
+  print?: boolean;
+  clientConfig?: string;
+  endpoint?: string;
 }
 
 export class UsageError extends SwitchboardError {
@@ -31,9 +40,16 @@ Commands:
   check        Validate the configuration and exit (exit 1 with file:line errors)
   reference    Print the configuration reference (Markdown, from the JSON Schemas)
   crds         Print the Kubernetes CustomResourceDefinitions (YAML, from the same schemas)
+  init         Create the configuration directory: a commented config.yaml and an example
+               server; never overwrites a file
   import FILE  Write mcpservers/*.yaml from a client's MCP configuration (Claude Desktop,
                Cursor: mcpServers; VS Code: servers). --dry-run prints instead; --force
                overwrites existing files
+  connect CLIENT
+               Configure claude-desktop, claude-code, cursor or vscode to use Switchboard
+               (keeps the rest of the file, writes a backup beside it). --print shows the
+               JSON instead; --config FILE names the client's file; --endpoint URL the
+               Switchboard to use; --force replaces an existing 'switchboard' entry
 
 Client commands (see switchboard list --help):
   list tools|servers|workflows|executions, describe TOOL, call TOOL [--arg k=v]...,
@@ -41,17 +57,40 @@ Client commands (see switchboard list --help):
 
 Options:
   --config-path DIR   Configuration directory (default ~/.config/switchboard/)
-  --port N            Listen on port N (overrides aggregator.port; 0 picks a free port)
-  --host ADDR         Bind address (overrides aggregator.host)
+  --port N            Listen on port N (overrides aggregator.port; 0 picks a free port;
+                      else $SWITCHBOARD_PORT)
+  --host ADDR         Bind address (overrides aggregator.host; else $SWITCHBOARD_HOST)
+  --allow-unauthenticated-network
+                      Accept a non-loopback bind without OAuth (overrides
+                      aggregator.allowUnauthenticatedNetwork; docs/security.md)
   --transport T       streamable-http, sse or stdio (overrides aggregator.transport)
   --dry-run           import: print what would be written
-  --force             import: overwrite existing server files
+  --force             import: overwrite existing server files; connect: replace the entry
   -h, --help          Show this help
   -v, --version       Show the version
 `;
 
-export function parseArgs(argv: readonly string[]): CliArgs {
+function parsePort(v: string, where: string): number {
+  const n = Number(v);
+  if (!/^\d+$/.test(v) || n > 65535) throw new UsageError(`${where} must be an integer from 0 to 65535, got '${v}'`);
+  return n;
+}
+
+/**
+ * The environment gives what a container sets once for every command line (its image, its
+ * orchestrator): the bind address and port. Flags win over it, and it wins over config.yaml.
+ */
+function fromEnvironment(out: CliArgs, env: NodeJS.ProcessEnv): void {
+  if (env.SWITCHBOARD_HOST) {
+    out.host = env.SWITCHBOARD_HOST;
+    out.hostFrom = 'env';
+  }
+  if (env.SWITCHBOARD_PORT) out.port = parsePort(env.SWITCHBOARD_PORT, 'SWITCHBOARD_PORT');
+}
+
+export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = {}): CliArgs {
   const out: CliArgs = { command: 'serve', configPath: join(homedir(), '.config', 'switchboard') };
+  fromEnvironment(out, env);
   let commandSeen = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
@@ -71,15 +110,24 @@ export function parseArgs(argv: readonly string[]): CliArgs {
       case '--config-path':
         out.configPath = resolve(value());
         break;
-      case '--port': {
-        const v = value();
-        const n = Number(v);
-        if (!/^\d+$/.test(v) || n > 65535) throw new UsageError(`--port must be an integer from 0 to 65535, got '${v}'`);
-        out.port = n;
+      case '--port':
+        out.port = parsePort(value(), '--port');
         break;
-      }
       case '--host':
         out.host = value();
+        out.hostFrom = 'flag';
+        break;
+      case '--allow-unauthenticated-network':
+        out.allowUnauthenticatedNetwork = true;
+        break;
+      case '--print':
+        out.print = true;
+        break;
+      case '--config':
+        out.clientConfig = resolve(value());
+        break;
+      case '--endpoint':
+        out.endpoint = value();
         break;
       case '--transport': {
         const v = value();
@@ -104,9 +152,15 @@ export function parseArgs(argv: readonly string[]): CliArgs {
           out.file = resolve(flag);
           break;
         }
+        if (!flag.startsWith('-') && out.command === 'connect' && out.client === undefined) {
+          out.client = flag;
+          break;
+        }
         throw new UsageError(`unknown option '${flag}'`);
     }
   }
   if (out.command === 'import' && !out.file) throw new UsageError('import needs the file to read: switchboard import FILE');
+  if (out.command === 'connect' && !out.client)
+    throw new UsageError('connect needs the client to configure: switchboard connect claude-desktop|claude-code|cursor|vscode');
   return out;
 }

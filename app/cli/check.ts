@@ -1,13 +1,37 @@
-/** `switchboard check`: the startup validation, every plugin's checks included, without serving. */
+/**
+ * `switchboard check`: the startup validation, every plugin's checks included, without serving.
+ * Problems fail it (exit 1). What is valid but would not run here, a stdio server whose
+ * command is not on this machine's PATH, is a warning: check may run in CI on another machine
+ * than serve, but a person checking their own setup must hear it before the server fails on
+ * every retry.
+ */
 import { BUILT_IN_PLUGINS } from '../built-in-plugins.js';
 import { ConfigInvalidError, formatConfigProblem } from '../../kernel/errors.js';
 import { Kernel } from '../../kernel/kernel.js';
 import { createLogger } from '../../kernel/log.js';
+import { commandLine } from '../../kernel/config/command-line.js';
+import type { ConfigSnapshot } from '../../kernel/config/snapshot.js';
+import { commandFound } from '../../lib/process/find-command.js';
+
+function warnings(s: ConfigSnapshot): string[] {
+  const out: string[] = [];
+  for (const { value: def, origin } of s.mcpServers.values()) {
+    const executable = def.type === 'stdio' ? commandLine(def)[0] : undefined;
+    if (executable && !commandFound(executable, s.configPath))
+      out.push(
+        `${origin.file}: warning: command '${executable}' is not found on PATH (or relative to ${s.configPath}); server '${def.name}' would fail to start`,
+      );
+  }
+  return out;
+}
 
 export async function check(configPath: string): Promise<number> {
   try {
     const s = await Kernel.check({ plugins: BUILT_IN_PLUGINS, configPath, log: createLogger({ level: 'error' }) });
-    process.stdout.write(`${configPath}: OK (${s.mcpServers.size} MCP servers, ${s.workflows.size} workflows)\n`);
+    const warned = warnings(s);
+    for (const w of warned) process.stderr.write(`${w}\n`);
+    const tail = warned.length ? `, ${warned.length} warning${warned.length === 1 ? '' : 's'}` : '';
+    process.stdout.write(`${configPath}: OK (${s.mcpServers.size} MCP servers, ${s.workflows.size} workflows${tail})\n`);
     return 0;
   } catch (err) {
     if (err instanceof ConfigInvalidError) {

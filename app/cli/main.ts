@@ -1,11 +1,16 @@
 /** The `switchboard` command. */
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import { BUILT_IN_PLUGINS } from '../built-in-plugins.js';
 import { ConfigInvalidError, formatConfigProblem } from '../../kernel/errors.js';
 import { Kernel } from '../../kernel/kernel.js';
 import { createLogger } from '../../kernel/log.js';
-import { packageVersion } from '../../kernel/paths.js';
+import { packageRoot, packageVersion } from '../../kernel/paths.js';
 import { check } from './check.js';
 import { importServers } from './import/import-command.js';
+import { connectClient } from './connect/connect-command.js';
+import { configuredEndpoint } from './endpoint.js';
+import { init } from './init/init-command.js';
 import { renderConfigReference } from './config-reference.js';
 import { renderCrds } from '../../plugins/store-kubernetes/crds.js';
 import { parseArgs, USAGE, UsageError, type CliArgs } from './args.js';
@@ -30,8 +35,12 @@ async function serve(args: CliArgs): Promise<void> {
   try {
     const overrides: NonNullable<Parameters<typeof Kernel.boot>[0]['overrides']> = {};
     if (args.port !== undefined) overrides.port = args.port;
-    if (args.host) overrides.host = args.host;
+    if (args.host) {
+      overrides.host = args.host;
+      overrides.hostFrom = args.hostFrom ?? 'flag';
+    }
     if (args.transport) overrides.transport = args.transport;
+    if (args.allowUnauthenticatedNetwork !== undefined) overrides.allowUnauthenticatedNetwork = args.allowUnauthenticatedNetwork;
     kernel = await Kernel.boot({
       plugins: BUILT_IN_PLUGINS,
       configPath: args.configPath,
@@ -60,7 +69,7 @@ async function main(): Promise<void> {
   }
   let args: CliArgs;
   try {
-    args = parseArgs(process.argv.slice(2));
+    args = parseArgs(process.argv.slice(2), process.env);
   } catch (err) {
     if (err instanceof UsageError) {
       process.stderr.write(`switchboard: ${err.message}\n\n${USAGE}`);
@@ -95,6 +104,33 @@ async function main(): Promise<void> {
         }),
       );
       return;
+    case 'init':
+      process.exit(await init({ configPath: args.configPath, out: (line) => process.stdout.write(`${line}\n`) }));
+      return;
+    case 'connect': {
+      const cli = join(packageRoot(), 'bin', 'switchboard.js');
+      // npx runs from a cache it may clean: a path into it would break the client later.
+      if (!args.print && args.client === 'claude-desktop' && /[\\/]_npx[\\/]/.test(cli))
+        process.stderr.write(`switchboard connect: ${cli} is in npx's cache; 'npm i -g switchboard' first so that the path stays valid\n`);
+      const endpoint =
+        args.endpoint ??
+        (process.env.SWITCHBOARD_ENDPOINT ||
+          (await configuredEndpoint(args.configPath, { ...(args.host ? { host: args.host } : {}), ...(args.port !== undefined ? { port: args.port } : {}) })));
+      process.exit(
+        await connectClient({
+          client: args.client!,
+          endpoint,
+          ...(args.clientConfig ? { file: args.clientConfig } : {}),
+          print: args.print ?? false,
+          force: args.force ?? false,
+          host: { platform: process.platform, home: homedir(), env: process.env },
+          agent: { node: process.execPath, cli },
+          out: (line) => process.stdout.write(`${line}\n`),
+          err: (line) => process.stderr.write(`${line}\n`),
+        }),
+      );
+      return;
+    }
     case 'serve':
       await serve(args);
   }

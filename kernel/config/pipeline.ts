@@ -152,7 +152,17 @@ export class ConfigPipeline {
   }
 
   /** Startup: load every resource; any problem anywhere fails the whole load. */
-  async loadAll(store: ResourceStore, parsedSettings?: Pick<ParsedYaml, 'file' | 'locate'>, options: { publish: boolean } = { publish: true }): Promise<void> {
+  /**
+   * The first load. Settings must be valid. A definition that is not (a bad server file) is,
+   * when `strict`, a reason not to start at all (`switchboard check`); otherwise it is
+   * reported and left out, and the rest starts, as a reload of that file would leave it: one
+   * bad file among twenty should not keep nineteen servers from a team. Saving it fixed loads it.
+   */
+  async loadAll(
+    store: ResourceStore,
+    parsedSettings?: Pick<ParsedYaml, 'file' | 'locate'>,
+    options: { publish: boolean; strict: boolean } = { publish: true, strict: true },
+  ): Promise<void> {
     this.checkSettings(this.settingsValue, parsedSettings);
     const { resources, problems } = await store.loadAll();
     const all = [...problems];
@@ -172,7 +182,11 @@ export class ConfigPipeline {
         all.push(...v);
       }
     }
-    if (all.length) throw new ConfigInvalidError(all);
+    if (all.length && options.strict) throw new ConfigInvalidError(all);
+    if (all.length) {
+      for (const p of all) this.log.error(`${formatConfigProblem(p)} (not loaded; it loads once the file is fixed)`);
+      this.onRejected(all);
+    }
     if (options.publish) await this.publish();
     else this.snapshotValue = this.compose();
   }

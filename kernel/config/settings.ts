@@ -192,6 +192,8 @@ export interface McpServerDefinition {
   timeout: number;
   callTimeout: number;
   maxMessageBytes: number;
+  /** Where a stdio server's stderr lines go in the log; its last lines are quoted on an exit anyway. */
+  stderrLogLevel: 'debug' | 'info' | 'warn' | 'off';
   suspended: boolean;
   restartRequestedAt?: string;
   /** Several servers run as one: their tools shown once, with an argument choosing the instance. */

@@ -55,10 +55,15 @@ export function unauthenticatedNetworkHost(settings: Settings): string | undefin
   return a.host;
 }
 
-/** Where settings came from besides config.yaml: the command line's `--host`, which a refusal must name. */
+/** Where settings came from besides config.yaml: `--host` or SWITCHBOARD_HOST, which a refusal must name. */
 export interface SettingsOrigin {
-  hostFromCommandLine?: boolean;
+  hostFrom?: 'flag' | 'env';
 }
+
+const HOST_ORIGINS = {
+  flag: { bind: '--host on the command line', fix: 'pass --host 127.0.0.1' },
+  env: { bind: 'SWITCHBOARD_HOST in the environment', fix: 'set SWITCHBOARD_HOST=127.0.0.1' },
+} as const;
 
 /**
  * OAuth off means loopback only: a wider bind without OAuth protection is refused unless
@@ -68,8 +73,9 @@ export function networkExposureProblems(settings: Settings, where: Pick<ParsedYa
   const host = unauthenticatedNetworkHost(settings);
   if (host === undefined || settings.aggregator.allowUnauthenticatedNetwork) return [];
   const path = ['aggregator', 'host'];
-  const bind = origin.hostFromCommandLine ? `${host} (--host on the command line)` : host;
-  const fix = origin.hostFromCommandLine ? 'pass --host 127.0.0.1' : 'bind to 127.0.0.1';
+  const from = origin.hostFrom ? HOST_ORIGINS[origin.hostFrom] : undefined;
+  const bind = from ? `${host} (${from.bind})` : host;
+  const fix = from ? from.fix : 'bind to 127.0.0.1';
   return [
     {
       file: where.file,

@@ -8,6 +8,7 @@ import addFormatsModule from 'ajv-formats';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ConfigProblem } from '../errors.js';
+import { closestName } from './did-you-mean.js';
 import { packageRoot } from '../paths.js';
 import type { ParsedYaml, PathSegment } from './yaml-document.js';
 
@@ -55,11 +56,24 @@ function pathOf(instancePath: string): PathSegment[] {
     .map((s) => (/^\d+$/.test(s) ? Number(s) : s));
 }
 
-function describe(err: ErrorObject): { key?: string; extra: PathSegment[]; message: string } {
+/** The names of the properties the object at an error's schema path accepts (same document only). */
+function acceptedNames(root: unknown, schemaPath: string): string[] {
+  if (!schemaPath.startsWith('#/')) return [];
+  let node: unknown = root;
+  for (const part of schemaPath.slice(2).split('/').slice(0, -1)) {
+    if (typeof node !== 'object' || node === null) return [];
+    node = (node as Record<string, unknown>)[part.replace(/~1/g, '/').replace(/~0/g, '~')];
+  }
+  const properties = typeof node === 'object' && node !== null ? (node as { properties?: unknown }).properties : undefined;
+  return typeof properties === 'object' && properties !== null ? Object.keys(properties) : [];
+}
+
+function describe(err: ErrorObject, root: unknown): { key?: string; extra: PathSegment[]; message: string } {
   switch (err.keyword) {
     case 'additionalProperties': {
       const key = String((err.params as { additionalProperty: unknown }).additionalProperty);
-      return { key, extra: [key], message: `unknown field '${key}'` };
+      const near = closestName(key, acceptedNames(root, err.schemaPath));
+      return { key, extra: [key], message: `unknown field '${key}'${near ? ` (did you mean '${near}'?)` : ''}` };
     }
     case 'required': {
       const key = String((err.params as { missingProperty: unknown }).missingProperty);
@@ -93,7 +107,7 @@ export function validateDocument(
     // oneOf/anyOf produce one error per branch plus a summary; the branch errors say more.
     if (err.keyword === 'oneOf' || err.keyword === 'anyOf' || err.keyword === 'if') continue;
     const path = pathOf(err.instancePath);
-    const d = describe(err);
+    const d = describe(err, validate.schema);
     const fieldPath = [...path, ...d.extra];
     const pos = parsed.locate([...basePath, ...path], d.key);
     const p: ConfigProblem = { file: parsed.file, ...pos, field: fieldPath.join('.'), message: d.message };

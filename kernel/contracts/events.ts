@@ -1,6 +1,6 @@
 /**
  * The event log (service `events`): what happened to servers, workflows and executions, in
- * the words an operator reads (`ServerFailed: connect ECONNREFUSED ...`). The `events`
+ * the words an operator reads (`MCPServerFailed: MCPServer github failed: connect ECONNREFUSED ...`). The `events`
  * plugin provides it (kept in memory, persisted under state/ in file mode) and serves
  * `core_events`; other plugins record through it when it is there.
  */
@@ -13,10 +13,12 @@ export interface SwitchboardEvent {
   id: number;
   time: string;
   type: EventType;
-  /** UpperCamelCase, stable: ServerStarted, ServerFailed, ToolsDiscovered, ExecutionFailed... */
+  /** UpperCamelCase, stable, prefixed by what it is about: MCPServerStarted, WorkflowExecutionFailed... (docs/events.md). */
   reason: string;
+  /** A run's and its steps' events are filed under the workflow (`Workflow`/<name>) and carry the run's id in `execution_id`. */
   resource: { type: EventResourceType; name: string };
   message: string;
+  execution_id?: string;
   /** Who did it, when a caller did (an admin operation, a denial, a run): principal key and name. */
   actor?: { key: string; name: string };
 }
@@ -24,9 +26,15 @@ export interface SwitchboardEvent {
 export type NewEvent = Omit<SwitchboardEvent, 'id' | 'time'>;
 
 export interface EventQuery {
-  resourceType?: EventResourceType;
+  /**
+   * Any string: one no event has matches nothing. `WorkflowExecution` selects the events of
+   * runs (those with an `execution_id`, and audit entries about a run), `resourceName` then
+   * matching the execution id.
+   */
+  resourceType?: string;
   resourceName?: string;
-  type?: EventType;
+  /** Any string: one no event has matches nothing. */
+  type?: string;
   /** ISO time, inclusive. */
   since?: string;
   until?: string;

@@ -4,7 +4,13 @@
  */
 import type { Owner, SignInTargets } from './sign-in.js';
 
-export type ServiceState = 'stopped' | 'starting' | 'running' | 'stopping' | 'failed' | 'unreachable' | 'auth_required';
+/** What a connection to an MCP server goes through, whatever its transport. */
+export type LifecycleState = 'stopped' | 'starting' | 'running' | 'stopping' | 'failed' | 'unreachable' | 'auth_required';
+/**
+ * The state a service reports (kernel/service-states.ts): a remote server says `connected`
+ * and `disconnected` where a stdio one says `running` and `stopped`.
+ */
+export type ServiceState = LifecycleState | 'connected' | 'disconnected';
 export type ServiceHealth = 'unknown' | 'healthy' | 'unhealthy';
 
 export interface ServiceStatus {

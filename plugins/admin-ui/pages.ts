@@ -3,13 +3,13 @@
  * tools, backoff, last error) and workflow runs with a step timeline. Read-only; actions
  * are forms posting to actions.ts.
  */
-import type { ExecutionRecord, KernelApi, Session } from '../../kernel/index.js';
+import { isActiveState, type ExecutionRecord, type KernelApi, type Session, type ServiceState } from '../../kernel/index.js';
 import { age, html, page, postButton, type Html } from './html.js';
 
 const enc = encodeURIComponent;
 
 function runningServers(kernel: KernelApi): string[] {
-  return (kernel.services.find('upstreams')?.list() ?? []).filter((s) => s.state === 'running').map((s) => s.name);
+  return (kernel.services.find('upstreams')?.list() ?? []).filter((s) => isActiveState(s.state)).map((s) => s.name);
 }
 
 function who(s: Session): Html | string {
@@ -94,8 +94,8 @@ export function sessionPage(kernel: KernelApi, s: Session): Html {
   );
 }
 
-function stateClass(state: string): string {
-  return state === 'running' ? 'good' : state === 'failed' || state === 'unreachable' || state === 'auth_required' ? 'bad' : '';
+function stateClass(state: ServiceState): string {
+  return isActiveState(state) ? 'good' : state === 'failed' || state === 'unreachable' || state === 'auth_required' ? 'bad' : '';
 }
 
 export function serversPage(kernel: KernelApi): Html {

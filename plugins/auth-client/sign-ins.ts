@@ -121,7 +121,8 @@ export class SignIns {
     const kept = query.state ? await this.parts.values.take(FLOW, query.state) : undefined;
     const p = kept === undefined || !query.state ? undefined : this.resume(query.state, JSON.parse(kept) as PendingRecord);
     const outcome = await this.exchange(p, query);
-    if (p && outcome.kind === 'refused') this.parts.record('Warning', 'SignInFailed', p.server, `a sign-in to '${p.server}' failed: ${outcome.message}`);
+    if (p && outcome.kind === 'refused')
+      this.parts.record('Warning', 'MCPServerSignInFailed', p.server, `a sign-in to '${p.server}' failed: ${outcome.message}`);
     return outcome;
   }
 
@@ -191,7 +192,7 @@ export class SignIns {
     }
     this.parts.record(
       'Normal',
-      'SignedIn',
+      'MCPServerSignedIn',
       server,
       `${owner.startsWith('person:') ? 'a person' : 'a session'} signed in to '${server}'; its tools are listed for them`,
     );

@@ -81,7 +81,7 @@ export function authTools(
         const had = parts.grants.has(server, owner);
         await parts.grants.forget(server, owner);
         await upstreams().grantChanged(server, owner);
-        if (had) parts.record('Normal', 'SignedOut', server, `${owner.startsWith('person:') ? 'a person' : 'a session'} signed out of '${server}'`);
+        if (had) parts.record('Normal', 'MCPServerSignedOut', server, `${owner.startsWith('person:') ? 'a person' : 'a session'} signed out of '${server}'`);
         return objectResult({ server, signed_out: had, status: upstreams().statusFor(server, owner) });
       },
     },

@@ -1,27 +1,31 @@
 /** Checks on an MCP server definition given to a core tool: schema errors and practical warnings. */
-import { accessSync, constants } from 'node:fs';
-import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import { commandLine, validateDocument, type McpServerDefinition } from '../../kernel/index.js';
+import { commandFound } from '../../lib/process/find-command.js';
 
 const ARGUMENTS = { file: 'arguments', locate: () => ({ line: 0, column: 0 }) };
 
+export const SERVER_TYPES = ['stdio', 'streamable-http', 'sse'] as const;
+
+/**
+ * The problems of a definition given to create, update or validate. The structural ones are
+ * worded as clients of the reference service match them (reference-behaviour.md §6.3) and
+ * replace what the schema says about the same field; the rest are the schema's.
+ */
 export function schemaErrors(body: Record<string, unknown>): string[] {
-  return validateDocument('mcpserver', body, ARGUMENTS).map((p) => `${p.field || '(definition)'}: ${p.message}`);
-}
-
-function executable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Resolves a command the way spawning it from the config directory would. */
-export function commandFound(command: string, configPath: string): boolean {
-  if (command.includes('/')) return executable(isAbsolute(command) ? command : resolve(configPath, command));
-  return (process.env.PATH ?? '').split(delimiter).some((dir) => dir && executable(join(dir, command)));
+  const phrased = new Map<string, string>();
+  const type = body.type;
+  if (!(SERVER_TYPES as readonly unknown[]).includes(type)) {
+    if (type !== undefined)
+      phrased.set('type', `unsupported MCP server type: ${typeof type === 'string' ? type : JSON.stringify(type)} (supported: ${SERVER_TYPES.join(', ')})`);
+  } else if (type === 'stdio') {
+    const command = body.command;
+    if (command === undefined || command === '' || (Array.isArray(command) && command.length === 0))
+      phrased.set('command', 'command is required for stdio type');
+  } else if (body.url === undefined) phrased.set('url', 'url is required for streamable-http and sse types');
+  const rest = validateDocument('mcpserver', body, ARGUMENTS)
+    .filter((p) => !phrased.has(p.field))
+    .map((p) => `${p.field || '(definition)'}: ${p.message}`);
+  return [...phrased.values(), ...rest];
 }
 
 export function warnings(def: Partial<McpServerDefinition>, configPath: string, exists: boolean): string[] {
@@ -45,6 +49,7 @@ const DEFAULTS: Partial<Record<keyof McpServerDefinition, unknown>> = {
   timeout: 30,
   callTimeout: 60,
   maxMessageBytes: 33554432,
+  stderrLogLevel: 'debug',
   suspended: false,
   backoff: { initialSeconds: 1, maxSeconds: 300 },
 };

@@ -22,6 +22,6 @@ export function keepRedactedSecrets(stored: McpServerDefinition, args: JsonObjec
   const out: JsonObject = { ...args };
   if (args.env !== undefined) out.env = keepMap('env', stored.env, args.env, problems);
   if (args.headers !== undefined) out.headers = keepMap('headers', stored.headers, args.headers, problems);
-  if (problems.length) throw new ValidationFailedError(`MCP server '${stored.name}' update refused`, problems);
+  if (problems.length) throw new ValidationFailedError('validation failed', problems, { name: stored.name });
   return out;
 }

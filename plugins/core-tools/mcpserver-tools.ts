@@ -5,6 +5,7 @@ import {
   ConflictError,
   coreTool,
   coreToolName,
+  isActiveState,
   NotFoundError,
   permits,
   redactDefinition,
@@ -19,13 +20,14 @@ import {
   type SecretValue,
   type ToolDefinition,
 } from '../../kernel/index.js';
-import { schemaErrors, warnings, withoutDefaults } from './definition-checks.js';
+import { schemaErrors, SERVER_TYPES, warnings, withoutDefaults } from './definition-checks.js';
 import { keepRedactedSecrets } from './kept-secrets.js';
 import { detect } from './detect.js';
 import { checkRuntimeCommand } from './runtime-commands.js';
 import { checkReferences } from './references.js';
 import { checkRuntimeUrl, newUrl } from './runtime-urls.js';
 import { outboundPolicy } from '../../lib/net/outbound-policy.js';
+import { validationReply } from '../../lib/validation-reply.js';
 import { serverResource } from './server-resource.js';
 
 const STRING_MAP = { type: 'object', additionalProperties: { type: 'string' } };
@@ -41,14 +43,14 @@ const SECRET_MAP = {
 };
 const FIELDS = {
   name: { type: 'string', minLength: 1 },
-  type: { enum: ['stdio', 'streamable-http', 'sse'] },
+  // A string, not an enum: an unknown type is refused by the definition check in the
+  // reference's words ("unsupported MCP server type: ..."), not by the argument check.
+  type: { type: 'string', description: `One of ${SERVER_TYPES.join(', ')}.` },
   description: { type: 'string' },
   toolPrefix: { type: 'string' },
+  // An empty command passes the argument check so that the definition check words it ("command is required for stdio type").
   command: {
-    oneOf: [
-      { type: 'string', minLength: 1 },
-      { type: 'array', items: { type: 'string' }, minItems: 1 },
-    ],
+    oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }],
     description: 'The executable alone (arguments in args), or executable and arguments as a list.',
   },
   args: { type: 'array', items: { type: 'string' } },
@@ -81,9 +83,12 @@ export function mcpServerTools(kernel: KernelApi, prefix: string): ToolDefinitio
     if (!l) throw new NotFoundError('MCP server', name);
     return l;
   };
-  const save = async (edits: ConfigEdits, call: CallContext, name: string, body: Record<string, unknown>, key?: string): Promise<JsonObject> => {
+  /** Refuses an invalid definition before any policy looks at it: what is wrong with it comes first. */
+  const checkDefinition = (name: string, body: Record<string, unknown>): void => {
     const errors = schemaErrors(structuredClone(body));
-    if (errors.length) throw new ValidationFailedError(`MCP server '${name}' is invalid`, errors);
+    if (errors.length) throw new ValidationFailedError('validation failed', errors, { name });
+  };
+  const save = async (edits: ConfigEdits, call: CallContext, name: string, body: Record<string, unknown>, key?: string): Promise<JsonObject> => {
     const raw = await store().write('mcpserver', name, body, key, await writeAs(kernel, call));
     await edits.apply(raw);
     return shown(located(name).value, raw.key);
@@ -99,7 +104,7 @@ export function mcpServerTools(kernel: KernelApi, prefix: string): ToolDefinitio
     const state = kernel.services.get('upstreams').status(name)?.state ?? 'stopped';
     // Only a server that is (or is about to be) serving is protected; a failed, unreachable
     // or stopped one has nothing running to lose, and deleting it ends its backoff.
-    if (state === 'running' || state === 'starting') {
+    if (isActiveState(state) || state === 'starting') {
       throw new ConflictError(`MCP server '${name}' is ${state} and must be stopped first (${coreToolName(prefix, 'core_service_stop')} {"name": "${name}"})`, {
         name,
         state,
@@ -145,6 +150,7 @@ export function mcpServerTools(kernel: KernelApi, prefix: string): ToolDefinitio
       run: (a, call) => {
         const body = a as unknown as McpServerDefinition;
         return administer(kernel, call, serverResource(body), 'create', async (principal) => {
+          checkDefinition(a.name as string, a);
           checkRuntimeCommand(kernel.settings(), body);
           references(principal, a);
           await checkRuntimeUrl(kernel.settings(), body);
@@ -189,6 +195,7 @@ export function mcpServerTools(kernel: KernelApi, prefix: string): ToolDefinitio
           // Decided on the server as it would be: its recorded owner (arguments cannot change
           // registeredBy) and the command it would run.
           return administer(kernel, call, serverResource(nextDef), 'update', async (principal) => {
+            checkDefinition(a.name as string, next);
             references(principal, a, l.value);
             if (a.command !== undefined || a.args !== undefined || a.type !== undefined) checkRuntimeCommand(kernel.settings(), nextDef);
             if (newUrl(l.value, nextDef)) {
@@ -223,7 +230,8 @@ export function mcpServerTools(kernel: KernelApi, prefix: string): ToolDefinitio
       run: async (a) => {
         const errors = schemaErrors(structuredClone(a));
         const exists = kernel.config.snapshot.mcpServers.has(a.name as string);
-        return { valid: errors.length === 0, errors, warnings: warnings(a, kernel.config.configPath, exists) };
+        const report = { valid: errors.length === 0, errors, warnings: warnings(a, kernel.config.configPath, exists) };
+        return validationReply('mcpserver', a.name as string, report);
       },
     }),
     coreTool(prefix, {

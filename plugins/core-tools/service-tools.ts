@@ -8,6 +8,8 @@ import {
   ANNOTATIONS,
   ConflictError,
   coreTool,
+  isActiveState,
+  isStoppedState,
   NotFoundError,
   UnsupportedError,
   writeAs,
@@ -79,8 +81,9 @@ export function serviceTools(kernel: KernelApi, prefix: string): ToolDefinition[
   ): Promise<JsonObject> => {
     const before = status(name);
     // Asking for the state a service is already in changes nothing and says so.
-    if ((operation === 'start' && before.state === 'running') || (operation === 'stop' && before.state === 'stopped')) {
-      const already = operation === 'start' ? 'already running' : 'already stopped';
+    // A remote server says connected and disconnected where a stdio one says running and stopped.
+    if ((operation === 'start' && isActiveState(before.state)) || (operation === 'stop' && isStoppedState(before.state))) {
+      const already = `already ${before.state}`;
       return {
         name,
         operation,
@@ -116,7 +119,7 @@ export function serviceTools(kernel: KernelApi, prefix: string): ToolDefinition[
       if (operation === 'stop') written.suspended = true;
       if (operation === 'start') {
         written.suspended = false;
-        if (before.state !== 'stopped' || !located.value.suspended) written.restartRequestedAt = now;
+        if (!isStoppedState(before.state) || !located.value.suspended) written.restartRequestedAt = now;
       }
       if (operation === 'restart') written.restartRequestedAt = now;
       Object.assign(body, written);

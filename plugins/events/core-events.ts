@@ -1,7 +1,10 @@
 /**
- * core_events: the event log, filtered, newest first; with `follow`, the call stays open and
- * every new matching event reaches the caller as a log notification (logger
- * `switchboard.events`, the event as data) until follow_seconds pass or the client cancels.
+ * core_events: the event log, filtered, newest first, its arguments in either spelling
+ * (event-arguments.ts). `follow` has two modes: without `follow_seconds` the call answers at
+ * once and later events go to the session (session-follow.ts, the reference's); with it the
+ * call stays open and every new matching event reaches the caller as a log notification of
+ * the call (logger `switchboard.events`, the event as data) until the seconds pass or the
+ * client cancels.
  */
 import {
   ANNOTATIONS,
@@ -15,50 +18,36 @@ import {
   type ToolDefinition,
 } from '../../kernel/index.js';
 import { eventMatches } from '../../lib/events/event-query.js';
-
-const RESOURCE_TYPES = ['MCPServer', 'Workflow', 'WorkflowExecution', 'Aggregator', 'Tool'];
-
-function isoOrUndefined(v: unknown): string | undefined {
-  return typeof v === 'string' ? new Date(v).toISOString() : undefined;
-}
+import { EVENT_ARGUMENTS, readEventArguments } from './event-arguments.js';
+import { EVENTS_LOGGER, type SessionFollows } from './session-follow.js';
 
 /**
  * `readable(call)` says which events the caller may read: every event (administrators), or
  * only those it is the actor of (its own runs and operations).
  */
-export function coreEventsTool(prefix: string, log: EventLog, readable: (call: CallContext) => ((e: SwitchboardEvent) => boolean) | undefined): ToolDefinition {
+export function coreEventsTool(
+  prefix: string,
+  log: EventLog,
+  follows: SessionFollows,
+  readable: (call: CallContext) => ((e: SwitchboardEvent) => boolean) | undefined,
+): ToolDefinition {
+  const name = coreToolName(prefix, 'core_events');
   return {
-    name: coreToolName(prefix, 'core_events'),
+    name,
     kind: 'core',
     description:
-      'Events of servers, workflows and executions (created, started, failed, recovered, tools discovered, execution completed, denied...), newest first; administrators read every event, others the events of their own runs and operations. Filter by resource_type and resource_name, type (Normal or Warning), since/until; limit (default 50). follow: true keeps the call open and sends each new matching event as a notifications/message (logger switchboard.events) for follow_seconds.',
+      'Events of servers, workflows and executions (MCPServerStarted, MCPServerFailed, MCPServerToolsDiscovered, WorkflowExecutionCompleted, WorkflowStepFailed, Denied...), newest first; administrators read every event, others the events of their own runs and operations. Filter by resourceType/resource_type and resourceName/resource_name (a run: resource_type WorkflowExecution with its execution id), eventType/type (Normal or Warning), since/until (RFC 3339 or a duration such as 1h); limit (default 50). follow: true answers at once and pushes each later matching event to the session as a notifications/message (logger switchboard.events) until the session ends or follows again; with follow_seconds the call instead stays open that long, sending them as notifications of the call.',
     annotations: ANNOTATIONS.read,
-    inputSchema: {
-      type: 'object',
-      additionalProperties: false,
-      properties: {
-        resource_type: { enum: RESOURCE_TYPES },
-        resource_name: { type: 'string', minLength: 1 },
-        type: { enum: ['Normal', 'Warning'] },
-        since: { type: 'string', format: 'date-time', description: 'Only events at or after this time (RFC 3339).' },
-        until: { type: 'string', format: 'date-time', description: 'Only events at or before this time (RFC 3339).' },
-        limit: { type: 'integer', minimum: 1, maximum: 1000, default: 50 },
-        follow: { type: 'boolean', default: false },
-        follow_seconds: { type: 'number', exclusiveMinimum: 0, maximum: 3600, default: 60, description: 'How long a follow lasts.' },
-      },
-    },
+    inputSchema: { type: 'object', additionalProperties: false, properties: EVENT_ARGUMENTS },
     async invoke(args: JsonObject, call) {
+      const { query, follow } = readEventArguments(name, args);
       const visible = readable(call);
-      const q: EventQuery = {
-        limit: args.limit as number,
-        ...(visible ? { visible } : {}),
-        ...(args.resource_type ? { resourceType: args.resource_type as EventQuery['resourceType'] } : {}),
-        ...(args.resource_name ? { resourceName: args.resource_name as string } : {}),
-        ...(args.type ? { type: args.type as EventQuery['type'] } : {}),
-        ...(args.since ? { since: isoOrUndefined(args.since)! } : {}),
-        ...(args.until ? { until: isoOrUndefined(args.until)! } : {}),
-      };
-      if (args.follow !== true) {
+      const q: EventQuery = { ...query, ...(visible ? { visible } : {}) };
+      if (follow.kind === 'session') {
+        const page = await follows.start(call.request.session, q);
+        return objectResult({ events: page.events, total: page.total, following: 'session' });
+      }
+      if (follow.kind === 'none') {
         const page = await log.query(q);
         return objectResult({ events: page.events, total: page.total });
       }
@@ -71,7 +60,7 @@ export function coreEventsTool(prefix: string, log: EventLog, readable: (call: C
       const send = (e: SwitchboardEvent) => {
         if (e.id <= seenUpTo) return;
         followed++;
-        void call.client?.log({ level: e.type === 'Warning' ? 'warning' : 'notice', logger: 'switchboard.events', data: e });
+        void call.client?.log({ level: e.type === 'Warning' ? 'warning' : 'notice', logger: EVENTS_LOGGER, data: e });
       };
       let answered = false;
       const unsubscribe = log.subscribe((e) => {
@@ -97,7 +86,7 @@ export function coreEventsTool(prefix: string, log: EventLog, readable: (call: C
           unsubscribe();
           resolve(why);
         };
-        const timer = setTimeout(() => finish('timeout'), (args.follow_seconds as number) * 1000);
+        const timer = setTimeout(() => finish('timeout'), follow.seconds * 1000);
         const stopListening = call.cancellation.listen(() => finish('cancelled'));
       });
       return objectResult({ ...out, followed, follow_ended: ended });

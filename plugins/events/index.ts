@@ -1,7 +1,7 @@
 /**
  * events: a typed event log of what happens to servers, workflows and executions
  * (kernel/contracts/events.ts), kept under state/events.jsonl in file mode with retention,
- * and served by core_events (filters, follow). Other plugins record through the `events`
+ * and served by core_events (filters in either spelling, follow per call or per session). Other plugins record through the `events`
  * service; this one turns the kernel's hooks into events (sources.ts).
  */
 import { join } from 'node:path';
@@ -11,6 +11,7 @@ import { JournaledEventLog } from './event-log.js';
 import { FileEventJournal } from './file-journal.js';
 import { tapSources } from './sources.js';
 import { tapAudit } from './audit.js';
+import { SessionFollows } from './session-follow.js';
 
 export default definePlugin<{ maxEvents: number; maxAgeHours: number }>({
   name: 'events',
@@ -40,7 +41,9 @@ export default definePlugin<{ maxEvents: number; maxAgeHours: number }>({
       const key = callerOf(kernel, call).key;
       return (e: { actor?: { key: string } }) => e.actor?.key === key;
     };
-    publishCoreTools(kernel, 'core-events', (p) => [coreEventsTool(p, events, readable)]);
+    const follows = new SessionFollows(events);
+    kernel.hooks.onSessionClose.tap('events', (session) => follows.stop(session));
+    publishCoreTools(kernel, 'core-events', (p) => [coreEventsTool(p, events, follows, readable)]);
     return {
       start: () => journal.open(),
       stop: () => journal.close(),

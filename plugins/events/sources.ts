@@ -1,7 +1,8 @@
 /**
  * What the kernel's hooks say, as events: definitions created, changed and deleted (from
- * each configuration change), server lifecycle (from state changes, with recoveries told
- * apart from first starts), and tools discovered (from catalogue changes, per server).
+ * each configuration change), server lifecycle (from state changes, with recoveries and
+ * restarts told apart from first starts), and tools discovered (from catalogue changes, per
+ * server). Reasons and wording are the reference's (reference-behaviour.md §10, docs/events.md).
  */
 import type { ConfigSnapshot, EventLog, KernelApi } from '../../kernel/index.js';
 
@@ -20,22 +21,37 @@ function diff<T>(
   return out;
 }
 
+const steps = (k: number) => `${k} steps`;
+
 export function tapSources(kernel: KernelApi, log: EventLog): void {
   kernel.hooks.onConfigLoad.tap('events', (next: ConfigSnapshot, previous: ConfigSnapshot | undefined) => {
     const servers = diff(previous?.mcpServers, next.mcpServers);
-    for (const name of servers.created)
-      log.record({ type: 'Normal', reason: 'ServerCreated', resource: { type: 'MCPServer', name }, message: `MCP server '${name}' was registered` });
-    for (const name of servers.updated)
-      log.record({ type: 'Normal', reason: 'ServerUpdated', resource: { type: 'MCPServer', name }, message: `MCP server '${name}' was changed` });
-    for (const name of servers.deleted)
-      log.record({ type: 'Normal', reason: 'ServerDeleted', resource: { type: 'MCPServer', name }, message: `MCP server '${name}' was removed` });
+    for (const [names, done] of [
+      [servers.created, 'Created'],
+      [servers.updated, 'Updated'],
+      [servers.deleted, 'Deleted'],
+    ] as const)
+      for (const name of names)
+        log.record({
+          type: 'Normal',
+          reason: `MCPServer${done}`,
+          resource: { type: 'MCPServer', name },
+          message: `MCPServer ${name} successfully ${done.toLowerCase()}`,
+        });
     const workflows = diff(previous?.workflows, next.workflows);
-    for (const name of workflows.created)
-      log.record({ type: 'Normal', reason: 'WorkflowCreated', resource: { type: 'Workflow', name }, message: `workflow '${name}' was created` });
-    for (const name of workflows.updated)
-      log.record({ type: 'Normal', reason: 'WorkflowUpdated', resource: { type: 'Workflow', name }, message: `workflow '${name}' was changed` });
+    // A definition in force passed the configuration check: that is its validation (a refused one is ConfigRejected).
+    for (const [names, done] of [
+      [workflows.created, 'Created'],
+      [workflows.updated, 'Updated'],
+    ] as const)
+      for (const name of names) {
+        const resource = { type: 'Workflow' as const, name };
+        log.record({ type: 'Normal', reason: 'WorkflowValidationSucceeded', resource, message: `Workflow ${name} validation completed successfully` });
+        const k = next.workflows.get(name)?.value.spec.steps.length ?? 0;
+        log.record({ type: 'Normal', reason: `Workflow${done}`, resource, message: `Workflow ${name} successfully ${done.toLowerCase()} with ${steps(k)}` });
+      }
     for (const name of workflows.deleted)
-      log.record({ type: 'Normal', reason: 'WorkflowDeleted', resource: { type: 'Workflow', name }, message: `workflow '${name}' was deleted` });
+      log.record({ type: 'Normal', reason: 'WorkflowDeleted', resource: { type: 'Workflow', name }, message: `Workflow ${name} successfully deleted` });
   });
   kernel.hooks.onConfigRejected.tap('events', (problems) => {
     for (const p of problems)
@@ -49,43 +65,56 @@ export function tapSources(kernel: KernelApi, log: EventLog): void {
 
   /** Servers that were down since they last ran, and since when: their next start is a recovery. */
   const down = new Map<string, number>();
+  /** Servers already said to be unreachable in their current outage. */
+  const unreachable = new Set<string>();
   kernel.hooks.onServiceStateChange.tap('events', (c) => {
     if (c.serviceType !== 'MCPServer') return;
     const resource = { type: 'MCPServer' as const, name: c.name };
+    const n = `MCPServer ${c.name}`;
     const detail = c.detail ? `: ${c.detail}` : '';
     switch (c.state) {
       case 'starting':
-        log.record({ type: 'Normal', reason: down.has(c.name) ? 'ServerReconnecting' : 'ServerStarting', resource, message: `connecting to '${c.name}'` });
+        if (c.restart) log.record({ type: 'Normal', reason: 'MCPServerRestarting', resource, message: `${n} restarting` });
+        else if (down.has(c.name)) log.record({ type: 'Normal', reason: 'MCPServerRecoveryStarted', resource, message: `${n} recovery started` });
+        else log.record({ type: 'Normal', reason: 'MCPServerStarting', resource, message: `${n} starting` });
         break;
       case 'running': {
         const since = down.get(c.name);
         down.delete(c.name);
+        unreachable.delete(c.name);
         if (since !== undefined)
           log.record({
             type: 'Normal',
-            reason: 'ServerRecovered',
+            reason: 'MCPServerRecoverySucceeded',
             resource,
-            message: `'${c.name}' is back after ${Math.round((Date.now() - since) / 1000)} s down`,
+            message: `${n} recovered successfully after ${Math.round((Date.now() - since) / 1000)} s down`,
           });
-        else log.record({ type: 'Normal', reason: 'ServerStarted', resource, message: `'${c.name}' is connected` });
+        else log.record({ type: 'Normal', reason: 'MCPServerStarted', resource, message: `${n} started successfully` });
         break;
       }
       case 'stopped':
         down.delete(c.name);
-        log.record({ type: 'Normal', reason: 'ServerStopped', resource, message: `'${c.name}' was stopped${detail}` });
+        unreachable.delete(c.name);
+        log.record({ type: 'Normal', reason: 'MCPServerStopped', resource, message: `${n} stopped${detail}` });
         break;
       case 'failed':
-      case 'unreachable':
-        if (!down.has(c.name)) down.set(c.name, Date.now());
-        log.record({
-          type: 'Warning',
-          reason: c.state === 'failed' ? 'ServerFailed' : 'ServerUnreachable',
-          resource,
-          message: `'${c.name}' ${c.state === 'failed' ? 'failed' : 'is unreachable'}${detail}`,
-        });
+      case 'unreachable': {
+        const recovering = down.has(c.name);
+        if (!recovering) down.set(c.name, Date.now());
+        // The first failure is the server's; later ones are its recoveries' (each attempt after a backoff).
+        // Unreachable is said once, when the attempts have gone on long enough to call it that.
+        const newlyUnreachable = c.state === 'unreachable' && !unreachable.has(c.name);
+        if (newlyUnreachable) unreachable.add(c.name);
+        const [reason, message] = newlyUnreachable
+          ? ['MCPServerUnreachable', `${n} is unreachable${detail}`]
+          : recovering
+            ? ['MCPServerRecoveryFailed', `${n} recovery failed${detail}`]
+            : ['MCPServerFailed', `${n} failed${detail}`];
+        log.record({ type: 'Warning', reason, resource, message });
         break;
+      }
       case 'auth_required':
-        log.record({ type: 'Warning', reason: 'AuthRequired', resource, message: `'${c.name}' requires sign-in${detail}` });
+        log.record({ type: 'Normal', reason: 'MCPServerAuthRequired', resource, message: `${n} requires authentication${detail}` });
         break;
     }
   });
@@ -99,9 +128,9 @@ export function tapSources(kernel: KernelApi, log: EventLog): void {
       if (was === count) continue;
       log.record({
         type: 'Normal',
-        reason: 'ToolsDiscovered',
+        reason: 'MCPServerToolsDiscovered',
         resource: { type: 'MCPServer', name: server },
-        message: `'${server}' offers ${count} tool${count === 1 ? '' : 's'}${was === undefined ? '' : ` (was ${was})`}`,
+        message: `MCPServer ${server} discovered ${count} tool${count === 1 ? '' : 's'}${was === undefined ? '' : ` (was ${was})`}`,
       });
     }
     toolCounts.clear();

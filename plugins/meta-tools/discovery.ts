@@ -164,14 +164,30 @@ export function discoveryTools(kernel: KernelApi): MetaToolDefinition[] {
     },
   };
 
+  // Shaped like filter_tools, with no page cap: there are a few dozen core tools at most
+  // (reference-behaviour.md §12).
   const listCoreTools: MetaToolDefinition = {
     name: 'list_core_tools',
-    description: "List Switchboard's own core tools (servers, services, configuration, workflows), run through call_tool.",
+    description:
+      "List Switchboard's own core tools (servers, services, configuration, workflows), run through call_tool: full descriptions and, unless include_schema is false, input schemas.",
     annotations: READ_ONLY,
-    inputSchema: { type: 'object', additionalProperties: false, properties: {} },
-    async handler(_args, call) {
+    inputSchema: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { include_schema: { type: 'boolean', default: true, description: 'Input schemas too (default true); false leaves them out.' } },
+    },
+    async handler(args, call) {
+      const includeSchema = args.include_schema as boolean;
       const core = visibleEntries(kernel.catalogue, call.request.view).filter((e) => e.kind === 'core');
-      return objectResult({ tools: core.map((e) => e.discovery), total: core.length });
+      const tools = core.map((e) => (includeSchema ? fullEntry(e) : { ...e.discovery, description: e.description }));
+      return objectResult({
+        tools,
+        total: tools.length,
+        total_tools: tools.length,
+        filtered_count: tools.length,
+        truncated: false,
+        filters: { include_schema: includeSchema },
+      });
     },
   };
 

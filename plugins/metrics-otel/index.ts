@@ -9,10 +9,8 @@
 import type { ObservableResult } from '@opentelemetry/api';
 import type { MeterProvider } from '@opentelemetry/sdk-metrics';
 import type { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
-import { definePlugin, packageVersion, type ServiceState } from '../../kernel/index.js';
+import { definePlugin, packageVersion, STATES_BY_TRANSPORT } from '../../kernel/index.js';
 import { CallAttributes } from './labels.js';
-
-const SERVICE_STATES: readonly ServiceState[] = ['stopped', 'starting', 'running', 'stopping', 'failed', 'unreachable', 'auth_required'];
 
 /** Histogram boundaries in seconds: 1 ms to 2 min, where tool calls live. */
 const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
@@ -102,7 +100,9 @@ export default definePlugin<{ maxToolLabels: number }>({
           .addCallback((result: ObservableResult) => {
             const upstreams = kernel.services.find('upstreams');
             for (const s of upstreams?.list() ?? [])
-              for (const state of SERVICE_STATES) result.observe(s.state === state ? 1 : 0, { 'switchboard.server': s.name, 'switchboard.state': state });
+              // The words core_service_status uses: a remote server is connected/disconnected, a stdio one running/stopped.
+              for (const state of STATES_BY_TRANSPORT[s.metadata.type === 'stdio' ? 'local' : 'remote'])
+                result.observe(s.state === state ? 1 : 0, { 'switchboard.server': s.name, 'switchboard.state': state });
           });
         meter
           .createObservableGauge('switchboard.upstream.tools', { description: 'Tools each upstream server contributes now.' })

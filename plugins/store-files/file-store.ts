@@ -7,7 +7,7 @@
 import { readdir, readFile, rm } from 'node:fs/promises';
 import type { Dirent } from 'node:fs';
 import { basename, extname, join, relative, sep } from 'node:path';
-import { watch, type FSWatcher } from 'chokidar';
+import type { FSWatcher } from 'chokidar';
 import { stringify } from 'yaml';
 import {
   parseYaml,
@@ -23,6 +23,7 @@ import {
 } from '../../kernel/index.js';
 import { PRIVATE_FILE, removeLeftoverTempFiles, writeFileAtomic } from '../../lib/files/atomic-write.js';
 import { readSettingsText, writeSettingsText } from '../../lib/files/settings-file.js';
+import { watchTree } from '../../lib/files/tree-watcher.js';
 
 function isYaml(path: string): boolean {
   const ext = extname(path);
@@ -34,6 +35,8 @@ export interface FileStoreEvents {
   onLeftover?: (path: string) => void;
   /** A YAML file in a directory no registered kind claims (its plugin is off?): not read. */
   onUnclaimed?: (path: string, directory: string) => void;
+  /** The watcher failed (a permission, too many watches): edits may go unseen until a reload. */
+  onWatchError?: (err: Error) => void;
 }
 
 export class FileStore implements ResourceStore {
@@ -159,13 +162,6 @@ export class FileStore implements ResourceStore {
   }
 
   async watch(onChange: (change: StoreChange) => void): Promise<void> {
-    const targets = [...this.kinds().map((k) => join(this.root, k.plural)), join(this.root, SETTINGS_FILE)];
-    const watcher = watch(targets, {
-      ignoreInitial: true,
-      depth: 0,
-      ignored: (path: string) => basename(path).startsWith('.'),
-    });
-    this.watcher = watcher;
     const settingsFile = join(this.root, SETTINGS_FILE);
     const schedule = (path: string, removed: boolean): void => {
       clearTimeout(this.timers.get(path));
@@ -177,10 +173,20 @@ export class FileStore implements ResourceStore {
         }, this.debounceMs),
       );
     };
-    watcher.on('add', (p) => schedule(p, false));
-    watcher.on('change', (p) => schedule(p, false));
-    watcher.on('unlink', (p) => schedule(p, true));
-    await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+    // The config directory itself and the kinds' folders may appear after start-up (a first
+    // run, `switchboard import`): the tree is watched, not only the folders that exist now.
+    this.watcher = await watchTree(this.root, {
+      depth: 2,
+      relevant: (path) => {
+        if (basename(path).startsWith('.')) return false;
+        const rel = relative(this.root, path).split(sep);
+        const plurals = this.kinds().map((k) => k.plural);
+        if (rel.length === 1) return rel[0] === SETTINGS_FILE || plurals.includes(rel[0]!);
+        return rel.length === 2 && plurals.includes(rel[0]!);
+      },
+      onEvent: (event, path) => schedule(path, event === 'unlink'),
+      onError: (err) => this.events.onWatchError?.(err),
+    });
   }
 
   private async emit(path: string, removed: boolean, settingsFile: string, onChange: (c: StoreChange) => void): Promise<void> {

@@ -26,7 +26,11 @@ export default definePlugin<{ debounceMs: number }>({
     const unclaimed = (path: string, directory: string) => log.warn(unclaimedFileWarning(path, directory, kernel.settings()));
     kernel.services.provide(
       'store',
-      new FileStore(kernel.config.configPath, options.debounceMs, () => kernel.config.kinds(), { onLeftover: leftover, onUnclaimed: unclaimed }),
+      new FileStore(kernel.config.configPath, options.debounceMs, () => kernel.config.kinds(), {
+        onLeftover: leftover,
+        onUnclaimed: unclaimed,
+        onWatchError: (err) => log.warn(`watching ${kernel.config.configPath} failed: ${err.message}; edits may go unseen until core_config_reload`),
+      }),
     );
     // In cluster mode grants are shared through Redis (cluster-redis provides grant-store): no files for them.
     if (kernel.settings().aggregator.cluster) return;

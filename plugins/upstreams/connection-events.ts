@@ -1,12 +1,12 @@
 /** What an upstream connection tells the registry, and asks of it (connection.ts). */
-import type { SecretsApi, ServerUnavailableError, ServiceState, SwitchboardError } from '../../kernel/index.js';
+import type { SecretsApi, ServerUnavailableError, LifecycleState, SwitchboardError } from '../../kernel/index.js';
 import type { OutboundPolicy } from '../../lib/net/outbound-policy.js';
 import type { UpstreamConnection } from './connection.js';
 import type { ToolListLimits } from './tool-limits.js';
 
 export interface ConnectionEvents {
   onContentChange(conn: UpstreamConnection): void;
-  onStateChange(conn: UpstreamConnection, previous: ServiceState): void;
+  onStateChange(conn: UpstreamConnection, previous: LifecycleState): void;
   /** A value resolved for env or headers that must never appear in a log or result. */
   onSecret(value: string): void;
   /**

@@ -1,12 +1,12 @@
 /** An upstream connection as the lifecycle reports it (core-tools, admin pages, events, the Kubernetes status). */
-import { commandLine, redactUrl, type ServiceStatus } from '../../kernel/index.js';
+import { commandLine, redactUrl, reportedState, type ServiceStatus } from '../../kernel/index.js';
 import type { UpstreamConnection } from './connection.js';
 
 export function serviceStatus(conn: UpstreamConnection): ServiceStatus {
   const s: ServiceStatus = {
     name: conn.name,
     service_type: 'MCPServer',
-    state: conn.state,
+    state: reportedState(conn.def.type, conn.state),
     health: conn.health,
     metadata: {
       type: conn.def.type,

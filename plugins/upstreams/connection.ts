@@ -7,7 +7,7 @@
  */
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { CallContext, JsonObject, Logger, McpServerDefinition, ServiceHealth, ServiceState, ServiceStatus } from '../../kernel/index.js';
+import type { CallContext, JsonObject, Logger, McpServerDefinition, ServiceHealth, LifecycleState, ServiceStatus } from '../../kernel/index.js';
 import { signInChallenge } from './client/auth-challenge.js';
 import { buildTransport } from './client/build-transport.js';
 import { ChildProcessTransport } from './client/child-process-transport.js';
@@ -25,12 +25,14 @@ import { ToolListLimitError } from './tool-limits.js';
 const UNREACHABLE_AFTER = 3;
 
 export class UpstreamConnection implements ServedLists {
-  state: ServiceState = 'stopped';
+  state: LifecycleState = 'stopped';
   health: ServiceHealth = 'unknown';
   error: string | undefined;
   /** The WWW-Authenticate challenge of the 401 that put this server in auth_required. */
   challenge: string | undefined;
   lastRestartedAt: string | undefined;
+  /** Set while restart() runs: its state changes are announced as part of a restart (events tell MCPServerRestarting from a first start). */
+  restarting = false;
   tools: Tool[] = [];
   resources: Resource[] = [];
   resourceTemplates: ResourceTemplate[] = [];
@@ -96,9 +98,14 @@ export class UpstreamConnection implements ServedLists {
   }
 
   async restart(): Promise<void> {
-    await this.stop();
-    this.lastRestartedAt = new Date().toISOString();
-    await this.start();
+    this.restarting = true;
+    try {
+      await this.stop();
+      this.lastRestartedAt = new Date().toISOString();
+      await this.start();
+    } finally {
+      this.restarting = false;
+    }
   }
 
   /** Runs one tool on this server for `call` (its client hears what the server asks meanwhile). Hot path. */
@@ -129,7 +136,7 @@ export class UpstreamConnection implements ServedLists {
     return this.connected;
   }
 
-  private setState(state: ServiceState): void {
+  private setState(state: LifecycleState): void {
     const previous = this.state;
     if (previous === state) return;
     this.state = state;

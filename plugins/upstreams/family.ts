@@ -2,13 +2,23 @@
  * Server families: the same MCP server run once per cluster, region or tenant. Instead of
  * N copies of every tool, the family shows one tool `x_<family>_<tool>` with a required
  * argument (the family's `instanceArg`) whose values are the members that have that tool;
- * a call goes to that member with the argument removed. Recomputed whenever a member's
- * tools or state change, so members joining, leaving, stopping or diverging show at once.
+ * a call goes to that member with the argument removed (family-routing.ts). Recomputed
+ * whenever a member's tools or state change, so members joining, leaving, stopping or
+ * diverging show at once.
+ *
+ * Where one name cannot stand for every member's copy honestly, the tool falls back to the
+ * members' own names `x_<member>_<tool>` (decisions.md "Families"): members that describe a
+ * tool differently (a merged description hides behaviour that differs), a member whose copy
+ * already has an argument named like the instance argument (it would be shadowed), and, for
+ * the whole family, members that disagree on the instance argument's name.
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { JsonSchemaObject, ToolAnnotations, ToolDefinition } from '../../kernel/index.js';
 import type { UpstreamConnection } from './connection.js';
+import { familyInvoker } from './family-routing.js';
+import { toolDefinitions } from './tool-definitions.js';
 
+/** A member's tool that fell back to the member's own name, and why. `tool: '*'` is every tool of the member. */
 export interface FamilyRefusal {
   member: string;
   tool: string;
@@ -17,7 +27,6 @@ export interface FamilyRefusal {
 
 export interface FamilySurface {
   tools: ToolDefinition[];
-  /** Tools of members that could not join (their own argument has the instance argument's name). */
   refused: FamilyRefusal[];
 }
 
@@ -40,78 +49,96 @@ function hintsOf(tool: Tool): ToolAnnotations | undefined {
   return Object.keys(hints).length ? hints : undefined;
 }
 
+/** The family name of member tool `tool`: the family's prefix is not doubled on a tool already named after it. */
+export function familyToolName(family: string, tool: string): string {
+  return tool.startsWith(`${family}_`) ? `x_${tool}` : `x_${family}_${tool}`;
+}
+
 /**
- * The family's tools. `members` are every server naming this family, in name order; the
- * first member's `instanceArg` is the family's (a member that names another is refused).
+ * The family's tools. `members` are every server naming this family, in name order; only
+ * listed ones (not stopped) offer tools.
  */
 export function familySurface(family: string, members: readonly UpstreamConnection[]): FamilySurface {
-  const refused: FamilyRefusal[] = [];
-  const instanceArg = members[0]?.def.family?.instanceArg;
-  if (!instanceArg) return { tools: [], refused };
+  const live = members.filter(listed);
+  const declared = [...new Set(members.map((m) => m.def.family?.instanceArg ?? ''))];
+  if (declared.length > 1) {
+    const reason = `the members of family '${family}' declare different instanceArgs (${declared.join(', ')}); every member keeps its own tool names`;
+    return {
+      tools: live.flatMap((m) => toolDefinitions(m)),
+      refused: members.map((m) => ({ member: m.name, tool: '*', reason })),
+    };
+  }
+  const instanceArg = declared[0];
+  if (!instanceArg) return { tools: [], refused: [] };
   const offers = new Map<string, Offer[]>();
-  for (const member of members) {
-    if (member.def.family?.instanceArg !== instanceArg) {
-      refused.push({
-        member: member.name,
-        tool: '*',
-        reason: `its family '${family}' uses instanceArg '${instanceArg}', not '${member.def.family?.instanceArg}'`,
-      });
-      continue;
-    }
-    if (!listed(member)) continue;
+  for (const member of live) {
     for (const tool of member.tools) {
-      if (tool.inputSchema.properties && Object.hasOwn(tool.inputSchema.properties, instanceArg)) {
-        refused.push({
-          member: member.name,
-          tool: tool.name,
-          reason: `tool '${tool.name}' already has an argument named '${instanceArg}', the family's instance argument`,
-        });
-        continue;
-      }
-      const list = offers.get(tool.name) ?? [];
-      list.push({ member, tool });
-      offers.set(tool.name, list);
+      const list = offers.get(tool.name);
+      if (list) list.push({ member, tool });
+      else offers.set(tool.name, [{ member, tool }]);
     }
   }
   const tools: ToolDefinition[] = [];
-  for (const [original, list] of offers) tools.push(familyTool(family, instanceArg, original, list));
+  const refused: FamilyRefusal[] = [];
+  const fallen = new Map<UpstreamConnection, Tool[]>();
+  for (const [original, list] of offers) {
+    const reason = fallbackReason(original, instanceArg, list);
+    if (!reason) {
+      tools.push(familyTool(family, instanceArg, original, list));
+      continue;
+    }
+    for (const o of list) {
+      refused.push({ member: o.member.name, tool: original, reason });
+      const own = fallen.get(o.member);
+      if (own) own.push(o.tool);
+      else fallen.set(o.member, [o.tool]);
+    }
+  }
+  for (const [member, own] of fallen) tools.push(...toolDefinitions(member, own));
   return { tools, refused };
 }
 
-function familyTool(family: string, instanceArg: string, original: string, offers: Offer[]): ToolDefinition {
+/** Why tool `original` cannot be one family tool, or undefined when it can. */
+function fallbackReason(original: string, instanceArg: string, offers: readonly Offer[]): string | undefined {
+  const shadowed = offers.filter((o) => o.tool.inputSchema.properties && Object.hasOwn(o.tool.inputSchema.properties, instanceArg));
+  if (shadowed.length > 0)
+    return `tool '${original}' already has an argument named '${instanceArg}', the family's instance argument, on ${shadowed.map((o) => o.member.name).join(', ')}`;
+  const first = offers[0]!.tool.description ?? '';
+  if (offers.some((o) => (o.tool.description ?? '') !== first)) return `the members describe tool '${original}' differently`;
+  return undefined;
+}
+
+function familyTool(family: string, instanceArg: string, original: string, offers: readonly Offer[]): ToolDefinition {
   const names = offers.map((o) => o.member.name);
+  const listedNames = names.join(', ');
   const first = offers[0]!.tool;
-  const sameSchema = offers.every((o) => sameJson(o.tool.inputSchema, first.inputSchema));
-  const sameDescription = offers.every((o) => (o.tool.description ?? '') === (first.description ?? ''));
-  const base = sameSchema ? first.inputSchema : { type: 'object' as const };
-  const instance = { type: 'string', enum: names, description: `Which instance of ${family} runs the call: ${names.join(', ')}.` };
+  const base = first.inputSchema;
+  const instance = { type: 'string', enum: names, description: `Target instance to execute this tool on. Available: ${listedNames}` };
+  const required = Array.isArray(base.required) ? base.required : [];
   const inputSchema: JsonSchemaObject = {
     ...base,
     type: 'object',
-    properties: { [instanceArg]: instance, ...(sameSchema ? (base.properties ?? {}) : {}) },
-    required: [instanceArg, ...(sameSchema && Array.isArray(base.required) ? base.required : [])],
+    properties: { ...(base.properties ?? {}), [instanceArg]: instance },
+    required: [...required, instanceArg],
   };
-  const lines = [first.description ?? first.title ?? ''];
-  lines.push(`Runs on one instance of ${family}, chosen by '${instanceArg}': ${names.join(', ')}.`);
-  if (!sameDescription) {
-    lines.push('The instances describe it differently:');
-    for (const o of offers) lines.push(`- ${o.member.name}: ${o.tool.description ?? ''}`);
-  }
-  if (!sameSchema) lines.push("The instances' arguments differ; each instance checks its own.");
-  const byMember = new Map(offers.map((o) => [o.member.name, o.member]));
+  // The instance argument is checked by the invoker; the others by the schema all members
+  // share, or, when theirs differ, by the member the call goes to.
+  const sameSchema = offers.every((o) => sameJson(o.tool.inputSchema, base));
+  const validationSchema: JsonSchemaObject = sameSchema
+    ? { ...base, type: 'object', properties: { ...(base.properties ?? {}), [instanceArg]: {} } }
+    : { type: 'object' };
+  const description = first.description ?? first.title ?? '';
+  const name = familyToolName(family, original);
   const def: ToolDefinition = {
-    name: `x_${family}_${original}`,
+    name,
     kind: 'tool',
-    description: lines.filter(Boolean).join('\n'),
+    description: `${description} (available on servers: ${listedNames})`.trimStart(),
     inputSchema,
+    validationSchema,
     server: family,
     servers: names,
     originalName: original,
-    invoke: (args, call) => {
-      const { [instanceArg]: chosen, ...rest } = args;
-      // The schema's enum has already admitted only members that have this tool.
-      return byMember.get(chosen as string)!.callTool(original, rest, call);
-    },
+    invoke: familyInvoker(name, instanceArg, original, new Map(offers.map((o) => [o.member.name, o.member]))),
   };
   const hints = hintsOf(first);
   if (hints && offers.every((o) => sameJson(hintsOf(o.tool), hints))) def.annotations = hints;

@@ -15,7 +15,7 @@ import {
   type McpServerDefinition,
   type Owner,
   type RequestContext,
-  type ServiceState,
+  type LifecycleState,
   type ServiceStatus,
   type SignInStatus,
   type SignInTarget,
@@ -27,7 +27,7 @@ import {
 import { outboundPolicy } from '../../lib/net/outbound-policy.js';
 import { UpstreamConnection } from './connection.js';
 import type { ToolListLimits } from './tool-limits.js';
-import { familySurface, type FamilyRefusal } from './family.js';
+import { FamilyCatalogue } from './family-catalogue.js';
 import { promptEntries, toolDefinitions } from './tool-definitions.js';
 import { unavailable } from './unavailable.js';
 import { SignInGate } from './sign-in-gate.js';
@@ -56,17 +56,18 @@ export class Upstreams implements UpstreamRegistry {
   private readonly conns = new Map<string, UpstreamConnection>();
   /** Tool names each server listed last, so a call after it stopped can say so. */
   private readonly lastKnown = new Map<string, string[]>();
-  /** Per family, the member tools that could not join it (shown in the members' status). */
-  private readonly refusals = new Map<string, FamilyRefusal[]>();
   private readonly watchers: ((change: ContentChange) => void)[] = [];
   /** Servers waiting for sign-in, used with each owner's own grant (when the OAuth client is on). */
   private readonly gates = new Map<string, SignInGate>();
   private readonly views = new SignInView(this.gates, () => this.authTool());
+  private readonly families: FamilyCatalogue;
 
   constructor(
     private readonly kernel: KernelApi,
     private readonly log: Logger,
-  ) {}
+  ) {
+    this.families = new FamilyCatalogue({ catalogue: kernel.catalogue, log, lastKnown: this.lastKnown, unavailable: (c) => this.unavailableFor(c) });
+  }
 
   /** Reconciles against `next`. Waits for new connections only when `wait` (startup). */
   async reconcile(next: ConfigSnapshot, wait: boolean): Promise<void> {
@@ -158,11 +159,7 @@ export class Upstreams implements UpstreamRegistry {
 
   private publishFamily(family: string): void {
     const members = [...this.conns.values()].filter((c) => c.def.family?.name === family).sort((a, b) => (a.name < b.name ? -1 : 1));
-    const { tools, refused } = familySurface(family, members);
-    const before = new Set((this.refusals.get(family) ?? []).map((r) => `${r.member}/${r.tool}`));
-    for (const r of refused) if (!before.has(`${r.member}/${r.tool}`)) this.log.child(r.member).warn(`not joining family '${family}': ${r.reason}`);
-    this.refusals.set(family, refused);
-    this.kernel.catalogue.replaceSource(`family:${family}`, tools);
+    this.families.publish(family, members);
   }
 
   /** A connection's status, with its family and what of it the family refused. */
@@ -170,21 +167,20 @@ export class Upstreams implements UpstreamRegistry {
     const s = c.status();
     const family = c.def.family;
     if (!family) return s;
-    const refused = (this.refusals.get(family.name) ?? []).filter((r) => r.member === c.name).map(({ tool, reason }) => ({ tool, reason }));
-    return { ...s, metadata: { ...s.metadata, family: { ...family, refused } } };
+    return { ...s, metadata: { ...s.metadata, family: { ...family, refused: this.families.refusedOf(family.name, c.name) } } };
   }
 
   private unavailableFor(c: UpstreamConnection) {
     return unavailable(
-      { name: c.name, state: c.state, error: c.error, nextRetryAt: c.nextRetryAt, suspended: c.def.suspended },
+      { name: c.name, type: c.def.type, state: c.state, error: c.error, nextRetryAt: c.nextRetryAt, suspended: c.def.suspended },
       this.kernel.settings().aggregator.servicePrefix,
     );
   }
 
-  private announce(conn: UpstreamConnection, previous: ServiceState): void {
+  private announce(conn: UpstreamConnection, previous: LifecycleState): void {
     if (conn.state === 'auth_required' && this.conns.get(conn.name) === conn) this.openGate(conn);
     else if (previous === 'auth_required') this.closeGate(conn.name);
-    const change = { name: conn.name, serviceType: 'MCPServer' as const, state: conn.state, previous };
+    const change = { name: conn.name, serviceType: 'MCPServer' as const, state: conn.state, previous, ...(conn.restarting ? { restart: true as const } : {}) };
     this.kernel.hooks.onServiceStateChange.call(conn.error ? { ...change, detail: conn.error } : change);
   }
 

@@ -1,13 +1,16 @@
 /**
  * What a call to a server that is not running says: which server, in which state, why,
  * when it retries by itself, and the core tool call that starts it now. A person (or an
- * agent) reading it knows what to do next.
+ * agent) reading it knows what to do next. A stopped server is "server not found: <server>",
+ * the words clients of the reference match on (reference-behaviour §8), with the same advice.
  */
-import { coreToolName, ServerUnavailableError, type ServiceState } from '../../kernel/index.js';
+import { coreToolName, reportedState, ServerUnavailableError, type LifecycleState } from '../../kernel/index.js';
 
 export interface UnavailableFacts {
   name: string;
-  state: ServiceState;
+  /** The transport, which names the state reported in the details (a remote server is `disconnected`, not `stopped`). */
+  type: string;
+  state: LifecycleState;
   error?: string | undefined;
   nextRetryAt?: Date | undefined;
   suspended: boolean;
@@ -24,5 +27,7 @@ export function unavailable(facts: UnavailableFacts, servicePrefix: string): Ser
   else if (next) advice = `it reconnects by itself at ${next}, or now with ${coreToolName(servicePrefix, 'core_service_restart')} ${args}`;
   else advice = `restart it with ${coreToolName(servicePrefix, 'core_service_restart')} ${args}`;
   const reason = `${state}${facts.error ? ` (${facts.error})` : ''}; ${advice}`;
-  return new ServerUnavailableError(name, reason, { state, ...(next ? { nextRetryAfter: next } : {}) });
+  const details = { state: reportedState(facts.type, state), ...(next ? { nextRetryAfter: next } : {}) };
+  if (state === 'stopped') return new ServerUnavailableError(name, reason, details, `server not found: ${name} (${reason})`);
+  return new ServerUnavailableError(name, reason, details);
 }

@@ -76,9 +76,17 @@ export function compileCondition(c: WorkflowCondition, id: string, ctx: Conditio
   if (c.expect_not !== undefined && c.expectNot !== undefined) ctx.errors.push(`${where}: set expect_not or expectNot, not both`);
   const fromStep = c.fromStep ?? c.from_step;
   const expectNot = c.expect_not ?? c.expectNot;
-  const forms = [c.tool !== undefined, fromStep !== undefined, c.template !== undefined].filter(Boolean).length;
-  if (forms !== 1) {
-    ctx.errors.push(`${where}: set exactly one of 'tool', 'fromStep' or 'template'`);
+  // Worded as clients of the reference service match them (reference-behaviour.md §6.2).
+  if (c.template !== undefined && (c.tool !== undefined || fromStep !== undefined)) {
+    ctx.errors.push(`step '${id}': condition.template is mutually exclusive with tool/fromStep`);
+    return undefined;
+  }
+  if (c.tool !== undefined && fromStep !== undefined) {
+    ctx.errors.push(`step '${id}': condition: tool and fromStep are mutually exclusive`);
+    return undefined;
+  }
+  if (c.tool === undefined && fromStep === undefined && c.template === undefined) {
+    ctx.errors.push(`step '${id}': condition requires exactly one of template, tool, or fromStep`);
     return undefined;
   }
   if (c.template !== undefined) {

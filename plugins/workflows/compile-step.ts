@@ -61,27 +61,56 @@ function limit(value: number | undefined, fallback: number, where: string, error
 }
 
 /**
- * Compiles `step`; `within` names the loop or group holding it (whose bodies take tool steps
- * only). Returns undefined when the step is too broken to compile (its errors are in ctx).
+ * Where a step sits, for messages worded as clients of the reference service match them
+ * (reference-behaviour.md §6.2): a top-level step by its index, a sub-step (loop body, group
+ * member, onFailure step) by its group and index, with the ids of its earlier siblings.
  */
-export function compileStep(step: WorkflowStep, ctx: StepContext, within?: string, outputByDefault = false): CompiledStep | undefined {
+export type StepPlace = { kind: 'step'; index: number } | { kind: 'sub'; group: string; index: number; siblings: Set<string> };
+
+/** Nested loops and groups are refused by name: the reference has no such thing, and it says only that a tool is needed. */
+const TOOL_STEPS_ONLY = 'loop bodies, groups and onFailure hold tool steps only: no nested forEach or parallel';
+
+/** Records `id` at `at`; a repeated id is reported in the words of its place. */
+function recordId(id: string, at: StepPlace, ctx: StepContext): void {
+  if (at.kind === 'sub' && at.siblings.has(id)) ctx.errors.push(`${at.group}: duplicate sub-step id '${id}'`);
+  else if (ctx.ids.has(id)) ctx.errors.push(`duplicate step ID '${id}' found`);
+  if (at.kind === 'sub') at.siblings.add(id);
+}
+
+/** The sub-steps of a loop body, a group or onFailure, each compiled at its place. */
+export function compileSubSteps(steps: readonly WorkflowStep[], group: string, ctx: StepContext, outputByDefault: boolean): CompiledToolStep[] {
+  const siblings = new Set<string>();
+  return steps
+    .map((s, index) => compileStep(s, ctx, { kind: 'sub', group, index, siblings }, outputByDefault))
+    .filter((s): s is CompiledToolStep => s?.kind === 'tool');
+}
+
+/**
+ * Compiles `step` at `at` (sub-steps are tool steps only). Returns undefined when the step is
+ * too broken to compile (its errors are in ctx).
+ */
+export function compileStep(step: WorkflowStep, ctx: StepContext, at: StepPlace, outputByDefault = false): CompiledStep | undefined {
   const { id } = step;
-  if (ctx.ids.has(id)) ctx.errors.push(`step '${id}': duplicate step id`);
+  recordId(id, at, ctx);
   const kinds = (['tool', 'forEach', 'parallel'] as const).filter((k) => step[k] !== undefined);
-  if (kinds.length !== 1) {
-    ctx.errors.push(
-      `step '${id}': set exactly one of 'tool' (a tool call), 'forEach' (a loop) or 'parallel' (a group)${kinds.length ? `; it sets ${kinds.join(' and ')}` : ''}`,
-    );
+  const broken = (message: string): undefined => {
+    ctx.errors.push(message);
     ctx.ids.add(id);
     return undefined;
+  };
+  if (at.kind === 'sub') {
+    const where = `${at.group} sub-step ${at.index} (${id})`;
+    if (step.tool === undefined) return broken(`${where}: tool is required${kinds.length ? ` (${TOOL_STEPS_ONLY})` : ''}`);
+    if (kinds.length > 1) return broken(`${where}: tool is mutually exclusive with forEach/parallel (${TOOL_STEPS_ONLY})`);
+  } else if (kinds.length !== 1) {
+    const where = `step ${at.index} (${id})`;
+    if (kinds.length === 0) return broken(`${where}: one of tool, forEach, or parallel is required`);
+    return broken(
+      step.tool !== undefined ? `${where}: tool is mutually exclusive with forEach/parallel` : `${where}: forEach and parallel are mutually exclusive`,
+    );
   }
   if (step.maxConcurrency !== undefined && kinds[0] !== 'parallel')
     ctx.errors.push(`step '${id}': maxConcurrency applies to parallel groups (a loop takes forEach.concurrency)`);
-  if (within && kinds[0] !== 'tool') {
-    ctx.errors.push(`step '${id}' in '${within}': loop bodies, groups and onFailure hold tool steps only (no nested forEach or parallel)`);
-    ctx.ids.add(id);
-    return undefined;
-  }
   try {
     const output = step.output ?? (step.store === true ? true : outputByDefault);
     const base: CompiledBase = { id, allowFailure: step.allowFailure ?? step.allow_failure ?? false, output };
@@ -101,7 +130,7 @@ export function compileStep(step: WorkflowStep, ctx: StepContext, within?: strin
     ctx.ids.add(id);
     if (step.forEach) {
       const f = step.forEach;
-      const body = f.steps.map((s) => compileStep(s, ctx, id, output)).filter((s): s is CompiledToolStep => s?.kind === 'tool');
+      const body = compileSubSteps(f.steps, `step '${id}' forEach`, ctx, output);
       return {
         ...base,
         kind: 'forEach',
@@ -111,7 +140,7 @@ export function compileStep(step: WorkflowStep, ctx: StepContext, within?: strin
         concurrency: limit(f.concurrency, 1, `step '${id}': forEach.concurrency`, ctx.errors),
       };
     }
-    const members = step.parallel!.map((s) => compileStep(s, ctx, id, output)).filter((s): s is CompiledToolStep => s?.kind === 'tool');
+    const members = compileSubSteps(step.parallel!, `step '${id}' parallel`, ctx, output);
     return {
       ...base,
       kind: 'parallel',

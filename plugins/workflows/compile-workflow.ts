@@ -4,7 +4,7 @@
  * per run is here.
  */
 import type { JsonSchemaObject, WorkflowArgDefinition } from '../../kernel/index.js';
-import { compileStep, type CompiledStep, type CompiledToolStep, type StepContext } from './compile-step.js';
+import { compileStep, compileSubSteps, type CompiledStep, type CompiledToolStep, type StepContext } from './compile-step.js';
 import type { WorkflowDefinition } from './definition.js';
 import { compileValue, TemplateLocationError, type CompiledValue } from './templates.js';
 
@@ -57,13 +57,13 @@ export function inputSchemaOf(args: Record<string, WorkflowArgDefinition>): Json
 
 export function compileWorkflow(def: WorkflowDefinition): Compilation {
   const ctx: StepContext = { ids: new Set(), tools: new Set(), errors: [] };
-  if (def.steps.length === 0) ctx.errors.push('a workflow needs at least one step');
+  if (def.steps.length === 0) ctx.errors.push('workflow must have at least one step');
   for (const [name, a] of Object.entries(def.args)) {
     if (a.default !== undefined && !ofType(a.type, a.default))
       ctx.errors.push(`argument '${name}': default ${JSON.stringify(a.default)} is not of type ${a.type}`);
   }
-  const steps = def.steps.map((s) => compileStep(s, ctx)).filter((s): s is CompiledStep => s !== undefined);
-  const onFailure = def.onFailure.map((s) => compileStep(s, ctx, 'onFailure')).filter((s): s is CompiledToolStep => s?.kind === 'tool');
+  const steps = def.steps.map((s, index) => compileStep(s, ctx, { kind: 'step', index })).filter((s): s is CompiledStep => s !== undefined);
+  const onFailure: CompiledToolStep[] = compileSubSteps(def.onFailure, 'onFailure', ctx, false);
   let output: CompiledValue | undefined;
   if (def.output !== undefined) {
     try {

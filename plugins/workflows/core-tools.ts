@@ -23,7 +23,9 @@ import {
 } from '../../kernel/index.js';
 import { toToolForm, type WorkflowToolForm } from './definition.js';
 import type { WorkflowRegistry } from './registry.js';
-import { checkForm } from './validate-form.js';
+import { checkForm, validationReport } from './validate-form.js';
+import { validationReply } from '../../lib/validation-reply.js';
+import { recordValidation } from './validation-events.js';
 import { executionNotFound, executionView, getQuery, listArgs, listSummary, MAX_LIMIT, STATUSES } from './execution-views.js';
 
 const { read: READ, create: CREATE, update: UPDATE, delete: DELETE } = ANNOTATIONS;
@@ -54,6 +56,7 @@ const operation = (op: WorkflowOperation): AdminOperation => ({ resource: 'workf
 export function workflowCoreTools(kernel: KernelApi, registry: WorkflowRegistry, executions: ExecutionRecords): ToolDefinition[] {
   const store = () => kernel.services.get('store');
   const namespace = () => kernel.settings().namespace;
+  const validated = (name: string, errors: readonly string[]) => recordValidation(kernel.services.find('events'), name, errors);
   const require = (name: string) => {
     const entry = registry.get(name);
     if (!entry) throw new SwitchboardError('NOT_FOUND', `workflow ${name} not found`, { kind: 'workflow', name });
@@ -68,7 +71,10 @@ export function workflowCoreTools(kernel: KernelApi, registry: WorkflowRegistry,
   const write = (form: WorkflowToolForm, key: string | undefined, call: CallContext, registeredBy: string | undefined) =>
     kernel.config.exclusive(async (edits) => {
       const check = checkForm(form, namespace(), registry, key ?? 'core_workflow');
-      if (check.errors.length) throw new ValidationFailedError(`workflow '${form.name}' is invalid`, check.errors);
+      if (check.errors.length) {
+        validated(form.name, check.errors);
+        throw new ValidationFailedError('validation failed', check.errors, { name: form.name });
+      }
       if (registeredBy !== undefined) check.resource.spec.registeredBy = registeredBy;
       const raw = await store().write('workflow', form.name, check.resource as unknown as Record<string, unknown>, key, await writeAs(kernel, call));
       await edits.apply(raw);
@@ -120,14 +126,11 @@ export function workflowCoreTools(kernel: KernelApi, registry: WorkflowRegistry,
       { name: NAME, description: { type: 'string' }, args: ARGS, steps: STEPS, onFailure: ON_FAILURE, output: OUTPUT, labels: { type: 'object' } },
       ['name', 'steps'],
       async (a) => {
-        const check = checkForm(a as unknown as WorkflowToolForm, namespace(), registry, 'core_workflow_validate');
-        const required = check.workflow?.tools ?? [];
-        return {
-          valid: check.errors.length === 0,
-          errors: check.errors,
-          warnings: check.warnings,
-          tools: { required, missing: check.missing, available: check.missing.length === 0 },
-        };
+        const form = a as unknown as WorkflowToolForm;
+        const check = checkForm(form, namespace(), registry, 'core_workflow_validate');
+        // The one place a validation ends, valid or not: its event, then its reply.
+        validated(form.name, check.errors);
+        return validationReply('workflow', form.name, validationReport(check));
       },
     ),
     tool(

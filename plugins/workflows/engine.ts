@@ -7,6 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { formatDuration } from '#gotpl';
 import {
   errorResult,
   objectResult,
@@ -26,7 +27,7 @@ import { scrubRecord, type ExecutionRecord } from './execution-record.js';
 import { failureValue } from './failure-value.js';
 import { completedDocument, failedDocument, type DocumentParts } from './result-document.js';
 import type { EntrySink, StepEntry } from './step-entry.js';
-import { StepRunner, type RunScope, type StepError } from './step-runner.js';
+import { StepRunner, type RunScope, type StepError, type StepOutcome } from './step-runner.js';
 import { RenderTurns } from './render-turns.js';
 import { templateBudget } from './templates.js';
 
@@ -72,12 +73,14 @@ export class WorkflowEngine {
     this.secrets = options.secrets;
   }
 
+  /** Filed under the workflow, the run named by `execution_id` (reference-behaviour.md §10); `message` follows "Workflow <name> ". */
   private event(record: ExecutionRecord, type: EventType, reason: string, message: string): void {
     this.events()?.record({
       type,
       reason,
-      resource: { type: 'WorkflowExecution', name: record.execution_id },
-      message: `workflow '${record.workflow_name}' (execution ${record.execution_id}): ${message}`,
+      resource: { type: 'Workflow', name: record.workflow_name },
+      execution_id: record.execution_id,
+      message: `Workflow ${record.workflow_name} ${message}`,
       ...(record.caller !== undefined ? { actor: { key: record.caller, name: record.caller_name ?? record.caller } } : {}),
     });
   }
@@ -115,7 +118,7 @@ export class WorkflowEngine {
     };
     scrubRecord(record, this.secrets);
     this.store.add(record);
-    this.event(record, 'Normal', 'ExecutionStarted', 'started');
+    this.event(record, 'Normal', 'WorkflowExecutionStarted', 'execution started');
     const stepCall: CallContext = { ...call, depth: call.depth + 1 };
     delete stepCall.progress;
     const results: Record<string, unknown> = {};
@@ -143,15 +146,9 @@ export class WorkflowEngine {
         break;
       }
       await call.progress?.(i, wf.steps.length, `step ${step.id}`);
+      this.event(record, 'Normal', 'WorkflowStepStarted', `step ${step.id} started (tool: ${step.kind === 'tool' ? step.tool : step.kind})`);
       const outcome = await this.runner.run(step, scope, sink);
-      if (outcome.status === 'failed') this.event(record, 'Warning', 'StepFailed', `step '${step.id}' failed: ${outcome.error.message}`);
-      else if (outcome.status !== 'cancelled')
-        this.event(
-          record,
-          'Normal',
-          outcome.status === 'skipped' ? 'StepSkipped' : 'StepCompleted',
-          `step '${step.id}' ${outcome.status === 'tolerated' ? 'failed, tolerated (allowFailure)' : outcome.status}`,
-        );
+      this.stepEvent(record, step.id, outcome);
       if (this.store.shared) {
         // Other replicas read the stored copy, not this live record: each step's end is stored for them.
         scrubRecord(record, this.secrets);
@@ -220,9 +217,32 @@ export class WorkflowEngine {
     scrubRecord(record, this.secrets);
     // Stored before the caller hears the answer, so any replica reading the history then has it.
     await this.store.save(record);
-    if (record.status === 'completed') this.event(record, 'Normal', 'ExecutionCompleted', `completed in ${record.duration_ms} ms`);
-    else this.event(record, 'Warning', record.status === 'failed' ? 'ExecutionFailed' : 'ExecutionCancelled', record.error ?? record.status);
+    if (record.status === 'completed')
+      this.event(
+        record,
+        'Normal',
+        'WorkflowExecutionCompleted',
+        `execution completed successfully (${wf.steps.length} steps) in ${formatDuration(BigInt(record.duration_ms) * 1_000_000n)}`,
+      );
+    else if (record.status === 'failed') this.event(record, 'Warning', 'WorkflowExecutionFailed', `execution failed: ${record.error ?? 'failed'}`);
+    else this.event(record, 'Warning', 'WorkflowExecutionCancelled', `execution cancelled: ${record.error ?? 'cancelled'}`);
     return answer;
+  }
+
+  /** A step's end, in the reference's words; a cancelled step says nothing (the run's cancellation does). */
+  private stepEvent(record: ExecutionRecord, id: string, outcome: StepOutcome): void {
+    switch (outcome.status) {
+      case 'completed':
+        return this.event(record, 'Normal', 'WorkflowStepCompleted', `step ${id} completed successfully`);
+      case 'tolerated':
+        return this.event(record, 'Warning', 'WorkflowStepFailed', `step ${id} failed (allow_failure=true, continuing): ${outcome.value.error}`);
+      case 'failed':
+        return this.event(record, 'Warning', 'WorkflowStepFailed', `step ${id} failed: ${outcome.error.message}`);
+      case 'skipped':
+        return this.event(record, 'Normal', 'WorkflowStepSkipped', `step ${id} skipped: condition evaluation returned false`);
+      case 'cancelled':
+        return;
+    }
   }
 
   /**

@@ -67,6 +67,13 @@ export default definePlugin<Options>({
             return { key: p.key, name: describePrincipal(p) };
           },
         })),
+      (name, missing) =>
+        kernel.services.find('events')?.record({
+          type: 'Warning',
+          reason: 'WorkflowUnavailable',
+          resource: { type: 'Workflow', name },
+          message: `Workflow ${name} is unavailable (missing tools: ${missing.join(', ')})`,
+        }),
     );
 
     // Files get the same checks as core_workflow_create: templates, conditions, cycles.

@@ -26,10 +26,14 @@ export class WorkflowRegistry {
   private entries = new Map<string, Entry>();
   private published = '';
   private generation = 0;
+  /** Whether each workflow could run at the last publish: losing that is a WorkflowUnavailable event. */
+  private couldRun = new Map<string, boolean>();
 
   constructor(
     private readonly catalogue: CatalogueApi,
     private readonly engine: () => WorkflowEngine,
+    /** A workflow that could run no longer can (a tool it needs went): told once per loss. */
+    private readonly onUnavailable: (name: string, missing: string[]) => void = () => undefined,
   ) {}
 
   hasTool(name: string): boolean {
@@ -109,7 +113,14 @@ export class WorkflowRegistry {
 
   /** Re-publishes the workflow tools when definitions, availability or derived hints changed. */
   publish(): void {
-    const state = this.names().map((n) => [n, this.availability(n).available, this.readOnly(n)]);
+    const couldRun = new Map<string, boolean>();
+    const state = this.names().map((n) => {
+      const a = this.availability(n);
+      if (!a.available && this.couldRun.get(n) === true) this.onUnavailable(n, a.missing);
+      couldRun.set(n, a.available);
+      return [n, a.available, this.readOnly(n)];
+    });
+    this.couldRun = couldRun;
     const fingerprint = JSON.stringify([this.generation, state]);
     if (fingerprint === this.published) return;
     this.published = fingerprint;

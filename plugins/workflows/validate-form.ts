@@ -1,8 +1,10 @@
 /** Checking a tool-form definition (core_workflow_create/update/validate) the way files are checked. */
 import { validateDocument, type WorkflowResource } from '../../kernel/index.js';
+import type { ValidationReport } from '../../lib/validation-reply.js';
 import { compileWorkflow, type CompiledWorkflow } from './compile-workflow.js';
 import { fromResource, toResource, type WorkflowToolForm } from './definition.js';
 import type { WorkflowRegistry } from './registry.js';
+import { structuralPhrases } from './structure-phrases.js';
 
 export interface FormCheck {
   resource: WorkflowResource;
@@ -16,8 +18,15 @@ const NOWHERE = { file: 'arguments', locate: () => ({ line: 0, column: 0 }) };
 
 export function checkForm(form: WorkflowToolForm, namespace: string, registry: WorkflowRegistry, origin: string): FormCheck {
   const resource = toResource(form, namespace);
-  const schemaProblems = validateDocument('workflow', resource, NOWHERE).map((p) => `${p.field.replace(/^(spec|metadata)\./, '')}: ${p.message}`);
-  if (schemaProblems.length) return { resource, errors: schemaProblems, warnings: [], missing: [] };
+  // The phrased problems come first: the reference reports only its first problem, so a
+  // client reads the first one after "validation failed: ".
+  const phrased = structuralPhrases(form.steps, form.onFailure);
+  const schemaProblems = validateDocument('workflow', resource, NOWHERE)
+    .map((p) => ({ field: p.field.replace(/^(spec|metadata)\./, ''), message: p.message }))
+    .filter((p) => !phrased.fields.has(p.field))
+    .map((p) => `${p.field}: ${p.message}`);
+  const problems = [...phrased.problems, ...schemaProblems];
+  if (problems.length) return { resource, errors: problems, warnings: [], missing: [] };
   const compiled = compileWorkflow(fromResource(resource, origin));
   if (!compiled.ok) return { resource, errors: compiled.errors, warnings: [], missing: [] };
   const errors: string[] = [];
@@ -37,4 +46,15 @@ export function missingTools(workflow: CompiledWorkflow, registry: WorkflowRegis
     } else if (!registry.hasTool(tool)) missing.add(tool);
   }
   return [...missing].sort();
+}
+
+/** What core_workflow_validate reports of a check: errors, warnings and whether its tools are all there. */
+export function validationReport(check: FormCheck): ValidationReport {
+  const required = check.workflow?.tools ?? [];
+  return {
+    valid: check.errors.length === 0,
+    errors: check.errors,
+    warnings: check.warnings,
+    tools: { required, missing: check.missing, available: check.missing.length === 0 },
+  };
 }

@@ -77,11 +77,11 @@ describe('admin UI in a browser', function () {
         ((await callTool(client, 'core_events', { resource_name: 'tools', limit: 10 })).structuredContent as { events: { reason: string }[] }).events.map(
           (e) => e.reason,
         ),
-      (r) => r.includes('ServerStopped') && r.indexOf('ServerStarted') < r.indexOf('ServerStopped'),
+      (r) => r.includes('MCPServerStopped') && r.indexOf('MCPServerStarted') < r.indexOf('MCPServerStopped'),
       10_000,
       200,
     );
-    expect(seen.indexOf('ServerStarted')).to.be.lessThan(seen.indexOf('ServerStopped'));
+    expect(seen.indexOf('MCPServerStarted')).to.be.lessThan(seen.indexOf('MCPServerStopped'));
     await page.reload();
     expect(await page.locator('#state').textContent()).to.equal('running');
     await page.screenshot({ path: join(SHOTS, 'server.png'), fullPage: true });

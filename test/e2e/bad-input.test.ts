@@ -87,7 +87,7 @@ describe('bad input gets a clear error and the server keeps serving', () => {
     const client = await connectHttp(sb.url);
     const r = await client.callTool({ name: 'call_tool', arguments: { name: 42 } });
     expect(r.isError).to.equal(true);
-    expect(text(r as never)).to.match(/\/name must be string/);
+    expect(text(r as never)).to.include("Invalid arguments for 'call_tool': name must be a string value");
     const ok = await meta<{ total: number }>(client, 'list_tools');
     expect(ok.total).to.be.greaterThan(0);
     await client.close();

@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { CLI, freePort, meta, ROOT, startSwitchboard, stdioServer, TEST_SERVER, type Running } from '../support/harness.js';
+import { CLI, eventually, freePort, meta, ROOT, startSwitchboard, stdioServer, TEST_SERVER, type Running } from '../support/harness.js';
+import { PING_TWICE } from '../fixtures/workflows.js';
 import { startProtected, type OAuthSetup } from '../support/oauth-setup.js';
 
 const HEADLESS = `${process.execPath} ${join(ROOT, 'dist/test/fixtures/headless-browser.js')}`;
@@ -37,10 +38,16 @@ describe('command-line client against an open Switchboard', function () {
   this.timeout(30_000);
   let sb: Running;
   let home: string;
+  let metricsUrl: string;
   const env = () => ({ XDG_CONFIG_HOME: home, SWITCHBOARD_ENDPOINT: sb.url });
 
   before(async () => {
-    sb = await startSwitchboard({ 'mcpservers/tools.yaml': stdioServer('tools', TEST_SERVER) });
+    const metricsPort = await freePort();
+    metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
+    sb = await startSwitchboard(
+      { 'mcpservers/tools.yaml': stdioServer('tools', TEST_SERVER), 'workflows/ping-twice.yaml': PING_TWICE },
+      { env: { OTEL_METRICS_EXPORTER: 'prometheus', OTEL_EXPORTER_PROMETHEUS_HOST: '127.0.0.1', OTEL_EXPORTER_PROMETHEUS_PORT: String(metricsPort) } },
+    );
     home = await mkdtemp(join(tmpdir(), 'sb-cli-'));
   });
   after(async () => {
@@ -68,8 +75,24 @@ describe('command-line client against an open Switchboard', function () {
     const servers = await cli(['list', 'servers', '--endpoint', sb.url], { XDG_CONFIG_HOME: home, SWITCHBOARD_ENDPOINT: 'http://127.0.0.1:9/mcp' });
     expect(servers.code, servers.stderr).to.equal(0);
     expect(servers.stdout).to.match(/^tools\s+stdio\s+running\s+\S+\s+\d+/m);
-    expect((await cli(['list', 'workflows'], env())).stdout).to.match(/^NAME\s+AVAILABLE\s+STEPS\s+DESCRIPTION$/m);
-    expect((await cli(['list', 'executions'], env())).code).to.equal(0);
+    const workflows = await cli(['list', 'workflows'], env());
+    expect(workflows.stdout).to.match(/^NAME\s+AVAILABLE\s+DESCRIPTION$/m);
+    expect(workflows.stdout).to.match(/^ping-twice\s+true\s*$/m);
+    expect((await cli(['call', 'workflow_ping-twice'], env())).code).to.equal(0);
+    const executions = await cli(['list', 'executions'], env());
+    expect(executions.code, executions.stderr).to.equal(0);
+    // Every column filled: the id, the workflow's name, the status, the start and the duration.
+    expect(executions.stdout).to.match(/^\S+\s+ping-twice\s+completed\s+\S+\s+\d+ ms$/m);
+  });
+
+  it('ends its session on the server when a command is done, leaving no idle sessions behind', async () => {
+    for (let i = 0; i < 3; i++) expect((await cli(['list', 'servers'], env())).code).to.equal(0);
+    const active = (text: string) => Number(/^switchboard_sessions_active\{[^}]*network_transport="streamable-http"[^}]*\} (\d+)/m.exec(text)?.[1] ?? 0);
+    await eventually(
+      () => fetch(metricsUrl).then((r) => r.text()),
+      (t) => active(t) === 0,
+      10_000,
+    );
   });
 
   it('describe shows the arguments; call prints the result, --arg values typed by the schema', async () => {
@@ -203,7 +226,7 @@ describe('command-line client: silent sign-in when the identity provider still k
 });
 
 describe('command-line client in a terminal (tmux)', function () {
-  this.timeout(30_000);
+  this.timeout(120_000);
   let sb: Running;
   const session = `sb-cli-${process.pid}`;
   const tmux = (...args: string[]) =>
@@ -216,7 +239,8 @@ describe('command-line client in a terminal (tmux)', function () {
   const screenAfter = async (command: string, done: RegExp): Promise<string> => {
     await tmux('send-keys', '-t', session, 'clear', 'Enter');
     await tmux('send-keys', '-t', session, command, 'Enter');
-    for (let i = 0; i < 100; i++) {
+    // Bounded only by the test's own timeout: a busy machine makes a command slow, not wrong.
+    for (const until = Date.now() + 50_000; Date.now() < until;) {
       // With the scrollback, from the command's own line on: what it printed, however long
       // the output and whenever `clear` took effect.
       const screen = await tmux('capture-pane', '-p', '-S', '-500', '-t', session);

@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
-import { CLI, makeConfigDir, startSwitchboard, stdioServer, TEST_SERVER } from '../support/harness.js';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { callTool, CLI, connectHttp, eventually, makeConfigDir, startSwitchboard, stdioServer, TEST_SERVER, text } from '../support/harness.js';
 
 function run(...args: string[]): { status: number | null; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 20_000 });
@@ -50,8 +52,13 @@ describe('the switchboard command', () => {
       'mcpservers/missing.yaml': 'name: missing\ntype: stdio\n',
       'mcpservers/dup1.yaml': stdioServer('dup', TEST_SERVER),
       'mcpservers/dup2.yaml': stdioServer('dup', TEST_SERVER),
+      'mcpservers/typo.yaml': `name: typo\ntype: stdio\ncommand: [node, ${JSON.stringify(TEST_SERVER)}]\nautostart: true\ncalTimeout: 5\nflavour: mint\n`,
     });
     const r = run('check', '--config-path', dir);
+    // A near miss names the field meant; a name like no field gets no guess.
+    expect(r.stderr).to.match(/typo\.yaml:4:1: autostart: unknown field 'autostart' \(did you mean 'autoStart'\?\)\n/);
+    expect(r.stderr).to.match(/typo\.yaml:5:1: calTimeout: unknown field 'calTimeout' \(did you mean 'callTimeout'\?\)\n/);
+    expect(r.stderr).to.match(/typo\.yaml:6:1: flavour: unknown field 'flavour'\n/);
     expect(r.status).to.equal(1);
     expect(r.stderr).to.match(/bad\.yaml:2:7: type: must be one of "stdio", "streamable-http", "sse"/);
     expect(r.stderr).to.match(/broken\.yaml:\d+:\d+: YAML syntax error/);
@@ -59,12 +66,35 @@ describe('the switchboard command', () => {
     expect(r.stderr).to.match(/dup2\.yaml:1:1: name: duplicate mcpserver name 'dup'/);
   });
 
-  it('serve: an invalid configuration stops startup with exit 1 and the problems', async () => {
-    const dir = await makeConfigDir({ 'mcpservers/bad.yaml': 'name: bad\ntype: stdio\ncommand: 42\n' });
+  it('serve: invalid settings stop startup with exit 1 and the problems, and nothing claims it was shutting down first', async () => {
+    const dir = await makeConfigDir({ 'config.yaml': 'aggregator:\n  port: eighty\n' });
     const r = run('serve', '--config-path', dir, '--port', '0');
     expect(r.status).to.equal(1);
-    expect(r.stderr).to.match(/bad\.yaml:3:10: command: must be string or array\n/);
+    expect(r.stderr).to.match(/config\.yaml:2:9: aggregator\.port: must be integer\n/);
     expect(r.stderr).to.include('not starting');
+    expect(r.stdout + r.stderr).to.not.include('shutting down');
+  });
+
+  it('serve: one bad server file is left out with its problem, the others start (as a reload would keep them)', async () => {
+    const sb = await startSwitchboard({
+      'mcpservers/good.yaml': stdioServer('good', TEST_SERVER),
+      'mcpservers/bad.yaml': 'name: bad\ntype: stdio\ncommand: 42\n',
+    });
+    try {
+      expect(sb.logs()).to.match(/bad\.yaml:3:10: command: must be string or array \(not loaded; it loads once the file is fixed\)/);
+      const client = await connectHttp(sb.url);
+      expect(text(await callTool(client, 'x_good_add', { a: 1, b: 2 }))).to.equal('3');
+      // Fixed, it loads without a restart.
+      await writeFile(join(sb.configDir, 'mcpservers', 'bad.yaml'), stdioServer('bad', TEST_SERVER));
+      await eventually(
+        () => callTool(client, 'x_bad_ping'),
+        (r) => r.isError !== true,
+        15_000,
+      );
+      await client.close();
+    } finally {
+      await sb.stop();
+    }
   });
 
   it('serve: exits 0 on SIGTERM', async () => {

@@ -2,7 +2,7 @@
  * The event log and the execution history shared through Redis, with real processes: a real
  * redis-server and three Switchboard replicas over one configuration directory. core_events
  * answers the same ordered history on every replica; a follower on one replica sees what
- * another recorded; a workflow run on A is read on C while it runs and once it is done; with
+ * another recorded, whether it follows within its call or for its session; a workflow run on A is read on C while it runs and once it is done; with
  * Redis stopped the reads answer SHARED_STATE_UNAVAILABLE and nothing crashes.
  */
 import { expect } from 'chai';
@@ -15,6 +15,7 @@ interface Ev {
   id: number;
   reason: string;
   resource: { type: string; name: string };
+  execution_id?: string;
 }
 interface Page {
   events: Ev[];
@@ -78,7 +79,7 @@ describe('cluster mode: events and executions shared through Redis', function ()
     // Each replica recorded its own server start; all three are in one history.
     const onA = await eventually(
       () => events(a, { resource_name: 'tools' }),
-      (p) => p.events.filter((e) => e.reason === 'ServerStarted').length === 3,
+      (p) => p.events.filter((e) => e.reason === 'MCPServerStarted').length === 3,
       30_000,
       200,
     );
@@ -92,14 +93,21 @@ describe('cluster mode: events and executions shared through Redis', function ()
     await callTool(a, 'x_tools_crash', {}).catch(() => undefined);
     const onB = await eventually(
       () => events(b, { resource_name: 'tools', limit: 20 }),
-      (p) => p.events.some((e) => e.reason === 'ServerFailed'),
+      (p) => p.events.some((e) => e.reason === 'MCPServerFailed'),
       30_000,
       200,
     );
     const onA = await events(a, { resource_name: 'tools', limit: 20 });
-    const failed = onB.events.find((e) => e.reason === 'ServerFailed')!;
+    const failed = onB.events.find((e) => e.reason === 'MCPServerFailed')!;
     expect(onA.events.find((e) => e.id === failed.id)).to.deep.equal(failed);
     expect(onA.events.map((e) => e.id).filter((id) => id <= failed.id)).to.deep.equal(onB.events.map((e) => e.id).filter((id) => id <= failed.id));
+    // The next test runs a workflow on A: its server is back first (on a loaded machine the crash may still be in recovery).
+    await eventually(
+      () => events(a, { resource_name: 'tools', limit: 20 }),
+      (p) => p.events.some((e) => e.reason === 'MCPServerRecoverySucceeded' && e.id > failed.id),
+      30_000,
+      200,
+    );
   });
 
   it('a follow on B sees the events of a run made on A, and a run on A is read on C while it runs and once done', async () => {
@@ -146,19 +154,59 @@ describe('cluster mode: events and executions shared through Redis', function ()
     expect(onC).to.deep.equal(onA);
 
     await eventually(
-      () => Promise.resolve(seen.filter((e) => e.resource.name === id).map((e) => e.reason)),
-      (reasons) => reasons.includes('ExecutionCompleted'),
+      () => Promise.resolve(seen.filter((e) => e.execution_id === id).map((e) => e.reason)),
+      (reasons) => reasons.includes('WorkflowExecutionCompleted'),
       30_000,
       100,
     );
-    expect(seen.filter((e) => e.resource.name === id).map((e) => e.reason)).to.deep.equal([
-      'ExecutionStarted',
-      'StepCompleted',
-      'StepCompleted',
-      'ExecutionCompleted',
+    expect(seen.filter((e) => e.execution_id === id).map((e) => e.reason)).to.deep.equal([
+      'WorkflowExecutionStarted',
+      'WorkflowStepStarted',
+      'WorkflowStepCompleted',
+      'WorkflowStepStarted',
+      'WorkflowStepCompleted',
+      'WorkflowExecutionCompleted',
     ]);
     await follower.close();
     await following.catch(() => undefined);
+  });
+
+  it('a session follow (follow without follow_seconds) on B answers at once and is pushed what A and C record', async () => {
+    const follower = await connectHttp(replicas[1]!.url);
+    clients.push(follower);
+    const seen: Ev[] = [];
+    follower.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+      if (n.params.logger === 'switchboard.events') seen.push(n.params.data as Ev);
+    });
+    const answer = (await callTool(follower, 'core_events', { follow: true, resourceType: 'Workflow', resourceName: 'followed-here' }))
+      .structuredContent as unknown as {
+      following: string;
+      total: number;
+    };
+    expect(answer).to.deep.include({ following: 'session', total: 0 });
+    // The session's stream opens on its own after initialize: A validates until one event has come through.
+    const check = (client: Client) => callTool(client, 'core_workflow_validate', { name: 'followed-here', steps: [{ id: 'p', tool: 'x_tools_ping' }] });
+    await eventually(
+      async () => {
+        await check(a);
+        return seen.length;
+      },
+      (n) => n > 0,
+      60_000,
+      500,
+    );
+    const before = seen.length;
+    await check(c);
+    await eventually(
+      () => Promise.resolve(seen.length),
+      (n) => n > before,
+      60_000,
+      100,
+    );
+    expect(seen.every((e) => e.reason === 'WorkflowValidationSucceeded' && e.resource.name === 'followed-here')).to.equal(true);
+    // Each event once, whichever replica recorded it.
+    expect(new Set(seen.map((e) => e.id)).size).to.equal(seen.length);
+    await follower.close();
   });
 
   it('with Redis stopped, reads answer SHARED_STATE_UNAVAILABLE and no replica crashes; once back, they answer again', async () => {

@@ -155,7 +155,7 @@ describe('core tools through call_tool', () => {
       expect(errorCode(dup)).to.equal('CONFLICT');
       const invalid = await callTool(client, 'core_mcpserver_create', { name: 'broken', type: 'stdio' });
       expect(errorCode(invalid)).to.equal('VALIDATION_FAILED');
-      expect(text(invalid)).to.include("required field 'command' is missing");
+      expect(text(invalid)).to.equal('validation failed: command is required for stdio type');
     });
 
     it('updates only the given fields; env replaces the whole map', async () => {
@@ -189,9 +189,14 @@ describe('core tools through call_tool', () => {
     });
 
     it('validates without creating: errors and warnings', async () => {
-      const bad = await core<{ valid: boolean; errors: string[] }>(client, 'core_mcpserver_validate', { name: 'x', type: 'sse' });
-      expect(bad.valid).to.equal(false);
-      expect(bad.errors.join()).to.include("required field 'url' is missing");
+      // Invalid: an error result, the report in its details (reference-behaviour.md §6.1).
+      const bad = await callTool(client, 'core_mcpserver_validate', { name: 'x', type: 'sse' });
+      expect(bad.isError).to.equal(true);
+      expect(text(bad)).to.equal('Validation failed: url is required for streamable-http and sse types');
+      expect((bad.structuredContent as { error: { details: Obj } }).error.details).to.deep.include({
+        valid: false,
+        errors: ['url is required for streamable-http and sse types'],
+      });
       const warned = await core<{ valid: boolean; warnings: string[] }>(client, 'core_mcpserver_validate', {
         name: 'fixture',
         type: 'stdio',

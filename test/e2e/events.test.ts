@@ -18,6 +18,7 @@ interface Ev {
   reason: string;
   resource: { type: string; name: string };
   message: string;
+  execution_id?: string;
 }
 
 const TOOLS = (more = '') => stdioServer('tools', TEST_SERVER, [], `backoff: {initialSeconds: 0.2, maxSeconds: 1}\n${more}`);
@@ -48,20 +49,21 @@ describe('events and core_events', function () {
 
   it("tells a server's start, its tools, a failure and the recovery, newest first", async () => {
     const start = await events({ resource_type: 'MCPServer', resource_name: 'tools' });
-    expect(reasons(start.events).reverse()).to.include.members(['ServerStarting', 'ServerStarted', 'ToolsDiscovered']);
-    expect(start.events.find((e) => e.reason === 'ToolsDiscovered')!.message).to.match(/^'tools' offers \d+ tools$/);
+    expect(reasons(start.events).reverse()).to.include.members(['MCPServerStarting', 'MCPServerStarted', 'MCPServerToolsDiscovered']);
+    expect(start.events.find((e) => e.reason === 'MCPServerToolsDiscovered')!.message).to.match(/^MCPServer tools discovered \d+ tools$/);
     const client = await connectHttp(sb.url);
     await callTool(client, 'x_tools_crash', {}).catch(() => undefined);
     await client.close();
     const after = await eventually(
       () => events({ resource_name: 'tools' }),
-      (r) => reasons(r.events).includes('ServerRecovered'),
+      (r) => reasons(r.events).includes('MCPServerRecoverySucceeded'),
       15_000,
       200,
     );
     const order = reasons(after.events);
-    expect(order.indexOf('ServerRecovered')).to.be.lessThan(order.indexOf('ServerFailed'));
-    expect(after.events.find((e) => e.reason === 'ServerFailed')!.type).to.equal('Warning');
+    expect(order.indexOf('MCPServerRecoverySucceeded')).to.be.lessThan(order.indexOf('MCPServerRecoveryStarted'));
+    expect(order.indexOf('MCPServerRecoveryStarted')).to.be.lessThan(order.indexOf('MCPServerFailed'));
+    expect(after.events.find((e) => e.reason === 'MCPServerFailed')!.type).to.equal('Warning');
     for (let i = 1; i < after.events.length; i++) expect(after.events[i - 1]!.id).to.be.greaterThan(after.events[i]!.id);
   });
 
@@ -78,21 +80,29 @@ describe('events and core_events', function () {
     expect(past.total).to.equal(0);
   });
 
-  it('records a workflow run and its steps under the execution', async () => {
+  it('records a workflow run and its steps under the workflow, each naming the execution', async () => {
     const client = await connectHttp(sb.url);
     const run = await callTool(client, 'workflow_ping-twice', {});
     await client.close();
     const id = (run.structuredContent as { execution_id: string }).execution_id;
     const r = await events({ resource_type: 'WorkflowExecution', resource_name: id });
-    expect(reasons(r.events).reverse()).to.deep.equal(['ExecutionStarted', 'StepCompleted', 'StepCompleted', 'ExecutionCompleted']);
-    expect(r.events[0]!.message).to.match(new RegExp(`^workflow 'ping-twice' \\(execution ${id}\\): completed in \\d+ ms$`));
+    expect(reasons(r.events).reverse()).to.deep.equal([
+      'WorkflowExecutionStarted',
+      'WorkflowStepStarted',
+      'WorkflowStepCompleted',
+      'WorkflowStepStarted',
+      'WorkflowStepCompleted',
+      'WorkflowExecutionCompleted',
+    ]);
+    expect(r.events.every((e) => e.resource.type === 'Workflow' && e.resource.name === 'ping-twice' && e.execution_id === id)).to.equal(true);
+    expect(r.events[0]!.message).to.match(/^Workflow ping-twice execution completed successfully \(2 steps\) in [\d.]+(ms|s|µs)$/);
   });
 
   it('records definition changes and refused configuration', async () => {
     await writeFile(join(dir, 'mcpservers/tools.yaml'), TOOLS('description: edited\n'));
     await eventually(
       () => events({ resource_name: 'tools' }),
-      (r) => reasons(r.events).includes('ServerUpdated'),
+      (r) => reasons(r.events).includes('MCPServerUpdated'),
       10_000,
       200,
     );
@@ -122,7 +132,7 @@ describe('events and core_events', function () {
     expect(done.follow_ended).to.equal('timeout');
     expect(done.events).to.have.length(1);
     expect(done.followed).to.equal(seen.length);
-    expect(reasons(seen)).to.include('ServerFailed');
+    expect(reasons(seen)).to.include('MCPServerFailed');
     expect(seen.every((e) => e.resource.name === 'tools')).to.equal(true);
     await follower.close();
   });

@@ -58,31 +58,33 @@ describe('server families: one surface for the same server run per cluster', () 
     remote?.kill();
   });
 
-  it('lists each family tool once, under the family name, and no member copies', async () => {
+  it('lists each family tool once, under the family name; only a tool described differently keeps member copies', async () => {
     const listed = await names();
-    expect(listed).to.include.members(['x_k8s_ping', 'x_k8s_add', 'x_k8s_slow', 'x_solo_ping']);
-    expect(listed.filter((n) => /^x_c[123]_/.test(n))).to.deep.equal([]);
+    expect(listed).to.include.members(['x_k8s_add', 'x_k8s_slow', 'x_solo_ping']);
+    // c3 words ping differently: ping falls back to every member's own name (reference-behaviour §9).
+    expect(listed.filter((n) => /^x_c\d_/.test(n))).to.deep.equal(['x_c1_ping', 'x_c2_ping', 'x_c3_ping', 'x_c4_ping']);
+    expect(listed).to.not.include('x_k8s_ping');
   });
 
   it('requires the instance argument, whose values are the members that have the tool', async () => {
     const add = await describe_('x_k8s_add');
     expect(add.inputSchema.properties.cluster!.enum).to.deep.equal(['c1', 'c3', 'c4']);
     expect(add.inputSchema.required).to.include.members(['cluster', 'a', 'b']);
-    expect(add.description).to.include("Runs on one instance of k8s, chosen by 'cluster': c1, c3, c4.");
-    const ping = await describe_('x_k8s_ping');
-    expect(ping.inputSchema.properties.cluster!.enum).to.deep.equal(['c1', 'c2', 'c3', 'c4']);
-    expect(ping.description).to.include('The instances describe it differently:').and.include('- c3: Answer pong from the third cluster.');
+    expect(add.description).to.equal('Add two numbers and return the sum. (available on servers: c1, c3, c4)');
+    const slow = await describe_('x_k8s_slow');
+    expect(slow.inputSchema.properties.cluster!.enum).to.deep.equal(['c1', 'c2', 'c3', 'c4']);
+    expect((await describe_('x_c3_ping')).description).to.equal('Answer pong from the third cluster.');
   });
 
-  it('routes a call to the chosen member; a member without the tool is refused by the schema', async () => {
-    expect(text(await callTool(client, 'x_k8s_ping', { cluster: 'c2' }))).to.match(/^pong from c2 /);
-    expect(text(await callTool(client, 'x_k8s_ping', { cluster: 'c3' }))).to.match(/^pong from c3 /);
-    expect(text(await callTool(client, 'x_k8s_ping', { cluster: 'c4' }))).to.match(/^pong from c4 /);
+  it('routes a call to the chosen member; a member without the tool is refused naming the members that have it', async () => {
+    expect(text(await callTool(client, 'x_k8s_slow', { cluster: 'c2', ms: 1 }))).to.equal('waited 1');
+    expect(text(await callTool(client, 'x_c3_ping'))).to.match(/^pong from c3 /);
+    expect(text(await callTool(client, 'x_c4_ping'))).to.match(/^pong from c4 /);
     const sum = await callTool(client, 'x_k8s_add', { cluster: 'c3', a: 2, b: 3 });
     expect(sum.structuredContent).to.deep.equal({ sum: 5 });
     const refused = await callTool(client, 'x_k8s_add', { cluster: 'c2', a: 1, b: 1 });
     expect(errorCode(refused)).to.equal('INVALID_ARGUMENTS');
-    expect(text(refused)).to.include('/cluster must be one of "c1", "c3", "c4"');
+    expect(text(refused)).to.include('tool x_k8s_add is not available on server "c2" (available: c1, c3, c4)');
   });
 
   it('toolsets and presets match a family tool by its members; filter_tools finds it', async () => {
@@ -90,22 +92,24 @@ describe('server families: one surface for the same server run per cluster', () 
     try {
       setHeaders({ 'X-Service-Toolset': 'server:c2' });
       const c2 = await names(scoped);
-      expect(c2).to.include('x_k8s_ping').and.not.include('x_k8s_add');
+      expect(c2).to.include.members(['x_k8s_slow', 'x_c2_ping']).and.not.include('x_k8s_add');
       setHeaders({ 'X-Service-Toolset': 'preset:c1-only' });
-      expect(await names(scoped)).to.include.members(['x_k8s_ping', 'x_k8s_add']);
+      expect(await names(scoped))
+        .to.include.members(['x_c1_ping', 'x_k8s_add'])
+        .and.not.include('x_c2_ping');
     } finally {
       await scoped.close();
     }
     const found = await meta<{ tools: { name: string }[] }>(client, 'filter_tools', { query: 'pong alive', limit: 10 });
-    expect(found.tools.map((t) => t.name)).to.include('x_k8s_ping');
+    expect(found.tools.map((t) => t.name)).to.include('x_c1_ping');
   });
 
-  it('refuses, on that member only, a tool that already has an argument named like the instance argument', async () => {
+  it('a tool that already has an argument named like the instance argument keeps its member name', async () => {
     const listed = await names();
-    expect(listed).to.include('x_fam2_ping').and.not.include('x_fam2_slow');
+    expect(listed).to.include.members(['x_fam2_ping', 'x_odd_slow']).and.not.include('x_fam2_slow');
     const status = await core<{ metadata: { family: { name: string; refused: { tool: string; reason: string }[] } } }>('core_service_status', { name: 'odd' });
     expect(status.metadata.family.refused).to.deep.equal([
-      { tool: 'slow', reason: "tool 'slow' already has an argument named 'ms', the family's instance argument" },
+      { tool: 'slow', reason: "tool 'slow' already has an argument named 'ms', the family's instance argument, on odd" },
     ]);
     await sb.waitForLog(/\[switchboard:upstreams:odd\] not joining family 'fam2': tool 'slow' already has an argument named 'ms'/);
   });
@@ -113,6 +117,7 @@ describe('server families: one surface for the same server run per cluster', () 
   it('follows members live: a stopped member leaves the enum, a deleted one the family, a started one returns', async () => {
     await core('core_service_stop', { name: 'c3' });
     expect((await describe_('x_k8s_add')).inputSchema.properties.cluster!.enum).to.deep.equal(['c1', 'c4']);
+    // Without c3's wording, ping no longer differs: it is one family tool again.
     expect((await describe_('x_k8s_ping')).inputSchema.properties.cluster!.enum).to.deep.equal(['c1', 'c2', 'c4']);
     await core('core_service_stop', { name: 'c4' });
 

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { callTool, connectHttp, eventually, meta, startSwitchboard, stdioServer, TEST_SERVER, text, type Running } from '../support/harness.js';
@@ -83,7 +84,7 @@ describe('hot reload of mcpservers/*.yaml while a client keeps calling', () => {
     await eventually(
       () => names(client),
       (x) => !x.some((t) => t.startsWith('x_renamed_')),
-      1000,
+      15_000,
       20,
     );
   });
@@ -91,5 +92,65 @@ describe('hot reload of mcpservers/*.yaml while a client keeps calling', () => {
   it('never failed a call to the steady server during all of it', () => {
     expect(calls).to.be.greaterThan(20);
     expect(failures).to.deep.equal([]);
+  });
+});
+
+describe('hot reload of folders created after start-up (a first run)', () => {
+  let parent: string;
+  let sb: Running;
+  let client: Client;
+
+  before(async () => {
+    parent = await mkdtemp(join(tmpdir(), 'switchboard-first-run-'));
+    // Not even the config directory exists yet: the first run of `switchboard serve`.
+    sb = await startSwitchboard({}, { configDir: join(parent, 'config') });
+    client = await connectHttp(sb.url);
+  });
+  after(async () => {
+    await client?.close();
+    await sb?.stop();
+    await rm(parent, { recursive: true, force: true });
+  });
+
+  it('loads a server whose mcpservers/ folder and file appear later, and later edits of it', async () => {
+    await mkdir(join(sb.configDir, 'mcpservers'), { recursive: true });
+    await atomicWrite(join(sb.configDir, 'mcpservers', 'late.yaml'), stdioServer('late', TEST_SERVER));
+    await eventually(
+      () => names(client),
+      (n) => n.includes('x_late_ping'),
+      15_000,
+      20,
+    );
+    await atomicWrite(join(sb.configDir, 'mcpservers', 'late.yaml'), stdioServer('late', TEST_SERVER, [], 'toolPrefix: later\n'));
+    await eventually(
+      () => names(client),
+      (n) => n.includes('x_later_ping') && !n.includes('x_late_ping'),
+      15_000,
+      20,
+    );
+  });
+
+  it('loads a workflow from a workflows/ folder made after start-up', async () => {
+    await mkdir(join(sb.configDir, 'workflows'), { recursive: true });
+    await writeFile(
+      join(sb.configDir, 'workflows', 'hello.yaml'),
+      'apiVersion: switchboard.dev/v1alpha1\nkind: Workflow\nmetadata: { name: hello }\nspec:\n  description: says hello\n  steps:\n    - { id: ping, tool: x_later_ping }\n',
+    );
+    await eventually(
+      () => names(client),
+      (n) => n.includes('workflow_hello'),
+      15_000,
+      20,
+    );
+  });
+
+  it('forgets a server when its whole folder is removed', async () => {
+    await rm(join(sb.configDir, 'mcpservers'), { recursive: true });
+    await eventually(
+      () => names(client),
+      (n) => !n.some((t) => t.startsWith('x_later_')),
+      15_000,
+      20,
+    );
   });
 });

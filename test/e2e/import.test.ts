@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 import { parse } from 'yaml';
 import { callTool, CLI, connectHttp, EVERYTHING, makeConfigDir, MEMORY, startSwitchboard, TEST_SERVER, text } from '../support/harness.js';
 
@@ -90,5 +91,61 @@ describe('switchboard import: the MCP servers of a client configuration file', (
     expect(missing.status).to.equal(1);
     expect(missing.stdout).to.match(/^switchboard import: cannot read .*nope\.json: ENOENT/);
     expect(run('import').stderr).to.include('import needs the file to read');
+  });
+});
+
+describe("switchboard import: an IDE's variables, and check on a command that is not there", () => {
+  it('resolves ${workspaceFolder} of a .vscode/mcp.json to the folder above it, ${workspaceFolderBasename} to its name', async () => {
+    const workspace = await makeConfigDir({});
+    const dir = await makeConfigDir({});
+    // The fixture script, addressed from the workspace the way a repository's mcp.json would.
+    mkdirSync(join(workspace, '.vscode'));
+    mkdirSync(join(workspace, 'tools'));
+    copyFileSync(TEST_SERVER, join(workspace, 'tools', 'server.js'));
+    const file = join(workspace, '.vscode', 'mcp.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        servers: { ws: { type: 'stdio', command: 'node', args: ['${workspaceFolder}/tools/server.js', '--name', '${workspaceFolderBasename}'] } },
+      }),
+    );
+    const r = run('import', file, '--config-path', dir);
+    expect(r.status, r.stdout).to.equal(0);
+    const written = parse(readFileSync(join(dir, 'mcpservers/ws.yaml'), 'utf8')) as { args: string[] };
+    expect(written.args).to.deep.equal([join(workspace, 'tools', 'server.js'), '--name', basename(workspace)]);
+  });
+
+  it('refuses ${workspaceFolder} in a file that belongs to no workspace, and IDE variables it cannot know, by name', async () => {
+    const dir = await makeConfigDir({});
+    const file = join(dir, 'settings.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        'mcp.servers': {
+          a: { command: 'node', args: ['${workspaceFolder}/server.js'] },
+          b: { command: 'node', args: ['${config:editor.fontSize}'] },
+          c: { command: 'node', args: ['--key', '${env:API_KEY}'] },
+        },
+      }),
+    );
+    const r = run('import', file, '--config-path', dir);
+    expect(r.status).to.equal(1);
+    expect(r.stdout).to.include('skipped a: args[0] uses ${workspaceFolder}, which only the IDE knows for this file; write the absolute path instead');
+    expect(r.stdout).to.include('skipped b: args[0] uses ${config:editor.fontSize}, an IDE variable Switchboard cannot resolve; write its value instead');
+    expect(r.stdout).to.include('skipped c: args[1] uses ${env:API_KEY}: only env and headers values take environment references (as ${NAME})');
+    expect(existsSync(join(dir, 'mcpservers/a.yaml'))).to.equal(false);
+  });
+
+  it('check warns about a stdio command that is not on PATH, and still passes a valid configuration', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sb-check-'));
+    mkdirSync(join(dir, 'mcpservers'));
+    writeFileSync(join(dir, 'mcpservers/gone.yaml'), 'name: gone\ntype: stdio\ncommand: [no-such-command-anywhere, serve]\n');
+    writeFileSync(join(dir, 'mcpservers/here.yaml'), `name: here\ntype: stdio\ncommand: [node, ${JSON.stringify(TEST_SERVER)}]\n`);
+    const r = run('check', '--config-path', dir);
+    expect(r.status).to.equal(0);
+    expect(r.stderr.trim().split('\n')).to.deep.equal([
+      `${join(dir, 'mcpservers/gone.yaml')}: warning: command 'no-such-command-anywhere' is not found on PATH (or relative to ${dir}); server 'gone' would fail to start`,
+    ]);
+    expect(r.stdout).to.include('OK (2 MCP servers, 0 workflows, 1 warning)');
   });
 });

@@ -48,7 +48,7 @@ describe('meta-tools over streamable HTTP, aggregating real servers', () => {
   before(async () => {
     sb = await startSwitchboard({
       'mcpservers/everything.yaml': stdioServer('everything', EVERYTHING, ['stdio']),
-      'mcpservers/fixture.yaml': stdioServer('fixture', TEST_SERVER, [], 'toolPrefix: fx\n'),
+      'mcpservers/fixture.yaml': stdioServer('fixture', TEST_SERVER, [], 'toolPrefix: fx\nstderrLogLevel: info\n'),
     });
     client = await connectHttp(sb.url);
   });
@@ -139,6 +139,8 @@ describe('meta-tools over streamable HTTP, aggregating real servers', () => {
       message = (err as Error).message;
     }
     expect(message).to.match(/-32602/);
+    // The client's SDK renders the code once; the wire carries the plain message.
+    expect(message).to.match(/^MCP error -32602: Tool 'x_everything_echo' /);
     expect(message).to.include('call_tool');
     expect(message).to.include('"name":"x_everything_echo"');
   });
@@ -147,13 +149,27 @@ describe('meta-tools over streamable HTTP, aggregating real servers', () => {
     const r = await callTool(client, 'x_everything_get-sum', { a: 'two', b: 3 });
     expect(r.isError).to.equal(true);
     expect(errorCode(r)).to.equal('INVALID_ARGUMENTS');
-    expect(text(r)).to.include('/a').and.include('number');
+    expect(text(r)).to.equal("Invalid arguments for 'x_everything_get-sum': a must be a number value");
   });
 
   it('reports an unknown tool as TOOL_NOT_FOUND', async () => {
     const r = await callTool(client, 'x_nope_nothing');
     expect(errorCode(r)).to.equal('TOOL_NOT_FOUND');
-    expect(text(r)).to.include("'x_nope_nothing'");
+    expect(text(r)).to.equal('tool not found: x_nope_nothing');
+  });
+
+  it('suggests the tool meant for a near miss or an old prefix, but never one outside the toolset', async () => {
+    const typo = await callTool(client, 'x_fx_ad', { a: 1, b: 2 });
+    expect(text(typo)).to.equal("tool not found: x_fx_ad (did you mean 'x_fx_add'?)");
+    expect((typo.structuredContent as { error: { details: Record<string, unknown> } }).error.details).to.deep.equal({ name: 'x_fx_ad', suggestion: 'x_fx_add' });
+    // The server is `fixture`, its toolPrefix `fx`: the name under the server's own name.
+    expect(text(await callTool(client, 'x_fixture_slow', { ms: 1 }))).to.equal("tool not found: x_fixture_slow (did you mean 'x_fx_slow'?)");
+    const narrowed = await connectHttp(sb.url, { 'X-Service-Toolset': 'server:everything' });
+    try {
+      expect(text(await callTool(narrowed, 'x_fx_ad', { a: 1, b: 2 }))).to.equal('tool not found: x_fx_ad');
+    } finally {
+      await narrowed.close();
+    }
   });
 
   it("turns an upstream's JSON-RPC error into UPSTREAM_ERROR with its message verbatim", async () => {
@@ -161,6 +177,8 @@ describe('meta-tools over streamable HTTP, aggregating real servers', () => {
     expect(r.isError).to.equal(true);
     expect(errorCode(r)).to.equal('UPSTREAM_ERROR');
     expect(text(r)).to.include('the fixture refuses: bad widget');
+    // The upstream's SDK already said the code in its message: it is said once, not twice.
+    expect(text(r)).to.include('MCP error -32602: the fixture refuses').and.not.include('MCP error -32602: MCP error');
     expect((r.structuredContent as { error: { details: { upstreamCode: number } } }).error.details.upstreamCode).to.equal(-32602);
   });
 

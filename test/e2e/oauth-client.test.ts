@@ -180,8 +180,8 @@ describe('OAuth client: signing in to remote MCP servers', function () {
       name: 'core_events',
       arguments: { resource_name: 'vault', limit: 20 },
     });
-    expect(events.map((e) => e.reason)).to.include.members(['SignedIn', 'SignedOut', 'AuthRequired']);
-    expect(events.find((e) => e.reason === 'SignedOut')!.message).to.equal("a session signed out of 'vault'");
+    expect(events.map((e) => e.reason)).to.include.members(['MCPServerSignedIn', 'MCPServerSignedOut', 'MCPServerAuthRequired']);
+    expect(events.find((e) => e.reason === 'MCPServerSignedOut')!.message).to.equal("a session signed out of 'vault'");
     expect(await toolNames(c)).to.not.include('x_vault_whoami');
     expect(errorCode(await callTool(c, 'x_vault_whoami'))).to.equal('AUTH_REQUIRED');
   });

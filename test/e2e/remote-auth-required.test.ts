@@ -50,8 +50,8 @@ describe('a remote server that requires sign-in', function () {
     expect(status.nextRetryAfter).to.equal(undefined);
     await new Promise((r) => setTimeout(r, 600));
     const events = (await callTool(client, 'core_events', { resource_name: 'locked' })).structuredContent as { events: { reason: string }[] };
-    expect(events.events.filter((e) => e.reason === 'ServerStarting')).to.have.length(1, 'tried once, not on the backoff');
-    expect(events.events[0]!.reason).to.equal('AuthRequired');
+    expect(events.events.filter((e) => e.reason === 'MCPServerStarting')).to.have.length(1, 'tried once, not on the backoff');
+    expect(events.events[0]!.reason).to.equal('MCPServerAuthRequired');
     await client.close();
   });
 

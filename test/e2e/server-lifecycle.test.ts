@@ -59,7 +59,7 @@ describe('MCP server definitions people already have, and a lifecycle that match
   it("a call to a stopped server's tool is SERVER_UNAVAILABLE naming the state and the call that starts it; the tool is not listed", async () => {
     const r = await callTool(client, 'x_made_ping');
     expect(errorCode(r)).to.equal('SERVER_UNAVAILABLE');
-    expect(text(r)).to.equal(`Server 'made' is not available: stopped; start it with core_service_start {"name":"made"}`);
+    expect(text(r)).to.equal(`server not found: made (stopped; start it with core_service_start {"name":"made"})`);
     expect((r.structuredContent as { error: { details: Obj } }).error.details).to.deep.include({ server: 'made', state: 'stopped' });
     expect(await names()).to.not.include('x_made_ping');
     await core('core_service_start', { name: 'made' });
@@ -92,5 +92,47 @@ describe('MCP server definitions people already have, and a lifecycle that match
     expect(errorCode(await callTool(client, 'x_made_ping'))).to.equal('SERVER_UNAVAILABLE');
     await core('core_mcpserver_delete', { name: 'made' });
     expect(errorCode(await callTool(client, 'x_made_ping'))).to.equal('TOOL_NOT_FOUND');
+  });
+});
+
+describe("a stdio server's stderr: logged at its own level, quoted when it exits", () => {
+  let sb: Running;
+  let client: Client;
+  const banner = (word: string) => `command: [sh, -c, 'echo "${word} banner" 1>&2; exec node ${TEST_SERVER}']\nautoStart: true\n`;
+
+  before(async () => {
+    sb = await startSwitchboard({
+      'mcpservers/quiet.yaml': `name: quiet\ntype: stdio\n${banner('quiet')}`,
+      'mcpservers/loud.yaml': `name: loud\ntype: stdio\n${banner('loud')}stderrLogLevel: info\n`,
+      'mcpservers/dying.yaml':
+        "name: dying\ntype: stdio\ncommand: node\nargs: [-e, \"console.error('starting'); console.error('boom: API_KEY is not set'); process.exit(3)\"]\nautoStart: true\nbackoff: { initialSeconds: 30 }\n",
+    });
+    client = await connectHttp(sb.url);
+  });
+  after(async () => {
+    await client?.close();
+    await sb?.stop();
+  });
+
+  it('logs stderr at debug by default (a banner does not flood the info log), at info when the definition says so', async () => {
+    const running = (name: string) =>
+      eventually(
+        () => meta<{ state: string }>(client, 'call_tool', { name: 'core_service_status', arguments: { name } }),
+        (s) => s.state === 'running',
+        15_000,
+      );
+    await running('quiet');
+    await running('loud');
+    await sb.waitForLog(/\[switchboard:upstreams:loud\] stderr: loud banner/);
+    expect(sb.logs()).to.not.include('quiet banner');
+  });
+
+  it('a process that exits on its own fails with its exit code and its last words on stderr', async () => {
+    const status = await eventually(
+      () => meta<{ state: string; error?: string }>(client, 'call_tool', { name: 'core_service_status', arguments: { name: 'dying' } }),
+      (s) => s.state === 'failed',
+      15_000,
+    );
+    expect(status.error).to.equal('the process exited with code 3; its last words on stderr: starting | boom: API_KEY is not set');
   });
 });

@@ -156,7 +156,7 @@ describe('security: the outbound address policy', function () {
     it('a server the operator wrote in a file connects to loopback and its tools are callable', async () => {
       await eventually(
         () => meta<{ state: string }>(client, 'call_tool', { name: 'core_service_status', arguments: { name: 'local' } }),
-        (s) => s.state === 'running',
+        (s) => s.state === 'connected',
         15_000,
       );
       const r = await callTool(client, 'x_local_ping');
@@ -266,7 +266,7 @@ describe('security: the outbound address policy', function () {
         (s) => (s.error ?? '').includes('aggregator.network.allow'),
         15_000,
       );
-      expect(status.state).to.not.equal('running');
+      expect(status.state).to.not.equal('connected');
       expect(status.error).to.include("'127.0.0.1' is a loopback address");
       // The operator's own server is untouched by the narrower list.
       const own = await callTool(client, 'x_local_ping');

@@ -155,13 +155,13 @@ describe('security: no secret leaves through an upstream', function () {
   describe('a workflow run whose steps see the token', () => {
     let follower: Client;
     let followed: Promise<CallToolResult>;
-    const streamed: { reason: string; message: string }[] = [];
+    const streamed: { reason: string; message: string; execution_id?: string }[] = [];
     let executionId: string;
 
     before(async () => {
       follower = await connectHttp(sb.url);
       follower.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
-        if (n.params.logger === 'switchboard.events') streamed.push(n.params.data as { reason: string; message: string });
+        if (n.params.logger === 'switchboard.events') streamed.push(n.params.data as { reason: string; message: string; execution_id?: string });
       });
       followed = callTool(follower, 'core_events', { follow: true, follow_seconds: 5, resource_type: 'WorkflowExecution' });
       // The follow is listening once an event reaches it: until then, probe runs (their events may be missed).
@@ -182,10 +182,10 @@ describe('security: no secret leaves through an upstream', function () {
 
     it('core_events {follow: true} streams its events without the token', async () => {
       const failed = await eventually(
-        async () => streamed.filter((e) => e.message.includes(executionId)),
-        (s) => s.some((e) => e.reason === 'ExecutionFailed'),
+        async () => streamed.filter((e) => e.execution_id === executionId),
+        (s) => s.some((e) => e.reason === 'WorkflowExecutionFailed'),
       );
-      expect(failed.find((e) => e.reason === 'StepFailed')!.message).to.include(`the token ${REDACTED} was refused`);
+      expect(failed.find((e) => e.reason === 'WorkflowStepFailed')!.message).to.include(`the token ${REDACTED} was refused`);
       expectNoSecret(streamed, 'followed events');
       expectNoSecret((await followed).structuredContent, 'core_events result');
     });
@@ -201,7 +201,7 @@ describe('security: no secret leaves through an upstream', function () {
         expectNoSecret(await readFile(join(sb.configDir, 'executions', f), 'utf8'), `executions/${f}`);
       const log = await eventually(
         () => readFile(join(sb.configDir, 'state', 'events.jsonl'), 'utf8'),
-        (t) => t.includes(`${executionId}): workflow 'leak' failed`),
+        (t) => t.includes(`"reason":"WorkflowExecutionFailed","resource":{"type":"Workflow","name":"leak"},"execution_id":"${executionId}"`),
       );
       expect(log).to.include(REDACTED);
       expectNoSecret(log, 'state/events.jsonl');

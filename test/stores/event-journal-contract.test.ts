@@ -79,6 +79,24 @@ function contract(label: string, make: () => Promise<Subject>): void {
       expect(await j.query({ limit: 5, since: new Date(Date.now() + 60_000).toISOString() })).to.deep.equal({ events: [], total: 0 });
     });
 
+    it('keeps execution_id, files runs under their workflow and answers WorkflowExecution by that id; an unknown type matches nothing', async () => {
+      const j = await open();
+      const run = (i: number, id: string) => event(i, { resource: { type: 'Workflow', name: 'deploy' }, execution_id: id });
+      j.append(run(1, 'run-a'));
+      j.append(run(2, 'run-b'));
+      j.append(run(3, 'run-a'));
+      // An audit entry about a run names only the run.
+      j.append(event(4, { resource: { type: 'WorkflowExecution', name: 'run-a' } }));
+      j.append(event(5));
+      const a = await j.query({ limit: 100, resourceType: 'WorkflowExecution', resourceName: 'run-a' });
+      expect(a.events.map((e) => e.reason)).to.deep.equal(['Reason4', 'Reason3', 'Reason1']);
+      expect(a.events[1]).to.deep.include({ execution_id: 'run-a', resource: { type: 'Workflow', name: 'deploy' } });
+      expect((await j.query({ limit: 100, resourceType: 'WorkflowExecution' })).total).to.equal(4);
+      expect((await j.query({ limit: 100, resourceType: 'Workflow', resourceName: 'deploy' })).total).to.equal(3);
+      expect(await j.query({ limit: 100, resourceType: 'Pod' })).to.deep.equal({ events: [], total: 0 });
+      expect(await j.query({ limit: 100, type: 'Critical' })).to.deep.equal({ events: [], total: 0 });
+    });
+
     it('applies `visible` before the limit: the total and the page hold only what the asker may read', async () => {
       const j = await open();
       for (let i = 1; i <= 12; i++) j.append(event(i));

@@ -107,6 +107,15 @@ describe('ConfigPipeline: defaults, then config.yaml, then resource files, as on
     expect((err as ConfigInvalidError).code).to.equal('CONFIG_INVALID');
   });
 
+  it('at a forgiving start, leaves an invalid file out with its problems and loads the rest', async () => {
+    const { pipeline, store } = await make({
+      'mcpservers/alpha.yaml': SERVER,
+      'mcpservers/beta.yaml': 'name: beta\ntype: carrier-pigeon\n',
+    });
+    await pipeline.loadAll(store, undefined, { publish: true, strict: false });
+    expect([...pipeline.snapshot.mcpServers.keys()]).to.deep.equal(['alpha']);
+  });
+
   it('refuses two files that define the same name', async () => {
     const { pipeline, store } = await make({ 'mcpservers/a.yaml': SERVER, 'mcpservers/b.yaml': SERVER });
     const err = (await pipeline.loadAll(store).catch((e: unknown) => e)) as ConfigInvalidError;

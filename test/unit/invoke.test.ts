@@ -85,7 +85,7 @@ describe('ToolInvoker: routing a call to its tool', () => {
     catalogue.replaceSource('server:alpha', [{ ...echo('alpha', 'add', schema), invoke: () => (ran++, Promise.resolve(text('ran'))) }]);
     const err = await failure(invoker.call('x_alpha_add', { a: 'one' }, callContext()));
     expect(err.code).to.equal('INVALID_ARGUMENTS');
-    expect(err.details).to.deep.equal({ name: 'x_alpha_add', problems: [{ path: '/a', message: 'must be number' }] });
+    expect(err.details).to.deep.equal({ name: 'x_alpha_add', problems: [{ path: '/a', message: 'a must be a number value' }] });
     expect(ran).to.equal(0);
     expect(firstText(await invoker.call('x_alpha_add', { a: 1 }, callContext()))).to.equal('ran');
   });

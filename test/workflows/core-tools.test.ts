@@ -44,8 +44,16 @@ describe('core_workflow_* tools (tool form)', () => {
     expect(existsSync(join(sb.configDir, 'workflows', 'double.yaml'))).to.equal(false);
   });
 
+  /** An invalid definition is an error result (reference-behaviour.md §6.1): the report is in its details. */
+  const invalid = async (args: Obj) => {
+    const r = await callTool(client, 'core_workflow_validate', args);
+    expect(r.isError, text(r)).to.equal(true);
+    expect(errorCode(r)).to.equal('VALIDATION_FAILED');
+    return (r.structuredContent as { error: { details: { valid: boolean; errors: string[] } } }).error.details;
+  };
+
   it('reports every kind of invalid definition', async () => {
-    const r = await core<{ valid: boolean; errors: string[] }>(client, 'core_workflow_validate', {
+    const r = await invalid({
       name: 'bad',
       args: { n: { type: 'integer', default: 'ten' } },
       steps: [
@@ -58,14 +66,14 @@ describe('core_workflow_* tools (tool form)', () => {
     const all = r.errors.join('\n');
     expect(all).to.include(`argument 'n': default "ten" is not of type integer`);
     expect(all).to.include("step 's', argument 'm'");
-    expect(all).to.include("step 's': duplicate step id");
+    expect(all).to.include("duplicate step ID 's' found");
     expect(all).to.include("fromStep 'later' is not an earlier step");
-    const empty = await core<{ valid: boolean; errors: string[] }>(client, 'core_workflow_validate', { name: 'empty', steps: [] });
+    const empty = await invalid({ name: 'empty', steps: [] });
     expect(empty.valid).to.equal(false);
-    expect(empty.errors).to.deep.equal(['a workflow needs at least one step']);
+    expect(empty.errors).to.deep.equal(['workflow must have at least one step']);
     const create = await callTool(client, 'core_workflow_create', { name: 'empty', steps: [] });
     expect(errorCode(create)).to.equal('VALIDATION_FAILED');
-    expect(text(create)).to.include('a workflow needs at least one step');
+    expect(text(create)).to.equal('validation failed: workflow must have at least one step');
   });
 
   it('warns about unknown tools: the workflow would be defined but unavailable', async () => {

@@ -296,9 +296,18 @@ describe('workflows, round 2: loops, groups, rollback, shaped results, step reco
   });
 
   it('says exactly what is wrong with a definition', async () => {
-    const check = (steps: unknown[], extra: Obj = {}) =>
-      core<{ valid: boolean; errors: string[]; warnings: string[] }>('core_workflow_validate', { name: 'probe', steps, ...extra });
-    expect((await check([])).errors).to.deep.equal(['a workflow needs at least one step']);
+    // An invalid definition is an error result whose details hold the report (reference-behaviour.md §6.1).
+    const check = async (steps: unknown[], extra: Obj = {}) => {
+      const r = await callTool(client, 'core_workflow_validate', { name: 'probe', steps, ...extra });
+      const report = (r.isError ? (r.structuredContent as { error: { details: Obj } }).error.details : r.structuredContent) as {
+        valid: boolean;
+        errors: string[];
+        warnings: string[];
+      };
+      expect(r.isError === true, text(r)).to.equal(!report.valid);
+      return report;
+    };
+    expect((await check([])).errors).to.deep.equal(['workflow must have at least one step']);
     expect(
       (
         await check([
@@ -306,7 +315,7 @@ describe('workflows, round 2: loops, groups, rollback, shaped results, step reco
           { id: 'a', tool: 'x_fx_ping' },
         ])
       ).errors,
-    ).to.deep.equal(["step 'a': duplicate step id"]);
+    ).to.deep.equal(["duplicate step ID 'a' found"]);
     expect((await check([{ id: 'l', forEach: { items: [1], steps: [{ id: 's', tool: 'x_fx_ping' }], concurrency: 0 } }])).errors).to.deep.equal([
       "step 'l': forEach.concurrency must be at least 1 (it is 0)",
     ]);
@@ -314,11 +323,13 @@ describe('workflows, round 2: loops, groups, rollback, shaped results, step reco
       "step 'g': maxConcurrency must be at least 1 (it is 0)",
     ]);
     expect((await check([{ id: 'both', tool: 'x_fx_ping', parallel: [{ id: 's', tool: 'x_fx_ping' }] }])).errors[0]).to.equal(
-      "step 'both': set exactly one of 'tool' (a tool call), 'forEach' (a loop) or 'parallel' (a group); it sets tool and parallel",
+      'step 0 (both): tool is mutually exclusive with forEach/parallel',
     );
     expect(
       (await check([{ id: 'l', forEach: { items: [1], steps: [{ id: 'inner', forEach: { items: [], steps: [{ id: 'x', tool: 'x_fx_ping' }] } }] } }])).errors,
-    ).to.deep.equal(["step 'inner' in 'l': loop bodies, groups and onFailure hold tool steps only (no nested forEach or parallel)"]);
+    ).to.deep.equal([
+      "step 'l' forEach sub-step 0 (inner): tool is required (loop bodies, groups and onFailure hold tool steps only: no nested forEach or parallel)",
+    ]);
     const templates = await check([{ id: 'l', forEach: { items: [1], steps: [{ id: 'body', tool: 'x_fx_ping', args: { q: '{{ .vars.item' } }] } }], {
       onFailure: [{ id: 'undo', tool: 'x_fx_ping', args: { q: '{{ end }}' } }],
     });

@@ -3,6 +3,7 @@
  * Claude Desktop and Cursor (`mcpServers`), VS Code (`servers` in mcp.json, `mcp.servers`
  * in settings.json). Each entry becomes a definition or a reason it cannot.
  */
+import { basename, sep } from 'node:path';
 import type { SecretValue } from '../../../kernel/secrets/secret-value.js';
 
 export type Imported = { ok: true; name: string; original: string; definition: Record<string, unknown> } | { ok: false; name: string; reason: string };
@@ -42,6 +43,31 @@ function convertValue(value: unknown, field: string): SecretValue {
   return value.replace(/\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g, '${$1}');
 }
 
+/** What an IDE would put in for its variables, as far as it is known outside the IDE. */
+export interface IdeContext {
+  /** The folder of the workspace whose `.vscode/` or `.cursor/` holds the file; unknown for a user-level file. */
+  workspaceFolder?: string;
+  home: string;
+}
+
+/**
+ * `${workspaceFolder}`, `${userHome}` and the like are filled in by the IDE when it spawns a
+ * server; passed through, they reach the process verbatim and it fails on every retry. Known
+ * ones are resolved now; any other `${...}` (an IDE setting, a command) is refused by name.
+ */
+function resolveIdeVariables(value: string, field: string, ide: IdeContext): string {
+  return value.replace(/\$\{([^}]*)\}/g, (whole, name: string) => {
+    if (name === 'userHome') return ide.home;
+    if (name === 'pathSeparator' || name === '/') return sep;
+    if (name === 'workspaceFolder' || name === 'workspaceFolderBasename') {
+      if (!ide.workspaceFolder) throw new Error(`${field} uses ${whole}, which only the IDE knows for this file; write the absolute path instead`);
+      return name === 'workspaceFolder' ? ide.workspaceFolder : basename(ide.workspaceFolder);
+    }
+    if (name.startsWith('env:')) throw new Error(`${field} uses ${whole}: only env and headers values take environment references (as \${NAME})`);
+    throw new Error(`${field} uses ${whole}, an IDE variable Switchboard cannot resolve; write its value instead`);
+  });
+}
+
 function convertMap(map: unknown, field: string): Record<string, SecretValue> | undefined {
   if (map === undefined) return undefined;
   if (!isObject(map)) throw new Error(`${field} is not an object`);
@@ -50,7 +76,7 @@ function convertMap(map: unknown, field: string): Record<string, SecretValue> | 
   return out;
 }
 
-export function importEntry(original: string, entry: unknown): Imported {
+export function importEntry(original: string, entry: unknown, ide: IdeContext): Imported {
   const name = NAME.test(original) ? original : safeName(original);
   if (!isObject(entry)) return { ok: false, name: original, reason: 'the entry is not an object' };
   try {
@@ -58,15 +84,19 @@ export function importEntry(original: string, entry: unknown): Imported {
     if (typeof entry.description === 'string') def.description = entry.description;
     if (typeof entry.command === 'string' || Array.isArray(entry.command)) {
       def.type = 'stdio';
-      def.command = entry.command;
-      if (entry.args !== undefined) def.args = entry.args;
+      def.command = Array.isArray(entry.command)
+        ? (entry.command as unknown[]).map((c, i): unknown => (typeof c === 'string' ? resolveIdeVariables(c, `command[${i}]`, ide) : c))
+        : resolveIdeVariables(entry.command, 'command', ide);
+      if (Array.isArray(entry.args))
+        def.args = (entry.args as unknown[]).map((a, i): unknown => (typeof a === 'string' ? resolveIdeVariables(a, `args[${i}]`, ide) : a));
+      else if (entry.args !== undefined) def.args = entry.args;
       const env = convertMap(entry.env, 'env');
       if (env && Object.keys(env).length) def.env = env;
       def.autoStart = true;
       if (entry.cwd !== undefined) throw new Error("'cwd' is not supported: stdio servers run in the configuration directory; use absolute paths");
     } else if (typeof entry.url === 'string') {
       def.type = entry.type === 'sse' ? 'sse' : 'streamable-http';
-      def.url = entry.url;
+      def.url = resolveIdeVariables(entry.url, 'url', ide);
       const headers = convertMap(entry.headers, 'headers');
       if (headers && Object.keys(headers).length) def.headers = headers;
     } else {

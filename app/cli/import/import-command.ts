@@ -4,11 +4,12 @@
  * a file without --force; says what it wrote and why it skipped what it skipped.
  */
 import { access, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { homedir } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
 import { stringify } from 'yaml';
 import { validateDocument } from '../../../kernel/config/validate.js';
 import { PRIVATE_FILE, writeFileAtomic } from '../../../lib/files/atomic-write.js';
-import { importEntry, serverMap } from './client-config.js';
+import { importEntry, serverMap, type IdeContext } from './client-config.js';
 import { stripJsonc } from './jsonc.js';
 
 export interface ImportOptions {
@@ -44,9 +45,12 @@ export async function importServers(o: ImportOptions): Promise<number> {
     o.out(`switchboard import: ${o.file} has no MCP servers ('mcpServers', 'servers' or 'mcp.servers')`);
     return 1;
   }
+  // `.vscode/mcp.json` and `.cursor/mcp.json` belong to the workspace folder above them.
+  const folder = dirname(resolve(o.file));
+  const ide: IdeContext = { home: homedir(), ...(['.vscode', '.cursor'].includes(basename(folder)) ? { workspaceFolder: dirname(folder) } : {}) };
   let status = 0;
   for (const [original, entry] of Object.entries(servers)) {
-    const imported = importEntry(original, entry);
+    const imported = importEntry(original, entry, ide);
     if (!imported.ok) {
       o.out(`skipped ${original}: ${imported.reason}`);
       status = 1;

@@ -5,8 +5,10 @@
  * (tools/call) are answered here without the SDK's request machinery at all. Anything not
  * plainly one kind goes the SDK's own way, so malformed input is reported exactly as before.
  */
+import type { TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { plainWireError } from '../shared/wire-errors.js';
 import { Cancellation } from '../../cancellation.js';
 import { hasMeta, messageKind } from '../shared/message-shape.js';
 import { abortControllers, protocolDispatch, type AbortControllers, type ProtocolDispatch } from '../shared/sdk-internals.js';
@@ -35,7 +37,7 @@ interface Sending {
 interface ServedTransport {
   sessionId?: string;
   onmessage?: (m: JSONRPCMessage, extra?: MessageExtraInfo) => void;
-  send(m: JSONRPCMessage): Promise<void>;
+  send(m: JSONRPCMessage, options?: TransportSendOptions): Promise<void>;
 }
 
 /** The `extra` of a request served directly: what the SDK's would hold, made per request. */
@@ -112,6 +114,10 @@ export function dispatchByShape(server: Sending & { transport?: unknown }, direc
   const transport = server.transport as ServedTransport | undefined;
   const sdkOnMessage = transport?.onmessage;
   const sdk = protocolDispatch(server);
+  if (transport) {
+    const send = transport.send.bind(transport);
+    transport.send = (message, options) => send(plainWireError(message), options);
+  }
   if (!transport || !sdkOnMessage || !sdk) return;
   const controllers = abortControllers(server);
   if (!controllers) direct = new Map();

@@ -11,3 +11,5 @@ export type { Clock } from './context.js';
 export { TemplateBudgetError, TemplateError, TemplateExecError, TemplateParseError } from './errors.js';
 export { Budget } from './budget.js';
 export type { BudgetLimit, BudgetLimits } from './budget.js';
+/** Go's Duration.String() ("1.5s", "12ms") and time.ParseDuration, in nanoseconds: for words that read as the Go reference's do. */
+export { formatDuration, parseDuration } from './sprig/duration.js';

@@ -39,8 +39,14 @@ export async function buildTransport(d: McpServerDefinition, needs: TransportNee
       env: { ...getDefaultEnvironment(), ...env },
       cwd: needs.configPath,
       maxMessageBytes: d.maxMessageBytes,
-      onStderrLine: (line) => needs.log.info(`stderr: ${line}`),
+      onStderrLine: stderrLogger(d.stderrLogLevel, needs.log),
     });
   }
   return remoteTransport(d, headers, needs.outbound(), needs.bearer);
+}
+
+/** A stdio server's stderr at its definition's level: a chatty server's banner need not flood the log at info. */
+function stderrLogger(level: McpServerDefinition['stderrLogLevel'], log: Logger): (line: string) => void {
+  if (level === 'off') return () => undefined;
+  return (line) => log[level](`stderr: ${line}`);
 }

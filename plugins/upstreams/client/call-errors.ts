@@ -17,17 +17,29 @@ const SDK_CONNECTION_CLOSED = `MCP error ${ErrorCode.ConnectionClosed}: Connecti
 /** What the upstream's words pass through before a caller sees them. */
 export type Scrub = (text: string) => string;
 
+/**
+ * An upstream built on the SDK sends its McpError's message, "MCP error <code>: " included, and
+ * our McpError adds the prefix again: the code is said once ("MCP error -32602: MCP error
+ * -32602: Input validation error" was what a caller read).
+ */
+function codeOnce(code: number, message: string): string {
+  const prefix = `MCP error ${code}: `;
+  let words = message;
+  while (words.startsWith(prefix)) words = words.slice(prefix.length);
+  return prefix + words;
+}
+
 export function mapUpstreamError(server: string, what: string, err: unknown, scrub: Scrub): SwitchboardError {
   if (err instanceof SwitchboardError) return err;
   if (err instanceof McpError) {
-    if (err instanceof UpstreamAnswerError) return new UpstreamError(server, scrub(err.message), err.code);
+    if (err instanceof UpstreamAnswerError) return new UpstreamError(server, scrub(codeOnce(err.code, err.message)), err.code);
     const timeout = (err.data as { timeout?: unknown } | undefined)?.timeout;
     // The SDK's own timeout carries its length; a -32001 without it came from the upstream.
     if (err.code === (ErrorCode.RequestTimeout as number) && typeof timeout === 'number') return new TimeoutError(`${what} on server '${server}'`, timeout);
     if (err.code === (ErrorCode.ConnectionClosed as number) && err.message === SDK_CONNECTION_CLOSED)
       return new ServerUnavailableError(server, 'the connection closed during the call');
     // The upstream's own words, verbatim but for secrets (decisions.md).
-    return new UpstreamError(server, scrub(err.message), err.code);
+    return new UpstreamError(server, scrub(codeOnce(err.code, err.message)), err.code);
   }
   const message = err instanceof Error ? err.message : String(err);
   if (/not connected/i.test(message)) return new ServerUnavailableError(server, 'not connected');

@@ -37,6 +37,9 @@ export interface ChildProcessParams {
 }
 
 const STOP_WAIT_MS = 1500;
+/** How much of a process's stderr its exit message quotes: enough for a stack trace's head. */
+const LAST_WORDS_LINES = 5;
+const LAST_WORDS_CHARS = 300;
 
 export class ChildProcessTransport implements Transport {
   onclose?: () => void;
@@ -45,6 +48,9 @@ export class ChildProcessTransport implements Transport {
   private child: ChildProcess | undefined;
   private readonly lines: LineReader;
   private exited: Promise<void> = Promise.resolve();
+  private stopping = false;
+  /** The last lines the process wrote on stderr: why it exited, when it exits on its own. */
+  private readonly lastWords: string[] = [];
 
   constructor(private readonly params: ChildProcessParams) {
     this.lines = new LineReader(params.maxMessageBytes);
@@ -70,8 +76,11 @@ export class ChildProcessTransport implements Transport {
         this.onerror?.(err);
       });
       child.once('spawn', () => resolve());
-      child.once('close', () => {
+      child.once('close', (code, signal) => {
         this.child = undefined;
+        // An exit nobody asked for is the failure to report, with what the process said last;
+        // otherwise the SDK's "Connection closed" is all anyone reads.
+        if (!this.stopping) this.onerror?.(new Error(exitMessage(code, signal, this.lastWords)));
         this.onclose?.();
       });
       child.stdin.on('error', (err) => this.onerror?.(err));
@@ -99,7 +108,10 @@ export class ChildProcessTransport implements Transport {
         while ((nl = pending.indexOf('\n')) >= 0) {
           const line = pending.slice(0, nl).trimEnd();
           pending = pending.slice(nl + 1);
-          if (line) this.params.onStderrLine(line);
+          if (!line) continue;
+          this.lastWords.push(line.length > LAST_WORDS_CHARS ? `${line.slice(0, LAST_WORDS_CHARS)}…` : line);
+          if (this.lastWords.length > LAST_WORDS_LINES) this.lastWords.shift();
+          this.params.onStderrLine(line);
         }
       });
     });
@@ -121,6 +133,7 @@ export class ChildProcessTransport implements Transport {
   async close(): Promise<void> {
     const child = this.child;
     if (!child) return;
+    this.stopping = true;
     const wait = (ms: number) => Promise.race([this.exited, new Promise<void>((r) => setTimeout(r, ms).unref())]);
     child.stdin?.end();
     await wait(STOP_WAIT_MS);
@@ -133,6 +146,11 @@ export class ChildProcessTransport implements Transport {
     killGroup(child, 'SIGKILL');
     this.lines.clear();
   }
+}
+
+function exitMessage(code: number | null, signal: NodeJS.Signals | null, lastWords: readonly string[]): string {
+  const how = signal ? `was killed by ${signal}` : `exited with code ${code ?? 'unknown'}`;
+  return lastWords.length ? `the process ${how}; its last words on stderr: ${lastWords.join(' | ')}` : `the process ${how}`;
 }
 
 function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {

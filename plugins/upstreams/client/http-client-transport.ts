@@ -124,8 +124,10 @@ export class StreamableHttpClientTransport implements Transport {
       );
     } catch (err) {
       // The server is gone (refused, reset): the connection is over; the owner reconnects.
-      this.lost(err as Error, false);
-      throw err;
+      // Said with the address (no query: it may hold a key) and the socket's own words.
+      const unreachable = new Error(`cannot reach ${this.url.origin}${this.url.pathname}: ${(err as Error).message}`, { cause: err });
+      this.lost(unreachable, false);
+      throw unreachable;
     }
     const sid = res.headers['mcp-session-id'];
     if (typeof sid === 'string' && sid) {

@@ -7,7 +7,7 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { CallToolResult, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, type CallToolResult, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import {
   nextRequestId,
   PASSTHROUGH,
@@ -38,6 +38,10 @@ export async function handshake(
   // Declared on the shared connection; each request is relayed only to a calling client that has the capability.
   const client = new Client({ name: SERVER_INFO.name, version: SERVER_INFO.version }, { capabilities: { sampling: {}, elicitation: {}, roots: {} } });
   let timer: NodeJS.Timeout | undefined;
+  // The transport's own failure (refused, reset, a TLS error) comes before the SDK's generic
+  // "Connection closed" that fails the pending initialize: that is the one worth reporting.
+  let transportError: Error | undefined;
+  client.onerror = (err) => (transportError ??= err);
   try {
     await Promise.race([
       client.connect(transport, { timeout: timeoutMs }),
@@ -47,9 +51,11 @@ export async function handshake(
     ]);
     return { client, failed: false };
   } catch (error) {
-    return { client, failed: true, error };
+    const closed = error instanceof McpError && error.code === (ErrorCode.ConnectionClosed as number);
+    return { client, failed: true, error: closed && transportError ? transportError : error };
   } finally {
     clearTimeout(timer);
+    client.onerror = undefined;
   }
 }
 

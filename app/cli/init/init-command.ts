@@ -1,0 +1,53 @@
+/**
+ * `switchboard init [--config-path DIR]`: the configuration directory a first run needs, made
+ * without touching anything already there, and what to do next. `serve` does not do this by
+ * itself (docs/decisions.md, "First run"): it names the directory and this command instead.
+ */
+import { mkdir, stat } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { PRIVATE_DIR, PRIVATE_FILE } from '../../../lib/files/atomic-write.js';
+import { createFileExclusive } from '../../../lib/files/create-file.js';
+import { configuredEndpoint, DEFAULT_ENDPOINT } from '../endpoint.js';
+import { INIT_FILES, INIT_FOLDERS } from './templates.js';
+
+export interface InitOptions {
+  configPath: string;
+  out: (line: string) => void;
+}
+
+/** `--config-path DIR` when DIR is not the default, so that the printed commands work as shown. */
+function configFlag(configPath: string): string {
+  if (configPath === join(homedir(), '.config', 'switchboard')) return '';
+  return ` --config-path ${/[\s'"$`\\]/.test(configPath) ? JSON.stringify(configPath) : configPath}`;
+}
+
+/** Returns the exit status: 0 when the directory holds the files (made now or before). */
+export async function init(o: InitOptions): Promise<number> {
+  const found = await stat(o.configPath).catch(() => undefined);
+  if (found && !found.isDirectory()) {
+    o.out(`switchboard init: ${o.configPath} exists and is not a directory`);
+    return 1;
+  }
+  // Definitions may hold credentials: the directory is its owner's only, like the files.
+  await mkdir(o.configPath, { recursive: true, mode: PRIVATE_DIR });
+  for (const folder of INIT_FOLDERS) await mkdir(join(o.configPath, folder), { recursive: true, mode: PRIVATE_DIR });
+  o.out(`${found ? 'Completed' : 'Created'} the Switchboard configuration in ${o.configPath}:`);
+  for (const file of INIT_FILES) {
+    const created = await createFileExclusive(join(o.configPath, file.path), file.content, PRIVATE_FILE);
+    o.out(`  ${file.path.padEnd(28)} ${created === 'created' ? file.about : 'kept: it was already there'}`);
+  }
+  const flag = configFlag(o.configPath);
+  const url = await configuredEndpoint(o.configPath);
+  o.out('');
+  o.out('Next:');
+  o.out(`  switchboard import FILE${flag}`);
+  o.out("      adds the servers a client already uses (claude_desktop_config.json, Cursor's or VS Code's mcp.json)");
+  o.out(`  switchboard serve${flag}`);
+  o.out(`      serves ${url}; edits in ${o.configPath} apply while it runs`);
+  o.out(`  switchboard connect claude-desktop|claude-code|cursor|vscode${url === DEFAULT_ENDPOINT ? '' : ` --endpoint ${url}`}`);
+  o.out('      points your IDE at it (--print shows the JSON instead of writing it)');
+  o.out(`  npx @modelcontextprotocol/inspector --cli ${url} --transport http --method tools/list`);
+  o.out('      lists its tools from outside, as any MCP client would');
+  return 0;
+}
