@@ -161,7 +161,10 @@ describe('meta-tools over streamable HTTP, aggregating real servers', () => {
   it('suggests the tool meant for a near miss or an old prefix, but never one outside the toolset', async () => {
     const typo = await callTool(client, 'x_fx_ad', { a: 1, b: 2 });
     expect(text(typo)).to.equal("tool not found: x_fx_ad (did you mean 'x_fx_add'?)");
-    expect((typo.structuredContent as { error: { details: Record<string, unknown> } }).error.details).to.deep.equal({ name: 'x_fx_ad', suggestion: 'x_fx_add' });
+    expect((typo.structuredContent as { error: { details: Record<string, unknown> } }).error.details).to.deep.equal({
+      name: 'x_fx_ad',
+      suggestion: 'x_fx_add',
+    });
     // The server is `fixture`, its toolPrefix `fx`: the name under the server's own name.
     expect(text(await callTool(client, 'x_fixture_slow', { ms: 1 }))).to.equal("tool not found: x_fixture_slow (did you mean 'x_fx_slow'?)");
     const narrowed = await connectHttp(sb.url, { 'X-Service-Toolset': 'server:everything' });
