@@ -107,6 +107,7 @@ export { writeAs } from './writes-as-caller.js';
 
 // Contracts: what services implement (plugins provide them, others get them by name).
 export type { Authentication, GrantStore, RequestAuthenticator, StoredRecord } from './contracts/auth.js';
+export type { Broadcast } from './contracts/broadcast.js';
 export type { Action, AdminOperation, Authorizer, Decision, DecisionContext, Principal, Resource, WorkflowOperation } from './contracts/authorization.js';
 export type {
   EventJournal,

@@ -5,6 +5,7 @@
  *   declare module 'switchboard/kernel' { interface Services { mine: MyApi } }
  */
 import type { Authorizer } from './contracts/authorization.js';
+import type { Broadcast } from './contracts/broadcast.js';
 import type { CallerTokens, GrantStore, RequestAuthenticator } from './contracts/auth.js';
 import type { EventJournalFactory, EventLog } from './contracts/events.js';
 import type { ExecutionHistory, ExecutionStorage } from './contracts/executions.js';
@@ -54,6 +55,8 @@ export interface Services {
   'event-journal': EventJournalFactory;
   /** Where execution records are kept when not in files: shared by replicas (cluster-redis). */
   'execution-storage': ExecutionStorage;
+  /** Messages to every replica (cluster-redis), for caches of shared state to follow its changes; absent: one process. */
+  broadcast: Broadcast;
 }
 
 /** A service's name, as plugins declare it (`provides`, `needs`, `uses`). */

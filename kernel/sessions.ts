@@ -21,6 +21,12 @@ export interface Session {
   logLevel?: LoggingLevel;
   /** Resource URIs it subscribed to (resources/subscribe), kept by the plugin serving resources. */
   readonly subscriptions: Set<string>;
+  /**
+   * Cluster mode: set when this replica only lets go of its copy (idle here, the replica
+   * stopping) while the session goes on through the others. A close then ends nothing:
+   * what counts the session across replicas (the per-person session cap) must not release it.
+   */
+  continuesElsewhere?: boolean;
   /** Free slots for plugins; key by a Symbol the plugin owns. */
   readonly slots: Map<symbol, unknown>;
 }

@@ -81,6 +81,28 @@ export class Grants implements UpstreamCredentials {
     }
   }
 
+  /**
+   * `owner`'s grant from `issuer` as another replica left it (undefined: gone), replacing this
+   * replica's copy without writing it back. Returns every server whose grant changed here.
+   */
+  adopt(owner: Owner, issuer: string, servers: readonly string[], grant: Grant | undefined): string[] {
+    const same = (a: string) => a.replace(/\/+$/, '') === issuer.replace(/\/+$/, '');
+    const touched = new Set<string>();
+    for (const [server, owners] of this.byServer) {
+      const held = owners.get(owner);
+      if (held && same(held.issuer) && !(grant && servers.includes(server))) {
+        owners.delete(owner);
+        if (owners.size === 0) this.byServer.delete(server);
+        touched.add(server);
+      }
+    }
+    if (grant) {
+      this.restore(owner, servers, grant);
+      for (const server of servers) touched.add(server);
+    }
+    return [...touched];
+  }
+
   /** A grant `owner` holds from `issuer` (with or without a trailing slash): what single sign-on reuses. */
   atIssuer(owner: Owner, issuer: string): Grant | undefined {
     return this.holding(owner, issuer)?.grant;
@@ -102,6 +124,14 @@ export class Grants implements UpstreamCredentials {
     if (!accessToken) return undefined;
     const now = this.get(held.server, owner);
     return now?.expiresAt !== undefined ? { accessToken, expiresAt: now.expiresAt } : { accessToken };
+  }
+
+  /** Every owner and issuer this replica holds a grant for, once each. */
+  held(): { owner: Owner; issuer: string }[] {
+    const seen = new Map<string, { owner: Owner; issuer: string }>();
+    for (const owners of this.byServer.values())
+      for (const [owner, grant] of owners) seen.set(`${owner}\u0000${grant.issuer}`, { owner, issuer: grant.issuer });
+    return [...seen.values()];
   }
 
   /** Servers `owner` holds a grant for. */

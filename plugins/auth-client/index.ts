@@ -16,6 +16,7 @@ import { CLIENT_METADATA_PATH, mountRoutes, START_PATH } from './routes.js';
 import { SignIns, type RecordEvent } from './sign-ins.js';
 import { authTools } from './tools.js';
 import { ClientPersistence } from './persistence.js';
+import { GrantSync } from './grant-sync.js';
 import { SealedStore } from '../../lib/grants/sealed-store.js';
 import { MemorySingleUseValues } from '../../lib/single-use/memory-single-use-values.js';
 
@@ -33,7 +34,7 @@ export default definePlugin({
   description: 'OAuth client for remote MCP servers that require sign-in: core_auth_login, core_auth_logout and the /oauth/proxy paths.',
   provides: ['upstream-credentials'],
   claims: ['oauth-client'],
-  uses: ['http', 'grant-store', 'single-use-values'],
+  uses: ['http', 'grant-store', 'single-use-values', 'broadcast'],
   needsWhenRunning: ['upstreams'],
   setup({ kernel, log }) {
     kernel.surfaces.claim('oauth-client');
@@ -126,11 +127,17 @@ export default definePlugin({
       },
     );
     let signIns: SignIns | undefined;
+    // Cluster mode: the other replicas take a changed grant up at once (grant-sync.ts).
+    let sync: GrantSync | undefined;
     const grants: Grants = new Grants(
       (grant) => signIns!.refresh(grant),
       Date.now,
       (owner, grant) => {
-        if (persistence && ClientPersistence.persisted(owner)) write('a grant', () => persistence.saveGrant(owner, grant, grants.serversUsing(owner, grant)));
+        if (persistence && ClientPersistence.persisted(owner))
+          write('a grant', async () => {
+            await persistence.saveGrant(owner, grant, grants.serversUsing(owner, grant));
+            await sync?.announce(owner, grant.issuer);
+          });
       },
     );
     const record: RecordEvent = (type, reason, server, message) =>
@@ -161,6 +168,18 @@ export default definePlugin({
     });
     return {
       async start() {
+        const broadcast = kernel.services.find('broadcast');
+        if (persistence && broadcast) {
+          // Listening before the grants are read: a change made meanwhile is heard, not missed.
+          sync = new GrantSync({
+            broadcast,
+            persistence,
+            grants,
+            changed: (server, owner) => kernel.services.get('upstreams').grantChanged(server, owner),
+            warn: (m) => log.warn(m),
+          });
+          await sync.start();
+        }
         if (persistence) {
           for (const r of await persistence.registrations()) clients.restore(r.issuer, r.info);
           // Servers that already asked for sign-in (they connected during the first load) now connect as these owners.
@@ -175,6 +194,9 @@ export default definePlugin({
         }
         if (settings().allowPrivateIP) log.warn('oauth.mcpClient.allowPrivateIP is on: authorization servers at private addresses are contacted');
         log.info(`OAuth client on: sign-in links under ${baseUrl()}${START_PATH}, callback ${baseUrl()}${settings().callbackPath}`);
+      },
+      async stop() {
+        await sync?.stop();
       },
     };
   },

@@ -15,7 +15,7 @@ const GRANT = 'ClientGrant';
 const REGISTRATION = 'ClientRegistration';
 const ALL = { all: 'records' };
 
-interface GrantRecord {
+export interface GrantRecord {
   owner: Owner;
   servers: string[];
   grant: Grant;
@@ -32,6 +32,11 @@ export class ClientPersistence {
     const id = `${owner}\u0000${grant.issuer}`;
     if (servers.length === 0) return this.store.delete(GRANT, id);
     await this.store.put<GrantRecord>(GRANT, id, { payload: { owner, servers, grant }, index: ALL });
+  }
+
+  /** `owner`'s grant from `issuer`, as stored now. */
+  async grant(owner: Owner, issuer: string): Promise<GrantRecord | undefined> {
+    return (await this.store.get<GrantRecord>(GRANT, `${owner}\u0000${issuer}`))?.payload;
   }
 
   async grants(): Promise<GrantRecord[]> {

@@ -11,6 +11,7 @@ import type { Authentication, RequestAuthenticator } from '../../kernel/index.js
 import type { Accounts } from './accounts.js';
 import type { DpopVerifier } from './dpop.js';
 import { sameResource } from './paths.js';
+import { tokenDigest, type VerifiedToken, type VerifiedTokens } from './verified-tokens.js';
 import type { TrustedProxies } from './request-url.js';
 
 export interface BearerDeps {
@@ -22,6 +23,7 @@ export interface BearerDeps {
   proxies: TrustedProxies;
   now: () => number;
   accounts: Pick<Accounts, 'cached' | 'find'>;
+  verified: VerifiedTokens;
 }
 
 const quoted = (s: string) => s.replace(/[\\"]/g, '');
@@ -43,6 +45,32 @@ export class BearerAuthenticator implements RequestAuthenticator {
     return { kind: 'refused', status, headers: { 'www-authenticate': `${scheme} ${params.join(', ')}` }, error: error ?? 'unauthorized', description };
   }
 
+  /** The token as this replica verified it lately, else as the store has it now (then kept a while). */
+  private async verify(value: string): Promise<VerifiedToken | undefined> {
+    const digest = tokenDigest(value);
+    const known = this.deps.verified.get(digest);
+    if (known) return known;
+    const mark = this.deps.verified.mark;
+    const token = await this.deps.provider.AccessToken.find(value, { ignoreExpiration: true });
+    if (!token) return undefined;
+    // The person's claims from the identity provider (email, groups) travel with the token's
+    // own: authorization decides on them. The token's claims win where names meet.
+    const subject = token.accountId;
+    const person = (this.deps.accounts.cached(subject) ?? (await this.deps.accounts.find(subject)))?.claims;
+    const verified: VerifiedToken = {
+      subject,
+      clientId: token.clientId,
+      scope: token.scope,
+      exp: typeof token.exp === 'number' ? token.exp : undefined,
+      aud: Array.isArray(token.aud) ? token.aud : [token.aud],
+      jkt: token.jkt,
+      grantId: token.grantId,
+      person,
+    };
+    this.deps.verified.put(digest, verified, mark);
+    return verified;
+  }
+
   async authenticate(req: IncomingMessage, url: URL): Promise<Authentication> {
     const header = req.headers.authorization;
     if (!header)
@@ -51,10 +79,10 @@ export class BearerAuthenticator implements RequestAuthenticator {
     if (!match) return this.refuse(400, 'invalid_request', 'the Authorization header must be "Bearer <token>" or "DPoP <token>"');
     const scheme = match[1]!.toLowerCase() === 'dpop' ? 'DPoP' : 'Bearer';
     const value = match[2]!;
-    const token = await this.deps.provider.AccessToken.find(value, { ignoreExpiration: true });
+    const token = await this.verify(value);
     if (!token) return this.refuse(401, 'invalid_token', 'the access token is unknown, revoked or malformed');
     if (typeof token.exp === 'number' && token.exp <= this.deps.now()) return this.refuse(401, 'invalid_token', 'the access token has expired');
-    const aud = Array.isArray(token.aud) ? token.aud : [token.aud];
+    const aud = token.aud;
     if (!aud.some((a) => typeof a === 'string' && sameResource(a, this.deps.audience))) {
       return this.refuse(401, 'invalid_token', `the access token was issued for another resource (${aud.join(', ') || 'none'}), not ${this.deps.audience}`);
     }
@@ -71,16 +99,13 @@ export class BearerAuthenticator implements RequestAuthenticator {
     } else if (scheme === 'DPoP') {
       return this.refuse(401, 'invalid_token', 'the access token is not DPoP-bound: present it as "Bearer <token>"');
     }
-    // The person's claims from the identity provider (email, groups) travel with the token's
-    // own: authorization decides on them. The token's claims win where names meet.
-    const subject = token.accountId;
-    const person = (this.deps.accounts.cached(subject) ?? (await this.deps.accounts.find(subject)))?.claims;
+    const subject = token.subject;
     return {
       kind: 'authenticated',
       identity: {
         subject,
         claims: {
-          ...personClaims(person),
+          ...personClaims(token.person),
           iss: this.deps.issuer,
           sub: subject,
           client_id: token.clientId,

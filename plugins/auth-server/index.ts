@@ -20,6 +20,7 @@ import { mountRoutes, RESOURCE_METADATA_PATH } from './routes.js';
 import { SealedStore } from '../../lib/grants/sealed-store.js';
 import { allowanceWarnings, resolveAuthSettings } from './settings.js';
 import { mountSignIn } from './sign-in.js';
+import { VerifiedTokens } from './verified-tokens.js';
 
 /** Whole seconds, as every OAuth lifetime is counted. */
 const epochSeconds = () => Math.floor(Date.now() / 1000);
@@ -28,6 +29,8 @@ export default definePlugin<{ discoveryRetrySeconds: number }>({
   name: 'auth-server',
   description: 'OAuth 2.1 authorization server for the MCP endpoint, signing people in at an OIDC identity provider.',
   provides: ['authenticator', 'caller-tokens'],
+  // Its cache of verified tokens listens on it until stop, so it stops before the connection closes.
+  uses: ['broadcast'],
   claims: ['oauth-server'],
   optionsSchema: {
     type: 'object',
@@ -75,6 +78,7 @@ export default definePlugin<{ discoveryRetrySeconds: number }>({
             }),
     });
 
+    let verified: VerifiedTokens | undefined;
     return {
       async start() {
         // Every secret read (client secret, registration token, key, broker credentials) is scrubbed from logs and results.
@@ -102,6 +106,10 @@ export default definePlugin<{ discoveryRetrySeconds: number }>({
         const accounts = new Accounts(store, idp, now, settings.sessionSeconds, (m) => log.warn(m));
         // Writes as the caller (orchestrator mode) carry the person's own ID token from the provider.
         kernel.services.provide('caller-tokens', { idToken: async (subject) => (await accounts.fresh(subject))?.tokens.idToken });
+        // Heard before the provider answers anything, so no revocation elsewhere is missed.
+        verified = new VerifiedTokens(now, kernel.services.find('broadcast'));
+        await verified.start();
+        const tokens = verified;
         // Loaded only now: an endpoint without OAuth never pays for oidc-provider.
         const { createProvider } = await import('./provider.js');
         const provider = await createProvider(
@@ -111,6 +119,7 @@ export default definePlugin<{ discoveryRetrySeconds: number }>({
           accounts,
           now,
           log,
+          (revocation) => tokens.revoked(revocation),
         );
         const proxies = new TrustedProxies(settings.trustedProxyCIDRs);
         const router = kernel.services.get('http').router;
@@ -125,10 +134,14 @@ export default definePlugin<{ discoveryRetrySeconds: number }>({
           proxies,
           now,
           accounts,
+          verified: tokens,
         });
         log.info(
           `OAuth protection on: issuer ${settings.issuer}, audience ${settings.audience}, sign-in at ${settings.idp.issuer}, ${settings.storage.persistent ? 'persistent' : 'in-memory'} grants`,
         );
+      },
+      async stop() {
+        await verified?.stop();
       },
     };
   },

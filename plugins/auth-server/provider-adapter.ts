@@ -5,6 +5,7 @@
  */
 import type { Adapter, AdapterFactory, AdapterPayload } from 'oidc-provider';
 import type { SealedStore } from '../../lib/grants/sealed-store.js';
+import { tokenDigest, type Revocation } from './verified-tokens.js';
 
 const GRANT_ID = 'grantId';
 /**
@@ -15,7 +16,18 @@ const KEEP_EXPIRED_SECONDS = 15 * 60;
 const UID = 'uid';
 const USER_CODE = 'userCode';
 
-export function providerAdapter(store: SealedStore, now: () => number): AdapterFactory {
+/** The model whose records are access tokens (an opaque token's id is the token itself). */
+const ACCESS_TOKEN = 'AccessToken';
+
+/**
+ * `revoked` hears every access token deleted before its expiry and every grant revoked, after
+ * the records are gone, so the replicas' caches of verified tokens drop their copies.
+ */
+export function providerAdapter(
+  store: SealedStore,
+  now: () => number,
+  revoked: (revocation: Revocation) => Promise<void> = () => Promise.resolve(),
+): AdapterFactory {
   return (model: string): Adapter => {
     const byIndex = async (key: string, value: string): Promise<AdapterPayload | undefined> =>
       (await store.findBy<AdapterPayload>(model, key, value))[0]?.record.payload;
@@ -45,9 +57,14 @@ export function providerAdapter(store: SealedStore, now: () => number): AdapterF
           index: indexOf(record.payload),
         });
       },
-      destroy: (id) => store.delete(model, id),
+      async destroy(id) {
+        await store.delete(model, id);
+        if (model === ACCESS_TOKEN) await revoked({ kind: 'token', digest: tokenDigest(id) });
+      },
       async revokeByGrantId(grantId) {
         for (const { storedKey } of await store.findBy(model, GRANT_ID, grantId)) await store.deleteStored(model, storedKey);
+        // oidc-provider revokes a grant model by model; the access tokens' turn is the one that matters to the caches.
+        if (model === ACCESS_TOKEN) await revoked({ kind: 'grant', grantId });
       },
     };
   };

@@ -17,6 +17,7 @@ import { brokerClientMetadata } from './broker.js';
 import type { Broker } from './broker-settings.js';
 import { accessTokenLifetime, refreshTokenLifetime } from './lifetimes.js';
 import { providerAdapter } from './provider-adapter.js';
+import type { Revocation } from './verified-tokens.js';
 import { INTERACTION_PATH, OIDC_SCOPES, RESOURCE_SCOPE, ROUTES, sameResource, SILENT_PARAM } from './paths.js';
 import type { SealedStore } from '../../lib/grants/sealed-store.js';
 import type { AuthServerSettings } from './settings.js';
@@ -50,12 +51,13 @@ export async function createProvider(
   accounts: Accounts,
   now: () => number,
   log: { debug(m: string): void; error(m: string): void },
+  revoked: (revocation: Revocation) => Promise<void>,
 ): Promise<Provider> {
   const keys = await keysFrom(store);
   const refreshTtl = (accountId: string | undefined): number =>
     refreshTokenLifetime(now(), settings.sessionSeconds, accountId ? accounts.cached(accountId)?.tokens.sessionEndsAt : undefined);
   const configuration: Configuration = {
-    adapter: providerAdapter(store, now),
+    adapter: providerAdapter(store, now, revoked),
     // Broker clients are seeded from the configuration; every other client registers itself.
     clients: exchange.broker ? brokerClientMetadata(exchange.broker) : [],
     findAccount: async (ctx: KoaContextWithOIDC, sub: string) => {

@@ -10,20 +10,29 @@
  * reader sees a record without its index entry or the other way round, and a save of a
  * record retention already dropped does not bring it back.
  *
- * Unlike files, a record left `running` by a replica that died is not marked failed when a
- * replica starts: that run may be going on elsewhere (docs/scale-out.md).
+ * A running record names the replica running it (a hash beside the index). Unlike files, a
+ * replica starting cannot mark every `running` record failed (those runs may be going on
+ * elsewhere): each replica looks every SWEEP_MS for running records whose replica is no
+ * longer alive (replica-liveness.ts) and marks them failed, "replica <id> ended during the
+ * run". The write is conditional on the record still being that replica's and running, so
+ * two replicas sweeping at once write it once (docs/scale-out.md).
  */
 import type { ExecutionListQuery, ExecutionPage, ExecutionRecord, ExecutionRecords, ExecutionRetention, ExecutionStorage, Logger } from '../../kernel/index.js';
 import { pageOf } from '../../lib/executions/execution-page.js';
+import { markInterrupted } from '../../lib/executions/interrupted.js';
 import type { RedisConnection } from '../../lib/redis/connection.js';
+import type { ReplicaLiveness } from './replica-liveness.js';
 import { shared } from './shared-state.js';
 
-// KEYS[1] index (zset), KEYS[2] statuses (hash), KEYS[3] sizes (hash), KEYS[4] total bytes.
-// ARGV: id, JSON, start ms, status, bytes, '1' for a new record, maxCount, cutoff ms, maxBytes, record key prefix.
+// KEYS[1] index (zset), KEYS[2] statuses (hash), KEYS[3] sizes (hash), KEYS[4] total bytes, KEYS[5] owners (hash).
+// ARGV: id, JSON, start ms, status, bytes, '1' for a new record, maxCount, cutoff ms, maxBytes, record key prefix,
+// the writing replica, and the replica the record must still be owned by ('' for any: the engine's own writes).
 const PUT = `
 local id = ARGV[1]
 local prefix = ARGV[10]
 if ARGV[6] ~= '1' and not redis.call('ZSCORE', KEYS[1], id) then return 0 end
+if ARGV[12] ~= '' and (redis.call('HGET', KEYS[5], id) ~= ARGV[12] or redis.call('HGET', KEYS[2], id) ~= 'running') then return 0 end
+if ARGV[4] == 'running' then redis.call('HSET', KEYS[5], id, ARGV[11]) else redis.call('HDEL', KEYS[5], id) end
 redis.call('ZADD', KEYS[1], ARGV[3], id)
 redis.call('SET', prefix .. id, ARGV[2])
 redis.call('HSET', KEYS[2], id, ARGV[4])
@@ -63,16 +72,19 @@ for _, rid in ipairs(drop) do
   redis.call('HDEL', KEYS[2], rid)
   redis.call('DECRBY', KEYS[4], tonumber(redis.call('HGET', KEYS[3], rid) or '0'))
   redis.call('HDEL', KEYS[3], rid)
+  redis.call('HDEL', KEYS[5], rid)
 end
 return 1
 `;
 
 const WHAT = 'the workflow execution history';
+/** How often each replica looks for runs whose replica ended. */
+const SWEEP_MS = 5_000;
 /** Records fetched per round trip while listing. */
 const BATCH = 500;
 
 interface RecordCommands {
-  switchboardExecutionPut(index: string, statuses: string, sizes: string, total: string, ...args: string[]): Promise<number>;
+  switchboardExecutionPut(index: string, statuses: string, sizes: string, total: string, owners: string, ...args: string[]): Promise<number>;
 }
 
 export class RedisExecutionRecords implements ExecutionRecords {
@@ -83,6 +95,9 @@ export class RedisExecutionRecords implements ExecutionRecords {
   private readonly sizes: string;
   private readonly total: string;
   private readonly recordPrefix: string;
+  private readonly owners: string;
+  private sweeper: NodeJS.Timeout | undefined;
+  private sweeping: Promise<void> | undefined;
   /** Every write, in the order the engine made them; a read waits for those made before it. */
   private tail: Promise<void> = Promise.resolve();
 
@@ -90,18 +105,46 @@ export class RedisExecutionRecords implements ExecutionRecords {
     private readonly redis: RedisConnection,
     private readonly retention: ExecutionRetention,
     private readonly log: Logger,
+    private readonly liveness: ReplicaLiveness,
   ) {
+    this.owners = redis.key('executions', 'owner');
     this.index = redis.key('executions', 'index');
     this.statuses = redis.key('executions', 'status');
     this.sizes = redis.key('executions', 'size');
     this.total = redis.key('executions', 'bytes');
     this.recordPrefix = redis.key('executions', 'record', '');
-    redis.client.defineCommand('switchboardExecutionPut', { lua: PUT, numberOfKeys: 4 });
+    redis.client.defineCommand('switchboardExecutionPut', { lua: PUT, numberOfKeys: 5 });
     this.commands = redis.client as unknown as RecordCommands;
   }
 
   open(): Promise<void> {
+    this.sweeper = setInterval(() => {
+      this.sweeping ??= this.sweepOrphans()
+        .catch((err: unknown) => this.log.warn(`looking for runs of ended replicas failed: ${(err as Error).message}`))
+        .finally(() => (this.sweeping = undefined));
+    }, SWEEP_MS);
+    this.sweeper.unref();
     return Promise.resolve();
+  }
+
+  /**
+   * Running records whose replica is no longer alive are marked failed. One HGETALL when
+   * nothing runs; then one MGET for the owners, and per orphan a GET and the conditional write.
+   */
+  async sweepOrphans(): Promise<void> {
+    const owned = await this.redis.client.hgetall(this.owners);
+    const others = [...new Set(Object.values(owned))].filter((owner) => owner !== this.liveness.id);
+    if (others.length === 0) return;
+    const alive = await this.liveness.alive(others);
+    for (const [id, owner] of Object.entries(owned)) {
+      if (owner === this.liveness.id || alive.has(owner)) continue;
+      const raw = await this.redis.client.get(this.recordPrefix + id);
+      if (raw === null) continue;
+      const record = JSON.parse(raw) as ExecutionRecord;
+      if (record.status !== 'running') continue;
+      markInterrupted(record, `replica ${owner} ended during the run`);
+      if ((await this.put(record, false, owner)) === 1) this.log.warn(`execution ${id} marked failed: replica ${owner} ended during the run`);
+    }
   }
 
   add(record: ExecutionRecord): void {
@@ -137,14 +180,33 @@ export class RedisExecutionRecords implements ExecutionRecords {
     return this.tail;
   }
 
-  close(): Promise<void> {
-    return this.flush();
+  async close(): Promise<void> {
+    clearInterval(this.sweeper);
+    await this.sweeping;
+    await this.flush();
   }
 
   /** The snapshot is taken now (the engine goes on changing the record); stored after earlier writes. */
   private write(record: ExecutionRecord, isNew: boolean): Promise<void> {
     const json = JSON.stringify(record);
-    const args = [
+    const written = this.tail.then(() =>
+      shared(this.redis, WHAT, () => this.put(record, isNew, '', json)).then(
+        () => undefined,
+        (err: unknown) => this.log.error(`cannot persist execution ${record.execution_id}: ${(err as Error).message}`),
+      ),
+    );
+    this.tail = written;
+    return written;
+  }
+
+  /** One script: the record stored (when still `expectedOwner`'s, if named) with retention; 1 when written. */
+  private put(record: ExecutionRecord, isNew: boolean, expectedOwner: string, json = JSON.stringify(record)): Promise<number> {
+    return this.commands.switchboardExecutionPut(
+      this.index,
+      this.statuses,
+      this.sizes,
+      this.total,
+      this.owners,
       record.execution_id,
       json,
       String(Date.parse(record.started_at)),
@@ -155,15 +217,9 @@ export class RedisExecutionRecords implements ExecutionRecords {
       String(Date.now() - this.retention.maxAgeDays * 86_400_000),
       String(this.retention.maxTotalBytes()),
       this.recordPrefix,
-    ];
-    const written = this.tail.then(() =>
-      shared(this.redis, WHAT, () => this.commands.switchboardExecutionPut(this.index, this.statuses, this.sizes, this.total, ...args)).then(
-        () => undefined,
-        (err: unknown) => this.log.error(`cannot persist execution ${record.execution_id}: ${(err as Error).message}`),
-      ),
+      this.liveness.id,
+      expectedOwner,
     );
-    this.tail = written;
-    return written;
   }
 }
 
@@ -171,9 +227,10 @@ export class RedisExecutionStorage implements ExecutionStorage {
   constructor(
     private readonly redis: RedisConnection,
     private readonly log: Logger,
+    private readonly liveness: ReplicaLiveness,
   ) {}
 
   create(retention: ExecutionRetention): ExecutionRecords {
-    return new RedisExecutionRecords(this.redis, retention, this.log);
+    return new RedisExecutionRecords(this.redis, retention, this.log, this.liveness);
   }
 }

@@ -26,6 +26,8 @@ export default definePlugin({
     // cluster-history: event log, execution history
     'event-journal',
     'execution-storage',
+    // cluster: caches of shared state follow its changes
+    'broadcast',
   ],
   async setup({ kernel, log }) {
     kernel.config.addSettingsCheck((settings, where) => clusterProblems(settings, where));
@@ -65,13 +67,25 @@ export default definePlugin({
     // The events and workflows plugins keep their logic and keep their data here instead of in memory and files.
     const { RedisEventJournals } = await import('./event-journal.js');
     kernel.services.provide('event-journal', new RedisEventJournals(redis, log));
+    // Running records name this replica; the others mark them failed once it is no longer alive.
+    const { ReplicaLiveness } = await import('./replica-liveness.js');
+    const liveness = new ReplicaLiveness(redis, log);
+    await liveness.start();
     const { RedisExecutionStorage } = await import('./execution-records.js');
-    kernel.services.provide('execution-storage', new RedisExecutionStorage(redis, log));
+    kernel.services.provide('execution-storage', new RedisExecutionStorage(redis, log, liveness));
     // --- end cluster-history ---
+
+    // --- cluster: broadcast, for per-replica caches (verified tokens, remote-server grants) ---
+    const { RedisBroadcast } = await import('./broadcast.js');
+    kernel.services.provide('broadcast', new RedisBroadcast(redis));
+    // --- end broadcast ---
 
     return {
       // Stopped last of those that use it (plugins stop in reverse order of setup).
-      stop: () => redis.close(),
+      stop: async () => {
+        await liveness.stop();
+        await redis.close();
+      },
     };
   },
 });

@@ -57,7 +57,10 @@ export default definePlugin({
 
     if (lease) {
       kernel.hooks.onSessionAdmit.tapPromise('limits', (session) => lease.admit(session, limits().maxSessionsPerPrincipal));
-      kernel.hooks.onSessionClose.tap('limits', (session) => lease.release(session));
+      // Only a real end frees a place: a copy dropped here (idle here, this replica stopping) is still a session elsewhere.
+      kernel.hooks.onSessionClose.tap('limits', (session) => {
+        if (!session.continuesElsewhere) lease.release(session);
+      });
     }
 
     /** The size and depth checks every process makes; returns how many calls the request runs. */

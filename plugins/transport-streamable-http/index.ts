@@ -146,6 +146,13 @@ export default definePlugin<{ path: string; sessionIdleMinutes: number }>({
 
     kernel.services.get('http').handle(options.path, handler);
 
+    /** Drops this replica's copy of a session that goes on through the other replicas. */
+    const letGo = (t: HttpSessionTransport): void => {
+      const session = kernel.sessions.get(t.sessionId);
+      if (session) session.continuesElsewhere = true;
+      t.drop();
+    };
+
     return {
       start() {
         if (options.sessionIdleMinutes > 0) {
@@ -159,7 +166,7 @@ export default definePlugin<{ path: string; sessionIdleMinutes: number }>({
                 // session ends everywhere when its record expires (no replica pushed it back).
                 if (cluster) {
                   log.debug(`dropping this replica's copy of idle session ${t.sessionId}`);
-                  t.drop();
+                  letGo(t);
                 } else {
                   log.info(`ending idle session ${t.sessionId}`);
                   void t.close();
@@ -174,7 +181,7 @@ export default definePlugin<{ path: string; sessionIdleMinutes: number }>({
       async stop() {
         clearInterval(sweeper);
         // In cluster mode the sessions go on through the other replicas: only this copy goes.
-        if (cluster) for (const t of [...sessions.values()]) t.drop();
+        if (cluster) for (const t of [...sessions.values()]) letGo(t);
         else await Promise.all([...sessions.values()].map((t) => t.close()));
       },
     };

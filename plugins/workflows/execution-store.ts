@@ -14,6 +14,7 @@ import { PRIVATE_DIR, PRIVATE_FILE, writeFileAtomic } from '../../lib/files/atom
 import type { ExecutionRecord } from './execution-record.js';
 import { SerialQueue } from '../../kernel/index.js';
 import { pageOf } from '../../lib/executions/execution-page.js';
+import { markInterrupted } from '../../lib/executions/interrupted.js';
 
 export type Retention = ExecutionRetention;
 
@@ -58,13 +59,7 @@ export class ExecutionStore implements ExecutionRecords {
     for (const r of loaded) this.byId.set(r.execution_id, r);
     for (const r of loaded) {
       if (r.status !== 'running') continue;
-      r.status = 'failed';
-      r.error = INTERRUPTED;
-      r.completed_at ??= new Date().toISOString();
-      for (const s of r.steps) {
-        if (s.status === 'running') Object.assign(s, { status: 'failed', error: INTERRUPTED });
-        else if (s.status === 'pending') s.status = 'cancelled';
-      }
+      markInterrupted(r, INTERRUPTED);
       void this.save(r);
     }
     await this.prune();

@@ -5,7 +5,6 @@
  * limit holds across the three together. Real processes on loopback throughout.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { request } from 'node:http';
 import { expect } from 'chai';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -13,41 +12,13 @@ import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/cl
 import { callTool, errorCode, eventually, type Running } from '../support/harness.js';
 import { Browser, pkce, postForm } from '../support/oauth-browser.js';
 import { CLIENT_REDIRECT, mcpClient, registerClient, signIn, startProtected, type OAuthSetup } from '../support/oauth-setup.js';
-import { addReplicas, clusterYaml } from '../support/cluster.js';
+import { addReplicas, clusterYaml, health, initializeAt } from '../support/cluster.js';
 import { redisServerMissing, startRedis, type RedisServer } from '../support/redis-server.js';
 
 const STORAGE_KEY = 'cluster-test-storage-key-0123456789abcdef';
 const RATE = 20;
 const BURST = 10;
 const PER_PERSON = 5;
-
-/** An initialize sent to `port` as if addressed to `hostPort` (a balancer in front of both would do that). */
-function initializeAt(port: number, hostPort: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
-  const body = JSON.stringify({
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'initialize',
-    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
-  });
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port,
-        path: '/mcp',
-        method: 'POST',
-        headers: { host: hostPort, 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
-      },
-      (res) => {
-        let text = '';
-        res.on('data', (c: Buffer) => (text += c.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
 
 async function dpopKey(): Promise<{ privateKey: CryptoKey; jwk: JWK }> {
   const { privateKey, publicKey } = await generateKeyPair('ES256');
@@ -244,6 +215,13 @@ describe('cluster mode: OAuth and limits across three replicas', function () {
     const at = (): Promise<{ status: number; body: string }> => initializeAt(b.port, `127.0.0.1:${b.port}`, { authorization: `Bearer ${tokens.access_token}` });
     await redis.stop();
     try {
+      // The replica's connection must have noticed first: a command failing on a connection
+      // that still looks ready fails with ioredis' own words, not the reason /health gives.
+      await eventually(
+        () => health(b),
+        (h) => h.status === 'degraded',
+        30_000,
+      );
       const refused = await eventually(at, (r) => r.status === 503, 30_000);
       const error = (JSON.parse(refused.body) as { error: { message: string; data: { code: string } } }).error;
       expect(error.data.code).to.equal('SHARED_STATE_UNAVAILABLE');
@@ -251,6 +229,11 @@ describe('cluster mode: OAuth and limits across three replicas', function () {
     } finally {
       await redis.restart();
     }
+    await eventually(
+      () => health(b),
+      (h) => h.status === 'ok',
+      30_000,
+    );
     // The records were in memory only (no persistence in the test's Redis): the token is now unknown, a 401, no longer a 503.
     const back = await eventually(at, (r) => r.status !== 503, 30_000);
     expect(back.status, back.body).to.equal(401);

@@ -31,6 +31,7 @@ import {
   text,
   type Running,
 } from '../support/harness.js';
+import { TIMER_COMMANDS } from '../support/cluster.js';
 import { ensureHaproxy, startHaproxy, type RunningHaproxy } from '../support/haproxy.js';
 import { redisServerMissing, startRedis, type RedisServer } from '../support/redis-server.js';
 
@@ -124,7 +125,7 @@ async function commandCounts(redis: Redis): Promise<Map<string, number>> {
 function commandsBetween(before: Map<string, number>, after: Map<string, number>): Record<string, number> {
   const delta: Record<string, number> = {};
   for (const [name, n] of after) {
-    if (name === 'info' || name === 'ping') continue;
+    if (name === 'info' || name === 'ping' || TIMER_COMMANDS.includes(name)) continue;
     const d = n - (before.get(name) ?? 0);
     if (d > 0) delta[name] = d;
   }

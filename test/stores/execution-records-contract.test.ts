@@ -11,6 +11,7 @@ import { expect } from 'chai';
 import type { ExecutionRecord, ExecutionRecords, ExecutionRetention } from '../../kernel/contracts/executions.js';
 import { ExecutionStore } from '../../plugins/workflows/execution-store.js';
 import { RedisExecutionRecords } from '../../plugins/cluster-redis/execution-records.js';
+import { ReplicaLiveness } from '../../plugins/cluster-redis/replica-liveness.js';
 import { openRedis, type RedisConnection } from '../../lib/redis/connection.js';
 import { createLogger } from '../../kernel/log.js';
 import { useRedisServer } from '../support/redis-server.js';
@@ -136,16 +137,25 @@ describe('ExecutionRecords contract: Redis (cluster-redis)', function () {
   contract('Redis (cluster-redis)', () => {
     const settings = { url: redis().url, keyPrefix: `executions-${++round}:`, connectTimeoutSeconds: 10 };
     const connections: RedisConnection[] = [];
+    const opened: { store: RedisExecutionRecords; liveness: ReplicaLiveness }[] = [];
     return Promise.resolve({
       concurrent: true,
       open: async (retention) => {
         const connection = await openRedis(settings, log);
         connections.push(connection);
-        const store = new RedisExecutionRecords(connection, retention, log);
+        // Each store a replica of its own, alive while the test runs.
+        const liveness = new ReplicaLiveness(connection, log);
+        await liveness.start();
+        const store = new RedisExecutionRecords(connection, retention, log, liveness);
+        opened.push({ store, liveness });
         await store.open();
         return store;
       },
       cleanup: async () => {
+        for (const { store, liveness } of opened) {
+          await store.close().catch(() => undefined);
+          await liveness.stop();
+        }
         await Promise.all(connections.map((c) => c.close().catch(() => undefined)));
       },
     });

@@ -3,6 +3,7 @@
  * directory, each replica its own process and port on loopback. Replica 0 is started by the
  * caller (with whatever setup it needs, OAuth or not); the others join with `addReplicas`.
  */
+import { request } from 'node:http';
 import { startSwitchboard, type Running } from './harness.js';
 import type { RedisServer } from './redis-server.js';
 
@@ -28,12 +29,52 @@ export function commandCounts(redis: RedisServer): Map<string, number> {
   return counts;
 }
 
-/** What ran between two `commandCounts`, by name (only names that ran). */
-export function commandsBetween(before: Map<string, number>, after: Map<string, number>): Record<string, number> {
+/**
+ * Commands every replica sends on a timer, whatever the calls do: the liveness key (PSETEX,
+ * every 5 s) and the look for runs of ended replicas (HGETALL, every 5 s). Nothing on a
+ * request's path sends them (replica-liveness.ts, execution-records.ts).
+ */
+export const TIMER_COMMANDS: readonly string[] = ['psetex', 'hgetall'];
+
+/** What ran between two `commandCounts`, by name (only names that ran), leaving out `ignore`. */
+export function commandsBetween(before: Map<string, number>, after: Map<string, number>, ignore: readonly string[] = []): Record<string, number> {
   const delta: Record<string, number> = {};
   for (const [name, n] of after) {
     const d = n - (before.get(name) ?? 0);
-    if (d > 0) delta[name] = d;
+    if (d > 0 && !ignore.includes(name)) delta[name] = d;
   }
   return delta;
+}
+
+/** A replica's /health answer. */
+export async function health(sb: Running): Promise<{ status: string; reason?: string }> {
+  return (await (await fetch(new URL('/health', sb.url))).json()) as { status: string; reason?: string };
+}
+
+/** An initialize sent to `port` as if addressed to `hostPort` (a balancer in front of both would do that). */
+export function initializeAt(port: number, hostPort: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+  });
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/mcp',
+        method: 'POST',
+        headers: { host: hostPort, 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
 }

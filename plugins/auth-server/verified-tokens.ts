@@ -1,0 +1,147 @@
+/**
+ * Access tokens this replica verified lately, so a session's every request does not look its
+ * token up again (a Redis round trip in cluster mode, docs/scale-out.md). What is kept is what
+ * the lookup found (the token's fields and the person's claims), never the token itself: the
+ * key is the token's SHA-256.
+ *
+ * A copy lives at most MAX_AGE_SECONDS and never past the token's expiry. A revocation (the
+ * token revoked, its grant revoked by a logout or a refresh token's reuse) drops the copies
+ * on every replica at once: the replica revoking drops its own and publishes the digest or
+ * the grant on the broadcast (the kernel's `broadcast` service, Redis pub/sub), and every
+ * replica drops its copies when it hears it. Pub/sub keeps nothing for a replica that is
+ * away, so while the broadcast is not reliable nothing is cached and what was is dropped: a
+ * replica that may have missed a revocation looks every token up again.
+ */
+import { createHash } from 'node:crypto';
+import type { Broadcast } from '../../kernel/index.js';
+
+/** How long a copy may be used; bounds how stale a claim (email, groups) of a signed-in person may be. */
+export const MAX_AGE_SECONDS = 30;
+/** A bound on memory: about 1 KiB per entry, so some 10 MiB at most. Oldest inserted go first. */
+export const MAX_ENTRIES = 10_000;
+const TOPIC = 'access-tokens-revoked';
+
+/** What a lookup of the token found, enough to judge a request without looking again. */
+export interface VerifiedToken {
+  subject: string;
+  clientId: string | undefined;
+  scope: string | undefined;
+  /** Epoch seconds; undefined: the token does not expire. */
+  exp: number | undefined;
+  aud: unknown[];
+  jkt: string | undefined;
+  grantId: string | undefined;
+  /** The person's claims from the identity provider, as the lookup read them. */
+  person: Record<string, unknown> | undefined;
+}
+
+/** What a revocation drops everywhere: one token (by digest) or every token of a grant. */
+export type Revocation = { kind: 'token'; digest: string } | { kind: 'grant'; grantId: string };
+
+interface Entry {
+  token: VerifiedToken;
+  /** Epoch seconds after which the copy is not used. */
+  until: number;
+}
+
+export const tokenDigest = (value: string): string => createHash('sha256').update(value).digest('base64url');
+
+function decode(text: string): Revocation | undefined {
+  try {
+    const r = JSON.parse(text) as { kind?: unknown; digest?: unknown; grantId?: unknown };
+    if (r.kind === 'token' && typeof r.digest === 'string') return { kind: 'token', digest: r.digest };
+    if (r.kind === 'grant' && typeof r.grantId === 'string') return { kind: 'grant', grantId: r.grantId };
+  } catch {
+    // Not ours (another version's message): nothing to drop for it.
+  }
+  return undefined;
+}
+
+export class VerifiedTokens {
+  private readonly entries = new Map<string, Entry>();
+  /**
+   * Counts revocations heard: a lookup that started before one and ends after it may have
+   * read the token before its deletion, so its result is not kept.
+   */
+  private generation = 0;
+  private stopListening: (() => Promise<void>) | undefined;
+  private offReliability: (() => void) | undefined;
+
+  constructor(
+    private readonly now: () => number,
+    private readonly broadcast: Broadcast | undefined,
+    private readonly limits: { maxAgeSeconds: number; maxEntries: number } = { maxAgeSeconds: MAX_AGE_SECONDS, maxEntries: MAX_ENTRIES },
+  ) {}
+
+  async start(): Promise<void> {
+    if (!this.broadcast) return;
+    this.offReliability = this.broadcast.onReliabilityChange(() => this.clear());
+    this.stopListening = await this.broadcast.subscribe(TOPIC, (text) => {
+      const revocation = decode(text);
+      if (revocation) this.drop(revocation);
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.offReliability?.();
+    await this.stopListening?.();
+    this.entries.clear();
+  }
+
+  /** Taken before a lookup, handed to `put` after it. */
+  get mark(): number {
+    return this.generation;
+  }
+
+  get(digest: string): VerifiedToken | undefined {
+    const entry = this.entries.get(digest);
+    if (!entry) return undefined;
+    if (entry.until > this.now() && this.usable) return entry.token;
+    this.entries.delete(digest);
+    return undefined;
+  }
+
+  put(digest: string, token: VerifiedToken, mark: number): void {
+    if (mark !== this.generation || !this.usable) return;
+    const until = Math.min(this.now() + this.limits.maxAgeSeconds, token.exp ?? Number.POSITIVE_INFINITY);
+    if (until <= this.now()) return;
+    this.entries.delete(digest);
+    if (this.entries.size >= this.limits.maxEntries) {
+      const oldest = this.entries.keys().next();
+      if (!oldest.done) this.entries.delete(oldest.value);
+    }
+    this.entries.set(digest, { token, until });
+  }
+
+  /**
+   * A token or grant was revoked here (its records are already deleted): drops this replica's
+   * copies, then tells the others. Rejects when they cannot be told, so the revocation is
+   * not answered as done while another replica may still accept the token.
+   */
+  async revoked(revocation: Revocation): Promise<void> {
+    this.drop(revocation);
+    await this.broadcast?.publish(TOPIC, JSON.stringify(revocation));
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  private get usable(): boolean {
+    return this.broadcast?.reliable ?? true;
+  }
+
+  private drop(revocation: Revocation): void {
+    this.generation++;
+    if (revocation.kind === 'token') {
+      this.entries.delete(revocation.digest);
+      return;
+    }
+    for (const [digest, entry] of this.entries) if (entry.token.grantId === revocation.grantId) this.entries.delete(digest);
+  }
+
+  private clear(): void {
+    this.generation++;
+    this.entries.clear();
+  }
+}
