@@ -18,6 +18,7 @@ import type { SessionDirectory } from './contracts/session-directory.js';
 import type { SingleUseValues } from './contracts/single-use.js';
 import type { ResourceStore } from './contracts/store.js';
 import type { ToolsetService } from './contracts/toolsets.js';
+import type { WorkflowAvailability } from './contracts/workflow-availability.js';
 
 export interface Services {
   store: ResourceStore;
@@ -54,6 +55,8 @@ export interface Services {
   'event-journal': EventJournalFactory;
   /** Where execution records are kept when not in files: shared by replicas (cluster-redis). */
   'execution-storage': ExecutionStorage;
+  /** Which workflows can run now and what each lacks (workflows), for status outside the protocol. */
+  'workflow-availability': WorkflowAvailability;
 }
 
 /** A service's name, as plugins declare it (`provides`, `needs`, `uses`). */
