@@ -147,11 +147,12 @@ export class StatusLease {
       this.leadingUntil = 0;
       return;
     }
-    await this.replace(lease, this.holding(startedAt, startedAt, (spec.leaseTransitions ?? 0) + (this.holder === undefined ? 0 : 1)), startedAt);
+    const previous = this.holder;
+    await this.replace(lease, this.holding(startedAt, startedAt, (spec.leaseTransitions ?? 0) + (previous === undefined ? 0 : 1)), startedAt);
     this.log.info(
-      this.holder === undefined
+      previous === undefined
         ? `took the status Lease '${this.options.name}' (it was released): this replica writes status`
-        : `took over the status Lease '${this.options.name}' from '${this.holder}' (not renewed for ${Math.round(duration / 1000)} s): this replica writes status`,
+        : `took over the status Lease '${this.options.name}' from '${previous}' (not renewed for ${Math.round(duration / 1000)} s): this replica writes status`,
     );
   }
 

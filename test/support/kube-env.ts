@@ -17,7 +17,7 @@ const SCRIPT = join(ROOT, 'scripts/kube-test-env.sh');
 interface AuditEntry {
   verb: string;
   user: { username: string };
-  objectRef: { resource: string; name?: string };
+  objectRef: { resource: string; name?: string; subresource?: string };
 }
 
 export interface KubeEnv {
@@ -31,7 +31,7 @@ export interface KubeEnv {
     method: string,
     path: string,
     body?: unknown,
-    options?: { token?: string; contentType?: string },
+    options?: { token?: string; contentType?: string; accept?: string },
   ): Promise<{ status: number; body: T }>;
   /** The API server's audit log entries (writes of switchboard.dev resources). */
   audit(): Promise<AuditEntry[]>;
@@ -94,7 +94,7 @@ export async function startKubeEnv(oidc?: { issuer: string; clientId: string; ca
             ca,
             headers: {
               authorization: `Bearer ${options.token ?? tokens.admin}`,
-              accept: 'application/json',
+              accept: options.accept ?? 'application/json',
               ...(payload !== undefined ? { 'content-type': options.contentType ?? 'application/json' } : {}),
             },
           },
