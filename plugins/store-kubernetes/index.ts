@@ -1,8 +1,8 @@
 /**
  * store-kubernetes: orchestrator mode (`orchestrator: true`). MCP servers and workflows are
  * custom resources (MCPServer, Workflow; group switchboard.dev) in `namespace`, watched and
- * reconciled like files are in store-files; Switchboard writes what it observes to each
- * MCPServer's status; an auth plugin's grants are kept as Secrets. Start-up needs the API server: unreachable, it is retried for
+ * reconciled like files are in store-files; the replica holding the status Lease writes what
+ * it observes to each MCPServer's and Workflow's status; an auth plugin's grants are kept as Secrets. Start-up needs the API server: unreachable, it is retried for
  * `startupRetrySeconds`, then start-up fails (there is no fallback to files).
  */
 import { definePlugin, switchedOffClause } from '../../kernel/index.js';
