@@ -189,8 +189,9 @@ describe('orchestrator mode with several replicas: the status Lease, restarts pe
     await a.client.close().catch(() => undefined);
     await eventually(holder, (h) => h === 'replica-b', 30_000, 100);
     const seconds = (Date.now() - killedAt) / 1000;
-    // Not before it expired (nobody renewed it), and within the duration plus two looks (a quarter of it each) and the machine's load.
-    expect(seconds).to.be.within(DURATION_S * 0.75, DURATION_S * 3);
+    // Not while it was live: the last renewal came at most a look (a quarter of the duration, stretched by load) before the kill.
+    // At most the duration plus a look after it, with room for the machine's load.
+    expect(seconds).to.be.within(DURATION_S * 0.5, DURATION_S * 3);
     await replicas.get('replica-b')!.sb.waitForLog(/took over the status Lease 'sb-replicas-status' from 'replica-a'/);
     expect((await kube.call<LeaseObject>('GET', LEASE)).body.spec.leaseTransitions).to.equal(1);
     const before = (await statusWriters('mcpservers', 'alpha')).length;
