@@ -269,4 +269,33 @@ describe('orchestrator mode with several replicas: the status Lease, restarts pe
     await a.sb.waitForLog(/took the status Lease 'sb-replicas-status' \(it was released\)/);
     expect(a.sb.logs()).to.not.match(/took over the status Lease/);
   });
+
+  it('a Lease renewed with a renewTime from a skewed clock is not taken while it is renewed; taken once renewals stop', async () => {
+    await stop('replica-a');
+    // An intruder holds it, writing renewTimes from a clock years behind: only renewals, never times, count.
+    const renew = async () => {
+      const lease = (await kube.call<LeaseObject & { metadata: Record<string, unknown> }>('GET', LEASE)).body;
+      const r = await kube.call('PUT', LEASE, {
+        ...lease,
+        spec: { holderIdentity: 'intruder', leaseDurationSeconds: DURATION_S, renewTime: `2001-01-01T00:00:0${renewals % 10}.000000Z`, leaseTransitions: 7 },
+      });
+      expect(r.status, JSON.stringify(r.body)).to.equal(200);
+      renewals++;
+    };
+    let renewals = 0;
+    await renew();
+    const b = await start('replica-b');
+    await b.sb.waitForLog(/replica 'replica-b' does not hold the status Lease 'sb-replicas-status' \('intruder' does\)/);
+    // Three durations of renewals, every eighth of one (pacing the intruder, not waiting for the replica).
+    while (renewals < 24) {
+      expect(await holder(), `after ${renewals} renewals`).to.equal('intruder');
+      await new Promise((r) => setTimeout(r, (DURATION_S * 1000) / 8));
+      await renew();
+    }
+    const stoppedAt = Date.now();
+    await eventually(holder, (h) => h === 'replica-b', 30_000, 100);
+    expect((Date.now() - stoppedAt) / 1000).to.be.at.least(DURATION_S * 0.5);
+    await b.sb.waitForLog(/took over the status Lease 'sb-replicas-status' from 'intruder'/);
+    expect((await kube.call<LeaseObject>('GET', LEASE)).body.spec.leaseTransitions).to.equal(8);
+  });
 });
