@@ -7,6 +7,7 @@
  * Workflow's status says whether it can run and what it misses, as servers come and go.
  */
 import { readFile } from 'node:fs/promises';
+import { request } from 'node:https';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { parseAllDocuments } from 'yaml';
@@ -18,6 +19,7 @@ const NS = 'switchboard';
 const API = `/apis/switchboard.dev/v1alpha1/namespaces/${NS}`;
 const LEASE = `/apis/coordination.k8s.io/v1/namespaces/${NS}/leases/sb-replicas-status`;
 const DURATION_S = 4;
+const WATCH_SECONDS = 3;
 
 interface LeaseObject {
   spec: { holderIdentity?: string; leaseDurationSeconds?: number; leaseTransitions?: number };
@@ -61,10 +63,24 @@ describe('orchestrator mode with several replicas: the status Lease, restarts pe
   const starts = async () => {
     const lines = (await readFile(startsFile, 'utf8').catch(() => '')).split('\n').filter(Boolean);
     const counts = new Map<number, number>();
-    for (const l of lines) counts.set(Number(l), (counts.get(Number(l)) ?? 0) + 1);
+    for (const pid of lines.map((l) => Number(l.split(' ')[0]))) counts.set(pid, (counts.get(pid) ?? 0) + 1);
     return counts;
   };
   const startsOf = async (id: Replica['id']) => (await starts()).get(replicas.get(id)!.sb.proc.pid!) ?? 0;
+  /** A watch of MCPServers, open until the API server ends it (as it ends the replicas' own watches). */
+  const watchEnds = () =>
+    new Promise<void>((resolve, reject) => {
+      const req = request(
+        new URL(`${API}/mcpservers?watch=1`, kube.server),
+        { ca: kube.ca, headers: { authorization: `Bearer ${kube.tokens.admin}` } },
+        (res) => {
+          res.resume();
+          res.on('end', resolve);
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    });
   const server = (name: string) => ({
     apiVersion: 'switchboard.dev/v1alpha1',
     kind: 'MCPServer',
@@ -72,14 +88,15 @@ describe('orchestrator mode with several replicas: the status Lease, restarts pe
     spec: {
       type: 'stdio',
       // $PPID is the Switchboard that spawned it: each replica's starts are counted apart.
-      command: ['/bin/sh', '-c', `echo $PPID >> '${startsFile}'; exec '${process.execPath}' '${TEST_SERVER}' stdio --name ${name}`],
+      command: ['/bin/sh', '-c', `echo "$PPID $(date +%T.%N)" >> '${startsFile}'; exec '${process.execPath}' '${TEST_SERVER}' stdio --name ${name}`],
       autoStart: true,
     },
   });
 
   before(async function () {
     this.timeout(15 * 60_000); // the first run builds kube-apiserver from source (cached afterwards)
-    kube = await startKubeEnv();
+    // Watches end every 3 to 6 s: each replica lists and watches again many times during the suite.
+    kube = await startKubeEnv(undefined, { watchSeconds: WATCH_SECONDS });
     for (const doc of parseAllDocuments(await readFile(join(ROOT, 'deploy/crds.yaml'), 'utf8'))) {
       const r = await kube.call('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', doc.toJSON());
       expect(r.status, JSON.stringify(r.body)).to.equal(201);
@@ -134,6 +151,12 @@ describe('orchestrator mode with several replicas: the status Lease, restarts pe
     expect(new Set(writers)).to.deep.equal(new Set(['alice']));
   });
 
+  it('the API server ends watches within twice its minimum request timeout (so replicas re-list during this suite)', async () => {
+    const started = Date.now();
+    await watchEnds();
+    expect((Date.now() - started) / 1000).to.be.within(WATCH_SECONDS * 0.9, WATCH_SECONDS * 2 + 5);
+  });
+
   it('restartRequestedAt: each replica restarts its own connection once', async () => {
     await eventually(starts, (s) => s.size === 2, 15_000);
     expect([await startsOf('replica-a'), await startsOf('replica-b')]).to.deep.equal([1, 1]);
@@ -177,7 +200,10 @@ describe('orchestrator mode with several replicas: the status Lease, restarts pe
         (t) => t.includes('x_alpha_ping'),
         20_000,
       );
-    expect([await startsOf('replica-a'), await startsOf('replica-b')]).to.deep.equal([3, 2]);
+    // Two watches of our own run out one after the other: every replica's watch ended meanwhile, and it listed again.
+    await watchEnds();
+    await watchEnds();
+    expect([await startsOf('replica-a'), await startsOf('replica-b')], 'no restart from a re-list').to.deep.equal([3, 2]);
   });
 
   it('the holder SIGKILLed: the other takes the Lease over once it expires and writes status', async () => {

@@ -55,12 +55,17 @@ export async function helmBinary(): Promise<string> {
   return (await run(SCRIPT, ['helm'])).stdout.trim();
 }
 
-/** `oidc`: the API server also accepts ID tokens of this issuer, for this client id (writes as the caller). */
-export async function startKubeEnv(oidc?: { issuer: string; clientId: string; caFile: string }): Promise<KubeEnv> {
+/**
+ * `oidc`: the API server also accepts ID tokens of this issuer, for this client id (writes as the caller).
+ * `watchSeconds`: it ends every watch after 1 to 2 times this (its --min-request-timeout), so clients list and watch again often.
+ */
+export async function startKubeEnv(oidc?: { issuer: string; clientId: string; caFile: string }, options: { watchSeconds?: number } = {}): Promise<KubeEnv> {
   const dir = await mkdtemp(join(tmpdir(), 'sb-kube-'));
-  const startEnv = oidc
-    ? { ...process.env, KUBE_OIDC_ISSUER_URL: oidc.issuer, KUBE_OIDC_CLIENT_ID: oidc.clientId, KUBE_OIDC_CA_FILE: oidc.caFile }
-    : process.env;
+  const startEnv = {
+    ...process.env,
+    ...(oidc ? { KUBE_OIDC_ISSUER_URL: oidc.issuer, KUBE_OIDC_CLIENT_ID: oidc.clientId, KUBE_OIDC_CA_FILE: oidc.caFile } : {}),
+    ...(options.watchSeconds ? { KUBE_MIN_REQUEST_TIMEOUT: String(options.watchSeconds) } : {}),
+  };
   await run(SCRIPT, ['start', dir], { maxBuffer: 16 * 1024 * 1024, env: startEnv });
   const env = Object.fromEntries(
     (await readFile(join(dir, 'env'), 'utf8'))
