@@ -156,3 +156,4 @@ export type { Owner, SignInStatus, SignInTarget, UpstreamCredentials } from './c
 export type { SessionDirectory, SessionRecord, SessionSignal } from './contracts/session-directory.js';
 export type { RawResource, ResourceKind, ResourceStore, StoreChange, StoreLoadResult, WriteAs } from './contracts/store.js';
 export type { PresetInfo, ResolvedToolset, ToolsetService } from './contracts/toolsets.js';
+export type { WorkflowAvailability, WorkflowAvailabilityEntry } from './contracts/workflow-availability.js';

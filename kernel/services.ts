@@ -19,6 +19,7 @@ import type { SessionDirectory } from './contracts/session-directory.js';
 import type { SingleUseValues } from './contracts/single-use.js';
 import type { ResourceStore } from './contracts/store.js';
 import type { ToolsetService } from './contracts/toolsets.js';
+import type { WorkflowAvailability } from './contracts/workflow-availability.js';
 
 export interface Services {
   store: ResourceStore;
@@ -57,6 +58,8 @@ export interface Services {
   'execution-storage': ExecutionStorage;
   /** Messages to every replica (cluster-redis), for caches of shared state to follow its changes; absent: one process. */
   broadcast: Broadcast;
+  /** Which workflows can run now and what each lacks (workflows), for status outside the protocol. */
+  'workflow-availability': WorkflowAvailability;
 }
 
 /** A service's name, as plugins declare it (`provides`, `needs`, `uses`). */

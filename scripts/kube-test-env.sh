@@ -3,7 +3,8 @@
 # through the Go module proxy (no release binaries are reachable here), etcd from Debian.
 #   scripts/kube-test-env.sh build           build once into the cache (minutes the first time)
 #   scripts/kube-test-env.sh start DIR       start etcd + kube-apiserver on loopback (trusting an OIDC
-#                                            issuer when KUBE_OIDC_ISSUER_URL, _CLIENT_ID, _CA_FILE are set); writes
+#                                            issuer when KUBE_OIDC_ISSUER_URL, _CLIENT_ID, _CA_FILE are set; ending
+#                                            every watch after 1-2x KUBE_MIN_REQUEST_TIMEOUT seconds when set); writes
 #                                            DIR/kubeconfig (admin), DIR/env (KUBE_* variables),
 #                                            DIR/pids; tokens in DIR/tokens.csv
 #   scripts/kube-test-env.sh stop DIR
@@ -95,6 +96,7 @@ POLICY
     --service-account-signing-key-file "$dir/sa.key" --service-cluster-ip-range 10.0.0.0/24 \
     --disable-admission-plugins ServiceAccount \
     --audit-policy-file "$dir/audit-policy.yaml" --audit-log-path "$dir/audit.log" \
+    ${KUBE_MIN_REQUEST_TIMEOUT:+--min-request-timeout "$KUBE_MIN_REQUEST_TIMEOUT"} \
     ${KUBE_OIDC_ISSUER_URL:+--oidc-issuer-url "$KUBE_OIDC_ISSUER_URL" --oidc-client-id "$KUBE_OIDC_CLIENT_ID" --oidc-ca-file "$KUBE_OIDC_CA_FILE" --oidc-username-claim email --oidc-groups-claim groups} \
     >"$dir/apiserver.log" 2>&1 &
   echo $! >> "$dir/pids"

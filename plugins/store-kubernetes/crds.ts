@@ -57,7 +57,7 @@ function structural(root: Node, node: Node, seen: readonly string[]): Node {
   return out;
 }
 
-const STATUS: Node = {
+const SERVER_STATUS: Node = {
   type: 'object',
   description: 'Written by Switchboard: what the reconciler last observed.',
   properties: {
@@ -71,8 +71,18 @@ const STATUS: Node = {
   },
 };
 
-function crd(kind: 'MCPServer' | 'Workflow', plural: string, spec: Node, columns: Node[], withStatus: boolean): Node {
-  const versionSchema: Node = { type: 'object', properties: { spec, ...(withStatus ? { status: STATUS } : {}) }, required: ['spec'] };
+const WORKFLOW_STATUS: Node = {
+  type: 'object',
+  description: 'Written by Switchboard: whether the workflow can run now.',
+  properties: {
+    available: { type: 'boolean', description: 'Every tool it calls (nested workflows followed) is in the catalogue.' },
+    missing: { type: 'array', items: { type: 'string' }, description: 'The tools it calls that are not in the catalogue now, sorted.' },
+    observedGeneration: { type: 'integer' },
+  },
+};
+
+function crd(kind: 'MCPServer' | 'Workflow', plural: string, spec: Node, columns: Node[], status: Node): Node {
+  const versionSchema: Node = { type: 'object', properties: { spec, status }, required: ['spec'] };
   return {
     apiVersion: 'apiextensions.k8s.io/v1',
     kind: 'CustomResourceDefinition',
@@ -87,7 +97,7 @@ function crd(kind: 'MCPServer' | 'Workflow', plural: string, spec: Node, columns
           served: true,
           storage: true,
           schema: { openAPIV3Schema: versionSchema },
-          ...(withStatus ? { subresources: { status: {} } } : {}),
+          subresources: { status: {} },
           additionalPrinterColumns: [...columns, { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' }],
         },
       ],
@@ -117,9 +127,19 @@ export function customResourceDefinitions(): Node[] {
         { name: 'Tools', type: 'integer', jsonPath: '.status.tools' },
         { name: 'Suspended', type: 'boolean', jsonPath: '.spec.suspended' },
       ],
-      true,
+      SERVER_STATUS,
     ),
-    crd('Workflow', 'workflows', workflowSpec, [{ name: 'Description', type: 'string', jsonPath: '.spec.description', priority: 1 }], false),
+    crd(
+      'Workflow',
+      'workflows',
+      workflowSpec,
+      [
+        { name: 'Available', type: 'boolean', jsonPath: '.status.available' },
+        { name: 'Missing', type: 'string', jsonPath: '.status.missing' },
+        { name: 'Description', type: 'string', jsonPath: '.spec.description', priority: 1 },
+      ],
+      WORKFLOW_STATUS,
+    ),
   ];
 }
 

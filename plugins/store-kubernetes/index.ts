@@ -1,8 +1,8 @@
 /**
  * store-kubernetes: orchestrator mode (`orchestrator: true`). MCP servers and workflows are
  * custom resources (MCPServer, Workflow; group switchboard.dev) in `namespace`, watched and
- * reconciled like files are in store-files; Switchboard writes what it observes to each
- * MCPServer's status; an auth plugin's grants are kept as Secrets. Start-up needs the API server: unreachable, it is retried for
+ * reconciled like files are in store-files; the replica holding the status Lease writes what
+ * it observes to each MCPServer's and Workflow's status; an auth plugin's grants are kept as Secrets. Start-up needs the API server: unreachable, it is retried for
  * `startupRetrySeconds`, then start-up fails (there is no fallback to files).
  */
 import { definePlugin, switchedOffClause } from '../../kernel/index.js';
@@ -32,7 +32,12 @@ async function connect(namespace: string, retryMs: number, onRetry: (message: st
   }
 }
 
-export default definePlugin<{ startupRetrySeconds: number }>({
+interface Options {
+  startupRetrySeconds: number;
+  statusLease: { name: string; durationSeconds: number };
+}
+
+export default definePlugin<Options>({
   name: 'store-kubernetes',
   description: 'Keeps MCP servers and workflows as Kubernetes custom resources (orchestrator mode) and writes their status.',
   provides: ['store', 'grant-store', 'orchestrator-secrets'],
@@ -42,6 +47,29 @@ export default definePlugin<{ startupRetrySeconds: number }>({
     additionalProperties: false,
     properties: {
       startupRetrySeconds: { type: 'number', minimum: 0, default: 30, description: 'How long start-up retries an API server it cannot use before it fails.' },
+      statusLease: {
+        type: 'object',
+        additionalProperties: false,
+        default: {},
+        description: 'The coordination.k8s.io Lease that elects the one replica writing status (docs/kubernetes.md).',
+        properties: {
+          name: {
+            type: 'string',
+            // A DNS-1123 subdomain: what the API server accepts as a Lease name.
+            pattern: '^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$',
+            maxLength: 253,
+            default: 'switchboard-status',
+            description: "The Lease's name in `namespace`; the chart sets `<release>-status`. Every replica of one deployment uses the same.",
+          },
+          durationSeconds: {
+            type: 'integer',
+            minimum: 2,
+            maximum: 300,
+            default: 15,
+            description: 'How long a Lease not renewed stays with its holder; another replica takes it over after that. Renewed every quarter of it.',
+          },
+        },
+      },
     },
   },
   async setup({ kernel, options, log }) {
@@ -49,10 +77,11 @@ export default definePlugin<{ startupRetrySeconds: number }>({
     if (!kernel.settings().orchestrator) return;
     const namespace = kernel.settings().namespace;
     // Loaded only in orchestrator mode: a file-mode Switchboard never pays for the Kubernetes client.
-    const [{ KubeStore }, { StatusWriter }, { SecretGrantStore }] = await Promise.all([
+    const [{ KubeStore }, { StatusWriter }, { SecretGrantStore }, { StatusLease, replicaIdentity }] = await Promise.all([
       import('./kube-store.js'),
       import('./status-writer.js'),
       import('./secret-grants.js'),
+      import('./status-lease.js'),
     ]);
     const api = await connect(namespace, options.startupRetrySeconds * 1000, (m) => log.warn(m));
     const store = new KubeStore(
@@ -77,13 +106,30 @@ export default definePlugin<{ startupRetrySeconds: number }>({
         return Object.fromEntries(Object.entries(secret.data ?? {}).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')]));
       },
     });
-    const status = new StatusWriter(kernel, api, log);
+    // Always elected, also with one replica: a rolling update runs two for a while, and a single replica takes a free Lease at once.
+    const identity = replicaIdentity();
+    const status = new StatusWriter(kernel, api, log, {
+      generationOf: (plural, name) => store.generationOf(plural, name),
+      mayWrite: () => lease.leading(),
+    });
+    const lease = new StatusLease(api, { ...options.statusLease, identity }, log, (now) => {
+      if (now.leading) status.rewriteAll();
+      log.info(
+        now.leading
+          ? `replica '${identity}' holds the status Lease '${options.statusLease.name}': it writes MCPServer and Workflow status`
+          : `replica '${identity}' does not hold the status Lease '${options.statusLease.name}'${now.holder ? ` ('${now.holder}' does)` : ''}: it leaves status to the holder`,
+      );
+    });
     status.attach();
     log.info(`orchestrator mode: MCPServer and Workflow resources in namespace '${namespace}'`);
     return {
       // Before the auth plugin starts (store plugins start first): it reads what it issued.
-      start: () => grants?.open(),
+      start: async () => {
+        await grants?.open();
+        lease.start();
+      },
       stop: async () => {
+        await lease.stop();
         grants?.close();
         await store.close();
       },

@@ -48,6 +48,8 @@ export class KubeStore implements ResourceStore {
   readonly lifecycle = 'declarative';
   /** The definition last reported per key: a MODIFIED event with the same one is a status write. */
   private readonly seen = new Map<string, string>();
+  /** metadata.generation of each resource as last read (`plural/name`): what a status's observedGeneration says was seen. */
+  private readonly generations = new Map<string, number>();
   private readonly aborts = new Set<AbortController>();
   private closed = false;
   private readonly unclaimedSaid = new Set<string>();
@@ -113,6 +115,7 @@ export class KubeStore implements ResourceStore {
       for (const obj of list.items) {
         const { text, ...raw } = this.toRaw(kind, obj);
         this.seen.set(raw.key, text);
+        this.noteGeneration(raw.key, obj);
         resources.push(raw);
       }
     }
@@ -160,6 +163,7 @@ export class KubeStore implements ResourceStore {
           : await this.api.request<KubeObject>('POST', this.api.path(plural), wanted, as);
         const { text, ...raw } = this.toRaw(kind, written);
         this.seen.set(raw.key, text);
+        this.noteGeneration(raw.key, written);
         return raw;
       } catch (err) {
         if (err instanceof KubeApiError && err.status === 409 && err.reason === 'Conflict' && attempt < CONFLICT_RETRIES) continue;
@@ -175,6 +179,7 @@ export class KubeStore implements ResourceStore {
       if (!(err instanceof KubeApiError && err.status === 404)) throw refused(err);
     });
     this.seen.delete(key);
+    this.generations.delete(key);
     return { location: `${kind} ${this.api.namespace}/${name}` };
   }
 
@@ -210,6 +215,7 @@ export class KubeStore implements ResourceStore {
     for (const key of [...this.seen.keys()]) {
       if (key.startsWith(`${plural}/`) && !present.has(key)) {
         this.seen.delete(key);
+        this.generations.delete(key);
         onChange({ type: 'remove', kind: kind.name, key });
       }
     }
@@ -230,14 +236,25 @@ export class KubeStore implements ResourceStore {
   private report(kind: ResourceKindDefinition, type: string, obj: KubeObject, onChange: (change: StoreChange) => void): void {
     if (type === 'DELETED') {
       const key = `${kind.plural}/${obj.metadata.name}`;
+      this.generations.delete(key);
       if (this.seen.delete(key)) onChange({ type: 'remove', kind: kind.name, key });
       return;
     }
     if (type !== 'ADDED' && type !== 'MODIFIED') return;
+    this.noteGeneration(`${kind.plural}/${obj.metadata.name}`, obj);
     const { text, ...raw } = this.toRaw(kind, obj);
     if (this.seen.get(raw.key) === text) return;
     this.seen.set(raw.key, text);
     onChange({ type: 'upsert', resource: raw });
+  }
+
+  private noteGeneration(key: string, obj: KubeObject): void {
+    if (obj.metadata.generation !== undefined) this.generations.set(key, obj.metadata.generation);
+  }
+
+  /** The generation of `plural/name` as last read, for status.observedGeneration; undefined when not known. */
+  generationOf(plural: string, name: string): number | undefined {
+    return this.generations.get(`${plural}/${name}`);
   }
 
   async close(): Promise<void> {

@@ -21,7 +21,7 @@ interface Options {
 export default definePlugin<Options>({
   name: 'workflows',
   description: 'Workflow definitions, workflow_<name> tools, the engine and execution records.',
-  provides: ['executions'],
+  provides: ['executions', 'workflow-availability'],
   // cluster-redis's shared records, when it provides them; else files under executions/.
   uses: ['execution-storage'],
   needsWhenRunning: ['store'],
@@ -89,6 +89,9 @@ export default definePlugin<Options>({
     });
 
     kernel.hooks.onConfigLoad.tap('workflows', (next) => registry.reconcile(next));
+    kernel.services.provide('workflow-availability', {
+      list: () => registry.names().map((name) => ({ name, ...registry.availability(name) })),
+    });
     publishCoreTools(kernel, 'core:workflows', () => workflowCoreTools(kernel, registry, executions));
     // Availability and the derived readOnlyHint follow the live catalogue.
     kernel.hooks.onCatalogueChange.tap('workflows', () => registry.publish());

@@ -14,6 +14,7 @@ import { parseAllDocuments } from 'yaml';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CLI, connectHttp, eventually, makeConfigDir, meta, ROOT, startSwitchboard, TEST_SERVER, type Running } from '../support/harness.js';
 import { helmBinary, startKubeEnv, type KubeEnv } from '../support/kube-env.js';
+import { createAjv, loadSchema } from '../../kernel/config/validate.js';
 
 const run = promisify(execFile);
 const NS = 'switchboard';
@@ -143,6 +144,111 @@ describe('deployment: the Helm chart on a real API server', function () {
       15_000,
     );
     expect(observed.body.status!.state).to.equal('running');
+  });
+
+  it('replicaCount > 1 with cluster.redis: Redis settings in config.yaml, the password as a mounted file, a PodDisruptionBudget; the API server accepts it all', async () => {
+    const values = join(tmpdir(), `switchboard-replicas-${process.pid}.yaml`);
+    await writeFile(
+      values,
+      [
+        'replicaCount: 3',
+        'cluster:',
+        '  redis:',
+        '    url: rediss://redis.switchboard.svc:6379/2',
+        '    password: not-in-config',
+        '    tls: { caSecret: { name: redis-ca, key: ca.pem }, serverName: redis.internal }',
+        '    keyPrefix: "sb-prod:"',
+        'podDisruptionBudget: { minAvailable: 2 }',
+        '',
+      ].join('\n'),
+    );
+    const out = (await run(await helmBinary(), ['template', 'scaled', join(ROOT, 'deploy/helm/switchboard'), '--namespace', NS, '-f', values])).stdout;
+    type Rendered = Doc & { data?: Record<string, string>; spec?: Record<string, unknown> };
+    const docs = parseAllDocuments(out)
+      .map((d) => d.toJSON() as Rendered | null)
+      .filter((d): d is Rendered => d !== null);
+    const configYaml = docs.find((d) => d.kind === 'ConfigMap' && d.metadata.name === 'scaled-config')!.data!['config.yaml']!;
+    expect(configYaml).to.not.contain('not-in-config');
+    const config = parseAllDocuments(configYaml)[0]!.toJSON() as {
+      aggregator: { cluster: { redis: Record<string, unknown> } };
+      plugins: Record<string, { options?: { statusLease?: { name: string } } }>;
+    };
+    expect(config.aggregator.cluster.redis).to.deep.equal({
+      url: 'rediss://redis.switchboard.svc:6379/2',
+      passwordFile: '/var/run/switchboard/redis/password',
+      tls: { caFile: '/var/run/switchboard/redis-ca/ca.crt', serverName: 'redis.internal' },
+      keyPrefix: 'sb-prod:',
+    });
+    expect(config.plugins['store-kubernetes']!.options!.statusLease!.name).to.equal('scaled-status');
+    const secret = docs.find((d) => d.kind === 'Secret' && d.metadata.name === 'scaled-redis')!;
+    expect(Buffer.from(secret.data!.password!, 'base64').toString()).to.equal('not-in-config');
+    const deployment = docs.find((d) => d.kind === 'Deployment')!;
+    expect(deployment.spec!.replicas).to.equal(3);
+    const pod = JSON.stringify(deployment.spec!.template);
+    expect(pod)
+      .to.include('"mountPath":"/var/run/switchboard/redis"')
+      .and.include('"secretName":"scaled-redis"')
+      .and.include('"secretName":"redis-ca"')
+      .and.include('"key":"ca.pem","path":"ca.crt"')
+      .and.include('"fieldPath":"metadata.name"');
+    const pdb = docs.find((d) => d.kind === 'PodDisruptionBudget')!;
+    expect(pdb.spec).to.deep.equal({
+      minAvailable: 2,
+      selector: { matchLabels: { 'app.kubernetes.io/name': 'switchboard', 'app.kubernetes.io/instance': 'scaled' } },
+    });
+    // The config schema accepts what the chart renders (`check` would connect to the Redis named).
+    const ajv = createAjv();
+    expect(ajv.validate(loadSchema('config'), parseAllDocuments(configYaml)[0]!.toJSON()), ajv.errorsText()).to.equal(true);
+    for (const doc of docs) {
+      const r = await kube.create(doc);
+      expect(r.status, `${doc.kind} ${doc.metadata.name}: ${JSON.stringify(r.body)}`).to.equal(201);
+    }
+    // With one replica (the default) there is no budget.
+    expect(parseAllDocuments(rendered).map((d) => (d.toJSON() as Doc | null)?.kind)).to.not.include('PodDisruptionBudget');
+  });
+
+  it('helm template refuses more than one replica without Redis, credentials in the URL, and the old `replicas` key, saying what to do', async () => {
+    const helm = await helmBinary();
+    const refusal = (args: string[]) =>
+      run(helm, ['template', 'refused', join(ROOT, 'deploy/helm/switchboard'), '--namespace', NS, ...args]).then(
+        (r) => `rendered: ${r.stdout.slice(0, 100)}`,
+        (err: unknown) => (err as { stderr: string }).stderr,
+      );
+    expect(await refusal(['--set', 'replicaCount=2'])).to.contain(
+      'replicaCount is 2 but cluster.redis.url is empty: more than one replica needs Redis to share sessions, OAuth state, limits and events (docs/scale-out.md); set cluster.redis.url, or replicaCount: 1',
+    );
+    const withCredentials = await refusal(['--set', 'replicaCount=2', '--set', 'cluster.redis.url=redis://user:s3cret@redis:6379']);
+    expect(withCredentials)
+      .to.contain('cluster.redis.url must be redis://host:port[/db] or rediss://host:port[/db], without credentials')
+      .and.not.contain('s3cret');
+    expect(await refusal(['--set', 'replicas=2'])).to.contain('the value `replicas` was renamed `replicaCount`');
+    expect(await refusal(['--set', 'replicaCount=0'])).to.contain('replicaCount must be a whole number of at least 1, not 0');
+    expect(
+      await refusal([
+        '--set',
+        'replicaCount=2',
+        '--set',
+        'cluster.redis.url=redis://r:6379',
+        '--set',
+        'cluster.redis.password=a',
+        '--set',
+        'cluster.redis.passwordSecret.name=b',
+      ]),
+    ).to.contain('cluster.redis.password and cluster.redis.passwordSecret.name are both set');
+    expect(
+      await refusal([
+        '--set',
+        'replicaCount=2',
+        '--set',
+        'cluster.redis.url=redis://r:6379',
+        '--set',
+        'podDisruptionBudget.minAvailable=1',
+        '--set',
+        'podDisruptionBudget.maxUnavailable=1',
+      ]),
+    ).to.contain('podDisruptionBudget: set minAvailable or maxUnavailable, not both');
+    // Redis set through config: instead of cluster.redis also counts.
+    expect(await refusal(['--set', 'replicaCount=2', '--set', 'config.aggregator.cluster.redis.url=redis://r:6379'])).to.match(/^rendered: /);
   });
 
   it('people are workflow editors: they may write Workflows, not MCPServers', async () => {

@@ -17,7 +17,7 @@ const SCRIPT = join(ROOT, 'scripts/kube-test-env.sh');
 interface AuditEntry {
   verb: string;
   user: { username: string };
-  objectRef: { resource: string; name?: string };
+  objectRef: { resource: string; name?: string; subresource?: string };
 }
 
 export interface KubeEnv {
@@ -31,7 +31,7 @@ export interface KubeEnv {
     method: string,
     path: string,
     body?: unknown,
-    options?: { token?: string; contentType?: string },
+    options?: { token?: string; contentType?: string; accept?: string },
   ): Promise<{ status: number; body: T }>;
   /** The API server's audit log entries (writes of switchboard.dev resources). */
   audit(): Promise<AuditEntry[]>;
@@ -55,12 +55,17 @@ export async function helmBinary(): Promise<string> {
   return (await run(SCRIPT, ['helm'])).stdout.trim();
 }
 
-/** `oidc`: the API server also accepts ID tokens of this issuer, for this client id (writes as the caller). */
-export async function startKubeEnv(oidc?: { issuer: string; clientId: string; caFile: string }): Promise<KubeEnv> {
+/**
+ * `oidc`: the API server also accepts ID tokens of this issuer, for this client id (writes as the caller).
+ * `watchSeconds`: it ends every watch after 1 to 2 times this (its --min-request-timeout), so clients list and watch again often.
+ */
+export async function startKubeEnv(oidc?: { issuer: string; clientId: string; caFile: string }, options: { watchSeconds?: number } = {}): Promise<KubeEnv> {
   const dir = await mkdtemp(join(tmpdir(), 'sb-kube-'));
-  const startEnv = oidc
-    ? { ...process.env, KUBE_OIDC_ISSUER_URL: oidc.issuer, KUBE_OIDC_CLIENT_ID: oidc.clientId, KUBE_OIDC_CA_FILE: oidc.caFile }
-    : process.env;
+  const startEnv = {
+    ...process.env,
+    ...(oidc ? { KUBE_OIDC_ISSUER_URL: oidc.issuer, KUBE_OIDC_CLIENT_ID: oidc.clientId, KUBE_OIDC_CA_FILE: oidc.caFile } : {}),
+    ...(options.watchSeconds ? { KUBE_MIN_REQUEST_TIMEOUT: String(options.watchSeconds) } : {}),
+  };
   await run(SCRIPT, ['start', dir], { maxBuffer: 16 * 1024 * 1024, env: startEnv });
   const env = Object.fromEntries(
     (await readFile(join(dir, 'env'), 'utf8'))
@@ -94,7 +99,7 @@ export async function startKubeEnv(oidc?: { issuer: string; clientId: string; ca
             ca,
             headers: {
               authorization: `Bearer ${options.token ?? tokens.admin}`,
-              accept: 'application/json',
+              accept: options.accept ?? 'application/json',
               ...(payload !== undefined ? { 'content-type': options.contentType ?? 'application/json' } : {}),
             },
           },
