@@ -1,5 +1,6 @@
 /** upstreams: the registered MCP servers, their connections and their tools in the catalogue. */
-import { definePlugin } from '../../kernel/index.js';
+import { definePlugin, type McpServerDefinition } from '../../kernel/index.js';
+import { authProblems } from '../../lib/server-auth/auth-mode.js';
 import { Upstreams } from './registry.js';
 import { outboundPolicy } from '../../lib/net/outbound-policy.js';
 import { MCP_SERVER_KIND } from './mcpserver-kind.js';
@@ -10,6 +11,12 @@ export default definePlugin({
   provides: ['upstreams'],
   setup({ kernel, log }) {
     kernel.config.addKind(MCP_SERVER_KIND);
+    // Files get the auth rules core_mcpserver_create applies (a document's path within it is the field).
+    kernel.config.addCheck((kind, value, raw) =>
+      kind !== MCP_SERVER_KIND.name
+        ? []
+        : authProblems(value as McpServerDefinition).map((p) => ({ file: raw.parsed.file, ...raw.parsed.locate(p.field.split('.')), ...p })),
+    );
     const upstreams = new Upstreams(kernel, log);
     let booted = false;
     kernel.services.provide('upstreams', upstreams);

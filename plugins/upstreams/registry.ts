@@ -25,6 +25,7 @@ import {
   type UpstreamResourceTemplate,
 } from '../../kernel/index.js';
 import { outboundPolicy } from '../../lib/net/outbound-policy.js';
+import { authMode } from '../../lib/server-auth/auth-mode.js';
 import { UpstreamConnection } from './connection.js';
 import type { ToolListLimits } from './tool-limits.js';
 import { FamilyCatalogue } from './family-catalogue.js';
@@ -35,7 +36,7 @@ import { SignInView } from './sign-in-view.js';
 
 /** Fields whose change needs a new connection. */
 function connectionKey(d: McpServerDefinition): string {
-  return JSON.stringify([d.type, d.command, d.args, d.url, d.env, d.headers, d.timeout]);
+  return JSON.stringify([d.type, d.command, d.args, d.url, d.env, d.headers, d.timeout, d.auth]);
 }
 
 type Described = { title?: string; description?: string; mimeType?: string };
@@ -46,6 +47,12 @@ function withDescription<T extends Described>(entry: T, from: Described): T {
   if (from.description) entry.description = from.description;
   if (from.mimeType) entry.mimeType = from.mimeType;
   return entry;
+}
+
+/** The authorization server a definition pins for its sign-in, as a SignInTarget carries it. */
+function pinnedOf(d: McpServerDefinition): Pick<SignInTarget, 'pinned'> {
+  const mode = authMode(d);
+  return mode.kind === 'sign-in' && mode.pinned ? { pinned: mode.pinned } : {};
 }
 
 function shouldRunOnArrival(d: McpServerDefinition): boolean {
@@ -193,7 +200,7 @@ export class Upstreams implements UpstreamRegistry {
     const log = this.log.child(conn.name);
     const gate: SignInGate = new SignInGate(
       conn.name,
-      { url: conn.def.url, challenge: conn.challenge ?? '' },
+      { url: conn.def.url, challenge: conn.challenge ?? '', ...pinnedOf(conn.def) },
       {
         credentials,
         log,
