@@ -164,7 +164,8 @@ export interface Settings {
   secrets: { allowedEnv: string[]; allowedDirs: string[] };
   writesAsCaller?: { orchestratorAudience?: string };
   idp?: { allowPrivateIPOIDC?: boolean };
-  mcpClient?: Record<string, unknown>;
+  /** `tokenExchange.allowPrivateIP` lets a server's auth.tokenExchange endpoint resolve to a private address; other keys are reserved. */
+  mcpClient?: { tokenExchange?: { allowPrivateIP?: boolean } } & Record<string, unknown>;
   oauth: { mcpClient: McpClientSettings };
   postLoginRedirectAllowlist: string[];
   plugins: Record<string, PluginSetting>;

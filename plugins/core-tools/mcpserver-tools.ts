@@ -101,6 +101,12 @@ export function mcpServerTools(kernel: KernelApi, prefix: string): ToolDefinitio
     for (const field of ['env', 'headers'] as const) {
       checkReferences(field, a[field] as Record<string, SecretValue> | undefined, stored?.[field], principal, settings, kernel.config.configPath);
     }
+    // The exchange's client secret file is sent (as Basic credentials) to an endpoint the caller names: the same rule as {fromFile}.
+    const secretFile = (d: Partial<McpServerDefinition> | undefined) => {
+      const file = d?.auth?.tokenExchange?.clientSecretFile;
+      return file === undefined ? undefined : { clientSecretFile: { fromFile: file } };
+    };
+    checkReferences('auth.tokenExchange', secretFile(a as Partial<McpServerDefinition>), secretFile(stored), principal, settings, kernel.config.configPath);
   };
   const remove = async (edits: ConfigEdits, call: CallContext, name: string, l: ReturnType<typeof located>): Promise<JsonObject> => {
     const state = kernel.services.get('upstreams').status(name)?.state ?? 'stopped';

@@ -1,5 +1,5 @@
 /** upstreams: the registered MCP servers, their connections and their tools in the catalogue. */
-import { definePlugin, type McpServerDefinition } from '../../kernel/index.js';
+import { definePlugin, ownerOf, type McpServerDefinition } from '../../kernel/index.js';
 import { authProblems } from '../../lib/server-auth/auth-mode.js';
 import { Upstreams } from './registry.js';
 import { outboundPolicy } from '../../lib/net/outbound-policy.js';
@@ -30,6 +30,9 @@ export default definePlugin({
     kernel.hooks.onConfigLoad.tapPromise('upstreams', (next) => upstreams.reconcile(next, !booted));
     // After the toolset (stage 0): a caller sees a server waiting for sign-in only once signed in.
     kernel.hooks.onRequest.tap({ name: 'upstreams', stage: 10 }, (request) => upstreams.narrow(request));
+    kernel.hooks.onSessionOpen.tap('upstreams', (session) => {
+      if (session.identity) upstreams.sessionOpened(ownerOf(session));
+    });
     return {
       start() {
         booted = true;
