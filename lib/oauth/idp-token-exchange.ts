@@ -85,7 +85,8 @@ export async function exchangeAtIdp(req: IdpExchangeRequest): Promise<IdpExchang
       body: form,
     });
   } catch (err) {
-    if (err instanceof PrivateAddressError) throw new IdpExchangeError('invalid_target', `downstream token endpoint: ${err.message} (DNS rebinding protection)`);
+    if (err instanceof PrivateAddressError)
+      throw new IdpExchangeError('invalid_target', `downstream token endpoint: ${err.message} (DNS rebinding protection)`);
     throw new IdpExchangeError('temporarily_unavailable', `the downstream token endpoint cannot be reached: ${(err as Error).message}`);
   }
   const body = await answerOf(response);

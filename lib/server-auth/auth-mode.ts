@@ -26,10 +26,7 @@ export interface ExchangeTarget {
  * `exchange`: that token exchanged at the server's identity provider.
  */
 export type AuthMode =
-  | { kind: 'none' }
-  | { kind: 'sign-in'; pinned?: { issuer: string; scopes?: string } }
-  | { kind: 'forward' }
-  | { kind: 'exchange'; target: ExchangeTarget };
+  { kind: 'none' } | { kind: 'sign-in'; pinned?: { issuer: string; scopes?: string } } | { kind: 'forward' } | { kind: 'exchange'; target: ExchangeTarget };
 
 export interface AuthProblem {
   field: string;

@@ -125,7 +125,16 @@ export default definePlugin<{ discoveryRetrySeconds: number }>({
         const proxies = new TrustedProxies(settings.trustedProxyCIDRs);
         const router = kernel.services.get('http').router;
         mountRoutes(router, { provider, settings, proxies });
-        mountSignIn(router, { provider, idp, accounts, store, settings, now, log, extraScopes: () => audienceScopes(kernel.config.snapshot.mcpServers.values()) });
+        mountSignIn(router, {
+          provider,
+          idp,
+          accounts,
+          store,
+          settings,
+          now,
+          log,
+          extraScopes: () => audienceScopes(kernel.config.snapshot.mcpServers.values()),
+        });
         bearer = new BearerAuthenticator({
           provider,
           audience: settings.audience,

@@ -106,7 +106,7 @@ export function mcpServerTools(kernel: KernelApi, prefix: string): ToolDefinitio
       const file = d?.auth?.tokenExchange?.clientSecretFile;
       return file === undefined ? undefined : { clientSecretFile: { fromFile: file } };
     };
-    checkReferences('auth.tokenExchange', secretFile(a as Partial<McpServerDefinition>), secretFile(stored), principal, settings, kernel.config.configPath);
+    checkReferences('auth.tokenExchange', secretFile(a), secretFile(stored), principal, settings, kernel.config.configPath);
   };
   const remove = async (edits: ConfigEdits, call: CallContext, name: string, l: ReturnType<typeof located>): Promise<JsonObject> => {
     const state = kernel.services.get('upstreams').status(name)?.state ?? 'stopped';

@@ -74,8 +74,7 @@ export class PersonTokens implements UpstreamCredentials {
 
   /** Why `owner`'s calls cannot carry a token, or undefined when they can. */
   whyNot(owner: Owner | undefined): string | undefined {
-    if (!this.parts.callerTokens())
-      return `this deployment signs nobody in (${modeName(this.mode)} needs the OAuth server, aggregator.oauth.server)`;
+    if (!this.parts.callerTokens()) return `this deployment signs nobody in (${modeName(this.mode)} needs the OAuth server, aggregator.oauth.server)`;
     const subject = owner === undefined ? undefined : subjectOf(owner);
     if (subject === undefined) return 'this session has no signed-in person';
     const chosenBy = this.def.urlSetBy ?? this.def.registeredBy;
@@ -159,7 +158,10 @@ export class PersonTokens implements UpstreamCredentials {
     }
     const secrets = this.parts.orchestratorSecrets();
     if (!secrets)
-      throw new PersonTokenError(this.def.name, `${where}.clientCredentialsSecretRef names an orchestrator Secret, and this mode has none (use clientId and clientSecretFile)`);
+      throw new PersonTokenError(
+        this.def.name,
+        `${where}.clientCredentialsSecretRef names an orchestrator Secret, and this mode has none (use clientId and clientSecretFile)`,
+      );
     let data: Record<string, string>;
     try {
       data = await secrets.read(c.name, c.namespace);
@@ -169,7 +171,10 @@ export class PersonTokens implements UpstreamCredentials {
     const clientId = data[c.clientIdKey];
     const clientSecret = data[c.clientSecretKey];
     if (!clientId || !clientSecret)
-      throw new PersonTokenError(this.def.name, `${where}.clientCredentialsSecretRef: the secret '${c.name}' has no key '${clientId ? c.clientSecretKey : c.clientIdKey}'`);
+      throw new PersonTokenError(
+        this.def.name,
+        `${where}.clientCredentialsSecretRef: the secret '${c.name}' has no key '${clientId ? c.clientSecretKey : c.clientIdKey}'`,
+      );
     this.parts.onSecret(clientSecret);
     return { clientId, clientSecret };
   }
@@ -183,4 +188,3 @@ export class PersonTokens implements UpstreamCredentials {
     return Promise.resolve(undefined);
   }
 }
-

@@ -267,7 +267,9 @@ export class Upstreams implements UpstreamRegistry {
   sessionOpened(owner: Owner): void {
     for (const gate of this.gates.values()) {
       if (gate.personal && gate.tools.length === 0 && gate.signedIn(owner))
-        void gate.connect(owner).catch((err: unknown) => this.log.child(gate.server).warn(`connecting with a person's token failed: ${(err as Error).message}`));
+        void gate
+          .connect(owner)
+          .catch((err: unknown) => this.log.child(gate.server).warn(`connecting with a person's token failed: ${(err as Error).message}`));
     }
   }
 

@@ -97,6 +97,8 @@ export class SignInGate {
     this.conns.delete(owner);
     await old?.stop();
     const credentials = this.parts.credentials;
+    // A person's token is obtained first, so a failure (exchange refused, endpoint forbidden) is reported as itself, not as a closed connection.
+    if (this.personal && (await credentials.accessToken(this.server, owner)) === undefined) throw this.notSignedIn(owner);
     const conn = this.parts.connect(
       owner,
       (renew) => credentials.accessToken(this.server, owner, renew),
@@ -107,7 +109,8 @@ export class SignInGate {
       const why = conn.error ?? `the connection is ${conn.state}`;
       await conn.stop();
       if (conn.challenge !== undefined) await credentials.forget(this.server, owner);
-      if (this.personal) throw new SwitchboardError('AUTH_REQUIRED', `Server '${this.server}' did not accept the signed-in person's token (${why})`, { server: this.server });
+      if (this.personal)
+        throw new SwitchboardError('AUTH_REQUIRED', `Server '${this.server}' did not accept the signed-in person's token (${why})`, { server: this.server });
       throw new AuthRequiredError(this.server, `the server did not accept your sign-in (${why})`, this.parts.authTool());
     }
     this.conns.set(owner, conn);

@@ -50,7 +50,11 @@ export class SignInView {
     let view = mine.views.get(key);
     if (!view) {
       const authTool = this.authTool();
-      view = narrowed(key, mine.hidden, (server) => this.gates.get(server)?.notSignedIn(owner) ?? new AuthRequiredError(server, 'you have not signed in to it', authTool));
+      view = narrowed(
+        key,
+        mine.hidden,
+        (server) => this.gates.get(server)?.notSignedIn(owner) ?? new AuthRequiredError(server, 'you have not signed in to it', authTool),
+      );
       mine.views.set(key, view);
     }
     return view;

@@ -107,7 +107,10 @@ describe('MCP server auth block: schema, rules, round trip', function () {
       // Shape errors are caught by the input schema (its own wording, §13): they name the field.
       [{ type: 'oauth', authorizationServer: {} }, 'issuer'],
       [{ type: 'oauth', authorizationServer: { issuer: 'https://as.example.net', grantScope: 'everyone' } }, 'grantScope'],
-      [{ type: 'oauth', tokenExchange: { enabled: true, connectorId: 'x', clientId: 'a', clientSecretFile: 'f' } }, 'tokenExchange needs dexTokenEndpoint (or idpTokenEndpoint)'],
+      [
+        { type: 'oauth', tokenExchange: { enabled: true, connectorId: 'x', clientCredentialsSecretRef: { name: 'x' } } },
+        'tokenExchange needs dexTokenEndpoint (or idpTokenEndpoint)',
+      ],
       [
         { type: 'oauth', tokenExchange: { enabled: true, idpTokenEndpoint: 'https://idp.example/token', connectorId: 'x' } },
         'tokenExchange needs clientCredentialsSecretRef, or clientId and clientSecretFile',
@@ -125,9 +128,27 @@ describe('MCP server auth block: schema, rules, round trip', function () {
       name: 'fine',
       type: 'sse',
       url: 'http://127.0.0.1:9/sse',
-      auth: { type: 'oauth', tokenExchange: { enabled: true, idpTokenEndpoint: 'https://idp.example/token', connectorId: 'x', clientId: 'a', clientSecretFile: 'f' } },
+      auth: {
+        type: 'oauth',
+        tokenExchange: { enabled: true, idpTokenEndpoint: 'https://idp.example/token', connectorId: 'x', clientId: 'a', clientSecretFile: 'f' },
+      },
     });
     expect(said(ok)).to.match(/"valid":true/);
+  });
+
+  it("refuses a tokenExchange clientSecretFile outside secrets.allowedDirs, as it refuses {fromFile}: the file would be sent to the caller's endpoint", async () => {
+    const r = await manage(c, 'core_mcpserver_create', {
+      name: 'steal',
+      type: 'streamable-http',
+      url: 'http://127.0.0.1:9/mcp',
+      auth: {
+        type: 'oauth',
+        tokenExchange: { enabled: true, idpTokenEndpoint: 'https://idp.example/token', connectorId: 'x', clientId: 'a', clientSecretFile: '/etc/passwd' },
+      },
+    });
+    expect(r.isError).to.equal(true);
+    expect(said(r)).to.contain('auth.tokenExchange.clientSecretFile');
+    expect(said(r)).to.contain('FORBIDDEN');
   });
 
   it('checks files with the same rules: a stdio file with auth is refused at reload, naming the phrase', async () => {
@@ -159,7 +180,15 @@ describe('MCP server auth block: authorizationServer pins the sign-in', function
   before(async () => {
     idp = await startTestIdp({
       authorizationServer: true,
-      clients: [{ client_id: RESOURCE_SERVER.clientId, client_secret: RESOURCE_SERVER.clientSecret, grant_types: ['client_credentials'], response_types: [], redirect_uris: [] }],
+      clients: [
+        {
+          client_id: RESOURCE_SERVER.clientId,
+          client_secret: RESOURCE_SERVER.clientSecret,
+          grant_types: ['client_credentials'],
+          response_types: [],
+          redirect_uris: [],
+        },
+      ],
     });
     const introspection = RESOURCE_SERVER;
     absent = await startProtectedMcpServer({ name: 'absent', issuer: idp.issuer, introspection, resourceMetadata: 'absent' });

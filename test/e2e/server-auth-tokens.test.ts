@@ -26,6 +26,7 @@ describe('per-server auth: forwarded and exchanged tokens, per person', function
   let plain: BearerEchoServer;
   let catcher: BearerEchoServer;
   let bouncer: BearerEchoServer;
+  let bobs: BearerEchoServer;
   let alice: Client;
   let bob: Client;
 
@@ -58,9 +59,11 @@ describe('per-server auth: forwarded and exchanged tokens, per person', function
     plain = await startBearerEchoServer({ name: 'plain', open: true });
     catcher = await startBearerEchoServer({ name: 'catcher', open: true });
     bouncer = await startBearerEchoServer({ name: 'bouncer', redirectTo: catcher.url });
+    bobs = await startBearerEchoServer({ name: 'bobs', open: true });
     setup = await startProtected({
       again: { idp, base: `http://127.0.0.1:${port}` } as OAuthSetup,
-      serverYaml: 'mcpClient:\n  tokenExchange:\n    allowPrivateIP: true',
+      // bobs's URL counts as chosen by bob (registeredBy), so it obeys the outbound policy.
+      serverYaml: '  network:\n    allow: ["127.0.0.1"]\nmcpClient:\n  tokenExchange:\n    allowPrivateIP: true',
       files: {
         'remote-secret': 'remote-secret-789\n',
         'mcpservers/forwarded.yaml': `name: forwarded\ntype: streamable-http\nurl: ${forwarded.url}\nauth:\n  type: oauth\n  forwardToken: true\n  requiredAudiences: [k8s-authenticator]\n`,
@@ -81,6 +84,8 @@ describe('per-server auth: forwarded and exchanged tokens, per person', function
           '',
         ].join('\n'),
         'mcpservers/plain.yaml': `name: plain\ntype: streamable-http\nurl: ${plain.url}\n`,
+        // As if bob had registered it through core_mcpserver_create: his URL, so only his token may go there.
+        'mcpservers/bobs.yaml': `name: bobs\ntype: streamable-http\nurl: ${bobs.url}\nregisteredBy: person:bob\nauth:\n  type: oauth\n  forwardToken: true\n`,
         'mcpservers/bouncer.yaml': `name: bouncer\ntype: streamable-http\nurl: ${bouncer.url}\nauth:\n  type: oauth\n  forwardToken: true\n`,
       },
     });
@@ -97,7 +102,7 @@ describe('per-server auth: forwarded and exchanged tokens, per person', function
     await bob?.close();
     await setup?.sb.stop();
     await setup?.idp.close();
-    for (const s of [forwarded, exchanged, plain, catcher, bouncer]) await s?.close();
+    for (const s of [forwarded, exchanged, plain, catcher, bouncer, bobs]) await s?.close();
     await downstream?.close();
   });
 
@@ -167,6 +172,21 @@ describe('per-server auth: forwarded and exchanged tokens, per person', function
     expect(catcher.authorizations.filter(Boolean)).to.deep.equal([]);
   });
 
+  it("never sends a person's token to a server whose URL someone else chose: refused with the server and the reason", async () => {
+    await eventually(
+      () => tools(bob),
+      (t) => t.includes('x_bobs_whoami'),
+      20_000,
+    );
+    const mine = await callTool(bob, 'x_bobs_whoami');
+    expect(mine.isError, text(mine)).to.not.equal(true);
+    const r = await callTool(alice, 'x_bobs_whoami');
+    expect(r.isError).to.equal(true);
+    expect(text(r)).to.contain("Server 'bobs' is called with the signed-in person's token, and its URL was chosen by person:bob");
+    const subjects = bobs.authorizations.filter(Boolean).map((h) => decodeJwt(bearerOf(h)!).sub);
+    expect(subjects).to.include('bob').and.not.include('alice');
+  });
+
   it('shows the mode in force in core_service_status', async () => {
     const f = await meta<{ metadata: { auth: unknown } }>(alice, 'call_tool', { name: 'core_service_status', arguments: { name: 'forwarded' } });
     expect(f.metadata.auth).to.deep.equal({ mode: 'forwardToken', active: true });
@@ -213,5 +233,73 @@ describe('per-server auth: token forwarding where nobody signs in', function () 
     expect(s.state).to.equal('auth_required');
     expect(s.error).to.contain("calls carry each signed-in person's own token (auth.forwardToken)");
     expect(echo.authorizations).to.deep.equal([]);
+  });
+});
+
+describe('per-server auth: token exchange towards a private address without mcpClient.tokenExchange.allowPrivateIP', function () {
+  this.timeout(60_000);
+  let setup: OAuthSetup;
+  let downstream: DownstreamExchange;
+  let echo: BearerEchoServer;
+
+  before(async () => {
+    const port = await freePort();
+    const idp = await startTestIdp({
+      clients: [
+        {
+          client_id: 'switchboard',
+          client_secret: 'switchboard-idp-secret',
+          redirect_uris: [`http://127.0.0.1:${port}/oauth/callback`],
+          grant_types: ['authorization_code', 'refresh_token'],
+          response_types: ['code'],
+        },
+      ],
+    });
+    downstream = await startDownstreamExchange({
+      upstreamIssuer: idp.issuer,
+      clientId: 'sb-remote',
+      clientSecret: 'remote-secret-789',
+      connectorId: 'home-idp',
+      tokenSeconds: 300,
+      reportedExpiresIn: 3600,
+    });
+    echo = await startBearerEchoServer({ name: 'echo', open: true });
+    setup = await startProtected({
+      again: { idp, base: `http://127.0.0.1:${port}` } as OAuthSetup,
+      files: {
+        'remote-secret': 'remote-secret-789\n',
+        'mcpservers/echo.yaml': [
+          'name: echo',
+          'type: streamable-http',
+          `url: ${echo.url}`,
+          'auth:',
+          '  type: oauth',
+          '  tokenExchange:',
+          '    enabled: true',
+          `    idpTokenEndpoint: ${downstream.url}`,
+          '    connectorId: home-idp',
+          '    clientId: sb-remote',
+          '    clientSecretFile: remote-secret',
+          '',
+        ].join('\n'),
+      },
+    });
+  });
+  after(async () => {
+    await setup?.sb.stop();
+    await setup?.idp.close();
+    await echo?.close();
+    await downstream?.close();
+  });
+
+  it('refuses the endpoint (DNS rebinding protection): nothing is exchanged and the server gets no token', async () => {
+    const c = await mcpClient(setup.sb.url, (await signIn(setup.base, await registerClient(setup.base))).access_token);
+    try {
+      await setup.sb.waitForLog(/echo.*127\.0\.0\.1 resolves to private IP address 127\.0\.0\.1 \(DNS rebinding protection\)/, 20_000);
+      expect(downstream.requests).to.deep.equal([]);
+      expect(echo.authorizations.filter(Boolean)).to.deep.equal([]);
+    } finally {
+      await c.close();
+    }
   });
 });
