@@ -62,6 +62,7 @@ export function modeName(mode: PersonMode): string {
 
 export class PersonTokens implements UpstreamCredentials {
   private readonly kept = new Map<Owner, { token: string; until: number }>();
+  private readonly obtaining = new Map<Owner, Promise<string | undefined>>();
   private readonly now: () => number;
 
   constructor(
@@ -95,10 +96,20 @@ export class PersonTokens implements UpstreamCredentials {
     return this.whyNot(owner) === undefined;
   }
 
-  async accessToken(_server: string, owner: Owner, renew = false): Promise<string | undefined> {
-    if (this.whyNot(owner) !== undefined) return undefined;
+  accessToken(_server: string, owner: Owner, renew = false): Promise<string | undefined> {
+    if (this.whyNot(owner) !== undefined) return Promise.resolve(undefined);
     const kept = this.kept.get(owner);
-    if (kept && !renew && kept.until > this.now()) return kept.token;
+    if (kept && !renew && kept.until > this.now()) return Promise.resolve(kept.token);
+    // One refresh or exchange per person at a time: concurrent requests share it (a refresh token is used once).
+    let pending = this.obtaining.get(owner);
+    if (!pending) {
+      pending = this.obtain(owner).finally(() => this.obtaining.delete(owner));
+      this.obtaining.set(owner, pending);
+    }
+    return pending;
+  }
+
+  private async obtain(owner: Owner): Promise<string | undefined> {
     const idToken = await this.parts.callerTokens()?.idToken(subjectOf(owner)!);
     if (!idToken) {
       this.kept.delete(owner);

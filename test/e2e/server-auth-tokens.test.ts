@@ -16,6 +16,7 @@ import { startDownstreamExchange, type DownstreamExchange } from '../fixtures/do
 import { startBearerEchoServer, type BearerEchoServer } from '../fixtures/bearer-echo-server.js';
 
 const bearerOf = (header: string | undefined) => /^Bearer (.+)$/.exec(header ?? '')?.[1];
+const tools = async (c: Client) => (await meta<{ tools: { name: string }[] }>(c, 'list_tools', { limit: 200 })).tools.map((t) => t.name);
 
 describe('per-server auth: forwarded and exchanged tokens, per person', function () {
   this.timeout(90_000);
@@ -29,8 +30,6 @@ describe('per-server auth: forwarded and exchanged tokens, per person', function
   let bobs: BearerEchoServer;
   let alice: Client;
   let bob: Client;
-
-  const tools = async (c: Client) => (await meta<{ tools: { name: string }[] }>(c, 'list_tools', { limit: 200 })).tools.map((t) => t.name);
 
   before(async () => {
     // The identity provider exists before the upstreams that trust its keys, and Switchboard comes last.
@@ -301,5 +300,62 @@ describe('per-server auth: token exchange towards a private address without mcpC
     } finally {
       await c.close();
     }
+  });
+});
+
+describe('per-server auth: a forwarded ID token is refreshed before it expires', function () {
+  this.timeout(90_000);
+  let setup: OAuthSetup;
+  let echo: BearerEchoServer;
+  let c: Client;
+
+  before(async () => {
+    const port = await freePort();
+    // ID tokens of 40 s: Switchboard keeps one until 30 s before its exp, and the identity provider's sign-in is refreshed within 60 s of it.
+    const idp = await startTestIdp({
+      idTokenSeconds: 40,
+      clients: [
+        {
+          client_id: 'switchboard',
+          client_secret: 'switchboard-idp-secret',
+          redirect_uris: [`http://127.0.0.1:${port}/oauth/callback`],
+          grant_types: ['authorization_code', 'refresh_token'],
+          response_types: ['code'],
+        },
+      ],
+    });
+    echo = await startBearerEchoServer({ name: 'echo', trust: { jwksUrl: `${idp.issuer}/jwks`, issuer: idp.issuer } });
+    setup = await startProtected({
+      again: { idp, base: `http://127.0.0.1:${port}` } as OAuthSetup,
+      files: { 'mcpservers/echo.yaml': `name: echo\ntype: streamable-http\nurl: ${echo.url}\nauth:\n  type: oauth\n  forwardToken: true\n` },
+    });
+    c = await mcpClient(setup.sb.url, (await signIn(setup.base, await registerClient(setup.base))).access_token);
+  });
+  after(async () => {
+    await c?.close();
+    await setup?.sb.stop();
+    await setup?.idp.close();
+    await echo?.close();
+  });
+
+  it('sends a new ID token of the same person once the first nears its expiry, refreshed at the identity provider', async () => {
+    await eventually(
+      () => tools(c),
+      (t) => t.includes('x_echo_whoami'),
+      20_000,
+    );
+    const first = bearerOf(echo.authorizations.find(Boolean))!;
+    const renewed = await eventually(
+      async () => {
+        await callTool(c, 'x_echo_whoami');
+        return bearerOf(echo.authorizations.at(-1)) ?? first;
+      },
+      (token) => token !== first,
+      30_000,
+      500,
+    );
+    const [before, after] = [decodeJwt(first), decodeJwt(renewed)];
+    expect(after.sub).to.equal('alice');
+    expect(after.exp!).to.be.greaterThan(before.exp!);
   });
 });
