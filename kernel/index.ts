@@ -70,6 +70,8 @@ export type {
   BrokerTarget,
   ClusterSettings,
   McpServerDefinition,
+  McpServerAuth,
+  McpServerTokenExchange,
   OAuthServerSettings,
   PresetRule,
   RedisSettings,
@@ -106,7 +108,7 @@ export { describePrincipal, peerPrincipal } from './authorization/principal.js';
 export { writeAs } from './writes-as-caller.js';
 
 // Contracts: what services implement (plugins provide them, others get them by name).
-export type { Authentication, GrantStore, RequestAuthenticator, StoredRecord } from './contracts/auth.js';
+export type { Authentication, CallerTokens, GrantStore, RequestAuthenticator, StoredRecord } from './contracts/auth.js';
 export type { Broadcast } from './contracts/broadcast.js';
 export type { Action, AdminOperation, Authorizer, Decision, DecisionContext, Principal, Resource, WorkflowOperation } from './contracts/authorization.js';
 export type {

@@ -166,7 +166,9 @@ export class Kernel implements KernelApi {
       this.surfaces.problems(this.applyOverrides(s), where, this.options.overrides?.host ? { hostFrom: this.options.overrides.hostFrom ?? 'flag' } : {}),
     );
     for (const key of RESERVED_SETTINGS) {
-      if (settings[key]) {
+      // mcpClient.tokenExchange is in force (an MCP server's auth.tokenExchange); only the rest is reserved.
+      const reserved = key === 'mcpClient' ? Object.keys(settings.mcpClient ?? {}).some((k) => k !== 'tokenExchange') : settings[key];
+      if (reserved) {
         this.log.warn(`config.yaml: '${key}' is accepted but has no effect yet (that surface is not built)`);
       }
     }

@@ -164,7 +164,8 @@ export interface Settings {
   secrets: { allowedEnv: string[]; allowedDirs: string[] };
   writesAsCaller?: { orchestratorAudience?: string };
   idp?: { allowPrivateIPOIDC?: boolean };
-  mcpClient?: Record<string, unknown>;
+  /** `tokenExchange.allowPrivateIP` lets a server's auth.tokenExchange endpoint resolve to a private address; other keys are reserved. */
+  mcpClient?: { tokenExchange?: { allowPrivateIP?: boolean } } & Record<string, unknown>;
   oauth: { mcpClient: McpClientSettings };
   postLoginRedirectAllowlist: string[];
   plugins: Record<string, PluginSetting>;
@@ -199,6 +200,38 @@ export interface McpServerDefinition {
   /** Several servers run as one: their tools shown once, with an argument choosing the instance. */
   family?: { name: string; instanceArg: string };
   backoff: { initialSeconds: number; maxSeconds: number };
+  /** How calls to a remote server are authorised per person (docs/oauth-client.md); stored as written. */
+  auth?: McpServerAuth;
+}
+
+/** The `auth` block of an MCP server definition. Defaults are applied where used, so the block round-trips as written. */
+export interface McpServerAuth {
+  /** `none` when absent. */
+  type?: 'oauth' | 'none';
+  /** Send the signed-in person's identity-provider ID token as the bearer. */
+  forwardToken?: boolean;
+  /** Audiences asked for at sign-in so the forwarded token is accepted (`audience:server:client_id:<aud>` scopes). */
+  requiredAudiences?: string[];
+  /** Pins the authorization server of the per-server sign-in (no protected-resource discovery). */
+  authorizationServer?: { issuer: string; scopes?: string; grantScope?: 'subject' };
+  tokenExchange?: McpServerTokenExchange;
+}
+
+export interface McpServerTokenExchange {
+  enabled?: boolean;
+  /** The reference's spelling; `idpTokenEndpoint` is the neutral one (the broker's). Either names the endpoint. */
+  dexTokenEndpoint?: string;
+  idpTokenEndpoint?: string;
+  /** Defaults to the endpoint's origin. */
+  expectedIssuer?: string;
+  connectorId?: string;
+  /** Space-separated; default `openid profile email groups`. */
+  scopes?: string;
+  /** Orchestrator mode: the Secret holding the client's id and secret. */
+  clientCredentialsSecretRef?: { name: string; namespace?: string; clientIdKey?: string; clientSecretKey?: string };
+  /** File mode: the client id and a file holding its secret (relative to the configuration directory). */
+  clientId?: string;
+  clientSecretFile?: string;
 }
 
 export interface WorkflowArgDefinition {

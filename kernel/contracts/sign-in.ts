@@ -47,6 +47,11 @@ export interface SignInTarget {
   challenge: string;
   /** The owner is signed in, but the server asked for more scope (403 insufficient_scope): sign in again for it. */
   stepUp?: boolean;
+  /**
+   * The definition's `auth.authorizationServer`: sign in there, without protected-resource
+   * discovery, asking `scopes` (when set) instead of the challenge's.
+   */
+  pinned?: { issuer: string; scopes?: string };
 }
 
 export interface SignInTargets {

@@ -65,6 +65,17 @@ export interface SignInParts {
 
 const token = () => randomBytes(24).toString('base64url');
 
+/**
+ * A pinned authorization server stands in for protected-resource discovery (RFC 9728): the
+ * SDK takes a discovery state with the issuer and a resource document naming the server's
+ * own URL, so it reads only the issuer's metadata, and the RFC 8707 resource it sends is the
+ * server's URL whatever the server publishes (or does not).
+ */
+function pinnedDiscovery(target: SignInTarget): OAuthDiscoveryState | undefined {
+  if (!target.pinned) return undefined;
+  return { authorizationServerUrl: target.pinned.issuer, resourceMetadata: { resource: target.url, authorization_servers: [target.pinned.issuer] } };
+}
+
 export class SignIns {
   private readonly now: () => number;
 
@@ -87,12 +98,13 @@ export class SignIns {
     const target = this.parts.upstreams().signInTarget(t.server, t.owner);
     if (!target) return { kind: 'refused', status: 409, message: `Server '${t.server}' does not ask for a sign-in any more.` };
     const state = token();
-    const provider = new FlowProvider(this.parts.flow(), this.parts.clients, state);
-    const { resourceMetadataUrl, scope } = challengeParams(target.challenge);
+    const provider = new FlowProvider(this.parts.flow(), this.parts.clients, state, undefined, pinnedDiscovery(target));
+    const { resourceMetadataUrl, scope: challenged } = challengeParams(target.challenge);
+    const scope = target.pinned?.scopes ?? challenged;
     try {
       const result = await auth(provider, {
         serverUrl: target.url,
-        ...(resourceMetadataUrl ? { resourceMetadataUrl } : {}),
+        ...(resourceMetadataUrl && !target.pinned ? { resourceMetadataUrl } : {}),
         ...(scope ? { scope } : {}),
         fetchFn: this.parts.fetchFor(target.url),
       });
@@ -140,7 +152,7 @@ export class SignIns {
       await auth(p.provider, {
         serverUrl: p.target.url,
         authorizationCode: query.code,
-        ...(resourceMetadataUrl ? { resourceMetadataUrl } : {}),
+        ...(resourceMetadataUrl && !p.target.pinned ? { resourceMetadataUrl } : {}),
         fetchFn: this.parts.fetchFor(p.target.url),
       });
     } catch (err) {
@@ -162,9 +174,14 @@ export class SignIns {
     let issuer: string;
     try {
       const { resourceMetadataUrl } = challengeParams(target.challenge);
-      issuer = (
-        await discoverOAuthServerInfo(target.url, { ...(resourceMetadataUrl ? { resourceMetadataUrl } : {}), fetchFn: this.parts.fetchFor(target.url) })
-      ).authorizationServerUrl;
+      issuer =
+        target.pinned?.issuer ??
+        (
+          await discoverOAuthServerInfo(target.url, {
+            ...(resourceMetadataUrl ? { resourceMetadataUrl } : {}),
+            fetchFn: this.parts.fetchFor(target.url),
+          })
+        ).authorizationServerUrl;
     } catch {
       return undefined;
     }

@@ -6,6 +6,7 @@
  */
 import type { IdentityProvider, IdpTokens, SignedIn } from './identity-provider.js';
 import type { SealedStore } from '../../lib/grants/sealed-store.js';
+import { decodeJwt } from 'jose';
 
 export interface AccountRecord {
   subject: string;
@@ -16,6 +17,17 @@ export interface AccountRecord {
 }
 
 const KIND = 'Account';
+
+/** The ID token's exp (epoch seconds), when it has one. */
+function idTokenExpiry(idToken: string | undefined): number | undefined {
+  if (!idToken) return undefined;
+  try {
+    const exp = decodeJwt(idToken).exp;
+    return typeof exp === 'number' ? exp : undefined;
+  } catch {
+    return undefined;
+  }
+}
 /** Refresh the provider's access token when less than this is left. */
 const REFRESH_MARGIN_SECONDS = 60;
 
@@ -62,8 +74,10 @@ export class Accounts {
     if (!record) return undefined;
     const { tokens } = record;
     if (tokens.sessionEndsAt !== undefined && tokens.sessionEndsAt <= this.now()) return undefined;
-    if (tokens.accessExpiresAt === undefined || tokens.accessExpiresAt - this.now() > REFRESH_MARGIN_SECONDS) return record;
-    if (!tokens.refreshToken) return record;
+    // Due when the access token or the ID token (which servers with auth.forwardToken receive) is about to lapse.
+    const idExpiresAt = idTokenExpiry(tokens.idToken);
+    const due = [tokens.accessExpiresAt, idExpiresAt].some((at) => at !== undefined && at - this.now() <= REFRESH_MARGIN_SECONDS);
+    if (!due || !tokens.refreshToken) return record;
     try {
       const renewed = await this.idp.refresh(tokens.refreshToken);
       const next: AccountRecord = { ...record, tokens: { ...renewed, ...(tokens.sessionEndsAt !== undefined ? { sessionEndsAt: tokens.sessionEndsAt } : {}) } };

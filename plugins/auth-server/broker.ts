@@ -10,14 +10,11 @@
 import type { UpstreamCredentials } from '../../kernel/index.js';
 import type Provider from 'oidc-provider';
 import { errors, type ClientMetadata, type TokenEndpointGrantContext } from 'oidc-provider';
-import { decodeJwt } from 'jose';
-import { PrivateAddressError, pinnedFetch } from '../../lib/net/pinned-fetch.js';
+import { ACCESS_TOKEN_TYPE, exchangeAtIdp, IdpExchangeError, type IdpExchangeResult } from '../../lib/oauth/idp-token-exchange.js';
 import type { Accounts } from './accounts.js';
 import type { Broker } from './broker-settings.js';
 import { sameResource } from './paths.js';
 
-const ID_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:id_token';
-const ACCESS_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:access_token';
 const EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';
 
 /** The broker clients, as oidc-provider's static clients: confidential, token exchange only. */
@@ -76,55 +73,27 @@ export async function brokeredExchange(
   const idToken = account?.tokens.idToken;
   if (!idToken) throw fail('invalid_grant', `no identity-provider sign-in is on record for '${person}'; they must sign in again`);
 
-  const form = new URLSearchParams({
-    grant_type: EXCHANGE,
-    subject_token: idToken,
-    subject_token_type: ID_TOKEN_TYPE,
-    requested_token_type: ACCESS_TOKEN_TYPE,
-    connector_id: target.config.connectorId!,
-    scope: target.config.scopes,
-  });
-  const basic = Buffer.from(`${encodeURIComponent(target.credentials!.clientId)}:${encodeURIComponent(target.credentials!.secret)}`).toString('base64');
-  let response: Response;
+  let exchanged: IdpExchangeResult;
   try {
-    response = await pinnedFetch({ allowPrivate: deps.broker.allowPrivate })(target.config.idpTokenEndpoint!, {
-      method: 'POST',
-      headers: { authorization: `Basic ${basic}`, accept: 'application/json' },
-      body: form,
+    exchanged = await exchangeAtIdp({
+      endpoint: target.config.idpTokenEndpoint!,
+      expectedIssuer: target.config.expectedIssuer || new URL(target.config.idpTokenEndpoint!).origin,
+      connectorId: target.config.connectorId!,
+      scopes: target.config.scopes,
+      clientId: target.credentials!.clientId,
+      clientSecret: target.credentials!.secret,
+      subjectToken: idToken,
+      allowPrivate: deps.broker.allowPrivate,
+      now: deps.now(),
     });
   } catch (err) {
-    if (err instanceof PrivateAddressError) throw fail('invalid_target', `downstream token endpoint: ${err.message} (DNS rebinding protection)`);
-    throw fail('temporarily_unavailable', `the downstream token endpoint cannot be reached: ${(err as Error).message}`);
-  }
-  const body = (await response.json().catch(() => ({}))) as {
-    access_token?: string;
-    token_type?: string;
-    expires_in?: number;
-    issued_token_type?: string;
-    error?: string;
-    error_description?: string;
-  };
-  if (!response.ok || !body.access_token) {
-    throw fail(
-      'invalid_grant',
-      `the downstream identity provider refused the exchange: ${body.error ?? `HTTP ${response.status}`}${body.error_description ? `: ${body.error_description}` : ''}`,
-    );
-  }
-  const expectedIssuer = target.config.expectedIssuer || new URL(target.config.idpTokenEndpoint!).origin;
-  let expiresIn = typeof body.expires_in === 'number' ? body.expires_in : undefined;
-  try {
-    const claims = decodeJwt(body.access_token);
-    if (claims.iss !== undefined && claims.iss !== expectedIssuer && claims.iss !== `${expectedIssuer}/`)
-      throw fail('invalid_grant', `the downstream token's issuer '${claims.iss}' is not ${expectedIssuer}`);
-    if (typeof claims.exp === 'number') expiresIn = Math.min(expiresIn ?? Infinity, claims.exp - Math.floor(deps.now()));
-  } catch (err) {
-    if (err instanceof errors.OIDCProviderError) throw err;
-    // An opaque downstream token: its expires_in is all there is to go by.
+    if (err instanceof IdpExchangeError) throw fail(err.code, err.message);
+    throw err;
   }
   ctx.body = {
-    access_token: body.access_token,
-    issued_token_type: body.issued_token_type ?? ACCESS_TOKEN_TYPE,
-    token_type: body.token_type ?? 'Bearer',
-    ...(expiresIn !== undefined ? { expires_in: Math.max(0, Math.floor(expiresIn)) } : {}),
+    access_token: exchanged.accessToken,
+    issued_token_type: exchanged.issuedTokenType,
+    token_type: exchanged.tokenType,
+    ...(exchanged.expiresIn !== undefined ? { expires_in: exchanged.expiresIn } : {}),
   };
 }

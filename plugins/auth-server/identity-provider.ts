@@ -100,7 +100,7 @@ export class IdentityProvider {
     }
   }
 
-  async start(redirectUri: string, options: { silent?: boolean } = {}): Promise<SignInStart> {
+  async start(redirectUri: string, options: { silent?: boolean; extraScopes?: readonly string[] } = {}): Promise<SignInStart> {
     const verifier = oauth.generateRandomCodeVerifier();
     const state = oauth.generateRandomState();
     const nonce = oauth.generateRandomNonce();
@@ -109,7 +109,7 @@ export class IdentityProvider {
       client_id: this.settings.clientId,
       response_type: 'code',
       redirect_uri: redirectUri,
-      scope: this.settings.scopes.join(' '),
+      scope: [...new Set([...this.settings.scopes, ...(options.extraScopes ?? [])])].join(' '),
       state,
       nonce,
       code_challenge: await oauth.calculatePKCECodeChallenge(verifier),

@@ -21,6 +21,7 @@ import { SealedStore } from '../../lib/grants/sealed-store.js';
 import { allowanceWarnings, resolveAuthSettings } from './settings.js';
 import { mountSignIn } from './sign-in.js';
 import { VerifiedTokens } from './verified-tokens.js';
+import { audienceScopes } from '../../lib/server-auth/audience-scopes.js';
 
 /** Whole seconds, as every OAuth lifetime is counted. */
 const epochSeconds = () => Math.floor(Date.now() / 1000);
@@ -124,7 +125,16 @@ export default definePlugin<{ discoveryRetrySeconds: number }>({
         const proxies = new TrustedProxies(settings.trustedProxyCIDRs);
         const router = kernel.services.get('http').router;
         mountRoutes(router, { provider, settings, proxies });
-        mountSignIn(router, { provider, idp, accounts, store, settings, now, log });
+        mountSignIn(router, {
+          provider,
+          idp,
+          accounts,
+          store,
+          settings,
+          now,
+          log,
+          extraScopes: () => audienceScopes(kernel.config.snapshot.mcpServers.values()),
+        });
         bearer = new BearerAuthenticator({
           provider,
           audience: settings.audience,

@@ -38,6 +38,8 @@ export function mountSignIn(
     idp: IdentityProvider;
     accounts: Accounts;
     store: SealedStore;
+    /** Scopes asked besides the configured ones (audiences servers want in forwarded tokens). */
+    extraScopes?: () => string[];
     settings: AuthServerSettings;
     now: () => number;
     log: { info(m: string): void; warn(m: string): void };
@@ -70,7 +72,7 @@ export function mountSignIn(
       return ctx.redirect(to);
     }
     const silent = (details.params as Record<string, unknown>)[SILENT_PARAM] === '1';
-    const started = await deps.idp.start(callbackUrl, { silent });
+    const started = await deps.idp.start(callbackUrl, { silent, extraScopes: deps.extraScopes?.() ?? [] });
     await deps.store.put<PendingSignIn>('SignIn', started.state, {
       payload: { uid: details.uid, started, silent },
       expiresAt: Math.floor(deps.now()) + PENDING_SECONDS,

@@ -1,6 +1,7 @@
 /** Checks on an MCP server definition given to a core tool: schema errors and practical warnings. */
 import { commandLine, validateDocument, type McpServerDefinition } from '../../kernel/index.js';
 import { commandFound } from '../../lib/process/find-command.js';
+import { authProblems } from '../../lib/server-auth/auth-mode.js';
 
 const ARGUMENTS = { file: 'arguments', locate: () => ({ line: 0, column: 0 }) };
 
@@ -22,10 +23,11 @@ export function schemaErrors(body: Record<string, unknown>): string[] {
     if (command === undefined || command === '' || (Array.isArray(command) && command.length === 0))
       phrased.set('command', 'command is required for stdio type');
   } else if (body.url === undefined) phrased.set('url', 'url is required for streamable-http and sse types');
-  const rest = validateDocument('mcpserver', body, ARGUMENTS)
-    .filter((p) => !phrased.has(p.field))
-    .map((p) => `${p.field || '(definition)'}: ${p.message}`);
-  return [...phrased.values(), ...rest];
+  const problems = validateDocument('mcpserver', body, ARGUMENTS);
+  const rest = problems.filter((p) => !phrased.has(p.field)).map((p) => `${p.field || '(definition)'}: ${p.message}`);
+  // The auth rules read a well-formed definition only.
+  const auth = problems.length === 0 && phrased.size === 0 ? authProblems(body as unknown as McpServerDefinition).map((p) => `${p.field}: ${p.message}`) : [];
+  return [...phrased.values(), ...rest, ...auth];
 }
 
 export function warnings(def: Partial<McpServerDefinition>, configPath: string, exists: boolean): string[] {

@@ -29,6 +29,7 @@ import { checkRuntimeUrl, newUrl } from './runtime-urls.js';
 import { outboundPolicy } from '../../lib/net/outbound-policy.js';
 import { validationReply } from '../../lib/validation-reply.js';
 import { serverResource } from './server-resource.js';
+import { AUTH_FIELD } from './auth-field.js';
 
 const STRING_MAP = { type: 'object', additionalProperties: { type: 'string' } };
 /** env and headers values: a string (with optional `${NAME}` references) or `{fromFile}`. */
@@ -65,6 +66,7 @@ const FIELDS = {
   autoStart: { type: 'boolean' },
   suspended: { type: 'boolean', description: 'true stops the server and keeps it stopped; false resumes it.' },
   restartRequestedAt: { type: 'string', description: 'RFC 3339 timestamp; a newer value restarts the server once.' },
+  auth: AUTH_FIELD,
 };
 
 function pick<K extends keyof typeof FIELDS>(...keys: K[]): Pick<typeof FIELDS, K> {
@@ -72,7 +74,7 @@ function pick<K extends keyof typeof FIELDS>(...keys: K[]): Pick<typeof FIELDS, 
 }
 
 /** The fields of a definition as create and validate take them. */
-const DEFINITION = pick('name', 'type', 'description', 'toolPrefix', 'command', 'args', 'url', 'env', 'headers', 'timeout', 'callTimeout', 'autoStart');
+const DEFINITION = pick('name', 'type', 'description', 'toolPrefix', 'command', 'args', 'url', 'env', 'headers', 'timeout', 'callTimeout', 'autoStart', 'auth');
 
 export function mcpServerTools(kernel: KernelApi, prefix: string): ToolDefinition[] {
   const store = () => kernel.services.get('store');
@@ -99,6 +101,12 @@ export function mcpServerTools(kernel: KernelApi, prefix: string): ToolDefinitio
     for (const field of ['env', 'headers'] as const) {
       checkReferences(field, a[field] as Record<string, SecretValue> | undefined, stored?.[field], principal, settings, kernel.config.configPath);
     }
+    // The exchange's client secret file is sent (as Basic credentials) to an endpoint the caller names: the same rule as {fromFile}.
+    const secretFile = (d: Partial<McpServerDefinition> | undefined) => {
+      const file = d?.auth?.tokenExchange?.clientSecretFile;
+      return file === undefined ? undefined : { clientSecretFile: { fromFile: file } };
+    };
+    checkReferences('auth.tokenExchange', secretFile(a), secretFile(stored), principal, settings, kernel.config.configPath);
   };
   const remove = async (edits: ConfigEdits, call: CallContext, name: string, l: ReturnType<typeof located>): Promise<JsonObject> => {
     const state = kernel.services.get('upstreams').status(name)?.state ?? 'stopped';
@@ -184,6 +192,7 @@ export function mcpServerTools(kernel: KernelApi, prefix: string): ToolDefinitio
         'autoStart',
         'suspended',
         'restartRequestedAt',
+        'auth',
       ),
       required: ['name'],
       run: (a, call) =>

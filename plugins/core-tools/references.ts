@@ -54,7 +54,7 @@ function checkValue(value: SecretValue, field: string, principal: Principal, set
 
 /** Throws FORBIDDEN for a new reference in `given` (env or headers as sent) that the caller may not make. */
 export function checkReferences(
-  field: 'env' | 'headers',
+  field: 'env' | 'headers' | 'auth.tokenExchange',
   given: Readonly<Record<string, SecretValue>> | undefined,
   stored: Readonly<Record<string, SecretValue>> | undefined,
   principal: Principal,

@@ -26,6 +26,12 @@ export interface ConnectionEvents {
   toolLimits(): ToolListLimits;
   /** A signed-in connection's server refused its credentials during a call: the error the caller gets. */
   unauthorized?(conn: UpstreamConnection): SwitchboardError;
+  /**
+   * Set when the server is called with each person's own token (auth.forwardToken,
+   * auth.tokenExchange): the shared connection then never connects without one and waits in
+   * auth_required with this explanation, and each person gets a connection of their own.
+   */
+  perPerson?(def: UpstreamConnection['def']): string | undefined;
   /** A signed-in connection's server wants more scope for a call (403 insufficient_scope): the error the caller gets. */
   insufficientScope?(conn: UpstreamConnection, challenge: string): SwitchboardError;
 }

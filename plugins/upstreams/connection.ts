@@ -146,6 +146,8 @@ export class UpstreamConnection implements ServedLists {
   private async connect(): Promise<void> {
     const epoch = ++this.epoch;
     this.retry.clear();
+    const perPerson = this.bearer ? undefined : this.events.perPerson?.(this.def);
+    if (perPerson !== undefined) return this.awaitPeople(perPerson);
     this.setState('starting');
     let transport: Transport;
     try {
@@ -214,6 +216,15 @@ export class UpstreamConnection implements ServedLists {
     );
     this.health = 'unhealthy';
     this.log.warn(this.error);
+    this.setState('auth_required');
+  }
+
+  /** Calls carry each person's own token: nothing connects without one (registry.ts opens a connection per person). */
+  private awaitPeople(explanation: string): void {
+    this.retry.failures = 0;
+    this.challenge = '';
+    this.error = explanation;
+    this.health = 'unknown';
     this.setState('auth_required');
   }
 

@@ -1,5 +1,6 @@
 /** upstreams: the registered MCP servers, their connections and their tools in the catalogue. */
-import { definePlugin } from '../../kernel/index.js';
+import { definePlugin, ownerOf, type McpServerDefinition } from '../../kernel/index.js';
+import { authProblems } from '../../lib/server-auth/auth-mode.js';
 import { Upstreams } from './registry.js';
 import { outboundPolicy } from '../../lib/net/outbound-policy.js';
 import { MCP_SERVER_KIND } from './mcpserver-kind.js';
@@ -10,6 +11,12 @@ export default definePlugin({
   provides: ['upstreams'],
   setup({ kernel, log }) {
     kernel.config.addKind(MCP_SERVER_KIND);
+    // Files get the auth rules core_mcpserver_create applies (a document's path within it is the field).
+    kernel.config.addCheck((kind, value, raw) =>
+      kind !== MCP_SERVER_KIND.name
+        ? []
+        : authProblems(value as McpServerDefinition).map((p) => ({ file: raw.parsed.file, ...raw.parsed.locate(p.field.split('.')), ...p })),
+    );
     const upstreams = new Upstreams(kernel, log);
     let booted = false;
     kernel.services.provide('upstreams', upstreams);
@@ -23,6 +30,9 @@ export default definePlugin({
     kernel.hooks.onConfigLoad.tapPromise('upstreams', (next) => upstreams.reconcile(next, !booted));
     // After the toolset (stage 0): a caller sees a server waiting for sign-in only once signed in.
     kernel.hooks.onRequest.tap({ name: 'upstreams', stage: 10 }, (request) => upstreams.narrow(request));
+    kernel.hooks.onSessionOpen.tap('upstreams', (session) => {
+      if (session.identity) upstreams.sessionOpened(ownerOf(session));
+    });
     return {
       start() {
         booted = true;

@@ -4,7 +4,6 @@
  * (remote servers always, stdio servers when autoStart), and nothing else is touched.
  */
 import {
-  AuthRequiredError,
   coreToolName,
   NotFoundError,
   ownerOf,
@@ -25,6 +24,7 @@ import {
   type UpstreamResourceTemplate,
 } from '../../kernel/index.js';
 import { outboundPolicy } from '../../lib/net/outbound-policy.js';
+import { authMode } from '../../lib/server-auth/auth-mode.js';
 import { UpstreamConnection } from './connection.js';
 import type { ToolListLimits } from './tool-limits.js';
 import { FamilyCatalogue } from './family-catalogue.js';
@@ -32,10 +32,12 @@ import { promptEntries, toolDefinitions } from './tool-definitions.js';
 import { unavailable } from './unavailable.js';
 import { SignInGate } from './sign-in-gate.js';
 import { SignInView } from './sign-in-view.js';
+import { modeName, PersonTokens, type PersonMode } from './person-tokens.js';
+import { authStatus } from './auth-status.js';
 
 /** Fields whose change needs a new connection. */
 function connectionKey(d: McpServerDefinition): string {
-  return JSON.stringify([d.type, d.command, d.args, d.url, d.env, d.headers, d.timeout]);
+  return JSON.stringify([d.type, d.command, d.args, d.url, d.env, d.headers, d.timeout, d.auth]);
 }
 
 type Described = { title?: string; description?: string; mimeType?: string };
@@ -46,6 +48,18 @@ function withDescription<T extends Described>(entry: T, from: Described): T {
   if (from.description) entry.description = from.description;
   if (from.mimeType) entry.mimeType = from.mimeType;
   return entry;
+}
+
+/** The authorization server a definition pins for its sign-in, as a SignInTarget carries it. */
+function pinnedOf(d: McpServerDefinition): Pick<SignInTarget, 'pinned'> {
+  const mode = authMode(d);
+  return mode.kind === 'sign-in' && mode.pinned ? { pinned: mode.pinned } : {};
+}
+
+/** The mode of a server called with each person's own token, else undefined. */
+function personModeOf(d: McpServerDefinition): PersonMode | undefined {
+  const mode = authMode(d);
+  return mode.kind === 'forward' || mode.kind === 'exchange' ? mode : undefined;
 }
 
 function shouldRunOnArrival(d: McpServerDefinition): boolean {
@@ -99,6 +113,10 @@ export class Upstreams implements UpstreamRegistry {
           toolLimits: this.toolLimits,
           outbound: () => outboundPolicy(this.kernel.settings()),
           onResourceUpdated: (c, uri) => this.emit({ type: 'updated', server: c.name, uri }),
+          perPerson: (d) => {
+            const mode = personModeOf(d);
+            return mode && `calls carry each signed-in person's own token (${modeName(mode)}): one connection per person, made at their first use`;
+          },
         });
         this.conns.set(name, created);
         if (shouldRunOnArrival(def)) pending.push(created.start());
@@ -151,9 +169,7 @@ export class Upstreams implements UpstreamRegistry {
       );
     const known = defs.length === 0 ? (this.lastKnown.get(conn.name) ?? []) : [];
     // A server waiting for sign-in with nobody signed in: its last tools say how to get them back.
-    this.kernel.catalogue.explainAbsence(source, known, () =>
-      this.gates.has(conn.name) ? new AuthRequiredError(conn.name, 'you have not signed in to it', this.authTool()) : this.unavailableFor(conn),
-    );
+    this.kernel.catalogue.explainAbsence(source, known, () => this.gates.get(conn.name)?.notSignedIn(undefined) ?? this.unavailableFor(conn));
     this.kernel.catalogue.replaceSource(source, defs);
   }
 
@@ -164,7 +180,8 @@ export class Upstreams implements UpstreamRegistry {
 
   /** A connection's status, with its family and what of it the family refused. */
   private statusOf(c: UpstreamConnection): ServiceStatus {
-    const s = c.status();
+    const status = c.status();
+    const s = c.def.auth ? { ...status, metadata: { ...status.metadata, auth: authStatus(c.def, this.kernel) } } : status;
     const family = c.def.family;
     if (!family) return s;
     return { ...s, metadata: { ...s.metadata, family: { ...family, refused: this.families.refusedOf(family.name, c.name) } } };
@@ -188,12 +205,14 @@ export class Upstreams implements UpstreamRegistry {
 
   /** The shared connection got 401: with the OAuth client on, each owner's grant opens its own connection. */
   private openGate(conn: UpstreamConnection): void {
-    const credentials = this.kernel.services.find('upstream-credentials');
+    const personal = personModeOf(conn.def);
+    const tokens = personal && this.personTokens(conn.def, personal);
+    const credentials = tokens ?? this.kernel.services.find('upstream-credentials');
     if (!credentials || this.gates.has(conn.name) || !conn.def.url) return;
     const log = this.log.child(conn.name);
     const gate: SignInGate = new SignInGate(
       conn.name,
-      { url: conn.def.url, challenge: conn.challenge ?? '' },
+      { url: conn.def.url, challenge: conn.challenge ?? '', ...pinnedOf(conn.def) },
       {
         credentials,
         log,
@@ -224,11 +243,34 @@ export class Upstreams implements UpstreamRegistry {
         publish: () => this.publish(conn),
         authTool: () => this.authTool(),
         notify: (owner) => this.notifyOwner(owner),
+        ...(tokens ? { notSignedIn: (owner: Owner | undefined) => tokens.refusal(owner) } : {}),
       },
     );
     this.gates.set(conn.name, gate);
     this.views.changed();
     void gate.adoptGrants();
+  }
+
+  private personTokens(def: McpServerDefinition, mode: PersonMode): PersonTokens {
+    const kernel = this.kernel;
+    return new PersonTokens(def, mode, {
+      callerTokens: () => kernel.services.find('caller-tokens'),
+      orchestratorSecrets: () => kernel.services.find('orchestrator-secrets'),
+      configPath: kernel.config.configPath,
+      onSecret: (v) => kernel.secrets.add(v),
+      allowPrivate: () => kernel.settings().mcpClient?.tokenExchange?.allowPrivateIP === true,
+      people: () => [...new Set(kernel.sessions.all().flatMap((s) => (s.identity ? [ownerOf(s)] : [])))],
+    });
+  }
+
+  /** A person's session opened: servers called with each person's token list their tools through its connection. */
+  sessionOpened(owner: Owner): void {
+    for (const gate of this.gates.values()) {
+      if (gate.personal && gate.tools.length === 0 && gate.signedIn(owner))
+        void gate
+          .connect(owner)
+          .catch((err: unknown) => this.log.child(gate.server).warn(`connecting with a person's token failed: ${(err as Error).message}`));
+    }
   }
 
   private closeGate(name: string): void {
@@ -258,7 +300,9 @@ export class Upstreams implements UpstreamRegistry {
   }
 
   signInTarget(name: string, owner?: Owner): SignInTarget | undefined {
-    return this.gates.get(name)?.targetFor(owner);
+    const gate = this.gates.get(name);
+    // A server called with each person's own token has nothing to sign in to.
+    return gate?.personal ? undefined : gate?.targetFor(owner);
   }
 
   async grantChanged(name: string, owner: Owner): Promise<void> {
@@ -344,7 +388,7 @@ export class Upstreams implements UpstreamRegistry {
     const conn = this.require(server);
     const gate = this.gates.get(server);
     if (!gate) return conn;
-    if (owner === undefined || !gate.signedIn(owner)) throw new AuthRequiredError(server, 'you have not signed in to it', this.authTool());
+    if (owner === undefined || !gate.signedIn(owner)) throw gate.notSignedIn(owner);
     return gate.connect(owner);
   }
 

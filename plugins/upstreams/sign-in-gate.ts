@@ -13,6 +13,7 @@ import {
   type JsonObject,
   type Logger,
   type Owner,
+  SwitchboardError,
   type SignInTarget,
   type UpstreamCredentials,
 } from '../../kernel/index.js';
@@ -29,6 +30,8 @@ export interface GateParts {
   notify(owner: Owner): void;
   /** The name of core_auth_login under the configured ServicePrefix. */
   authTool(): string;
+  /** Set for a server called with each person's own token: why `owner` has no connection (instead of "sign in"). */
+  notSignedIn?(owner: Owner | undefined): SwitchboardError;
   log: Logger;
 }
 
@@ -48,6 +51,16 @@ export class SignInGate {
 
   signedIn(owner: Owner): boolean {
     return this.parts.credentials.has(this.server, owner);
+  }
+
+  /** true for a server called with each person's own token: there is nothing to sign in to. */
+  get personal(): boolean {
+    return this.parts.notSignedIn !== undefined;
+  }
+
+  /** The error of a call from `owner`, who has no connection here. */
+  notSignedIn(owner: Owner | undefined): SwitchboardError {
+    return this.parts.notSignedIn?.(owner) ?? new AuthRequiredError(this.server, 'you have not signed in to it', this.parts.authTool());
   }
 
   /** Brings up one owner connection so the server's tools can be listed (after a restart or a resume). */
@@ -84,6 +97,8 @@ export class SignInGate {
     this.conns.delete(owner);
     await old?.stop();
     const credentials = this.parts.credentials;
+    // A person's token is obtained first, so a failure (exchange refused, endpoint forbidden) is reported as itself, not as a closed connection.
+    if (this.personal && (await credentials.accessToken(this.server, owner)) === undefined) throw this.notSignedIn(owner);
     const conn = this.parts.connect(
       owner,
       (renew) => credentials.accessToken(this.server, owner, renew),
@@ -94,6 +109,8 @@ export class SignInGate {
       const why = conn.error ?? `the connection is ${conn.state}`;
       await conn.stop();
       if (conn.challenge !== undefined) await credentials.forget(this.server, owner);
+      if (this.personal)
+        throw new SwitchboardError('AUTH_REQUIRED', `Server '${this.server}' did not accept the signed-in person's token (${why})`, { server: this.server });
       throw new AuthRequiredError(this.server, `the server did not accept your sign-in (${why})`, this.parts.authTool());
     }
     this.conns.set(owner, conn);
@@ -159,7 +176,7 @@ export class SignInGate {
     const owner = ownerOf(call.request.session);
     let conn = this.conns.get(owner);
     if (!conn || conn.state !== 'running') {
-      if (!this.signedIn(owner)) throw new AuthRequiredError(this.server, 'you have not signed in to it', this.parts.authTool());
+      if (!this.signedIn(owner)) throw this.notSignedIn(owner);
       conn = await this.connect(owner);
     }
     return conn.callTool(originalName, args, call);

@@ -5,7 +5,7 @@
  * and inner view, and all dropped when a gate or a grant changes, so the discovery memo
  * keyed on the view object (meta-tools' visible.ts) keeps working between changes.
  */
-import { AuthRequiredError, type CatalogueEntry, type CatalogueView, type Owner } from '../../kernel/index.js';
+import { AuthRequiredError, type CatalogueEntry, type CatalogueView, type Owner, type SwitchboardError } from '../../kernel/index.js';
 import type { SignInGate } from './sign-in-gate.js';
 
 /** Stands in for "no toolset" as a WeakMap key. */
@@ -13,12 +13,12 @@ const WHOLE: CatalogueView = { selectors: [], includes: () => true };
 /** Owners whose views are kept at once; beyond it the cache starts over. */
 const MAX_OWNERS = 1024;
 
-function narrowed(inner: CatalogueView, hidden: ReadonlySet<string>, authTool: string): CatalogueView {
+function narrowed(inner: CatalogueView, hidden: ReadonlySet<string>, refusal: (server: string) => SwitchboardError): CatalogueView {
   const shown = (e: CatalogueEntry) => !(e.server !== undefined && hidden.has(e.server));
   return {
     selectors: inner.selectors,
     includes: inner === WHOLE ? shown : (e) => shown(e) && inner.includes(e),
-    refusal: (e) => (shown(e) ? inner.refusal?.(e) : new AuthRequiredError(e.server!, 'you have not signed in to it', authTool)),
+    refusal: (e) => (shown(e) ? inner.refusal?.(e) : refusal(e.server!)),
   };
 }
 
@@ -49,7 +49,12 @@ export class SignInView {
     const key = inner ?? WHOLE;
     let view = mine.views.get(key);
     if (!view) {
-      view = narrowed(key, mine.hidden, this.authTool());
+      const authTool = this.authTool();
+      view = narrowed(
+        key,
+        mine.hidden,
+        (server) => this.gates.get(server)?.notSignedIn(owner) ?? new AuthRequiredError(server, 'you have not signed in to it', authTool),
+      );
       mine.views.set(key, view);
     }
     return view;
