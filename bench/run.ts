@@ -88,7 +88,7 @@ if (wanted('discovery')) {
     (f) => `| ${f.name} | ${f.p50Ms} | ${f.p99Ms} | ${f.targetMs ? `<= ${f.targetMs} ms ${f.p50Ms <= f.targetMs ? 'met' : 'MISSED'}` : '-'} |`,
   );
   process.stdout.write(
-    `\n## discovery over ${d.tools} tools from 100 servers (server-side, median of 5 rounds)\n\n| operation | p50 ms | p99 ms | target (p50) |\n|---|---|---|---|\n${rows.join('\n')}\n\nranking index: ${d.indexMemoryMiB} MiB heap, built in ${d.indexBuildMs} ms (once per catalogue change)\n`,
+    `\n## discovery over ${d.tools} tools from 100 servers (server-side, median of 5 rounds)\n\n| operation | p50 ms | p99 ms | target (p50) |\n|---|---|---|---|\n${rows.join('\n')}\n\nranking index: ${d.indexMemoryMiB} MiB (heap and array buffers), built in ${d.indexBuildMs} ms (once per catalogue change)\n`,
   );
 }
 if (wanted('search')) {
