@@ -10,6 +10,7 @@ import { benchCallToolStdio } from './call-tool-stdio.bench.js';
 import { benchCallToolAuthz } from './call-tool-authz.bench.js';
 import { benchCallToolCluster } from './call-tool-cluster.bench.js';
 import { benchDiscovery } from './discovery.bench.js';
+import { benchSearch } from './search.bench.js';
 import { benchWorkflow } from './workflow.bench.js';
 import { benchGotpl } from '../packages/gotpl/bench/gotpl.bench.js';
 import { median } from './stats.js';
@@ -87,7 +88,15 @@ if (wanted('discovery')) {
     (f) => `| ${f.name} | ${f.p50Ms} | ${f.p99Ms} | ${f.targetMs ? `<= ${f.targetMs} ms ${f.p50Ms <= f.targetMs ? 'met' : 'MISSED'}` : '-'} |`,
   );
   process.stdout.write(
-    `\n## discovery over ${d.tools} tools from 100 servers (server-side, median of 5 rounds)\n\n| operation | p50 ms | p99 ms | target (p50) |\n|---|---|---|---|\n${rows.join('\n')}\n\nranking index: ${d.indexMemoryMiB} MiB heap, built in ${d.indexBuildMs} ms (once per catalogue change)\n`,
+    `\n## discovery over ${d.tools} tools from 100 servers (server-side, median of 5 rounds)\n\n| operation | p50 ms | p99 ms | target (p50) |\n|---|---|---|---|\n${rows.join('\n')}\n\nranking index: ${d.indexMemoryMiB} MiB (heap and array buffers), built in ${d.indexBuildMs} ms (once per catalogue change)\n`,
+  );
+}
+if (wanted('search')) {
+  const s = await benchSearch(root);
+  results.search = { queries: s.queries, tools: s.tools, recallAt5: s.recallAt5, mrr: s.mrr, outcomes: s.outcomes };
+  const misses = s.misses.map((m) => `| ${m.query} | ${m.expected.join(', ')} | ${m.top.join(', ')} |`);
+  process.stdout.write(
+    `\n## filter_tools query: ${s.queries} natural queries over ${s.tools} real tools (bench/search-queries.json)\n\nrecall@5: ${s.recallAt5}, MRR: ${s.mrr}\n\n| query missing an expected tool in its top 5 | expected | top 5 |\n|---|---|---|\n${misses.join('\n')}\n`,
   );
 }
 if (wanted('workflow')) {

@@ -1,66 +1,161 @@
 /**
- * Relevance ranking for filter_tools `query`: a field-weighted BM25 (BM25F) over tool name
- * and summary. Names weigh more than summaries; verbs that nearly every tool has (list,
- * get, show, ...) count for less rather than nothing. The index is built once per catalogue
- * version and shared by every session; a query only walks the postings of its terms.
+ * Relevance ranking for filter_tools `query`: BM25F over three fields of a tool, its name,
+ * its summary and its full description, weighed in that order. Words are split on case,
+ * digits and punctuation, compound name tokens are split into the catalogue's own words
+ * (compound.ts), and every term is stemmed (stem.ts) on both sides. Verbs that nearly every
+ * tool has (list, get, show, ...) count for less rather than nothing.
+ *
+ * The index is built once per catalogue version and shared by every session. Each posting
+ * carries its document's field-weighted, length-normalised term frequency, so a query only
+ * walks the postings of its terms and does one saturation per posting.
  */
 import type { CatalogueApi, CatalogueEntry } from '../../kernel/index.js';
+import { CompoundSplitter } from './compound.js';
+import { stem } from './stem.js';
 
-const NAME_WEIGHT = 3;
-const SUMMARY_WEIGHT = 1;
+interface Field {
+  weight: number;
+  /** BM25 length normalisation: 0 ignores a field's length, 1 divides by it fully. */
+  b: number;
+}
+const NAME: Field = { weight: 3, b: 0.5 };
+const SUMMARY: Field = { weight: 1, b: 0.75 };
+/** Lower than the summary it repeats: the rest of a description is usage notes and parameters, often long. */
+const DESCRIPTION: Field = { weight: 0.5, b: 0.75 };
+const FIELDS = [NAME, SUMMARY, DESCRIPTION] as const;
+/** Guard: an upstream's megabyte description must not make the index build (or its memory) unbounded. */
+export const MAX_INDEXED_DESCRIPTION = 8192;
 const K1 = 1.2;
-const B = 0.75;
-const COMMON_VERBS = new Set(['list', 'get', 'show', 'fetch', 'read', 'set', 'create', 'update', 'delete', 'run', 'call', 'describe', 'find']);
 const VERB_WEIGHT = 0.3;
-const STOP_WORDS = new Set(['a', 'an', 'the', 'of', 'to', 'for', 'in', 'on', 'and', 'or', 'with', 'by', 'from', 'x', 'is', 'it', 'me', 'my', 'all']);
+const COMMON_VERBS = new Set(['list', 'get', 'show', 'fetch', 'read', 'set', 'create', 'update', 'delete', 'run', 'call', 'describe', 'find'].map(stem));
+const STOP_WORDS = new Set([
+  ...['a', 'an', 'the', 'of', 'to', 'for', 'in', 'on', 'and', 'or', 'with', 'by', 'from', 'x', 'is', 'it', 'me', 'my', 'all'],
+  ...['i', 'am', 'are', 'be', 'this', 'that', 'these', 'at', 'as', 'into', 'its', 'can', 'do', 'does', 'how', 'what', 'which', 'some', 'any'],
+]);
 
-/** Split on `_ - . /` and whitespace and camelCase boundaries; lower-case; fold a plural `s`. */
-export function tokenize(text: string): string[] {
+const enum CharClass {
+  Other,
+  Lower,
+  Upper,
+  Digit,
+}
+
+function classOf(code: number): CharClass {
+  if (code >= 97 && code <= 122) return CharClass.Lower;
+  if (code >= 65 && code <= 90) return CharClass.Upper;
+  if (code >= 48 && code <= 57) return CharClass.Digit;
+  return CharClass.Other;
+}
+
+/**
+ * Lower-case words of `text`: split on anything not an ASCII letter or digit, on camelCase
+ * and acronym boundaries ("parseHTTPResponse" -> parse http response), and between letters
+ * and digits. One pass over the characters: the index build runs it over every description.
+ */
+export function words(text: string): string[] {
   const out: string[] = [];
-  for (const part of text.replace(/([a-z0-9])([A-Z])/g, '$1 $2').split(/[^A-Za-z0-9]+/)) {
-    if (!part) continue;
-    let t = part.toLowerCase();
-    if (STOP_WORDS.has(t)) continue;
-    if (t.length > 3 && t.endsWith('s') && !t.endsWith('ss')) t = t.slice(0, -1);
-    out.push(t);
+  const push = (from: number, to: number): void => {
+    if (to <= from) return;
+    const w = text.slice(from, to).toLowerCase();
+    if (!STOP_WORDS.has(w)) out.push(w);
+  };
+  let start = 0;
+  let prev = CharClass.Other;
+  for (let i = 0; i < text.length; i++) {
+    const c = classOf(text.charCodeAt(i));
+    if (c === CharClass.Other) {
+      push(start, i);
+      start = i + 1;
+    } else if ((prev === CharClass.Lower && c === CharClass.Upper) || (prev !== CharClass.Other && (prev === CharClass.Digit) !== (c === CharClass.Digit))) {
+      push(start, i);
+      start = i;
+    } else if (prev === CharClass.Upper && c === CharClass.Lower && i - start >= 2) {
+      // "HTTPResponse": the last capital of a run starts the next word.
+      push(start, i - 1);
+      start = i - 1;
+    }
+    prev = c;
   }
+  push(start, text.length);
   return out;
 }
 
-interface Posting {
-  doc: number;
-  /** Field-weighted term frequency. */
-  tf: number;
+/** The search terms of a query or a text field: its words, stemmed. */
+export function tokenize(text: string): string[] {
+  return words(text).map(stem);
+}
+
+/** One term's postings, as parallel typed arrays: compact, and a query walks them without boxing. */
+export interface Postings {
+  docs: Uint32Array;
+  /** Per doc: field-weighted, length-normalised term frequency (BM25F's pseudo-frequency). */
+  tfs: Float64Array;
 }
 
 export interface RankingIndex {
   version: number;
   entries: readonly CatalogueEntry[];
-  postings: Map<string, Posting[]>;
-  lengths: Float64Array;
-  avgLength: number;
+  postings: Map<string, Postings>;
+}
+
+interface Fielded {
+  /** Per field, in FIELDS order: the terms of that field. */
+  terms: [string[], string[], string[]];
 }
 
 export function buildIndex(entries: readonly CatalogueEntry[], version: number): RankingIndex {
-  const postings = new Map<string, Posting[]>();
-  const lengths = new Float64Array(entries.length);
-  let total = 0;
-  entries.forEach((entry, doc) => {
+  // First pass: each field's words, and the catalogue's vocabulary for splitting compounds.
+  const vocabulary = new Set<string>();
+  const prose = new Set<string>();
+  const raw = entries.map((entry) => {
+    const name = words(entry.name);
+    const summary = words(entry.summary);
+    const description = words(entry.description.slice(0, MAX_INDEXED_DESCRIPTION));
+    for (const w of name) vocabulary.add(w);
+    for (const w of summary) prose.add(w);
+    for (const w of description) prose.add(w);
+    return [name, summary, description] as const;
+  });
+  for (const w of prose) vocabulary.add(w);
+  const splitter = new CompoundSplitter(vocabulary, prose);
+  // A catalogue repeats few distinct words many times: stem each once.
+  const stems = new Map<string, string>();
+  const stemOf = (w: string): string => {
+    let s = stems.get(w);
+    if (s === undefined) stems.set(w, (s = stem(w)));
+    return s;
+  };
+
+  const docs: Fielded[] = raw.map(([name, summary, description]) => {
+    const nameTerms: string[] = [];
+    for (const w of name) {
+      nameTerms.push(stemOf(w));
+      // The compound stays a term of its own ("sequentialthinking" still finds itself).
+      for (const part of splitter.split(w) ?? []) nameTerms.push(stemOf(part));
+    }
+    return { terms: [nameTerms, summary.map(stemOf), description.map(stemOf)] };
+  });
+
+  const averages = FIELDS.map((_, f) => (docs.length ? docs.reduce((sum, d) => sum + d.terms[f]!.length, 0) / docs.length : 1) || 1);
+  const building = new Map<string, { docs: number[]; tfs: number[] }>();
+  docs.forEach((d, doc) => {
     const tf = new Map<string, number>();
-    const name = tokenize(entry.name);
-    const summary = tokenize(entry.summary);
-    for (const t of name) tf.set(t, (tf.get(t) ?? 0) + NAME_WEIGHT);
-    for (const t of summary) tf.set(t, (tf.get(t) ?? 0) + SUMMARY_WEIGHT);
-    const len = name.length * NAME_WEIGHT + summary.length * SUMMARY_WEIGHT;
-    lengths[doc] = len;
-    total += len;
+    FIELDS.forEach((field, f) => {
+      const terms = d.terms[f]!;
+      if (terms.length === 0) return;
+      const norm = field.weight / (1 - field.b + (field.b * terms.length) / averages[f]!);
+      for (const t of terms) tf.set(t, (tf.get(t) ?? 0) + norm);
+    });
     for (const [term, f] of tf) {
-      let list = postings.get(term);
-      if (!list) postings.set(term, (list = []));
-      list.push({ doc, tf: f });
+      let list = building.get(term);
+      if (!list) building.set(term, (list = { docs: [], tfs: [] }));
+      list.docs.push(doc);
+      list.tfs.push(f);
     }
   });
-  return { version, entries, postings, lengths, avgLength: entries.length ? total / entries.length : 1 };
+  const postings = new Map<string, Postings>();
+  for (const [term, list] of building) postings.set(term, { docs: Uint32Array.from(list.docs), tfs: Float64Array.from(list.tfs) });
+  return { version, entries, postings };
 }
 
 const cache = new WeakMap<CatalogueApi, RankingIndex>();
@@ -87,11 +182,13 @@ export function rank(index: RankingIndex, query: string, candidates: readonly Ca
   for (const term of terms) {
     const list = index.postings.get(term);
     if (!list) continue;
-    const idf = Math.log(1 + (n - list.length + 0.5) / (list.length + 0.5));
+    const df = list.docs.length;
+    const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
     const weight = COMMON_VERBS.has(term) ? VERB_WEIGHT : 1;
-    for (const { doc, tf } of list) {
-      const norm = tf + K1 * (1 - B + (B * index.lengths[doc]!) / index.avgLength);
-      scores.set(doc, (scores.get(doc) ?? 0) + weight * idf * ((tf * (K1 + 1)) / norm));
+    for (let i = 0; i < df; i++) {
+      const doc = list.docs[i]!;
+      const tf = list.tfs[i]!;
+      scores.set(doc, (scores.get(doc) ?? 0) + weight * idf * ((tf * (K1 + 1)) / (tf + K1)));
     }
   }
   const allowed = candidates.length === n ? undefined : new Set(candidates);

@@ -2,7 +2,9 @@ import { expect } from 'chai';
 import { Catalogue } from '../../kernel/catalogue.js';
 import { createHooks } from '../../kernel/hooks.js';
 import { createLogger } from '../../kernel/log.js';
-import { buildIndex, rank, tokenize } from '../../plugins/meta-tools/ranking.js';
+import { CompoundSplitter, MAX_COMPOUND_LENGTH } from '../../plugins/meta-tools/compound.js';
+import { buildIndex, MAX_INDEXED_DESCRIPTION, rank, tokenize, words } from '../../plugins/meta-tools/ranking.js';
+import { stem } from '../../plugins/meta-tools/stem.js';
 
 function corpus(tools: [string, string][]): Catalogue {
   const c = new Catalogue(createHooks(), createLogger({ level: 'error' }));
@@ -36,9 +38,11 @@ describe('filter_tools query ranking (field-weighted BM25 over name and summary)
   const index = buildIndex(catalogue.all(), catalogue.version);
   const names = (query: string) => rank(index, query, catalogue.all()).map((s) => s.entry.name);
 
-  it('splits names on _ - . and camelCase, lower-cased, plural folded', () => {
-    expect(tokenize('x_fs_readFile')).to.deep.equal(['fs', 'read', 'file']);
-    expect(tokenize('getIssueComments.v2-beta')).to.deep.equal(['get', 'issue', 'comment', 'v2', 'beta']);
+  it('splits names on _ - . and camelCase, acronyms and digits, lower-cased; terms are stemmed', () => {
+    expect(words('x_fs_readFile')).to.deep.equal(['fs', 'read', 'file']);
+    expect(words('getIssueComments.v2-beta')).to.deep.equal(['get', 'issue', 'comments', 'v', '2', 'beta']);
+    expect(words('parseHTTPResponse base64')).to.deep.equal(['parse', 'http', 'response', 'base', '64']);
+    expect(tokenize('x_fs_readFile')).to.deep.equal(['fs', 'read', 'fil']);
     expect(tokenize('list_pods')).to.deep.equal(['list', 'pod']);
   });
 
@@ -75,5 +79,93 @@ describe('filter_tools query ranking (field-weighted BM25 over name and summary)
   it('ranks only the candidates it is given (toolset narrowing comes first)', () => {
     const only = catalogue.all().filter((e) => e.name.startsWith('x_gh_'));
     expect(rank(index, 'prometheus query', only)).to.deep.equal([]);
+  });
+});
+
+describe('search terms: a conservative stemmer applied to queries and documents alike', () => {
+  const same = (...forms: string[]) => expect(new Set(forms.map(stem)).size, forms.join(' / ')).to.equal(1);
+
+  it('folds plurals: -s, -es after s/x/z/ch/sh, -ies to -y', () => {
+    same('step', 'steps');
+    same('search', 'searches');
+    same('box', 'boxes');
+    same('entity', 'entities');
+    same('directory', 'directories');
+  });
+
+  it('folds -ing and -ed, undoubling a consonant the inflection doubled but not l, s or z', () => {
+    same('think', 'thinking', 'thinks');
+    same('read', 'reading');
+    same('run', 'running');
+    same('stop', 'stopped', 'stopping');
+    same('call', 'calling', 'called');
+    same('pass', 'passed');
+  });
+
+  it('meets -ate verbs with their -ation nouns, and drops a silent final e', () => {
+    same('validate', 'validation', 'validating', 'validated');
+    same('create', 'creating', 'created', 'creation');
+    same('file', 'files');
+    same('size', 'sizes');
+  });
+
+  it('leaves short words, -ss/-us/-is endings, and stems that would lose their vowel alone', () => {
+    for (const w of ['bus', 'status', 'analysis', 'process', 'string', 'need', 'thing', 'using', 'v2', '64']) expect(stem(w), w).to.equal(w);
+  });
+});
+
+describe("compound name tokens split into the catalogue's own words", () => {
+  it('splits a glued name into words the vocabulary holds, allowing one unknown stretch', () => {
+    const splitter = new CompoundSplitter(new Set(['read', 'file', 'thinking', 'system', 'multiple', 'files']), new Set());
+    expect(splitter.split('readfile')).to.deep.equal(['read', 'file']);
+    expect(splitter.split('readmultiplefiles')).to.deep.equal(['read', 'multiple', 'files']);
+    // "sequential" is nowhere in this vocabulary, "thinking" is: the rest is the other word.
+    expect(splitter.split('sequentialthinking')).to.deep.equal(['sequential', 'thinking']);
+  });
+
+  it('does not split words the catalogue uses as words, tokens of no known part, or overlong tokens', () => {
+    const vocabulary = new Set(['every', 'thing', 'everything', 'data', 'base']);
+    const splitter = new CompoundSplitter(vocabulary, new Set(['everything']));
+    expect(splitter.split('everything')).to.equal(undefined);
+    expect(splitter.split('kubernetes')).to.equal(undefined);
+    // Two unknown stretches are no compound of this catalogue.
+    expect(splitter.split('quuxdatafrobnicate')).to.equal(undefined);
+    expect(splitter.split('database')).to.deep.equal(['data', 'base']);
+    const long = 'data'.repeat(MAX_COMPOUND_LENGTH / 4 + 1);
+    expect(splitter.split(long)).to.equal(undefined);
+  });
+
+  it('ranks a compound-named tool for a query in plain words, the compound built from the catalogue at index time', () => {
+    const c = corpus([
+      ['x_thinking_sequentialthinking', 'A tool for reflective problem-solving through thoughts.\nHelps with thinking through problems step by step.'],
+      ['core_workflow_update', 'Update a workflow: steps replace all steps.'],
+      ['x_fs_readfile', 'Read a file from disk.'],
+    ]);
+    const index = buildIndex(c.all(), c.version);
+    expect(rank(index, 'sequential thinking', c.all())[0]!.entry.name).to.equal('x_thinking_sequentialthinking');
+    expect(rank(index, 'think step by step', c.all())[0]!.entry.name).to.equal('x_thinking_sequentialthinking');
+    expect(index.postings.has('sequential')).to.equal(true);
+  });
+});
+
+describe('the description as a third field', () => {
+  it('finds a tool by words only its full description has, below a tool with them in name or summary', () => {
+    const c = corpus([
+      ['x_a_tool', 'Does a thing.\nWhen to use: breaking down complex problems into steps.'],
+      ['x_b_problem_steps', 'Plans problem steps.'],
+      ['x_c_other', 'Unrelated.'],
+    ]);
+    const r = rank(buildIndex(c.all(), c.version), 'complex problems', c.all()).map((s) => s.entry.name);
+    expect(r).to.include('x_a_tool');
+    expect(r).to.not.include('x_c_other');
+    const prob = rank(buildIndex(c.all(), c.version), 'problem steps', c.all()).map((s) => s.entry.name);
+    expect(prob[0]).to.equal('x_b_problem_steps');
+  });
+
+  it('indexes at most MAX_INDEXED_DESCRIPTION characters of a description (an upstream cannot bloat the index)', () => {
+    const c = corpus([['x_huge_tool', `Huge.\n${'filler '.repeat(MAX_INDEXED_DESCRIPTION / 7)} needleword`]]);
+    const index = buildIndex(c.all(), c.version);
+    expect(index.postings.has(stem('filler'))).to.equal(true);
+    expect(index.postings.has(stem('needleword'))).to.equal(false);
   });
 });

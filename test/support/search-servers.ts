@@ -1,0 +1,21 @@
+/**
+ * The real MCP servers whose tools the search query set (bench/search-queries.json) is written
+ * against: server-everything, server-memory, server-sequential-thinking and server-filesystem,
+ * each over stdio, as `startSwitchboard` files. Shared by the search bench and its e2e test so
+ * both rank the very same catalogue.
+ */
+import { join } from 'node:path';
+import { EVERYTHING, MEMORY, ROOT, stdioServer, type Files } from './harness.js';
+
+export const SEQUENTIAL_THINKING = join(ROOT, 'node_modules/@modelcontextprotocol/server-sequential-thinking/dist/index.js');
+export const FILESYSTEM = join(ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
+
+/** `allowedDir` is the one directory server-filesystem may touch (it refuses to start without one). */
+export function searchServers(allowedDir: string): Files {
+  return {
+    'mcpservers/everything.yaml': stdioServer('everything', EVERYTHING, ['stdio']),
+    'mcpservers/memory.yaml': stdioServer('memory', MEMORY, [], `env:\n  MEMORY_FILE_PATH: ${JSON.stringify(join(allowedDir, 'memory.jsonl'))}\n`),
+    'mcpservers/thinking.yaml': stdioServer('thinking', SEQUENTIAL_THINKING, [], 'env:\n  DISABLE_THOUGHT_LOGGING: "true"\n'),
+    'mcpservers/filesystem.yaml': stdioServer('filesystem', FILESYSTEM, [allowedDir]),
+  };
+}
