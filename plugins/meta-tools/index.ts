@@ -3,6 +3,7 @@ import { definePlugin } from '../../kernel/index.js';
 import { contentTools } from './content.js';
 import { discoveryTools } from './discovery.js';
 import { executionTools } from './execution.js';
+import { warmSearchIndex } from './index-warmer.js';
 import { announceCatalogueChanges } from './list-changed.js';
 import { nativeContent } from './native-content.js';
 import { serverTools } from './servers.js';
@@ -18,5 +19,6 @@ export default definePlugin({
     }
     nativeContent(kernel);
     announceCatalogueChanges(kernel);
+    warmSearchIndex(kernel);
   },
 });

@@ -83,7 +83,12 @@ export class ChildProcessTransport implements Transport {
         if (!this.stopping) this.onerror?.(new Error(exitMessage(code, signal, this.lastWords)));
         this.onclose?.();
       });
-      child.stdin.on('error', (err) => this.onerror?.(err));
+      child.stdin.on('error', (err) => {
+        // EPIPE: the process is gone (or closed its stdin); its exit, reported on close with
+        // the code and its last words, says why. Reported first, EPIPE would hide that.
+        if ((err as NodeJS.ErrnoException).code === 'EPIPE') return;
+        this.onerror?.(err);
+      });
       child.stdout.on('data', (chunk: Buffer) => {
         let lines: string[];
         try {
