@@ -120,7 +120,7 @@ export async function benchWorkflow(rounds = 5, iterations = 300): Promise<Workf
       directUs: Math.round(directUs * 10) / 10,
       workflowUs: Math.round(workflowUs * 10) / 10,
       addedPerStepUs: Math.round(((workflowUs - directUs) / calls) * 10) / 10,
-      targetPerStepUs: 200,
+      targetPerStepUs: 20,
     });
   }
   await store.flush();
