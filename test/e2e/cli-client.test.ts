@@ -236,16 +236,19 @@ describe('command-line client in a terminal (tmux)', function () {
       child.stdout.on('data', (c: Buffer) => (out += c.toString()));
       child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`tmux ${args.join(' ')} exited ${code}`))));
     });
+  let commands = 0;
   const screenAfter = async (command: string, done: RegExp): Promise<string> => {
-    await tmux('send-keys', '-t', session, 'clear', 'Enter');
-    await tmux('send-keys', '-t', session, command, 'Enter');
+    // The command first prints a marker that its typed text does not contain (printf puts it
+    // together), so its output is found however the screen scrolled. Finding the typed command
+    // instead raced a `clear`: the terminal echoes keys as they are typed, and a clear still
+    // running erased that echo (seen under load).
+    const mark = `begin-${++commands}`;
+    await tmux('send-keys', '-t', session, `printf 'begin-%s\\n' ${commands}; ${command}`, 'Enter');
     // Bounded only by the test's own timeout: a busy machine makes a command slow, not wrong.
-    for (const until = Date.now() + 50_000; Date.now() < until;) {
-      // With the scrollback, from the command's own line on: what it printed, however long
-      // the output and whenever `clear` took effect.
+    for (const until = Date.now() + 50_000; Date.now() < until; ) {
       const screen = await tmux('capture-pane', '-p', '-S', '-500', '-t', session);
-      const ran = screen.lastIndexOf(command);
-      const output = ran >= 0 ? screen.slice(ran + command.length) : '';
+      const at = screen.lastIndexOf(`${mark}\n`);
+      const output = at >= 0 ? screen.slice(at + mark.length + 1) : '';
       if (done.test(output)) return output;
       await new Promise((r) => setTimeout(r, 100));
     }

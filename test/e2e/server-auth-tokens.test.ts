@@ -10,12 +10,40 @@ import { expect } from 'chai';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { decodeJwt } from 'jose';
 import { callTool, connectHttp, eventually, freePort, meta, startSwitchboard, text, type Running } from '../support/harness.js';
-import { startTestIdp } from '../fixtures/identity-provider.js';
+import { startTestIdp, type TestIdp, type TestIdpOptions } from '../fixtures/identity-provider.js';
 import { mcpClient, registerClient, signIn, startProtected, type OAuthSetup } from '../support/oauth-setup.js';
 import { startDownstreamExchange, type DownstreamExchange } from '../fixtures/downstream-exchange.js';
 import { startBearerEchoServer, type BearerEchoServer } from '../fixtures/bearer-echo-server.js';
 
 const bearerOf = (header: string | undefined) => /^Bearer (.+)$/.exec(header ?? '')?.[1];
+/** The identity provider Switchboard (on `port`) signs people in with. */
+function switchboardIdp(port: number, more: Partial<TestIdpOptions> = {}): Promise<TestIdp> {
+  return startTestIdp({
+    ...more,
+    clients: [
+      {
+        client_id: 'switchboard',
+        client_secret: 'switchboard-idp-secret',
+        redirect_uris: [`http://127.0.0.1:${port}/oauth/callback`],
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+      },
+    ],
+  });
+}
+
+/** A remote identity provider that exchanges ID tokens of `issuer` (Dex with a connector trusting it). */
+function exchangerTrusting(issuer: string): Promise<DownstreamExchange> {
+  return startDownstreamExchange({
+    upstreamIssuer: issuer,
+    clientId: 'sb-remote',
+    clientSecret: 'remote-secret-789',
+    connectorId: 'home-idp',
+    tokenSeconds: 300,
+    reportedExpiresIn: 3600,
+  });
+}
+
 const tools = async (c: Client) => (await meta<{ tools: { name: string }[] }>(c, 'list_tools', { limit: 200 })).tools.map((t) => t.name);
 
 describe('per-server auth: forwarded and exchanged tokens, per person', function () {
@@ -34,25 +62,8 @@ describe('per-server auth: forwarded and exchanged tokens, per person', function
   before(async () => {
     // The identity provider exists before the upstreams that trust its keys, and Switchboard comes last.
     const port = await freePort();
-    const idp = await startTestIdp({
-      clients: [
-        {
-          client_id: 'switchboard',
-          client_secret: 'switchboard-idp-secret',
-          redirect_uris: [`http://127.0.0.1:${port}/oauth/callback`],
-          grant_types: ['authorization_code', 'refresh_token'],
-          response_types: ['code'],
-        },
-      ],
-    });
-    downstream = await startDownstreamExchange({
-      upstreamIssuer: idp.issuer,
-      clientId: 'sb-remote',
-      clientSecret: 'remote-secret-789',
-      connectorId: 'home-idp',
-      tokenSeconds: 300,
-      reportedExpiresIn: 3600,
-    });
+    const idp = await switchboardIdp(port);
+    downstream = await exchangerTrusting(idp.issuer);
     forwarded = await startBearerEchoServer({ name: 'forwarded', trust: { jwksUrl: `${idp.issuer}/jwks`, issuer: idp.issuer } });
     exchanged = await startBearerEchoServer({ name: 'exchanged', trust: { jwksUrl: downstream.jwksUrl, issuer: downstream.issuer } });
     plain = await startBearerEchoServer({ name: 'plain', open: true });
@@ -243,25 +254,8 @@ describe('per-server auth: token exchange towards a private address without mcpC
 
   before(async () => {
     const port = await freePort();
-    const idp = await startTestIdp({
-      clients: [
-        {
-          client_id: 'switchboard',
-          client_secret: 'switchboard-idp-secret',
-          redirect_uris: [`http://127.0.0.1:${port}/oauth/callback`],
-          grant_types: ['authorization_code', 'refresh_token'],
-          response_types: ['code'],
-        },
-      ],
-    });
-    downstream = await startDownstreamExchange({
-      upstreamIssuer: idp.issuer,
-      clientId: 'sb-remote',
-      clientSecret: 'remote-secret-789',
-      connectorId: 'home-idp',
-      tokenSeconds: 300,
-      reportedExpiresIn: 3600,
-    });
+    const idp = await switchboardIdp(port);
+    downstream = await exchangerTrusting(idp.issuer);
     echo = await startBearerEchoServer({ name: 'echo', open: true });
     setup = await startProtected({
       again: { idp, base: `http://127.0.0.1:${port}` } as OAuthSetup,
@@ -312,18 +306,7 @@ describe('per-server auth: a forwarded ID token is refreshed before it expires',
   before(async () => {
     const port = await freePort();
     // ID tokens of 40 s: Switchboard keeps one until 30 s before its exp, and the identity provider's sign-in is refreshed within 60 s of it.
-    const idp = await startTestIdp({
-      idTokenSeconds: 40,
-      clients: [
-        {
-          client_id: 'switchboard',
-          client_secret: 'switchboard-idp-secret',
-          redirect_uris: [`http://127.0.0.1:${port}/oauth/callback`],
-          grant_types: ['authorization_code', 'refresh_token'],
-          response_types: ['code'],
-        },
-      ],
-    });
+    const idp = await switchboardIdp(port, { idTokenSeconds: 40 });
     echo = await startBearerEchoServer({ name: 'echo', trust: { jwksUrl: `${idp.issuer}/jwks`, issuer: idp.issuer } });
     setup = await startProtected({
       again: { idp, base: `http://127.0.0.1:${port}` } as OAuthSetup,
