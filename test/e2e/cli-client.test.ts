@@ -245,7 +245,7 @@ describe('command-line client in a terminal (tmux)', function () {
     const mark = `begin-${++commands}`;
     await tmux('send-keys', '-t', session, `printf 'begin-%s\\n' ${commands}; ${command}`, 'Enter');
     // Bounded only by the test's own timeout: a busy machine makes a command slow, not wrong.
-    for (const until = Date.now() + 50_000; Date.now() < until; ) {
+    for (const until = Date.now() + 50_000; Date.now() < until;) {
       const screen = await tmux('capture-pane', '-p', '-S', '-500', '-t', session);
       const at = screen.lastIndexOf(`${mark}\n`);
       const output = at >= 0 ? screen.slice(at + mark.length + 1) : '';
