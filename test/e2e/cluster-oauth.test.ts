@@ -11,11 +11,10 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { callTool, errorCode, eventually, type Running } from '../support/harness.js';
 import { Browser, pkce, postForm } from '../support/oauth-browser.js';
-import { CLIENT_REDIRECT, mcpClient, registerClient, signIn, startProtected, type OAuthSetup } from '../support/oauth-setup.js';
-import { addReplicas, clusterYaml, health, initializeAt } from '../support/cluster.js';
+import { CLIENT_REDIRECT, mcpClient, registerClient, signIn, type OAuthSetup } from '../support/oauth-setup.js';
+import { startProtectedCluster, health, initializeAt } from '../support/cluster.js';
 import { redisServerMissing, startRedis, type RedisServer } from '../support/redis-server.js';
 
-const STORAGE_KEY = 'cluster-test-storage-key-0123456789abcdef';
 const RATE = 20;
 const BURST = 10;
 const PER_PERSON = 5;
@@ -47,17 +46,11 @@ describe('cluster mode: OAuth and limits across three replicas', function () {
       this.skip();
     }
     redis = await startRedis();
-    const more = [
-      '      storage:',
-      '        persistent: true',
-      '        encryptionKey: ${STORAGE_KEY}',
-      clusterYaml(redis),
+    ({ setup, replicas } = await startProtectedCluster(redis, 2, [
       '  limits:',
       `    maxSessionsPerPrincipal: ${PER_PERSON}`,
       `    rateLimit: {callsPerSecond: ${RATE}, burst: ${BURST}}`,
-    ].join('\n');
-    setup = await startProtected({ serverYaml: more, env: { STORAGE_KEY } });
-    replicas = [setup.sb, ...(await addReplicas(setup.sb, 2, { IDP_CLIENT_SECRET: 'switchboard-idp-secret', STORAGE_KEY }))];
+    ]));
     clientId = await registerClient(setup.base);
   });
 

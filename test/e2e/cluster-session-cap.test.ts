@@ -9,11 +9,10 @@ import { expect } from 'chai';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { callTool, errorCode, eventually, type Running } from '../support/harness.js';
-import { mcpClient, registerClient, signIn, startProtected, type OAuthSetup } from '../support/oauth-setup.js';
-import { addReplicas, clusterYaml, initializeAt } from '../support/cluster.js';
+import { mcpClient, registerClient, signIn, type OAuthSetup } from '../support/oauth-setup.js';
+import { startProtectedCluster, initializeAt } from '../support/cluster.js';
 import { redisServerMissing, startRedis, type RedisServer } from '../support/redis-server.js';
 
-const STORAGE_KEY = 'cluster-test-storage-key-0123456789abcdef';
 const PER_PERSON = 2;
 
 /** A ping for `sessionId` sent to `replica`: the replica takes up a copy of the session. */
@@ -46,17 +45,9 @@ describe('cluster mode: the per-person session cap counts sessions, not the repl
       this.skip();
     }
     redis = await startRedis();
-    const more = [
-      '      storage:',
-      '        persistent: true',
-      '        encryptionKey: ${STORAGE_KEY}',
-      clusterYaml(redis),
-      '  limits:',
-      `    maxSessionsPerPrincipal: ${PER_PERSON}`,
-    ].join('\n');
-    setup = await startProtected({ serverYaml: more, env: { STORAGE_KEY } });
-    a = setup.sb;
-    [b] = (await addReplicas(a, 1, { IDP_CLIENT_SECRET: 'switchboard-idp-secret', STORAGE_KEY })) as [Running];
+    let replicas: Running[];
+    ({ setup, replicas } = await startProtectedCluster(redis, 1, ['  limits:', `    maxSessionsPerPrincipal: ${PER_PERSON}`]));
+    [a, b] = replicas as [Running, Running];
   });
 
   after(async () => {

@@ -9,11 +9,9 @@ import { expect } from 'chai';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { callTool, errorCode, eventually, type Running } from '../support/harness.js';
 import { postForm } from '../support/oauth-browser.js';
-import { mcpClient, registerClient, signIn, startProtected, type OAuthSetup } from '../support/oauth-setup.js';
-import { addReplicas, clusterYaml, commandCounts, commandsBetween, health, initializeAt, TIMER_COMMANDS } from '../support/cluster.js';
+import { mcpClient, registerClient, signIn, type OAuthSetup } from '../support/oauth-setup.js';
+import { startProtectedCluster, commandCounts, commandsBetween, health, initializeAt, TIMER_COMMANDS } from '../support/cluster.js';
 import { redisServerMissing, startRedis, type RedisServer } from '../support/redis-server.js';
-
-const STORAGE_KEY = 'cluster-test-storage-key-0123456789abcdef';
 
 describe('cluster mode: verified access tokens cached per replica', function () {
   this.timeout(180_000);
@@ -31,10 +29,9 @@ describe('cluster mode: verified access tokens cached per replica', function () 
       this.skip();
     }
     redis = await startRedis();
-    const more = ['      storage:', '        persistent: true', '        encryptionKey: ${STORAGE_KEY}', clusterYaml(redis)].join('\n');
-    setup = await startProtected({ serverYaml: more, env: { STORAGE_KEY } });
-    a = setup.sb;
-    [b] = (await addReplicas(a, 1, { IDP_CLIENT_SECRET: 'switchboard-idp-secret', STORAGE_KEY })) as [Running];
+    let replicas: Running[];
+    ({ setup, replicas } = await startProtectedCluster(redis, 1));
+    [a, b] = replicas as [Running, Running];
     clientId = await registerClient(setup.base);
   });
 

@@ -5,6 +5,7 @@
  */
 import { request } from 'node:http';
 import { startSwitchboard, type Running } from './harness.js';
+import { startProtected, type OAuthSetup } from './oauth-setup.js';
 import type { RedisServer } from './redis-server.js';
 
 /** The `cluster:` block for config.yaml, indented under `aggregator:`. */
@@ -77,4 +78,19 @@ export function initializeAt(port: number, hostPort: string, headers: Record<str
     req.on('error', reject);
     req.end(body);
   });
+}
+
+/** The storage key the protected cluster's replicas share (OAuth state is sealed with it in Redis). */
+export const CLUSTER_STORAGE_KEY = 'cluster-test-storage-key-0123456789abcdef';
+
+/**
+ * A protected Switchboard (OAuth server on, persistent sealed storage, cluster mode on `redis`)
+ * and `more` replicas beside it: the first of `replicas` is the one the identity provider
+ * sends people back to. `serverYaml`: further lines under `aggregator:` (limits, say).
+ */
+export async function startProtectedCluster(redis: RedisServer, more: number, serverYaml: string[] = []): Promise<{ setup: OAuthSetup; replicas: Running[] }> {
+  const yaml = ['      storage:', '        persistent: true', '        encryptionKey: ${STORAGE_KEY}', clusterYaml(redis), ...serverYaml].join('\n');
+  const setup = await startProtected({ serverYaml: yaml, env: { STORAGE_KEY: CLUSTER_STORAGE_KEY } });
+  const replicas = [setup.sb, ...(await addReplicas(setup.sb, more, { IDP_CLIENT_SECRET: 'switchboard-idp-secret', STORAGE_KEY: CLUSTER_STORAGE_KEY }))];
+  return { setup, replicas };
 }
