@@ -10,6 +10,7 @@ import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/type
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { callTool, connectHttp, errorCode, eventually, makeConfigDir, startSwitchboard, stdioServer, TEST_SERVER, type Running } from '../support/harness.js';
 import { redisServerMissing, startRedis, type RedisServer } from '../support/redis-server.js';
+import { pingThenWait } from '../fixtures/workflows.js';
 
 interface Ev {
   id: number;
@@ -27,14 +28,7 @@ interface Execution {
   steps: { id: string; status: string }[];
 }
 
-const SLOW_RUN = `apiVersion: switchboard.dev/v1alpha1
-kind: Workflow
-metadata: {name: ping-then-wait}
-spec:
-  steps:
-    - {id: one, tool: x_tools_ping}
-    - {id: wait, tool: x_tools_slow, args: {ms: 8000}}
-`;
+const SLOW_RUN = pingThenWait(8_000);
 
 describe('cluster mode: events and executions shared through Redis', function () {
   this.timeout(180_000);

@@ -8,6 +8,7 @@ import { expect } from 'chai';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { callTool, connectHttp, eventually, makeConfigDir, startSwitchboard, stdioServer, TEST_SERVER, type Running } from '../support/harness.js';
 import { redisServerMissing, startRedis, type RedisServer } from '../support/redis-server.js';
+import { pingThenWait } from '../fixtures/workflows.js';
 
 interface Execution {
   execution_id: string;
@@ -16,14 +17,7 @@ interface Execution {
   steps: { id: string; status: string }[];
 }
 
-const SLOW_RUN = `apiVersion: switchboard.dev/v1alpha1
-kind: Workflow
-metadata: {name: ping-then-wait}
-spec:
-  steps:
-    - {id: one, tool: x_tools_ping}
-    - {id: wait, tool: x_tools_slow, args: {ms: 120000}}
-`;
+const SLOW_RUN = pingThenWait(120_000);
 
 describe('cluster mode: a run left running by a killed replica', function () {
   this.timeout(180_000);
