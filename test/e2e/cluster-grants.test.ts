@@ -12,7 +12,7 @@ import { callTool, errorCode, eventually, freePort, makeConfigDir, meta, type Ru
 import { Browser } from '../support/oauth-browser.js';
 import { startTestIdp } from '../fixtures/identity-provider.js';
 import { startProtectedMcpServer, type ProtectedServer } from '../fixtures/protected-mcp-server.js';
-import { mcpClient, registerClient, signIn, startProtected, type OAuthSetup } from '../support/oauth-setup.js';
+import { mcpClient, registerClient, signIn, startProtected, type OAuthSetup, switchboardAtIdp } from '../support/oauth-setup.js';
 import { addReplicas, clusterYaml } from '../support/cluster.js';
 import { redisServerMissing, startRedis, type RedisServer } from '../support/redis-server.js';
 
@@ -45,13 +45,7 @@ describe("cluster mode: a person's grant for a remote server obtained on one rep
     const idp = await startTestIdp({
       authorizationServer: true,
       clients: [
-        {
-          client_id: 'switchboard',
-          client_secret: 'switchboard-idp-secret',
-          redirect_uris: [`${base}/oauth/callback`],
-          grant_types: ['authorization_code', 'refresh_token'],
-          response_types: ['code'],
-        },
+        switchboardAtIdp(base),
         {
           client_id: RESOURCE_SERVER.clientId,
           client_secret: RESOURCE_SERVER.clientSecret,

@@ -13,7 +13,7 @@ import { parseAllDocuments } from 'yaml';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { callTool, errorCode, eventually, freePort, meta, ROOT, text } from '../support/harness.js';
 import { startKubeEnv, type KubeEnv } from '../support/kube-env.js';
-import { mcpClient, registerClient, signIn, startProtected, type OAuthSetup } from '../support/oauth-setup.js';
+import { mcpClient, registerClient, signIn, startProtected, type OAuthSetup, switchboardAtIdp } from '../support/oauth-setup.js';
 import { startTestIdp, type TestIdp } from '../fixtures/identity-provider.js';
 import { startDownstreamExchange, type DownstreamExchange } from '../fixtures/downstream-exchange.js';
 import { postForm } from '../support/oauth-browser.js';
@@ -66,15 +66,7 @@ describe('orchestrator mode: writes as the caller', function () {
     const base = `http://127.0.0.1:${port}`;
     idp = await startTestIdp({
       tls: { key: await readFile(keyFile, 'utf8'), cert: await readFile(certFile, 'utf8') },
-      clients: [
-        {
-          client_id: 'switchboard',
-          client_secret: 'switchboard-idp-secret',
-          redirect_uris: [`${base}/oauth/callback`],
-          grant_types: ['authorization_code', 'refresh_token'],
-          response_types: ['code'],
-        },
-      ],
+      clients: [switchboardAtIdp(base)],
     });
     // The cluster trusts ID tokens the provider issues to Switchboard's client: that is the orchestrator audience.
     kube = await startKubeEnv({ issuer: idp.issuer, clientId: 'switchboard', caFile: certFile });

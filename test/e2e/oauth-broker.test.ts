@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import { decodeJwt } from 'jose';
 import { postForm } from '../support/oauth-browser.js';
-import { protectedForSuite, registerClient, signIn, startProtected, type OAuthSetup, type Tokens } from '../support/oauth-setup.js';
+import { protectedForSuite, registerClient, signIn, startProtected, type OAuthSetup, type Tokens, switchboardAtIdp } from '../support/oauth-setup.js';
 import { startTestIdp, type TestIdp } from '../fixtures/identity-provider.js';
 import { startDownstreamExchange, type DownstreamExchange } from '../fixtures/downstream-exchange.js';
 import { freePort } from '../support/harness.js';
@@ -41,15 +41,7 @@ describe('OAuth server: brokered token exchange', function () {
   before(async () => {
     const port = await freePort();
     idp = await startTestIdp({
-      clients: [
-        {
-          client_id: 'switchboard',
-          client_secret: 'switchboard-idp-secret',
-          redirect_uris: [`http://127.0.0.1:${port}/oauth/callback`],
-          grant_types: ['authorization_code', 'refresh_token'],
-          response_types: ['code'],
-        },
-      ],
+      clients: [switchboardAtIdp(`http://127.0.0.1:${port}`)],
     });
     downstream = await startDownstreamExchange({
       upstreamIssuer: idp.issuer,

@@ -11,7 +11,7 @@ import { callTool, connectHttp, errorCode, eventually, freePort, makeConfigDir, 
 import { Browser, postForm } from '../support/oauth-browser.js';
 import { startTestIdp, type TestIdp } from '../fixtures/identity-provider.js';
 import { startProtectedMcpServer, type ProtectedServer } from '../fixtures/protected-mcp-server.js';
-import { mcpClient, registerClient, signIn as signInToSwitchboard, startProtected, type OAuthSetup } from '../support/oauth-setup.js';
+import { mcpClient, registerClient, signIn as signInToSwitchboard, startProtected, type OAuthSetup, switchboardAtIdp } from '../support/oauth-setup.js';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -345,13 +345,7 @@ describe('OAuth client behind OAuth protection: a grant belongs to the person', 
     const idp = await startTestIdp({
       authorizationServer: true,
       clients: [
-        {
-          client_id: 'switchboard',
-          client_secret: 'switchboard-idp-secret',
-          redirect_uris: [`${base}/oauth/callback`],
-          grant_types: ['authorization_code', 'refresh_token'],
-          response_types: ['code'],
-        },
+        switchboardAtIdp(base),
         {
           client_id: RESOURCE_SERVER.clientId,
           client_secret: RESOURCE_SERVER.clientSecret,

@@ -11,7 +11,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { decodeJwt } from 'jose';
 import { callTool, connectHttp, eventually, freePort, meta, startSwitchboard, text, type Running } from '../support/harness.js';
 import { startTestIdp, type TestIdp, type TestIdpOptions } from '../fixtures/identity-provider.js';
-import { mcpClient, registerClient, signIn, startProtected, type OAuthSetup } from '../support/oauth-setup.js';
+import { mcpClient, registerClient, signIn, startProtected, type OAuthSetup, switchboardAtIdp } from '../support/oauth-setup.js';
 import { startDownstreamExchange, type DownstreamExchange } from '../fixtures/downstream-exchange.js';
 import { startBearerEchoServer, type BearerEchoServer } from '../fixtures/bearer-echo-server.js';
 
@@ -20,15 +20,7 @@ const bearerOf = (header: string | undefined) => /^Bearer (.+)$/.exec(header ?? 
 function switchboardIdp(port: number, more: Partial<TestIdpOptions> = {}): Promise<TestIdp> {
   return startTestIdp({
     ...more,
-    clients: [
-      {
-        client_id: 'switchboard',
-        client_secret: 'switchboard-idp-secret',
-        redirect_uris: [`http://127.0.0.1:${port}/oauth/callback`],
-        grant_types: ['authorization_code', 'refresh_token'],
-        response_types: ['code'],
-      },
-    ],
+    clients: [switchboardAtIdp(`http://127.0.0.1:${port}`)],
   });
 }
 

@@ -25,6 +25,17 @@ export interface OAuthSetup {
  * provider, port and configuration directory (given as `configDir`, which then outlives
  * each Switchboard), as an operator's restart would.
  */
+/** Switchboard as a client of the identity provider: people sign in to it there, coming back to `base`. */
+export function switchboardAtIdp(base: string): NonNullable<TestIdpOptions['clients']>[number] {
+  return {
+    client_id: 'switchboard',
+    client_secret: 'switchboard-idp-secret',
+    redirect_uris: [`${base}/oauth/callback`],
+    grant_types: ['authorization_code', 'refresh_token'],
+    response_types: ['code'],
+  };
+}
+
 export async function startProtected(
   opts: {
     idp?: Partial<TestIdpOptions>;
@@ -41,16 +52,7 @@ export async function startProtected(
   const idp =
     opts.again?.idp ??
     (await startTestIdp({
-      clients: [
-        {
-          client_id: 'switchboard',
-          client_secret: 'switchboard-idp-secret',
-          redirect_uris: [`${base}/oauth/callback`],
-          grant_types: ['authorization_code', 'refresh_token'],
-          response_types: ['code'],
-        },
-        ...moreClients,
-      ],
+      clients: [switchboardAtIdp(base), ...moreClients],
       ...idpOptions,
     }));
   const config = [
