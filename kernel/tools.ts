@@ -59,7 +59,28 @@ export interface ToolDefinition {
    * there now rather than the enum clients were last shown.
    */
   validationSchema?: JsonSchemaObject;
+  /** Whether the tool may run as a task (2025-11-25 tasks), as MCP's `Tool.execution` says; absent means forbidden. */
+  execution?: { taskSupport?: TaskSupport };
   invoke: ToolInvoker;
+}
+
+/** MCP's `execution.taskSupport`: whether a tool may (optional), must (required) or cannot (forbidden) run as a task. */
+export type TaskSupport = 'forbidden' | 'optional' | 'required';
+
+/**
+ * A call the caller asked to run as a task (2025-11-25 tasks). The call still resolves with
+ * its final result, which becomes the task's; meanwhile the tool's owner tells the task what
+ * it runs as and how it goes, so `tasks/get` and `tasks/cancel` reach the real work.
+ */
+export interface TaskCall {
+  /** The task's id, as the caller knows it. */
+  readonly id: string;
+  /** The time to keep the task the caller asked for, in ms (the task may keep it shorter). */
+  readonly ttl?: number;
+  /** The call runs as task `taskId` of upstream `server` (recorded with the task; cancelling the call cancels it there). */
+  runsAs(ref: { server: string; taskId: string }): void;
+  /** A status before the final one: `working` with a message, or `input_required` while the work waits on the caller. */
+  status(status: 'working' | 'input_required', message?: string): void;
 }
 
 /** One tool call in flight. */
@@ -73,6 +94,8 @@ export interface CallContext {
   depth: number;
   /** The way back to the calling client, for what an upstream asks or logs during the call. */
   client?: ClientChannel;
+  /** Present when the caller asked for the call to run as a task; workflow steps inherit it. */
+  task?: TaskCall;
 }
 
 /** Whether `server` serves this tool: it is its server, or a family member that has it. */
