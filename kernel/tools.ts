@@ -94,7 +94,7 @@ export interface CallContext {
   depth: number;
   /** The way back to the calling client, for what an upstream asks or logs during the call. */
   client?: ClientChannel;
-  /** Present when the caller asked for the call to run as a task; workflow steps inherit it. */
+  /** Present when the caller asked for the call to run as a task; a workflow's steps do not inherit it (the run is the task). */
   task?: TaskCall;
 }
 
