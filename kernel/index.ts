@@ -42,7 +42,7 @@ export type { ConfigProblem } from './errors.js';
 
 // Tools, calls and the catalogue.
 export { coreToolName, servedBy } from './tools.js';
-export type { CallContext, JsonObject, JsonSchemaObject, TaskCall, TaskSupport, ToolAnnotations, ToolDefinition, ToolInvoker } from './tools.js';
+export type { CallContext, Icon, JsonObject, JsonSchemaObject, TaskCall, TaskSupport, ToolAnnotations, ToolDefinition, ToolInvoker } from './tools.js';
 export { ANNOTATIONS, coreTool, publishCoreTools } from './core-tool.js';
 export type { CatalogueEntry } from './catalogue.js';
 export type { Cancellation } from './cancellation.js';

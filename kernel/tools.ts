@@ -5,7 +5,7 @@
  */
 import type { Cancellation } from './cancellation.js';
 import type { AdminOperation } from './contracts/authorization.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Icon } from '@modelcontextprotocol/sdk/types.js';
 import type { ClientChannel } from './mcp/shared/client-channel.js';
 import type { RequestContext } from './request-context.js';
 
@@ -20,6 +20,13 @@ export interface ToolAnnotations {
 }
 
 export type JsonObject = { [key: string]: unknown };
+
+/**
+ * MCP's icon (2025-11-25, SEP-973): what a client may show beside a tool, resource, template,
+ * prompt or implementation. Icons from upstreams are data Switchboard passes on, never fetches;
+ * the upstreams plugin keeps only the safe ones (plugins/upstreams/icons.ts).
+ */
+export type { Icon };
 
 export interface JsonSchemaObject extends JsonObject {
   type?: unknown;
@@ -45,6 +52,8 @@ export interface ToolDefinition {
   originalName?: string;
   annotations?: ToolAnnotations;
   labels?: Record<string, string>;
+  /** Icons a client may show for the tool; never empty when present. */
+  icons?: readonly Icon[];
   /** A core tool that performs an admin operation says which: callers who may never perform it do not see the tool. */
   operation?: AdminOperation;
   /**

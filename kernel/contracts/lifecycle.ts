@@ -2,6 +2,7 @@
  * The lifecycle of managed services, as core_service_* and list_servers see it. The
  * upstreams plugin provides one ManagedService per MCP server definition.
  */
+import type { Icon } from '../tools.js';
 import type { Owner, SignInTargets } from './sign-in.js';
 
 /** What a connection to an MCP server goes through, whatever its transport. */
@@ -46,6 +47,7 @@ export interface UpstreamResource {
   title?: string;
   description?: string;
   mimeType?: string;
+  icons?: Icon[];
 }
 
 /** A prompt an upstream serves, under its catalogue name `x_<server>_<prompt>`. */
@@ -55,6 +57,7 @@ export interface UpstreamPrompt {
   originalName: string;
   description?: string;
   arguments?: { name: string; description?: string; required?: boolean }[];
+  icons?: Icon[];
 }
 
 /** A resource template an upstream serves (RFC 6570 `uriTemplate`), with the server it came from. */
@@ -65,6 +68,7 @@ export interface UpstreamResourceTemplate {
   title?: string;
   description?: string;
   mimeType?: string;
+  icons?: Icon[];
 }
 
 export type ContentChange = { type: 'list' } | { type: 'updated'; server: string; uri: string };
