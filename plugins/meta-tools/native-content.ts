@@ -215,6 +215,7 @@ export function nativeContent(kernel: KernelApi): void {
             name: p.name,
             ...(p.description ? { description: p.description } : {}),
             ...(p.arguments ? { arguments: p.arguments } : {}),
+            ...(p.icons ? { icons: p.icons } : {}),
           })),
           ...(nextCursor ? { nextCursor } : {}),
         };

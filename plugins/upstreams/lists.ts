@@ -1,8 +1,9 @@
 /**
  * What an upstream serves, read in full: its tools, resources, resource templates and
  * prompts, at connect and again whenever it says a list changed. Scrubbed once here, as
- * they arrive: every listing then serves them as they are. A tool list past the configured
- * limits is refused whole (ToolListLimitError), page by page, before the rest is read.
+ * they arrive, and their icons checked (icons.ts): every listing then serves them as they
+ * are. A tool list past the configured limits is refused whole (ToolListLimitError), page
+ * by page, before the rest is read.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
@@ -16,6 +17,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger, SecretsApi } from '../../kernel/index.js';
+import { keepSafeIcons } from './icons.js';
 import { checkToolPage, ToolListLimitError, type ToolListLimits } from './tool-limits.js';
 import { listToolsPage } from './tool-list.js';
 
@@ -30,16 +32,30 @@ export interface ServedLists {
 export async function readLists(client: Client, into: ServedLists, limits: ToolListLimits, log: Logger, secrets: SecretsApi): Promise<void> {
   const caps = client.getServerCapabilities() ?? {};
   into.tools = caps.tools ? await listTools(client, limits, log, secrets) : [];
-  into.resources = caps.resources ? secrets.scrubValue(await listAll((cursor) => client.listResources(cursor ? { cursor } : {}), 'resources')) : [];
+  into.resources = caps.resources
+    ? safeIcons(secrets.scrubValue(await listAll((cursor) => client.listResources(cursor ? { cursor } : {}), 'resources')), (r) => `resource '${r.uri}'`, log)
+    : [];
   // Templates are optional even for servers with resources: one that has none may not answer.
   into.resourceTemplates = caps.resources
-    ? secrets.scrubValue(
-        await listAll<'resourceTemplates', ResourceTemplate>((cursor) => client.listResourceTemplates(cursor ? { cursor } : {}), 'resourceTemplates').catch(
-          (): ResourceTemplate[] => [],
+    ? safeIcons(
+        secrets.scrubValue(
+          await listAll<'resourceTemplates', ResourceTemplate>((cursor) => client.listResourceTemplates(cursor ? { cursor } : {}), 'resourceTemplates').catch(
+            (): ResourceTemplate[] => [],
+          ),
         ),
+        (t) => `resource template '${t.uriTemplate}'`,
+        log,
       )
     : [];
-  into.prompts = caps.prompts ? secrets.scrubValue(await listAll((cursor) => client.listPrompts(cursor ? { cursor } : {}), 'prompts')) : [];
+  into.prompts = caps.prompts
+    ? safeIcons(secrets.scrubValue(await listAll((cursor) => client.listPrompts(cursor ? { cursor } : {}), 'prompts')), (p) => `prompt '${p.name}'`, log)
+    : [];
+}
+
+/** `items`, each with only the icons worth keeping (icons.ts); tools get theirs page by page (tool-list.ts). */
+function safeIcons<T extends { icons?: unknown }>(items: T[], what: (item: T) => string, log: Logger): T[] {
+  for (const item of items) keepSafeIcons(item, what(item), log);
+  return items;
 }
 
 /** Page by page, so a list past the limits is refused before the rest of it is read. */

@@ -10,6 +10,7 @@ import {
   type ConfigSnapshot,
   type ContentChange,
   type KernelApi,
+  type Icon,
   type Logger,
   type McpServerDefinition,
   type Owner,
@@ -40,13 +41,14 @@ function connectionKey(d: McpServerDefinition): string {
   return JSON.stringify([d.type, d.command, d.args, d.url, d.env, d.headers, d.timeout, d.auth]);
 }
 
-type Described = { title?: string; description?: string; mimeType?: string };
+type Described = { title?: string; description?: string; mimeType?: string; icons?: Icon[] };
 
 /** `entry` with the descriptive fields `from` has (absent ones stay absent, not undefined). */
 function withDescription<T extends Described>(entry: T, from: Described): T {
   if (from.title) entry.title = from.title;
   if (from.description) entry.description = from.description;
   if (from.mimeType) entry.mimeType = from.mimeType;
+  if (from.icons) entry.icons = from.icons;
   return entry;
 }
 

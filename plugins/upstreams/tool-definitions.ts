@@ -30,6 +30,8 @@ export function toolDefinitions(conn: UpstreamConnection, tools: readonly Tool[]
       invoke: run ? (args, call) => run(original, args, call) : (args, call) => conn.callTool(original, args, call),
     };
     if (tool.outputSchema) def.outputSchema = tool.outputSchema;
+    // Already checked as the list arrived (icons.ts): kept or gone, never raw.
+    if (tool.icons) def.icons = tool.icons;
     if (tool.annotations) {
       const { title: _title, ...hints } = tool.annotations;
       if (Object.keys(hints).length) def.annotations = hints;
@@ -44,6 +46,7 @@ export function promptEntries(conn: UpstreamConnection): UpstreamPrompt[] {
     const entry: UpstreamPrompt = { name: externalName(conn, p.name), server: conn.name, originalName: p.name };
     if (p.description) entry.description = p.description;
     if (p.arguments) entry.arguments = p.arguments.map((a) => ({ ...a }));
+    if (p.icons) entry.icons = p.icons;
     return entry;
   });
 }

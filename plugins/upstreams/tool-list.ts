@@ -9,11 +9,12 @@
  * Each page is scrubbed of known secrets here, once, as it arrives: descriptions and schemas
  * are upstream text that list_tools, describe_tool and the catalogue then serve as they are,
  * with no scrubbing per listing. A server that knows no secret costs nothing; one page with
- * a secret is copied once.
+ * a secret is copied once. Icons are checked here too, once (icons.ts).
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { ListToolsResultSchema, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger, SecretsApi } from '../../kernel/index.js';
+import { keepSafeIcons } from './icons.js';
 
 interface Page {
   tools: Tool[];
@@ -62,6 +63,7 @@ export async function listToolsPage(client: Client, cursor: string | undefined, 
     }
     const tool = t as unknown as Tool;
     tool.inputSchema = sharedSchema(tool.inputSchema);
+    keepSafeIcons(tool, `tool '${tool.name}'`, log);
     tools.push(tool);
   }
   return page.nextCursor ? { tools, nextCursor: page.nextCursor } : { tools };
