@@ -142,5 +142,9 @@ function familyTool(family: string, instanceArg: string, original: string, offer
   };
   const hints = hintsOf(first);
   if (hints && offers.every((o) => sameJson(hintsOf(o.tool), hints))) def.annotations = hints;
+  // Like the hints: said of the family tool only when every member says the same, since a
+  // call may go to any of them.
+  if (first.outputSchema && offers.every((o) => sameJson(o.tool.outputSchema, first.outputSchema))) def.outputSchema = first.outputSchema;
+  if (first.icons && offers.every((o) => sameJson(o.tool.icons, first.icons))) def.icons = first.icons;
   return def;
 }
