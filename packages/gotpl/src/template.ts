@@ -62,6 +62,14 @@ export class Template {
   }
 
   /**
+   * Whether evaluate() may yield any value (the source is exactly one action) rather than
+   * always the rendered string: what a caller needs to say what type a template produces.
+   */
+  get yieldsValue(): boolean {
+    return this.single !== null;
+  }
+
+  /**
    * Executes the template; throws TemplateExecError, or TemplateBudgetError when it spends
    * more than `budget` (unlimited when none is given; share one budget between the
    * templates of one rendering).

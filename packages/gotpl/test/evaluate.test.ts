@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { compile } from '../src/index.js';
 import { evaluate } from './support/render.js';
 
 const data = { input: { count: 3, ratio: 0.5, ok: true, name: 'n', list: [1, 2], obj: { a: 1 }, none: null } };
@@ -42,5 +43,17 @@ describe('gotpl: evaluate() returns typed values for a lone action', () => {
 
   it('raises the same errors as render', () => {
     expect(() => evaluate('{{ .input.missing }}', data)).to.throw('map has no entry for key "missing"');
+  });
+});
+
+describe('gotpl: yieldsValue says which templates evaluate() may type', () => {
+  it('is true for exactly one action and false for anything that renders to a string', () => {
+    expect(compile('{{ .input.count }}').yieldsValue).to.equal(true);
+    expect(compile('{{- .input.list | len -}}').yieldsValue).to.equal(true);
+    expect(compile(' {{ .input.count }}').yieldsValue).to.equal(false);
+    expect(compile('{{ .input.count }}{{ .input.count }}').yieldsValue).to.equal(false);
+    expect(compile('{{ $x := .input.count }}').yieldsValue).to.equal(false);
+    expect(compile('{{/* note */}}{{ .input.count }}').yieldsValue).to.equal(false);
+    expect(compile('plain').yieldsValue).to.equal(false);
   });
 });
