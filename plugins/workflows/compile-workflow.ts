@@ -1,11 +1,12 @@
 /**
  * A workflow definition checked and compiled once: steps (compile-step.ts), rollback steps,
- * the output template, the input schema derived from `args`. Everything the engine needs
- * per run is here.
+ * the output template, the input schema derived from `args`, the output schema derived
+ * from the output template. Everything the engine needs per run is here.
  */
 import type { JsonSchemaObject, WorkflowArgDefinition } from '../../kernel/index.js';
 import { compileStep, compileSubSteps, type CompiledStep, type CompiledToolStep, type StepContext } from './compile-step.js';
 import type { WorkflowDefinition } from './definition.js';
+import { outputSchemaOf } from './output-schema.js';
 import { compileValue, TemplateLocationError, type CompiledValue } from './templates.js';
 
 export type { CompiledCondition, CompiledGroup, CompiledLoop, CompiledStep, CompiledToolStep } from './compile-step.js';
@@ -18,6 +19,8 @@ export interface CompiledWorkflow {
   /** The output template, when the workflow shapes its result. */
   output?: CompiledValue;
   inputSchema: JsonSchemaObject;
+  /** What a run returns, when the output template fixes its shape (output-schema.ts). */
+  outputSchema?: JsonSchemaObject;
   /** Every tool the workflow needs: step, sub-step, condition and onFailure tools. */
   tools: string[];
 }
@@ -76,5 +79,7 @@ export function compileWorkflow(def: WorkflowDefinition): Compilation {
   if (ctx.errors.length) return { ok: false, errors: ctx.errors };
   const workflow: CompiledWorkflow = { def, steps, onFailure, inputSchema: inputSchemaOf(def.args), tools: [...ctx.tools] };
   if (output) workflow.output = output;
+  const outputSchema = outputSchemaOf(output);
+  if (outputSchema) workflow.outputSchema = outputSchema;
   return { ok: true, workflow };
 }

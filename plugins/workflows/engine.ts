@@ -207,6 +207,8 @@ export class WorkflowEngine {
         record.status = 'completed';
         record.result = done.doc;
         answer = objectResult(safe(done.doc));
+        // _debug changes what the text shows, not the typed result the output schema promises.
+        if (done.shaped && wf.outputSchema) answer.structuredContent = safe(done.shaped);
       } else {
         // The output template did not render: a failure, whose document still holds every result.
         record.status = 'failed';

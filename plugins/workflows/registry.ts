@@ -154,6 +154,7 @@ export class WorkflowRegistry {
       },
     };
     if (Object.keys(workflow.def.labels).length) def.labels = workflow.def.labels;
+    if (workflow.outputSchema) def.outputSchema = workflow.outputSchema;
     return def;
   }
 }

@@ -26,7 +26,12 @@ export interface DocumentParts {
   debug: boolean;
 }
 
-export type Completion = { ok: true; doc: JsonObject } | { ok: false; doc: JsonObject; error: string };
+/**
+ * `doc` is what the run's text shows; `shaped`, with `_debug` and an output template, is the
+ * rendering plus `execution_id` the debug document replaced: what structuredContent holds
+ * when the workflow declares an output schema (decisions.md "A workflow's output schema").
+ */
+export type Completion = { ok: true; doc: JsonObject; shaped?: JsonObject } | { ok: false; doc: JsonObject; error: string };
 
 /** JSON has no NaN or Infinity: they become null rather than break a client's parser. */
 function jsonSafe(value: unknown): unknown {
@@ -84,17 +89,22 @@ export function completedDocument(wf: CompiledWorkflow, p: DocumentParts, budget
     doc.output_error = error;
     return { ok: false, doc, error };
   }
+  const shaped = shapedDocument(p.executionId, rendered);
   if (p.debug) {
     const doc = jsonSafe(fullDocument(wf, p, true)) as JsonObject;
     doc.output = rendered;
-    return { ok: true, doc };
+    return { ok: true, doc, shaped };
   }
-  const doc: JsonObject = { execution_id: p.executionId };
-  // The template's own keys, never over the execution id; a list or a string goes under `output`.
+  return { ok: true, doc: shaped };
+}
+
+/** The rendering's own keys, never over the execution id; a list or a string goes under `output`. */
+function shapedDocument(executionId: string, rendered: unknown): JsonObject {
+  const doc: JsonObject = { execution_id: executionId };
   if (isObject(rendered)) {
     for (const [k, v] of Object.entries(rendered)) if (k !== 'execution_id') doc[k] = v;
   } else doc.output = rendered;
-  return { ok: true, doc };
+  return doc;
 }
 
 /** A failed or cancelled run: the full document, with the human message as `error`. */
