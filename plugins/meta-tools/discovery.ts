@@ -66,7 +66,8 @@ export function discoveryTools(kernel: KernelApi): MetaToolDefinition[] {
 
   const describeTool: MetaToolDefinition = {
     name: 'describe_tool',
-    description: 'Describe one tool fully: description, inputSchema, server, kind, annotations, and how to invoke it with call_tool.',
+    description:
+      'Describe one tool fully: description, inputSchema, outputSchema (when it declares one), server, kind, annotations, icons, and how to invoke it with call_tool.',
     annotations: READ_ONLY,
     inputSchema: {
       type: 'object',

@@ -1,6 +1,6 @@
 /**
  * The output schema of a workflow tool, read from its `output` template once, when the
- * definition compiles (decisions.md "A workflow's output schema"). A workflow declares one
+ * definition compiles (decisions.md "Structured output"). A workflow declares one
  * only when the template fixes the shape of what a run returns: the rendering plus
  * `execution_id` (result-document.ts). That is so for a mapping (its keys, always all
  * there), a list, a literal and a template with text around its actions (always a string,

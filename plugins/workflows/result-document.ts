@@ -29,7 +29,7 @@ export interface DocumentParts {
 /**
  * `doc` is what the run's text shows; `shaped`, with `_debug` and an output template, is the
  * rendering plus `execution_id` the debug document replaced: what structuredContent holds
- * when the workflow declares an output schema (decisions.md "A workflow's output schema").
+ * when the workflow declares an output schema (decisions.md "Structured output").
  */
 export type Completion = { ok: true; doc: JsonObject; shaped?: JsonObject } | { ok: false; doc: JsonObject; error: string };
 
