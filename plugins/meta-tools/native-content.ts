@@ -79,7 +79,7 @@ export function nativeContent(kernel: KernelApi): void {
   };
   const ownerOf = (uri: string, call: CallContext): string => serverOf(uri, sessionOwner(call.request.session), call.request.view);
 
-  const subscriptions = new ResourceSubscriptions(kernel, serverOf);
+  const subscriptions = new ResourceSubscriptions(kernel, serverOf, MAX_SUBSCRIPTIONS_PER_SESSION);
   const changed = async (session: Session) => {
     if (kernel.hooks.onSessionChange.isUsed()) await kernel.hooks.onSessionChange.promise(session, 'here');
   };

@@ -35,6 +35,8 @@ export class ResourceSubscriptions {
   constructor(
     private readonly kernel: KernelApi,
     private readonly serverOf: ResourceOwner,
+    /** A record read from Redis is followed for at most this many URIs: what subscribe lets a session have. */
+    private readonly perSession: number,
   ) {
     kernel.hooks.onSessionClose.tap('native-content', (session) => {
       for (const [uri, w] of [...this.watched]) if (w.sessions.has(session)) void this.remove(session, uri);
@@ -97,7 +99,12 @@ export class ResourceSubscriptions {
   private async follow(session: Session): Promise<void> {
     for (const [uri, w] of [...this.watched]) if (w.sessions.has(session) && !session.subscriptions.has(uri)) void this.remove(session, uri);
     const adding: Promise<void>[] = [];
+    let followed = 0;
     for (const uri of session.subscriptions) {
+      if (++followed > this.perSession) {
+        this.kernel.log.warn(`session ${session.id}: its record lists more than ${this.perSession} subscriptions; the rest are not watched here`);
+        break;
+      }
       if (this.watched.get(uri)?.sessions.has(session)) continue;
       let server: string;
       try {

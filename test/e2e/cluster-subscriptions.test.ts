@@ -6,6 +6,7 @@
  * replica that held its stream; each update reaches the session exactly once.
  */
 import { expect } from 'chai';
+import { Redis } from 'ioredis';
 import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -214,5 +215,33 @@ describe('cluster mode: resource subscriptions outlive the replica that took the
     expect(w.heard.get('ask://counter'), 'updates heard after the unsubscribe').to.equal(2);
     console.log(`      stream back ${reconnectedMs} ms after the kill; update heard ${heardMs} ms after the bump`);
     await w.end();
+  });
+
+  it('a record in Redis whose subscriptions are not URIs is refused, not followed upstream', async () => {
+    const live = replicas.filter((r) => r.proc.exitCode === null && r.proc.signalCode === null);
+    const [first, other] = live as [Running, Running];
+    const w = await watcher([first.url], () => first.url);
+    const id = (w.client.transport as StreamableHTTPClientTransport).sessionId!;
+    const probe = new Redis(redis.url);
+    try {
+      const key = `switchboard:session:${id}`;
+      const record = JSON.parse((await probe.get(key))!) as Record<string, unknown>;
+      await probe.set(key, JSON.stringify({ ...record, subscriptions: ['ask://counter', { uri: 'ask://marker' }] }), 'EX', 60);
+      const res = await fetch(other.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-session-id': id,
+          'mcp-protocol-version': '2025-06-18',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
+      expect(res.status).to.equal(503);
+      expect(await res.text()).to.include(`the record of session '${id}' in Redis is not a session record this version understands`);
+    } finally {
+      probe.disconnect();
+      await w.client.close();
+    }
   });
 });
