@@ -45,7 +45,7 @@ export interface KernelHooks {
   /**
    * What other replicas keep of a session changed (log level, subscriptions): 'here' when a
    * request on this process changed it, 'elsewhere' when another replica did and this copy was
-   * updated (cluster mode). Fired only when something taps it; the request that made the
+   * updated, or a copy was just rebuilt here from the session's record (cluster mode). Fired only when something taps it; the request that made the
    * change is answered once the taps are done (the other replicas know by then).
    */
   onSessionChange: AsyncSeriesHook<[Session, 'here' | 'elsewhere']>;

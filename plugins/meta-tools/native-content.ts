@@ -1,7 +1,7 @@
 /**
  * Resources, prompts and completions as MCP itself offers them, next to the meta-tools:
  * resources/list (paged), resources/templates/list, resources/read, resources/subscribe
- * and unsubscribe (updates delivered to the subscribed sessions), prompts/list and
+ * and unsubscribe (resource-subscriptions.ts), prompts/list and
  * prompts/get (named `x_<server>_<prompt>` as the meta-tools name them) and
  * completion/complete, each routed to the server that owns the resource or prompt. The
  * caller's toolset narrows them exactly as it narrows list_resources and list_prompts: a
@@ -19,9 +19,10 @@ import {
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { ownerOf as sessionOwner, type CallContext, type CatalogueView, type KernelApi, type Session } from '../../kernel/index.js';
+import { ownerOf as sessionOwner, type CallContext, type CatalogueView, type KernelApi, type Owner, type Session } from '../../kernel/index.js';
 import { serverVisible } from './content.js';
 import { AUTH_STATUS_RESOURCE, AUTH_STATUS_URI, readAuthStatus } from './auth-status.js';
+import { ResourceSubscriptions } from './resource-subscriptions.js';
 
 const PAGE = 100;
 /** Resources one session may watch at once: each is a line of its record in cluster mode and an upstream subscription. */
@@ -49,10 +50,8 @@ export function nativeContent(kernel: KernelApi): void {
   const upstreams = () => kernel.services.get('upstreams');
   const visible = (server: string, view: CatalogueView | undefined) => serverVisible(kernel, server, view);
 
-  /** The one server that serves `uri` (a listed resource, else a matching template), within the view. */
-  const ownerOf = (uri: string, call: CallContext): string => {
-    const view = call.request.view;
-    const who = sessionOwner(call.request.session);
+  /** The one server that serves `uri` (a listed resource, else a matching template) for `who`, within the view. */
+  const serverOf = (uri: string, who: Owner, view?: CatalogueView): string => {
     let owners = [
       ...new Set(
         upstreams()
@@ -78,35 +77,18 @@ export function nativeContent(kernel: KernelApi): void {
       );
     return owners[0]!;
   };
+  const ownerOf = (uri: string, call: CallContext): string => serverOf(uri, sessionOwner(call.request.session), call.request.view);
 
-  // Subscriptions: per URI, the sessions that asked; the upstream is subscribed once.
-  const subscribers = new Map<string, { server: string; sessions: Set<Session> }>();
+  const subscriptions = new ResourceSubscriptions(kernel, serverOf, MAX_SUBSCRIPTIONS_PER_SESSION);
   const changed = async (session: Session) => {
     if (kernel.hooks.onSessionChange.isUsed()) await kernel.hooks.onSessionChange.promise(session, 'here');
   };
-  const unsubscribe = async (uri: string, session: Session) => {
-    const s = subscribers.get(uri);
-    if (!s?.sessions.delete(session) || s.sessions.size > 0) return;
-    subscribers.delete(uri);
-    await upstreams()
-      .unsubscribe(s.server, uri)
-      .catch(() => undefined);
-  };
-  kernel.hooks.onSessionClose.tap('native-content', (session) => {
-    for (const uri of [...subscribers.keys()]) void unsubscribe(uri, session);
-  });
-  // The upstream subscription lives on the replica that took it; an unsubscribe served by
-  // another replica reaches this one as the session's changed record (cluster mode).
-  kernel.hooks.onSessionChange.tap('native-content', (session, origin) => {
-    if (origin !== 'elsewhere') return;
-    for (const [uri, s] of [...subscribers]) if (s.sessions.has(session) && !session.subscriptions.has(uri)) void unsubscribe(uri, session);
-  });
 
   let listed = '';
   let timer: NodeJS.Timeout | undefined;
   upstreams().watch((change) => {
     if (change.type === 'updated') {
-      for (const session of subscribers.get(change.uri)?.sessions ?? []) void session.server.sendResourceUpdated({ uri: change.uri }).catch(() => undefined);
+      subscriptions.updated(change.uri);
       return;
     }
     // Debounced, and only when what is offered really changed (tools coming and going do not count).
@@ -125,6 +107,7 @@ export function nativeContent(kernel: KernelApi): void {
       ]);
       if (now === listed) return;
       listed = now;
+      subscriptions.retry();
       kernel.endpoint.notifyListChanged('resources', kernel.sessions.all());
       kernel.endpoint.notifyListChanged('prompts', kernel.sessions.all());
     }, 100);
@@ -177,13 +160,7 @@ export function nativeContent(kernel: KernelApi): void {
             ErrorCode.InvalidParams,
             `This session already watches ${MAX_SUBSCRIPTIONS_PER_SESSION} resources, the most one session may; unsubscribe from one before subscribing to '${uri}'`,
           );
-        const server = ownerOf(uri, call);
-        const s = subscribers.get(uri);
-        if (s) s.sessions.add(call.request.session);
-        else {
-          await upstreams().subscribe(server, uri);
-          subscribers.set(uri, { server, sessions: new Set([call.request.session]) });
-        }
+        await subscriptions.add(session, uri, ownerOf(uri, call));
         if (!session.subscriptions.has(uri)) {
           session.subscriptions.add(uri);
           await changed(session);
@@ -196,7 +173,7 @@ export function nativeContent(kernel: KernelApi): void {
       handle: async (req, call) => {
         const uri = String(req.params?.uri);
         const session = call.request.session;
-        await unsubscribe(uri, session);
+        await subscriptions.remove(session, uri);
         if (session.subscriptions.delete(uri)) await changed(session);
         return {};
       },

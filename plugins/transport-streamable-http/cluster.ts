@@ -5,7 +5,8 @@
  * rebuilds it from the record (same owner only) and keeps it, so later requests there cost
  * no directory round trip. Each replica that holds a copy hears the session's channel: a
  * message for the GET stream (written where the stream is held), the record changed, or
- * the session ended. Without the service none of this exists and nothing here runs.
+ * the session ended. A copy, resumed or changed, is announced as `onSessionChange(...,
+ * 'elsewhere')`, so that what follows the record (resource subscriptions) follows it here. Without the service none of this exists and nothing here runs.
  */
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import {
@@ -145,12 +146,19 @@ export class ClusterSessions {
       this.released(t);
     };
     this.protocolVersions.set(t, record.protocolVersion);
+    let session: Session;
     try {
-      await this.kernel.endpoint.connect(t, 'streamable-http', id, caller ?? record.identity, record.peer, record);
+      session = await this.kernel.endpoint.connect(t, 'streamable-http', id, caller ?? record.identity, record.peer, record);
     } catch (err) {
       await unlisten().catch(() => undefined);
       return { status: 503, code: -32000, message: `Service Unavailable: ${(err as Error).message}` };
     }
+    // The copy's subscriptions are taken upstream before it serves anything: a GET that moves
+    // the session's stream here hears every update from the moment it is answered.
+    if (session.subscriptions.size > 0)
+      await this.kernel.hooks.onSessionChange
+        .promise(session, 'elsewhere')
+        .catch((err: unknown) => this.log.warn(`session ${id}: its subscriptions could not be taken here: ${(err as Error).message}`));
     this.listening.set(id, unlisten);
     t.relay = (message) => this.relay(id, message);
     this.touched.set(t, Date.now());

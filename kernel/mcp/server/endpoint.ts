@@ -121,12 +121,19 @@ export class Endpoint {
    * session's stream; elsewhere, and in one process, it is the SDK's own notification.
    */
   notifyListChanged(list: 'tools' | 'resources' | 'prompts', sessions: Iterable<Session>): void {
-    const method = `notifications/${list}/list_changed`;
-    for (const session of sessions) {
-      const here = this.shared.get(session);
-      const sent = here ? here.sendHere({ jsonrpc: '2.0', method }) : session.server.notification({ method });
-      void sent.catch(() => undefined);
-    }
+    const notification = { method: `notifications/${list}/list_changed` };
+    for (const session of sessions) void this.notifyHere(session, notification).catch(() => undefined);
+  }
+
+  /**
+   * Sends a notification every replica sends by itself (each saw the same change, say an
+   * update from an upstream they all connect to): in cluster mode only where this process
+   * holds the session's stream, so the session hears it once; in one process, as the SDK
+   * sends it.
+   */
+  notifyHere(session: Session, notification: { method: string; params?: Record<string, unknown> }): Promise<void> {
+    const here = this.shared.get(session);
+    return here ? here.sendHere({ jsonrpc: '2.0', ...notification }) : session.server.notification(notification);
   }
 
   /**
