@@ -15,7 +15,7 @@ import { BearerAuthenticator } from './bearer.js';
 import { DpopVerifier } from './dpop.js';
 import { resolveBroker } from './broker-settings.js';
 import { IdentityProvider } from './identity-provider.js';
-import { TrustedProxies } from './request-url.js';
+import { TrustedProxies } from '../../lib/net/trusted-proxies.js';
 import { mountRoutes, RESOURCE_METADATA_PATH } from './routes.js';
 import { SealedStore } from '../../lib/grants/sealed-store.js';
 import { allowanceWarnings, resolveAuthSettings } from './settings.js';
