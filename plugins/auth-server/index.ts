@@ -77,6 +77,11 @@ export default definePlugin<{ discoveryRetrySeconds: number }>({
               error: 'invalid_token',
               description: 'the authorization server is starting',
             }),
+      // The same metadata URL the 401 challenges name (BearerAuthenticator's resourceMetadataUrl).
+      describe: () => ({
+        schemes: ['oauth2'],
+        resourceMetadataUrl: `${(kernel.settings().aggregator.oauth.server.baseUrl ?? '').replace(/\/+$/, '')}${RESOURCE_METADATA_PATH}`,
+      }),
     });
 
     let verified: VerifiedTokens | undefined;
