@@ -100,6 +100,15 @@ export default definePlugin({
       readJson: (req, res) => readJsonBody(req, res, aggregator().maxBodyBytes),
     };
     kernel.services.provide('http', service);
+    // The schema checks only that entries are strings; a bad CIDR must cost the card its proxies, not every request a 500.
+    const trustedProxies = (): TrustedProxies => {
+      try {
+        return new TrustedProxies(aggregator().oauth.server.trustedProxyCIDRs);
+      } catch (err) {
+        log.warn(`server card: aggregator.oauth.server.${(err as Error).message}; forwarded headers are not believed`);
+        return new TrustedProxies([]);
+      }
+    };
     mountServerCard(router, {
       // Read at the first request: every plugin has advertised its transport and capabilities by then.
       sources: () => {
@@ -111,7 +120,7 @@ export default definePlugin({
         };
       },
       publicBase: () => kernel.settings().aggregator.oauth.server.baseUrl ?? kernel.settings().oauth.mcpClient.baseUrl,
-      proxies: () => (proxies ??= new TrustedProxies(aggregator().oauth.server.trustedProxyCIDRs)),
+      proxies: () => (proxies ??= trustedProxies()),
       bound: () => {
         const host = bound?.host.includes(':') ? `[${bound.host}]` : (bound?.host ?? 'localhost');
         return `${scheme}://${host}:${bound?.port ?? aggregator().port}`;

@@ -177,6 +177,20 @@ describe('server card (SEP-2127)', function () {
     });
   });
 
+  describe('a trustedProxyCIDRs entry that is not a CIDR', () => {
+    let sb: Running;
+    before(async () => {
+      sb = await startSwitchboard({ 'config.yaml': 'aggregator:\n  oauth:\n    server:\n      trustedProxyCIDRs: [not-a-cidr]\n' });
+    });
+    after(() => sb?.stop());
+
+    it('costs the card its proxies, not its answer: served, forwarded headers not believed, the reason logged', async () => {
+      const c = await card(sb.port, { 'x-forwarded-host': 'proxy.example', 'x-forwarded-proto': 'https' });
+      expect(remotes(c)[0]!.url).to.equal(`http://127.0.0.1:${sb.port}/mcp`);
+      await sb.waitForLog(/server card: aggregator\.oauth\.server\.trustedProxyCIDRs: 'not-a-cidr' is not a CIDR/);
+    });
+  });
+
   describe('OAuth-protected Switchboard', () => {
     let setup: OAuthSetup;
     before(async () => {
