@@ -108,7 +108,7 @@ export { describePrincipal, peerPrincipal } from './authorization/principal.js';
 export { writeAs } from './writes-as-caller.js';
 
 // Contracts: what services implement (plugins provide them, others get them by name).
-export type { Authentication, CallerTokens, GrantStore, RequestAuthenticator, StoredRecord } from './contracts/auth.js';
+export type { Authentication, AuthenticationAdvertisement, CallerTokens, GrantStore, RequestAuthenticator, StoredRecord } from './contracts/auth.js';
 export type { Broadcast } from './contracts/broadcast.js';
 export type { Action, AdminOperation, Authorizer, Decision, DecisionContext, Principal, Resource, WorkflowOperation } from './contracts/authorization.js';
 export type {
@@ -135,7 +135,7 @@ export type {
   StepRecord,
   StepStatus,
 } from './contracts/executions.js';
-export type { HttpService, RawHandler } from './contracts/http.js';
+export type { AdvertisedTransport, HttpService, RawHandler } from './contracts/http.js';
 export type {
   ContentChange,
   LifecycleState,

@@ -25,8 +25,18 @@ export type Authentication =
       description: string;
     };
 
+/** What an authenticator tells clients before they connect (the server card's `authentication`). */
+export interface AuthenticationAdvertisement {
+  /** Schemes a client may use, as the server card spells them (`oauth2`, `bearer`). */
+  schemes: string[];
+  /** The RFC 9728 protected-resource metadata URL a client starts an OAuth sign-in from. */
+  resourceMetadataUrl?: string;
+}
+
 export interface RequestAuthenticator {
   authenticate(req: IncomingMessage, url: URL): Promise<Authentication>;
+  /** Absent: the card says authentication is required, naming no scheme. */
+  describe?(): AuthenticationAdvertisement;
 }
 
 /** One stored record. `expiresAt` is in epoch seconds; a record past it is as good as absent. */

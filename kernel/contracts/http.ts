@@ -9,6 +9,13 @@ import type { Identity } from '../request-context.js';
 /** A raw node:http handler; returns false when it did not take the request. `url` is shared between requests: read it, never change it. */
 export type RawHandler = (req: IncomingMessage, res: ServerResponse, url: URL) => boolean | Promise<boolean>;
 
+/** An MCP transport served on this listener, as the server card names it (`remotes[].type`). */
+export interface AdvertisedTransport {
+  type: 'streamable-http' | 'sse';
+  /** The path a client connects to (`/mcp`, `/sse`). */
+  path: string;
+}
+
 export interface HttpService {
   /** koa router for ordinary endpoints. */
   readonly router: Router;
@@ -18,6 +25,11 @@ export interface HttpService {
    * handler only once authenticated. `open` exempts a path (none of the MCP paths is).
    */
   handle(path: string, handler: RawHandler, options?: { open?: boolean }): void;
+  /**
+   * A transport plugin says what it serves, so the server card describes only the transports
+   * actually enabled. Called in setup, next to `handle`.
+   */
+  advertise(transport: AdvertisedTransport): void;
   /** The identity the authenticator found for this request (undefined when the endpoint is open). */
   identityOf(req: IncomingMessage): Identity | undefined;
   /** Address actually bound (after start). */

@@ -12,7 +12,7 @@ import type { Accounts } from './accounts.js';
 import type { DpopVerifier } from './dpop.js';
 import { sameResource } from './paths.js';
 import { tokenDigest, type VerifiedToken, type VerifiedTokens } from './verified-tokens.js';
-import type { TrustedProxies } from './request-url.js';
+import type { TrustedProxies } from '../../lib/net/trusted-proxies.js';
 
 export interface BearerDeps {
   provider: Provider;

@@ -15,7 +15,7 @@ import { BearerAuthenticator } from './bearer.js';
 import { DpopVerifier } from './dpop.js';
 import { resolveBroker } from './broker-settings.js';
 import { IdentityProvider } from './identity-provider.js';
-import { TrustedProxies } from './request-url.js';
+import { TrustedProxies } from '../../lib/net/trusted-proxies.js';
 import { mountRoutes, RESOURCE_METADATA_PATH } from './routes.js';
 import { SealedStore } from '../../lib/grants/sealed-store.js';
 import { allowanceWarnings, resolveAuthSettings } from './settings.js';
@@ -77,6 +77,11 @@ export default definePlugin<{ discoveryRetrySeconds: number }>({
               error: 'invalid_token',
               description: 'the authorization server is starting',
             }),
+      // The same metadata URL the 401 challenges name (BearerAuthenticator's resourceMetadataUrl).
+      describe: () => ({
+        schemes: ['oauth2'],
+        resourceMetadataUrl: `${(kernel.settings().aggregator.oauth.server.baseUrl ?? '').replace(/\/+$/, '')}${RESOURCE_METADATA_PATH}`,
+      }),
     });
 
     let verified: VerifiedTokens | undefined;

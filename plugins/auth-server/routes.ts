@@ -10,7 +10,7 @@ import type { default as Router, RouterContext } from '@koa/router';
 import type Provider from 'oidc-provider';
 import { redirectUriProblem } from './redirect-guard.js';
 import { RESOURCE_SCOPE, ROUTES, SILENT_PARAM } from './paths.js';
-import type { TrustedProxies } from './request-url.js';
+import type { TrustedProxies } from '../../lib/net/trusted-proxies.js';
 import type { AuthServerSettings } from './settings.js';
 
 export const RESOURCE_METADATA_PATH = '/.well-known/oauth-protected-resource';

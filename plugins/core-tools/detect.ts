@@ -7,6 +7,7 @@
  * an address the policy refuses is an error result (FORBIDDEN), not a detection; the name is
  * resolved once and every probe goes to that checked address; a redirect is reported, never
  * followed (following one would let a public URL lead the probe to a refused address).
+ * Alongside the probes it reads the server's card (server-card-reader.ts) under the same rules.
  */
 import type { ReadableStreamDefaultReader } from 'node:stream/web';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -17,6 +18,7 @@ import { SERVER_INFO } from '../../kernel/index.js';
 import { SseParser } from '../../lib/mcp/sse-parser.js';
 import { pinnedFetch } from '../../lib/net/pinned-fetch.js';
 import { normalHost, OutboundRefusedError, type OutboundPolicy, type PinnedAddress } from '../../lib/net/outbound-policy.js';
+import { MAX_CARD_BYTES, readCard, type CardReport } from './server-card-reader.js';
 
 /** A probe reads this much of an answer that is not an event stream: an initialize result is small. */
 const MAX_ANSWER_BYTES = 1024 * 1024;
@@ -29,6 +31,8 @@ export interface Detection {
   serverName?: string;
   serverVersion?: string;
   detail: string;
+  /** The server's card at <origin>/.well-known/mcp/server-card.json; absent when the URL could not be resolved. */
+  card?: CardReport;
 }
 
 interface ServerInfo {
@@ -117,7 +121,6 @@ export async function detect(url: string, headers: Record<string, string>, timeo
     return out;
   }
   const deadline = AbortSignal.timeout(timeoutSeconds * 1000);
-  const notes: string[] = [];
   let pinned: PinnedAddress;
   try {
     pinned = await policy.resolve(target.hostname, 'url');
@@ -128,11 +131,26 @@ export async function detect(url: string, headers: Record<string, string>, timeo
   }
   const host = normalHost(target.hostname);
   // Every probe (and the SDK's SSE handshake) connects to the checked address; anything else is checked afresh.
-  const fetch: FetchLike = pinnedFetch({
-    stream: true,
-    resolve: (u) => (normalHost(u.hostname) === host ? Promise.resolve(pinned) : policy.resolve(u.hostname, 'url')),
-  });
+  const resolve = (u: URL) => (normalHost(u.hostname) === host ? Promise.resolve(pinned) : policy.resolve(u.hostname, 'url'));
+  const fetch: FetchLike = pinnedFetch({ stream: true, resolve });
 
+  // The card is asked for alongside the probes, within the same deadline.
+  const card = readCard(target.origin, pinnedFetch({ maxBodyBytes: MAX_CARD_BYTES, resolve }), deadline);
+  await probe(target, headers, timeoutSeconds, deadline, fetch, out);
+  out.card = await card;
+  return out;
+}
+
+/** The streamable-HTTP, then the legacy SSE probe: what answered goes into `out`. */
+async function probe(
+  target: URL,
+  headers: Record<string, string>,
+  timeoutSeconds: number,
+  deadline: AbortSignal,
+  fetch: FetchLike,
+  out: Detection,
+): Promise<void> {
+  const notes: string[] = [];
   // 1. Streamable HTTP: POST initialize.
   try {
     const res = await fetch(target, {
@@ -170,7 +188,7 @@ export async function detect(url: string, headers: Record<string, string>, timeo
           );
         }
         out.detail = notes.join('; ');
-        return out;
+        return;
       }
       notes.push(`POST answered ${res.status} without an MCP initialize result`);
     } else {
@@ -180,10 +198,10 @@ export async function detect(url: string, headers: Record<string, string>, timeo
   } catch (err) {
     if (deadline.aborted) {
       out.detail = `no answer within ${timeoutSeconds} s`;
-      return out;
+      return;
     }
     out.detail = `unreachable: ${(err as Error & { cause?: Error }).cause?.message ?? (err as Error).message}`;
-    return out;
+    return;
   }
 
   // 2. Legacy SSE: GET must open an event stream announcing the POST endpoint.
@@ -219,7 +237,7 @@ export async function detect(url: string, headers: Record<string, string>, timeo
     notes.push(deadline.aborted ? `no SSE answer within ${timeoutSeconds} s` : `GET failed: ${(err as Error).message}`);
   }
   out.detail = notes.join('; ');
-  return out;
+  return;
 }
 
 async function sseHandshake(url: URL, headers: Record<string, string>, signal: AbortSignal, fetch: FetchLike): Promise<ServerInfo | undefined> {

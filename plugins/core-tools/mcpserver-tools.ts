@@ -245,7 +245,7 @@ export function mcpServerTools(kernel: KernelApi, prefix: string): ToolDefinitio
     }),
     coreTool(prefix, {
       name: 'core_mcpserver_detect',
-      description: `Probe a URL: is it a streamable-HTTP or SSE MCP server, reachable, behind auth? Never fails for an unreachable URL; a private, loopback or metadata address not in aggregator.network.allow is refused (FORBIDDEN), and redirects are reported, not followed.`,
+      description: `Probe a URL: is it a streamable-HTTP or SSE MCP server, reachable, behind auth? Never fails for an unreachable URL; a private, loopback or metadata address not in aggregator.network.allow is refused (FORBIDDEN), and redirects are reported, not followed. Also reads the server's card (/.well-known/mcp/server-card.json) when it has one.`,
       annotations: ANNOTATIONS.readOpenWorld,
       properties: { url: { type: 'string', minLength: 1 }, headers: STRING_MAP, timeout: { type: 'integer', minimum: 1, maximum: 120, default: 10 } },
       required: ['url'],

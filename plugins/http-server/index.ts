@@ -8,12 +8,22 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import Router from '@koa/router';
-import { definePlugin, SharedStateUnavailableError, type Authentication, type HttpService, type Identity, type RawHandler } from '../../kernel/index.js';
+import {
+  definePlugin,
+  SharedStateUnavailableError,
+  type AdvertisedTransport,
+  type Authentication,
+  type HttpService,
+  type Identity,
+  type RawHandler,
+} from '../../kernel/index.js';
 import { closeListener } from '../../lib/net/listener.js';
 import { readTimeouts } from '../../lib/net/read-timeouts.js';
 import { readJsonBody } from './body.js';
 import { originAllowed } from './origin.js';
 import { hostCheck } from '../../lib/net/allowed-hosts.js';
+import { TrustedProxies } from '../../lib/net/trusted-proxies.js';
+import { mountServerCard } from './server-card.js';
 import { loadTls } from './tls.js';
 
 const BASE = 'http://switchboard.local';
@@ -59,6 +69,9 @@ export default definePlugin({
     let server: Server | undefined;
     let bound: { host: string; port: number } | undefined;
     const aggregator = () => kernel.settings().aggregator;
+    const transports: AdvertisedTransport[] = [];
+    let proxies: TrustedProxies | undefined;
+    let scheme = 'http';
 
     // Degraded still answers 200: the instance serves what it can, and an orchestrator's
     // liveness probe restarting every replica while Redis is down would help nobody.
@@ -72,6 +85,9 @@ export default definePlugin({
         raw.set(path, { handlers: [...(raw.get(path)?.handlers ?? []), handler], url: new URL(path, BASE) });
         if (options?.open) openPaths.add(path);
       },
+      advertise(transport) {
+        transports.push({ ...transport });
+      },
       identityOf: (req) => identities.get(req),
       address: () => bound,
       checkOrigin(req, res) {
@@ -84,6 +100,32 @@ export default definePlugin({
       readJson: (req, res) => readJsonBody(req, res, aggregator().maxBodyBytes),
     };
     kernel.services.provide('http', service);
+    // The schema checks only that entries are strings; a bad CIDR must cost the card its proxies, not every request a 500.
+    const trustedProxies = (): TrustedProxies => {
+      try {
+        return new TrustedProxies(aggregator().oauth.server.trustedProxyCIDRs);
+      } catch (err) {
+        log.warn(`server card: aggregator.oauth.server.${(err as Error).message}; forwarded headers are not believed`);
+        return new TrustedProxies([]);
+      }
+    };
+    mountServerCard(router, {
+      // Read at the first request: every plugin has advertised its transport and capabilities by then.
+      sources: () => {
+        const authenticator = kernel.services.find('authenticator');
+        return {
+          transports,
+          capabilities: kernel.endpoint.serverCapabilities(),
+          auth: authenticator ? (authenticator.describe?.() ?? { schemes: [] }) : undefined,
+        };
+      },
+      publicBase: () => kernel.settings().aggregator.oauth.server.baseUrl ?? kernel.settings().oauth.mcpClient.baseUrl,
+      proxies: () => (proxies ??= trustedProxies()),
+      bound: () => {
+        const host = bound?.host.includes(':') ? `[${bound.host}]` : (bound?.host ?? 'localhost');
+        return `${scheme}://${host}:${bound?.port ?? aggregator().port}`;
+      },
+    });
     kernel.config.addSettingsCheck((settings, where) => {
       const tls = settings.aggregator.tls;
       if (!tls || !settings.aggregator.enabled || settings.aggregator.transport === 'stdio') return [];
@@ -142,6 +184,7 @@ export default definePlugin({
         const tls = settings.tls ? loadTls(settings.tls, kernel.config.configPath, { file: 'config.yaml', locate: () => ({ line: 0, column: 0 }) }) : undefined;
         if (tls && !tls.ok) throw new Error(tls.problems.map((p) => `${p.field}: ${p.message}`).join('; '));
         const reading = readTimeouts(settings.limits);
+        if (tls) scheme = 'https';
         server = tls ? createHttpsServer({ ...tls.material, ...reading }, listener) : createServer(reading, listener);
         server.keepAliveTimeout = 65_000;
         await new Promise<void>((resolve, reject) => {

@@ -36,6 +36,8 @@ export default definePlugin({
       return true;
     });
 
+    http.advertise({ type: 'sse', path: '/sse' });
+
     http.handle('/message', async (req: IncomingMessage, res: ServerResponse, url: URL) => {
       if (!http.checkOrigin(req, res)) return true;
       if (req.method !== 'POST') {

@@ -145,6 +145,7 @@ export default definePlugin<{ path: string; sessionIdleMinutes: number }>({
     };
 
     kernel.services.get('http').handle(options.path, handler);
+    kernel.services.get('http').advertise({ type: 'streamable-http', path: options.path });
 
     /** Drops this replica's copy of a session that goes on through the other replicas. */
     const letGo = (t: HttpSessionTransport): void => {

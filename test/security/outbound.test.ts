@@ -217,7 +217,8 @@ describe('security: the outbound address policy', function () {
       const d = r.structuredContent as Obj;
       expect(d).to.deep.include({ transport: 'unknown', reachable: true });
       expect(d.detail).to.include(`POST answered 307, redirected to http://127.0.0.1:${second.port}/mcp, not followed`);
-      expect(first.requests).to.deep.equal(['POST /mcp', 'GET /mcp']);
+      // The server card is asked for alongside the probes (so in no fixed order), and its redirect is not followed either.
+      expect(first.requests).to.have.members(['POST /mcp', 'GET /mcp', 'GET /.well-known/mcp/server-card.json']);
       expect(second.requests).to.deep.equal([]);
     });
 

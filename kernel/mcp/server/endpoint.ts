@@ -111,6 +111,11 @@ export class Endpoint {
     this.wording = wording;
   }
 
+  /** What every session opened from now on announces (the server card publishes it before anyone connects). */
+  serverCapabilities(): ServerCapabilities {
+    return structuredClone(this.capabilities);
+  }
+
   metaToolNames(): string[] {
     return [...this.metaTools.keys()];
   }

@@ -1,8 +1,9 @@
 /**
- * The URL a client addressed, for DPoP's htu. Behind a TLS-terminating proxy the socket
- * says http and the proxy's address; X-Forwarded-Proto and -Host say what the client used.
- * They are believed only from trustedProxyCIDRs; from anyone else they are dropped, so a
- * client cannot make a proof for one URL pass at another.
+ * The URL a client addressed: DPoP's htu (auth-server), the URLs the server card names
+ * (http-server). Behind a TLS-terminating proxy the socket says http and the proxy's
+ * address; X-Forwarded-Proto and -Host say what the client used. They are believed only
+ * from trustedProxyCIDRs; from anyone else they are dropped, so a client cannot make a
+ * proof for one URL pass at another, nor a card name a host of its choosing.
  */
 import type { IncomingMessage } from 'node:http';
 import { BlockList, isIP } from 'node:net';
