@@ -113,16 +113,22 @@ export class ClientRelay {
    */
   urlRequired(err: unknown, call: CallContext): UrlElicitationRequiredError | undefined {
     if (!(err instanceof McpError) || err.code !== URL_ELICITATION_REQUIRED) return undefined;
-    const pages = readUrlElicitations(this.secrets.scrubValue({ data: err.data }).data);
+    const pages = readUrlElicitations(err.data);
     if (typeof pages === 'string') {
       this.log.debug(`a -32042 answer from '${this.server}' is passed on as an upstream error: ${pages}`);
       return undefined;
     }
     const client = call.client;
-    // Only a client that can be told of a completion is given ids to hear it under.
-    const routed: UrlElicitation[] = client?.capabilities()?.elicitation?.url
-      ? pages.map((p) => ({ ...p, elicitationId: this.elicitations.open(p.elicitationId, client) }))
-      : pages;
+    // Only a client that can be told of a completion is given ids to hear it under; routes are
+    // keyed by the upstream's own id, as its completion will name it (scrubbed, it might not match).
+    const routing = client?.capabilities()?.elicitation?.url ? client : undefined;
+    const scrub = (text: string) => this.secrets.scrubText(text);
+    const routed: UrlElicitation[] = pages.map((p) => ({
+      ...p,
+      url: scrub(p.url),
+      message: scrub(p.message),
+      elicitationId: routing ? this.elicitations.open(p.elicitationId, routing) : scrub(p.elicitationId),
+    }));
     return new UrlElicitationRequiredError(this.server, this.secrets.scrubText(upstreamWords(err.code, err.message)), routed);
   }
 
@@ -161,8 +167,9 @@ export class ClientRelay {
       return;
     }
     let params = this.secrets.scrubValue(m.params);
-    // Admitted URL mode carries a string elicitationId (relay-admission.ts).
-    const upstreamId = params?.mode === 'url' ? (params.elicitationId as string) : undefined;
+    // Admitted URL mode carries a string elicitationId (relay-admission.ts); the route is keyed
+    // by it as sent, since the completion will name it so.
+    const upstreamId = m.params?.mode === 'url' ? (m.params.elicitationId as string) : undefined;
     if (upstreamId !== undefined) params = { ...params, elicitationId: this.elicitations.open(upstreamId, call.client) };
     const ctl = new AbortController();
     const stop = call.cancellation.listen(() => ctl.abort());
