@@ -22,6 +22,7 @@ import { callTool, errorCode, freePort, ROOT, startNode, startSwitchboard, stdio
 
 const ASKING = join(ROOT, 'dist/test/fixtures/asking-server.js');
 const PAGE = 'https://accounts.example.com/connect?flow=42';
+const OPERATOR_SECRET = 'sk-operator-4f9a81c2e7d3';
 
 interface Person {
   client: Client;
@@ -63,7 +64,8 @@ describe('URL-mode elicitation through Switchboard', () => {
     const port = await freePort();
     web = await startNode([ASKING, 'http', String(port)], {}, /listening \d+/);
     sb = await startSwitchboard({
-      'mcpservers/ask.yaml': stdioServer('ask', ASKING),
+      // A secret of the operator's: it must not reach a person inside a page's address.
+      'mcpservers/ask.yaml': stdioServer('ask', ASKING, [], `env:\n  API_KEY: ${OPERATOR_SECRET}\n`),
       'mcpservers/askweb.yaml': `name: askweb\ntype: streamable-http\nurl: http://127.0.0.1:${port}/mcp\n`,
     });
   });
@@ -151,6 +153,20 @@ describe('URL-mode elicitation through Switchboard', () => {
     expect(ada.asked).to.deep.equal([]);
   });
 
+  it("scrubs the operator's secrets from a relayed page and from a -32042 answer's pages", async () => {
+    const ada = await connect({ url: {} });
+    const leaky = `https://accounts.example.com/connect?key=${OPERATOR_SECRET}`;
+    expect(text(await callTool(ada.client, 'x_ask_open_page', { url: leaky, id: 'leaky' }))).to.equal('page leaky: accept');
+    expect(JSON.stringify(ada.asked)).to.not.include(OPERATOR_SECRET);
+    expect((ada.asked[0] as { url: string }).url).to.equal('https://accounts.example.com/connect?key=<redacted>');
+    const caught = await ada.client.callTool({ name: 'call_tool', arguments: { name: 'x_ask_needs_page', arguments: { id: 'leaky-2', url: leaky } } }).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    expect((caught as McpError).code).to.equal(-32042);
+    expect(JSON.stringify((caught as McpError).data)).to.not.include(OPERATOR_SECRET);
+  });
+
   it("passes an upstream's -32042 answer through call_tool as the same error, and routes its completion", async () => {
     const ada = await connect({ url: {} });
     let caught: unknown;
@@ -170,6 +186,25 @@ describe('URL-mode elicitation through Switchboard', () => {
     const completed = ada.nextCompletion();
     await callTool(ada.client, 'x_askweb_finish_page', { id: 'needed-1' });
     expect(await completed).to.equal(pages[0]!.elicitationId);
+  });
+
+  it('passes -32042 through a call that asked for progress too (the SDK request path)', async () => {
+    const ada = await connect({ url: {} });
+    const caught = await ada.client
+      .callTool({ name: 'call_tool', arguments: { name: 'x_ask_needs_page', arguments: { id: 'needed-p', url: PAGE } } }, undefined, {
+        onprogress: () => undefined,
+      })
+      .then(
+        () => undefined,
+        (err: unknown) => err,
+      );
+    expect(caught).to.be.instanceOf(McpError);
+    expect((caught as McpError).code).to.equal(-32042);
+    const [page] = ((caught as McpError).data as { elicitations: { url: string; elicitationId: string }[] }).elicitations;
+    expect(page!.url).to.equal(PAGE);
+    const completed = ada.nextCompletion();
+    await callTool(ada.client, 'x_ask_finish_page', { id: 'needed-p' });
+    expect(await completed).to.equal(page!.elicitationId);
   });
 
   it('gives a client without URL mode (and call_tools) the -32042 answer as UPSTREAM_ERROR, with the pages in its details', async () => {
