@@ -171,8 +171,36 @@ export class ValidationFailedError extends SwitchboardError {
 }
 
 export class UpstreamError extends SwitchboardError {
-  constructor(server: string, message: string, upstreamCode: number) {
-    super('UPSTREAM_ERROR', message, { server, upstreamCode });
+  constructor(server: string, message: string, upstreamCode: number, more?: Record<string, unknown>) {
+    super('UPSTREAM_ERROR', message, { server, upstreamCode, ...more });
+  }
+}
+
+/** A page the person must open before a call can go on (MCP URL-mode elicitation). */
+export interface UrlElicitation {
+  mode: 'url';
+  elicitationId: string;
+  url: string;
+  message: string;
+}
+
+/** The JSON-RPC code of URLElicitationRequiredError (MCP 2025-11-25). */
+export const URL_ELICITATION_REQUIRED = -32042;
+
+/**
+ * An upstream answered tools/call with -32042: the person must open these pages first. A
+ * call_tool from a client that declared `elicitation.url` is answered with the same JSON-RPC
+ * error (its SDK opens the pages and retries); anywhere else it is an UPSTREAM_ERROR whose
+ * details carry the pages.
+ */
+export class UrlElicitationRequiredError extends UpstreamError {
+  constructor(
+    server: string,
+    /** The upstream's own words, without the "MCP error -32042: " an McpError's message adds. */
+    readonly words: string,
+    readonly elicitations: readonly UrlElicitation[],
+  ) {
+    super(server, `MCP error ${URL_ELICITATION_REQUIRED}: ${words}`, URL_ELICITATION_REQUIRED, { elicitations });
   }
 }
 

@@ -36,9 +36,11 @@ export {
   TooLargeError,
   UnsupportedError,
   UpstreamError,
+  URL_ELICITATION_REQUIRED,
+  UrlElicitationRequiredError,
   ValidationFailedError,
 } from './errors.js';
-export type { ConfigProblem } from './errors.js';
+export type { ConfigProblem, UrlElicitation } from './errors.js';
 
 // Tools, calls and the catalogue.
 export { coreToolName, servedBy } from './tools.js';
@@ -57,6 +59,7 @@ export type { MetaToolDefinition, SharedSessionTransport } from './mcp/server/en
 export type { EndpointWording } from './mcp/server/wording.js';
 export { PASSTHROUGH } from './mcp/shared/passthrough.js';
 export { logLevelPasses } from './mcp/shared/client-channel.js';
+export type { ClientChannel } from './mcp/shared/client-channel.js';
 export { hasMeta, messageKind } from './mcp/shared/message-shape.js';
 export type { MessageKind } from './mcp/shared/message-shape.js';
 export { abortControllers, nextRequestId, protocolDispatch, SDK_VERSION_CHECKED, setRawRequestHandler } from './mcp/shared/sdk-internals.js';

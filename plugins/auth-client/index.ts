@@ -14,6 +14,7 @@ import type { FlowSettings } from './flow.js';
 import { Grants } from './grants.js';
 import { CLIENT_METADATA_PATH, mountRoutes, START_PATH } from './routes.js';
 import { SignIns, type RecordEvent } from './sign-ins.js';
+import { SignInElicitations } from './sign-in-elicitations.js';
 import { authTools } from './tools.js';
 import { ClientPersistence } from './persistence.js';
 import { GrantSync } from './grant-sync.js';
@@ -143,7 +144,17 @@ export default definePlugin({
     const record: RecordEvent = (type, reason, server, message) =>
       kernel.services.find('events')?.record({ type, reason, resource: { type: 'MCPServer', name: server }, message });
     const values = kernel.services.find('single-use-values') ?? new MemorySingleUseValues();
-    signIns = new SignIns({ record, grants, clients, upstreams: () => kernel.services.get('upstreams'), flow, fetchFor, values });
+    const elicitations = new SignInElicitations(log);
+    signIns = new SignIns({
+      record,
+      grants,
+      clients,
+      upstreams: () => kernel.services.get('upstreams'),
+      flow,
+      fetchFor,
+      values,
+      completed: (id) => elicitations.completed(id),
+    });
     kernel.services.provide('upstream-credentials', grants);
 
     mountRoutes(http.router, {
@@ -152,7 +163,7 @@ export default definePlugin({
       allowlist: () => kernel.settings().postLoginRedirectAllowlist,
       metadata: () => ({ client_id: clientMetadataUrl() ?? `${baseUrl()}${CLIENT_METADATA_PATH}`, ...flow().clientMetadata }),
     });
-    const tools = { signIns, grants, record, startUrl: (ticket: string) => `${baseUrl()}${START_PATH}?ticket=${ticket}` };
+    const tools = { signIns, grants, record, elicitations, startUrl: (ticket: string) => `${baseUrl()}${START_PATH}?ticket=${ticket}` };
     publishCoreTools(kernel, 'auth-client', (prefix) => authTools(kernel, prefix, tools));
 
     // A session's own grants end with it; a person's outlive their sessions.

@@ -24,6 +24,8 @@ const FLOW = 'auth-client flow';
 interface Ticket {
   owner: Owner;
   server: string;
+  /** The URL-mode elicitation the link was offered as, whose client hears when the sign-in completes. */
+  elicitationId?: string;
 }
 
 /** A flow in progress as kept between the start and the callback (JSON: any replica may finish it). */
@@ -61,6 +63,8 @@ export interface SignInParts {
   now?: () => number;
   /** Where tickets and flows in progress are kept (shared between replicas in cluster mode). */
   values: SingleUseValues;
+  /** A sign-in offered as the URL-mode elicitation `elicitationId` came back to the callback. */
+  completed?: (elicitationId: string) => void;
 }
 
 const token = () => randomBytes(24).toString('base64url');
@@ -83,10 +87,11 @@ export class SignIns {
     this.now = parts.now ?? Date.now;
   }
 
-  /** A single-use ticket for `owner` to sign in to `server`, valid ten minutes. */
-  async ticket(owner: Owner, server: string): Promise<{ ticket: string; expiresIn: number }> {
+  /** A single-use ticket for `owner` to sign in to `server`, valid ten minutes (offered as the elicitation `elicitationId`, if given). */
+  async ticket(owner: Owner, server: string, elicitationId?: string): Promise<{ ticket: string; expiresIn: number }> {
     const t = token();
-    await this.parts.values.put(TICKET, t, JSON.stringify({ owner, server } satisfies Ticket), TICKET_MS / 1000);
+    const kept: Ticket = { owner, server, ...(elicitationId ? { elicitationId } : {}) };
+    await this.parts.values.put(TICKET, t, JSON.stringify(kept), TICKET_MS / 1000);
     return { ticket: t, expiresIn: TICKET_MS / 1000 };
   }
 
@@ -118,6 +123,7 @@ export class SignIns {
     const record: PendingRecord = {
       owner: t.owner,
       server: t.server,
+      ...(t.elicitationId ? { elicitationId: t.elicitationId } : {}),
       target,
       verifier: provider.codeVerifier(),
       ...(redirect ? { redirect } : {}),
@@ -133,6 +139,8 @@ export class SignIns {
     const kept = query.state ? await this.parts.values.take(FLOW, query.state) : undefined;
     const p = kept === undefined || !query.state ? undefined : this.resume(query.state, JSON.parse(kept) as PendingRecord);
     const outcome = await this.exchange(p, query);
+    // Complete whichever way it ended: the client retries or reports, and its next call tells.
+    if (p?.elicitationId) this.parts.completed?.(p.elicitationId);
     if (p && outcome.kind === 'refused')
       this.parts.record('Warning', 'MCPServerSignInFailed', p.server, `a sign-in to '${p.server}' failed: ${outcome.message}`);
     return outcome;
@@ -221,6 +229,13 @@ export class SignIns {
     if (record.client && !this.parts.clients.get(record.client.issuer)) this.parts.clients.restore(record.client.issuer, record.client.info);
     const provider = new FlowProvider(this.parts.flow(), this.parts.clients, state, undefined, record.discovery);
     provider.saveCodeVerifier(record.verifier);
-    return { owner: record.owner, server: record.server, provider, target: record.target, ...(record.redirect ? { redirect: record.redirect } : {}) };
+    return {
+      owner: record.owner,
+      server: record.server,
+      provider,
+      target: record.target,
+      ...(record.redirect ? { redirect: record.redirect } : {}),
+      ...(record.elicitationId ? { elicitationId: record.elicitationId } : {}),
+    };
   }
 }

@@ -1,18 +1,32 @@
 /**
  * core_auth_login and core_auth_logout. Login changes nothing on the platform: it hands the
  * caller a link (or, when the caller already holds a grant from the same authorization
- * server, reuses it at once); the grant lands with the caller. Logout drops the caller's.
+ * server, reuses it at once); the grant lands with the caller. A client that declared
+ * URL-mode elicitation is offered the link as a page to open (sign-in-elicitations.ts), and
+ * the result says what the person answered. Logout drops the caller's.
  */
 import { authorize, ConflictError, coreToolName, NotFoundError, objectResult, ownerOf, type KernelApi, type ToolDefinition } from '../../kernel/index.js';
 import type { Grants } from './grants.js';
 import type { RecordEvent, SignIns } from './sign-ins.js';
+import { SignInElicitations } from './sign-in-elicitations.js';
+
+/** The link as text, for a client that cannot be offered it as a page (or failed to be). */
+function linkResult(server: string, url: string, expiresIn: number) {
+  return {
+    server,
+    status: 'auth_required',
+    sign_in_url: url,
+    expires_in: expiresIn,
+    message: `Open sign_in_url in a browser within ${expiresIn / 60} minutes to sign in to '${server}'; its tools appear in your list once you have.`,
+  };
+}
 
 const SERVER_ARG = { server: { type: 'string', minLength: 1, description: 'Name of the MCP server, as list_tools names it in servers_requiring_auth.' } };
 
 export function authTools(
   kernel: KernelApi,
   prefix: string,
-  parts: { signIns: SignIns; grants: Grants; startUrl: (ticket: string) => string; record: RecordEvent },
+  parts: { signIns: SignIns; grants: Grants; elicitations: SignInElicitations; startUrl: (ticket: string) => string; record: RecordEvent },
 ): ToolDefinition[] {
   const upstreams = () => kernel.services.get('upstreams');
   const definition = (server: string) => {
@@ -58,13 +72,35 @@ export function authTools(
             issuer,
             message: `Signed in to '${server}' with your existing sign-in at ${issuer}.`,
           });
-        const { ticket, expiresIn } = await parts.signIns.ticket(owner, server);
+        const client = call.client;
+        if (!SignInElicitations.offered(client)) {
+          const { ticket, expiresIn } = await parts.signIns.ticket(owner, server);
+          return objectResult(linkResult(server, parts.startUrl(ticket), expiresIn));
+        }
+        // The person may finish before the client answers: the id is known to the ticket first.
+        const elicitationId = parts.elicitations.expect(client);
+        const { ticket, expiresIn } = await parts.signIns.ticket(owner, server, elicitationId);
+        const url = parts.startUrl(ticket);
+        const offer = await parts.elicitations.offer(
+          client,
+          elicitationId,
+          url,
+          `Sign in to '${server}' through Switchboard at ${new URL(url).host}`,
+          call.cancellation.signal,
+        );
+        if ('failed' in offer) return objectResult({ ...linkResult(server, url, expiresIn), elicitation: 'failed', elicitation_error: offer.failed });
+        const minutes = expiresIn / 60;
         return objectResult({
           server,
           status: 'auth_required',
-          sign_in_url: parts.startUrl(ticket),
+          sign_in_url: url,
           expires_in: expiresIn,
-          message: `Open sign_in_url in a browser within ${expiresIn / 60} minutes to sign in to '${server}'; its tools appear in your list once you have.`,
+          elicitation: offer.action,
+          elicitation_id: offer.elicitationId,
+          message:
+            offer.action === 'accept'
+              ? `The sign-in page for '${server}' was opened for you: finish signing in there within ${minutes} minutes; its tools appear in your list once you have.`
+              : `You ${offer.action === 'decline' ? 'declined' : 'dismissed'} the sign-in page for '${server}'; to sign in later, open sign_in_url in a browser within ${minutes} minutes.`,
         });
       },
     },

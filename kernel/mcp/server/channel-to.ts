@@ -25,6 +25,11 @@ export class ChannelTo implements ClientChannel {
     });
   }
 
+  notify(method: string, params: Record<string, unknown>): Promise<void> {
+    // The session's own channel (the standalone stream over HTTP): the call's stream may be closed by now.
+    return this.session.server.notification({ method, params });
+  }
+
   async log(message: LogMessage): Promise<void> {
     if (!logLevelPasses(message.level, this.session.logLevel)) return;
     await this.extra.sendNotification({ method: 'notifications/message', params: message });

@@ -22,7 +22,7 @@ import { argumentProblems } from '../../argument-problems.js';
 import { Cancellation } from '../../cancellation.js';
 import type { Catalogue } from '../../catalogue.js';
 import { createAjv } from '../../config/validate.js';
-import { InvalidArgumentsError, SwitchboardError } from '../../errors.js';
+import { InvalidArgumentsError, SwitchboardError, URL_ELICITATION_REQUIRED, UrlElicitationRequiredError } from '../../errors.js';
 import type { SessionRecord } from '../../contracts/session-directory.js';
 import type { KernelHooks } from '../../hooks.js';
 import type { Logger } from '../../log.js';
@@ -287,6 +287,9 @@ export class Endpoint {
       return await meta.def.handler(args, call);
     } catch (err) {
       if (err instanceof McpError) throw err;
+      // A client that can open pages gets the upstream's -32042 as such, so its SDK opens them and retries.
+      if (err instanceof UrlElicitationRequiredError && session.server.getClientCapabilities()?.elicitation?.url)
+        throw new McpError(URL_ELICITATION_REQUIRED, err.words, { elicitations: err.elicitations });
       this.log.debug(`${name} failed: ${(err as Error).message}`);
       return errorResult(err);
     }

@@ -22,6 +22,11 @@ export interface ClientChannel {
   request(method: string, params: Record<string, unknown> | undefined, signal: AbortSignal): Promise<Record<string, unknown>>;
   /** A log message, delivered when it is at or above the session's level (logging/setLevel). */
   log(message: LogMessage): Promise<void>;
+  /**
+   * A notification to the client's session, not tied to the call: it may come after the call
+   * ended (a URL-mode elicitation's notifications/elicitation/complete).
+   */
+  notify(method: string, params: Record<string, unknown>): Promise<void>;
 }
 
 /** Whether `level` passes a session whose threshold is `threshold` (none set: everything passes). */

@@ -23,10 +23,15 @@ export type Scrub = (text: string) => string;
  * -32602: Input validation error" was what a caller read).
  */
 function codeOnce(code: number, message: string): string {
+  return `MCP error ${code}: ${upstreamWords(code, message)}`;
+}
+
+/** The upstream's own words in an McpError's message, without the "MCP error <code>: " prefixes. */
+export function upstreamWords(code: number, message: string): string {
   const prefix = `MCP error ${code}: `;
   let words = message;
   while (words.startsWith(prefix)) words = words.slice(prefix.length);
-  return prefix + words;
+  return words;
 }
 
 export function mapUpstreamError(server: string, what: string, err: unknown, scrub: Scrub): SwitchboardError {

@@ -10,21 +10,29 @@
  *    hanging) and a log message stays in Switchboard's own log.
  *
  * sampling/createMessage, elicitation/create and roots/list are relayed only to a client
- * that declared the matching capability; the answer (or error) goes back to the upstream.
+ * that declared the matching capability, and what a request asks beyond it (URL-mode
+ * elicitation, tools in sampling) only to one that declared that too (relay-admission.ts);
+ * the answer (or error) goes back to the upstream. A URL-mode elicitation's completion, which
+ * may come after the call ended, goes to the client that was asked (elicitation-routes.ts),
+ * and so does the completion of the pages an upstream's -32042 answer names.
  * A cancellation from the upstream, or the end of the call, cancels the relayed request.
  * What goes to the client (log messages, relayed requests' parameters) is scrubbed of known
  * secrets on the way: an upstream logging its environment must not hand it to the caller.
  */
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { ClientCapabilities, JSONRPCMessage, LoggingLevel, RequestId } from '@modelcontextprotocol/sdk/types.js';
-import type { CallContext, Logger, SecretsApi } from '../../../kernel/index.js';
-
-/** The requests relayed, and the client capability each needs. */
-const RELAYED: Record<string, keyof ClientCapabilities> = {
-  'sampling/createMessage': 'sampling',
-  'elicitation/create': 'elicitation',
-  'roots/list': 'roots',
-};
+import { McpError, type JSONRPCMessage, type LoggingLevel, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import {
+  URL_ELICITATION_REQUIRED,
+  UrlElicitationRequiredError,
+  type CallContext,
+  type Logger,
+  type SecretsApi,
+  type UrlElicitation,
+} from '../../../kernel/index.js';
+import { upstreamWords } from './call-errors.js';
+import { ElicitationRoutes } from './elicitation-routes.js';
+import { isRelayed, refusal, type RelayedMethod } from './relay-admission.js';
+import { readUrlElicitations } from './url-elicitation-check.js';
 
 type Incoming = { jsonrpc: '2.0'; id?: RequestId; method?: string; params?: Record<string, unknown> };
 
@@ -39,6 +47,8 @@ export class ClientRelay {
   private readonly relatedOf = new WeakMap<object, RequestId>();
   /** Requests being relayed, for the upstream's cancellations. */
   private readonly relaying = new Map<RequestId, AbortController>();
+  /** URL-mode elicitations waiting for the upstream's completion. */
+  private readonly elicitations = new ElicitationRoutes();
 
   constructor(
     private readonly server: string,
@@ -73,8 +83,12 @@ export class ClientRelay {
   take(message: JSONRPCMessage, send: Transport['send']): boolean {
     const m = message as Incoming;
     if (m.method === undefined) return false;
-    if (m.id !== undefined && m.method in RELAYED) {
-      void this.relay(m as Incoming & { id: RequestId; method: string }, send);
+    if (m.id !== undefined && isRelayed(m.method)) {
+      void this.relay(m as Incoming & { id: RequestId; method: RelayedMethod }, send);
+      return true;
+    }
+    if (m.id === undefined && m.method === 'notifications/elicitation/complete') {
+      this.forwardCompletion(m.params?.elicitationId);
       return true;
     }
     if (m.id === undefined && m.method === 'notifications/message') {
@@ -91,7 +105,45 @@ export class ClientRelay {
     return false;
   }
 
-  private async relay(m: Incoming & { id: RequestId; method: string }, send: Transport['send']): Promise<void> {
+  /**
+   * The upstream answered a tools/call of `call` with -32042 (the person must open pages
+   * first): the error the caller gets, its pages under Switchboard's ids and their
+   * completions routed to the caller; undefined for any other error, or pages refused
+   * (those read as any upstream error).
+   */
+  urlRequired(err: unknown, call: CallContext): UrlElicitationRequiredError | undefined {
+    if (!(err instanceof McpError) || err.code !== URL_ELICITATION_REQUIRED) return undefined;
+    const pages = readUrlElicitations(err.data);
+    if (typeof pages === 'string') {
+      this.log.debug(`a -32042 answer from '${this.server}' is passed on as an upstream error: ${pages}`);
+      return undefined;
+    }
+    const client = call.client;
+    // Only a client that can be told of a completion is given ids to hear it under; routes are
+    // keyed by the upstream's own id, as its completion will name it (scrubbed, it might not match).
+    const routing = client?.capabilities()?.elicitation?.url ? client : undefined;
+    const scrub = (text: string) => this.secrets.scrubText(text);
+    const routed: UrlElicitation[] = pages.map((p) => ({
+      ...p,
+      url: scrub(p.url),
+      message: scrub(p.message),
+      elicitationId: routing ? this.elicitations.open(p.elicitationId, routing) : scrub(p.elicitationId),
+    }));
+    return new UrlElicitationRequiredError(this.server, this.secrets.scrubText(upstreamWords(err.code, err.message)), routed);
+  }
+
+  private forwardCompletion(upstreamId: unknown): void {
+    const route = typeof upstreamId === 'string' ? this.elicitations.complete(upstreamId) : undefined;
+    if (!route) {
+      this.log.debug(`'${this.server}' completed an elicitation Switchboard did not relay (or forgot): dropped`);
+      return;
+    }
+    void route.client
+      .notify('notifications/elicitation/complete', { elicitationId: route.id })
+      .catch((err: unknown) => this.log.debug(`relaying an elicitation's completion: ${String(err)}`));
+  }
+
+  private async relay(m: Incoming & { id: RequestId; method: RelayedMethod }, send: Transport['send']): Promise<void> {
     const answer = (payload: { result: Record<string, unknown> } | { error: { code: number; message: string } }) =>
       send({ jsonrpc: '2.0', id: m.id, ...payload }).catch((err: unknown) => this.log.debug(`answering ${m.method}: ${String(err)}`));
     const call = this.callFor(m);
@@ -109,23 +161,25 @@ export class ClientRelay {
       });
       return;
     }
-    const capability = RELAYED[m.method]!;
-    if (!call.client.capabilities()?.[capability]) {
-      await answer({
-        error: {
-          code: -32601,
-          message: `The client calling '${this.server}' through Switchboard does not support ${m.method} (it did not declare the '${capability}' capability)`,
-        },
-      });
+    const refused = refusal(this.server, m.method, m.params, call.client.capabilities());
+    if (refused) {
+      await answer({ error: refused });
       return;
     }
+    let params = this.secrets.scrubValue(m.params);
+    // Admitted URL mode carries a string elicitationId (relay-admission.ts); the route is keyed
+    // by it as sent, since the completion will name it so.
+    const upstreamId = m.params?.mode === 'url' ? (m.params.elicitationId as string) : undefined;
+    if (upstreamId !== undefined) params = { ...params, elicitationId: this.elicitations.open(upstreamId, call.client) };
     const ctl = new AbortController();
     const stop = call.cancellation.listen(() => ctl.abort());
     this.relaying.set(m.id, ctl);
     try {
-      const result = await call.client.request(m.method, this.secrets.scrubValue(m.params), ctl.signal);
+      const result = await call.client.request(m.method, params, ctl.signal);
+      if (upstreamId !== undefined && result.action !== 'accept') this.elicitations.drop(upstreamId);
       await answer({ result });
     } catch (err) {
+      if (upstreamId !== undefined) this.elicitations.drop(upstreamId);
       const e = err as { code?: unknown; message?: string };
       await answer({ error: { code: typeof e.code === 'number' ? e.code : -32603, message: e.message ?? String(err) } });
     } finally {

@@ -6,8 +6,9 @@
  * 1. answers to our direct tools/call (direct-calls.ts), recognised by their own ids: the
  *    hot path, settled without the SDK;
  * 2. what belongs to the calling client (client-relay.ts): the upstream's sampling,
- *    elicitation and roots requests, its log messages, and its cancellations of a request
- *    being relayed; these must not reach the SDK, which would answer them itself;
+ *    elicitation and roots requests, its log messages, its elicitation completions, and its
+ *    cancellations of a request being relayed; these must not reach the SDK, which would
+ *    answer them itself;
  * 3. everything else, to the SDK's own Protocol method for its kind, classified by shape
  *    (kernel/mcp/shared/message-shape.ts) rather than by the SDK's zod parses;
  * 4. what is not plainly one kind, to the SDK's own onmessage, so it is judged as before.

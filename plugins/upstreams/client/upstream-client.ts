@@ -36,7 +36,10 @@ export async function handshake(
   server: string,
 ): Promise<{ client: Client; failed: false } | { client: Client; failed: true; error: unknown }> {
   // Declared on the shared connection; each request is relayed only to a calling client that has the capability.
-  const client = new Client({ name: SERVER_INFO.name, version: SERVER_INFO.version }, { capabilities: { sampling: {}, elicitation: {}, roots: {} } });
+  const client = new Client(
+    { name: SERVER_INFO.name, version: SERVER_INFO.version },
+    { capabilities: { sampling: { tools: {} }, elicitation: { form: {}, url: {} }, roots: {} } },
+  );
   let timer: NodeJS.Timeout | undefined;
   // The transport's own failure (refused, reset, a TLS error) comes before the SDK's generic
   // "Connection closed" that fails the pending initialize: that is the one worth reporting.
@@ -87,7 +90,7 @@ export class UpstreamClient {
         this.relay.untrack(id);
       }
     } catch (err) {
-      throw this.failures.call(`tool '${name}'`, err);
+      throw this.relay.urlRequired(err, call) ?? this.failures.call(`tool '${name}'`, err);
     }
   }
 
