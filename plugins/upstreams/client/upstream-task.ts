@@ -59,8 +59,19 @@ export async function runUpstreamTask(deps: UpstreamTaskDeps, name: string, args
   if (deps.lost.aborted) onLost();
   else deps.lost.addEventListener('abort', onLost, { once: true });
   // The SDK's own timeout is left a margin: the task's deadline (above) is the one that speaks.
-  const request = (method: string, params: JsonObject) =>
-    client.request({ method, params }, PASSTHROUGH, { signal: stop.signal, timeout: Math.max(1, deadline - Date.now()) + 1_000 }) as Promise<unknown>;
+  // Each request gets a signal of its own: the SDK never removes its listener from the one it
+  // is given, and a task polled for an hour would pile them up on `stop`.
+  const request = async (method: string, params: JsonObject): Promise<unknown> => {
+    if (stop.signal.aborted) throw stop.signal.reason;
+    const one = new AbortController();
+    const forward = () => one.abort(stop.signal.reason);
+    stop.signal.addEventListener('abort', forward, { once: true });
+    try {
+      return await client.request({ method, params }, PASSTHROUGH, { signal: one.signal, timeout: Math.max(1, deadline - Date.now()) + 1_000 });
+    } finally {
+      stop.signal.removeEventListener('abort', forward);
+    }
+  };
   // For the whole task the call is in flight on this connection (the relay's rule 2).
   const inFlight = Symbol(name);
   relay.track(inFlight, call);
