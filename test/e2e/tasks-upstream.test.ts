@@ -41,8 +41,14 @@ describe('an SDK task client runs an upstream task through call_tool', function 
   const upstream = async (): Promise<Upstream> => JSON.parse(text(await callTool(client, 'x_tasks_events'))) as Upstream;
 
   /** call_tool as a task: the task's id once created, and its final result. */
-  async function asTask(name: string, args: Record<string, unknown>, onCreated?: (taskId: string) => Promise<void>): Promise<{ taskId: string; result?: CallToolResult; error?: unknown }> {
-    const stream = client.experimental.tasks.callToolStream({ name: 'call_tool', arguments: { name, arguments: args } }, CallToolResultSchema, { task: { ttl: 60_000 } });
+  async function asTask(
+    name: string,
+    args: Record<string, unknown>,
+    onCreated?: (taskId: string) => Promise<void>,
+  ): Promise<{ taskId: string; result?: CallToolResult; error?: unknown }> {
+    const stream = client.experimental.tasks.callToolStream({ name: 'call_tool', arguments: { name, arguments: args } }, CallToolResultSchema, {
+      task: { ttl: 60_000 },
+    });
     let taskId = '';
     for await (const message of stream) {
       if (message.type === 'taskCreated') {

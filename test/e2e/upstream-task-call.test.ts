@@ -11,7 +11,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RELATED_TASK_META_KEY, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { Cancellation } from '../../kernel/cancellation.js';
-import { ServerUnavailableError, SwitchboardError, type CallContext, type McpServerDefinition, type Session, type TaskCall, type ToolDefinition } from '../../kernel/index.js';
+import {
+  ServerUnavailableError,
+  SwitchboardError,
+  type CallContext,
+  type McpServerDefinition,
+  type Session,
+  type TaskCall,
+  type ToolDefinition,
+} from '../../kernel/index.js';
 import { createLogger } from '../../kernel/log.js';
 import type { ClientChannel } from '../../kernel/mcp/shared/client-channel.js';
 import { SecretScrubber } from '../../kernel/secrets/scrubber.js';
@@ -57,14 +65,17 @@ describe('a call run as a task runs as a task of its upstream (in process)', fun
   const session = { id: 'session-1' } as unknown as Session;
 
   const context = (task?: TaskCall, client?: ClientChannel): CallContext & { cancellation: Cancellation } => {
-    const call: CallContext & { cancellation: Cancellation } = { request: { session, headers: {}, slots: new Map() }, cancellation: new Cancellation(), depth: 0 };
+    const call: CallContext & { cancellation: Cancellation } = {
+      request: { session, headers: {}, slots: new Map() },
+      cancellation: new Cancellation(),
+      depth: 0,
+    };
     if (task) call.task = task;
     if (client) call.client = client;
     return call;
   };
   const run = (tool: string, args: Record<string, unknown>, call: CallContext) => tools.get(`x_tasks_${tool}`)!.invoke(args, call);
-  const events = async () =>
-    (JSON.parse((((await run('events', {}, context())).content[0] as { text: string }).text)) as { events: string[] }).events;
+  const events = async () => (JSON.parse(((await run('events', {}, context())).content[0] as { text: string }).text) as { events: string[] }).events;
 
   before(async () => {
     const def: McpServerDefinition = {

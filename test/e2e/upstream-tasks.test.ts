@@ -59,7 +59,7 @@ describe('upstream tools run as upstream tasks', function () {
     expect(slow.execution).to.deep.equal({ taskSupport: 'optional' });
     const required = await meta<{ execution?: { taskSupport: string } }>(client, 'describe_tool', { name: 'x_tasks_need_task' });
     expect(required.execution).to.deep.equal({ taskSupport: 'required' });
-    const plain = await meta<Record<string, unknown>>(client, 'describe_tool', { name: 'x_tasks_plain_echo' });
+    const plain = await meta(client, 'describe_tool', { name: 'x_tasks_plain_echo' });
     expect(plain).to.not.have.property('execution');
 
     const listed = await meta<{ tools: { name: string; execution?: unknown }[] }>(client, 'list_tools', { limit: 500 });
@@ -175,7 +175,7 @@ describe('upstream tools run as upstream tasks', function () {
     expect(Date.now() - started).to.be.below(15_000);
   });
 
-  it("refuses an upstream task id longer than 256 characters, naming the server", async () => {
+  it('refuses an upstream task id longer than 256 characters, naming the server', async () => {
     const r = await callTool(client, 'x_tasks_long_id');
     expect(errorCode(r), text(r)).to.equal('UPSTREAM_ERROR');
     expect(text(r)).to.include("Server 'tasks'").and.include('at most 256');

@@ -22,13 +22,7 @@ import { messageKind, protocolDispatch } from '../../../kernel/index.js';
 import type { ClientRelay, RelatingTransport } from './client-relay.js';
 import type { DirectCalls } from './direct-calls.js';
 
-export function routeMessages(
-  client: Client,
-  transport: Transport & RelatingTransport,
-  direct: DirectCalls,
-  relay: ClientRelay,
-  closed: () => void,
-): void {
+export function routeMessages(client: Client, transport: Transport & RelatingTransport, direct: DirectCalls, relay: ClientRelay, closed: () => void): void {
   const sdkOnMessage = transport.onmessage;
   const sdkOnClose = transport.onclose;
   // An SDK whose internals moved keeps its own dispatch (step 3 skipped), only slower.

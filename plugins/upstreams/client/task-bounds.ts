@@ -51,7 +51,7 @@ const MESSAGE_MAX = 1_000;
 
 export function taskState(server: string, raw: unknown): UpstreamTaskState {
   const r = raw as { status?: unknown; statusMessage?: unknown; pollInterval?: unknown } | undefined;
-  if (typeof r?.status !== 'string' || !STATUSES.has(r.status)) throw new UpstreamTaskError(server, `unknown task status ${JSON.stringify(r?.status)?.slice(0, 40)}`);
+  if (typeof r?.status !== 'string' || !STATUSES.has(r.status)) throw new UpstreamTaskError(server, `unknown task status "${String(r?.status).slice(0, 40)}"`);
   const state: UpstreamTaskState = { status: r.status as UpstreamTaskStatus };
   if (typeof r.statusMessage === 'string') state.statusMessage = r.statusMessage.slice(0, MESSAGE_MAX);
   if (typeof r.pollInterval === 'number') state.pollInterval = r.pollInterval;

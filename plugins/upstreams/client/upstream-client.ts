@@ -93,7 +93,14 @@ export class UpstreamClient {
   async callToolTask(name: string, args: JsonObject, call: CallContext, timeoutMs: number): Promise<CallToolResult> {
     if (!this.runsToolTasks()) return this.callTool(name, args, call, timeoutMs);
     try {
-      const deps = { client: this.client, server: this.relay.server, relay: this.relay, lost: this.lost.signal, scrub: this.secrets.scrubText.bind(this.secrets), log: this.log };
+      const deps = {
+        client: this.client,
+        server: this.relay.server,
+        relay: this.relay,
+        lost: this.lost.signal,
+        scrub: this.secrets.scrubText.bind(this.secrets),
+        log: this.log,
+      };
       return await runUpstreamTask(deps, name, args, call, timeoutMs);
     } catch (err) {
       throw this.failures.call(`tool '${name}'`, err);

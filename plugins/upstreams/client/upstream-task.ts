@@ -33,7 +33,9 @@ export interface UpstreamTaskDeps {
 type Outcome = { ok: true; result: CallToolResult } | { ok: false; error: unknown };
 
 function cancelled(reason: unknown): Error {
-  return reason instanceof McpError || reason instanceof SwitchboardError ? reason : new SwitchboardError('CANCELLED', `the call was cancelled: ${String(reason)}`);
+  return reason instanceof McpError || reason instanceof SwitchboardError
+    ? reason
+    : new SwitchboardError('CANCELLED', `the call was cancelled: ${String(reason)}`);
 }
 
 /** The final result without the upstream's related-task marker: its task id means nothing to the caller. */
@@ -112,7 +114,8 @@ export async function runUpstreamTask(deps: UpstreamTaskDeps, name: string, args
     for (;;) {
       const state = taskState(server, await request('tasks/get', { taskId: id }));
       mirror(state);
-      if (state.status === 'cancelled') throw new SwitchboardError('CANCELLED', `tool '${name}' on server '${server}': the server cancelled its task`, { server });
+      if (state.status === 'cancelled')
+        throw new SwitchboardError('CANCELLED', `tool '${name}' on server '${server}': the server cancelled its task`, { server });
       // Input is asked, and the result given, through tasks/result: it blocks until the task ends.
       if (state.status !== 'working') fetchResult();
       if (state.status === 'completed' || state.status === 'failed') await fetching;
