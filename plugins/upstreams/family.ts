@@ -16,7 +16,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { JsonSchemaObject, ToolAnnotations, ToolDefinition } from '../../kernel/index.js';
 import type { UpstreamConnection } from './connection.js';
 import { familyInvoker } from './family-routing.js';
-import { toolDefinitions } from './tool-definitions.js';
+import { memberInvoker, taskSupportOf, toolDefinitions } from './tool-definitions.js';
 
 /** A member's tool that fell back to the member's own name, and why. `tool: '*'` is every tool of the member. */
 export interface FamilyRefusal {
@@ -138,9 +138,12 @@ function familyTool(family: string, instanceArg: string, original: string, offer
     server: family,
     servers: names,
     originalName: original,
-    invoke: familyInvoker(name, instanceArg, original, new Map(offers.map((o) => [o.member.name, o.member]))),
+    invoke: familyInvoker(name, instanceArg, new Map(offers.map((o) => [o.member.name, memberInvoker(o.member, o.tool)]))),
   };
   const hints = hintsOf(first);
   if (hints && offers.every((o) => sameJson(hintsOf(o.tool), hints))) def.annotations = hints;
+  // Shown when every member says the same; each member's own word decides how its call runs.
+  const support = taskSupportOf(first, offers[0]!.member.runsToolTasks);
+  if (support && offers.every((o) => taskSupportOf(o.tool, o.member.runsToolTasks) === support)) def.execution = { taskSupport: support };
   return def;
 }

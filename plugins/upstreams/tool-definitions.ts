@@ -21,7 +21,7 @@ export type ToolRunner = (originalName: string, args: JsonObject, call: CallCont
  * requires it (a caller that asked for no task waits for the result all the same), and when
  * the caller asked for a task if the tool allows one.
  */
-function taskSupportOf(tool: Tool, serverRunsTasks: boolean): Exclude<TaskSupport, 'forbidden'> | undefined {
+export function taskSupportOf(tool: Tool, serverRunsTasks: boolean): Exclude<TaskSupport, 'forbidden'> | undefined {
   const support = tool.execution?.taskSupport;
   return serverRunsTasks && (support === 'optional' || support === 'required') ? support : undefined;
 }
@@ -30,6 +30,14 @@ function invoker(support: TaskSupport | undefined, run: (args: JsonObject, call:
   if (support === 'required') return (args, call) => run(args, call, true);
   if (support === 'optional') return (args, call) => run(args, call, call.task !== undefined);
   return (args, call) => run(args, call, false);
+}
+
+/** How `conn` runs its tool `tool`: as a task of the server when the tool may or must run as one (decided here, once). */
+export function memberInvoker(conn: UpstreamConnection, tool: Tool): ToolInvoker {
+  const original = tool.name;
+  const support = taskSupportOf(tool, conn.runsToolTasks);
+  if (support === undefined) return (args, call) => conn.callTool(original, args, call);
+  return invoker(support, (args, call, asTask) => (asTask ? conn.callToolTask(original, args, call) : conn.callTool(original, args, call)));
 }
 
 /** `conn`'s tools, or `tools` listed for it elsewhere (a signed-in owner's connection) run by `run`. */

@@ -31,6 +31,8 @@ describe('upstream tools run as upstream tasks', function () {
       'mcpservers/tasks.yaml': stdioServer('tasks', TASKS),
       'mcpservers/tasks_short.yaml': stdioServer('tasks_short', TASKS, [], 'callTimeout: 1\n'),
       'mcpservers/tasks_crash.yaml': stdioServer('tasks_crash', TASKS),
+      'mcpservers/tk1.yaml': stdioServer('tk1', TASKS, [], 'family: { name: tf, instanceArg: instance }\n'),
+      'mcpservers/tk2.yaml': stdioServer('tk2', TASKS, [], 'family: { name: tf, instanceArg: instance }\n'),
     });
     client = await connectHttp(sb.url);
   });
@@ -188,6 +190,16 @@ describe('upstream tools run as upstream tasks', function () {
     const id = await startedSince('slow', before);
     // The SDK server ran its own task for the plain call; Switchboard never polled it.
     expect((await upstream()).polls[id]).to.equal(undefined);
+  });
+
+  it("runs a family tool that requires a task on the member the caller names, and shows the members' shared task support", async () => {
+    const described = await meta<{ execution?: unknown }>(client, 'describe_tool', { name: 'x_tf_need_task' });
+    expect(described.execution).to.deep.equal({ taskSupport: 'required' });
+    const r = await callTool(client, 'x_tf_need_task', { instance: 'tk2', text: 'from the family' });
+    expect(errorCode(r), text(r)).to.equal(undefined);
+    expect(text(r)).to.equal('echo: from the family');
+    const tk2 = JSON.parse(text(await callTool(client, 'x_tf_events', { instance: 'tk2' }))) as Upstream;
+    expect(tk2.events.some((e) => e.startsWith('finished need_task '))).to.equal(true);
   });
 
   it('fails at once, naming the server, when the upstream connection is lost during the task', async () => {
