@@ -78,6 +78,8 @@ export async function runUpstreamTask(deps: UpstreamTaskDeps, name: string, args
   const inFlight = Symbol(name);
   relay.track(inFlight, call);
   let taskId: string | undefined;
+  /** The upstream task reached a final status: there is nothing left to cancel. */
+  let ended = false;
   let wake: (() => void) | undefined;
   try {
     const ttl = call.task?.ttl ?? timeoutMs;
@@ -95,6 +97,7 @@ export async function runUpstreamTask(deps: UpstreamTaskDeps, name: string, args
         relay.track(resultId, call);
         try {
           outcome = { ok: true, result: withoutUpstreamTask((await request('tasks/result', { taskId: id })) as CallToolResult) };
+          ended = true;
         } catch (error) {
           outcome = { ok: false, error };
         } finally {
@@ -114,6 +117,7 @@ export async function runUpstreamTask(deps: UpstreamTaskDeps, name: string, args
     for (;;) {
       const state = taskState(server, await request('tasks/get', { taskId: id }));
       mirror(state);
+      ended = state.status === 'completed' || state.status === 'failed' || state.status === 'cancelled';
       if (state.status === 'cancelled')
         throw new SwitchboardError('CANCELLED', `tool '${name}' on server '${server}': the server cancelled its task`, { server });
       // Input is asked, and the result given, through tasks/result: it blocks until the task ends.
@@ -140,8 +144,9 @@ export async function runUpstreamTask(deps: UpstreamTaskDeps, name: string, args
     }
   } catch (err) {
     const reason: unknown = stop.signal.aborted ? stop.signal.reason : err;
-    // The caller gave up or time ran out: the upstream's work stops too (not when the connection is gone).
-    if (taskId !== undefined && stop.signal.aborted && !deps.lost.aborted) {
+    // The caller gave up, time ran out, or following failed: the upstream's work stops too
+    // (not once it ended, nor when the connection is gone).
+    if (taskId !== undefined && !ended && !deps.lost.aborted) {
       client
         .request({ method: 'tasks/cancel', params: { taskId } }, PASSTHROUGH, { timeout: CANCEL_TIMEOUT_MS })
         .catch((e: unknown) => deps.log.debug(`tasks/cancel of tool '${name}': ${String(e)}`));
