@@ -6,7 +6,7 @@
  * never per request.
  */
 import type { SyncHook, SyncWaterfallHook } from 'tapable';
-import type { Icon, ToolAnnotations, ToolDefinition, ToolKind } from './tools.js';
+import type { Icon, TaskSupport, ToolAnnotations, ToolDefinition, ToolKind } from './tools.js';
 import type { Logger } from './log.js';
 import type { SwitchboardError } from './errors.js';
 
@@ -23,6 +23,8 @@ export interface DiscoveryEntry {
   kind: ToolKind;
   annotations?: ToolAnnotations;
   labels?: Record<string, string>;
+  /** Whether the tool may run as a task, when its owner says (MCP's `Tool.execution`). */
+  execution?: { taskSupport: TaskSupport };
   icons?: readonly Icon[];
 }
 
@@ -49,6 +51,7 @@ function toEntry(def: ToolDefinition, source: string): CatalogueEntry {
   if (def.server !== undefined) discovery.server = def.server;
   if (def.annotations && Object.keys(def.annotations).length > 0) discovery.annotations = def.annotations;
   if (def.labels && Object.keys(def.labels).length > 0) discovery.labels = def.labels;
+  if (def.execution?.taskSupport !== undefined) discovery.execution = { taskSupport: def.execution.taskSupport };
   // Last, and only when there are some: an entry without icons stays what it always was.
   if (def.icons && def.icons.length > 0) discovery.icons = def.icons;
   return { ...def, source, summary, discovery };

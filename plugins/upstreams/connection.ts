@@ -115,6 +115,21 @@ export class UpstreamConnection implements ServedLists {
     return c.callTool(originalName, args, call, this.def.callTimeout * 1000);
   }
 
+  /**
+   * Runs a tool that may or must run as a task of this server as one (client/upstream-task.ts):
+   * created, followed and its result fetched within the call timeout.
+   */
+  callToolTask(originalName: string, args: JsonObject, call: CallContext): Promise<CallToolResult> {
+    const c = this.connected;
+    if (!c || this.state !== 'running') return Promise.reject(this.events.unavailable(this));
+    return c.callToolTask(originalName, args, call, this.def.callTimeout * 1000);
+  }
+
+  /** The server, connected, declared it runs tools/call as tasks. */
+  get runsToolTasks(): boolean {
+    return this.connected?.runsToolTasks() ?? false;
+  }
+
   async readResource(uri: string): Promise<Record<string, unknown>> {
     return this.requireClient().readResource(uri);
   }
@@ -172,7 +187,7 @@ export class UpstreamConnection implements ServedLists {
         await client.close().catch(() => undefined);
         return;
       }
-      this.connected = new UpstreamClient(client, transport, this.relay, this.events.secrets, this.failures);
+      this.connected = new UpstreamClient(client, transport, this.relay, this.events.secrets, this.failures, this.log);
       client.onclose = () => {
         if (epoch === this.epoch) this.onDropped('connection closed');
       };

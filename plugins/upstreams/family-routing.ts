@@ -7,7 +7,6 @@
  * has stopped.
  */
 import { SwitchboardError, type JsonObject, type ToolInvoker } from '../../kernel/index.js';
-import type { UpstreamConnection } from './connection.js';
 
 /** A family tool called without a usable instance argument. INVALID_ARGUMENTS, with the problem where clients look for it. */
 export class FamilyInstanceError extends SwitchboardError {
@@ -25,10 +24,11 @@ function quoted(value: unknown): string {
 }
 
 /**
- * The invoker of family tool `name`: `providers` are the members that have the tool now, by
- * name, in the order they are listed; `original` is the members' own name for it.
+ * The invoker of family tool `name`: `providers` run the tool on each member that has it now
+ * (as a task of the member when its tool may or must run as one), by member name, in the
+ * order they are listed.
  */
-export function familyInvoker(name: string, instanceArg: string, original: string, providers: ReadonlyMap<string, UpstreamConnection>): ToolInvoker {
+export function familyInvoker(name: string, instanceArg: string, providers: ReadonlyMap<string, ToolInvoker>): ToolInvoker {
   const available = [...providers.keys()].join(', ');
   return (args: JsonObject, call) => {
     const { [instanceArg]: chosen, ...rest } = args;
@@ -40,6 +40,6 @@ export function familyInvoker(name: string, instanceArg: string, original: strin
       );
     const member = typeof chosen === 'string' ? providers.get(chosen) : undefined;
     if (!member) throw new FamilyInstanceError(name, instanceArg, `tool ${name} is not available on server "${quoted(chosen)}" (available: ${available})`);
-    return member.callTool(original, rest, call);
+    return member(rest, call);
   };
 }

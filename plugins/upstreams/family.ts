@@ -16,7 +16,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { JsonSchemaObject, ToolAnnotations, ToolDefinition } from '../../kernel/index.js';
 import type { UpstreamConnection } from './connection.js';
 import { familyInvoker } from './family-routing.js';
-import { toolDefinitions } from './tool-definitions.js';
+import { memberInvoker, taskSupportOf, toolDefinitions } from './tool-definitions.js';
 
 /** A member's tool that fell back to the member's own name, and why. `tool: '*'` is every tool of the member. */
 export interface FamilyRefusal {
@@ -138,7 +138,7 @@ function familyTool(family: string, instanceArg: string, original: string, offer
     server: family,
     servers: names,
     originalName: original,
-    invoke: familyInvoker(name, instanceArg, original, new Map(offers.map((o) => [o.member.name, o.member]))),
+    invoke: familyInvoker(name, instanceArg, new Map(offers.map((o) => [o.member.name, memberInvoker(o.member, o.tool)]))),
   };
   const hints = hintsOf(first);
   if (hints && offers.every((o) => sameJson(hintsOf(o.tool), hints))) def.annotations = hints;
@@ -146,5 +146,8 @@ function familyTool(family: string, instanceArg: string, original: string, offer
   // call may go to any of them.
   if (first.outputSchema && offers.every((o) => sameJson(o.tool.outputSchema, first.outputSchema))) def.outputSchema = first.outputSchema;
   if (first.icons && offers.every((o) => sameJson(o.tool.icons, first.icons))) def.icons = first.icons;
+  // Shown when every member says the same; each member's own word decides how its call runs.
+  const support = taskSupportOf(first, offers[0]!.member.runsToolTasks);
+  if (support && offers.every((o) => taskSupportOf(o.tool, o.member.runsToolTasks) === support)) def.execution = { taskSupport: support };
   return def;
 }

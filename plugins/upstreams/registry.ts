@@ -163,7 +163,7 @@ export class Upstreams implements UpstreamRegistry {
       return;
     }
     const gate = this.gates.get(conn.name);
-    const defs = gate ? toolDefinitions(conn, gate.tools, (name, args, call) => gate.call(name, args, call)) : toolDefinitions(conn);
+    const defs = gate ? toolDefinitions(conn, gate.tools, (name, args, call, asTask) => gate.call(name, args, call, asTask)) : toolDefinitions(conn);
     if (defs.length > 0)
       this.lastKnown.set(
         conn.name,

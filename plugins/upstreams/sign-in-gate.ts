@@ -171,15 +171,15 @@ export class SignInGate {
     return new AuthRequiredError(this.server, 'the server no longer accepts your sign-in (revoked or expired)', this.parts.authTool());
   }
 
-  /** Runs a tool on the caller's own connection. */
-  async call(originalName: string, args: JsonObject, call: CallContext): Promise<CallToolResult> {
+  /** Runs a tool on the caller's own connection (as a task of the server when `asTask`). */
+  async call(originalName: string, args: JsonObject, call: CallContext, asTask = false): Promise<CallToolResult> {
     const owner = ownerOf(call.request.session);
     let conn = this.conns.get(owner);
     if (!conn || conn.state !== 'running') {
       if (!this.signedIn(owner)) throw this.notSignedIn(owner);
       conn = await this.connect(owner);
     }
-    return conn.callTool(originalName, args, call);
+    return asTask ? conn.callToolTask(originalName, args, call) : conn.callTool(originalName, args, call);
   }
 
   /** The shared connection left auth_required (stopped, suspended, reconfigured): every owner connection closes; grants stay. */

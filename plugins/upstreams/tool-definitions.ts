@@ -1,6 +1,6 @@
 /** An upstream's tools and prompts under their catalogue names. */
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { CallContext, JsonObject, ToolDefinition, UpstreamPrompt } from '../../kernel/index.js';
+import type { CallContext, JsonObject, TaskSupport, ToolDefinition, ToolInvoker, UpstreamPrompt } from '../../kernel/index.js';
 import type { UpstreamConnection } from './connection.js';
 
 export function externalName(conn: UpstreamConnection, name: string): string {
@@ -12,14 +12,42 @@ function listed(conn: UpstreamConnection): boolean {
   return conn.state !== 'stopped' && conn.state !== 'stopping';
 }
 
-/** How a tool of the server runs: on the connection itself, or (signed in) on the caller's own. */
-export type ToolRunner = (originalName: string, args: JsonObject, call: CallContext) => Promise<CallToolResult>;
+/** How a tool of the server runs: on the connection itself, or (signed in) on the caller's own; `asTask` runs it as a task of the server. */
+export type ToolRunner = (originalName: string, args: JsonObject, call: CallContext, asTask: boolean) => Promise<CallToolResult>;
+
+/**
+ * Whether a tool runs as a task of its server, decided once per listing: never when the
+ * server did not declare task support (the protocol forbids asking), always when the tool
+ * requires it (a caller that asked for no task waits for the result all the same), and when
+ * the caller asked for a task if the tool allows one.
+ */
+export function taskSupportOf(tool: Tool, serverRunsTasks: boolean): Exclude<TaskSupport, 'forbidden'> | undefined {
+  const support = tool.execution?.taskSupport;
+  return serverRunsTasks && (support === 'optional' || support === 'required') ? support : undefined;
+}
+
+function invoker(support: TaskSupport | undefined, run: (args: JsonObject, call: CallContext, asTask: boolean) => Promise<CallToolResult>): ToolInvoker {
+  if (support === 'required') return (args, call) => run(args, call, true);
+  if (support === 'optional') return (args, call) => run(args, call, call.task !== undefined);
+  return (args, call) => run(args, call, false);
+}
+
+/** How `conn` runs its tool `tool`: as a task of the server when the tool may or must run as one (decided here, once). */
+export function memberInvoker(conn: UpstreamConnection, tool: Tool): ToolInvoker {
+  const original = tool.name;
+  const support = taskSupportOf(tool, conn.runsToolTasks);
+  if (support === undefined) return (args, call) => conn.callTool(original, args, call);
+  return invoker(support, (args, call, asTask) => (asTask ? conn.callToolTask(original, args, call) : conn.callTool(original, args, call)));
+}
 
 /** `conn`'s tools, or `tools` listed for it elsewhere (a signed-in owner's connection) run by `run`. */
 export function toolDefinitions(conn: UpstreamConnection, tools: readonly Tool[] = conn.tools, run?: ToolRunner): ToolDefinition[] {
   if (!listed(conn)) return [];
+  // A signed-in owner's connection is asked at call time (it falls back to a plain call when its server runs no tasks).
+  const serverRunsTasks = run !== undefined || conn.runsToolTasks;
   return tools.map((tool: Tool) => {
     const original = tool.name;
+    const support = taskSupportOf(tool, serverRunsTasks);
     const def: ToolDefinition = {
       name: externalName(conn, original),
       kind: 'tool',
@@ -27,8 +55,15 @@ export function toolDefinitions(conn: UpstreamConnection, tools: readonly Tool[]
       inputSchema: tool.inputSchema,
       server: conn.name,
       originalName: original,
-      invoke: run ? (args, call) => run(original, args, call) : (args, call) => conn.callTool(original, args, call),
+      // The plain path stays the one closure it always was: no task check per call.
+      invoke:
+        support === undefined && !run
+          ? (args, call) => conn.callTool(original, args, call)
+          : invoker(support, (args, call, asTask) =>
+              run ? run(original, args, call, asTask) : asTask ? conn.callToolTask(original, args, call) : conn.callTool(original, args, call),
+            ),
     };
+    if (support) def.execution = { taskSupport: support };
     if (tool.outputSchema) def.outputSchema = tool.outputSchema;
     // Already checked as the list arrived (icons.ts): kept or gone, never raw.
     if (tool.icons) def.icons = tool.icons;

@@ -18,9 +18,14 @@
  * A cancellation from the upstream, or the end of the call, cancels the relayed request.
  * What goes to the client (log messages, relayed requests' parameters) is scrubbed of known
  * secrets on the way: an upstream logging its environment must not hand it to the caller.
+ *
+ * During a call run as an upstream task (upstream-task.ts), a message that names the task in
+ * its related-task metadata belongs to that call, before rules 1 to 3; the upstream's task id
+ * is replaced by the caller's own (or removed when the caller asked for no task), and a
+ * status notification of the task wakes the call's polling.
  */
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { McpError, type JSONRPCMessage, type LoggingLevel, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { McpError, RELATED_TASK_META_KEY, type JSONRPCMessage, type LoggingLevel, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import {
   URL_ELICITATION_REQUIRED,
   UrlElicitationRequiredError,
@@ -49,9 +54,11 @@ export class ClientRelay {
   private readonly relaying = new Map<RequestId, AbortController>();
   /** URL-mode elicitations waiting for the upstream's completion. */
   private readonly elicitations = new ElicitationRoutes();
+  /** Calls running as upstream tasks, by the upstream's task id; `wake` polls the task now. */
+  private readonly tasks = new Map<string, { call: CallContext; wake: () => void }>();
 
   constructor(
-    private readonly server: string,
+    readonly server: string,
     private readonly log: Logger,
     private readonly secrets: SecretsApi,
   ) {}
@@ -66,12 +73,26 @@ export class ClientRelay {
     this.inflight.delete(id);
   }
 
+  /** `call` runs as the upstream's task `taskId`: what names the task goes to its client. */
+  trackTask(taskId: string, call: CallContext, wake: () => void): void {
+    this.tasks.set(taskId, { call, wake });
+  }
+
+  untrackTask(taskId: string): void {
+    this.tasks.delete(taskId);
+  }
+
   /** The transport saw `message` on the response stream of our request `id` (RelatingTransport). */
   related(message: JSONRPCMessage, id: RequestId): void {
     this.relatedOf.set(message, id);
   }
 
-  private callFor(message: object): CallContext | undefined {
+  private callFor(message: Incoming): CallContext | undefined {
+    const task = relatedTask(message);
+    if (task !== undefined && this.tasks.size > 0) {
+      const byTask = this.tasks.get(task)?.call;
+      if (byTask) return byTask;
+    }
     const related = this.relatedOf.get(message);
     if (related !== undefined) return this.inflight.get(related);
     const calls = [...this.inflight.values()];
@@ -94,6 +115,13 @@ export class ClientRelay {
     if (m.id === undefined && m.method === 'notifications/message') {
       this.forwardLog(m);
       return true;
+    }
+    if (m.id === undefined && m.method === 'notifications/tasks/status' && typeof m.params?.taskId === 'string') {
+      const task = this.tasks.get(m.params.taskId);
+      if (task) {
+        task.wake();
+        return true;
+      }
     }
     if (m.id === undefined && m.method === 'notifications/cancelled') {
       const ctl = this.relaying.get(m.params?.requestId as RequestId);
@@ -175,7 +203,7 @@ export class ClientRelay {
     const stop = call.cancellation.listen(() => ctl.abort());
     this.relaying.set(m.id, ctl);
     try {
-      const result = await call.client.request(m.method, params, ctl.signal);
+      const result = await call.client.request(m.method, asCallers(params ?? {}, call), ctl.signal);
       if (upstreamId !== undefined && result.action !== 'accept') this.elicitations.drop(upstreamId);
       await answer({ result });
     } catch (err) {
@@ -201,4 +229,23 @@ export class ClientRelay {
       .log({ level: params.level as LoggingLevel, logger, data: params.data })
       .catch((err: unknown) => this.log.debug(`relaying a log message: ${String(err)}`));
   }
+}
+
+/** The upstream task a message says it belongs to (its related-task metadata). */
+function relatedTask(m: Incoming): string | undefined {
+  const meta = m.params?._meta as Record<string, { taskId?: unknown } | undefined> | undefined;
+  const id = meta?.[RELATED_TASK_META_KEY]?.taskId;
+  return typeof id === 'string' ? id : undefined;
+}
+
+/** Parameters relayed to the caller name the caller's task, never the upstream's. */
+function asCallers(params: Record<string, unknown>, call: CallContext): Record<string, unknown> {
+  const meta = params._meta as Record<string, unknown> | undefined;
+  if (!meta || !(RELATED_TASK_META_KEY in meta)) return params;
+  const { [RELATED_TASK_META_KEY]: _upstream, ...rest } = meta;
+  if (call.task) rest[RELATED_TASK_META_KEY] = { taskId: call.task.id };
+  const out = { ...params };
+  if (Object.keys(rest).length > 0) out._meta = rest;
+  else delete out._meta;
+  return out;
 }

@@ -13,7 +13,8 @@
  *    (kernel/mcp/shared/message-shape.ts) rather than by the SDK's zod parses;
  * 4. what is not plainly one kind, to the SDK's own onmessage, so it is judged as before.
  *
- * The transport's close fails the direct calls still waiting before the SDK hears of it, and
+ * The transport's close fails the direct calls still waiting before the SDK hears of it (and
+ * tells `closed`, for the calls following an upstream task between requests), and
  * its word on which request's response stream carried a message goes to the relay.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -22,7 +23,7 @@ import { messageKind, protocolDispatch } from '../../../kernel/index.js';
 import type { ClientRelay, RelatingTransport } from './client-relay.js';
 import type { DirectCalls } from './direct-calls.js';
 
-export function routeMessages(client: Client, transport: Transport & RelatingTransport, direct: DirectCalls, relay: ClientRelay): void {
+export function routeMessages(client: Client, transport: Transport & RelatingTransport, direct: DirectCalls, relay: ClientRelay, closed: () => void): void {
   const sdkOnMessage = transport.onmessage;
   const sdkOnClose = transport.onclose;
   // An SDK whose internals moved keeps its own dispatch (step 3 skipped), only slower.
@@ -44,6 +45,7 @@ export function routeMessages(client: Client, transport: Transport & RelatingTra
   };
   transport.onclose = () => {
     direct.closed();
+    closed();
     sdkOnClose?.();
   };
   transport.onrelated = (message, id) => relay.related(message, id);

@@ -15,12 +15,14 @@ import {
   TimeoutError,
   type CallContext,
   type JsonObject,
+  type Logger,
   type SecretsApi,
   type SwitchboardError,
 } from '../../../kernel/index.js';
 import type { ClientRelay } from './client-relay.js';
 import { DirectCalls } from './direct-calls.js';
 import { routeMessages } from './message-router.js';
+import { runUpstreamTask } from './upstream-task.js';
 
 export interface CallFailures {
   /** A failed tools/call as the caller reads it (a sign-in or step-up challenge included). */
@@ -65,6 +67,8 @@ export async function handshake(
 export class UpstreamClient {
   /** tools/call without the SDK's request machinery (direct-calls.ts). */
   private readonly direct: DirectCalls;
+  /** Aborted when the transport closes: calls following an upstream task fail at once rather than at their next poll. */
+  private readonly lost = new AbortController();
 
   /** Call once `client` is connected to `transport` (handshake). */
   constructor(
@@ -73,9 +77,37 @@ export class UpstreamClient {
     private readonly relay: ClientRelay,
     private readonly secrets: SecretsApi,
     private readonly failures: CallFailures,
+    private readonly log: Logger,
   ) {
     this.direct = new DirectCalls(transport);
-    routeMessages(client, transport, this.direct, relay);
+    routeMessages(client, transport, this.direct, relay, () => this.lost.abort());
+  }
+
+  /** The server declared it runs tools/call as tasks (2025-11-25 `capabilities.tasks.requests.tools.call`). */
+  runsToolTasks(): boolean {
+    return this.client.getServerCapabilities()?.tasks?.requests?.tools?.call !== undefined;
+  }
+
+  /**
+   * Runs one tool as a task of the server (upstream-task.ts), for a tool that says it may or
+   * must run as one. A server that did not declare task support gets a plain call: the
+   * protocol forbids asking it for a task whatever its tools say.
+   */
+  async callToolTask(name: string, args: JsonObject, call: CallContext, timeoutMs: number): Promise<CallToolResult> {
+    if (!this.runsToolTasks()) return this.callTool(name, args, call, timeoutMs);
+    try {
+      const deps = {
+        client: this.client,
+        server: this.relay.server,
+        relay: this.relay,
+        lost: this.lost.signal,
+        scrub: this.secrets.scrubText.bind(this.secrets),
+        log: this.log,
+      };
+      return await runUpstreamTask(deps, name, args, call, timeoutMs);
+    } catch (err) {
+      throw this.failures.call(`tool '${name}'`, err);
+    }
   }
 
   /** Runs one tool for `call`, whose client gets what the server asks or logs meanwhile. Hot path: no work that could be done earlier. */

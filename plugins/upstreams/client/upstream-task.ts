@@ -1,0 +1,162 @@
+/**
+ * One tools/call run as a task of the upstream (2025-11-25 tasks): the call creates the task,
+ * tasks/get follows it at the upstream's poll interval (held between a floor and a ceiling,
+ * task-bounds.ts) or sooner when the upstream announces a status, and tasks/result brings
+ * the final result once the task needs input or is done. tasks/result is where an upstream
+ * delivers what it asks during the task (elicitation, sampling): it is tracked like a
+ * tools/call, so the relay hands those requests to the calling client.
+ *
+ * The whole task is bounded by the call timeout. The caller's cancellation and the timeout
+ * stop following and send tasks/cancel; the connection's loss fails the call at once (there
+ * is nobody left to cancel). The upstream's task id is opaque data checked for length, used
+ * only on this connection: it names nothing Switchboard routes by.
+ */
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ErrorCode, McpError, RELATED_TASK_META_KEY, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { nextRequestId, PASSTHROUGH, SwitchboardError, TimeoutError, type CallContext, type JsonObject, type Logger } from '../../../kernel/index.js';
+import type { ClientRelay } from './client-relay.js';
+import { pollInterval, taskState, upstreamTaskId, type UpstreamTaskState } from './task-bounds.js';
+
+/** tasks/cancel is a courtesy to the upstream: it gets this long, and the caller does not wait for it. */
+const CANCEL_TIMEOUT_MS = 5_000;
+
+export interface UpstreamTaskDeps {
+  client: Client;
+  server: string;
+  relay: ClientRelay;
+  /** Aborted when the connection closes. */
+  lost: AbortSignal;
+  scrub: (text: string) => string;
+  log: Logger;
+}
+
+type Outcome = { ok: true; result: CallToolResult } | { ok: false; error: unknown };
+
+function cancelled(reason: unknown): Error {
+  return reason instanceof McpError || reason instanceof SwitchboardError
+    ? reason
+    : new SwitchboardError('CANCELLED', `the call was cancelled: ${String(reason)}`);
+}
+
+/** The final result without the upstream's related-task marker: its task id means nothing to the caller. */
+function withoutUpstreamTask(result: CallToolResult): CallToolResult {
+  const meta = result._meta;
+  if (!meta || !(RELATED_TASK_META_KEY in meta)) return result;
+  const { [RELATED_TASK_META_KEY]: _upstream, ...rest } = meta;
+  const out: CallToolResult = { ...result };
+  if (Object.keys(rest).length > 0) out._meta = rest;
+  else delete out._meta;
+  return out;
+}
+
+export async function runUpstreamTask(deps: UpstreamTaskDeps, name: string, args: JsonObject, call: CallContext, timeoutMs: number): Promise<CallToolResult> {
+  const { client, server, relay } = deps;
+  const deadline = Date.now() + timeoutMs;
+  // Every way the task can end early aborts this, with the error the call fails with.
+  const stop = new AbortController();
+  if (call.cancellation.aborted) throw cancelled(call.cancellation.reason);
+  const stopListening = call.cancellation.listen((reason) => stop.abort(cancelled(reason)));
+  const timer = setTimeout(() => stop.abort(new TimeoutError(`tool '${name}' on server '${server}'`, timeoutMs)), timeoutMs);
+  const onLost = () => stop.abort(new McpError(ErrorCode.ConnectionClosed, 'Connection closed'));
+  if (deps.lost.aborted) onLost();
+  else deps.lost.addEventListener('abort', onLost, { once: true });
+  // The SDK's own timeout is left a margin: the task's deadline (above) is the one that speaks.
+  // Each request gets a signal of its own: the SDK never removes its listener from the one it
+  // is given, and a task polled for an hour would pile them up on `stop`.
+  const request = async (method: string, params: JsonObject): Promise<unknown> => {
+    if (stop.signal.aborted) throw stop.signal.reason;
+    const one = new AbortController();
+    const forward = () => one.abort(stop.signal.reason);
+    stop.signal.addEventListener('abort', forward, { once: true });
+    try {
+      return await client.request({ method, params }, PASSTHROUGH, { signal: one.signal, timeout: Math.max(1, deadline - Date.now()) + 1_000 });
+    } finally {
+      stop.signal.removeEventListener('abort', forward);
+    }
+  };
+  // For the whole task the call is in flight on this connection (the relay's rule 2).
+  const inFlight = Symbol(name);
+  relay.track(inFlight, call);
+  let taskId: string | undefined;
+  /** The upstream task reached a final status: there is nothing left to cancel. */
+  let ended = false;
+  let wake: (() => void) | undefined;
+  try {
+    const ttl = call.task?.ttl ?? timeoutMs;
+    const created = await request('tools/call', { name, arguments: args, task: { ttl } });
+    taskId = upstreamTaskId(server, created);
+    relay.trackTask(taskId, call, () => wake?.());
+    call.task?.runsAs({ server, taskId });
+    const id = taskId;
+
+    let outcome: Outcome | undefined;
+    let fetching: Promise<void> | undefined;
+    const fetchResult = () => {
+      fetching ??= (async () => {
+        const resultId = nextRequestId(client) ?? Symbol('tasks/result');
+        relay.track(resultId, call);
+        try {
+          outcome = { ok: true, result: withoutUpstreamTask((await request('tasks/result', { taskId: id })) as CallToolResult) };
+          ended = true;
+        } catch (error) {
+          outcome = { ok: false, error };
+        } finally {
+          relay.untrack(resultId);
+        }
+      })();
+    };
+    let mirrored = '';
+    const mirror = (state: UpstreamTaskState) => {
+      if (!call.task || (state.status !== 'working' && state.status !== 'input_required')) return;
+      const key = `${state.status}\n${state.statusMessage ?? ''}`;
+      if (key === mirrored) return;
+      mirrored = key;
+      call.task.status(state.status, state.statusMessage === undefined ? undefined : deps.scrub(state.statusMessage));
+    };
+
+    for (;;) {
+      const state = taskState(server, await request('tasks/get', { taskId: id }));
+      mirror(state);
+      ended = state.status === 'completed' || state.status === 'failed' || state.status === 'cancelled';
+      if (state.status === 'cancelled')
+        throw new SwitchboardError('CANCELLED', `tool '${name}' on server '${server}': the server cancelled its task`, { server });
+      // Input is asked, and the result given, through tasks/result: it blocks until the task ends.
+      if (state.status !== 'working') fetchResult();
+      if (state.status === 'completed' || state.status === 'failed') await fetching;
+      else
+        await new Promise<void>((resolve) => {
+          const t = setTimeout(done, pollInterval(state.pollInterval));
+          function done() {
+            clearTimeout(t);
+            stop.signal.removeEventListener('abort', done);
+            wake = undefined;
+            resolve();
+          }
+          wake = done;
+          stop.signal.addEventListener('abort', done, { once: true });
+          void fetching?.then(done);
+        });
+      if (stop.signal.aborted) throw stop.signal.reason;
+      if (outcome) {
+        if (outcome.ok) return outcome.result;
+        throw outcome.error;
+      }
+    }
+  } catch (err) {
+    const reason: unknown = stop.signal.aborted ? stop.signal.reason : err;
+    // The caller gave up, time ran out, or following failed: the upstream's work stops too
+    // (not once it ended, nor when the connection is gone).
+    if (taskId !== undefined && !ended && !deps.lost.aborted) {
+      client
+        .request({ method: 'tasks/cancel', params: { taskId } }, PASSTHROUGH, { timeout: CANCEL_TIMEOUT_MS })
+        .catch((e: unknown) => deps.log.debug(`tasks/cancel of tool '${name}': ${String(e)}`));
+    }
+    throw reason;
+  } finally {
+    clearTimeout(timer);
+    stopListening();
+    deps.lost.removeEventListener('abort', onLost);
+    relay.untrack(inFlight);
+    if (taskId !== undefined) relay.untrackTask(taskId);
+  }
+}
