@@ -26,7 +26,7 @@ export type CatalogueApi = Pick<Catalogue, 'version' | 'replaceSource' | 'explai
 export type SessionsApi = Pick<SessionRegistry, 'get' | 'all' | 'size'>;
 
 /** The MCP endpoint: what clients see directly, and how a transport connects one. */
-export type EndpointApi = Pick<Endpoint, 'addMetaTool' | 'addProtocol' | 'setWording' | 'metaToolNames' | 'connect' | 'notifyListChanged'>;
+export type EndpointApi = Pick<Endpoint, 'addMetaTool' | 'addProtocol' | 'setWording' | 'metaToolNames' | 'connect' | 'notifyListChanged' | 'setTasks'>;
 
 /** Calling a catalogue tool as a client would (workflows, meta-tools). */
 export type ToolCallsApi = Pick<ToolInvoker, 'resolve' | 'call'>;
