@@ -21,6 +21,7 @@ import {
   type CreateTaskResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import { connectHttp, eventually, makeConfigDir, meta, ROOT, startSwitchboard, stdioServer, TEST_SERVER, text, type Running } from '../support/harness.js';
+import { pingThenWait } from '../fixtures/workflows.js';
 import { mcpClient, registerClient, signIn, startProtected, type OAuthSetup } from '../support/oauth-setup.js';
 
 const ASKING = join(ROOT, 'dist/test/fixtures/asking-server.js');
@@ -59,6 +60,7 @@ describe('tasks as a server: people, reconnects, restarts (OAuth, file mode)', f
     'mcpservers/tools.yaml': stdioServer('tools', TEST_SERVER, [], 'stderrLogLevel: info\n'),
     'mcpservers/ask.yaml': stdioServer('ask', ASKING),
     'workflows/many.yaml': manySteps(200),
+    'workflows/ping-then-wait.yaml': pingThenWait(30_000),
   };
   let configDir: string;
   let setup: OAuthSetup;
@@ -229,9 +231,16 @@ describe('tasks as a server: people, reconnects, restarts (OAuth, file mode)', f
     expect((await alice.experimental.tasks.listTasks()).tasks.map((t) => t.taskId)).to.not.include(id);
   });
 
-  it('after a restart the finished task is still fetchable; one a crash cut short is failed, saying why', async () => {
+  it("after a restart the finished task is still fetchable; a call a crash cut short is failed saying why, a workflow's as its run", async () => {
     const alice = await as(aliceToken);
-    const cut = (await createTask(alice, 'call_tool', { name: 'x_tools_slow', arguments: { ms: 30_000 } })).task.taskId;
+    const cut = (await createTask(alice, 'call_tool', { name: 'x_tools_slow', arguments: { ms: 30_001 } })).task.taskId;
+    const run = (await createTask(alice, 'call_tool', { name: 'workflow_ping-then-wait', arguments: {} })).task.taskId;
+    await setup.sb.waitForLog(/slow 30001: started/);
+    await eventually(
+      () =>
+        meta<{ status: string; steps: { status: string }[] }>(alice, 'call_tool', { name: 'core_workflow_execution_get', arguments: { execution_id: run } }),
+      (r) => r.status === 'running' && r.steps.length === 2,
+    );
     await restart(true);
     const again = await as(aliceToken);
     const r = await result(again, finished!.taskId);
@@ -239,6 +248,12 @@ describe('tasks as a server: people, reconnects, restarts (OAuth, file mode)', f
     const lost = await again.experimental.tasks.getTask(cut);
     expect(lost.status).to.equal('failed');
     expect(lost.statusMessage).to.include('Switchboard stopped while this task was running');
+    const interrupted = await again.experimental.tasks.getTask(run);
+    expect(interrupted.status).to.equal('failed');
+    expect(interrupted.statusMessage).to.include('interrupted');
+    const record = await meta<{ status: string; error: string }>(again, 'call_tool', { name: 'core_workflow_execution_get', arguments: { execution_id: run } });
+    expect(record.status).to.equal('failed');
+    expect(interrupted.statusMessage).to.equal(record.error);
   });
 });
 
