@@ -316,12 +316,8 @@ export class Endpoint {
     }
   }
 
-  private async callMetaTool(
-    session: Session,
-    name: string,
-    rawArgs: Record<string, unknown> | undefined,
-    extra: RequestHandlerExtra,
-  ): Promise<CallToolResult> {
+  /** Not async: the plain call path keeps one async frame (runMetaTool); a refusal thrown here becomes the rejection in handleCall. */
+  private callMetaTool(session: Session, name: string, rawArgs: Record<string, unknown> | undefined, extra: RequestHandlerExtra): Promise<CallToolResult> {
     const meta = this.metaTools.get(name);
     if (!meta) {
       if (this.catalogue.has(name)) throw new McpError(ErrorCode.InvalidParams, this.wording.notCallableDirectly(name, rawArgs ?? {}));
