@@ -23,6 +23,8 @@ export const BUILT_IN_PLUGINS: readonly PluginModule[] = [
   { name: 'upstreams', load: () => import('../plugins/upstreams/index.js') },
   { name: 'core-tools', load: () => import('../plugins/core-tools/index.js') },
   { name: 'workflows', load: () => import('../plugins/workflows/index.js') },
+  // After workflows: a workflow's task left running by a restart ends as its execution record says.
+  { name: 'tasks', load: () => import('../plugins/tasks/index.js') },
   { name: 'limits', load: () => import('../plugins/limits/index.js') },
   { name: 'metrics-otel', load: () => import('../plugins/metrics-otel/index.js') },
   { name: 'admin-ui', load: () => import('../plugins/admin-ui/index.js') },

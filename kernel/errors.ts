@@ -32,6 +32,7 @@ export type ErrorCode =
   | 'RATE_LIMITED'
   | 'TOO_LARGE'
   | 'SESSION_LIMIT'
+  | 'TASK_LIMIT'
   | 'SHARED_STATE_UNAVAILABLE'
   | 'PLUGIN_FAILED'
   | 'INTERNAL';
@@ -236,6 +237,17 @@ export class SessionLimitError extends SwitchboardError {
         ? `the session limit of ${limit} is reached; close sessions you no longer use (DELETE /mcp) or raise aggregator.limits.maxSessions`
         : `${caller} already holds ${limit} sessions, the most one caller may open; close sessions you no longer use (DELETE /mcp) or raise aggregator.limits.maxSessionsPerPrincipal`,
       caller === undefined ? { limit } : { limit, scope: 'caller' },
+    );
+  }
+}
+
+/** A call asked to run as a task while its caller already keeps `limit` tasks (aggregator.limits.tasks.maxPerOwner). */
+export class TaskLimitError extends SwitchboardError {
+  constructor(limit: number) {
+    super(
+      'TASK_LIMIT',
+      `you already keep ${limit} tasks, the most one caller may keep at once (aggregator.limits.tasks.maxPerOwner); fetch or cancel tasks, or wait for them to expire`,
+      { limit },
     );
   }
 }

@@ -30,6 +30,7 @@ export {
   ServerUnavailableError,
   SessionLimitError,
   SharedStateUnavailableError,
+  TaskLimitError,
   SwitchboardError,
   TimeoutError,
   TooDeepError,
@@ -47,7 +48,7 @@ export { coreToolName, servedBy } from './tools.js';
 export type { CallContext, Icon, JsonObject, JsonSchemaObject, TaskCall, TaskSupport, ToolAnnotations, ToolDefinition, ToolInvoker } from './tools.js';
 export { ANNOTATIONS, coreTool, publishCoreTools } from './core-tool.js';
 export type { CatalogueEntry } from './catalogue.js';
-export type { Cancellation } from './cancellation.js';
+export { Cancellation } from './cancellation.js';
 export { headerValue } from './request-context.js';
 export type { CatalogueView, Identity, RequestContext } from './request-context.js';
 export { foreignCaller } from './sessions.js';
@@ -57,9 +58,10 @@ export type { Session } from './sessions.js';
 export { SERVER_INFO } from './mcp/shared/implementation.js';
 export type { MetaToolDefinition, SharedSessionTransport } from './mcp/server/endpoint.js';
 export type { EndpointWording } from './mcp/server/wording.js';
+export type { TaskOrigin, TaskParams, TaskSurface, TaskWork } from './mcp/server/task-surface.js';
 export { PASSTHROUGH } from './mcp/shared/passthrough.js';
 export { logLevelPasses } from './mcp/shared/client-channel.js';
-export type { ClientChannel } from './mcp/shared/client-channel.js';
+export type { ClientChannel, LogMessage } from './mcp/shared/client-channel.js';
 export { hasMeta, messageKind } from './mcp/shared/message-shape.js';
 export type { MessageKind } from './mcp/shared/message-shape.js';
 export { abortControllers, nextRequestId, protocolDispatch, SDK_VERSION_CHECKED, setRawRequestHandler } from './mcp/shared/sdk-internals.js';
@@ -162,3 +164,5 @@ export type { SessionDirectory, SessionRecord, SessionSignal } from './contracts
 export type { RawResource, ResourceKind, ResourceStore, StoreChange, StoreLoadResult, WriteAs } from './contracts/store.js';
 export type { PresetInfo, ResolvedToolset, ToolsetService } from './contracts/toolsets.js';
 export type { WorkflowAvailability, WorkflowAvailabilityEntry } from './contracts/workflow-availability.js';
+export { isTerminalStatus } from './contracts/task-store.js';
+export type { TaskChange, TaskPage, TaskRecord, TaskStatus, TaskStore, TerminalTaskStatus } from './contracts/task-store.js';

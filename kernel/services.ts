@@ -18,6 +18,7 @@ import type { ReplayGuard } from './contracts/replay.js';
 import type { SessionDirectory } from './contracts/session-directory.js';
 import type { SingleUseValues } from './contracts/single-use.js';
 import type { ResourceStore } from './contracts/store.js';
+import type { TaskStore } from './contracts/task-store.js';
 import type { ToolsetService } from './contracts/toolsets.js';
 import type { WorkflowAvailability } from './contracts/workflow-availability.js';
 
@@ -58,6 +59,8 @@ export interface Services {
   'execution-storage': ExecutionStorage;
   /** Messages to every replica (cluster-redis), for caches of shared state to follow its changes; absent: one process. */
   broadcast: Broadcast;
+  /** Where tasks are kept when not in files: shared by replicas (cluster-redis). */
+  'task-store': TaskStore;
   /** Which workflows can run now and what each lacks (workflows), for status outside the protocol. */
   'workflow-availability': WorkflowAvailability;
 }

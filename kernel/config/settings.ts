@@ -118,6 +118,15 @@ export interface AggregatorLimits {
   templates: TemplateBudget;
   workflows: { maxIterations: number };
   executions: { maxTotalBytes: number };
+  tasks: TaskLimits;
+}
+
+/** aggregator.limits.tasks: how long tasks are kept and how many one caller may keep. */
+export interface TaskLimits {
+  /** The longest a task is kept (the caller's ttl is capped to it), and the ttl of a task whose caller gave none. */
+  maxTtlSeconds: number;
+  /** Unexpired tasks one owner may keep at once. */
+  maxPerOwner: number;
 }
 
 /** What one template rendering may spend before it stops with an error naming the limit. */

@@ -13,7 +13,7 @@ import { clusterProblems } from './settings-check.js';
 
 export default definePlugin({
   name: 'cluster-redis',
-  description: 'Cluster mode: shares grants, limits, sessions, events and executions between replicas through Redis (aggregator.cluster.redis).',
+  description: 'Cluster mode: shares grants, limits, sessions, events, executions and tasks between replicas through Redis (aggregator.cluster.redis).',
   provides: [
     // redis-core: grants, OAuth server state, limits
     'grant-store',
@@ -26,6 +26,8 @@ export default definePlugin({
     // cluster-history: event log, execution history
     'event-journal',
     'execution-storage',
+    // cluster-tasks: tasks any replica answers for
+    'task-store',
     // cluster: caches of shared state follow its changes
     'broadcast',
   ],
@@ -74,6 +76,11 @@ export default definePlugin({
     const { RedisExecutionStorage } = await import('./execution-records.js');
     kernel.services.provide('execution-storage', new RedisExecutionStorage(redis, log, liveness));
     // --- end cluster-history ---
+
+    // --- cluster-tasks: a task run on one replica is fetched, listed and cancelled on any ---
+    const { RedisTaskStore } = await import('./task-store.js');
+    kernel.services.provide('task-store', new RedisTaskStore(redis));
+    // --- end cluster-tasks ---
 
     // --- cluster: broadcast, for per-replica caches (verified tokens, remote-server grants) ---
     const { RedisBroadcast } = await import('./broadcast.js');

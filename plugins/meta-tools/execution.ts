@@ -31,6 +31,8 @@ export function executionTools(kernel: KernelApi): MetaToolDefinition[] {
     description:
       "Run any tool listed by list_tools or filter_tools: {name, arguments}. Returns that tool's own result. Use describe_tool first to see its input schema.",
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+    // A task-augmented call_tool is the tool's call run as a task (a workflow's: its run).
+    execution: { taskSupport: 'optional' },
     inputSchema: {
       type: 'object',
       additionalProperties: false,
@@ -47,6 +49,8 @@ export function executionTools(kernel: KernelApi): MetaToolDefinition[] {
     name: 'call_tools',
     description: `Run up to ${MAX_BATCH} tool calls in one request ({calls: [{name, arguments}], parallel}); results come back in call order and one failure does not fail the others.`,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+    // The batch is the task: its calls run as plain calls under it (each would otherwise claim the one task).
+    execution: { taskSupport: 'optional' },
     inputSchema: {
       type: 'object',
       additionalProperties: false,
@@ -73,6 +77,7 @@ export function executionTools(kernel: KernelApi): MetaToolDefinition[] {
       const report = call.progress;
       const each: CallContext = { ...call };
       delete each.progress;
+      delete each.task;
       let done = 0;
       const one = async (c: { name: string; arguments: JsonObject }) => {
         const r = await kernel.tools.call(c.name, c.arguments, each).catch(errorResult);

@@ -108,7 +108,9 @@ export class WorkflowEngine {
     const started = Date.now();
     const caller = this.callerOf?.(call);
     const record: ExecutionRecord = {
-      execution_id: randomUUID(),
+      // A run the caller asked for as a task is that task: one id, so core_workflow_execution_get
+      // answers for the task and tasks/get for the run (its steps run as plain calls).
+      execution_id: call.task?.id ?? randomUUID(),
       workflow_name: wf.def.name,
       status: 'running',
       started_at: new Date(started).toISOString(),
@@ -121,6 +123,7 @@ export class WorkflowEngine {
     this.event(record, 'Normal', 'WorkflowExecutionStarted', 'execution started');
     const stepCall: CallContext = { ...call, depth: call.depth + 1 };
     delete stepCall.progress;
+    delete stepCall.task;
     const results: Record<string, unknown> = {};
     const scope: RunScope = {
       data: { input, results, context: results, vars: { execution_id: record.execution_id, workflow: wf.def.name } },

@@ -140,6 +140,8 @@ export class WorkflowRegistry {
       annotations: { readOnlyHint: this.readOnly(name) },
       // Its own checks: `_debug` taken out, undeclared arguments kept, the wording of §4.
       checksOwnArguments: true,
+      // Run as a task, the run is the task: its execution_id is the task's id (engine.ts).
+      execution: { taskSupport: 'optional' },
       invoke: async (args, call) => {
         const current = this.entries.get(name);
         if (!current) throw new SwitchboardError('NOT_FOUND', `workflow ${name} not found`, { kind: 'workflow', name });

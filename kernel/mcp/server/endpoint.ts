@@ -28,13 +28,14 @@ import type { KernelHooks } from '../../hooks.js';
 import type { Logger } from '../../log.js';
 import type { HeaderValue, Identity, RequestContext } from '../../request-context.js';
 import type { Session, SessionRegistry, TransportKind } from '../../sessions.js';
-import type { CallContext, JsonObject, JsonSchemaObject, ToolAnnotations } from '../../tools.js';
+import type { CallContext, JsonObject, JsonSchemaObject, TaskSupport, ToolAnnotations } from '../../tools.js';
 import { SERVER_INFO } from '../shared/implementation.js';
 import { errorResult } from '../shared/results.js';
 import { restoreClientState, setRawRequestHandler } from '../shared/sdk-internals.js';
 import { ChannelTo, type RequestHandlerExtra } from './channel-to.js';
 import { dispatchByShape } from './dispatch.js';
 import { NEUTRAL_WORDING, type EndpointWording } from './wording.js';
+import type { TaskParams, TaskSurface } from './task-surface.js';
 
 /** A request schema (the SDK's zod objects) and how a plugin answers it for a session. */
 type RequestSchema = Parameters<Server['setRequestHandler']>[0];
@@ -46,6 +47,8 @@ export interface MetaToolDefinition {
   description: string;
   inputSchema: JsonSchemaObject;
   annotations?: ToolAnnotations;
+  /** Whether a client may run it as a task (`tools/call` with `params.task`); absent: it may not. */
+  execution?: { taskSupport: TaskSupport };
   handler(args: JsonObject, call: CallContext): Promise<CallToolResult>;
 }
 
@@ -79,6 +82,8 @@ export class Endpoint {
   private wording: EndpointWording = NEUTRAL_WORDING;
   /** Sessions whose transport is shared with other replicas, for notifyListChanged. */
   private readonly shared = new WeakMap<Session, SharedSessionTransport>();
+  /** What runs calls as tasks, once a plugin set it (the tasks plugin). */
+  private tasks: TaskSurface | undefined;
 
   constructor(
     private readonly hooks: KernelHooks,
@@ -93,7 +98,19 @@ export class Endpoint {
     const tool: Tool = { name: def.name, description: def.description, inputSchema: def.inputSchema as Tool['inputSchema'] };
     if (def.title) tool.title = def.title;
     if (def.annotations) tool.annotations = def.annotations;
+    if (def.execution) tool.execution = def.execution;
     this.listed = [...this.listed, tool];
+  }
+
+  /**
+   * Calls may run as tasks from now on (sessions opened later): the endpoint declares the
+   * tasks capability, hands a tools/call with `params.task` to `surface`, and builds each
+   * session's SDK Server with the surface's task store, so the SDK answers tasks/*.
+   */
+  setTasks(surface: TaskSurface): void {
+    if (this.tasks) throw new Error('the task surface is already set');
+    this.tasks = surface;
+    this.capabilities = { ...this.capabilities, tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } };
   }
 
   /**
@@ -155,7 +172,8 @@ export class Endpoint {
     record?: SessionRecord,
   ): Promise<Session> {
     const instructions = this.wording.instructions;
-    const server = new Server(SERVER_INFO, { capabilities: this.capabilities, ...(instructions ? { instructions } : {}) });
+    const tasks = this.tasks?.forSession({ id, ...(identity ? { identity } : {}) });
+    const server = new Server(SERVER_INFO, { capabilities: this.capabilities, ...(instructions ? { instructions } : {}), ...tasks });
     const session: Session = {
       id,
       transport: kind,
@@ -195,7 +213,11 @@ export class Endpoint {
         return Promise.reject(err instanceof Error ? err : new Error(String(err)));
       }
     };
-    setRawRequestHandler(server, 'tools/call', handleCall);
+    // A call asked to run as a task never takes the fast path (message-shape.ts hasMeta sees
+    // `task`): it reaches this handler through the SDK, and only this one looks for `task`.
+    const handleAny = (request: { params?: Record<string, unknown> }, extra: unknown): Promise<CallToolResult | Record<string, unknown>> =>
+      request.params?.task !== undefined ? this.callAsTask(session, request.params, extra as RequestHandlerExtra) : handleCall(request, extra);
+    setRawRequestHandler(server, 'tools/call', handleAny);
     // The session's own log threshold: upstream log messages relayed to it are filtered by it.
     server.setRequestHandler(SetLevelRequestSchema, async (request) => {
       session.logLevel = request.params.level;
@@ -265,18 +287,58 @@ export class Endpoint {
     return call;
   }
 
-  private async callMetaTool(
-    session: Session,
-    name: string,
-    rawArgs: Record<string, unknown> | undefined,
-    extra: RequestHandlerExtra,
-  ): Promise<CallToolResult> {
+  /**
+   * A tools/call with `params.task`: refused at once when the meta-tool cannot run as a task
+   * (-32601, as MCP says) or `task` is malformed; otherwise the task is created and the call
+   * runs in the background exactly as a plain one would (taps, validation, handler), with the
+   * task's own cancellation (tasks/cancel, not the request's) and its way back to the client.
+   */
+  private async callAsTask(session: Session, params: Record<string, unknown>, extra: RequestHandlerExtra): Promise<Record<string, unknown>> {
+    const tasks = this.tasks;
+    const name = params.name;
+    if (!tasks) throw new McpError(ErrorCode.InvalidParams, 'Invalid params for tools/call: this endpoint does not run calls as tasks');
+    if (typeof name !== 'string') throw new McpError(ErrorCode.InvalidParams, "Invalid params for tools/call: 'name' must be a string");
+    const args = params.arguments;
+    if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args)))
+      throw new McpError(ErrorCode.InvalidParams, "Invalid params for tools/call: 'arguments' must be an object");
+    const task = taskParams(params.task);
+    const meta = this.metaTools.get(name);
+    if (!meta) {
+      if (this.catalogue.has(name))
+        throw new McpError(ErrorCode.InvalidParams, this.wording.notCallableDirectly(name, (args as Record<string, unknown> | undefined) ?? {}));
+      throw new McpError(ErrorCode.InvalidParams, this.wording.unknownTool(name, this.metaToolNames()));
+    }
+    const support = meta.def.execution?.taskSupport ?? 'forbidden';
+    if (support === 'forbidden') throw new McpError(ErrorCode.MethodNotFound, `Tool '${name}' cannot run as a task (its execution.taskSupport is 'forbidden')`);
+    const rawArgs = args as Record<string, unknown> | undefined;
+    const tool = typeof rawArgs?.name === 'string' ? rawArgs.name : undefined;
+    const origin = { metaTool: name, ...(tool !== undefined ? { tool } : {}), workflow: tool !== undefined && this.catalogue.get(tool)?.kind === 'workflow' };
+    try {
+      return await tasks.start(session, task, origin, (work) => {
+        const call = this.callContext(session, name, rawArgs, extra);
+        call.cancellation = work.cancellation;
+        call.client = work.client;
+        call.task = work.task;
+        delete call.progress;
+        return this.runMetaTool(meta, name, rawArgs, call);
+      });
+    } catch (err) {
+      if (err instanceof McpError) throw err;
+      throw new McpError(ErrorCode.InvalidParams, (err as Error).message, err instanceof SwitchboardError ? { code: err.code, ...err.details } : undefined);
+    }
+  }
+
+  /** Not async: the plain call path keeps one async frame (runMetaTool); a refusal thrown here becomes the rejection in handleCall. */
+  private callMetaTool(session: Session, name: string, rawArgs: Record<string, unknown> | undefined, extra: RequestHandlerExtra): Promise<CallToolResult> {
     const meta = this.metaTools.get(name);
     if (!meta) {
       if (this.catalogue.has(name)) throw new McpError(ErrorCode.InvalidParams, this.wording.notCallableDirectly(name, rawArgs ?? {}));
       throw new McpError(ErrorCode.InvalidParams, this.wording.unknownTool(name, this.metaToolNames()));
     }
-    const call = this.callContext(session, name, rawArgs, extra);
+    return this.runMetaTool(meta, name, rawArgs, this.callContext(session, name, rawArgs, extra));
+  }
+
+  private async runMetaTool(meta: RegisteredMetaTool, name: string, rawArgs: Record<string, unknown> | undefined, call: CallContext): Promise<CallToolResult> {
     const request = call.request;
     try {
       if (this.hooks.onRequest.isUsed()) await this.hooks.onRequest.promise(request);
@@ -288,10 +350,21 @@ export class Endpoint {
     } catch (err) {
       if (err instanceof McpError) throw err;
       // A client that can open pages gets the upstream's -32042 as such, so its SDK opens them and retries.
-      if (err instanceof UrlElicitationRequiredError && session.server.getClientCapabilities()?.elicitation?.url)
+      if (err instanceof UrlElicitationRequiredError && call.request.session.server.getClientCapabilities()?.elicitation?.url)
         throw new McpError(URL_ELICITATION_REQUIRED, err.words, { elicitations: err.elicitations });
       this.log.debug(`${name} failed: ${(err as Error).message}`);
       return errorResult(err);
     }
   }
+}
+
+/** `params.task` of a tools/call: an object whose `ttl`, when there, is a non-negative number of ms. */
+function taskParams(value: unknown): TaskParams {
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new McpError(ErrorCode.InvalidParams, "Invalid params for tools/call: 'task' must be an object");
+  const ttl = (value as { ttl?: unknown }).ttl;
+  if (ttl === undefined || ttl === null) return {};
+  if (typeof ttl !== 'number' || !Number.isFinite(ttl) || ttl < 0)
+    throw new McpError(ErrorCode.InvalidParams, "Invalid params for tools/call: 'task.ttl' must be a non-negative number of milliseconds");
+  return { ttl };
 }

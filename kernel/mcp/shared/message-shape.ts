@@ -32,8 +32,8 @@ export function messageKind(message: JSONRPCMessage): MessageKind | undefined {
   return undefined;
 }
 
-/** A request's params carry `_meta` (a progress token, a task): the SDK's own request path serves it. */
+/** A request's params carry `_meta` (a progress token, a related task) or ask for a task (`task`): the SDK's own request path serves it. */
 export function hasMeta(message: JSONRPCMessage): boolean {
   const params = (message as { params?: Record<string, unknown> }).params;
-  return params !== undefined && '_meta' in params;
+  return params !== undefined && ('_meta' in params || 'task' in params);
 }

@@ -1,0 +1,45 @@
+/**
+ * The way back to the caller for work running as a task (kernel ClientChannel). The call
+ * that created the task was answered at once, so there is no response stream to ask on:
+ * requests (elicitation, sampling, roots) and log lines go with `related-task` metadata, and
+ * the SDK queues them for the session's tasks/result, which delivers them on its own stream
+ * and routes the answer back here. While a request waits, the task is `input_required`.
+ */
+import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import { logLevelPasses, PASSTHROUGH, type ClientChannel, type LogMessage, type Session, type TaskCall } from '../../kernel/index.js';
+
+export class TaskChannel implements ClientChannel {
+  constructor(
+    private readonly session: Session,
+    private readonly task: TaskCall,
+  ) {}
+
+  capabilities(): ClientCapabilities | undefined {
+    return this.session.server.getClientCapabilities();
+  }
+
+  async request(method: string, params: Record<string, unknown> | undefined, signal: AbortSignal): Promise<Record<string, unknown>> {
+    this.task.status('input_required', `waiting for the client to answer ${method}`);
+    try {
+      return await this.session.server.request({ method, ...(params ? { params } : {}) }, PASSTHROUGH, {
+        signal,
+        relatedTask: { taskId: this.task.id },
+      });
+    } finally {
+      this.task.status('working');
+    }
+  }
+
+  notify(method: string, params: Record<string, unknown>): Promise<void> {
+    // Not tied to the task (a URL-mode elicitation's completion may come after it ended): the session's own channel.
+    return this.session.server.notification({ method, params });
+  }
+
+  async log(message: LogMessage): Promise<void> {
+    if (!logLevelPasses(message.level, this.session.logLevel)) return;
+    // Dropped, not failed, when the caller lets too many wait: a log line is not worth the task.
+    await this.session.server
+      .notification({ method: 'notifications/message', params: message }, { relatedTask: { taskId: this.task.id } })
+      .catch(() => undefined);
+  }
+}
