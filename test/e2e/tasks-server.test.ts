@@ -5,7 +5,7 @@
  * the signed-in person (OAuth) or, without identity, by the session; fetched after a
  * reconnect and after a restart; cancelled; expired; refused to anyone else.
  */
-import { rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -240,6 +240,12 @@ describe('tasks as a server: people, reconnects, restarts (OAuth, file mode)', f
       () =>
         meta<{ status: string; steps: { status: string }[] }>(alice, 'call_tool', { name: 'core_workflow_execution_get', arguments: { execution_id: run } }),
       (r) => r.status === 'running' && r.steps.length === 2,
+    );
+    // A single process writes a run's record just after it starts, not before answering: the
+    // restart can only tell how the run ended once that record is on disk.
+    await eventually(
+      () => readFile(join(configDir, 'executions', `${run}.json`), 'utf8').catch(() => ''),
+      (t) => t.includes('"running"'),
     );
     await restart(true);
     const again = await as(aliceToken);
