@@ -238,15 +238,7 @@ export class RedisTaskStore implements TaskStore {
       if (isTerminalStatus(read.record.status)) return undefined;
       const next = { ...apply(read.record), lastUpdatedAt: new Date(this.now()).toISOString() };
       const written = await shared(this.redis, WHAT, () =>
-        this.commands.switchboardTaskChange(
-          this.taskPrefix + taskId,
-          this.running,
-          read.version,
-          JSON.stringify(next),
-          next.status,
-          taskId,
-          runner,
-        ),
+        this.commands.switchboardTaskChange(this.taskPrefix + taskId, this.running, read.version, JSON.stringify(next), next.status, taskId, runner),
       );
       if (written === 1) return next;
       if (written === -1) return undefined;

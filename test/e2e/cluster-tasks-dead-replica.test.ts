@@ -69,13 +69,15 @@ describe('cluster mode: tasks of a replica killed mid-task', function () {
       )
     ).task.taskId;
 
-  it("kill -9 of the replica running a call and a workflow as tasks: the survivor ends both, naming the replica, seen through the balancer", async () => {
+  it('kill -9 of the replica running a call and a workflow as tasks: the survivor ends both, naming the replica, seen through the balancer', async () => {
     const call = await create('x_tools_slow', { ms: 120_001 });
     await a.waitForLog(/slow 120001: started/, 30_000);
     const run = await create('workflow_ping-then-wait', {});
     // The run's record is stored after each top-level step: once 'one' is, the run is in 'wait' (two minutes) on A.
     await eventually(
-      async () => (await callTool(client, 'core_workflow_execution_get', { execution_id: run })).structuredContent as { steps?: { id: string; status: string }[] } | undefined,
+      async () =>
+        (await callTool(client, 'core_workflow_execution_get', { execution_id: run })).structuredContent as
+          { steps?: { id: string; status: string }[] } | undefined,
       (r) => r?.steps?.find((s) => s.id === 'one')?.status === 'completed',
       30_000,
       100,
