@@ -30,6 +30,7 @@ import {
 import type { RedisConnection } from '../../lib/redis/connection.js';
 import { interruptedTaskEnd } from '../../lib/tasks/interrupted-task.js';
 import { isTaskId, newestFirst, pageOfTasks } from '../../lib/tasks/task-page.js';
+import { executionRecordPrefix } from './execution-records.js';
 import type { ReplicaLiveness } from './replica-liveness.js';
 import { shared } from './shared-state.js';
 
@@ -104,8 +105,8 @@ export class RedisTaskStore implements TaskStore {
   ) {
     this.taskPrefix = redis.key('tasks', 'task', '');
     this.running = redis.key('tasks', 'running');
-    // The execution records' own keys (execution-records.ts): a workflow's task ends as its run's record says.
-    this.executionPrefix = redis.key('executions', 'record', '');
+    // A workflow's task ends as its run's record says.
+    this.executionPrefix = executionRecordPrefix(redis);
     redis.client.defineCommand('switchboardTaskCreate', { lua: CREATE, numberOfKeys: 3 });
     redis.client.defineCommand('switchboardTaskChange', { lua: CHANGE, numberOfKeys: 2 });
     this.commands = redis.client as unknown as TaskCommands;
