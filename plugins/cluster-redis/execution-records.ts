@@ -87,6 +87,11 @@ interface RecordCommands {
   switchboardExecutionPut(index: string, statuses: string, sizes: string, total: string, owners: string, ...args: string[]): Promise<number>;
 }
 
+/** Where one execution record's JSON is kept (also read by the task sweep: a workflow's task ends as its run). */
+export function executionRecordPrefix(redis: RedisConnection): string {
+  return redis.key('executions', 'record', '');
+}
+
 export class RedisExecutionRecords implements ExecutionRecords {
   readonly shared = true;
   private readonly commands: RecordCommands;
@@ -112,7 +117,7 @@ export class RedisExecutionRecords implements ExecutionRecords {
     this.statuses = redis.key('executions', 'status');
     this.sizes = redis.key('executions', 'size');
     this.total = redis.key('executions', 'bytes');
-    this.recordPrefix = redis.key('executions', 'record', '');
+    this.recordPrefix = executionRecordPrefix(redis);
     redis.client.defineCommand('switchboardExecutionPut', { lua: PUT, numberOfKeys: 5 });
     this.commands = redis.client as unknown as RecordCommands;
   }

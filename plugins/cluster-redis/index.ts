@@ -79,7 +79,8 @@ export default definePlugin({
 
     // --- cluster-tasks: a task run on one replica is fetched, listed and cancelled on any ---
     const { RedisTaskStore } = await import('./task-store.js');
-    kernel.services.provide('task-store', new RedisTaskStore(redis));
+    // Unfinished tasks name this replica; the others end them once it is no longer alive.
+    kernel.services.provide('task-store', new RedisTaskStore(redis, liveness, log));
     // --- end cluster-tasks ---
 
     // --- cluster: broadcast, for per-replica caches (verified tokens, remote-server grants) ---

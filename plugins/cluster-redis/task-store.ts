@@ -7,9 +7,19 @@
  * creating at once cannot pass the per-owner limit together. A change is a compare-and-set on
  * the version that also refuses a terminal task, so a cancel and a result racing on two
  * replicas end the task once: the first final status wins.
+ *
+ * An unfinished task names the replica running it (a hash beside the tasks, as running
+ * workflow records do). Only that replica can finish it, so each replica looks every SWEEP_MS
+ * for unfinished tasks whose replica is no longer alive (replica-liveness.ts, the same keys
+ * the execution records use) and ends them: `failed`, "replica <id> ended during the task",
+ * or a workflow's task as its run's record says once the orphaned-run sweep has marked the
+ * run. The write is the same compare-and-set, also conditional on the task still being that
+ * replica's, so two replicas sweeping at once end it once (docs/scale-out.md).
  */
 import {
   isTerminalStatus,
+  type ExecutionRecord,
+  type Logger,
   TaskLimitError,
   type TaskChange,
   type TaskPage,
@@ -18,12 +28,16 @@ import {
   type TerminalTaskStatus,
 } from '../../kernel/index.js';
 import type { RedisConnection } from '../../lib/redis/connection.js';
+import { interruptedTaskEnd } from '../../lib/tasks/interrupted-task.js';
 import { isTaskId, newestFirst, pageOfTasks } from '../../lib/tasks/task-page.js';
+import { executionRecordPrefix } from './execution-records.js';
+import type { ReplicaLiveness } from './replica-liveness.js';
 import { shared } from './shared-state.js';
 
 const WHAT = 'A task';
 
-// KEYS[1] the owner's set, KEYS[2] the task's hash. ARGV: id, JSON, created ms, ttl ms, maxPerOwner, task key prefix.
+// KEYS[1] the owner's set, KEYS[2] the task's hash, KEYS[3] the running tasks' replicas. ARGV: id, JSON, created ms,
+// ttl ms, maxPerOwner, task key prefix, the creating replica (which runs the task).
 // Ids of expired tasks leave the owner's set here; the set itself lives as long as its longest task.
 const CREATE = `
 local live = 0
@@ -34,22 +48,41 @@ if live >= tonumber(ARGV[5]) then return 0 end
 redis.call('HSET', KEYS[2], 'json', ARGV[2], 'status', 'working', 'ver', '1')
 redis.call('PEXPIRE', KEYS[2], ARGV[4])
 redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
+redis.call('HSET', KEYS[3], ARGV[1], ARGV[7])
 if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[4]) then redis.call('PEXPIRE', KEYS[1], ARGV[4]) end
 return 1
 `;
 
-// KEYS[1] the task's hash. ARGV: the version read, the new JSON, the new status.
+// KEYS[1] the task's hash, KEYS[2] the running tasks' replicas. ARGV: the version read, the new JSON, the new status,
+// the task's id, and the replica the task must still be run by ('' for any: the runner's own writes, a cancel).
+// A final status takes the task out of the running ones.
 const CHANGE = `
 if redis.call('HGET', KEYS[1], 'ver') ~= ARGV[1] then return 0 end
 local s = redis.call('HGET', KEYS[1], 'status')
 if s == 'completed' or s == 'failed' or s == 'cancelled' then return -1 end
+if ARGV[5] ~= '' and redis.call('HGET', KEYS[2], ARGV[4]) ~= ARGV[5] then return -1 end
 redis.call('HSET', KEYS[1], 'json', ARGV[2], 'status', ARGV[3], 'ver', tostring(tonumber(ARGV[1]) + 1))
+if ARGV[3] == 'completed' or ARGV[3] == 'failed' or ARGV[3] == 'cancelled' then redis.call('HDEL', KEYS[2], ARGV[4]) end
 return 1
 `;
 
+/** How often each replica looks for tasks whose replica ended (as often as for such runs). */
+const SWEEP_MS = 5_000;
+
 interface TaskCommands {
-  switchboardTaskCreate(owner: string, task: string, id: string, json: string, created: string, ttl: string, max: string, prefix: string): Promise<number>;
-  switchboardTaskChange(task: string, version: string, json: string, status: string): Promise<number>;
+  switchboardTaskCreate(
+    owner: string,
+    task: string,
+    running: string,
+    id: string,
+    json: string,
+    created: string,
+    ttl: string,
+    max: string,
+    prefix: string,
+    replica: string,
+  ): Promise<number>;
+  switchboardTaskChange(task: string, running: string, version: string, json: string, status: string, id: string, replica: string): Promise<number>;
 }
 
 /** Compare-and-set rounds before a change gives up (each lost round means another write landed). */
@@ -58,24 +91,70 @@ const ROUNDS = 8;
 export class RedisTaskStore implements TaskStore {
   private readonly commands: TaskCommands;
   private readonly taskPrefix: string;
+  /** Hash: unfinished task id -> the replica running it. */
+  private readonly running: string;
+  private readonly executionPrefix: string;
+  private sweeper: NodeJS.Timeout | undefined;
+  private sweeping: Promise<void> | undefined;
 
   constructor(
     private readonly redis: RedisConnection,
+    private readonly liveness: ReplicaLiveness,
+    private readonly log: Logger,
     private readonly now: () => number = Date.now,
   ) {
     this.taskPrefix = redis.key('tasks', 'task', '');
-    redis.client.defineCommand('switchboardTaskCreate', { lua: CREATE, numberOfKeys: 2 });
-    redis.client.defineCommand('switchboardTaskChange', { lua: CHANGE, numberOfKeys: 1 });
+    this.running = redis.key('tasks', 'running');
+    // A workflow's task ends as its run's record says.
+    this.executionPrefix = executionRecordPrefix(redis);
+    redis.client.defineCommand('switchboardTaskCreate', { lua: CREATE, numberOfKeys: 3 });
+    redis.client.defineCommand('switchboardTaskChange', { lua: CHANGE, numberOfKeys: 2 });
     this.commands = redis.client as unknown as TaskCommands;
   }
 
-  /** Another replica may be running any task left unfinished: none are this process's to end. */
+  /** Another replica may be running any task left unfinished: none are this process's to end; the sweep ends those of replicas that died. */
   open(): Promise<TaskRecord[]> {
+    this.sweeper = setInterval(() => {
+      this.sweeping ??= this.sweepOrphans()
+        .catch((err: unknown) => this.log.warn(`looking for tasks of ended replicas failed: ${(err as Error).message}`))
+        .finally(() => (this.sweeping = undefined));
+    }, SWEEP_MS);
+    this.sweeper.unref();
     return Promise.resolve([]);
   }
 
-  close(): Promise<void> {
-    return Promise.resolve();
+  async close(): Promise<void> {
+    clearInterval(this.sweeper);
+    await this.sweeping;
+  }
+
+  /**
+   * Unfinished tasks whose replica is no longer alive are ended. One HGETALL when nothing
+   * runs elsewhere; then one MGET for the replicas, and per orphan its reads and the
+   * conditional write. A workflow's task whose run is still `running` waits for the
+   * orphaned-run sweep to mark the run (the next round ends the task as the run ended).
+   */
+  async sweepOrphans(): Promise<void> {
+    const runners = await this.redis.client.hgetall(this.running);
+    const others = [...new Set(Object.values(runners))].filter((r) => r !== this.liveness.id);
+    if (others.length === 0) return;
+    const alive = await this.liveness.alive(others);
+    for (const [taskId, replica] of Object.entries(runners)) {
+      if (replica === this.liveness.id || alive.has(replica)) continue;
+      const read = await this.read(taskId);
+      if (!read) {
+        // Expired (or never readable): nothing left to end.
+        await this.redis.client.hdel(this.running, taskId);
+        continue;
+      }
+      const r = read.record;
+      const raw = r.kind === 'workflow' ? await this.redis.client.get(this.executionPrefix + taskId) : null;
+      const run = raw === null ? undefined : (JSON.parse(raw) as ExecutionRecord);
+      if (run?.status === 'running') continue;
+      const end = interruptedTaskEnd(r, run, `replica ${replica} ended during the task`);
+      const done = await this.change(taskId, (t) => ({ ...t, status: end.status, result: end.result, statusMessage: end.message }), replica);
+      if (done) this.log.warn(`task ${taskId} ended ${end.status}: replica ${replica} ended during the task`);
+    }
   }
 
   private ownerKey(owner: string): string {
@@ -88,12 +167,14 @@ export class RedisTaskStore implements TaskStore {
       this.commands.switchboardTaskCreate(
         this.ownerKey(record.owner),
         this.taskPrefix + record.taskId,
+        this.running,
         record.taskId,
         JSON.stringify(record),
         String(Date.parse(record.createdAt)),
         String(ttl),
         String(maxPerOwner),
         this.taskPrefix,
+        this.liveness.id,
       ),
     );
     if (created !== 1) throw new TaskLimitError(maxPerOwner);
@@ -146,13 +227,19 @@ export class RedisTaskStore implements TaskStore {
     return record.expiresAt > this.now() ? { record, version } : undefined;
   }
 
-  private async change(taskId: string, apply: (r: TaskRecord) => TaskRecord): Promise<TaskRecord | undefined> {
+  /** `runner`: write only while the task is still that replica's (the sweep); '' for any. */
+  private async change(taskId: string, apply: (r: TaskRecord) => TaskRecord, runner = ''): Promise<TaskRecord | undefined> {
     for (let round = 0; round < ROUNDS; round++) {
       const read = await this.read(taskId);
-      if (!read || isTerminalStatus(read.record.status)) return undefined;
+      if (!read) {
+        // Gone (its ttl ran out while it ran): it is nobody's to finish any more.
+        if (isTaskId(taskId)) await shared(this.redis, WHAT, () => this.redis.client.hdel(this.running, taskId));
+        return undefined;
+      }
+      if (isTerminalStatus(read.record.status)) return undefined;
       const next = { ...apply(read.record), lastUpdatedAt: new Date(this.now()).toISOString() };
       const written = await shared(this.redis, WHAT, () =>
-        this.commands.switchboardTaskChange(this.taskPrefix + taskId, read.version, JSON.stringify(next), next.status),
+        this.commands.switchboardTaskChange(this.taskPrefix + taskId, this.running, read.version, JSON.stringify(next), next.status, taskId, runner),
       );
       if (written === 1) return next;
       if (written === -1) return undefined;

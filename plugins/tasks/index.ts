@@ -6,33 +6,16 @@
  * `<config-path>/tasks/`. Ttl and per-owner limits: `aggregator.limits.tasks`.
  */
 import { join } from 'node:path';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import {
-  definePlugin,
-  errorResult,
-  objectResult,
-  SwitchboardError,
-  type ExecutionHistory,
-  type TaskRecord,
-  type TerminalTaskStatus,
-} from '../../kernel/index.js';
+import { definePlugin, type ExecutionHistory, type TaskRecord } from '../../kernel/index.js';
+import { interruptedTaskEnd, type TaskEnd } from '../../lib/tasks/interrupted-task.js';
 import { FileTaskStore } from './file-task-store.js';
 import { TaskRuntime } from './runtime.js';
 
 const STOPPED = 'Switchboard stopped while this task was running; its result is lost';
 
 /** How a task left running by a stopped process ends: a workflow's as its execution record says; any other failed. */
-async function endOf(
-  r: TaskRecord,
-  executions: ExecutionHistory | undefined,
-): Promise<{ status: TerminalTaskStatus; result: CallToolResult; message: string }> {
-  const run = r.kind === 'workflow' ? await executions?.get(r.taskId) : undefined;
-  if (run?.status === 'completed' && run.result !== undefined && typeof run.result === 'object' && run.result !== null)
-    return { status: 'completed', result: objectResult(run.result as Record<string, unknown>), message: 'completed' };
-  if (run?.status === 'cancelled')
-    return { status: 'cancelled', result: errorResult(new SwitchboardError('CANCELLED', run.error ?? 'cancelled')), message: run.error ?? 'cancelled' };
-  const message = run?.error ?? STOPPED;
-  return { status: 'failed', result: errorResult(new SwitchboardError(run ? 'WORKFLOW_FAILED' : 'INTERNAL', message, { task_id: r.taskId })), message };
+async function endOf(r: TaskRecord, executions: ExecutionHistory | undefined): Promise<TaskEnd> {
+  return interruptedTaskEnd(r, r.kind === 'workflow' ? await executions?.get(r.taskId) : undefined, STOPPED);
 }
 
 export default definePlugin({

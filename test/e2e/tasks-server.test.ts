@@ -316,6 +316,27 @@ describe('tasks as a server: anonymous sessions and limits', function () {
     expect(path.code).to.equal(ErrorCode.InvalidParams);
   });
 
+  it("a call run as a task reports its upstream's progress to the caller, marked with the task, on the request's own token", async () => {
+    const c = await session();
+    const seen: { progress: number; total?: number; _meta?: Record<string, unknown> }[] = [];
+    const created = await c.request(
+      { method: 'tools/call', params: { name: 'call_tool', arguments: { name: 'x_tools_slow', arguments: { ms: 2000 } }, task: { ttl: 60_000 } } },
+      CreateTaskResultSchema,
+      { onprogress: (p) => seen.push(p as (typeof seen)[number]) },
+    );
+    const id = created.task.taskId;
+    // The last of the slow tool's four reports; the first may precede the session's GET stream.
+    await eventually(
+      () => Promise.resolve(seen),
+      (s) => s.some((p) => p.progress === 4),
+      30_000,
+    );
+    expect(text(await result(c, id))).to.equal('waited 2000');
+    expect(seen.map((p) => p.total)).to.satisfy((totals: unknown[]) => totals.every((t) => t === 4));
+    expect(seen.map((p) => p.progress)).to.deep.equal([...seen.map((p) => p.progress)].sort((x, y) => x - y));
+    for (const p of seen) expect(p._meta?.[RELATED]).to.deep.equal({ taskId: id });
+  });
+
   it('a plain call_tool (no task) still answers directly', async () => {
     const c = await session();
     const r = (await c.callTool({ name: 'call_tool', arguments: { name: 'x_tools_ping', arguments: {} } })) as CallToolResult;

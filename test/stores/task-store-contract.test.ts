@@ -12,6 +12,7 @@ import type { TaskRecord, TaskStore } from '../../kernel/contracts/task-store.js
 import { SwitchboardError } from '../../kernel/errors.js';
 import { FileTaskStore } from '../../plugins/tasks/file-task-store.js';
 import { RedisTaskStore } from '../../plugins/cluster-redis/task-store.js';
+import { ReplicaLiveness } from '../../plugins/cluster-redis/replica-liveness.js';
 import { openRedis, type RedisConnection } from '../../lib/redis/connection.js';
 import { createLogger } from '../../kernel/log.js';
 import { useRedisServer } from '../support/redis-server.js';
@@ -207,12 +208,72 @@ describe('TaskStore contract: Redis (cluster-redis)', function () {
       open: async (now) => {
         const connection = await openRedis(settings, log);
         connections.push(connection);
-        const store = new RedisTaskStore(connection, now);
+        const store = new RedisTaskStore(connection, new ReplicaLiveness(connection, log), log, now);
         return { store, unfinished: await store.open() };
       },
       cleanup: async () => {
         await Promise.all(connections.map((c) => c.close().catch(() => undefined)));
       },
     });
+  });
+});
+
+describe('Redis tasks of a replica that ended (cluster-redis)', function () {
+  const redis = useRedisServer();
+  let round = 0;
+  const connections: RedisConnection[] = [];
+  const stores: RedisTaskStore[] = [];
+  const replica = async (prefix: string, alive: boolean): Promise<{ store: RedisTaskStore; liveness: ReplicaLiveness }> => {
+    const connection = await openRedis({ url: redis().url, keyPrefix: prefix, connectTimeoutSeconds: 10 }, log);
+    connections.push(connection);
+    const liveness = new ReplicaLiveness(connection, log);
+    if (alive) await liveness.start();
+    const store = new RedisTaskStore(connection, liveness, log);
+    stores.push(store);
+    return { store, liveness };
+  };
+  afterEach(async () => {
+    await Promise.all(stores.splice(0).map((s) => s.close()));
+    await Promise.all(connections.splice(0).map((c) => c.close().catch(() => undefined)));
+  });
+
+  it("ends a dead replica's unfinished task failed, naming it, once however many replicas sweep at once", async () => {
+    const prefix = `dead-${++round}:`;
+    const dead = await replica(prefix, false);
+    const [one, two] = [await replica(prefix, true), await replica(prefix, true)];
+    const t = task('person:alice', 0);
+    await dead.store.create(t, 10);
+    // A live replica's task is left alone, however long it runs.
+    const live = task('person:alice', 1);
+    await one.store.create(live, 10);
+    await Promise.all([one.store.sweepOrphans(), two.store.sweepOrphans(), one.store.sweepOrphans()]);
+    const ended = await two.store.get(t.taskId, 'person:alice');
+    expect(ended?.status).to.equal('failed');
+    expect(ended?.statusMessage).to.equal(`replica ${dead.liveness.id} ended during the task`);
+    expect(JSON.stringify(ended?.result)).to.include(`replica ${dead.liveness.id} ended during the task`);
+    expect((await two.store.get(live.taskId, 'person:alice'))?.status).to.equal('working');
+    // Ended once: a second end would have moved lastUpdatedAt; a later finish by anyone changes nothing.
+    expect(await dead.store.finish(t.taskId, 'completed', { content: [] })).to.equal(undefined);
+    expect((await one.store.get(t.taskId, 'person:alice'))?.lastUpdatedAt).to.equal(ended?.lastUpdatedAt);
+    // No longer unfinished: the next sweeps do not look at it again.
+    expect(await connections[0]!.client.hkeys(`${prefix}tasks:running`)).to.deep.equal([live.taskId]);
+  });
+
+  it("a dead replica's workflow task waits while its run is still running, then ends as the run's record says", async () => {
+    const prefix = `dead-${++round}:`;
+    const dead = await replica(prefix, false);
+    const one = await replica(prefix, true);
+    const t = task('person:alice', 0, { kind: 'workflow', metaTool: 'call_tool', tool: 'workflow_w' });
+    await dead.store.create(t, 10);
+    const key = `${prefix}executions:record:${t.taskId}`;
+    const run = { execution_id: t.taskId, workflow_name: 'w', status: 'running', started_at: new Date().toISOString(), steps: [] };
+    await connections[0]!.client.set(key, JSON.stringify(run));
+    await one.store.sweepOrphans();
+    expect((await one.store.get(t.taskId, 'person:alice'))?.status).to.equal('working');
+    await connections[0]!.client.set(key, JSON.stringify({ ...run, status: 'failed', error: `replica ${dead.liveness.id} ended during the run` }));
+    await one.store.sweepOrphans();
+    const ended = await one.store.get(t.taskId, 'person:alice');
+    expect(ended?.status).to.equal('failed');
+    expect(ended?.statusMessage).to.equal(`replica ${dead.liveness.id} ended during the run`);
   });
 });

@@ -32,8 +32,8 @@ export function commandCounts(redis: RedisServer): Map<string, number> {
 
 /**
  * Commands every replica sends on a timer, whatever the calls do: the liveness key (PSETEX,
- * every 5 s) and the look for runs of ended replicas (HGETALL, every 5 s). Nothing on a
- * request's path sends them (replica-liveness.ts, execution-records.ts).
+ * every 5 s) and the looks for runs and tasks of ended replicas (HGETALL, each every 5 s).
+ * Nothing on a request's path sends them (replica-liveness.ts, execution-records.ts, task-store.ts).
  */
 export const TIMER_COMMANDS: readonly string[] = ['psetex', 'hgetall'];
 

@@ -12,6 +12,8 @@ import {
   type JSONRPCNotification,
   ListToolsRequestSchema,
   McpError,
+  RELATED_TASK_META_KEY,
+  type ProgressToken,
   SetLevelRequestSchema,
   type CallToolResult,
   type ServerCapabilities,
@@ -314,13 +316,21 @@ export class Endpoint {
     const tool = typeof rawArgs?.name === 'string' ? rawArgs.name : undefined;
     const origin = { metaTool: name, ...(tool !== undefined ? { tool } : {}), workflow: tool !== undefined && this.catalogue.get(tool)?.kind === 'workflow' };
     try {
-      return await tasks.start(session, task, origin, (work) => {
+      const progressToken = extra._meta?.progressToken;
+      return await tasks.start(session, task, origin, async (work) => {
         const call = this.callContext(session, name, rawArgs, extra);
         call.cancellation = work.cancellation;
         call.client = work.client;
         call.task = work.task;
-        delete call.progress;
-        return this.runMetaTool(meta, name, rawArgs, call);
+        // The request was answered with the task: its token lives on with the task, not with the request's stream.
+        const running = { ended: false };
+        if (progressToken === undefined) delete call.progress;
+        else call.progress = taskProgress(session, progressToken, work.task.id, () => running.ended || work.cancellation.aborted);
+        try {
+          return await this.runMetaTool(meta, name, rawArgs, call);
+        } finally {
+          running.ended = true;
+        }
       });
     } catch (err) {
       if (err instanceof McpError) throw err;
@@ -367,4 +377,26 @@ function taskParams(value: unknown): TaskParams {
   if (typeof ttl !== 'number' || !Number.isFinite(ttl) || ttl < 0)
     throw new McpError(ErrorCode.InvalidParams, "Invalid params for tools/call: 'task.ttl' must be a non-negative number of milliseconds");
   return { ttl };
+}
+
+/**
+ * Progress of a call run as a task (MCP keeps the request's progressToken valid for the
+ * task's life): sent on the session's own channel (its GET stream), not queued for
+ * tasks/result, so the caller sees it while the task works; with the related-task metadata;
+ * dropped once the task is terminal (`ended`: the call returned or the task was cancelled).
+ */
+function taskProgress(session: Session, progressToken: ProgressToken, taskId: string, ended: () => boolean): NonNullable<CallContext['progress']> {
+  return async (progress, total, message) => {
+    if (ended()) return;
+    await session.server.notification({
+      method: 'notifications/progress',
+      params: {
+        progressToken,
+        progress,
+        ...(total !== undefined ? { total } : {}),
+        ...(message ? { message } : {}),
+        _meta: { [RELATED_TASK_META_KEY]: { taskId } },
+      },
+    });
+  };
 }

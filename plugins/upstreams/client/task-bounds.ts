@@ -29,8 +29,10 @@ export class UpstreamTaskError extends SwitchboardError {
 
 /** The upstream's task id, checked as opaque data: a non-empty string of at most TASK_ID_MAX characters. */
 export function upstreamTaskId(server: string, created: unknown): string {
-  const task = (created as { task?: { taskId?: unknown } } | undefined)?.task;
-  const id = task?.taskId;
+  const task = (created as { task?: unknown } | undefined)?.task;
+  if (typeof task !== 'object' || task === null)
+    throw new UpstreamTaskError(server, 'it answered the task-augmented tools/call with neither a task nor a tool result (no `task`, no `content` list)');
+  const id = (task as { taskId?: unknown }).taskId;
   if (typeof id !== 'string' || id.length === 0) throw new UpstreamTaskError(server, 'the created task has no taskId');
   if (id.length > TASK_ID_MAX) throw new UpstreamTaskError(server, `the task id is ${id.length} characters long (at most ${TASK_ID_MAX})`);
   return id;

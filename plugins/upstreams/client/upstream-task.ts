@@ -6,6 +6,9 @@
  * delivers what it asks during the task (elicitation, sampling): it is tracked like a
  * tools/call, so the relay hands those requests to the calling client.
  *
+ * An upstream may ignore the task augmentation (MCP allows a receiver to) and answer the
+ * tools/call with its result: that is the call's result, as from a plain call.
+ *
  * The whole task is bounded by the call timeout. The caller's cancellation and the timeout
  * stop following and send tasks/cancel; the connection's loss fails the call at once (there
  * is nobody left to cancel). The upstream's task id is opaque data checked for length, used
@@ -49,6 +52,12 @@ function withoutUpstreamTask(result: CallToolResult): CallToolResult {
   return out;
 }
 
+/** An answer with no `task` that is a CallToolResult (its content a list): the upstream ran the call plainly. */
+function isPlainResult(created: unknown): created is CallToolResult {
+  if (typeof created !== 'object' || created === null || 'task' in created) return false;
+  return Array.isArray((created as { content?: unknown }).content);
+}
+
 export async function runUpstreamTask(deps: UpstreamTaskDeps, name: string, args: JsonObject, call: CallContext, timeoutMs: number): Promise<CallToolResult> {
   const { client, server, relay } = deps;
   const deadline = Date.now() + timeoutMs;
@@ -84,6 +93,8 @@ export async function runUpstreamTask(deps: UpstreamTaskDeps, name: string, args
   try {
     const ttl = call.task?.ttl ?? timeoutMs;
     const created = await request('tools/call', { name, arguments: args, task: { ttl } });
+    // MCP lets a receiver ignore the task augmentation and answer as to a plain call: that answer is the result.
+    if (isPlainResult(created)) return withoutUpstreamTask(created);
     taskId = upstreamTaskId(server, created);
     relay.trackTask(taskId, call, () => wake?.());
     call.task?.runsAs({ server, taskId });
