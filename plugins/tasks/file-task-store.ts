@@ -8,7 +8,6 @@ import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   isTerminalStatus,
-  SerialQueue,
   TaskLimitError,
   type Logger,
   type TaskChange,
@@ -18,6 +17,7 @@ import {
   type TerminalTaskStatus,
 } from '../../kernel/index.js';
 import { PRIVATE_DIR, PRIVATE_FILE, writeFileAtomic } from '../../lib/files/atomic-write.js';
+import { RecordWrites } from '../../lib/files/record-writes.js';
 import { isTaskId, newestFirst, pageOfTasks } from '../../lib/tasks/task-page.js';
 
 /** How often expired tasks are removed from memory and disk. */
@@ -26,7 +26,7 @@ const SWEEP_MS = 60_000;
 export class FileTaskStore implements TaskStore {
   private readonly byId = new Map<string, TaskRecord>();
   /** One write chain per task so its writes (and its removal) land in order. */
-  private readonly writes = new Map<string, SerialQueue>();
+  private readonly writes = new RecordWrites((id, what, err) => this.log.error(`cannot ${what} task ${id}: ${err.message}`));
   private sweeper: NodeJS.Timeout | undefined;
 
   constructor(
@@ -58,7 +58,7 @@ export class FileTaskStore implements TaskStore {
   async close(): Promise<void> {
     if (this.sweeper) clearInterval(this.sweeper);
     this.sweeper = undefined;
-    await Promise.all([...this.writes.values()].map((q) => q.idle()));
+    await this.writes.idle();
   }
 
   async create(record: TaskRecord, maxPerOwner: number): Promise<void> {
@@ -121,31 +121,17 @@ export class FileTaskStore implements TaskStore {
     await Promise.all(
       gone.map((r) => {
         this.byId.delete(r.taskId);
-        return this.enqueue(r.taskId, () => rm(this.fileOf(r.taskId), { force: true }), 'remove');
+        return this.writes.run(r.taskId, () => rm(this.fileOf(r.taskId), { force: true }), 'remove');
       }),
     );
   }
 
   private persist(record: TaskRecord): Promise<void> {
     const text = JSON.stringify(record);
-    return this.enqueue(record.taskId, () => writeFileAtomic(this.fileOf(record.taskId), text, { durable: false, mode: PRIVATE_FILE }), 'persist');
+    return this.writes.run(record.taskId, () => writeFileAtomic(this.fileOf(record.taskId), text, { durable: false, mode: PRIVATE_FILE }), 'persist');
   }
 
   private fileOf(id: string): string {
     return join(this.dir, `${id}.json`);
-  }
-
-  private enqueue(id: string, op: () => Promise<unknown>, what: string): Promise<void> {
-    let queue = this.writes.get(id);
-    if (!queue) this.writes.set(id, (queue = new SerialQueue()));
-    const writes = queue;
-    const next = writes.run(op).then(
-      () => undefined,
-      (err: unknown) => this.log.error(`cannot ${what} task ${id}: ${(err as Error).message}`),
-    );
-    void next.then(() => {
-      if (writes.pending === 0 && this.writes.get(id) === writes) this.writes.delete(id);
-    });
-    return next;
   }
 }

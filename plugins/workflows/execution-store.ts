@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import type { ExecutionListQuery, ExecutionPage, ExecutionRecords, ExecutionRetention, Logger } from '../../kernel/index.js';
 import { PRIVATE_DIR, PRIVATE_FILE, writeFileAtomic } from '../../lib/files/atomic-write.js';
 import type { ExecutionRecord } from './execution-record.js';
-import { SerialQueue } from '../../kernel/index.js';
+import { RecordWrites } from '../../lib/files/record-writes.js';
 import { pageOf } from '../../lib/executions/execution-page.js';
 import { markInterrupted } from '../../lib/executions/interrupted.js';
 
@@ -28,8 +28,8 @@ export class ExecutionStore implements ExecutionRecords {
   /** Newest first. */
   private records: ExecutionRecord[] = [];
   private readonly byId = new Map<string, ExecutionRecord>();
-  /** One write chain per record so its writes (and its removal) land in order. */
-  private readonly writes = new Map<string, SerialQueue>();
+  /** One write chain per execution so its writes (and its removal) land in order. */
+  private readonly writes = new RecordWrites((id, what, err) => this.log.error(`cannot ${what} execution ${id}: ${err.message}`));
   /** Bytes of each record's latest snapshot, and their sum. */
   private readonly sizes = new Map<string, number>();
   private totalBytes = 0;
@@ -80,7 +80,7 @@ export class ExecutionStore implements ExecutionRecords {
     if (this.byId.get(id) !== record) return Promise.resolve();
     const snapshot = JSON.stringify(record);
     this.setSize(id, Buffer.byteLength(snapshot));
-    const written = this.enqueue(id, () => writeFileAtomic(this.fileOf(id), snapshot, { durable: false, mode: PRIVATE_FILE }), 'persist');
+    const written = this.writes.run(id, () => writeFileAtomic(this.fileOf(id), snapshot, { durable: false, mode: PRIVATE_FILE }), 'persist');
     if (this.totalBytes > this.retention.maxTotalBytes()) void this.prune();
     return written;
   }
@@ -99,7 +99,7 @@ export class ExecutionStore implements ExecutionRecords {
 
   /** Waits for every pending write (shutdown, tests). */
   async flush(): Promise<void> {
-    await Promise.all([...this.writes.values()].map((q) => q.idle()));
+    await this.writes.idle();
   }
 
   private fileOf(id: string): string {
@@ -109,22 +109,6 @@ export class ExecutionStore implements ExecutionRecords {
   private setSize(id: string, bytes: number): void {
     this.totalBytes += bytes - (this.sizes.get(id) ?? 0);
     this.sizes.set(id, bytes);
-  }
-
-  /** Runs `op` after the record's earlier writes, so a removal never precedes a write it would miss. */
-  private enqueue(id: string, op: () => Promise<unknown>, what: string): Promise<void> {
-    let queue = this.writes.get(id);
-    if (!queue) this.writes.set(id, (queue = new SerialQueue()));
-    const writes = queue;
-    const next = writes.run(op).then(
-      () => undefined,
-      (err: unknown) => this.log.error(`cannot ${what} execution ${id}: ${(err as Error).message}`),
-    );
-    void next.then(() => {
-      // The record's last write has landed: its queue goes (a later write starts a new one).
-      if (writes.pending === 0 && this.writes.get(id) === writes) this.writes.delete(id);
-    });
-    return next;
   }
 
   /**
@@ -161,7 +145,7 @@ export class ExecutionStore implements ExecutionRecords {
       this.byId.delete(id);
       this.setSize(id, 0);
       this.sizes.delete(id);
-      return this.enqueue(id, () => rm(this.fileOf(id), { force: true }), 'remove');
+      return this.writes.run(id, () => rm(this.fileOf(id), { force: true }), 'remove');
     });
     return Promise.all(removals).then(() => undefined);
   }
