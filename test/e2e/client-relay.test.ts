@@ -1,6 +1,4 @@
 import { expect } from 'chai';
-import type { ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
@@ -10,21 +8,8 @@ import {
   LoggingMessageNotificationSchema,
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import {
-  callTool,
-  connectHttp,
-  errorCode,
-  EVERYTHING,
-  freePort,
-  ROOT,
-  startNode,
-  startSwitchboard,
-  stdioServer,
-  text,
-  type Running,
-} from '../support/harness.js';
-
-const ASKING = join(ROOT, 'dist/test/fixtures/asking-server.js');
+import { callTool, connectHttp, errorCode, EVERYTHING, stdioServer, text, type Running } from '../support/harness.js';
+import { startAskingServers, type AskingServers } from '../support/asking-servers.js';
 
 interface Capable {
   client: Client;
@@ -53,24 +38,15 @@ async function capableClient(url: string, who: string, elicit: 'accept' | 'decli
 
 describe('server-to-client requests and logs are relayed to the calling session', () => {
   let sb: Running;
-  let web: ChildProcess;
+  let servers: AskingServers | undefined;
   const clients: Client[] = [];
 
   before(async () => {
-    const port = await freePort();
-    web = await startNode([ASKING, 'http', String(port)], {}, /listening \d+/);
-    sb = await startSwitchboard({
-      'mcpservers/ask.yaml': stdioServer('ask', ASKING),
-      'mcpservers/askweb.yaml': `name: askweb\ntype: streamable-http\nurl: http://127.0.0.1:${port}/mcp\n`,
-      'mcpservers/everything.yaml': stdioServer('everything', EVERYTHING, ['stdio']),
-    });
+    servers = await startAskingServers({ more: { 'mcpservers/everything.yaml': stdioServer('everything', EVERYTHING, ['stdio']) } });
+    sb = servers.sb;
   });
 
-  after(async () => {
-    for (const c of clients) await c.close().catch(() => undefined);
-    await sb?.stop();
-    web?.kill();
-  });
+  after(() => servers?.stop(clients));
 
   const capable = async (who: string, elicit?: 'accept' | 'decline' | 'cancel') => {
     const c = await capableClient(sb.url, who, elicit);

@@ -6,8 +6,6 @@
  * person should be offered. Both a stdio and a streamable-HTTP upstream.
  */
 import { expect } from 'chai';
-import type { ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
@@ -18,9 +16,9 @@ import {
   type ClientCapabilities,
   type ElicitRequest,
 } from '@modelcontextprotocol/sdk/types.js';
-import { callTool, errorCode, freePort, ROOT, startNode, startSwitchboard, stdioServer, text, type Running } from '../support/harness.js';
+import { callTool, errorCode, text, type Running } from '../support/harness.js';
+import { startAskingServers, type AskingServers } from '../support/asking-servers.js';
 
-const ASKING = join(ROOT, 'dist/test/fixtures/asking-server.js');
 const PAGE = 'https://accounts.example.com/connect?flow=42';
 const OPERATOR_SECRET = 'sk-operator-4f9a81c2e7d3';
 
@@ -57,24 +55,20 @@ async function person(url: string, elicitation: NonNullable<ClientCapabilities['
 
 describe('URL-mode elicitation through Switchboard', () => {
   let sb: Running;
-  let web: ChildProcess;
+  let servers: AskingServers | undefined;
   const clients: Client[] = [];
 
   before(async () => {
-    const port = await freePort();
-    web = await startNode([ASKING, 'http', String(port)], {}, /listening \d+/);
-    sb = await startSwitchboard({
+    servers = await startAskingServers({
       // A secret of the operator's: it must not reach a person inside a page's address.
-      'mcpservers/ask.yaml': stdioServer('ask', ASKING, [], `env:\n  API_KEY: ${OPERATOR_SECRET}\n`),
-      'mcpservers/askweb.yaml': `name: askweb\ntype: streamable-http\nurl: http://127.0.0.1:${port}/mcp\n`,
+      askExtra: `env:
+  API_KEY: ${OPERATOR_SECRET}
+`,
     });
+    sb = servers.sb;
   });
 
-  after(async () => {
-    for (const c of clients) await c.close().catch(() => undefined);
-    await sb?.stop();
-    web?.kill();
-  });
+  after(() => servers?.stop(clients));
 
   const connect = async (elicitation: NonNullable<ClientCapabilities['elicitation']>, answer?: 'accept' | 'decline') => {
     const p = await person(sb.url, elicitation, answer);

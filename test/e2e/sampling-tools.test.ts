@@ -5,14 +5,11 @@
  * client with plain sampling gets plain sampling, and the upstream hears why it got no more.
  */
 import { expect } from 'chai';
-import type { ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CreateMessageRequestSchema, type ClientCapabilities, type CreateMessageRequest } from '@modelcontextprotocol/sdk/types.js';
-import { callTool, freePort, ROOT, startNode, startSwitchboard, stdioServer, text, type Running } from '../support/harness.js';
-
-const ASKING = join(ROOT, 'dist/test/fixtures/asking-server.js');
+import { callTool, text, type Running } from '../support/harness.js';
+import { startAskingServers, type AskingServers } from '../support/asking-servers.js';
 
 const TOOL_USE = { type: 'tool_use', id: 'call-7', name: 'get_weather', input: { city: 'Paris' } };
 const WEATHER_TOOL = { name: 'get_weather', description: 'Weather of a city', inputSchema: { type: 'object', properties: { city: { type: 'string' } } } };
@@ -32,23 +29,15 @@ async function modelClient(url: string, sampling: NonNullable<ClientCapabilities
 
 describe('sampling with tools through Switchboard', () => {
   let sb: Running;
-  let web: ChildProcess;
+  let servers: AskingServers | undefined;
   const clients: Client[] = [];
 
   before(async () => {
-    const port = await freePort();
-    web = await startNode([ASKING, 'http', String(port)], {}, /listening \d+/);
-    sb = await startSwitchboard({
-      'mcpservers/ask.yaml': stdioServer('ask', ASKING),
-      'mcpservers/askweb.yaml': `name: askweb\ntype: streamable-http\nurl: http://127.0.0.1:${port}/mcp\n`,
-    });
+    servers = await startAskingServers({});
+    sb = servers.sb;
   });
 
-  after(async () => {
-    for (const c of clients) await c.close().catch(() => undefined);
-    await sb?.stop();
-    web?.kill();
-  });
+  after(() => servers?.stop(clients));
 
   const connect = async (sampling: NonNullable<ClientCapabilities['sampling']>) => {
     const c = await modelClient(sb.url, sampling);
