@@ -12,11 +12,19 @@ import { callTool, errorCode, eventually, freePort, makeConfigDir, meta, type Ru
 import { Browser } from '../support/oauth-browser.js';
 import { startTestIdp } from '../fixtures/identity-provider.js';
 import { startProtectedMcpServer, type ProtectedServer } from '../fixtures/protected-mcp-server.js';
-import { mcpClient, registerClient, signIn, startProtected, type OAuthSetup, switchboardAtIdp } from '../support/oauth-setup.js';
+import {
+  mcpClient,
+  type OAuthSetup,
+  registerClient,
+  RESOURCE_SERVER,
+  resourceServerAtIdp,
+  signIn,
+  startProtected,
+  switchboardAtIdp,
+} from '../support/oauth-setup.js';
 import { addReplicas, clusterYaml } from '../support/cluster.js';
 import { redisServerMissing, startRedis, type RedisServer } from '../support/redis-server.js';
 
-const RESOURCE_SERVER = { clientId: 'mcp-resource', clientSecret: 'resource-server-secret-123' };
 const GRANT_KEY = 'g'.repeat(40);
 
 interface Login {
@@ -44,16 +52,7 @@ describe("cluster mode: a person's grant for a remote server obtained on one rep
     const base = `http://127.0.0.1:${port}`;
     const idp = await startTestIdp({
       authorizationServer: true,
-      clients: [
-        switchboardAtIdp(base),
-        {
-          client_id: RESOURCE_SERVER.clientId,
-          client_secret: RESOURCE_SERVER.clientSecret,
-          grant_types: ['client_credentials'],
-          response_types: [],
-          redirect_uris: [],
-        },
-      ],
+      clients: [switchboardAtIdp(base), resourceServerAtIdp()],
     });
     vault = await startProtectedMcpServer({ name: 'vault', issuer: idp.issuer, introspection: RESOURCE_SERVER });
     const serverYaml = [

@@ -13,8 +13,7 @@ import { startTestIdp, type TestIdp } from '../fixtures/identity-provider.js';
 import { startProtectedMcpServer, type ProtectedServer } from '../fixtures/protected-mcp-server.js';
 import { addReplicas, clusterYaml } from '../support/cluster.js';
 import { redisServerMissing, startRedis, type RedisServer } from '../support/redis-server.js';
-
-const RESOURCE_SERVER = { clientId: 'mcp-resource', clientSecret: 'resource-server-secret-123' };
+import { RESOURCE_SERVER, resourceServerAtIdp } from '../support/oauth-setup.js';
 
 interface ListTools {
   tools: { name: string }[];
@@ -39,15 +38,7 @@ describe('cluster mode: a sign-in to a remote server started on one replica and 
     redis = await startRedis();
     idp = await startTestIdp({
       authorizationServer: true,
-      clients: [
-        {
-          client_id: RESOURCE_SERVER.clientId,
-          client_secret: RESOURCE_SERVER.clientSecret,
-          grant_types: ['client_credentials'],
-          response_types: [],
-          redirect_uris: [],
-        },
-      ],
+      clients: [resourceServerAtIdp()],
     });
     vault = await startProtectedMcpServer({ name: 'vault', issuer: idp.issuer, introspection: RESOURCE_SERVER });
     const port = await freePort();

@@ -11,11 +11,18 @@ import { callTool, connectHttp, errorCode, eventually, freePort, makeConfigDir, 
 import { Browser, postForm } from '../support/oauth-browser.js';
 import { startTestIdp, type TestIdp } from '../fixtures/identity-provider.js';
 import { startProtectedMcpServer, type ProtectedServer } from '../fixtures/protected-mcp-server.js';
-import { mcpClient, registerClient, signIn as signInToSwitchboard, startProtected, type OAuthSetup, switchboardAtIdp } from '../support/oauth-setup.js';
+import {
+  mcpClient,
+  type OAuthSetup,
+  registerClient,
+  RESOURCE_SERVER,
+  resourceServerAtIdp,
+  signIn as signInToSwitchboard,
+  startProtected,
+  switchboardAtIdp,
+} from '../support/oauth-setup.js';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-
-const RESOURCE_SERVER = { clientId: 'mcp-resource', clientSecret: 'resource-server-secret-123' };
 
 interface Login {
   server: string;
@@ -57,15 +64,7 @@ describe('OAuth client: signing in to remote MCP servers', function () {
     idp = await startTestIdp({
       authorizationServer: true,
       accessTokenSeconds: 4,
-      clients: [
-        {
-          client_id: RESOURCE_SERVER.clientId,
-          client_secret: RESOURCE_SERVER.clientSecret,
-          grant_types: ['client_credentials'],
-          response_types: [],
-          redirect_uris: [],
-        },
-      ],
+      clients: [resourceServerAtIdp()],
     });
     const introspection = RESOURCE_SERVER;
     vault = await startProtectedMcpServer({ name: 'vault', issuer: idp.issuer, introspection });
@@ -247,15 +246,7 @@ describe('OAuth client: suspended servers', function () {
   before(async () => {
     idp = await startTestIdp({
       authorizationServer: true,
-      clients: [
-        {
-          client_id: RESOURCE_SERVER.clientId,
-          client_secret: RESOURCE_SERVER.clientSecret,
-          grant_types: ['client_credentials'],
-          response_types: [],
-          redirect_uris: [],
-        },
-      ],
+      clients: [resourceServerAtIdp()],
     });
     vault = await startProtectedMcpServer({ name: 'vault', issuer: idp.issuer, introspection: RESOURCE_SERVER });
     sb = await startSwitchboard({
@@ -344,16 +335,7 @@ describe('OAuth client behind OAuth protection: a grant belongs to the person', 
     // One provider: people sign in to Switchboard there, and it is the remote server's authorization server.
     const idp = await startTestIdp({
       authorizationServer: true,
-      clients: [
-        switchboardAtIdp(base),
-        {
-          client_id: RESOURCE_SERVER.clientId,
-          client_secret: RESOURCE_SERVER.clientSecret,
-          grant_types: ['client_credentials'],
-          response_types: [],
-          redirect_uris: [],
-        },
-      ],
+      clients: [switchboardAtIdp(base), resourceServerAtIdp()],
     });
     configDir = await makeConfigDir({});
     // A broker client may have a person's own grant at that authorization server released to it.

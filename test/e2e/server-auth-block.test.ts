@@ -12,8 +12,8 @@ import { callTool, connectHttp, eventually, meta, metaRaw, startSwitchboard, tex
 import { Browser } from '../support/oauth-browser.js';
 import { startTestIdp, type TestIdp } from '../fixtures/identity-provider.js';
 import { startProtectedMcpServer, type ProtectedServer } from '../fixtures/protected-mcp-server.js';
+import { RESOURCE_SERVER, resourceServerAtIdp } from '../support/oauth-setup.js';
 
-const RESOURCE_SERVER = { clientId: 'mcp-resource', clientSecret: 'resource-server-secret-123' };
 const REMOTE_ONLY = 'auth configuration is only supported for remote server types (streamable-http or sse)';
 
 const FULL_AUTH = {
@@ -180,15 +180,7 @@ describe('MCP server auth block: authorizationServer pins the sign-in', function
   before(async () => {
     idp = await startTestIdp({
       authorizationServer: true,
-      clients: [
-        {
-          client_id: RESOURCE_SERVER.clientId,
-          client_secret: RESOURCE_SERVER.clientSecret,
-          grant_types: ['client_credentials'],
-          response_types: [],
-          redirect_uris: [],
-        },
-      ],
+      clients: [resourceServerAtIdp()],
     });
     const introspection = RESOURCE_SERVER;
     absent = await startProtectedMcpServer({ name: 'absent', issuer: idp.issuer, introspection, resourceMetadata: 'absent' });

@@ -13,8 +13,7 @@ import { callTool, connectHttp, eventually, meta, startSwitchboard, text, type R
 import { Browser } from '../support/oauth-browser.js';
 import { startTestIdp, type TestIdp } from '../fixtures/identity-provider.js';
 import { startProtectedMcpServer, type ProtectedServer } from '../fixtures/protected-mcp-server.js';
-
-const RESOURCE_SERVER = { clientId: 'mcp-resource', clientSecret: 'resource-server-secret-123' };
+import { RESOURCE_SERVER, resourceServerAtIdp } from '../support/oauth-setup.js';
 
 interface Login {
   server: string;
@@ -55,15 +54,7 @@ describe('core_auth_login as a URL-mode elicitation', function () {
   before(async () => {
     idp = await startTestIdp({
       authorizationServer: true,
-      clients: [
-        {
-          client_id: RESOURCE_SERVER.clientId,
-          client_secret: RESOURCE_SERVER.clientSecret,
-          grant_types: ['client_credentials'],
-          response_types: [],
-          redirect_uris: [],
-        },
-      ],
+      clients: [resourceServerAtIdp()],
     });
     vault = await startProtectedMcpServer({ name: 'vault', issuer: idp.issuer, introspection: RESOURCE_SERVER });
     sb = await startSwitchboard({

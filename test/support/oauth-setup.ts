@@ -26,6 +26,20 @@ export interface OAuthSetup {
  * each Switchboard), as an operator's restart would.
  */
 /** Switchboard as a client of the identity provider: people sign in to it there, coming back to `base`. */
+/** The protected MCP server's own client at the identity provider, with which it introspects the tokens it is sent. */
+export const RESOURCE_SERVER = { clientId: 'mcp-resource', clientSecret: 'resource-server-secret-123' };
+
+/** The identity provider's entry for that client (the counterpart of switchboardAtIdp). */
+export function resourceServerAtIdp(): NonNullable<TestIdpOptions['clients']>[number] {
+  return {
+    client_id: RESOURCE_SERVER.clientId,
+    client_secret: RESOURCE_SERVER.clientSecret,
+    grant_types: ['client_credentials'],
+    response_types: [],
+    redirect_uris: [],
+  };
+}
+
 export function switchboardAtIdp(base: string): NonNullable<TestIdpOptions['clients']>[number] {
   return {
     client_id: 'switchboard',
