@@ -23,7 +23,7 @@ import {
   switchboardAtIdp,
 } from '../support/oauth-setup.js';
 import { addReplicas, clusterYaml } from '../support/cluster.js';
-import { redisServerMissing, startRedis, type RedisServer } from '../support/redis-server.js';
+import { type RedisServer, startRedisOrSkip } from '../support/redis-server.js';
 
 const GRANT_KEY = 'g'.repeat(40);
 
@@ -42,12 +42,7 @@ describe("cluster mode: a person's grant for a remote server obtained on one rep
   const opened: Client[] = [];
 
   before(async function () {
-    const missing = redisServerMissing();
-    if (missing) {
-      console.warn(`skipped: ${missing}`);
-      this.skip();
-    }
-    redis = await startRedis();
+    redis = await startRedisOrSkip(this);
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     const idp = await startTestIdp({

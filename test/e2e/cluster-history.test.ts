@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { callTool, connectHttp, errorCode, eventually, makeConfigDir, startSwitchboard, stdioServer, TEST_SERVER, type Running } from '../support/harness.js';
-import { redisServerMissing, startRedis, type RedisServer } from '../support/redis-server.js';
+import { type RedisServer, startRedisOrSkip } from '../support/redis-server.js';
 import { pingThenWait } from '../fixtures/workflows.js';
 
 interface Ev {
@@ -42,12 +42,7 @@ describe('cluster mode: events and executions shared through Redis', function ()
 
   before(async function () {
     this.timeout(15 * 60_000);
-    const missing = redisServerMissing();
-    if (missing) {
-      console.warn(`skipped: ${missing}`);
-      this.skip();
-    }
-    redis = await startRedis();
+    redis = await startRedisOrSkip(this);
     dir = await makeConfigDir({
       'config.yaml': `aggregator:\n  cluster:\n    redis:\n      url: ${redis.url}\n      connectTimeoutSeconds: 10\n`,
       'mcpservers/tools.yaml': stdioServer('tools', TEST_SERVER),

@@ -13,7 +13,7 @@ import { callTool, errorCode, eventually, type Running } from '../support/harnes
 import { Browser, pkce, postForm } from '../support/oauth-browser.js';
 import { CLIENT_REDIRECT, mcpClient, registerClient, signIn, type OAuthSetup } from '../support/oauth-setup.js';
 import { startProtectedCluster, health, initializeAt } from '../support/cluster.js';
-import { redisServerMissing, startRedis, type RedisServer } from '../support/redis-server.js';
+import { type RedisServer, startRedisOrSkip } from '../support/redis-server.js';
 
 const RATE = 20;
 const BURST = 10;
@@ -40,12 +40,7 @@ describe('cluster mode: OAuth and limits across three replicas', function () {
   const clients: Client[] = [];
 
   before(async function () {
-    const missing = redisServerMissing();
-    if (missing) {
-      console.warn(`skipped: ${missing}`);
-      this.skip();
-    }
-    redis = await startRedis();
+    redis = await startRedisOrSkip(this);
     ({ setup, replicas } = await startProtectedCluster(redis, 2, [
       '  limits:',
       `    maxSessionsPerPrincipal: ${PER_PERSON}`,

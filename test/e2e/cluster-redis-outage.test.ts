@@ -10,7 +10,7 @@ import { expect } from 'chai';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { callTool, connectHttp, errorCode, eventually, startSwitchboard, stdioServer, TEST_SERVER, type Running } from '../support/harness.js';
 import { clusterYaml, commandCounts, commandsBetween, TIMER_COMMANDS } from '../support/cluster.js';
-import { redisServerMissing, startRedis, type RedisServer } from '../support/redis-server.js';
+import { type RedisServer, startRedisOrSkip } from '../support/redis-server.js';
 
 interface Load {
   outcomes: Map<string, number>;
@@ -49,12 +49,7 @@ describe('cluster mode: Redis operations per call, and Redis stopped under load'
   let limitedClient: Client;
 
   before(async function () {
-    const missing = redisServerMissing();
-    if (missing) {
-      console.warn(`skipped: ${missing}`);
-      this.skip();
-    }
-    redis = await startRedis();
+    redis = await startRedisOrSkip(this);
     const tools = stdioServer('tools', TEST_SERVER);
     plain = await startSwitchboard({ 'config.yaml': `aggregator:\n${clusterYaml(redis)}\n`, 'mcpservers/tools.yaml': tools });
     limited = await startSwitchboard({

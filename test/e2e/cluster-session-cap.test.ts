@@ -11,7 +11,7 @@ import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/cl
 import { callTool, errorCode, eventually, type Running } from '../support/harness.js';
 import { mcpClient, registerClient, signIn, type OAuthSetup } from '../support/oauth-setup.js';
 import { startProtectedCluster, initializeAt } from '../support/cluster.js';
-import { redisServerMissing, startRedis, type RedisServer } from '../support/redis-server.js';
+import { type RedisServer, startRedisOrSkip } from '../support/redis-server.js';
 
 const PER_PERSON = 2;
 
@@ -39,12 +39,7 @@ describe('cluster mode: the per-person session cap counts sessions, not the repl
   const clients: Client[] = [];
 
   before(async function () {
-    const missing = redisServerMissing();
-    if (missing) {
-      console.warn(`skipped: ${missing}`);
-      this.skip();
-    }
-    redis = await startRedis();
+    redis = await startRedisOrSkip(this);
     let replicas: Running[];
     ({ setup, replicas } = await startProtectedCluster(redis, 1, ['  limits:', `    maxSessionsPerPrincipal: ${PER_PERSON}`]));
     [a, b] = replicas as [Running, Running];

@@ -12,7 +12,7 @@ import { Browser } from '../support/oauth-browser.js';
 import { startTestIdp, type TestIdp } from '../fixtures/identity-provider.js';
 import { startProtectedMcpServer, type ProtectedServer } from '../fixtures/protected-mcp-server.js';
 import { addReplicas, clusterYaml } from '../support/cluster.js';
-import { redisServerMissing, startRedis, type RedisServer } from '../support/redis-server.js';
+import { type RedisServer, startRedisOrSkip } from '../support/redis-server.js';
 import { RESOURCE_SERVER, resourceServerAtIdp } from '../support/oauth-setup.js';
 
 interface ListTools {
@@ -30,12 +30,7 @@ describe('cluster mode: a sign-in to a remote server started on one replica and 
   let client: Client | undefined;
 
   before(async function () {
-    const missing = redisServerMissing();
-    if (missing) {
-      console.warn(`skipped: ${missing}`);
-      this.skip();
-    }
-    redis = await startRedis();
+    redis = await startRedisOrSkip(this);
     idp = await startTestIdp({
       authorizationServer: true,
       clients: [resourceServerAtIdp()],

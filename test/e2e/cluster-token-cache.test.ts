@@ -11,7 +11,7 @@ import { callTool, errorCode, eventually, type Running } from '../support/harnes
 import { postForm } from '../support/oauth-browser.js';
 import { mcpClient, registerClient, signIn, type OAuthSetup } from '../support/oauth-setup.js';
 import { startProtectedCluster, commandCounts, commandsBetween, health, initializeAt, TIMER_COMMANDS } from '../support/cluster.js';
-import { redisServerMissing, startRedis, type RedisServer } from '../support/redis-server.js';
+import { type RedisServer, startRedisOrSkip } from '../support/redis-server.js';
 
 describe('cluster mode: verified access tokens cached per replica', function () {
   this.timeout(180_000);
@@ -23,12 +23,7 @@ describe('cluster mode: verified access tokens cached per replica', function () 
   const clients: Client[] = [];
 
   before(async function () {
-    const missing = redisServerMissing();
-    if (missing) {
-      console.warn(`skipped: ${missing}`);
-      this.skip();
-    }
-    redis = await startRedis();
+    redis = await startRedisOrSkip(this);
     let replicas: Running[];
     ({ setup, replicas } = await startProtectedCluster(redis, 1));
     [a, b] = replicas as [Running, Running];

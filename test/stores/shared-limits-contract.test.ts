@@ -15,7 +15,7 @@ import { RedisReplayGuard } from '../../plugins/cluster-redis/replay-guard.js';
 import { MemoryRateLimiter } from '../../plugins/limits/memory-rate-limiter.js';
 import { RedisGrantStore } from '../../plugins/cluster-redis/grant-store.js';
 import { eventually } from '../support/harness.js';
-import { redisServerMissing, startRedis, type RedisServer } from '../support/redis-server.js';
+import { redisServerMissing, type RedisServer, startRedis, startRedisOrSkip } from '../support/redis-server.js';
 
 interface Place {
   /** A replay guard, a rate limiter and single-use values over this place; each call may be another replica's. */
@@ -142,12 +142,7 @@ describe('cluster-redis: what reaches Redis from outside', function () {
     return c;
   };
   before(async function () {
-    const missing = redisServerMissing();
-    if (missing) {
-      console.warn(`skipped: ${missing}`);
-      this.skip();
-    }
-    redis = await startRedis();
+    redis = await startRedisOrSkip(this);
   });
   after(async () => {
     await Promise.all(connections.map((c) => c.close()));

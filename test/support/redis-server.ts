@@ -55,6 +55,16 @@ function ping(port: number): Promise<boolean> {
   });
 }
 
+/** Starts redis-server for a suite's `before`, or skips the suite saying why where none can run. */
+export async function startRedisOrSkip(suite: Mocha.Context): Promise<RedisServer> {
+  const missing = redisServerMissing();
+  if (missing) {
+    console.warn(`skipped: ${missing}`);
+    suite.skip();
+  }
+  return startRedis();
+}
+
 /** Starts redis-server; `password` turns on requirepass. Throws when it cannot run (check redisServerMissing first). */
 export async function startRedis(options: { password?: string } = {}): Promise<RedisServer> {
   const missing = redisServerMissing();
@@ -116,12 +126,7 @@ export function useRedisServer(): () => RedisServer {
   let redis: RedisServer | undefined;
   before(async function () {
     this.timeout(15 * 60_000);
-    const missing = redisServerMissing();
-    if (missing) {
-      console.warn(`skipped: ${missing}`);
-      this.skip();
-    }
-    redis = await startRedis();
+    redis = await startRedisOrSkip(this);
   });
   after(async () => {
     await redis?.stop();
