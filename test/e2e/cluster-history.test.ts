@@ -11,17 +11,8 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { callTool, connectHttp, errorCode, eventually, makeConfigDir, startSwitchboard, stdioServer, TEST_SERVER, type Running } from '../support/harness.js';
 import { type RedisServer, startRedisOrSkip } from '../support/redis-server.js';
 import { pingThenWait } from '../fixtures/workflows.js';
+import { type EventSeen as Ev, type EventPage as Page } from '../support/event-page.js';
 
-interface Ev {
-  id: number;
-  reason: string;
-  resource: { type: string; name: string };
-  execution_id?: string;
-}
-interface Page {
-  events: Ev[];
-  total: number;
-}
 interface Execution {
   execution_id: string;
   status: string;

@@ -9,21 +9,7 @@ import { expect } from 'chai';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { callTool, connectHttp, errorCode, eventually, startSwitchboard, stdioServer, TEST_SERVER, text, type Running } from '../support/harness.js';
-
-interface Ev {
-  id: number;
-  time: string;
-  type: 'Normal' | 'Warning';
-  reason: string;
-  resource: { type: string; name: string };
-  message: string;
-  execution_id?: string;
-}
-interface Page {
-  events: Ev[];
-  total: number;
-  following?: string;
-}
+import { type EventSeen as Ev, type EventPage as Page } from '../support/event-page.js';
 
 const FILES = {
   'mcpservers/fixture.yaml': stdioServer('fixture', TEST_SERVER, [], 'toolPrefix: fx\nbackoff: {initialSeconds: 0.2, maxSeconds: 1}\n'),

@@ -10,16 +10,7 @@ import { expect } from 'chai';
 import { PING_TWICE } from '../fixtures/workflows.js';
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { callTool, connectHttp, eventually, makeConfigDir, startSwitchboard, stdioServer, TEST_SERVER, type Running } from '../support/harness.js';
-
-interface Ev {
-  id: number;
-  time: string;
-  type: 'Normal' | 'Warning';
-  reason: string;
-  resource: { type: string; name: string };
-  message: string;
-  execution_id?: string;
-}
+import { type EventSeen as Ev } from '../support/event-page.js';
 
 const TOOLS = (more = '') => stdioServer('tools', TEST_SERVER, [], `backoff: {initialSeconds: 0.2, maxSeconds: 1}\n${more}`);
 
