@@ -46,7 +46,10 @@ describe('OAuth server: persistent grants', function () {
   }
 
   it('keeps them sealed on disk: files 0600, no token, no e-mail address in them', async () => {
-    const gone = (err: unknown) => ((err as NodeJS.ErrnoException).code === 'ENOENT' ? undefined : Promise.reject(err));
+    const gone = (err: unknown): undefined => {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw err instanceof Error ? err : new Error(String(err));
+    };
     const files = await filesUnder(join(configDir, 'state', 'grants'));
     expect(files.length).to.be.greaterThan(3);
     for (const file of files) {
