@@ -9,6 +9,7 @@ import { benchCallTool, type CallToolFigures } from './call-tool.bench.js';
 import { benchCallToolStdio } from './call-tool-stdio.bench.js';
 import { benchCallToolAuthz } from './call-tool-authz.bench.js';
 import { benchCallToolCluster } from './call-tool-cluster.bench.js';
+import { benchClusterFaults, faultTable } from './cluster-faults.bench.js';
 import { benchDiscovery } from './discovery.bench.js';
 import { benchSearch } from './search.bench.js';
 import { benchWorkflow } from './workflow.bench.js';
@@ -21,6 +22,8 @@ const roundsAt = process.argv.indexOf('--rounds');
 const rounds = roundsAt >= 0 ? Math.max(5, Number(process.argv[roundsAt + 1]) || 5) : 5;
 const only = process.argv.slice(2).filter((a, i, all) => a !== '--rounds' && all[i - 1] !== '--rounds');
 const wanted = (name: string) => only.length === 0 || only.includes(name);
+// Minutes long and breaking things on purpose: run only when named.
+const named = (name: string) => only.includes(name);
 
 type Row = Omit<CallToolFigures, 'target'> & { target: string };
 
@@ -79,6 +82,13 @@ if (wanted('call-tool-cluster')) {
   });
   process.stdout.write(
     `\n## call_tool on a cluster replica (Redis) vs a single process (median of ${rounds} interleaved rounds)\n\n${callToolTable(c.figures)}\n\n| clients | single p50 ms | cluster p50 ms | cluster vs single p50, by round (target <= 1.10x at 1 client) | single calls/s | cluster calls/s | throughput (target >= 0.9x) |\n|---|---|---|---|---|---|---|\n${rows.join('\n')}\n\nRedis commands per call on the cluster replica: ${c.redisCommandsPerCall.toFixed(4)} (${c.clusterCalls} calls, sessions opened included: ${JSON.stringify(c.redisCommands)})\n`,
+  );
+}
+if (named('cluster-faults')) {
+  const figures = await benchClusterFaults(root);
+  results.clusterFaults = figures;
+  process.stdout.write(
+    `\n## cluster mode under its own faults: 3 replicas behind HAProxy, 16 clients calling call_tool, one client opening sessions\n\n${faultTable(figures)}\n`,
   );
 }
 if (wanted('discovery')) {
