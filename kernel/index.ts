@@ -80,6 +80,8 @@ export type {
   OAuthServerSettings,
   PresetRule,
   RedisSettings,
+  RegistrationMode,
+  RegistrationSettings,
   SecretRef,
   Settings,
   TokenExchangeBroker,
