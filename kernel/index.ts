@@ -71,6 +71,7 @@ export { errorResult, objectResult } from './mcp/shared/results.js';
 // Configuration: settings, the snapshot, documents and their checks.
 export type {
   AggregatorLimits,
+  AllowedCommand,
   AggregatorSettings,
   BrokerTarget,
   ClusterSettings,
@@ -80,6 +81,7 @@ export type {
   OAuthServerSettings,
   PresetRule,
   RedisSettings,
+  RuntimeServerSettings,
   SecretRef,
   Settings,
   TokenExchangeBroker,
