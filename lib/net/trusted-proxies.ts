@@ -25,9 +25,39 @@ export class TrustedProxies {
 
   trusts(req: IncomingMessage): boolean {
     const peer = req.socket.remoteAddress;
-    if (!this.any || !peer) return false;
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(peer);
-    return mapped ? this.list.check(mapped[1]!, 'ipv4') : this.list.check(peer, isIP(peer) === 6 ? 'ipv6' : 'ipv4');
+    return peer !== undefined && this.trustsAddress(peer);
+  }
+
+  private trustsAddress(address: string): boolean {
+    if (!this.any) return false;
+    const v4 = unmapped(address);
+    const family = isIP(v4);
+    return family !== 0 && this.list.check(v4, family === 6 ? 'ipv6' : 'ipv4');
+  }
+
+  /**
+   * The client's address: from a trusted proxy, X-Forwarded-For read from the right (each
+   * proxy appends the address it was reached from), skipping hops that are trusted proxies
+   * themselves; the first one that is not is the client as far as anyone trustworthy saw it.
+   * Hops left of it are the client's own say and never believed. Without a trusted proxy, or
+   * with a hop that is not an address, the socket's peer.
+   */
+  clientAddress(req: IncomingMessage): string | undefined {
+    const peer = req.socket.remoteAddress;
+    if (peer === undefined || !this.trusts(req)) return peer && unmapped(peer);
+    const header = req.headers['x-forwarded-for'];
+    const hops = (Array.isArray(header) ? header.join(',') : (header ?? ''))
+      .split(',')
+      .map((h) => h.trim())
+      .filter((h) => h !== '');
+    let client = unmapped(peer);
+    for (let i = hops.length - 1; i >= 0; i--) {
+      const hop = unmapped(hops[i]!);
+      if (isIP(hop) === 0) break;
+      client = hop;
+      if (!this.trustsAddress(hop)) break;
+    }
+    return client;
   }
 
   /** Removes forwarded headers an untrusted peer sent, so nothing downstream believes them. */
@@ -44,4 +74,9 @@ export class TrustedProxies {
     const host = (trusted && first(req.headers['x-forwarded-host'])) || req.headers.host || 'localhost';
     return `${proto}://${host}${path}`;
   }
+}
+
+/** An IPv4 address as IPv4 (`::ffff:10.0.0.1` is 10.0.0.1), anything else as it is. */
+function unmapped(address: string): string {
+  return /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1] ?? address;
 }
