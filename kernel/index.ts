@@ -137,6 +137,7 @@ export type {
   ExecutionRetention,
   ExecutionStatus,
   ExecutionStorage,
+  LateEnd,
   StepRecord,
   StepStatus,
 } from './contracts/executions.js';
