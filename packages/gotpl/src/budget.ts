@@ -12,8 +12,11 @@
  * {{template}} call and a function call are one tick each, and every 64 characters a
  * function builds are one more (building a string costs its length). The clock starts at
  * the FIRST_CLOCK_TICKS-th tick, so the short renderings that make up nearly all step
- * arguments never read it; what runs before is a handful of ticks.
+ * arguments never read it; what runs before is a handful of ticks. Functions whose cost grows
+ * with their input also tick inside their own loops (spendWork), so one call cannot outlast
+ * the clock either.
  */
+import type { ValueSizes } from './value-size.js';
 
 /** The three limits; Switchboard's are `aggregator.limits.templates`. */
 export interface BudgetLimits {
@@ -43,6 +46,11 @@ export class Budget {
   outputBytes = 0;
   /** Ticks left before the clock is read; the executor decrements it. */
   untilClock = FIRST_CLOCK_TICKS;
+  /**
+   * The written-out size of every list and map measured in this rendering (value-size.ts),
+   * made on first use: most renderings build none.
+   */
+  sizes: ValueSizes | null = null;
   /** -1 until the clock is first read. */
   private deadline = -1;
   private started = 0;
@@ -115,6 +123,18 @@ export function spendIterations(budget: Budget, n: number, name: string): void {
   budget.iterations += n;
   if (budget.iterations > budget.maxIterations) {
     throw new FunctionBudgetError('maxIterations', `${name} would build ${n} elements, more than ${budget.maxIterations} loop iterations allow`);
+  }
+}
+
+/**
+ * `units` steps of a function's own loop (an element compared, a rune converted, a match
+ * found): they bring the next clock read closer, and once the wall-time limit has passed
+ * the function stops where it is. This is what bounds a function whose cost grows with its
+ * input (uniq of 100,000 items, kebabcase of a megabyte) between two function calls.
+ */
+export function spendWork(budget: Budget, units: number, name: string): void {
+  if ((budget.untilClock -= units) <= 0 && budget.clock()) {
+    throw new FunctionBudgetError('maxMilliseconds', `rendering took more than ${budget.limits.maxMilliseconds} ms (in ${name})`);
   }
 }
 

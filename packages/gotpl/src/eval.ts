@@ -17,6 +17,7 @@ import type { Func } from './functions.js';
 import { quoteString } from './unicode.js';
 import { GoStruct, isIntNumber, isMap, isTrue, mapGet, typeName } from './values.js';
 import { FunctionBudgetError } from './budget.js';
+import { checkValueSize, ValueDepthError } from './value-size.js';
 
 /** A compiled template set: what execution needs besides the data. */
 export interface Program {
@@ -86,6 +87,17 @@ export class Evaluator {
     const reason = `template stopped: ${what} (${setting})`;
     const { message, location } = this.where(reason);
     throw new TemplateBudgetError(message, location, reason, limit, this.budget.limits[limit], setting);
+  }
+
+  /** Refuses to print a list or map larger written out than the output may be, before walking it. */
+  protected checkPrinted(v: unknown): void {
+    try {
+      checkValueSize(this.budget, v, 'printing', 'walk');
+    } catch (e) {
+      if (e instanceof FunctionBudgetError) this.overBudget(e.limit, e.what);
+      if (e instanceof ValueDepthError) this.errorf(`can't print: ${e.message}`);
+      throw e;
+    }
   }
 
   protected outOfTime(): never {
@@ -279,7 +291,14 @@ export class Evaluator {
 
     let result: unknown;
     try {
-      result = fn.invoke(argv, this.context);
+      if (fn.checked) {
+        // Shared structure makes a small value in memory a huge one written out: refuse to walk it.
+        for (let a = 0; a < argv.length; a++) if (typeof argv[a] === 'object' && argv[a] !== null) checkValueSize(this.budget, argv[a], fn.name, 'walk');
+        result = fn.invoke(argv, this.context);
+        if (typeof result === 'object' && result !== null) checkValueSize(this.budget, result, fn.name, 'build');
+      } else {
+        result = fn.invoke(argv, this.context);
+      }
     } catch (e) {
       if (e instanceof TemplateError) throw e;
       this.node = node;

@@ -8,6 +8,7 @@
 import { N, nodeString } from './ast.js';
 import type { BranchNode, ItemNode, ListNode, PipeNode, TemplateNode } from './ast.js';
 import { Evaluator } from './eval.js';
+import { FunctionBudgetError } from './budget.js';
 import { printOne } from './fmt.js';
 import { sprintf } from './fmt-printf.js';
 import { quoteString } from './unicode.js';
@@ -230,9 +231,20 @@ export class Executor extends Evaluator {
   private printValue(node: ItemNode, v: unknown): void {
     this.node = node;
     if (typeof v === 'function') this.errorf(`can't print ${nodeString(node)} of type ${typeName(v)}`);
-    const s = v === undefined || v === null ? '<no value>' : printOne(v);
+    if (typeof v === 'object' && v !== null) this.checkPrinted(v);
+    const s = v === undefined || v === null ? '<no value>' : this.printed(v);
     this.write(s.length < 64 && isAscii(s) ? s.length : Buffer.byteLength(s, 'utf8'));
     this.out += s;
+  }
+
+  /** printOne on the rendering's clock: printing a long list stops at the time limit. */
+  private printed(v: unknown): string {
+    try {
+      return printOne(v, this.budget);
+    } catch (e) {
+      if (e instanceof FunctionBudgetError) this.overBudget(e.limit, e.what);
+      throw e;
+    }
   }
 
   /** Counts `bytes` about to be written, stopping the rendering before the output passes its limit. */

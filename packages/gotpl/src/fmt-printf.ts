@@ -2,6 +2,7 @@
  * fmt.Sprintf's format-string interpreter (doPrintf): flags, explicit argument indexes
  * `%[2]d`, `*` widths and precisions, and the %!verb(...) reports Go writes inline.
  */
+import type { Budget } from './budget.js';
 import { Printer, clearFlags, tooLarge } from './fmt.js';
 import { isIntNumber } from './values.js';
 
@@ -89,8 +90,8 @@ class FormatState {
 }
 
 /** fmt.Sprintf. */
-export function sprintf(format: string, args: readonly unknown[]): string {
-  const p = new Printer();
+export function sprintf(format: string, args: readonly unknown[], budget: Budget | null = null): string {
+  const p = new Printer(budget);
   const f = p.f;
   const st = new FormatState(p, format, args);
   const end = format.length;

@@ -11,6 +11,8 @@ import type { Flags } from './fmt-number.js';
 import { isPrint, canBackquote, quoteRune, quoteString, truncateRunes, utf8Bytes } from './unicode.js';
 import { GoStruct, isIntNumber, kindOf, Kind, sortedKeys, typeName } from './values.js';
 import type { GoMap } from './values.js';
+import type { Budget } from './budget.js';
+import { spendWork } from './budget.js';
 
 const NIL = '<nil>';
 
@@ -28,6 +30,12 @@ export function tooLarge(n: number): boolean {
 /** One formatting run: the output buffer and the current verb's flags (fmt's pp). */
 export class Printer {
   buf = '';
+  /**
+   * The rendering's budget, when printing for a template: every element of a list or map
+   * printed is a step on its clock, so printing 100,000 numbers stops at the time limit.
+   */
+  constructor(readonly budget: Budget | null = null) {}
+
   readonly f: Flags = {
     plus: false,
     minus: false,
@@ -110,6 +118,7 @@ export class Printer {
     this.buf += sharpV ? 'map[string]interface {}{' : 'map[';
     const keys = sortedKeys(m);
     for (let i = 0; i < keys.length; i++) {
+      if (this.budget !== null) spendWork(this.budget, 1, 'printing a map');
       if (i > 0) this.buf += sharpV ? ', ' : ' ';
       this.printValue(keys[i], verb, depth + 1);
       this.buf += ':';
@@ -122,6 +131,7 @@ export class Printer {
     const sharpV = this.f.sharpV;
     this.buf += sharpV ? '[]interface {}{' : '[';
     for (let i = 0; i < s.length; i++) {
+      if (this.budget !== null) spendWork(this.budget, 1, 'printing a list');
       if (i > 0) this.buf += sharpV ? ', ' : ' ';
       this.printValue(s[i], verb, depth + 1);
     }
@@ -259,8 +269,8 @@ export class Printer {
 }
 
 /** fmt.Sprint: spaces between operands when neither side is a string. */
-export function sprint(args: readonly unknown[]): string {
-  const p = new Printer();
+export function sprint(args: readonly unknown[], budget: Budget | null = null): string {
+  const p = new Printer(budget);
   let prevString = false;
   for (let i = 0; i < args.length; i++) {
     const isString = typeof args[i] === 'string';
@@ -272,8 +282,8 @@ export function sprint(args: readonly unknown[]): string {
 }
 
 /** fmt.Sprintln: spaces between all operands and a trailing newline. */
-export function sprintln(args: readonly unknown[]): string {
-  const p = new Printer();
+export function sprintln(args: readonly unknown[], budget: Budget | null = null): string {
+  const p = new Printer(budget);
   for (let i = 0; i < args.length; i++) {
     if (i > 0) p.buf += ' ';
     p.printArg(args[i], 'v');
@@ -282,8 +292,8 @@ export function sprintln(args: readonly unknown[]): string {
 }
 
 /** Fast path for the template's own output of one value: fmt.Fprint(w, v). */
-export function printOne(v: unknown): string {
+export function printOne(v: unknown, budget: Budget | null = null): string {
   if (typeof v === 'string') return v;
   if (typeof v === 'number' && Number.isInteger(v) && Math.abs(v) <= Number.MAX_SAFE_INTEGER) return String(v);
-  return sprint([v]);
+  return sprint([v], budget);
 }

@@ -32,12 +32,55 @@ export interface Func {
   readonly params: readonly Param[];
   /** Element type of a trailing variadic parameter, or null. */
   readonly variadic: Param | null;
+  /**
+   * Whether exec checks the written-out size of the arguments before the call and of a
+   * list or map result after it (value-size.ts): true for every function but those that
+   * only pick a part of an argument or look at its surface (PICKERS). Functions nobody
+   * listed, the caller's own included, are checked.
+   */
+  readonly checked: boolean;
   /** Functions that build collections or large strings check them against the budget first. */
   readonly invoke: (args: unknown[], context: CallContext) => unknown;
 }
 
-function builtin(name: string, params: Param[], variadic: Param | null, invoke: (args: unknown[]) => unknown, special = Special.None): Func {
-  return { name, builtin: true, special, params, variadic, invoke };
+/**
+ * Functions that neither walk their arguments' contents nor build a value: they return an
+ * argument or a part of one untouched (index, first, default...), or look at its surface
+ * only (len, empty, kindOf). A large value they return was built, and checked, elsewhere or
+ * comes from the data; checking it here would refuse `index .results.big "id"`.
+ */
+const PICKERS: ReadonlySet<string> = new Set([
+  'and',
+  'or',
+  'not',
+  'index',
+  'len',
+  'first',
+  'mustFirst',
+  'last',
+  'mustLast',
+  'get',
+  'hasKey',
+  'dig',
+  'default',
+  'coalesce',
+  'ternary',
+  'empty',
+  'typeOf',
+  'typeIs',
+  'typeIsLike',
+  'kindOf',
+  'kindIs',
+]);
+
+function builtin(
+  name: string,
+  params: Param[],
+  variadic: Param | null,
+  invoke: (args: unknown[], context: CallContext) => unknown,
+  special = Special.None,
+): Func {
+  return { name, builtin: true, special, params, variadic, checked: !PICKERS.has(name), invoke };
 }
 
 const unreachable = (): never => {
@@ -57,9 +100,9 @@ const BUILTINS: readonly Func[] = [
   builtin('js', [], I, js),
   builtin('len', [V], null, length),
   builtin('not', [V], null, not),
-  builtin('print', [], I, sprint),
-  builtin('printf', [Param.String], I, (args) => sprintf(args[0] as string, args.slice(1))),
-  builtin('println', [], I, sprintln),
+  builtin('print', [], I, (args, { budget }) => sprint(args, budget)),
+  builtin('printf', [Param.String], I, (args, { budget }) => sprintf(args[0] as string, args.slice(1), budget)),
+  builtin('println', [], I, (args, { budget }) => sprintln(args, budget)),
   builtin('urlquery', [], I, urlquery),
   builtin('eq', [V], V, eq),
   builtin('ge', [V, V], null, ge),
@@ -70,13 +113,14 @@ const BUILTINS: readonly Func[] = [
 ];
 
 function added(name: string, params: Param[], variadic: Param | null, fn: GoFunction): Func {
-  return { name, builtin: false, special: Special.None, params, variadic, invoke: (args) => fn(...args) };
+  return { name, builtin: false, special: Special.None, params, variadic, checked: true, invoke: (args) => fn(...args) };
 }
 
 const DEFAULTS: ReadonlyMap<string, Func> = new Map([
   ...BUILTINS.map((f) => [f.name, f] as const),
   ...Object.entries(SPRIG).map(
-    ([name, f]) => [name, { name, builtin: false, special: Special.None, params: f.params, variadic: f.variadic, invoke: f.fn }] as const,
+    ([name, f]) =>
+      [name, { name, builtin: false, special: Special.None, params: f.params, variadic: f.variadic, checked: !PICKERS.has(name), invoke: f.fn }] as const,
   ),
 ]);
 

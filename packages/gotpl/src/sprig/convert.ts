@@ -4,6 +4,8 @@
  * truncated, anything unconvertible 0), float64 conversion, strval, emptiness, reflect's
  * kinds and DeepEqual, and the messages of the Go runtime panics sprig functions raise.
  */
+import type { Budget } from '../budget.js';
+import { spendWork } from '../budget.js';
 import { sprintf } from '../fmt-printf.js';
 import { GoStruct, isIntNumber, isMap, kindOf, Kind, mapSize, typeName } from '../values.js';
 import type { GoMap } from '../values.js';
@@ -142,17 +144,23 @@ export function toFloat64(v: unknown): number {
 }
 
 /** sprig's strval: strings as they are, Stringers through String(), anything else as %v. */
-export function strval(v: unknown): string {
+export function strval(v: unknown, budget: Budget | null = null): string {
   if (typeof v === 'string') return v;
   if (v instanceof GoStruct) return v.goString();
-  return sprintf('%v', [v === undefined ? null : v]);
+  return sprintf('%v', [v === undefined ? null : v], budget);
 }
 
-/** sprig's strslice: the non-nil elements of a list as strings; a single value as a one-element list. */
-export function strslice(v: unknown): string[] {
+/**
+ * sprig's strslice: the non-nil elements of a list as strings; a single value as a
+ * one-element list. With a budget, each element is a step on the clock (join, sortAlpha).
+ */
+export function strslice(v: unknown, budget?: Budget, name = 'strslice'): string[] {
   if (Array.isArray(v)) {
     const out: string[] = [];
-    for (const x of v) if (x !== null && x !== undefined) out.push(strval(x));
+    for (const x of v) {
+      if (budget !== undefined) spendWork(budget, 1, name);
+      if (x !== null && x !== undefined) out.push(strval(x, budget ?? null));
+    }
     return out;
   }
   if (v === null || v === undefined) return [];

@@ -1,4 +1,6 @@
 /** sprig's defaults and flow functions: default, empty, coalesce, all, any, compact, ternary, fail, the JSON pair and deepCopy. */
+import type { Budget } from '../budget.js';
+import { spendWork } from '../budget.js';
 import { GoStruct, isMap } from '../values.js';
 import type { GoMap } from '../values.js';
 import { empty, kindOfNonNil, newMap, setKey } from './convert.js';
@@ -31,21 +33,30 @@ function orEmpty(encode: () => string): string {
   }
 }
 
-/** copystructure.Copy for JSON-like values. */
-export function deepCopy(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(deepCopy);
+/** copystructure.Copy for JSON-like values; every list and map copied is a step on the clock. */
+export function deepCopy(v: unknown, budget: Budget): unknown {
+  if (Array.isArray(v)) {
+    return v.map((x) => {
+      spendWork(budget, 1, 'deepCopy');
+      return deepCopy(x, budget);
+    });
+  }
   if (isMap(v) && !(v instanceof GoStruct)) {
     const out: GoMap = newMap();
-    for (const k of Object.keys(v)) if (v[k] !== undefined) setKey(out, k, deepCopy(v[k]));
+    const keys = Object.keys(v);
+    for (const k of keys) {
+      spendWork(budget, 1, 'deepCopy');
+      if (v[k] !== undefined) setKey(out, k, deepCopy(v[k], budget));
+    }
     return out;
   }
   return v;
 }
 
 /** copystructure reflects on its argument's type, which nil has not. */
-function deepCopyNonNil(v: unknown): unknown {
+function deepCopyNonNil(v: unknown, budget: Budget): unknown {
   if (v === null || v === undefined) throw new Error('reflect: call of reflect.Value.Type on zero Value');
-  return deepCopy(v);
+  return deepCopy(v, budget);
 }
 
 export const DEFAULTS: FunctionGroup = {
@@ -62,12 +73,12 @@ export const DEFAULTS: FunctionGroup = {
   }),
   fromJson: fixed([S], (a) => fromJson(a[0] as string)),
   mustFromJson: fixed([S], (a) => fromJson(a[0] as string)),
-  toJson: fixed([I], (a) => orEmpty(() => marshal(a[0]))),
-  mustToJson: fixed([I], (a) => marshal(a[0])),
-  toPrettyJson: fixed([I], (a) => orEmpty(() => marshal(a[0], '  '))),
-  mustToPrettyJson: fixed([I], (a) => marshal(a[0], '  ')),
-  toRawJson: fixed([I], (a) => marshal(a[0])),
-  mustToRawJson: fixed([I], (a) => marshal(a[0])),
-  deepCopy: fixed([I], (a) => deepCopyNonNil(a[0])),
-  mustDeepCopy: fixed([I], (a) => deepCopyNonNil(a[0])),
+  toJson: fixed([I], (a, { budget }) => orEmpty(() => marshal(a[0], '', budget))),
+  mustToJson: fixed([I], (a, { budget }) => marshal(a[0], '', budget)),
+  toPrettyJson: fixed([I], (a, { budget }) => orEmpty(() => marshal(a[0], '  ', budget))),
+  mustToPrettyJson: fixed([I], (a, { budget }) => marshal(a[0], '  ', budget)),
+  toRawJson: fixed([I], (a, { budget }) => marshal(a[0], '', budget)),
+  mustToRawJson: fixed([I], (a, { budget }) => marshal(a[0], '', budget)),
+  deepCopy: fixed([I], (a, { budget }) => deepCopyNonNil(a[0], budget)),
+  mustDeepCopy: fixed([I], (a, { budget }) => deepCopyNonNil(a[0], budget)),
 };

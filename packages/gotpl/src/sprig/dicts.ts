@@ -5,27 +5,30 @@
  * list keys in sorted order, where Go's order is random. A map cannot be made to contain
  * itself.
  */
+import type { Budget } from '../budget.js';
+import { spendWork } from '../budget.js';
 import { isMap, mapGet, sortedKeys, typeName } from '../values.js';
 import type { GoMap } from '../values.js';
 import { empty, newMap, setKey, strval } from './convert.js';
 import type { FunctionGroup } from './define.js';
 import { fixed, I, M, S, variadic } from './define.js';
 
-/** Whether `target` is `v` or is reachable from it. */
-function reaches(v: unknown, target: GoMap, seen = new Set<unknown>()): boolean {
+/** Whether `target` is `v` or is reachable from it; each distinct part is visited once, on the clock. */
+function reaches(v: unknown, target: GoMap, budget: Budget, seen = new Set<unknown>()): boolean {
   if (v === target) return true;
   if (typeof v !== 'object' || v === null || seen.has(v)) return false;
   seen.add(v);
   const children = Array.isArray(v) ? v : isMap(v) ? Object.values(v) : [];
-  return children.some((c) => reaches(c, target, seen));
+  spendWork(budget, children.length, 'set');
+  return children.some((c) => reaches(c, target, budget, seen));
 }
 
 /**
  * Go lets a map hold itself and then overflows its stack printing it, which kills the
  * process; gotpl refuses to build the cycle.
  */
-function refuseCycle(m: GoMap, value: unknown, name: string): void {
-  if (typeof value === 'object' && value !== null && reaches(value, m)) throw new Error(`${name} would make a map contain itself`);
+function refuseCycle(m: GoMap, value: unknown, name: string, budget: Budget): void {
+  if (typeof value === 'object' && value !== null && reaches(value, m, budget)) throw new Error(`${name} would make a map contain itself`);
 }
 
 function has(m: GoMap | null, key: string): boolean {
@@ -42,7 +45,8 @@ function dict(a: readonly unknown[]): GoMap {
 const isEmptyValue = (v: unknown): boolean => empty(v);
 
 /** mergo.Merge (overwrite false) and mergo.MergeWithOverwrite for map[string]interface{}. */
-function mergeInto(dst: GoMap, src: GoMap, overwrite: boolean): void {
+function mergeInto(dst: GoMap, src: GoMap, overwrite: boolean, budget: Budget): void {
+  spendWork(budget, 1, overwrite ? 'mergeOverwrite' : 'merge');
   for (const key of Object.keys(src)) {
     const s = src[key];
     if (s === undefined) continue;
@@ -53,21 +57,23 @@ function mergeInto(dst: GoMap, src: GoMap, overwrite: boolean): void {
     const present = Object.hasOwn(dst, key) && dst[key] !== undefined;
     const d = present ? dst[key] : undefined;
     if (isMap(s) && isMap(d)) {
-      mergeInto(d, s, overwrite);
+      mergeInto(d, s, overwrite, budget);
       if (!isEmptyValue(d)) continue;
     }
     if (overwrite || !present || isEmptyValue(d)) {
-      refuseCycle(dst, s, overwrite ? 'mergeOverwrite' : 'merge');
+      refuseCycle(dst, s, overwrite ? 'mergeOverwrite' : 'merge', budget);
       setKey(dst, key, s);
     }
   }
 }
 
-function merge(a: readonly unknown[], overwrite: boolean): GoMap {
+function merge(a: readonly unknown[], overwrite: boolean, budget: Budget): GoMap {
   const dst = (a[0] as GoMap | null) ?? newMap();
+  // Merges change nested maps in place too: sizes measured before may no longer hold.
+  budget.sizes?.forget();
   for (let i = 1; i < a.length; i++) {
     const src = a[i] as GoMap | null;
-    if (src !== null) mergeInto(dst, src, overwrite);
+    if (src !== null) mergeInto(dst, src, overwrite, budget);
   }
   return dst;
 }
@@ -102,16 +108,20 @@ export const DICTS: FunctionGroup = {
     const v = m === null ? undefined : mapGet(m, a[1] as string);
     return v === undefined ? '' : v;
   }),
-  set: fixed([M, S, I], (a) => {
+  set: fixed([M, S, I], (a, { budget }) => {
     const m = a[0] as GoMap | null;
     if (m === null) throw new Error('assignment to entry in nil map');
-    refuseCycle(m, a[2], 'set');
+    refuseCycle(m, a[2], 'set', budget);
+    budget.sizes?.setting(m, a[1] as string, a[2] ?? null, budget);
     setKey(m, a[1] as string, a[2]);
     return m;
   }),
-  unset: fixed([M, S], (a) => {
+  unset: fixed([M, S], (a, { budget }) => {
     const m = a[0] as GoMap | null;
-    if (m !== null && Object.hasOwn(m, a[1] as string)) Reflect.deleteProperty(m, a[1] as string);
+    if (m !== null && Object.hasOwn(m, a[1] as string)) {
+      budget.sizes?.setting(m, a[1] as string, undefined, budget);
+      Reflect.deleteProperty(m, a[1] as string);
+    }
     return m;
   }),
   hasKey: fixed([M, S], (a) => has(a[0] as GoMap | null, a[1] as string)),
@@ -144,9 +154,9 @@ export const DICTS: FunctionGroup = {
     if (m !== null) for (const k of sortedKeys(m)) if (!drop.has(k)) setKey(out, k, m[k]);
     return out;
   }),
-  merge: variadic([M], M, (a) => merge(a, false)),
-  mustMerge: variadic([M], M, (a) => merge(a, false)),
-  mergeOverwrite: variadic([M], M, (a) => merge(a, true)),
-  mustMergeOverwrite: variadic([M], M, (a) => merge(a, true)),
+  merge: variadic([M], M, (a, { budget }) => merge(a, false, budget)),
+  mustMerge: variadic([M], M, (a, { budget }) => merge(a, false, budget)),
+  mergeOverwrite: variadic([M], M, (a, { budget }) => merge(a, true, budget)),
+  mustMergeOverwrite: variadic([M], M, (a, { budget }) => merge(a, true, budget)),
   dig: variadic([], I, dig),
 };

@@ -3,6 +3,8 @@
  * sorted, Go's number format, Go's string escapes, NaN and infinities refused. One
  * Switchboard choice differs: `<`, `>` and `&` are not escaped (see docs/gotpl.md).
  */
+import type { Budget } from '../budget.js';
+import { spendWork } from '../budget.js';
 import { compareStrings } from '../unicode.js';
 import { GoStruct, isIntNumber, isMap, sortedKeys, typeName } from '../values.js';
 import type { GoMap } from '../values.js';
@@ -56,7 +58,7 @@ function formatNumber(n: number): string {
   return String(n);
 }
 
-function encode(v: unknown, indent: string, depth: number): string {
+function encode(v: unknown, indent: string, depth: number, budget: Budget): string {
   if (v === null || v === undefined) return 'null';
   switch (typeof v) {
     case 'string':
@@ -70,13 +72,16 @@ function encode(v: unknown, indent: string, depth: number): string {
     case 'function':
       throw new JsonEncodeError(`json: unsupported type: ${typeName(v)}`);
   }
-  if (v instanceof GoStruct) return encode(v.toJSON(), indent, depth);
+  if (v instanceof GoStruct) return encode(v.toJSON(), indent, depth, budget);
   const nl = indent === '' ? '' : '\n' + indent.repeat(depth + 1);
   const close = indent === '' ? '' : '\n' + indent.repeat(depth);
   if (Array.isArray(v)) {
     if (v.length === 0) return '[]';
     let out = '[' + nl;
-    for (let i = 0; i < v.length; i++) out += (i === 0 ? '' : ',' + nl) + encode(v[i], indent, depth + 1);
+    for (let i = 0; i < v.length; i++) {
+      spendWork(budget, 1, 'toJson');
+      out += (i === 0 ? '' : ',' + nl) + encode(v[i], indent, depth + 1, budget);
+    }
     return out + close + ']';
   }
   if (isMap(v)) {
@@ -84,7 +89,10 @@ function encode(v: unknown, indent: string, depth: number): string {
     if (keys.length === 0) return '{}';
     const sep = indent === '' ? ':' : ': ';
     let out = '{' + nl;
-    for (let i = 0; i < keys.length; i++) out += (i === 0 ? '' : ',' + nl) + quote(keys[i]!) + sep + encode(v[keys[i]!], indent, depth + 1);
+    for (let i = 0; i < keys.length; i++) {
+      spendWork(budget, 1, 'toJson');
+      out += (i === 0 ? '' : ',' + nl) + quote(keys[i]!) + sep + encode(v[keys[i]!], indent, depth + 1, budget);
+    }
     return out + close + '}';
   }
   throw new JsonEncodeError(`json: unsupported type: ${typeName(v)}`);
@@ -95,7 +103,7 @@ function encode(v: unknown, indent: string, depth: number): string {
  * finite numbers, strings without what Go quotes differently, nothing but JSON values. The
  * check is a walk without allocation, cheaper than encoding in JavaScript.
  */
-function stringifyAgrees(v: unknown): boolean {
+function stringifyAgrees(v: unknown, budget: Budget): boolean {
   switch (typeof v) {
     case 'string':
       return !NEEDS_GO_QUOTING.test(v);
@@ -106,7 +114,10 @@ function stringifyAgrees(v: unknown): boolean {
     case 'object': {
       if (v === null) return true;
       if (Array.isArray(v)) {
-        for (const x of v) if (x === undefined || !stringifyAgrees(x)) return false;
+        for (const x of v) {
+          spendWork(budget, 1, 'toJson');
+          if (x === undefined || !stringifyAgrees(x, budget)) return false;
+        }
         return true;
       }
       if (v instanceof GoStruct) return false;
@@ -115,7 +126,8 @@ function stringifyAgrees(v: unknown): boolean {
         if (!Object.hasOwn(v, k) || NEEDS_GO_QUOTING.test(k)) return false;
         const x = (v as GoMap)[k];
         if (x === undefined) continue;
-        if ((prev !== null && compareStrings(prev, k) >= 0) || !stringifyAgrees(x)) return false;
+        spendWork(budget, 1, 'toJson');
+        if ((prev !== null && compareStrings(prev, k) >= 0) || !stringifyAgrees(x, budget)) return false;
         prev = k;
       }
       return true;
@@ -124,8 +136,11 @@ function stringifyAgrees(v: unknown): boolean {
   return false;
 }
 
-/** json.Marshal (indent '') or json.MarshalIndent(v, "", indent). */
-export function marshal(v: unknown, indent = ''): string {
-  if (indent === '' && stringifyAgrees(v)) return JSON.stringify(v === undefined ? null : v);
-  return encode(v, indent, 0);
+/**
+ * json.Marshal (indent '') or json.MarshalIndent(v, "", indent). The walks tick the clock;
+ * JSON.stringify cannot, but exec has refused a value larger written out than the output.
+ */
+export function marshal(v: unknown, indent: string, budget: Budget): string {
+  if (indent === '' && stringifyAgrees(v, budget)) return JSON.stringify(v === undefined ? null : v);
+  return encode(v, indent, 0, budget);
 }

@@ -6,9 +6,10 @@
  */
 import type { Budget } from '../budget.js';
 import { spendIterations } from '../budget.js';
-import { deepEqual, kindOfNonNil, toInt64, truncFloat } from './convert.js';
+import { kindOfNonNil, toInt64, truncFloat } from './convert.js';
 import type { FunctionGroup, SprigFunction } from './define.js';
 import { fixed, I, INT, variadic } from './define.js';
+import { ValueKeys } from './value-keys.js';
 
 /** The list argument, or sprig's error naming what the function could not do with it. */
 function asList(v: unknown, what: string): unknown[] {
@@ -17,7 +18,33 @@ function asList(v: unknown, what: string): unknown[] {
   return v;
 }
 
-const inList = (list: readonly unknown[], x: unknown): boolean => list.some((y) => deepEqual(x, y));
+/** sprig's uniq: the first of every run of deepEqual elements, in one pass (hashed on value-keys.ts's text). */
+function uniq(list: readonly unknown[], budget: Budget, name: string): unknown[] {
+  const keys = new ValueKeys(budget, name);
+  const seen = new Set<string>();
+  const out: unknown[] = [];
+  for (const x of list) {
+    const k = keys.keyOf(x);
+    if (k !== null && seen.has(k)) continue;
+    if (k !== null) seen.add(k);
+    out.push(x);
+  }
+  return out;
+}
+
+/** sprig's without: the elements deepEqual to none of `drop`, in one pass. */
+function without(list: readonly unknown[], drop: readonly unknown[], budget: Budget, name: string): unknown[] {
+  const keys = new ValueKeys(budget, name);
+  const dropped = new Set<string>();
+  for (const x of drop) {
+    const k = keys.keyOf(x);
+    if (k !== null) dropped.add(k);
+  }
+  return list.filter((x) => {
+    const k = keys.keyOf(x);
+    return k === null || !dropped.has(k);
+  });
+}
 
 /** sprig's mustChunk, with its float arithmetic: a negative size can give an empty list or a Go runtime panic. */
 function chunk(size: number, v: unknown, budget: Budget): unknown[][] {
@@ -62,9 +89,14 @@ function concat(lists: readonly unknown[]): unknown[] {
   return out;
 }
 
-function has(needle: unknown, haystack: unknown): boolean {
+function has(needle: unknown, haystack: unknown, budget: Budget, name: string): boolean {
   if (haystack === null || haystack === undefined) return false;
-  return inList(asList(haystack, 'find has on'), needle);
+  const list = asList(haystack, 'find has on');
+  const keys = new ValueKeys(budget, name);
+  const k = keys.keyOf(needle);
+  if (k === null) return false;
+  for (const x of list) if (keys.keyOf(x) === k) return true;
+  return false;
 }
 
 /** Both the plain and the must... spelling of a function. */
@@ -107,22 +139,12 @@ export const LISTS: FunctionGroup = {
     'reverse',
     fixed([I], (a) => [...asList(a[0], 'find reverse on')].reverse()),
   ),
-  ...both(
-    'uniq',
-    fixed([I], (a) => {
-      const out: unknown[] = [];
-      for (const x of asList(a[0], 'find uniq on')) if (!inList(out, x)) out.push(x);
-      return out;
-    }),
-  ),
-  ...both(
-    'without',
-    variadic([I], I, (a) => asList(a[0], 'find without on').filter((x) => !inList(a.slice(1), x))),
-  ),
-  ...both(
-    'has',
-    fixed([I, I], (a) => has(a[0], a[1])),
-  ),
+  uniq: fixed([I], (a, { budget }) => uniq(asList(a[0], 'find uniq on'), budget, 'uniq')),
+  mustUniq: fixed([I], (a, { budget }) => uniq(asList(a[0], 'find uniq on'), budget, 'mustUniq')),
+  without: variadic([I], I, (a, { budget }) => without(asList(a[0], 'find without on'), a.slice(1), budget, 'without')),
+  mustWithout: variadic([I], I, (a, { budget }) => without(asList(a[0], 'find without on'), a.slice(1), budget, 'mustWithout')),
+  has: fixed([I, I], (a, { budget }) => has(a[0], a[1], budget, 'has')),
+  mustHas: fixed([I, I], (a, { budget }) => has(a[0], a[1], budget, 'mustHas')),
   ...both(
     'chunk',
     fixed([INT, I], (a, { budget }) => chunk(a[0] as number, a[1], budget)),

@@ -5,10 +5,11 @@
  * and ranges.
  */
 import { randomInt, randomUUID } from 'node:crypto';
-import { spendBytes } from '../budget.js';
+import { spendBytes, spendWork } from '../budget.js';
 import type { Budget } from '../budget.js';
 import type { FunctionGroup } from './define.js';
 import { fixed, INT, S } from './define.js';
+import { charsOf } from './runes.js';
 
 const ALPHA = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const NUMERIC = '0123456789';
@@ -24,9 +25,10 @@ function random(count: number, alphabet: string, budget: Budget, name: string): 
   return out;
 }
 
-function shuffle(s: string): string {
-  const runes = Array.from(s);
+function shuffle(s: string, budget: Budget): string {
+  const runes = charsOf(s, budget, 'shuffle');
   for (let i = runes.length - 1; i > 0; i--) {
+    spendWork(budget, 1, 'shuffle');
     const j = randomInt(i + 1);
     [runes[i], runes[j]] = [runes[j]!, runes[i]!];
   }
@@ -38,7 +40,7 @@ export const RANDOM: FunctionGroup = {
   randAlpha: fixed([INT], (a, { budget: b }) => random(a[0] as number, ALPHA, b, 'randAlpha')),
   randAscii: fixed([INT], (a, { budget: b }) => random(a[0] as number, ASCII, b, 'randAscii')),
   randNumeric: fixed([INT], (a, { budget: b }) => random(a[0] as number, NUMERIC, b, 'randNumeric')),
-  shuffle: fixed([S], (a) => shuffle(a[0] as string)),
+  shuffle: fixed([S], (a, { budget }) => shuffle(a[0] as string, budget)),
   randInt: fixed([INT, INT], (a) => {
     const [min, max] = a as [number, number];
     if (max - min <= 0) throw new Error('invalid argument to Intn');

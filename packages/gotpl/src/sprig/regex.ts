@@ -8,7 +8,7 @@
  */
 import { RE2JS } from 're2js';
 import type { Budget } from '../budget.js';
-import { spendBytes, spendIterations } from '../budget.js';
+import { spendBytes, spendIterations, spendWork } from '../budget.js';
 import { canBackquote, quoteString, utf8Length } from '../unicode.js';
 import type { FunctionGroup } from './define.js';
 import { fixed, INT, S } from './define.js';
@@ -79,6 +79,8 @@ function allMatches(re: RE2JS, s: string, n: number, groups: boolean, budget: Bu
   for (let pos = 0, prevEnd = -1; out.length < n && pos <= s.length;) {
     const m = matchAt(re, s, pos, groups);
     if (m === null) break;
+    // Every match costs at least the text it covers; the clock is read inside the loop.
+    spendWork(budget, 1 + ((m[1]! - pos) >> 6), name);
     let accept = true;
     if (m[1] === pos) {
       if (m[0] === prevEnd) accept = false;
@@ -134,6 +136,7 @@ function replaceAll(re: RE2JS, s: string, budget: Budget, name: string, replacem
   for (let search = 0; search <= s.length;) {
     const m = matchAt(re, s, search, groups);
     if (m === null) break;
+    spendWork(budget, 1 + ((m[1]! - search) >> 6), name);
     out += s.slice(lastEnd, m[0]);
     if (m[1]! > lastEnd || m[0] === 0) out += replacement(m);
     lastEnd = m[1]!;

@@ -3,6 +3,8 @@
  * (unicode.ToUpper maps a rune to one rune, where JavaScript's toUpperCase may give
  * several: "ß" stays "ß" in Go) and the category tests.
  */
+import type { Budget } from '../budget.js';
+import { spendWork } from '../budget.js';
 
 const UPPER = /^\p{Lu}$/u;
 const LOWER = /^\p{Ll}$/u;
@@ -58,14 +60,47 @@ export const isNumber = (r: number): boolean => test(NUMBER, r);
 export const isDigit = (r: number): boolean => test(DIGIT, r);
 export const isPunct = (r: number): boolean => test(PUNCT, r);
 
-/** strings.Map with a rune mapping. */
-export function mapRunes(s: string, f: (r: number) => number): string {
+/** strings.Map with a rune mapping, each rune a step on the clock. */
+export function mapRunes(s: string, f: (r: number) => number, budget: Budget, name: string): string {
   let out = '';
-  for (const ch of s) out += String.fromCodePoint(f(ch.codePointAt(0)!));
+  for (const ch of s) {
+    spendWork(budget, 1, name);
+    out += String.fromCodePoint(f(ch.codePointAt(0)!));
+  }
   return out;
 }
 
-/** The runes of a string as code points. */
-export function runesOf(s: string): number[] {
-  return Array.from(s, (ch) => ch.codePointAt(0)!);
+/** Array.from(s) (one string per code point), reading the clock along the way. */
+export function charsOf(s: string, budget: Budget, name: string): string[] {
+  const out: string[] = [];
+  for (const ch of s) {
+    spendWork(budget, 1, name);
+    out.push(ch);
+  }
+  return out;
+}
+
+/**
+ * The runes of a string as code points (a lone surrogate stays itself, as Array.from
+ * would leave it). A plain loop: Array.from with a mapper cost about a microsecond per
+ * character, a second for a megabyte before the case conversions' own loops began. With a
+ * budget, the clock is read along the way.
+ */
+export function runesOf(s: string, budget?: Budget, name = 'runes'): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < s.length; i++) {
+    // A megabyte takes milliseconds: the clock is read along the way, 64 characters a step.
+    if (budget !== undefined && (i & 63) === 0) spendWork(budget, 1, name);
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        out.push(((c - 0xd800) << 10) + (d - 0xdc00) + 0x10000);
+        i++;
+        continue;
+      }
+    }
+    out.push(c);
+  }
+  return out;
 }

@@ -3,18 +3,18 @@
  * its function map names). Lengths and offsets are UTF-8 bytes, as in Go.
  */
 import type { Budget } from '../budget.js';
-import { spendBytes, spendIterations } from '../budget.js';
+import { spendBytes, spendIterations, spendWork } from '../budget.js';
 import { sprintf } from '../fmt-printf.js';
 import { compareStrings, isAscii, trimSpace, utf8Length, utf8Slice } from '../unicode.js';
 import { setKey, strslice, strval } from './convert.js';
 import type { FunctionGroup } from './define.js';
 import { fixed, I, INT, S, variadic } from './define.js';
-import { mapRunes, toLowerRune, toUpperRune } from './runes.js';
+import { charsOf, mapRunes, toLowerRune, toUpperRune } from './runes.js';
 
 /** strings.Replace(s, old, new, -1); an empty old matches around every character. */
-export function replaceAll(s: string, from: string, to: string): string {
+function replaceAll(s: string, from: string, to: string, budget: Budget): string {
   if (from !== '') return s.split(from).join(to);
-  return to + Array.from(s, (c) => c + to).join('');
+  return to + charsOf(s, budget, 'replace').join(to) + (s === '' ? '' : to);
 }
 
 /** Non-overlapping occurrences of a non-empty `sub`, as strings.Count finds them. */
@@ -33,9 +33,27 @@ export function repeat(s: string, count: number, budget: Budget, name: string): 
 
 /** strings.Split: an empty separator splits after each UTF-8 sequence. */
 export function splitList(s: string, sep: string, budget: Budget, name: string): string[] {
-  const parts = sep === '' ? Array.from(s) : s.split(sep);
-  spendIterations(budget, parts.length, name);
-  return parts;
+  if (sep !== '') {
+    const parts = s.split(sep);
+    spendIterations(budget, parts.length, name);
+    return parts;
+  }
+  // Counted before the parts are built: a megabyte of characters is refused, not split first.
+  spendIterations(budget, codePoints(s), name);
+  return charsOf(s, budget, name);
+}
+
+/** How many code points `s` holds (what Array.from(s) would give), without building them. */
+function codePoints(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length - 1; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      n--;
+      i++;
+    }
+  }
+  return n;
 }
 
 /** strings.SplitN. */
@@ -44,7 +62,7 @@ function splitN(s: string, sep: string, n: number, budget: Budget): string[] {
   if (n < 0) return splitList(s, sep, budget, 'splitn');
   spendIterations(budget, Math.min(n, s.length + 1), 'splitn');
   if (sep === '') {
-    const chars = Array.from(s);
+    const chars = charsOf(s, budget, 'splitn');
     if (chars.length <= n) return chars;
     return [...chars.slice(0, n - 1), chars.slice(n - 1).join('')];
   }
@@ -61,10 +79,10 @@ function splitN(s: string, sep: string, n: number, budget: Budget): string[] {
 }
 
 /** strings.Trim(s, cutset): removes leading and trailing runes found in cutset. */
-function trimCutset(s: string, cutset: string): string {
+function trimCutset(s: string, cutset: string, budget: Budget, name: string): string {
   if (s === '' || cutset === '') return s;
-  const cut = new Set(Array.from(cutset));
-  const chars = Array.from(s);
+  const cut = new Set(charsOf(cutset, budget, name));
+  const chars = charsOf(s, budget, name);
   let lo = 0;
   let hi = chars.length;
   while (lo < hi && cut.has(chars[lo]!)) lo++;
@@ -125,6 +143,14 @@ function joinWithin(parts: readonly string[], sep: string, budget: Budget, name:
   return parts.join(sep);
 }
 
+/** sortAlpha's sort, each comparison a step on the clock (n log n of them). */
+function sortAlpha(parts: string[], budget: Budget): string[] {
+  return parts.sort((x, y) => {
+    spendWork(budget, 1, 'sortAlpha');
+    return compareStrings(x, y);
+  });
+}
+
 /** Maps _0, _1, ... to the parts, as sprig's split and splitn return them. */
 function indexedMap(parts: readonly string[]): Record<string, unknown> {
   const m: Record<string, unknown> = {};
@@ -134,8 +160,8 @@ function indexedMap(parts: readonly string[]): Record<string, unknown> {
 
 export const STRINGS: FunctionGroup = {
   trim: fixed([S], (a) => trimSpace(a[0] as string)),
-  trimAll: fixed([S, S], (a) => trimCutset(a[1] as string, a[0] as string)),
-  trimall: fixed([S, S], (a) => trimCutset(a[1] as string, a[0] as string)),
+  trimAll: fixed([S, S], (a, { budget }) => trimCutset(a[1] as string, a[0] as string, budget, 'trimAll')),
+  trimall: fixed([S, S], (a, { budget }) => trimCutset(a[1] as string, a[0] as string, budget, 'trimall')),
   trimPrefix: fixed([S, S], (a) => {
     const [p, s] = a as [string, string];
     return s.startsWith(p) ? s.slice(p.length) : s;
@@ -144,8 +170,8 @@ export const STRINGS: FunctionGroup = {
     const [p, s] = a as [string, string];
     return p !== '' && s.endsWith(p) ? s.slice(0, s.length - p.length) : s;
   }),
-  upper: fixed([S], (a) => (isAscii(a[0] as string) ? (a[0] as string).toUpperCase() : mapRunes(a[0] as string, toUpperRune))),
-  lower: fixed([S], (a) => (isAscii(a[0] as string) ? (a[0] as string).toLowerCase() : mapRunes(a[0] as string, toLowerRune))),
+  upper: fixed([S], (a, { budget }) => (isAscii(a[0] as string) ? (a[0] as string).toUpperCase() : mapRunes(a[0] as string, toUpperRune, budget, 'upper'))),
+  lower: fixed([S], (a, { budget }) => (isAscii(a[0] as string) ? (a[0] as string).toLowerCase() : mapRunes(a[0] as string, toLowerRune, budget, 'lower'))),
   repeat: fixed([INT, S], (a, { budget }) => repeat(a[1] as string, a[0] as number, budget, 'repeat')),
   substr: fixed([INT, INT, S], (a) => substr(a[0] as number, a[1] as number, a[2] as string)),
   trunc: fixed([INT, S], (a) => trunc(a[0] as number, a[1] as string)),
@@ -154,7 +180,7 @@ export const STRINGS: FunctionGroup = {
   hasSuffix: fixed([S, S], (a) => (a[1] as string).endsWith(a[0] as string)),
   quote: variadic([], I, (a, { budget }) =>
     joinWithin(
-      nonNil(a).map((x) => sprintf('%q', [strval(x)])),
+      nonNil(a).map((x) => sprintf('%q', [strval(x, budget)], budget)),
       ' ',
       budget,
       'quote',
@@ -162,7 +188,7 @@ export const STRINGS: FunctionGroup = {
   ),
   squote: variadic([], I, (a, { budget }) =>
     joinWithin(
-      nonNil(a).map((x) => sprintf("'%v'", [x])),
+      nonNil(a).map((x) => sprintf("'%v'", [x], budget)),
       ' ',
       budget,
       'squote',
@@ -170,7 +196,7 @@ export const STRINGS: FunctionGroup = {
   ),
   cat: variadic([], I, (a, { budget }) =>
     joinWithin(
-      nonNil(a).map((x) => sprintf('%v', [x])),
+      nonNil(a).map((x) => sprintf('%v', [x], budget)),
       ' ',
       budget,
       'cat',
@@ -181,18 +207,18 @@ export const STRINGS: FunctionGroup = {
   replace: fixed([S, S, S], (a, { budget }) => {
     const [from, to, s] = a as [string, string, string];
     if (to.length > from.length) {
-      const count = from === '' ? Array.from(s).length + 1 : occurrences(s, from);
+      const count = from === '' ? s.length + 1 : occurrences(s, from);
       spendBytes(budget, utf8Length(s) + count * (utf8Length(to) - utf8Length(from)), 'replace');
     }
-    return replaceAll(s, from, to);
+    return replaceAll(s, from, to, budget);
   }),
   plural: fixed([S, S, INT], (a) => (a[2] === 1 ? a[0] : a[1])),
-  toString: fixed([I], (a) => strval(a[0])),
-  toStrings: fixed([I], (a) => strslice(a[0])),
+  toString: fixed([I], (a, { budget }) => strval(a[0], budget)),
+  toStrings: fixed([I], (a, { budget }) => strslice(a[0], budget, 'toStrings')),
   /** Switchboard's documented split returns a list; sprig's returns a map (see docs/gotpl.md). */
   split: fixed([S, S], (a, { budget }) => splitList(a[1] as string, a[0] as string, budget, 'split')),
   splitList: fixed([S, S], (a, { budget }) => splitList(a[1] as string, a[0] as string, budget, 'splitList')),
   splitn: fixed([S, INT, S], (a, { budget }) => indexedMap(splitN(a[2] as string, a[0] as string, a[1] as number, budget))),
-  join: fixed([S, I], (a, { budget }) => joinWithin(strslice(a[1]), a[0] as string, budget, 'join')),
-  sortAlpha: fixed([I], (a) => (Array.isArray(a[0]) ? strslice(a[0]).sort(compareStrings) : [strval(a[0])])),
+  join: fixed([S, I], (a, { budget }) => joinWithin(strslice(a[1], budget, 'join'), a[0] as string, budget, 'join')),
+  sortAlpha: fixed([I], (a, { budget }) => (Array.isArray(a[0]) ? sortAlpha(strslice(a[0], budget, 'sortAlpha'), budget) : [strval(a[0])])),
 };

@@ -4,7 +4,8 @@
  * (snakecase, kebabcase, camelcase). goutils walks some strings byte by byte and treats
  * each byte as a rune; that is kept, so non-ASCII input comes out as Go's does.
  */
-import { spendBytes } from '../budget.js';
+import type { Budget } from '../budget.js';
+import { spendBytes, spendWork } from '../budget.js';
 import { isUnicodeSpace, utf8Bytes, utf8Length } from '../unicode.js';
 import type { FunctionGroup } from './define.js';
 import { fixed, INT, S } from './define.js';
@@ -21,20 +22,22 @@ function isSeparator(r: number): boolean {
   return isUnicodeSpace(r);
 }
 
-function title(s: string): string {
+function title(s: string, budget: Budget): string {
   let prev = 0x20;
   let out = '';
-  for (const r of runesOf(s)) {
+  for (const r of runesOf(s, budget, 'title')) {
+    spendWork(budget, 1, 'title');
     out += String.fromCodePoint(isSeparator(prev) ? toTitleRune(r) : r);
     prev = r;
   }
   return out;
 }
 
-function untitle(s: string): string {
+function untitle(s: string, budget: Budget): string {
   let next = true;
   let out = '';
-  for (const r of runesOf(s)) {
+  for (const r of runesOf(s, budget, 'untitle')) {
+    spendWork(budget, 1, 'untitle');
     if (isUnicodeSpace(r)) {
       next = true;
       out += String.fromCodePoint(r);
@@ -46,10 +49,11 @@ function untitle(s: string): string {
   return out;
 }
 
-function swapcase(s: string): string {
+function swapcase(s: string, budget: Budget): string {
   let whitespace = true;
   let out = '';
-  for (let r of runesOf(s)) {
+  for (let r of runesOf(s, budget, 'swapcase')) {
+    spendWork(budget, 1, 'swapcase');
     if (isUpper(r) || isTitle(r)) {
       r = toLowerRune(r);
       whitespace = false;
@@ -65,10 +69,11 @@ function swapcase(s: string): string {
 }
 
 /** goutils.Initials: the first byte after each whitespace byte, each read as a rune. */
-function initials(s: string): string {
+function initials(s: string, budget: Budget): string {
   let out = '';
   let gap = true;
   for (const b of utf8Bytes(s)) {
+    spendWork(budget, 1, 'initials');
     if (isUnicodeSpace(b)) gap = true;
     else if (gap) {
       out += String.fromCharCode(b);
@@ -79,11 +84,12 @@ function initials(s: string): string {
 }
 
 /** goutils.DeleteWhiteSpace: bytes that are not whitespace, each read as a rune. */
-function nospace(s: string): string {
+function nospace(s: string, budget: Budget): string {
   const bytes = utf8Bytes(s);
   let out = '';
   let kept = 0;
   for (const b of bytes) {
+    spendWork(budget, 1, 'nospace');
     if (!isUnicodeSpace(b)) {
       out += String.fromCharCode(b);
       kept++;
@@ -101,7 +107,7 @@ function lastSpace(b: Uint8Array, from: number, to: number): number {
 }
 
 /** goutils.WrapCustom, on bytes. */
-function wrapCustom(str: string, wrapLength: number, newLine: string, wrapLongWords: boolean): string {
+function wrapCustom(str: string, wrapLength: number, newLine: string, wrapLongWords: boolean, budget: Budget, name: string): string {
   if (str === '') return '';
   if (newLine === '') newLine = '\n';
   if (wrapLength < 1) wrapLength = 1;
@@ -109,10 +115,13 @@ function wrapCustom(str: string, wrapLength: number, newLine: string, wrapLongWo
   const nl = encoder.encode(newLine);
   const out: number[] = [];
   const write = (from: number, to: number): void => {
+    spendWork(budget, to - from, name);
     for (let i = from; i < to; i++) out.push(b[i]!);
   };
   let offset = 0;
   while (b.length - offset > wrapLength) {
+    // Each line scans up to wrapLength bytes for a space.
+    spendWork(budget, Math.min(wrapLength, b.length - offset), name);
     if (b[offset] === 0x20) {
       offset++;
       continue;
@@ -164,15 +173,16 @@ function abbreviateFull(str: string, offset: number, maxWidth: number): string {
 }
 
 /** xstrings.ToPascalCase. */
-function camelcase(s: string): string {
+function camelcase(s: string, budget: Budget): string {
   const isConnector = (r: number): boolean => r === 0x2d || r === 0x5f || isUnicodeSpace(r);
-  const runes = runesOf(s);
+  const runes = runesOf(s, budget, 'camelcase');
   if (runes.length === 0) return '';
   let out = '';
   let i = 0;
   let firstUpper = false;
   let r0 = 0;
   for (; i < runes.length;) {
+    spendWork(budget, 1, 'camelcase');
     r0 = runes[i++]!;
     if (!isConnector(r0)) {
       firstUpper = isUpper(r0);
@@ -184,6 +194,7 @@ function camelcase(s: string): string {
   // xstrings writes the last rune read even when it was a connector it already wrote.
   if (i >= runes.length) return out + String.fromCodePoint(r0);
   while (i < runes.length) {
+    spendWork(budget, 1, 'camelcase');
     const r1 = r0;
     r0 = runes[i++]!;
     if (isConnector(r0) && isConnector(r1)) {
@@ -205,17 +216,17 @@ function camelcase(s: string): string {
 }
 
 export const WORDS: FunctionGroup = {
-  title: fixed([S], (a) => title(a[0] as string)),
-  untitle: fixed([S], (a) => untitle(a[0] as string)),
-  swapcase: fixed([S], (a) => swapcase(a[0] as string)),
-  initials: fixed([S], (a) => initials(a[0] as string)),
-  nospace: fixed([S], (a) => nospace(a[0] as string)),
-  wrap: fixed([INT, S], (a) => wrapCustom(a[1] as string, a[0] as number, '', false)),
+  title: fixed([S], (a, { budget }) => title(a[0] as string, budget)),
+  untitle: fixed([S], (a, { budget }) => untitle(a[0] as string, budget)),
+  swapcase: fixed([S], (a, { budget }) => swapcase(a[0] as string, budget)),
+  initials: fixed([S], (a, { budget }) => initials(a[0] as string, budget)),
+  nospace: fixed([S], (a, { budget }) => nospace(a[0] as string, budget)),
+  wrap: fixed([INT, S], (a, { budget }) => wrapCustom(a[1] as string, a[0] as number, '', false, budget, 'wrap')),
   wrapWith: fixed([INT, S, S], (a, { budget }) => {
     const [width, separator, s] = a as [number, string, string];
     // At most one separator per `width` bytes: a long separator must not multiply a long string.
     spendBytes(budget, utf8Length(s) + (Math.floor(utf8Length(s) / Math.max(width, 1)) + 1) * utf8Length(separator), 'wrapWith');
-    return wrapCustom(s, width, separator, true);
+    return wrapCustom(s, width, separator, true, budget, 'wrapWith');
   }),
   abbrev: fixed([INT, S], (a) => ((a[0] as number) < 4 ? a[1] : abbreviateFull(a[1] as string, 0, a[0] as number))),
   abbrevboth: fixed([INT, INT, S], (a) => {
@@ -223,7 +234,7 @@ export const WORDS: FunctionGroup = {
     if (right < 4 || (left > 0 && right < 7)) return s;
     return abbreviateFull(s, left, right);
   }),
-  snakecase: fixed([S], (a) => wordsToLower(a[0] as string, '_')),
-  kebabcase: fixed([S], (a) => wordsToLower(a[0] as string, '-')),
-  camelcase: fixed([S], (a) => camelcase(a[0] as string)),
+  snakecase: fixed([S], (a, { budget }) => wordsToLower(a[0] as string, '_', budget, 'snakecase')),
+  kebabcase: fixed([S], (a, { budget }) => wordsToLower(a[0] as string, '-', budget, 'kebabcase')),
+  camelcase: fixed([S], (a, { budget }) => camelcase(a[0] as string, budget)),
 };

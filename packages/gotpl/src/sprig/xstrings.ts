@@ -3,6 +3,8 @@
  * (runs of upper case, lower case, digits, punctuation, connectors) and rejoined in lower
  * case with a connector, following xstrings' rules for where a connector goes.
  */
+import type { Budget } from '../budget.js';
+import { spendWork } from '../budget.js';
 import { isUnicodeSpace } from '../unicode.js';
 import { isLetter, isNumber, isPunct, isUpper, runesOf, toLowerRune } from './runes.js';
 
@@ -74,12 +76,13 @@ function nextWord(c: Cursor): { type: Word; word: number[] } {
   return { type, word: runes.slice(start, c.pos) };
 }
 
-export function wordsToLower(s: string, connectorChar: '_' | '-'): string {
+export function wordsToLower(s: string, connectorChar: '_' | '-', budget: Budget, name: string): string {
   if (s === '') return '';
   const connector = connectorChar.charCodeAt(0);
-  const c: Cursor = { runes: runesOf(s), pos: 0 };
+  const c: Cursor = { runes: runesOf(s, budget, name), pos: 0 };
   let out = '';
   const write = (r: number): void => {
+    spendWork(budget, 1, name);
     out += String.fromCodePoint(r);
   };
   const lower = (type: Word, word: readonly number[]): void => {
