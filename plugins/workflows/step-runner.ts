@@ -15,7 +15,8 @@ import { runPool } from './pool.js';
 import type { RenderTurns } from './render-turns.js';
 import { newEntry, type EntrySink, type StepEntry } from './step-entry.js';
 import { failureText, stepValue } from './step-value.js';
-import { RenderError, renderValue, templateBudget, type CompiledValue } from './templates.js';
+import { TemplateIsolation } from './template-isolation.js';
+import { mayLoop, RenderError, renderValue, templateBudget, type CompiledValue } from './templates.js';
 
 /** What a failed step reports: which step, which tool, and the tool's (or template's) own words. */
 export interface StepError {
@@ -81,8 +82,15 @@ export class StepRunner {
     private readonly turns: RenderTurns,
   ) {}
 
-  /** Renders `cv` within a fresh budget from the live limits, taking its turn with I/O. */
+  /** Where templates that can loop or build render: off the event loop. */
+  private readonly isolation = new TemplateIsolation();
+
+  /**
+   * Renders `cv` within a fresh budget from the live limits: in the template worker when a
+   * template in it can loop or build, else in-process, taking its turn with I/O.
+   */
   readonly render = async (cv: CompiledValue, data: unknown): Promise<unknown> => {
+    if (mayLoop(cv)) return this.isolation.render(cv, data, this.limits());
     if (this.turns.busy()) await this.turns.take();
     const budget = templateBudget(this.limits());
     try {

@@ -85,6 +85,34 @@ export function inputPathsOf(cv: CompiledValue, into: Set<string> = new Set()): 
   return into;
 }
 
+const looping = new WeakMap<CompiledValue, boolean>();
+
+/**
+ * Whether any template in `cv` can loop or build (gotpl's `mayLoop`): such a value renders
+ * in the template worker (template-isolation.ts), the others in-process. Decided once per
+ * compiled value.
+ */
+export function mayLoop(cv: CompiledValue): boolean {
+  let v = looping.get(cv);
+  if (v !== undefined) return v;
+  switch (cv.kind) {
+    case 'literal':
+      v = false;
+      break;
+    case 'template':
+      v = cv.template.mayLoop;
+      break;
+    case 'array':
+      v = cv.items.some(mayLoop);
+      break;
+    case 'object':
+      v = cv.entries.some(([, x]) => mayLoop(x));
+      break;
+  }
+  looping.set(cv, v);
+  return v;
+}
+
 /** Where the template limits live, for over-budget messages. */
 const BUDGET_SETTING = 'aggregator.limits.templates';
 

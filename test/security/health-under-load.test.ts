@@ -9,11 +9,11 @@
  * own work (building and parsing large messages) never counts as the gateway's delay.
  */
 import { expect } from 'chai';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { callTool, connectHttp, errorCode, metaRaw, ROOT, startSwitchboard, stdioServer, TEST_SERVER, text, type Running } from '../support/harness.js';
+import { startPoller } from '../support/health-poller.js';
 
 const MANY_TOOLS = join(ROOT, 'dist/bench/many-tools-server.js');
 const CLIENTS = 4;
@@ -36,56 +36,6 @@ const FILES = {
     '  args: { n: { type: integer, required: true } }\n  steps:\n    - id: loop\n      forEach:\n        items: "{{ split \\"\\" (printf \\"%0*d\\" .input.n 0) }}"\n        steps:\n          - { id: add, tool: x_t_add, args: { a: 1, b: 2 } }\n',
   ),
 };
-
-/**
- * Polls /health one request at a time (the next 5 ms after the last answered) until its
- * stdin closes, then prints every latency in milliseconds as one JSON line. It says
- * "ready" after a first, untimed request: fetch's own start-up is not the gateway's delay.
- */
-const POLLER = `
-const url = process.argv[1];
-const latencies = [];
-let stop = false;
-process.stdin.on('end', () => { stop = true; });
-process.stdin.resume();
-(async () => {
-  await (await fetch(url)).text();
-  process.stderr.write('ready\\n');
-  while (!stop) {
-    const t0 = performance.now();
-    const r = await fetch(url);
-    await r.text();
-    latencies.push({ ms: performance.now() - t0, status: r.status });
-    await new Promise((res) => setTimeout(res, 5));
-  }
-  process.stdout.write(JSON.stringify(latencies) + '\\n');
-})();
-`;
-
-interface Poller {
-  proc: ChildProcess;
-  done: Promise<{ ms: number; status: number }[]>;
-}
-
-async function startPoller(url: string): Promise<Poller> {
-  const proc = spawn(process.execPath, ['-e', POLLER, url], { stdio: ['pipe', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  proc.stdout.on('data', (c: Buffer) => (out += c.toString()));
-  const done = new Promise<{ ms: number; status: number }[]>((resolve, reject) => {
-    proc.once('exit', (code) =>
-      code === 0 ? resolve(JSON.parse(out) as { ms: number; status: number }[]) : reject(new Error(`health poller exited ${code}: ${err}`)),
-    );
-  });
-  await new Promise<void>((resolve, reject) => {
-    proc.stderr.on('data', (c: Buffer) => {
-      err += c.toString();
-      if (err.includes('ready\n')) resolve();
-    });
-    done.catch(reject);
-  });
-  return { proc, done };
-}
 
 /** Patterns of `*?` pairs ending in a character no name has, the longest at the 256 limit. */
 const PATTERNS = [`${'*?'.repeat(9)}#`, `${'*?'.repeat(64)}#`, `${'*?'.repeat(127)}*#`, `*${'?'.repeat(254)}#`];

@@ -9,6 +9,7 @@ import { Executor } from './exec.js';
 import type { Program } from './eval.js';
 import { functionTable } from './functions.js';
 import { parseTemplates } from './parser.js';
+import { mayLoop } from './shape.js';
 import type { GoFunction } from './values.js';
 import type { Clock } from './context.js';
 
@@ -40,6 +41,12 @@ export class Template {
   private readonly root: ListNode;
   /** The pipeline when the source is exactly one action, for evaluate(). */
   private readonly single: PipeNode | null;
+  /**
+   * Whether the template can loop or build: it has a range, a {{template}} call or a
+   * {{define}}, or calls a function whose cost is not about its arguments' size (shape.ts).
+   * False means its work is bounded by its length times its input's size.
+   */
+  readonly mayLoop: boolean;
 
   /** @internal Use compile(). */
   constructor(source: string, options: CompileOptions) {
@@ -59,6 +66,7 @@ export class Template {
       source.startsWith('{{') &&
       source.endsWith('}}');
     this.single = isSingleAction ? only.pipe : null;
+    this.mayLoop = mayLoop(parsed.trees);
   }
 
   /**
