@@ -90,7 +90,7 @@ export class StepRunner {
    * template in it can loop or build, else in-process, taking its turn with I/O.
    */
   readonly render = async (cv: CompiledValue, data: unknown): Promise<unknown> => {
-    if (mayLoop(cv)) return this.isolation.render(cv, data, this.limits());
+    if (mayLoop(cv)) return this.isolation.render(cv, data, this.limits().templates);
     if (this.turns.busy()) await this.turns.take();
     const budget = templateBudget(this.limits());
     try {

@@ -13,8 +13,7 @@
  * reference a fraction of one (docs/workflows.md, "Limits").
  */
 import { Worker } from 'node:worker_threads';
-import { TemplateBudgetError, TemplateError, TemplateExecError } from '#gotpl';
-import type { AggregatorLimits } from '../../kernel/index.js';
+import { TemplateBudgetError, TemplateError, TemplateExecError, type BudgetLimits } from '#gotpl';
 import { RenderError, type CompiledValue } from './templates.js';
 import { toWire, type RenderReply, type RenderRequest, type WireFailure } from './template-wire.js';
 
@@ -71,9 +70,12 @@ export class TemplateIsolation {
   private running: { job: Job; cv: CompiledValue; timer: NodeJS.Timeout | null } | null = null;
   private nextId = 1;
 
-  /** Renders `cv` in the worker; rejects with RenderError as renderValue throws it. */
-  render(cv: CompiledValue, data: unknown, limits: AggregatorLimits): Promise<unknown> {
-    const request: RenderRequest = { id: this.nextId++, value: toWire(cv), data, limits: { ...limits.templates }, setting: SETTING };
+  /** `graceMs`: how long past the time limit a silent worker is given before it is terminated. */
+  constructor(private readonly graceMs = GRACE_MS) {}
+
+  /** Renders `cv` in the worker within `limits` (aggregator.limits.templates); rejects with RenderError as renderValue throws it. */
+  render(cv: CompiledValue, data: unknown, limits: BudgetLimits): Promise<unknown> {
+    const request: RenderRequest = { id: this.nextId++, value: toWire(cv), data, limits: { ...limits }, setting: SETTING };
     return new Promise((resolve, reject) => {
       this.queue.push({ job: { request, resolve, reject }, cv });
       void this.pump();
@@ -113,7 +115,7 @@ export class TemplateIsolation {
       return;
     }
     const limitMs = next.job.request.limits.maxMilliseconds;
-    this.running.timer = setTimeout(() => this.timedOut(), limitMs + GRACE_MS);
+    this.running.timer = setTimeout(() => this.timedOut(), limitMs + this.graceMs);
     this.worker!.ref();
     this.worker!.postMessage(next.job.request);
   }
