@@ -56,7 +56,10 @@ function render(v: WireValue, data: unknown, budget: Budget): unknown {
 function reply(req: RenderRequest): RenderReply {
   const budget = new Budget(req.limits, req.setting);
   try {
-    return { id: req.id, ok: true, value: render(req.value, req.data, budget) };
+    // As JSON, the form every rendered value takes on its way to a tool: a time or a
+    // version inside a list keeps its JSON form (structured cloning would drop its methods).
+    const value = render(req.value, req.data, budget);
+    return { id: req.id, ok: true, value: value === undefined ? null : (JSON.parse(JSON.stringify(value)) as unknown) };
   } catch (err) {
     if (!(err instanceof WirePathError)) return { id: req.id, ok: false, path: '', failure: { kind: 'internal', message: String(err) } };
     const e = err.error;
