@@ -70,12 +70,21 @@ export function mapRunes(s: string, f: (r: number) => number, budget: Budget, na
   return out;
 }
 
-/** Array.from(s) (one string per code point), reading the clock along the way. */
+/** Characters per slice of charsOf: Array.from is native and fast; the clock is read between slices. */
+const SLICE = 16_384;
+
+/** Array.from(s) (one string per code point), reading the clock between slices. */
 export function charsOf(s: string, budget: Budget, name: string): string[] {
+  if (s.length <= SLICE) return Array.from(s);
   const out: string[] = [];
-  for (const ch of s) {
-    spendWork(budget, 1, name);
-    out.push(ch);
+  for (let from = 0; from < s.length;) {
+    let to = Math.min(from + SLICE, s.length);
+    // Never cut a surrogate pair in two.
+    const last = s.charCodeAt(to - 1);
+    if (to < s.length && last >= 0xd800 && last <= 0xdbff) to++;
+    spendWork(budget, (to - from) >> 6, name);
+    out.push(...Array.from(s.slice(from, to)));
+    from = to;
   }
   return out;
 }
