@@ -26,6 +26,7 @@ export {
   ForbiddenError,
   formatConfigProblem,
   NotFoundError,
+  OutsideToolsetError,
   RateLimitedError,
   ServerUnavailableError,
   SessionLimitError,
@@ -52,7 +53,7 @@ export { Cancellation } from './cancellation.js';
 export { headerValue } from './request-context.js';
 export type { CatalogueView, Identity, RequestContext } from './request-context.js';
 export { foreignCaller } from './sessions.js';
-export type { Session } from './sessions.js';
+export type { Session, TransportKind } from './sessions.js';
 
 // The MCP endpoint, as meta-tools and transports meet it.
 export { SERVER_INFO } from './mcp/shared/implementation.js';
@@ -72,6 +73,7 @@ export { errorResult, objectResult } from './mcp/shared/results.js';
 export type {
   AggregatorLimits,
   AggregatorSettings,
+  AuthorizationSettings,
   BrokerTarget,
   ClusterSettings,
   McpServerDefinition,
@@ -87,6 +89,7 @@ export type {
   TrustedIssuer,
   WorkflowArgDefinition,
   WorkflowCondition,
+  RecordedPrincipal,
   WorkflowResource,
   WorkflowStep,
 } from './config/settings.js';
@@ -107,9 +110,10 @@ export type { ResolveContext, SecretValue } from './secrets/secret-value.js';
 export { REDACTED, redactDefinition, redactSettings, redactUrl, secretLookingName } from './secrets/redact.js';
 
 // Authorization: who calls, and whether they may.
-export { administer, audit, authorize, authorizerOf, callerOf, permits, resourceLabel } from './authorization/authorize.js';
+export { administer, audit, authorize, authorizeHere, authorizerOf, callerOf, decisionContext, permits, resourceLabel } from './authorization/authorize.js';
 export type { AuditEntry } from './authorization/authorize.js';
-export { describePrincipal, peerPrincipal } from './authorization/principal.js';
+export { describePrincipal, peerPrincipal, recordedPrincipal, recordPrincipal } from './authorization/principal.js';
+export { mayCall, toolResource } from './authorization/views.js';
 export { writeAs } from './writes-as-caller.js';
 
 // Contracts: what services implement (plugins provide them, others get them by name).

@@ -81,6 +81,7 @@ export class Kernel implements KernelApi {
    */
   private narrowByPermission(): void {
     const views = new PermissionViews(
+      () => this.catalogue.all(),
       (server) => this.catalogue.all().filter((e) => servedBy(e, server)),
       (entry) => audit(this, entry),
     );

@@ -16,6 +16,11 @@ export interface CatalogueView {
   includes(entry: CatalogueEntry): boolean;
   /** Why a call to an entry this view leaves out fails, when it is not the toolset (a server the caller has not signed in to). */
   refusal?(entry: CatalogueEntry): SwitchboardError | undefined;
+  /**
+   * Whether the caller may call the entry by permission alone (its toolset aside), set by the
+   * authorization view; a view that wraps another passes it on (kernel/authorization/views.ts mayCall).
+   */
+  permits?(entry: CatalogueEntry): boolean;
   /** Whether the view leaves out a server's resources and prompts as well (the caller may call none of its tools). */
   hidesServer?(server: string): boolean;
 }

@@ -68,6 +68,8 @@ export interface ToolDefinition {
    * there now rather than the enum clients were last shown.
    */
   validationSchema?: JsonSchemaObject;
+  /** What describe_tool shows of the tool besides its schema (a workflow: the tools its steps call, and who wrote it). */
+  details?: JsonObject;
   /** Whether the tool may run as a task (2025-11-25 tasks), as MCP's `Tool.execution` says; absent means forbidden. */
   execution?: { taskSupport?: TaskSupport };
   invoke: ToolInvoker;

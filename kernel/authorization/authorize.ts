@@ -96,7 +96,27 @@ export function decisionContext(kernel: KernelApi, principal: Principal, transpo
 /** Decides for the call's caller; a denial is audited and thrown as FORBIDDEN. */
 export function authorize(kernel: KernelApi, call: CallContext, action: Action, resource: Resource, operation?: string): Principal {
   const principal = callerOf(kernel, call);
-  const context = decisionContext(kernel, principal, call.request.session.transport, operation);
+  return decided(kernel, principal, action, resource, decisionContext(kernel, principal, call.request.session.transport, operation), operation);
+}
+
+/**
+ * As authorize, decided by Switchboard's authorizer alone even where writes go to the
+ * orchestrator as the caller: for an operation whose effect no write carries there (probing a
+ * URL before creating a server), so the orchestrator's RBAC never sees it and cannot judge it.
+ */
+export function authorizeHere(kernel: KernelApi, call: CallContext, action: Action, resource: Resource, operation?: string): Principal {
+  const principal = callerOf(kernel, call);
+  return decided(kernel, principal, action, resource, { transport: call.request.session.transport, ...(operation ? { operation } : {}) }, operation);
+}
+
+function decided(
+  kernel: KernelApi,
+  principal: Principal,
+  action: Action,
+  resource: Resource,
+  context: DecisionContext,
+  operation: string | undefined,
+): Principal {
   const decision = authorizerOf(kernel).decide(principal, action, resource, context);
   if (decision.allowed) return principal;
   audit(kernel, { outcome: 'denied', principal, action, resource, rule: decision.rule, reason: decision.reason, ...(operation ? { operation } : {}) });

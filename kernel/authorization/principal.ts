@@ -3,7 +3,7 @@
  * without OAuth, the local caller (stdio, or a peer on this machine) or an anonymous network
  * caller. Built once per session and configuration (the admins list can be reloaded).
  */
-import type { AuthorizationSettings, Settings } from '../config/settings.js';
+import type { AuthorizationSettings, RecordedPrincipal, Settings } from '../config/settings.js';
 import { isLoopback } from '../config/surfaces.js';
 import type { Principal } from '../contracts/authorization.js';
 import type { Identity } from '../request-context.js';
@@ -73,6 +73,27 @@ export function principalOf(session: Session, settings: Settings): Principal {
   const principal = principalFor(session, settings);
   session.slots.set(SLOT, { settings, principal } satisfies Cached);
   return principal;
+}
+
+/** What to record of `p` (nothing for a principal known by its key alone). */
+export function recordPrincipal(p: Principal): RecordedPrincipal | undefined {
+  if (p.kind !== 'person') return undefined;
+  return { ...(p.email !== undefined ? { email: p.email } : {}), groups: [...p.groups] };
+}
+
+/**
+ * The principal a recorded key stands for, as the authorizer decides on it now: `person:<sub>`
+ * with its recorded email and groups (administrator if the admins list names them now),
+ * `local`, or `anonymous:<address>`. Undefined for a key of no known form.
+ */
+export function recordedPrincipal(key: string, recorded: RecordedPrincipal | undefined, settings: AuthorizationSettings): Principal | undefined {
+  if (key === 'local') return { kind: 'local', key: 'local', admin: true, transport: 'stdio' };
+  if (key.startsWith('anonymous:')) return { kind: 'anonymous', key, admin: false, address: key.slice('anonymous:'.length) };
+  if (!key.startsWith('person:') || key.length === 'person:'.length) return undefined;
+  const subject = key.slice('person:'.length);
+  const groups = (recorded?.groups ?? []).filter((g) => typeof g === 'string');
+  const person = { subject, groups, ...(recorded?.email !== undefined ? { email: recorded.email } : {}) };
+  return { kind: 'person', key, ...person, admin: settings.admins.some((entry) => namedAdmin(entry, person)), claims: {} };
 }
 
 /** How a principal is named to people: an email, a subject, `local`, an address. */

@@ -1,6 +1,10 @@
 /**
  * Visibility follows permission: what a principal may not `call` is absent from its catalogue,
- * exactly as a toolset narrows it, and call_tool on it answers FORBIDDEN naming the rule.
+ * exactly as a toolset narrows it, and call_tool (describe_tool, call_tools, a workflow step)
+ * on it answers exactly as on a name that does not exist: TOOL_NOT_FOUND, with a did-you-mean
+ * drawn from what the caller may call. The answer must not be an existence oracle (a policy's
+ * id, or FORBIDDEN instead of not-found, would confirm a hidden tool); the audit trail keeps
+ * the real reason, with the rule.
  * Decisions are kept per principal and per catalogue entry (entries are new objects after every
  * catalogue change, so a WeakMap keyed on them is per catalogue version by construction), and
  * dropped when the authorizer's policies or the configuration change: call_tool pays a lookup.
@@ -8,7 +12,9 @@
 import type { CatalogueEntry } from '../catalogue.js';
 import type { Authorizer, Decision, DecisionContext, Principal, Resource } from '../contracts/authorization.js';
 import type { CatalogueView, RequestContext } from '../request-context.js';
-import { forbidden, type AuditEntry } from './authorize.js';
+import { ToolNotFoundError } from '../errors.js';
+import { suggestTool } from '../tool-suggestion.js';
+import type { AuditEntry } from './authorize.js';
 
 /** Stands in for "no toolset" as a WeakMap key. */
 const WHOLE: CatalogueView = { selectors: [], includes: () => true };
@@ -16,6 +22,15 @@ const WHOLE: CatalogueView = { selectors: [], includes: () => true };
 const MAX_PRINCIPALS = 1024;
 
 const toolResources = new WeakMap<CatalogueEntry, Resource>();
+/**
+ * Whether the request's caller may call `entry`, by permission alone (its toolset aside): what
+ * a caller may not call is reported as missing wherever tools are listed as present or absent
+ * (workflow availability, core_workflow_validate). True for a request the kernel did not
+ * narrow (no authorization tap ran: an internal call).
+ */
+export function mayCall(request: RequestContext, entry: CatalogueEntry): boolean {
+  return request.view?.permits?.(entry) ?? true;
+}
 const fingerprints = new WeakMap<Principal, string>();
 
 /**
@@ -59,6 +74,7 @@ interface PrincipalCache {
 
 export class PermissionViews {
   constructor(
+    private readonly all: () => readonly CatalogueEntry[],
     private readonly toolsOf: (server: string) => readonly CatalogueEntry[],
     /** A call refused by permission: the audit trail keeps it. */
     private readonly denied: (entry: AuditEntry) => void,
@@ -97,29 +113,34 @@ export class PermissionViews {
     request.view = view;
   }
 
+  private decide(mine: PrincipalCache, e: CatalogueEntry, authorizer: Authorizer, context: DecisionContext): Decision {
+    let d = mine.decisions.get(e);
+    if (!d) {
+      d = authorizer.decide(mine.principal, 'call', toolResource(e), context);
+      mine.decisions.set(e, d);
+    }
+    return d;
+  }
+
   private viewFor(mine: PrincipalCache, inner: CatalogueView, authorizer: Authorizer, context: DecisionContext): CatalogueView {
-    const decide = (e: CatalogueEntry): Decision => {
-      let d = mine.decisions.get(e);
-      if (!d) {
-        d = authorizer.decide(mine.principal, 'call', toolResource(e), context);
-        mine.decisions.set(e, d);
-      }
-      return d;
-    };
-    return {
+    const decide = (e: CatalogueEntry): Decision => this.decide(mine, e, authorizer, context);
+    const view: CatalogueView = {
       selectors: inner.selectors,
       // Resources and prompts of a server whose every tool the caller may not call are hidden too.
       hidesServer: (server) => {
         const tools = this.toolsOf(server);
         return tools.length > 0 && !tools.some((e) => decide(e).allowed);
       },
+      permits: (e) => decide(e).allowed,
       includes: inner === WHOLE ? (e) => decide(e).allowed : (e) => decide(e).allowed && inner.includes(e),
       refusal: (e) => {
         const d = decide(e);
         if (d.allowed) return inner.refusal?.(e);
         this.denied({ outcome: 'denied', principal: mine.principal, action: 'call', resource: toolResource(e), rule: d.rule, reason: d.reason });
-        return forbidden(mine.principal, 'call', toolResource(e), d);
+        // Word for word what invoke.ts answers for a name nobody has (the suggestion from this same view).
+        return new ToolNotFoundError(e.name, suggestTool(e.name, this.all(), view));
       },
     };
+    return view;
   }
 }

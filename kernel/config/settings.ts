@@ -283,10 +283,27 @@ export interface WorkflowStep {
   output?: boolean;
 }
 
+/**
+ * What a definition records of the person who wrote it, for deciding later as them when they
+ * are not signed in (a workflow's author, its approver): the attributes an authorizer decides
+ * on besides the key. The admin flag is not recorded: it is computed from the admins list in
+ * force at each decision, so removing someone from `authorization.admins` reaches their
+ * workflows at once.
+ */
+export interface RecordedPrincipal {
+  email?: string;
+  groups?: string[];
+}
+
 export interface WorkflowSpec {
   description?: string;
-  /** The principal key of whoever created it through a core tool. */
+  /** The principal key of whoever created it through a core tool: its steps run with no more than their rights. */
   registeredBy?: string;
+  /** The author's email and groups when they last wrote it (how they are decided on when not signed in). */
+  registeredAs?: RecordedPrincipal;
+  /** An administrator who approved this exact definition: its steps then run with the caller's and the approver's rights. */
+  approvedBy?: string;
+  approvedAs?: RecordedPrincipal;
   args?: Record<string, WorkflowArgDefinition>;
   steps: WorkflowStep[];
   /** Run best-effort, in order, after a step fails the run (rollback). */

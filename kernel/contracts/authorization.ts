@@ -38,7 +38,8 @@ export type Action = 'call' | 'admin' | 'read' | 'signIn';
 
 /** The admin operations, by resource. */
 export type ServerOperation = 'create' | 'update' | 'delete' | 'start' | 'stop' | 'restart';
-export type WorkflowOperation = 'create' | 'update' | 'delete';
+/** `approve`: an administrator vouches for a person's workflow, which then runs with the approver's rights instead of its author's. */
+export type WorkflowOperation = 'create' | 'update' | 'delete' | 'approve';
 export type ConfigOperation = 'update' | 'save' | 'reload';
 
 /** What the action is on. `owner` is the principal key recorded at creation (absent: the operator's file). */

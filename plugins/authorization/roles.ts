@@ -34,6 +34,9 @@ function owns(principal: Principal, resource: { owner?: string }): boolean {
 const ORCHESTRATOR = allow('built-in:orchestrator-rbac');
 
 function decideAdmin(principal: Principal, resource: Resource, operation: string | undefined, writesAsCaller: boolean): Decision {
+  // Approving vouches for a workflow with the approver's rights: an administrator's act, even
+  // where the orchestrator judges writes (its RBAC lets people edit workflows, not vouch for them).
+  if (resource.type === 'workflow' && operation === 'approve') return adminsOnly('approve workflows');
   if (writesAsCaller && (resource.type === 'server' || resource.type === 'workflow')) return ORCHESTRATOR;
   if (resource.type === 'workflow') {
     if (principal.kind !== 'person') return deny('built-in:workflow-authors', 'only signed-in people and administrators may write workflows');

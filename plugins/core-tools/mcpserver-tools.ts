@@ -2,6 +2,7 @@
 import {
   administer,
   ANNOTATIONS,
+  authorizeHere,
   ConflictError,
   coreTool,
   coreToolName,
@@ -247,15 +248,21 @@ export function mcpServerTools(kernel: KernelApi, prefix: string): ToolDefinitio
       name: 'core_mcpserver_detect',
       description: `Probe a URL: is it a streamable-HTTP or SSE MCP server, reachable, behind auth? Never fails for an unreachable URL; a private, loopback or metadata address not in aggregator.network.allow is refused (FORBIDDEN), and redirects are reported, not followed. Also reads the server's card (/.well-known/mcp/server-card.json) when it has one.`,
       annotations: ANNOTATIONS.readOpenWorld,
+      // Probing sends requests (and a DNS lookup) wherever the caller says: it takes the
+      // permission to create servers, so only those who may are shown it or may call it.
+      operation: { resource: 'server', operation: 'create' },
       properties: { url: { type: 'string', minLength: 1 }, headers: STRING_MAP, timeout: { type: 'integer', minimum: 1, maximum: 120, default: 10 } },
       required: ['url'],
-      run: async (a) =>
-        (await detect(
+      run: async (a, call) => {
+        // Decided here even in orchestrator mode: nothing is written there, so its RBAC never sees a probe.
+        authorizeHere(kernel, call, 'admin', { type: 'server', name: a.url as string, serverType: 'streamable-http' }, 'create');
+        return (await detect(
           a.url as string,
           (a.headers as Record<string, string> | undefined) ?? {},
           a.timeout as number,
           outboundPolicy(kernel.settings()),
-        )) as unknown as JsonObject,
+        )) as unknown as JsonObject;
+      },
     }),
   ];
 }

@@ -24,6 +24,7 @@ const DONE: Record<string, string> = {
   restart: 'Restarted',
   save: 'Saved',
   reload: 'Reloaded',
+  approve: 'Approved',
 };
 
 function resourceName(r: Resource): string {

@@ -77,7 +77,7 @@ export function discoveryTools(kernel: KernelApi): MetaToolDefinition[] {
     },
     async handler(args, call) {
       const entry = kernel.tools.resolve(args.name as string, call);
-      return objectResult({ ...fullEntry(entry), invocation: invocationText(entry) });
+      return objectResult({ ...fullEntry(entry), ...entry.details, invocation: invocationText(entry) });
     },
   };
 

@@ -2,10 +2,13 @@
 import {
   administer,
   ANNOTATIONS,
+  audit,
+  authorize,
   ConflictError,
   coreTool,
   coreToolName,
   permits,
+  recordPrincipal,
   SwitchboardError,
   ValidationFailedError,
   writeAs,
@@ -14,6 +17,7 @@ import {
   type ExecutionRecord,
   type JsonObject,
   type KernelApi,
+  type RecordedPrincipal,
   type Resource,
   type ToolAnnotations,
   type ToolDefinition,
@@ -53,6 +57,20 @@ function executionResource(r: ExecutionRecord): Resource {
 
 const operation = (op: WorkflowOperation): AdminOperation => ({ resource: 'workflow', operation: op });
 
+/** Who wrote (and who approved) a definition: set by these tools only, never taken from arguments. */
+interface Stamp {
+  registeredBy?: string;
+  registeredAs?: RecordedPrincipal;
+  approvedBy?: string;
+  approvedAs?: RecordedPrincipal;
+}
+
+const APPROVE = {
+  type: 'boolean',
+  description:
+    "Administrators: approve the definition as it stands after this update, so its steps run with the caller's and your rights instead of its author's. Every update without it clears an approval.",
+};
+
 export function workflowCoreTools(kernel: KernelApi, registry: WorkflowRegistry, executions: ExecutionRecords): ToolDefinition[] {
   const store = () => kernel.services.get('store');
   const namespace = () => kernel.settings().namespace;
@@ -62,23 +80,25 @@ export function workflowCoreTools(kernel: KernelApi, registry: WorkflowRegistry,
     if (!entry) throw new SwitchboardError('NOT_FOUND', `workflow ${name} not found`, { kind: 'workflow', name });
     return entry;
   };
-  const summary = (name: string) => {
+  // Availability as the caller sees the catalogue: a tool they may not call is missing, as an unknown one is.
+  const available = (name: string, call: CallContext) => registry.availability(name, undefined, registry.presenceFor(call));
+  const summary = (name: string, call: CallContext) => {
     const entry = require(name);
     // The interface's three fields; who registered it is in core_workflow_get.
-    return { name, description: entry.workflow.def.description, available: registry.availability(name).available };
+    return { name, description: entry.workflow.def.description, available: available(name, call).available };
   };
   // Inside an exclusive edit, like every definition write: two writers never interleave.
-  const write = (form: WorkflowToolForm, key: string | undefined, call: CallContext, registeredBy: string | undefined) =>
+  const write = (form: WorkflowToolForm, key: string | undefined, call: CallContext, stamp: Stamp) =>
     kernel.config.exclusive(async (edits) => {
-      const check = checkForm(form, namespace(), registry, key ?? 'core_workflow');
+      const check = checkForm(form, namespace(), registry, key ?? 'core_workflow', registry.presenceFor(call));
       if (check.errors.length) {
         validated(form.name, check.errors);
         throw new ValidationFailedError('validation failed', check.errors, { name: form.name });
       }
-      if (registeredBy !== undefined) check.resource.spec.registeredBy = registeredBy;
+      Object.assign(check.resource.spec, stamp);
       const raw = await store().write('workflow', form.name, check.resource as unknown as Record<string, unknown>, key, await writeAs(kernel, call));
       await edits.apply(raw);
-      return { ...toToolForm(check.resource), available: registry.availability(form.name).available, warnings: check.warnings };
+      return { ...toToolForm(check.resource), available: available(form.name, call).available, warnings: check.warnings };
     });
 
   const prefix = kernel.settings().aggregator.servicePrefix;
@@ -97,14 +117,14 @@ export function workflowCoreTools(kernel: KernelApi, registry: WorkflowRegistry,
       const workflows = registry
         .names()
         .filter((n) => permits(kernel, call, 'read', workflowResource(n, registry.get(n)?.resource)))
-        .map(summary);
+        .map((n) => summary(n, call));
       return { workflows, total: workflows.length };
     }),
     tool('core_workflow_get', 'Get the complete definition of a workflow.', READ, { name: NAME }, ['name'], async (a, call) => {
       const entry = require(a.name as string);
       if (!permits(kernel, call, 'read', workflowResource(a.name as string, entry.resource)))
         throw new SwitchboardError('NOT_FOUND', `workflow ${a.name as string} not found`, { kind: 'workflow', name: a.name as string });
-      return { ...toToolForm(entry.resource), available: registry.availability(a.name as string).available, source: entry.origin };
+      return { ...toToolForm(entry.resource), available: available(a.name as string, call).available, source: entry.origin };
     }),
     tool(
       'core_workflow_available',
@@ -112,9 +132,9 @@ export function workflowCoreTools(kernel: KernelApi, registry: WorkflowRegistry,
       READ,
       { name: NAME },
       ['name'],
-      async (a) => {
+      async (a, call) => {
         require(a.name as string);
-        const av = registry.availability(a.name as string);
+        const av = available(a.name as string, call);
         return { name: a.name as string, available: av.available, missing_tools: av.missing };
       },
     ),
@@ -125,9 +145,9 @@ export function workflowCoreTools(kernel: KernelApi, registry: WorkflowRegistry,
       READ,
       { name: NAME, description: { type: 'string' }, args: ARGS, steps: STEPS, onFailure: ON_FAILURE, output: OUTPUT, labels: { type: 'object' } },
       ['name', 'steps'],
-      async (a) => {
+      async (a, call) => {
         const form = a as unknown as WorkflowToolForm;
-        const check = checkForm(form, namespace(), registry, 'core_workflow_validate');
+        const check = checkForm(form, namespace(), registry, 'core_workflow_validate', registry.presenceFor(call));
         // The one place a validation ends, valid or not: its event, then its reply.
         validated(form.name, check.errors);
         return validationReply('workflow', form.name, validationReport(check));
@@ -143,24 +163,54 @@ export function workflowCoreTools(kernel: KernelApi, registry: WorkflowRegistry,
         const form = a as unknown as WorkflowToolForm;
         return administer(kernel, call, workflowResource(form.name, undefined), 'create', (principal) => {
           if (registry.get(form.name)) throw new ConflictError(`workflow '${form.name}' already exists; use core_workflow_update`, { name: form.name });
-          return write(form, undefined, call, principal.key);
+          const as = recordPrincipal(principal);
+          return write(form, undefined, call, { registeredBy: principal.key, ...(as ? { registeredAs: as } : {}) });
         });
       },
       operation('create'),
     ),
     tool(
       'core_workflow_update',
-      'Update a workflow: steps replace all steps; args and description replace theirs when given.',
+      'Update a workflow: steps replace all steps; args and description replace theirs when given. Clears an approval unless an administrator approves again (approve: true).',
       UPDATE,
-      { name: NAME, description: { type: 'string' }, args: ARGS, steps: STEPS, onFailure: ON_FAILURE, output: OUTPUT, labels: { type: 'object' } },
+      {
+        name: NAME,
+        description: { type: 'string' },
+        args: ARGS,
+        steps: STEPS,
+        onFailure: ON_FAILURE,
+        output: OUTPUT,
+        labels: { type: 'object' },
+        approve: APPROVE,
+      },
       ['name'],
       async (a, call) => {
         const entry = require(a.name as string);
         const current = toToolForm(entry.resource) as unknown as WorkflowToolForm;
-        const form: WorkflowToolForm = { ...current, ...(a as Partial<WorkflowToolForm>), name: current.name };
+        const { approve, ...changes } = a as Partial<WorkflowToolForm> & { approve?: boolean };
+        const form: WorkflowToolForm = { ...current, ...changes, name: current.name };
         const key = kernel.config.snapshot.workflows.get(current.name)?.origin.file;
-        const owner = entry.resource.spec.registeredBy;
-        return administer(kernel, call, workflowResource(current.name, entry.resource), 'update', () => write(form, key, call, owner));
+        const resource = workflowResource(current.name, entry.resource);
+        return administer(kernel, call, resource, 'update', async (principal) => {
+          const spec = entry.resource.spec;
+          const stamp: Stamp = {};
+          if (spec.registeredBy !== undefined) {
+            stamp.registeredBy = spec.registeredBy;
+            // The author rewriting it is recorded as they are now; anyone else's edit keeps the author's record.
+            const as = spec.registeredBy === principal.key ? recordPrincipal(principal) : spec.registeredAs;
+            if (as) stamp.registeredAs = as;
+          }
+          // An approval is of one exact definition: any update clears it, unless it approves again.
+          if (approve === true) {
+            authorize(kernel, call, 'admin', resource, 'approve');
+            stamp.approvedBy = principal.key;
+            const as = recordPrincipal(principal);
+            if (as) stamp.approvedAs = as;
+          }
+          const written = await write(form, key, call, stamp);
+          if (approve === true) audit(kernel, { outcome: 'done', principal, action: 'admin', resource, operation: 'approve' });
+          return written;
+        });
       },
       operation('update'),
     ),

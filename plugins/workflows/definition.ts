@@ -69,6 +69,7 @@ export function toToolForm(resource: WorkflowResource): Record<string, unknown> 
     ...(resource.spec.output !== undefined ? { output: resource.spec.output } : {}),
     labels: resource.metadata.labels ?? {},
     ...(resource.spec.registeredBy !== undefined ? { registeredBy: resource.spec.registeredBy } : {}),
+    ...(resource.spec.approvedBy !== undefined ? { approvedBy: resource.spec.approvedBy } : {}),
   };
 }
 

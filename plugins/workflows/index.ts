@@ -5,6 +5,7 @@
  */
 import { join } from 'node:path';
 import { callerOf, definePlugin, describePrincipal, publishCoreTools, type ConfigProblem, type WorkflowResource } from '../../kernel/index.js';
+import { Authorship } from './authorship.js';
 import { compileWorkflow } from './compile-workflow.js';
 import { workflowCoreTools } from './core-tools.js';
 import { fromResource } from './definition.js';
@@ -74,6 +75,7 @@ export default definePlugin<Options>({
           resource: { type: 'Workflow', name },
           message: `Workflow ${name} is unavailable (missing tools: ${missing.join(', ')})`,
         }),
+      new Authorship(kernel),
     );
 
     // Files get the same checks as core_workflow_create: templates, conditions, cycles.

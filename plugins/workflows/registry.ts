@@ -3,11 +3,24 @@
  * Availability and the derived readOnlyHint follow the live catalogue: when a server's
  * tools come or go, the workflow tools are re-published only if either changed.
  */
-import { SwitchboardError, type CatalogueApi, type ConfigSnapshot, type ToolDefinition, type WorkflowResource } from '../../kernel/index.js';
+import {
+  mayCall,
+  SwitchboardError,
+  type CallContext,
+  type CatalogueApi,
+  type ConfigSnapshot,
+  type ToolDefinition,
+  type WorkflowResource,
+} from '../../kernel/index.js';
+import type { Authorship } from './authorship.js';
 import { compileWorkflow, type CompiledWorkflow } from './compile-workflow.js';
 import { fromResource, toolName } from './definition.js';
 import type { WorkflowEngine } from './engine.js';
+import { workflowDetails } from './workflow-details.js';
 import { workflowInput } from './workflow-input.js';
+
+/** Whether a tool counts as present: in the catalogue, or in one caller's view of it. */
+export type Presence = (tool: string) => boolean;
 
 export interface Availability {
   available: boolean;
@@ -34,10 +47,23 @@ export class WorkflowRegistry {
     private readonly engine: () => WorkflowEngine,
     /** A workflow that could run no longer can (a tool it needs went): told once per loss. */
     private readonly onUnavailable: (name: string, missing: string[]) => void = () => undefined,
+    /** Bounds the steps of workflows written through tools by their author's rights. */
+    private readonly authorship?: Authorship,
   ) {}
 
   hasTool(name: string): boolean {
     return this.catalogue.has(name);
+  }
+
+  /**
+   * Presence as `call`'s caller sees it: a tool they may not call is missing exactly as an
+   * unknown one is, so availability never confirms a tool hidden from them.
+   */
+  presenceFor(call: CallContext): Presence {
+    return (tool) => {
+      const entry = this.catalogue.get(tool);
+      return entry !== undefined && mayCall(call.request, entry);
+    };
   }
 
   names(): string[] {
@@ -61,7 +87,7 @@ export class WorkflowRegistry {
   }
 
   /** Every tool a workflow needs, following nested workflows; cycle-safe. */
-  availability(name: string, seen = new Set<string>()): Availability {
+  availability(name: string, seen = new Set<string>(), present: Presence = (t) => this.catalogue.has(t)): Availability {
     const entry = this.entries.get(name);
     if (!entry) return { available: false, missing: [toolName(name)] };
     if (seen.has(name)) return { available: true, missing: [] };
@@ -69,9 +95,9 @@ export class WorkflowRegistry {
     const missing = new Set<string>();
     for (const tool of entry.workflow.tools) {
       const nested = tool.startsWith(PREFIX) ? tool.slice(PREFIX.length) : undefined;
-      if (nested !== undefined && this.entries.has(nested)) {
-        for (const m of this.availability(nested, seen).missing) missing.add(m);
-      } else if (!this.catalogue.has(tool)) {
+      if (nested !== undefined && this.entries.has(nested) && present(tool)) {
+        for (const m of this.availability(nested, seen, present).missing) missing.add(m);
+      } else if (!present(tool)) {
         missing.add(tool);
       }
     }
@@ -131,13 +157,14 @@ export class WorkflowRegistry {
   }
 
   private toolDefinition(name: string): ToolDefinition {
-    const { workflow } = this.entries.get(name)!;
+    const { workflow, resource } = this.entries.get(name)!;
     const def: ToolDefinition = {
       name: toolName(name),
       kind: 'workflow',
       description: workflow.def.description || `Run the workflow '${name}' (${workflow.steps.length} steps).`,
       inputSchema: workflow.inputSchema,
       annotations: { readOnlyHint: this.readOnly(name) },
+      details: workflowDetails(resource, this.authorship?.authority(resource)),
       // Its own checks: `_debug` taken out, undeclared arguments kept, the wording of §4.
       checksOwnArguments: true,
       // Run as a task, the run is the task: its execution_id is the task's id (engine.ts).
@@ -145,14 +172,15 @@ export class WorkflowRegistry {
       invoke: async (args, call) => {
         const current = this.entries.get(name);
         if (!current) throw new SwitchboardError('NOT_FOUND', `workflow ${name} not found`, { kind: 'workflow', name });
-        const a = this.availability(name);
+        const a = this.availability(name, undefined, this.presenceFor(call));
         if (!a.available) {
           throw new SwitchboardError('WORKFLOW_UNAVAILABLE', `workflow '${name}' is not available (missing required tools: ${a.missing.join(', ')})`, {
             missing_tools: a.missing,
           });
         }
         const { input, debug } = workflowInput(current.workflow, toolName(name), args);
-        return this.engine().run(current.workflow, input, call, { debug });
+        const steps = this.authorship ? this.authorship.stepCall(current.resource, call) : call;
+        return this.engine().run(current.workflow, input, steps, { debug });
       },
     };
     if (Object.keys(workflow.def.labels).length) def.labels = workflow.def.labels;

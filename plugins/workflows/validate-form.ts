@@ -3,7 +3,7 @@ import { validateDocument, type WorkflowResource } from '../../kernel/index.js';
 import type { ValidationReport } from '../../lib/validation-reply.js';
 import { compileWorkflow, type CompiledWorkflow } from './compile-workflow.js';
 import { fromResource, toResource, type WorkflowToolForm } from './definition.js';
-import type { WorkflowRegistry } from './registry.js';
+import type { Presence, WorkflowRegistry } from './registry.js';
 import { structuralPhrases } from './structure-phrases.js';
 
 export interface FormCheck {
@@ -16,7 +16,8 @@ export interface FormCheck {
 
 const NOWHERE = { file: 'arguments', locate: () => ({ line: 0, column: 0 }) };
 
-export function checkForm(form: WorkflowToolForm, namespace: string, registry: WorkflowRegistry, origin: string): FormCheck {
+/** `present`: whether a tool counts as there for the caller (a tool they may not call is missing, as an unknown one is). */
+export function checkForm(form: WorkflowToolForm, namespace: string, registry: WorkflowRegistry, origin: string, present?: Presence): FormCheck {
   const resource = toResource(form, namespace);
   // The phrased problems come first: the reference reports only its first problem, so a
   // client reads the first one after "validation failed: ".
@@ -32,18 +33,18 @@ export function checkForm(form: WorkflowToolForm, namespace: string, registry: W
   const errors: string[] = [];
   const cycle = registry.cycleThrough(form.name, compiled.workflow.tools);
   if (cycle) errors.push(`nested workflows form a cycle: ${cycle.join(' -> ')}`);
-  const missing = missingTools(compiled.workflow, registry, form.name);
+  const missing = missingTools(compiled.workflow, registry, form.name, present);
   const warnings = missing.map((t) => `tool '${t}' is not in the catalogue now: the workflow stays defined but unavailable until it is`);
   return { resource, workflow: compiled.workflow, errors, warnings, missing };
 }
 
-export function missingTools(workflow: CompiledWorkflow, registry: WorkflowRegistry, self: string): string[] {
+export function missingTools(workflow: CompiledWorkflow, registry: WorkflowRegistry, self: string, present: Presence = (t) => registry.hasTool(t)): string[] {
   const missing = new Set<string>();
   for (const tool of workflow.tools) {
     if (tool === `workflow_${self}`) continue;
-    if (tool.startsWith('workflow_') && registry.get(tool.slice('workflow_'.length))) {
-      for (const m of registry.availability(tool.slice('workflow_'.length)).missing) missing.add(m);
-    } else if (!registry.hasTool(tool)) missing.add(tool);
+    if (tool.startsWith('workflow_') && registry.get(tool.slice('workflow_'.length)) && present(tool)) {
+      for (const m of registry.availability(tool.slice('workflow_'.length), undefined, present).missing) missing.add(m);
+    } else if (!present(tool)) missing.add(tool);
   }
   return [...missing].sort();
 }
