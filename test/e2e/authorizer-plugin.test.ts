@@ -58,15 +58,16 @@ describe('a third-party authorizer plugin: visibility follows its decisions', fu
     await sb?.stop();
   });
 
-  it('hides the tools it denies from discovery and refuses a call naming its rule', async () => {
+  it('hides the tools it denies from discovery and refuses a call as for an unknown tool; the audit names its rule', async () => {
     const listed = await meta<{ tools: { name: string }[] }>(client, 'list_tools', { limit: 500 });
     const names = listed.tools.map((t) => t.name);
     expect(names.some((n) => n.startsWith('x_t_'))).to.equal(false);
     expect(names).to.include('x_everything_echo');
     expect((await metaRaw(client, 'describe_tool', { name: 'x_t_ping' })).isError).to.equal(true);
     const refused = await callTool(client, 'x_t_ping');
-    expect(errorCode(refused)).to.equal('FORBIDDEN');
-    expect(text(refused)).to.include("may not call tool 'x_t_ping': server t is closed [rule: no-t:tools]");
+    expect(errorCode(refused)).to.equal('TOOL_NOT_FOUND');
+    expect(text(refused)).to.not.include('no-t:tools');
+    await sb.waitForLog(/audit: denied local call on tool 'x_t_ping' \[rule: no-t:tools\]/);
   });
 
   it('hides the resources and prompts of a server whose every tool it denies, natively and through the meta-tools', async () => {

@@ -139,10 +139,11 @@ describe('network exposure: without OAuth protection the MCP endpoint stays on l
       const client = await connectHttp(`http://${lan}:${sb!.port}/mcp`);
       try {
         expect((await meta<{ tools: unknown[] }>(client, 'list_tools', { limit: 500 })).tools).to.not.be.empty;
+        // Refused as if they did not exist: what a caller may not call is hidden from it.
         const create = await callTool(client, 'core_mcpserver_create', { name: 'planted', type: 'stdio', command: ['true'] });
-        expect(errorCode(create), text(create)).to.equal('FORBIDDEN');
+        expect(errorCode(create), text(create)).to.equal('TOOL_NOT_FOUND');
         const update = await callTool(client, 'core_config_update_aggregator', { aggregator: { ServicePrefix: 'planted' } });
-        expect(errorCode(update), text(update)).to.equal('FORBIDDEN');
+        expect(errorCode(update), text(update)).to.equal('TOOL_NOT_FOUND');
       } finally {
         await client.close();
       }
