@@ -99,9 +99,8 @@ describe('security: no existence oracle under Cedar (issue 35, finding 7)', func
     expect(text(bobMisspelt)).to.not.include(HIDDEN);
   });
 
-  it("core_workflow_validate lists a hidden tool as missing, exactly as an unknown one; the events keep the policy for administrators", async () => {
-    const validate = (tool: string) =>
-      metaRaw(bob, 'call_tool', { name: 'core_workflow_validate', arguments: { name: 'probe', steps: [{ id: 'a', tool }] } });
+  it('core_workflow_validate lists a hidden tool as missing, exactly as an unknown one; the events keep the policy for administrators', async () => {
+    const validate = (tool: string) => metaRaw(bob, 'call_tool', { name: 'core_workflow_validate', arguments: { name: 'probe', steps: [{ id: 'a', tool }] } });
     const hidden = await validate(HIDDEN);
     const unknown = await validate(UNKNOWN);
     expect((hidden.structuredContent as { tools: { missing: string[] } }).tools.missing).to.deep.equal([HIDDEN]);
@@ -134,7 +133,9 @@ describe('security: no existence oracle under Cedar (issue 35, finding 7)', func
     expect(errorCode(run), text(run)).to.equal('WORKFLOW_FAILED');
     const details = (run.structuredContent as { error: { details: { step: string; message: string } } }).error.details;
     expect(details.step).to.equal('peek');
-    expect(details.message).to.equal("Forbidden: workflow 'translate2' runs with the rights of its author bob@example.com, who may not call tool 'core_config_get'");
+    expect(details.message).to.equal(
+      "Forbidden: workflow 'translate2' runs with the rights of its author bob@example.com, who may not call tool 'core_config_get'",
+    );
     expect(text(run)).to.not.include('apps-no-config');
     expect(text(run)).to.not.include('"leak"');
     await setup().sb.waitForLog(/audit: denied bob@example\.com call on tool 'core_config_get' \[rule: apps-no-config \(policies\/deny\.cedar:5\)\]/);

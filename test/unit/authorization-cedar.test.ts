@@ -61,7 +61,7 @@ const RESOURCES: Resource[] = [
   { type: 'admin-ui', name: 'admin-ui' },
 ];
 const ACTIONS: Action[] = ['call', 'admin', 'read', 'signIn'];
-const OPERATIONS = [undefined, 'create', 'update', 'delete', 'start', 'save', 'view'];
+const OPERATIONS = [undefined, 'create', 'update', 'delete', 'approve', 'start', 'save', 'view'];
 
 function source(file: string, text: string): PolicySource {
   return { file: `/config/policies/${file}`, label: `policies/${file}`, text, operator: true };

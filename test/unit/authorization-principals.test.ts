@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { isLoopbackAddress, namedAdmin, peerPrincipal, personPrincipal } from '../../kernel/authorization/principal.js';
+import { isLoopbackAddress, namedAdmin, peerPrincipal, personPrincipal, recordedPrincipal, recordPrincipal } from '../../kernel/authorization/principal.js';
 import { builtInRoles } from '../../plugins/authorization/roles.js';
 import type { AuthorizationSettings } from '../../kernel/config/settings.js';
 
@@ -69,5 +69,37 @@ describe('built-in roles: the default decisions', () => {
     expect(builtInRoles.decide(bob, 'read', { type: 'execution', id: 'e', workflow: 'w' }, {}).allowed).to.equal(false);
     expect(builtInRoles.decide(bob, 'admin', { type: 'workflow', name: 'w', owner: 'person:bob' }, { operation: 'delete' }).allowed).to.equal(true);
     expect(builtInRoles.decide(bob, 'admin', { type: 'workflow', name: 'w' }, { operation: 'update' }).rule).to.equal('built-in:owner-or-admin');
+  });
+
+  it('only administrators approve a workflow, its owner not, even where the orchestrator judges writes', () => {
+    const owned = { type: 'workflow', name: 'w', owner: 'person:b2' } as const;
+    const bob = personPrincipal({ subject: 'b2', claims: { groups: ['apps'] } }, SETTINGS);
+    const alice = personPrincipal({ subject: 'a1', claims: { groups: ['platform'] } }, SETTINGS);
+    expect(builtInRoles.decide(bob, 'admin', owned, { operation: 'update' }).allowed).to.equal(true);
+    expect(builtInRoles.decide(bob, 'admin', owned, { operation: 'approve' }).rule).to.equal('built-in:admins-only');
+    expect(builtInRoles.decide(bob, 'admin', owned, { operation: 'approve', writesAsCaller: true }).allowed).to.equal(false);
+    expect(builtInRoles.decide(alice, 'admin', owned, { operation: 'approve' }).allowed).to.equal(true);
+  });
+});
+
+describe('recorded principals: an author decided on while signed out', () => {
+  it('a person is rebuilt from the key and the recorded email and groups; administrator by the admins list in force', () => {
+    const signedIn = personPrincipal({ subject: 'a1', claims: { email: 'alice@example.com', groups: ['platform'] } }, SETTINGS);
+    const recorded = recordPrincipal(signedIn);
+    expect(recorded).to.deep.equal({ email: 'alice@example.com', groups: ['platform'] });
+    const later = recordedPrincipal('person:a1', recorded, SETTINGS);
+    expect(later).to.deep.include({ kind: 'person', key: 'person:a1', subject: 'a1', email: 'alice@example.com', admin: true });
+    // Taken off the admins list: no longer an administrator, at once.
+    expect(recordedPrincipal('person:a1', recorded, { ...SETTINGS, admins: [] })?.admin).to.equal(false);
+    // Named by subject, with nothing recorded.
+    expect(recordedPrincipal('person:root-subject', undefined, SETTINGS)?.admin).to.equal(true);
+  });
+
+  it('local and anonymous keys keep their kinds; a key of no known form is undefined', () => {
+    expect(recordedPrincipal('local', undefined, SETTINGS)).to.include({ kind: 'local', admin: true });
+    expect(recordedPrincipal('anonymous:10.0.0.7', undefined, SETTINGS)).to.include({ kind: 'anonymous', admin: false, address: '10.0.0.7' });
+    expect(recordedPrincipal('person:', undefined, SETTINGS)).to.equal(undefined);
+    expect(recordedPrincipal('robot:x', undefined, SETTINGS)).to.equal(undefined);
+    expect(recordPrincipal(peerPrincipal(undefined, 'stdio', '127.0.0.1'))).to.equal(undefined);
   });
 });
