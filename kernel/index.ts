@@ -110,7 +110,7 @@ export type { ResolveContext, SecretValue } from './secrets/secret-value.js';
 export { REDACTED, redactDefinition, redactSettings, redactUrl, secretLookingName } from './secrets/redact.js';
 
 // Authorization: who calls, and whether they may.
-export { administer, audit, authorize, authorizeHere, authorizerOf, callerOf, decisionContext, permits, resourceLabel } from './authorization/authorize.js';
+export { administer, audit, authorize, authorizeHere, authorizerOf, callerOf, permits, resourceLabel } from './authorization/authorize.js';
 export type { AuditEntry } from './authorization/authorize.js';
 export { describePrincipal, peerPrincipal, recordedPrincipal, recordPrincipal } from './authorization/principal.js';
 export { mayCall, toolResource } from './authorization/views.js';

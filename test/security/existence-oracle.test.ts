@@ -18,7 +18,7 @@ const HIDDEN = 'x_tools_crash';
 const UNKNOWN = 'x_tools_qzxjv';
 
 const POLICIES = [
-  '// The apps group may not crash servers nor read the configuration.',
+  '// The apps group may not crash servers nor read the configuration (line 2 and line 4 name the policies).',
   '@id("bob-no-evil")',
   `forbid (principal in Group::"apps", action == Action::"call", resource == Tool::"${HIDDEN}");`,
   '@id("apps-no-config")',
@@ -74,7 +74,7 @@ describe('security: no existence oracle under Cedar (issue 35, finding 7)', func
     expect(errorCode(hidden), text(hidden)).to.equal('TOOL_NOT_FOUND');
     expect(answer(hidden, HIDDEN)).to.equal(answer(unknown, UNKNOWN));
     expect(text(hidden)).to.not.include('bob-no-evil');
-    await setup().sb.waitForLog(/audit: denied bob@example\.com call on tool 'x_tools_crash' \[rule: bob-no-evil \(policies\/deny\.cedar:3\)\]/);
+    await setup().sb.waitForLog(/audit: denied bob@example\.com call on tool 'x_tools_crash' \[rule: bob-no-evil \(policies\/deny\.cedar:2\)\]/);
   });
 
   it('call_tool and call_tools answer as for an unknown name; the hidden tool never runs', async () => {
@@ -138,6 +138,6 @@ describe('security: no existence oracle under Cedar (issue 35, finding 7)', func
     );
     expect(text(run)).to.not.include('apps-no-config');
     expect(text(run)).to.not.include('"leak"');
-    await setup().sb.waitForLog(/audit: denied bob@example\.com call on tool 'core_config_get' \[rule: apps-no-config \(policies\/deny\.cedar:5\)\]/);
+    await setup().sb.waitForLog(/audit: denied bob@example\.com call on tool 'core_config_get' \[rule: apps-no-config \(policies\/deny\.cedar:4\)\]/);
   });
 });
