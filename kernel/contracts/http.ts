@@ -36,6 +36,11 @@ export interface HttpService {
   address(): { host: string; port: number } | undefined;
   /** Checks Origin per the MCP transport rules; writes 403 and returns false when refused. */
   checkOrigin(req: IncomingMessage, res: ServerResponse): boolean;
-  /** Reads a JSON body within the configured limit; writes 413/400 and returns undefined when refused. */
-  readJson(req: IncomingMessage, res: ServerResponse): Promise<{ ok: true; body: unknown } | { ok: false }>;
+  /**
+   * Reads a JSON body within the configured limit; writes 413/400 and returns undefined when refused.
+   * With `refuseArray` (a message), a body whose first byte (after JSON whitespace) is `[` (a JSON-RPC
+   * batch) is answered at once with 400 and a -32600 error carrying that message: nothing
+   * more of it is kept, nothing of it is parsed.
+   */
+  readJson(req: IncomingMessage, res: ServerResponse, refuseArray?: string): Promise<{ ok: true; body: unknown } | { ok: false }>;
 }

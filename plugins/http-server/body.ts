@@ -11,7 +11,20 @@ function jsonRpcError(res: ServerResponse, status: number, code: number, message
   sendJson(res, status, { jsonrpc: '2.0', id: null, error: { code, message } });
 }
 
-export async function readJsonBody(req: IncomingMessage, res: ServerResponse, limit: number): Promise<{ ok: true; body: unknown } | { ok: false }> {
+/** The first byte of `chunk` that is not JSON whitespace, or -1. */
+function firstByte(chunk: Buffer): number {
+  for (const b of chunk) if (b !== 0x20 && b !== 0x0a && b !== 0x0d && b !== 0x09) return b;
+  return -1;
+}
+
+const OPEN_BRACKET = 0x5b;
+
+export async function readJsonBody(
+  req: IncomingMessage,
+  res: ServerResponse,
+  limit: number,
+  refuseArray?: string,
+): Promise<{ ok: true; body: unknown } | { ok: false }> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) {
     jsonRpcError(res, 413, -32600, `Request body of ${declared} bytes exceeds the limit of ${limit} bytes`);
@@ -23,9 +36,22 @@ export async function readJsonBody(req: IncomingMessage, res: ServerResponse, li
   const chunks = await new Promise<Buffer[] | undefined>((resolve) => {
     const got: Buffer[] = [];
     let size = 0;
+    // Whether the first byte is still to be seen (only when an array is to be refused).
+    let looking = refuseArray !== undefined;
     const gone = () => resolve(undefined);
     req.on('data', (chunk: Buffer) => {
       if (size > limit) return;
+      if (looking) {
+        const first = firstByte(chunk);
+        looking = first === -1;
+        if (first === OPEN_BRACKET) {
+          // Refused whole from its first byte: the rest is let through unread (the connection stays usable).
+          jsonRpcError(res, 400, -32600, refuseArray!);
+          size = limit + 1;
+          resolve(undefined);
+          return;
+        }
+      }
       size += chunk.length;
       if (size > limit) {
         jsonRpcError(res, 413, -32600, `Request body exceeds the limit of ${limit} bytes`);

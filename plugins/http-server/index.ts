@@ -97,7 +97,7 @@ export default definePlugin({
         res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `Origin '${origin}' is not allowed` } }));
         return false;
       },
-      readJson: (req, res) => readJsonBody(req, res, aggregator().maxBodyBytes),
+      readJson: (req, res, refuseArray) => readJsonBody(req, res, aggregator().maxBodyBytes, refuseArray),
     };
     kernel.services.provide('http', service);
     // The schema checks only that entries are strings; a bad CIDR must cost the card its proxies, not every request a 500.

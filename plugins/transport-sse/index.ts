@@ -56,8 +56,11 @@ export default definePlugin({
         res.writeHead(403, { 'content-type': 'text/plain' }).end(foreign);
         return true;
       }
-      const read = await http.readJson(req, res);
-      if (read.ok) await transport.handlePostMessage(req, res, read.body);
+      // This transport takes one message per POST (the SDK's handleMessage): a batch is refused
+      // from its first byte by name, instead of the SDK's "Invalid message" echoing the whole body.
+      const read = await http.readJson(req, res, 'Invalid Request: JSON-RPC batches are not accepted; send one message per POST');
+      if (!read.ok) return true;
+      await transport.handlePostMessage(req, res, read.body);
       return true;
     });
 

@@ -146,6 +146,7 @@ export class ClusterSessions {
       this.released(t);
     };
     this.protocolVersions.set(t, record.protocolVersion);
+    t.protocolVersion = record.protocolVersion;
     let session: Session;
     try {
       session = await this.kernel.endpoint.connect(t, 'streamable-http', id, caller ?? record.identity, record.peer, record);

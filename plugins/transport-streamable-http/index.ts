@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { definePlugin, foreignCaller } from '../../kernel/index.js';
 import { ClusterSessions } from './cluster.js';
-import { asMessages, isInitialize, protocolVersionSupported } from './messages.js';
+import { asMessages, batchOpensSession, batchRefusal, INITIALIZE_BATCH, isInitialize, protocolVersionSupported } from './messages.js';
 import { HttpSessionTransport } from './session-transport.js';
 
 function reject(res: ServerResponse, status: number, code: number, message: string): true {
@@ -79,8 +79,14 @@ export default definePlugin<{ path: string; sessionIdleMinutes: number }>({
       }
       const ct = req.headers['content-type'];
       if (!ct || !ct.includes('application/json')) return reject(res, 415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
-      const read = await http.readJson(req, res);
+      // A batch this session may not send is refused from the body's first byte, never parsed;
+      // a session held elsewhere (cluster mode) is judged once its body is read (postBatch).
+      const id = req.headers['mcp-session-id'];
+      const refuseArray = typeof id !== 'string' ? INITIALIZE_BATCH : sessions.get(id)?.batchesRefused;
+      const read = await http.readJson(req, res, refuseArray);
       if (!read.ok) return true;
+      // One Array.isArray on the parsed body: a single message pays nothing more.
+      if (Array.isArray(read.body)) return postBatch(read.body, req, res);
       const parsed = asMessages(read.body);
       if (typeof parsed === 'string') return reject(res, 400, -32600, `Invalid Request: ${parsed}`);
       const { messages, batch } = parsed;
@@ -113,6 +119,29 @@ export default definePlugin<{ path: string; sessionIdleMinutes: number }>({
         transport.receive(messages, batch, res, req.headers);
         cluster?.seen(transport);
       }
+      return true;
+    };
+
+    /**
+     * A batch is judged whole before any of it runs: refused (-32600, nothing executed) unless
+     * its session negotiated a revision that had batches, and then capped (messages.ts).
+     */
+    const postBatch = async (batch: unknown[], req: IncomingMessage, res: ServerResponse): Promise<true> => {
+      const opensSession = typeof req.headers['mcp-session-id'] !== 'string';
+      if (opensSession || batchOpensSession(batch)) return reject(res, 400, -32600, INITIALIZE_BATCH);
+      const version = req.headers['mcp-protocol-version'];
+      if (!protocolVersionSupported(typeof version === 'string' ? version : undefined)) {
+        return reject(res, 400, -32000, `Bad Request: unsupported MCP-Protocol-Version '${String(version)}'`);
+      }
+      const found = sessionOf(req, res);
+      const transport = found instanceof Promise ? await found : found;
+      if (!transport) return true;
+      const refusal = batchRefusal(batch, transport.protocolVersion);
+      if (refusal) return reject(res, 400, -32600, refusal);
+      const parsed = asMessages(batch);
+      if (typeof parsed === 'string') return reject(res, 400, -32600, `Invalid Request: ${parsed}`);
+      transport.receive(parsed.messages, true, res, req.headers);
+      cluster?.seen(transport);
       return true;
     };
 

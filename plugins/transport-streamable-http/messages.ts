@@ -54,3 +54,35 @@ export function isInitialize(m: JSONRPCMessage): boolean {
 export function protocolVersionSupported(version: string | undefined): boolean {
   return version === undefined || SUPPORTED_PROTOCOL_VERSIONS.includes(version);
 }
+
+/**
+ * JSON-RPC batches left MCP in 2025-06-18. A session that negotiated an earlier revision
+ * (2025-03-26, which named them) keeps them, up to this many messages: a batch is one POST
+ * whose work is many requests, and an uncapped one is a request flood in a single body.
+ */
+export const MAX_BATCH_MESSAGES = 32;
+
+/** The first revision without batches; revisions are dates, so they compare as strings. */
+const BATCHES_REMOVED_IN = '2025-06-18';
+
+/** Whether any member of a batch is an initialize (members not yet checked to be objects). */
+export function batchOpensSession(batch: readonly unknown[]): boolean {
+  return batch.some((m) => typeof m === 'object' && m !== null && (m as { method?: unknown }).method === 'initialize');
+}
+
+/** Why a session that negotiated `version` may not batch at all, or undefined when it may. */
+export function batchesRefused(version: string | undefined): string | undefined {
+  if (!version || version >= BATCHES_REMOVED_IN)
+    return `Invalid Request: JSON-RPC batches are not part of MCP ${version || "this session's protocol revision"} (they were removed in ${BATCHES_REMOVED_IN}); send one message per POST`;
+  return undefined;
+}
+
+/** Why a batch is refused for a session that negotiated `version`, or undefined when it is taken. */
+export function batchRefusal(batch: readonly unknown[], version: string | undefined): string | undefined {
+  return (
+    batchesRefused(version) ??
+    (batch.length > MAX_BATCH_MESSAGES ? `Invalid Request: a batch holds at most ${MAX_BATCH_MESSAGES} messages; this one has ${batch.length}` : undefined)
+  );
+}
+
+export const INITIALIZE_BATCH = 'Invalid Request: initialize cannot be batched; send it alone, as one JSON-RPC object';

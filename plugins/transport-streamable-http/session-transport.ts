@@ -8,6 +8,7 @@ import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, JSONRPCNotification, MessageExtraInfo, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { SharedSessionTransport } from '../../kernel/index.js';
+import { batchesRefused } from './messages.js';
 import { PostExchange } from './post-exchange.js';
 
 export class HttpSessionTransport implements SharedSessionTransport {
@@ -25,8 +26,21 @@ export class HttpSessionTransport implements SharedSessionTransport {
   /** Cluster mode: runs before the initialize answer leaves, so another replica knows the session when the client's next request reaches it. */
   beforeInitializeAnswer?: (answer: JSONRPCMessage) => Promise<JSONRPCMessage>;
   private initializeId: RequestId | undefined;
+  private version: string | undefined;
+  /** Why this session may not batch, worked out once its revision is known (never per POST). */
+  batchesRefused: string | undefined = batchesRefused(undefined);
 
   constructor(readonly sessionId: string) {}
+
+  /** The protocol revision the session negotiated (its initialize answer; a cluster record). */
+  get protocolVersion(): string | undefined {
+    return this.version;
+  }
+
+  set protocolVersion(version: string | undefined) {
+    this.version = version;
+    this.batchesRefused = batchesRefused(version);
+  }
 
   async start(): Promise<void> {}
 
@@ -35,7 +49,7 @@ export class HttpSessionTransport implements SharedSessionTransport {
     this.lastActivity = Date.now();
     const ids: RequestId[] = [];
     for (const m of messages) if ('method' in m && 'id' in m) ids.push(m.id);
-    if (this.beforeInitializeAnswer && messages.length === 1 && 'method' in messages[0]! && messages[0].method === 'initialize') this.initializeId = ids[0];
+    if (messages.length === 1 && 'method' in messages[0]! && messages[0].method === 'initialize') this.initializeId = ids[0];
     if (ids.length === 0) {
       res.writeHead(202, { 'mcp-session-id': this.sessionId });
       res.end();
@@ -67,6 +81,7 @@ export class HttpSessionTransport implements SharedSessionTransport {
     const id = isResponse ? (message as { id: RequestId }).id : options?.relatedRequestId;
     if (isResponse && this.initializeId !== undefined && id === this.initializeId) {
       this.initializeId = undefined;
+      if ('result' in message) this.protocolVersion = String(message.result.protocolVersion);
       if (this.beforeInitializeAnswer) message = await this.beforeInitializeAnswer(message);
     }
     const exchange = id === undefined ? undefined : this.exchanges.get(id);

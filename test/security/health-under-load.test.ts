@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { callTool, connectHttp, errorCode, metaRaw, ROOT, startSwitchboard, stdioServer, TEST_SERVER, text, type Running } from '../support/harness.js';
-import { startPoller } from '../support/health-poller.js';
+import { startHealthPoller } from '../support/health-poller.js';
 
 const MANY_TOOLS = join(ROOT, 'dist/bench/many-tools-server.js');
 const CLIENTS = 4;
@@ -65,7 +65,7 @@ describe('security: /health answers within 100 ms while the pathological request
     await callTool(clients[0]!, 'workflow_count', { n: 1 });
     await callTool(clients[0]!, 'workflow_each', { n: 1 });
 
-    const poller = await startPoller(new URL('/health', sb.url).toString());
+    const poller = await startHealthPoller(new URL('/health', sb.url).toString());
     const answers: { kind: string; r: CallToolResult }[] = [];
     try {
       await Promise.all(
@@ -81,7 +81,7 @@ describe('security: /health answers within 100 ms while the pathological request
     } finally {
       poller.proc.stdin!.end();
     }
-    const health = await poller.done;
+    const health = await poller.finish();
 
     // Each attack was answered, and refused or bounded the way a caller sees it.
     expect(answers).to.have.length(CLIENTS * ROUNDS * 3);

@@ -14,7 +14,7 @@ import { expect } from 'chai';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { callTool, connectHttp, errorCode, startSwitchboard, stdioServer, TEST_SERVER, text, type Running } from '../support/harness.js';
-import { startPoller } from '../support/health-poller.js';
+import { startHealthPoller } from '../support/health-poller.js';
 
 const HEALTH_WITHIN_MS = 100;
 const CLIENTS = 2;
@@ -102,7 +102,7 @@ describe('security: templates that explode or run quadratic end within their bud
     // Once each before timing: a tool's first call compiles its input validator (start-up, not the attack).
     for (const a of ATTACKS) check(a, await callTool(clients[0]!, `workflow_${a.name}`, a.input ?? {}));
 
-    const poller = await startPoller(new URL('/health', sb.url).toString());
+    const poller = await startHealthPoller(new URL('/health', sb.url).toString());
     const answers: { attack: Attack; r: CallToolResult; ms: number }[] = [];
     try {
       await Promise.all(
@@ -120,7 +120,7 @@ describe('security: templates that explode or run quadratic end within their bud
     } finally {
       poller.proc.stdin!.end();
     }
-    const health = await poller.done;
+    const health = await poller.finish();
 
     expect(answers).to.have.length(CLIENTS * ROUNDS * ATTACKS.length);
     for (const { attack, r } of answers) check(attack, r);

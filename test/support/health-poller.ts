@@ -1,9 +1,10 @@
 /**
- * A /health poller in a separate process, so that a test's own work (building and parsing
- * large messages) never counts as the gateway's delay: the attack suites under
- * test/security/ run it while they attack and assert every answer came within 100 ms.
+ * What a flood test watches from outside the gateway: /health latencies from a separate
+ * process (the flooding client's own work never counts as the gateway's delay), and the
+ * gateway's resident memory as the kernel reports it (/proc/<pid>/status, VmRSS).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 
 /**
  * Polls /health one request at a time (the next 5 ms after the last answered) until its
@@ -30,20 +31,24 @@ process.stdin.resume();
 })();
 `;
 
-export interface Poller {
-  proc: ChildProcess;
-  done: Promise<{ ms: number; status: number }[]>;
+export interface HealthPoll {
+  ms: number;
+  status: number;
 }
 
-export async function startPoller(url: string): Promise<Poller> {
+export interface HealthPoller {
+  proc: ChildProcess;
+  /** Stops polling; resolves every poll made. */
+  finish(): Promise<HealthPoll[]>;
+}
+
+export async function startHealthPoller(url: string): Promise<HealthPoller> {
   const proc = spawn(process.execPath, ['-e', POLLER, url], { stdio: ['pipe', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   proc.stdout.on('data', (c: Buffer) => (out += c.toString()));
-  const done = new Promise<{ ms: number; status: number }[]>((resolve, reject) => {
-    proc.once('exit', (code) =>
-      code === 0 ? resolve(JSON.parse(out) as { ms: number; status: number }[]) : reject(new Error(`health poller exited ${code}: ${err}`)),
-    );
+  const done = new Promise<HealthPoll[]>((resolve, reject) => {
+    proc.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out) as HealthPoll[]) : reject(new Error(`health poller exited ${code}: ${err}`))));
   });
   await new Promise<void>((resolve, reject) => {
     proc.stderr.on('data', (c: Buffer) => {
@@ -52,5 +57,63 @@ export async function startPoller(url: string): Promise<Poller> {
     });
     done.catch(reject);
   });
-  return { proc, done };
+  return {
+    proc,
+    finish: () => {
+      proc.stdin?.end();
+      return done;
+    },
+  };
+}
+
+/** Runs `work` while /health at `url` is polled; resolves its result and every poll. */
+export async function whilePolling<T>(url: string, work: () => Promise<T>): Promise<{ result: T; polls: HealthPoll[] }> {
+  const poller = await startHealthPoller(url);
+  try {
+    const result = await work();
+    return { result, polls: await poller.finish() };
+  } catch (err) {
+    await poller.finish().catch(() => undefined);
+    throw err;
+  }
+}
+
+/** One line saying how the polls went, for an assertion's message. */
+export function describePolls(polls: readonly HealthPoll[]): string {
+  const sorted = polls.map((h) => Math.round(h.ms)).sort((a, b) => a - b);
+  return `${polls.length} polls; slowest ${sorted[sorted.length - 1]} ms; median ${sorted[sorted.length >> 1]} ms; top ${sorted.slice(-5).join(', ')} ms`;
+}
+
+/** The resident set of process `pid` in MiB, as the kernel counts it. */
+export async function rssMiB(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  const kb = /^VmRSS:\s+(\d+) kB$/m.exec(status);
+  if (!kb) throw new Error(`/proc/${pid}/status has no VmRSS line`);
+  return Number(kb[1]) / 1024;
+}
+
+/**
+ * Runs `total` tasks, `concurrency` at a time, sampling the RSS of `pid` every `sampleEvery`
+ * completions; resolves the results in order and the largest RSS seen.
+ */
+export async function flood<T>(
+  total: number,
+  concurrency: number,
+  task: (i: number) => Promise<T>,
+  pid: number,
+  sampleEvery = 500,
+): Promise<{ results: T[]; peakMiB: number }> {
+  const results: T[] = new Array<T>(total);
+  let next = 0;
+  let done = 0;
+  let peakMiB = await rssMiB(pid);
+  const worker = async () => {
+    while (next < total) {
+      const i = next++;
+      results[i] = await task(i);
+      if (++done % sampleEvery === 0) peakMiB = Math.max(peakMiB, await rssMiB(pid));
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return { results, peakMiB: Math.max(peakMiB, await rssMiB(pid)) };
 }
