@@ -15,6 +15,11 @@ export class TokenBucket {
     this.last = now;
   }
 
+  /** Whether the bucket would be full again by `now` (nothing taken lately): it can be forgotten. */
+  refilledBy(now: number): boolean {
+    return this.tokens + ((now - this.last) / 1000) * this.perSecond >= this.burst;
+  }
+
   /** Takes `cost` tokens; returns 0 when taken, else how many ms until they would be there. */
   take(cost: number, now: number): number {
     this.tokens = Math.min(this.burst, this.tokens + ((now - this.last) / 1000) * this.perSecond);

@@ -25,9 +25,32 @@ export class TrustedProxies {
 
   trusts(req: IncomingMessage): boolean {
     const peer = req.socket.remoteAddress;
-    if (!this.any || !peer) return false;
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(peer);
-    return mapped ? this.list.check(mapped[1]!, 'ipv4') : this.list.check(peer, isIP(peer) === 6 ? 'ipv6' : 'ipv4');
+    return this.any && peer !== undefined && this.trustsAddress(peer);
+  }
+
+  private trustsAddress(address: string): boolean {
+    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+    if (mapped) return this.list.check(mapped[1]!, 'ipv4');
+    const family = isIP(address);
+    return family !== 0 && this.list.check(address, family === 6 ? 'ipv6' : 'ipv4');
+  }
+
+  /**
+   * The address of the client behind the request, for counting what one client does: the
+   * peer, or, when the peer is a trusted proxy, the nearest X-Forwarded-For hop that is not
+   * one (hops further left were written by whoever sent the request, and prove nothing).
+   */
+  clientAddress(req: IncomingMessage): string {
+    const peer = req.socket.remoteAddress ?? 'unknown';
+    if (!this.any || !this.trustsAddress(peer)) return peer;
+    const header = req.headers['x-forwarded-for'];
+    const hops = (Array.isArray(header) ? header.join(',') : (header ?? '')).split(',').map((h) => h.trim());
+    for (let i = hops.length - 1; i >= 0; i--) {
+      const hop = hops[i]!;
+      if (isIP(hop) === 0) break;
+      if (!this.trustsAddress(hop)) return hop;
+    }
+    return peer;
   }
 
   /** Removes forwarded headers an untrusted peer sent, so nothing downstream believes them. */

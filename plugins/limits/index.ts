@@ -19,7 +19,7 @@ import {
 import { exceedsDepth } from './json-depth.js';
 import { callerOf, countOf, isPerson } from './session-callers.js';
 import { SessionLeases } from './session-leases.js';
-import { TokenBucket } from './token-bucket.js';
+import { TokenBucket } from '../../lib/limits/token-bucket.js';
 
 const BUCKET = Symbol('limits:bucket');
 

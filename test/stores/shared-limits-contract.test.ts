@@ -12,7 +12,7 @@ import { openRedis, type RedisConnection } from '../../lib/redis/connection.js';
 import { MemoryReplayGuard } from '../../lib/replay/memory-replay-guard.js';
 import { RedisRateLimiter } from '../../plugins/cluster-redis/rate-limiter.js';
 import { RedisReplayGuard } from '../../plugins/cluster-redis/replay-guard.js';
-import { MemoryRateLimiter } from '../../plugins/limits/memory-rate-limiter.js';
+import { MemoryRateLimiter } from '../../lib/limits/memory-rate-limiter.js';
 import { RedisGrantStore } from '../../plugins/cluster-redis/grant-store.js';
 import { eventually } from '../support/harness.js';
 import { redisServerMissing, type RedisServer, startRedis, startRedisOrSkip } from '../support/redis-server.js';
