@@ -82,6 +82,8 @@ export type {
   OAuthServerSettings,
   PresetRule,
   RedisSettings,
+  RegistrationMode,
+  RegistrationSettings,
   SecretRef,
   Settings,
   TokenExchangeBroker,

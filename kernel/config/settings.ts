@@ -40,6 +40,20 @@ export interface TokenExchangeBroker {
   allowPrivateIP: boolean;
 }
 
+export type RegistrationMode = 'open' | 'token' | 'closed';
+
+/** aggregator.oauth.server.registration: who may register a client, and the bounds on what they register. */
+export interface RegistrationSettings {
+  /** Absent: `token` when token is set, `closed` when public is false, else `open`. */
+  mode?: RegistrationMode;
+  /** Deprecated: false closes registration (mode says it now). */
+  public: boolean;
+  token?: SecretValue;
+  maxClients: number;
+  unusedClientHours: number;
+  perAddress: { perMinute: number; burst: number };
+}
+
 export interface OAuthServerSettings {
   enabled: boolean;
   baseUrl?: string;
@@ -51,7 +65,7 @@ export interface OAuthServerSettings {
   tokenExchangeBroker?: TokenExchangeBroker;
   allowPrivateIPClientMetadata: boolean;
   allowPrivateIPRedirectURIs: boolean;
-  registration: { public: boolean; token?: SecretValue };
+  registration: RegistrationSettings;
   storage: { persistent: boolean; encryptionKey?: SecretValue };
 }
 

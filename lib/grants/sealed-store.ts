@@ -92,7 +92,10 @@ export class SealedStore {
       const raw = await this.store.get(kind, storedKey);
       if (!raw) continue;
       try {
-        out.push({ storedKey, record: { payload: this.open(`${kind}/${storedKey}`, raw.value) as T } });
+        out.push({
+          storedKey,
+          record: { payload: this.open(`${kind}/${storedKey}`, raw.value) as T, ...(raw.expiresAt !== undefined ? { expiresAt: raw.expiresAt } : {}) },
+        });
       } catch (err) {
         this.onUnreadable(kind, (err as Error).message);
       }

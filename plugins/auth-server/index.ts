@@ -10,7 +10,9 @@
 import { definePlugin } from '../../kernel/index.js';
 import { MemoryGrantStore } from '../../lib/grants/memory-grant-store.js';
 import { MemoryReplayGuard } from '../../lib/replay/memory-replay-guard.js';
+import { MemoryRateLimiter } from '../../lib/limits/memory-rate-limiter.js';
 import { Accounts } from './accounts.js';
+import { ClientLedger } from './client-ledger.js';
 import { BearerAuthenticator } from './bearer.js';
 import { DpopVerifier } from './dpop.js';
 import { resolveBroker } from './broker-settings.js';
@@ -31,7 +33,8 @@ export default definePlugin<{ discoveryRetrySeconds: number }>({
   description: 'OAuth 2.1 authorization server for the MCP endpoint, signing people in at an OIDC identity provider.',
   provides: ['authenticator', 'caller-tokens'],
   // Its cache of verified tokens listens on it until stop, so it stops before the connection closes.
-  uses: ['broadcast'],
+  // rate-limiter (cluster mode): registrations per client address counted across replicas.
+  uses: ['broadcast', 'rate-limiter'],
   claims: ['oauth-server'],
   optionsSchema: {
     type: 'object',
@@ -116,6 +119,8 @@ export default definePlugin<{ discoveryRetrySeconds: number }>({
         verified = new VerifiedTokens(now, kernel.services.find('broadcast'));
         await verified.start();
         const tokens = verified;
+        const clients = new ClientLedger(store, settings.registration, now);
+        await clients.load();
         // Loaded only now: an endpoint without OAuth never pays for oidc-provider.
         const { createProvider } = await import('./provider.js');
         const provider = await createProvider(
@@ -126,10 +131,16 @@ export default definePlugin<{ discoveryRetrySeconds: number }>({
           now,
           log,
           (revocation) => tokens.revoked(revocation),
+          clients,
         );
         const proxies = new TrustedProxies(settings.trustedProxyCIDRs);
         const router = kernel.services.get('http').router;
-        mountRoutes(router, { provider, settings, proxies });
+        mountRoutes(router, {
+          provider,
+          settings,
+          proxies,
+          registration: { clients, limiter: kernel.services.find('rate-limiter') ?? new MemoryRateLimiter() },
+        });
         mountSignIn(router, {
           provider,
           idp,
@@ -152,7 +163,7 @@ export default definePlugin<{ discoveryRetrySeconds: number }>({
           verified: tokens,
         });
         log.info(
-          `OAuth protection on: issuer ${settings.issuer}, audience ${settings.audience}, sign-in at ${settings.idp.issuer}, ${settings.storage.persistent ? 'persistent' : 'in-memory'} grants`,
+          `OAuth protection on: issuer ${settings.issuer}, audience ${settings.audience}, sign-in at ${settings.idp.issuer}, ${settings.storage.persistent ? 'persistent' : 'in-memory'} grants, registration ${settings.registration.mode}`,
         );
       },
       async stop() {

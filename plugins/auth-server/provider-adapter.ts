@@ -5,6 +5,7 @@
  */
 import type { Adapter, AdapterFactory, AdapterPayload } from 'oidc-provider';
 import type { SealedStore } from '../../lib/grants/sealed-store.js';
+import { CLIENT, CLIENT_INDEX, type ClientLedger } from './client-ledger.js';
 import { tokenDigest, type Revocation } from './verified-tokens.js';
 
 const GRANT_ID = 'grantId';
@@ -18,21 +19,30 @@ const USER_CODE = 'userCode';
 
 /** The model whose records are access tokens (an opaque token's id is the token itself). */
 const ACCESS_TOKEN = 'AccessToken';
+const GRANT = 'Grant';
 
 /**
  * `revoked` hears every access token deleted before its expiry and every grant revoked, after
  * the records are gone, so the replicas' caches of verified tokens drop their copies.
+ * `clients` bounds registered clients: a registered client is stored with its expiry while
+ * unused, and each grant saved moves its client's expiry past the grant's end.
  */
 export function providerAdapter(
   store: SealedStore,
   now: () => number,
   revoked: (revocation: Revocation) => Promise<void> = () => Promise.resolve(),
+  clients?: ClientLedger,
 ): AdapterFactory {
   return (model: string): Adapter => {
     const byIndex = async (key: string, value: string): Promise<AdapterPayload | undefined> =>
       (await store.findBy<AdapterPayload>(model, key, value))[0]?.record.payload;
     return {
       async upsert(id, payload, expiresIn) {
+        if (model === CLIENT && clients) {
+          await store.put(model, id, { payload, expiresAt: clients.registered(id), index: { [CLIENT_INDEX.key]: CLIENT_INDEX.value } });
+          return;
+        }
+        if (model === GRANT && clients && payload.clientId && expiresIn) await clients.granted(payload.clientId, Math.floor(now()) + expiresIn);
         const index: Record<string, string> = {};
         if (payload.grantId) index[GRANT_ID] = payload.grantId;
         if (payload.uid) index[UID] = payload.uid;

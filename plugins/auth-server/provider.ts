@@ -21,6 +21,7 @@ import type { Revocation } from './verified-tokens.js';
 import { INTERACTION_PATH, OIDC_SCOPES, RESOURCE_SCOPE, ROUTES, sameResource, SILENT_PARAM } from './paths.js';
 import type { SealedStore } from '../../lib/grants/sealed-store.js';
 import type { AuthServerSettings } from './settings.js';
+import type { ClientLedger } from './client-ledger.js';
 
 interface Keys {
   signing: JWK;
@@ -52,12 +53,13 @@ export async function createProvider(
   now: () => number,
   log: { debug(m: string): void; error(m: string): void },
   revoked: (revocation: Revocation) => Promise<void>,
+  clients: ClientLedger,
 ): Promise<Provider> {
   const keys = await keysFrom(store);
   const refreshTtl = (accountId: string | undefined): number =>
     refreshTokenLifetime(now(), settings.sessionSeconds, accountId ? accounts.cached(accountId)?.tokens.sessionEndsAt : undefined);
   const configuration: Configuration = {
-    adapter: providerAdapter(store, now, revoked),
+    adapter: providerAdapter(store, now, revoked, clients),
     // Broker clients are seeded from the configuration; every other client registers itself.
     clients: exchange.broker ? brokerClientMetadata(exchange.broker) : [],
     findAccount: async (ctx: KoaContextWithOIDC, sub: string) => {
@@ -102,9 +104,12 @@ export async function createProvider(
     },
     features: {
       devInteractions: { enabled: false },
+      // Gated in front too (registration.ts): closed is not advertised, token is checked twice.
       registration: {
-        enabled: true,
-        initialAccessToken: settings.registration.token ?? !settings.registration.public,
+        enabled: settings.registration.mode !== 'closed',
+        initialAccessToken: settings.registration.mode === 'token' ? settings.registration.token! : false,
+        // No RFC 7592 token: nothing here reads or manages a registration afterwards, and each would be one more record per registration.
+        issueRegistrationAccessToken: false,
       },
       revocation: { enabled: true },
       introspection: { enabled: true },

@@ -10,6 +10,7 @@ import type { default as Router, RouterContext } from '@koa/router';
 import type Provider from 'oidc-provider';
 import { redirectUriProblem } from './redirect-guard.js';
 import { RESOURCE_SCOPE, ROUTES, SILENT_PARAM } from './paths.js';
+import { registrationHandler, type RegistrationDeps } from './registration.js';
 import type { TrustedProxies } from '../../lib/net/trusted-proxies.js';
 import type { AuthServerSettings } from './settings.js';
 
@@ -17,27 +18,16 @@ export const RESOURCE_METADATA_PATH = '/.well-known/oauth-protected-resource';
 const AS_METADATA_PATH = '/.well-known/oauth-authorization-server';
 const OIDC_DISCOVERY_PATH = '/.well-known/openid-configuration';
 
-/** oidc-provider's own limit for request bodies. */
-const REGISTRATION_LIMIT = 56 * 1024;
-
-async function readBody(req: IncomingMessage, limit: number): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > limit) throw new Error(`the registration body is larger than ${limit} bytes`);
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 function oauthError(ctx: RouterContext, error: string, description: string): void {
   ctx.status = 400;
   ctx.set('cache-control', 'no-store');
   ctx.body = { error, error_description: description };
 }
 
-export function mountRoutes(router: Router, deps: { provider: Provider; settings: AuthServerSettings; proxies: TrustedProxies }): void {
+export function mountRoutes(
+  router: Router,
+  deps: { provider: Provider; settings: AuthServerSettings; proxies: TrustedProxies; registration: Pick<RegistrationDeps, 'limiter' | 'clients'> },
+): void {
   const { settings } = deps;
   const callback = deps.provider.callback() as (req: IncomingMessage, res: ServerResponse) => Promise<void>;
   const handOver = async (ctx: RouterContext, path?: string) => {
@@ -78,29 +68,7 @@ export function mountRoutes(router: Router, deps: { provider: Provider; settings
   ]) {
     router.all(path, (ctx) => handOver(ctx));
   }
-  // Redirect URIs are checked at registration too, so a client learns at once, not at its first sign-in.
-  router.post(ROUTES.registration, async (ctx) => {
-    if (!ctx.is('application/json')) return handOver(ctx);
-    let raw: string;
-    try {
-      raw = await readBody(ctx.req, REGISTRATION_LIMIT);
-    } catch (err) {
-      return oauthError(ctx, 'invalid_request', (err as Error).message);
-    }
-    let uris: unknown;
-    try {
-      uris = (JSON.parse(raw) as { redirect_uris?: unknown }).redirect_uris;
-    } catch {
-      return oauthError(ctx, 'invalid_request', 'the registration body is not valid JSON');
-    }
-    for (const uri of Array.isArray(uris) ? uris : []) {
-      const problem = typeof uri === 'string' ? await redirectUriProblem(uri, settings.allowPrivateRedirectURIs) : undefined;
-      if (problem) return oauthError(ctx, 'invalid_redirect_uri', problem);
-    }
-    // The body is read; oidc-provider takes it from here instead of the stream.
-    (ctx.req as IncomingMessage & { body?: string }).body = raw;
-    await handOver(ctx);
-  });
+  router.post(ROUTES.registration, registrationHandler({ ...deps.registration, settings, proxies: deps.proxies, handOver: (ctx) => handOver(ctx) }));
   router.all(ROUTES.registration, (ctx) => handOver(ctx));
   router.all(`${ROUTES.registration}/:id`, (ctx) => handOver(ctx));
   router.get(AS_METADATA_PATH, (ctx) => handOver(ctx, OIDC_DISCOVERY_PATH));

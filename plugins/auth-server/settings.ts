@@ -3,7 +3,15 @@
  * the audience decided. Resolution happens once at start; a missing secret stops startup
  * with the field that named it.
  */
-import { resolveSecretValue, SwitchboardError, type OAuthServerSettings, type ResolveContext, type Settings } from '../../kernel/index.js';
+import {
+  resolveSecretValue,
+  SwitchboardError,
+  type OAuthServerSettings,
+  type RateLimit,
+  type RegistrationMode,
+  type ResolveContext,
+  type Settings,
+} from '../../kernel/index.js';
 
 export interface IdentityProviderSettings {
   issuer: string;
@@ -12,6 +20,18 @@ export interface IdentityProviderSettings {
   scopes: string[];
   /** Discovery and JWKS may reach a private or loopback address (idp.allowPrivateIPOIDC). */
   allowPrivate: boolean;
+}
+
+/** Who may register a client and how much: docs/oauth-server.md, "Registration". */
+export interface RegistrationBounds {
+  mode: RegistrationMode;
+  /** The initial access token (mode `token`). */
+  token?: string;
+  maxClients: number;
+  /** How long a client with no grant is kept. */
+  unusedSeconds: number;
+  /** Registrations per client address; undefined: not counted. */
+  perAddress?: RateLimit;
 }
 
 export interface AuthServerSettings {
@@ -24,7 +44,7 @@ export interface AuthServerSettings {
   trustedProxyCIDRs: string[];
   allowPrivateClientMetadata: boolean;
   allowPrivateRedirectURIs: boolean;
-  registration: { public: boolean; token?: string };
+  registration: RegistrationBounds;
   /** Persistent storage with its key, or memory. */
   storage: { persistent: true; key: string } | { persistent: false };
 }
@@ -73,11 +93,27 @@ export function resolveAuthSettings(all: Settings, ctx: ResolveContext): AuthSer
     trustedProxyCIDRs: s.trustedProxyCIDRs,
     allowPrivateClientMetadata: s.allowPrivateIPClientMetadata,
     allowPrivateRedirectURIs: s.allowPrivateIPRedirectURIs,
-    registration: {
-      public: s.registration.public,
-      ...(s.registration.token !== undefined ? { token: secret('registration.token', s.registration.token) } : {}),
-    },
+    registration: resolveRegistration(s.registration, secret),
     storage,
+  };
+}
+
+function resolveRegistration(
+  r: OAuthServerSettings['registration'],
+  secret: (field: string, value: NonNullable<typeof r.token>) => string,
+): RegistrationBounds {
+  const mode: RegistrationMode = r.mode ?? (r.token !== undefined ? 'token' : r.public ? 'open' : 'closed');
+  if (mode === 'token' && r.token === undefined)
+    throw new AuthSettingsError('registration.token', 'is required when registration.mode is token (the initial access token clients present)');
+  if (mode !== 'token' && r.token !== undefined)
+    throw new AuthSettingsError('registration.token', `is set, but registration.mode is ${mode}: set mode: token to require it, or remove it`);
+  const { perMinute, burst } = r.perAddress;
+  return {
+    mode,
+    ...(mode === 'token' ? { token: secret('registration.token', r.token!) } : {}),
+    maxClients: r.maxClients,
+    unusedSeconds: Math.round(r.unusedClientHours * 3600),
+    ...(perMinute > 0 ? { perAddress: { callsPerSecond: perMinute / 60, burst } } : {}),
   };
 }
 
