@@ -72,6 +72,7 @@ export { errorResult, objectResult } from './mcp/shared/results.js';
 // Configuration: settings, the snapshot, documents and their checks.
 export type {
   AggregatorLimits,
+  AllowedCommand,
   AggregatorSettings,
   AuthorizationSettings,
   BrokerTarget,
@@ -84,6 +85,7 @@ export type {
   RedisSettings,
   RegistrationMode,
   RegistrationSettings,
+  RuntimeServerSettings,
   SecretRef,
   Settings,
   TokenExchangeBroker,

@@ -3,18 +3,24 @@
  * Problems fail it (exit 1). What is valid but would not run here, a stdio server whose
  * command is not on this machine's PATH, is a warning: check may run in CI on another machine
  * than serve, but a person checking their own setup must hear it before the server fails on
- * every retry.
+ * every retry. So is a bare interpreter or package runner in runtimeServers.allowedCommands:
+ * valid, and a door to any program for whoever may create servers.
  */
+import { join } from 'node:path';
 import { BUILT_IN_PLUGINS } from '../built-in-plugins.js';
 import { ConfigInvalidError, formatConfigProblem } from '../../kernel/errors.js';
 import { Kernel } from '../../kernel/kernel.js';
 import { createLogger } from '../../kernel/log.js';
 import { commandLine } from '../../kernel/config/command-line.js';
+import { SETTINGS_FILE } from '../../kernel/config/pipeline.js';
 import type { ConfigSnapshot } from '../../kernel/config/snapshot.js';
 import { commandFound } from '../../lib/process/find-command.js';
+import { unpinnedCodeRunners, unpinnedWarning } from '../../plugins/core-tools/allowed-commands.js';
 
 function warnings(s: ConfigSnapshot): string[] {
   const out: string[] = [];
+  const settingsFile = join(s.configPath, SETTINGS_FILE);
+  for (const executable of unpinnedCodeRunners(s.settings)) out.push(`${settingsFile}: warning: ${unpinnedWarning(executable)}`);
   for (const { value: def, origin } of s.mcpServers.values()) {
     const executable = def.type === 'stdio' ? commandLine(def)[0] : undefined;
     if (executable && !commandFound(executable, s.configPath))

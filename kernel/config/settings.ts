@@ -173,6 +173,19 @@ export interface AuthorizationSettings {
   policiesPath: string;
 }
 
+/**
+ * An executable a server created through a core tool may start: a bare string admits any
+ * arguments; `{command, args}` pins them, one glob per position, the count exact unless the
+ * last is `...` (any further arguments).
+ */
+export type AllowedCommand = string | { command: string; args: string[] };
+
+export interface RuntimeServerSettings {
+  allowedCommands?: AllowedCommand[];
+  /** Loader and interpreter variables (NODE_OPTIONS, PATH, ...) such a server may set all the same. */
+  allowedEnv: string[];
+}
+
 export type PluginSetting = boolean | { enabled?: boolean; module?: string; options?: Record<string, unknown> };
 
 export interface Settings {
@@ -182,7 +195,7 @@ export interface Settings {
   auth?: Record<string, unknown>;
   toolsetPresets: Record<string, ToolsetPresetSpec>;
   authorization: AuthorizationSettings;
-  runtimeServers: { allowedCommands?: string[] };
+  runtimeServers: RuntimeServerSettings;
   /** What definitions written through core tools may reference (`${NAME}`, `{fromFile}`). */
   secrets: { allowedEnv: string[]; allowedDirs: string[] };
   writesAsCaller?: { orchestratorAudience?: string };

@@ -6,6 +6,7 @@ import {
   ConflictError,
   coreTool,
   coreToolName,
+  ForbiddenError,
   isActiveState,
   NotFoundError,
   permits,
@@ -24,7 +25,7 @@ import {
 import { schemaErrors, SERVER_TYPES, warnings, withoutDefaults } from './definition-checks.js';
 import { keepRedactedSecrets } from './kept-secrets.js';
 import { detect } from './detect.js';
-import { checkRuntimeCommand } from './runtime-commands.js';
+import { checkRuntimeCommand, checkRuntimeEnv } from './runtime-commands.js';
 import { checkReferences } from './references.js';
 import { checkRuntimeUrl, newUrl } from './runtime-urls.js';
 import { outboundPolicy } from '../../lib/net/outbound-policy.js';
@@ -109,6 +110,17 @@ export function mcpServerTools(kernel: KernelApi, prefix: string): ToolDefinitio
     };
     checkReferences('auth.tokenExchange', secretFile(a), secretFile(stored), principal, settings, kernel.config.configPath);
   };
+  /** What create would refuse under runtimeServers, as validate's errors. */
+  const runtimeRefusals = (def: McpServerDefinition): string[] =>
+    [() => checkRuntimeCommand(kernel.settings(), def), () => checkRuntimeEnv(kernel.settings(), def.env)].flatMap((check) => {
+      try {
+        check();
+        return [];
+      } catch (err) {
+        if (err instanceof ForbiddenError) return [err.message];
+        throw err;
+      }
+    });
   const remove = async (edits: ConfigEdits, call: CallContext, name: string, l: ReturnType<typeof located>): Promise<JsonObject> => {
     const state = kernel.services.get('upstreams').status(name)?.state ?? 'stopped';
     // Only a server that is (or is about to be) serving is protected; a failed, unreachable
@@ -161,6 +173,7 @@ export function mcpServerTools(kernel: KernelApi, prefix: string): ToolDefinitio
         return administer(kernel, call, serverResource(body), 'create', async (principal) => {
           checkDefinition(a.name as string, a);
           checkRuntimeCommand(kernel.settings(), body);
+          checkRuntimeEnv(kernel.settings(), body.env);
           references(principal, a);
           await checkRuntimeUrl(kernel.settings(), body);
           return kernel.config.exclusive(async (edits) => {
@@ -207,7 +220,10 @@ export function mcpServerTools(kernel: KernelApi, prefix: string): ToolDefinitio
           return administer(kernel, call, serverResource(nextDef), 'update', async (principal) => {
             checkDefinition(a.name as string, next);
             references(principal, a, l.value);
-            if (a.command !== undefined || a.args !== undefined || a.type !== undefined) checkRuntimeCommand(kernel.settings(), nextDef);
+            const runs = a.command !== undefined || a.args !== undefined || a.type !== undefined;
+            if (runs) checkRuntimeCommand(kernel.settings(), nextDef);
+            // env replaces the map: the variables checked are those the server would start with.
+            if (runs || a.env !== undefined) checkRuntimeEnv(kernel.settings(), nextDef.env);
             if (newUrl(l.value, nextDef)) {
               await checkRuntimeUrl(kernel.settings(), nextDef);
               // The operator's server now goes where a caller said: its connections obey the policy from here on.
@@ -238,7 +254,9 @@ export function mcpServerTools(kernel: KernelApi, prefix: string): ToolDefinitio
       properties: DEFINITION,
       required: ['name', 'type'],
       run: async (a) => {
-        const errors = schemaErrors(structuredClone(a));
+        const invalid = schemaErrors(structuredClone(a));
+        // Only a well-formed definition is read for what it would run.
+        const errors = invalid.length ? invalid : runtimeRefusals(a as unknown as McpServerDefinition);
         const exists = kernel.config.snapshot.mcpServers.has(a.name as string);
         const report = { valid: errors.length === 0, errors, warnings: warnings(a, kernel.config.configPath, exists) };
         return validationReply('mcpserver', a.name as string, report);

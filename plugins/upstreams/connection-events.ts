@@ -20,6 +20,8 @@ export interface ConnectionEvents {
   onResourceUpdated(conn: UpstreamConnection, uri: string): void;
   /** The outbound policy of the current settings (for servers whose URL a caller chose). */
   outbound(): OutboundPolicy;
+  /** runtimeServers.allowedEnv of the current settings. */
+  allowedEnv(): readonly string[];
   /** The error a call gets while this server is not running (it names the call that starts it). */
   unavailable(conn: UpstreamConnection): ServerUnavailableError;
   /** The limits a tool list is held to, as configured now. */

@@ -172,6 +172,7 @@ export class UpstreamConnection implements ServedLists {
         log: this.log,
         onSecret: (value) => events.onSecret(value),
         outbound: () => events.outbound(),
+        allowedEnv: () => events.allowedEnv(),
         ...(this.bearer ? { bearer: this.bearer } : {}),
       });
     } catch (err) {

@@ -114,6 +114,7 @@ export class Upstreams implements UpstreamRegistry {
           unavailable: (c) => this.unavailableFor(c),
           toolLimits: this.toolLimits,
           outbound: () => outboundPolicy(this.kernel.settings()),
+          allowedEnv: () => this.kernel.settings().runtimeServers.allowedEnv,
           onResourceUpdated: (c, uri) => this.emit({ type: 'updated', server: c.name, uri }),
           perPerson: (d) => {
             const mode = personModeOf(d);
@@ -233,6 +234,7 @@ export class Upstreams implements UpstreamRegistry {
               unavailable: (c) => this.unavailableFor(c),
               toolLimits: this.toolLimits,
               outbound: () => outboundPolicy(this.kernel.settings()),
+              allowedEnv: () => this.kernel.settings().runtimeServers.allowedEnv,
               onResourceUpdated: () => undefined,
               unauthorized: () => {
                 onRefused();

@@ -102,6 +102,7 @@ describe('a call run as a task runs as a task of its upstream (in process)', fun
       outbound: () => {
         throw new Error('no remote server here');
       },
+      allowedEnv: () => [],
       unavailable: (c) => new ServerUnavailableError(c.name, 'not running'),
       toolLimits: () => ({ maxToolsPerServer: 100, maxToolNameLength: 100 }),
     });

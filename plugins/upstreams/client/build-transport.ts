@@ -5,9 +5,11 @@
  */
 import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { commandLine, type Logger, type McpServerDefinition } from '../../../kernel/index.js';
+import { commandLine, ForbiddenError, type Logger, type McpServerDefinition } from '../../../kernel/index.js';
 import type { OutboundPolicy } from '../../../lib/net/outbound-policy.js';
-import { resolvedSecrets } from '../resolved-secrets.js';
+import { resolveCommand } from '../../../lib/process/find-command.js';
+import { loaderVariables } from '../../../lib/process/loader-env.js';
+import { operatorWritten, resolvedSecrets } from '../resolved-secrets.js';
 import { ChildProcessTransport } from './child-process-transport.js';
 import type { BearerSource } from './http-client-transport.js';
 import { remoteTransport } from './remote-transport.js';
@@ -19,6 +21,8 @@ export interface TransportNeeds {
   /** A value resolved for env or headers that must never appear in a log or result. */
   onSecret: (value: string) => void;
   outbound(): OutboundPolicy;
+  /** runtimeServers.allowedEnv: loader variables a tool-written definition may set all the same. */
+  allowedEnv(): readonly string[];
   /** Set for a connection made with one owner's grant. */
   bearer?: BearerSource;
 }
@@ -33,8 +37,20 @@ export async function buildTransport(d: McpServerDefinition, needs: TransportNee
   }
   if (d.type === 'stdio') {
     const [command, ...args] = commandLine(d);
+    // A definition written through a core tool was checked when written; this holds for one
+    // that reached the store another way (an older release, a resource written directly).
+    const refused = operatorWritten(d) ? [] : loaderVariables(d.env, needs.allowedEnv());
+    if (refused.length) {
+      throw new ForbiddenError(`env ${refused.join(', ')} may not be set by a server created through Switchboard (runtimeServers.allowedEnv); not started`, {
+        variables: refused,
+      });
+    }
+    // The program allowedCommands admitted by name is the one on Switchboard's PATH, not on the PATH env sets.
+    const executable = resolveCommand(command!, needs.configPath);
+    if (executable === undefined) throw new Error(`command '${command!}' is not found on Switchboard's PATH (or relative to ${needs.configPath})`);
     return new ChildProcessTransport({
-      command: command!,
+      command: executable,
+      argv0: command!,
       args,
       env: { ...getDefaultEnvironment(), ...env },
       cwd: needs.configPath,

@@ -27,7 +27,10 @@ function parseMessage(line: string): JSONRPCMessage | string {
 }
 
 export interface ChildProcessParams {
+  /** The executable's path. */
   command: string;
+  /** argv[0] as the program sees it: the name the definition wrote. */
+  argv0?: string;
   args: string[];
   env: Record<string, string>;
   cwd?: string;
@@ -63,6 +66,7 @@ export class ChildProcessTransport implements Transport {
   start(): Promise<void> {
     return new Promise((resolve, reject) => {
       const child = spawn(this.params.command, this.params.args, {
+        ...(this.params.argv0 !== undefined ? { argv0: this.params.argv0 } : {}),
         env: this.params.env,
         cwd: this.params.cwd,
         stdio: ['pipe', 'pipe', 'pipe'],
