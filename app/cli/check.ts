@@ -31,10 +31,29 @@ function warnings(s: ConfigSnapshot): string[] {
   return out;
 }
 
+/**
+ * The log check runs with: errors as before, and the file store's warnings about links it
+ * skipped kept to be said among check's own warnings (the rest of the startup chatter is not
+ * check's to repeat).
+ */
+function checkLogger(storeWarnings: string[]) {
+  return createLogger({
+    level: 'warn',
+    sink: {
+      write: (line) => {
+        const warn = / WARN +\[[^\]]*:store-files\] (.*)$/.exec(line.trimEnd());
+        if (warn) storeWarnings.push(`warning: ${warn[1]!}`);
+        else if (/^\S+ ERROR /.test(line)) process.stderr.write(line);
+      },
+    },
+  });
+}
+
 export async function check(configPath: string): Promise<number> {
   try {
-    const s = await Kernel.check({ plugins: BUILT_IN_PLUGINS, configPath, log: createLogger({ level: 'error' }) });
-    const warned = warnings(s);
+    const storeWarnings: string[] = [];
+    const s = await Kernel.check({ plugins: BUILT_IN_PLUGINS, configPath, log: checkLogger(storeWarnings) });
+    const warned = [...storeWarnings, ...warnings(s)];
     for (const w of warned) process.stderr.write(`${w}\n`);
     const tail = warned.length ? `, ${warned.length} warning${warned.length === 1 ? '' : 's'}` : '';
     process.stdout.write(`${configPath}: OK (${s.mcpServers.size} MCP servers, ${s.workflows.size} workflows${tail})\n`);

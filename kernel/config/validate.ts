@@ -68,10 +68,24 @@ function acceptedNames(root: unknown, schemaPath: string): string[] {
   return typeof properties === 'object' && properties !== null ? Object.keys(properties) : [];
 }
 
+/**
+ * A key as a problem may quote it: a name (what a mistyped field is) as written, anything else
+ * not at all. A document that is not a definition (a link to /etc/shadow: each line ending in
+ * ':' parses as a key) must not have its lines printed into the log, events and check.
+ */
+const NAME_LIKE = /^[\w.-]{1,64}$/;
+export const UNQUOTED_KEY = '<key>';
+
+function shownKey(key: PathSegment): PathSegment {
+  return typeof key === 'number' || NAME_LIKE.test(key) ? key : UNQUOTED_KEY;
+}
+
 function describe(err: ErrorObject, root: unknown): { key?: string; extra: PathSegment[]; message: string } {
   switch (err.keyword) {
     case 'additionalProperties': {
       const key = String((err.params as { additionalProperty: unknown }).additionalProperty);
+      if (!NAME_LIKE.test(key))
+        return { key, extra: [UNQUOTED_KEY], message: `unknown field (a key of ${key.length} characters that is not a field name; not quoted)` };
       const near = closestName(key, acceptedNames(root, err.schemaPath));
       return { key, extra: [key], message: `unknown field '${key}'${near ? ` (did you mean '${near}'?)` : ''}` };
     }
@@ -108,7 +122,7 @@ export function validateDocument(
     if (err.keyword === 'oneOf' || err.keyword === 'anyOf' || err.keyword === 'if') continue;
     const path = pathOf(err.instancePath);
     const d = describe(err, validate.schema);
-    const fieldPath = [...path, ...d.extra];
+    const fieldPath = [...path.map(shownKey), ...d.extra];
     const pos = parsed.locate([...basePath, ...path], d.key);
     const p: ConfigProblem = { file: parsed.file, ...pos, field: fieldPath.join('.'), message: d.message };
     const k = `${p.line}:${p.field}:${p.message}`;

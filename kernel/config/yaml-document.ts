@@ -2,7 +2,7 @@
  * YAML parsing that remembers where things are, so every configuration error can name
  * file, line and column. The store plugins and the config.yaml reader share it.
  */
-import { LineCounter, parseDocument, isMap, isPair, isScalar, isSeq, type Document, type Node } from 'yaml';
+import { LineCounter, parseDocument, isMap, isPair, isScalar, isSeq, type Document, type ErrorCode, type Node } from 'yaml';
 import type { ConfigProblem } from '../errors.js';
 
 export type PathSegment = string | number;
@@ -26,6 +26,19 @@ export const MAX_DOCUMENT_BYTES = 1024 * 1024;
 /** Aliases may repeat a node this often at most; more is a "billion laughs" document. */
 const MAX_ALIAS_COUNT = 100;
 
+/**
+ * The yaml library's messages of these kinds quote the source (`Unresolved tag: !<text>`,
+ * `Invalid escape sequence <text>`, `Unexpected <token> in ...`): said by their kind instead,
+ * so that a file that is not a definition (a link to a secret) is not printed line by line.
+ * Line and column still say where.
+ */
+const QUOTES_SOURCE = new Set<ErrorCode>(['TAG_RESOLVE_FAILED', 'BAD_DQ_ESCAPE', 'UNEXPECTED_TOKEN', 'BAD_COLLECTION_TYPE', 'BAD_SCALAR_START', 'BAD_ALIAS']);
+
+function syntaxMessage(code: ErrorCode, message: string): string {
+  if (QUOTES_SOURCE.has(code)) return code.toLowerCase().replace(/_/g, ' ');
+  return message.split('\n', 1)[0]!;
+}
+
 export function parseYaml(text: string, file: string): ParsedYaml {
   if (text.length > MAX_DOCUMENT_BYTES) {
     const problem = { file, line: 1, column: 1, field: '', message: `document is ${text.length} characters; at most ${MAX_DOCUMENT_BYTES} are read` };
@@ -41,7 +54,7 @@ export function parseYaml(text: string, file: string): ParsedYaml {
   };
   const problems: ConfigProblem[] = doc.errors.map((e) => {
     const pos = at(e.pos[0]);
-    return { file, ...pos, field: '', message: `YAML syntax error: ${e.message.split('\n', 1)[0]}` };
+    return { file, ...pos, field: '', message: `YAML syntax error: ${syntaxMessage(e.code, e.message)}` };
   });
   const locate = (path: readonly PathSegment[], key?: string): Position => {
     // Walk down as far as the path exists; an error about a missing field points at its parent.

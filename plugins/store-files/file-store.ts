@@ -2,7 +2,8 @@
  * Resources as YAML files: `<plural>/*.yaml` under the config directory for each kind the
  * pipeline has registered (`mcpservers/`, `workflows/`), one resource per file. chokidar
  * reports edits; each path is debounced so an editor's save-in-several-writes is read once,
- * complete. YAML files in a directory no registered kind claims are reported, not read.
+ * complete. YAML files in a directory no registered kind claims are reported, not read. A
+ * link is followed while its target stays in the configuration directory (links.ts).
  */
 import { readdir, readFile, rm } from 'node:fs/promises';
 import type { Dirent } from 'node:fs';
@@ -24,6 +25,7 @@ import {
 import { PRIVATE_FILE, removeLeftoverTempFiles, writeFileAtomic } from '../../lib/files/atomic-write.js';
 import { readSettingsText, writeSettingsText } from '../../lib/files/settings-file.js';
 import { watchTree } from '../../lib/files/tree-watcher.js';
+import { linkVerdict, realDirectories } from './links.js';
 
 function isYaml(path: string): boolean {
   const ext = extname(path);
@@ -37,6 +39,8 @@ export interface FileStoreEvents {
   onUnclaimed?: (path: string, directory: string) => void;
   /** The watcher failed (a permission, too many watches): edits may go unseen until a reload. */
   onWatchError?: (err: Error) => void;
+  /** A link whose target leaves the configuration directory, skipped (said once per link and target). */
+  onOutsideLink?: (link: string, dir: string) => void;
 }
 
 export class FileStore implements ResourceStore {
@@ -49,6 +53,8 @@ export class FileStore implements ResourceStore {
   private readonly ownWrites = new Map<string, number>();
   /** Unclaimed files already reported: said once, not on every reload. */
   private readonly reported = new Set<string>();
+  /** Links skipped for leaving the directory, with the target they had when said. */
+  private readonly skippedLinks = new Map<string, string>();
 
   constructor(
     private readonly root: string,
@@ -56,6 +62,8 @@ export class FileStore implements ResourceStore {
     /** The kinds registered now (the pipeline's), read at every load. */
     private readonly kinds: () => readonly ResourceKindDefinition[],
     private readonly events: FileStoreEvents = {},
+    /** Read links whose target is outside the configuration directory too (the option followLinksOutside). */
+    private readonly followLinksOutside = false,
   ) {}
 
   /** Once, before the first load: temp files of writes a crash interrupted. */
@@ -103,8 +111,20 @@ export class FileStore implements ResourceStore {
     }
   }
 
-  private async read(kind: ResourceKind, file: string): Promise<RawResource> {
-    const text = await readFile(file, 'utf8');
+  /**
+   * The resource in `file`, or undefined for a link that leaves the configuration directory
+   * (reported, not read). The file keeps its own name as key and in every problem.
+   */
+  private async read(kind: ResourceKind, file: string): Promise<RawResource | undefined> {
+    const dir = this.directoryOf(kind);
+    const verdict = await linkVerdict(file, await realDirectories([this.root, dir]), this.followLinksOutside);
+    if (verdict.kind === 'outside') {
+      if (this.skippedLinks.get(file) !== verdict.target) this.events.onOutsideLink?.(file, this.root);
+      this.skippedLinks.set(file, verdict.target);
+      return undefined;
+    }
+    this.skippedLinks.delete(file);
+    const text = await readFile(verdict.path, 'utf8');
     return { kind, key: file, parsed: parseYaml(text, file) };
   }
 
@@ -125,7 +145,8 @@ export class FileStore implements ResourceStore {
       for (const name of names) {
         const file = join(dir, name);
         try {
-          resources.push(await this.read(kind, file));
+          const resource = await this.read(kind, file);
+          if (resource) resources.push(resource);
         } catch (err) {
           problems.push({ file, line: 0, column: 0, field: '', message: `cannot read: ${(err as Error).message}` });
         }
@@ -206,7 +227,8 @@ export class FileStore implements ResourceStore {
       // A core tool wrote this file while we read it: what we read is older than what it
       // applied, and must not overwrite it (its own change event follows with the new text).
       if ((this.ownWrites.get(path) ?? 0) !== writesBefore) return;
-      onChange({ type: 'upsert', resource });
+      // A link now pointing out of the directory: what it defined before is gone with it.
+      onChange(resource ? { type: 'upsert', resource } : { type: 'remove', kind, key: path });
     } catch (err) {
       // Deleted between the event and the read: the unlink event follows.
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;

@@ -6,16 +6,27 @@ import { join } from 'node:path';
 import { definePlugin } from '../../kernel/index.js';
 import { FileStore } from './file-store.js';
 import { FileGrantStore } from './grant-files.js';
+import { outsideLinkWarning } from './links.js';
 import { unclaimedFileWarning } from './unclaimed.js';
 
-export default definePlugin<{ debounceMs: number }>({
+export default definePlugin<{ debounceMs: number; followLinksOutside: boolean }>({
   name: 'store-files',
   description: 'Keeps resources as YAML files under the config directory and watches them; keeps OAuth grants under state/grants.',
   provides: ['store', 'grant-store'],
+  // A skipped link is an event as well as a log line, when the events plugin is on.
+  uses: ['events'],
   optionsSchema: {
     type: 'object',
     additionalProperties: false,
-    properties: { debounceMs: { type: 'integer', minimum: 0, default: 75 } },
+    properties: {
+      debounceMs: { type: 'integer', minimum: 0, default: 75 },
+      followLinksOutside: {
+        type: 'boolean',
+        default: false,
+        description:
+          'Read a definition file that is a link to a file outside the configuration directory. Off: such a link is skipped with a warning naming it (links that stay inside, as in a Kubernetes ConfigMap volume, are always followed).',
+      },
+    },
   },
   setup({ kernel, options, log }) {
     if (kernel.settings().orchestrator) {
@@ -26,11 +37,24 @@ export default definePlugin<{ debounceMs: number }>({
     const unclaimed = (path: string, directory: string) => log.warn(unclaimedFileWarning(path, directory, kernel.settings()));
     kernel.services.provide(
       'store',
-      new FileStore(kernel.config.configPath, options.debounceMs, () => kernel.config.kinds(), {
-        onLeftover: leftover,
-        onUnclaimed: unclaimed,
-        onWatchError: (err) => log.warn(`watching ${kernel.config.configPath} failed: ${err.message}; edits may go unseen until core_config_reload`),
-      }),
+      new FileStore(
+        kernel.config.configPath,
+        options.debounceMs,
+        () => kernel.config.kinds(),
+        {
+          onLeftover: leftover,
+          onUnclaimed: unclaimed,
+          onWatchError: (err) => log.warn(`watching ${kernel.config.configPath} failed: ${err.message}; edits may go unseen until core_config_reload`),
+          onOutsideLink: (link, dir) => {
+            const message = outsideLinkWarning(link, dir);
+            log.warn(message);
+            kernel.services
+              .find('events')
+              ?.record({ type: 'Warning', reason: 'ConfigLinkSkipped', resource: { type: 'Aggregator', name: 'switchboard' }, message });
+          },
+        },
+        options.followLinksOutside,
+      ),
     );
     // In cluster mode grants are shared through Redis (cluster-redis provides grant-store): no files for them.
     if (kernel.settings().aggregator.cluster) return;

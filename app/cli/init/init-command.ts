@@ -3,7 +3,7 @@
  * without touching anything already there, and what to do next. `serve` does not do this by
  * itself (docs/decisions.md, "First run"): it names the directory and this command instead.
  */
-import { mkdir, stat } from 'node:fs/promises';
+import { lstat, mkdir, readlink, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { PRIVATE_DIR, PRIVATE_FILE } from '../../../lib/files/atomic-write.js';
@@ -22,16 +22,37 @@ function configFlag(configPath: string): string {
   return ` --config-path ${/[\s'"$`\\]/.test(configPath) ? JSON.stringify(configPath) : configPath}`;
 }
 
+/**
+ * Makes `path` a directory unless it is one, or says why it cannot: a link to nothing (the
+ * target of a volume not mounted yet, a folder moved away) would otherwise end in mkdir's
+ * ENOENT and a stack trace.
+ */
+async function ensureDirectory(path: string): Promise<string | undefined> {
+  const entry = await lstat(path).catch(() => undefined);
+  if (entry?.isSymbolicLink() && !(await stat(path).catch(() => undefined))) {
+    const target = await readlink(path).catch(() => '?');
+    return `${path} is a link to ${target}, which does not exist: create ${target} or remove the link, then run init again`;
+  }
+  const found = await stat(path).catch(() => undefined);
+  if (found && !found.isDirectory()) return `${path} exists and is not a directory`;
+  try {
+    // Definitions may hold credentials: the directory is its owner's only, like the files.
+    await mkdir(path, { recursive: true, mode: PRIVATE_DIR });
+    return undefined;
+  } catch (err) {
+    return `cannot create ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`;
+  }
+}
+
 /** Returns the exit status: 0 when the directory holds the files (made now or before). */
 export async function init(o: InitOptions): Promise<number> {
   const found = await stat(o.configPath).catch(() => undefined);
-  if (found && !found.isDirectory()) {
-    o.out(`switchboard init: ${o.configPath} exists and is not a directory`);
+  for (const dir of [o.configPath, ...INIT_FOLDERS.map((folder) => join(o.configPath, folder))]) {
+    const problem = await ensureDirectory(dir);
+    if (problem === undefined) continue;
+    o.out(`switchboard init: ${problem}`);
     return 1;
   }
-  // Definitions may hold credentials: the directory is its owner's only, like the files.
-  await mkdir(o.configPath, { recursive: true, mode: PRIVATE_DIR });
-  for (const folder of INIT_FOLDERS) await mkdir(join(o.configPath, folder), { recursive: true, mode: PRIVATE_DIR });
   o.out(`${found ? 'Completed' : 'Created'} the Switchboard configuration in ${o.configPath}:`);
   for (const file of INIT_FILES) {
     const created = await createFileExclusive(join(o.configPath, file.path), file.content, PRIVATE_FILE);
