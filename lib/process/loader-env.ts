@@ -24,6 +24,8 @@ const NAMES = new Set([
   'NODE_V8_COVERAGE',
   'NODE_REDIRECT_WARNINGS',
   'NODE_ICU_DATA',
+  'NODE_PRESERVE_SYMLINKS',
+  'DENO_DIR',
   // python (PYTHONWARNINGS and PYTHONBREAKPOINT import modules they name; PYTHONUSERBASE's site-packages run .pth files)
   'PYTHONPATH',
   'PYTHONHOME',
@@ -35,6 +37,7 @@ const NAMES = new Set([
   'PYTHONPYCACHEPREFIX',
   'PYTHONWARNINGS',
   'PYTHONBREAKPOINT',
+  'PYTHONCASEOK',
   'VIRTUAL_ENV',
   'CONDA_PREFIX',
   // ruby, perl
@@ -69,10 +72,11 @@ const NAMES = new Set([
 /**
  * Read by prefix: the dynamic loader's (LD_PRELOAD, DYLD_INSERT_LIBRARIES), npm's config
  * (npm_config_registry, _userconfig, _node_options; npm reads the prefix in any case), uv's
- * and pip's (index URLs, config files, the interpreter), pipx's, git's (core.sshCommand for a
+ * and pip's (index URLs, config files, the interpreter), corepack's (the registry it fetches
+ * package managers from), pipx's, git's (core.sshCommand for a
  * git dependency), bash's exported functions (BASH_FUNC_npx%% replaces a command).
  */
-const PREFIXES = ['LD_', 'DYLD_', 'NPM_CONFIG_', 'UV_', 'PIP_', 'PIPX_', 'GIT_', 'BASH_FUNC_'];
+const PREFIXES = ['LD_', 'DYLD_', 'NPM_CONFIG_', 'COREPACK_', 'UV_', 'PIP_', 'PIPX_', 'GIT_', 'BASH_FUNC_'];
 
 /** Whether a variable of this name changes what a process runs. Compared without case: npm and Windows read names so. */
 export function isLoaderVariable(name: string): boolean {
