@@ -4,8 +4,11 @@
  * service). `undefined` is an ordinary public address. IPv4 mapped into IPv6
  * (`::ffff:127.0.0.1`, `::ffff:7f00:1`) is classed as the IPv4 address it carries: BlockList
  * matches IPv4 rules against mapped addresses, so no form of the same address slips through.
+ * The other IPv6 forms that carry an IPv4 address (6to4, NAT64, IPv4-translated,
+ * IPv4-compatible, Teredo: ipv4-in-ipv6.ts) are classed by the address they carry too.
  */
 import { BlockList, isIP } from 'node:net';
+import { embeddedIPv4 } from './ipv4-in-ipv6.js';
 
 export type AddressClass =
   'cloud-metadata' | 'loopback' | 'unspecified' | 'private' | 'link-local' | 'unique-local' | 'carrier-grade NAT' | 'multicast' | 'reserved';
@@ -48,8 +51,8 @@ const CLASSES: readonly (readonly [AddressClass, readonly Net[], readonly Net[]]
   ],
   ['carrier-grade NAT', [['100.64.0.0', 10]], []],
   ['multicast', [['224.0.0.0', 4]], [['ff00::', 8]]],
-  // IETF protocol assignments, benchmarking, 240/4 and broadcast; NAT64 and IPv4-compatible
-  // IPv6 embed an IPv4 address (possibly a private one) in a form no IPv4 rule sees.
+  // IETF protocol assignments, benchmarking, 240/4 and broadcast; local-use NAT64 (RFC 8215),
+  // whose prefix length (and so where the IPv4 address sits) only the local network knows.
   [
     'reserved',
     [
@@ -57,11 +60,7 @@ const CLASSES: readonly (readonly [AddressClass, readonly Net[], readonly Net[]]
       ['198.18.0.0', 15],
       ['240.0.0.0', 4],
     ],
-    [
-      ['64:ff9b::', 96],
-      ['64:ff9b:1::', 48],
-      ['::', 96],
-    ],
+    [['64:ff9b:1::', 48]],
   ],
 ];
 
@@ -78,7 +77,15 @@ export function addressClass(address: string): AddressClass | undefined {
   if (family === 0) return undefined;
   const type = family === 4 ? 'ipv4' : 'ipv6';
   for (const [name, list] of LISTS) if (list.check(address, type)) return name;
-  return undefined;
+  if (family === 4) return undefined;
+  const embedded = embeddedIPv4(address);
+  if (!embedded) return undefined;
+  for (const ipv4 of embedded.ipv4) {
+    const carried = addressClass(ipv4);
+    if (carried) return carried;
+  }
+  // A deprecated form (IPv4-compatible, Teredo) has no public use worth a connection either.
+  return embedded.deprecated ? 'reserved' : undefined;
 }
 
 /** True for every address a caller must not reach unaided: any class above. */

@@ -5,11 +5,17 @@
  * `javascript:` or `file:` source, an address on the client's own network, or a megabyte
  * of base64 on every tool would reach it through us. So, once per list read (never per
  * listing): an `https:` URL to a public host or a `data:` URI of an image type, within the
- * limits below; anything else is dropped, whole, with a debug line saying why.
+ * limits below; anything else is dropped, whole, with a debug line saying why. "Public" is
+ * judged without resolving (the client resolves, on its own network): an IP literal by its
+ * class, an IPv6 form carrying a private IPv4 address included (`[2002:7f00:1::]`), and a
+ * name by what it shows (lib/net/private-host-name.ts: single labels, `.internal` and other
+ * private suffixes, metadata names, `10.0.0.1.nip.io`-style names spelling a private address).
  */
 import type { Icon, Logger } from '../../kernel/index.js';
 import { isPrivateAddress } from '../../lib/net/address-class.js';
 import { normalHost } from '../../lib/net/outbound-policy.js';
+import { privateHostName } from '../../lib/net/private-host-name.js';
+import { isIP } from 'node:net';
 
 /** Icons kept per item: one per theme at two sizes, with room to spare; the rest are dropped. */
 export const MAX_ICONS_PER_ITEM = 4;
@@ -51,8 +57,21 @@ function isObject(v: unknown): v is Record<string, unknown> {
 function privateHost(hostname: string): string | undefined {
   const host = normalHost(hostname);
   if (host === 'localhost' || host.endsWith('.localhost')) return `'${host}' is the client's own machine`;
-  if (isPrivateAddress(host)) return `${host} is not a public address`;
-  return undefined;
+  if (isIP(host)) return isPrivateAddress(host) ? `${host} is not a public address` : undefined;
+  const refused = privateHostName(host);
+  if (!refused) return undefined;
+  switch (refused.why) {
+    case 'single-label':
+      return `'${host}' is a single-label name, found only on the client's own network`;
+    case 'private-suffix':
+      return `'${host}' is under .${refused.suffix}, a private-use suffix`;
+    case 'metadata-name':
+      return `'${host}' names a cloud metadata service`;
+    case 'loopback-domain':
+      return `'${host}' is under ${refused.suffix}, whose every name is the client's own machine`;
+    case 'spelled-address':
+      return `'${host}' spells out ${refused.address}, a ${refused.addressClass} address`;
+  }
 }
 
 function checkSource(src: string): string | undefined {

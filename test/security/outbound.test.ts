@@ -61,7 +61,22 @@ describe('security: the outbound address policy', function () {
       ['fd12:3456::1', 'unique-local'],
       ['100.64.0.1', 'carrier-grade NAT'],
       ['224.0.0.1', 'multicast'],
-      ['64:ff9b::a00:1', 'reserved'],
+      // IPv6 forms that carry an IPv4 address are classed by it (lib/net/ipv4-in-ipv6.ts).
+      ['64:ff9b::a00:1', 'private'],
+      ['64:ff9b::7f00:1', 'loopback'],
+      ['64:ff9b:1::a00:1', 'reserved'],
+      ['2002:7f00:1::', 'loopback'],
+      ['2002:a9fe:a9fe::1', 'cloud-metadata'],
+      ['2002:c0a8:101:1::1', 'private'],
+      ['::ffff:0:127.0.0.1', 'loopback'],
+      ['::ffff:0:a00:1', 'private'],
+      ['::127.0.0.1', 'loopback'],
+      ['::169.254.169.254', 'cloud-metadata'],
+      ['::8.8.8.8', 'reserved'],
+      ['2001:0:4136:e378:8000:63bf:80ff:fffe', 'loopback'],
+      ['2001:0:a00:1:8000:63bf:3fff:fdd2', 'private'],
+      ['2001:0:4136:e378:8000:63bf:3fff:fdd2', 'reserved'],
+      ['fe80::1%eth0', 'link-local'],
     ] as const) {
       it(`${address} is ${cls} and refused by default`, () => {
         expect(addressClass(address)).to.equal(cls);
@@ -70,7 +85,17 @@ describe('security: the outbound address policy', function () {
     }
 
     it('public addresses pass, in either family and mapped', () => {
-      for (const a of ['8.8.8.8', '1.1.1.1', '::ffff:8.8.8.8', '2606:4700:4700::1111']) expect(none.refusal(a, a), a).to.equal(undefined);
+      for (const a of [
+        '8.8.8.8',
+        '1.1.1.1',
+        '::ffff:8.8.8.8',
+        '2606:4700:4700::1111',
+        '2002:808:808::1',
+        '64:ff9b::808:808',
+        '::ffff:0:808:808',
+        '2001:db9::1',
+      ])
+        expect(none.refusal(a, a), a).to.equal(undefined);
     });
 
     it('CIDR, address and host entries admit what they name and nothing else', () => {
@@ -168,6 +193,23 @@ describe('security: the outbound address policy', function () {
       refusedFor(await detect(`http://127.0.0.1:${target.port}/anything`), '127.0.0.1');
       refusedFor(await detect(`http://localhost:${target.port}/anything`), 'localhost');
       refusedFor(await detect(`http://[::ffff:127.0.0.1]:${target.port}/anything`), '::ffff:7f00:1');
+      expect(target.requests).to.deep.equal([]);
+    });
+
+    it('detect at 127.0.0.1 written as an IPv6 form that carries it is refused before any connection; the listener hears nothing', async () => {
+      const target = await listen((_req, res) => res.writeHead(200).end());
+      // 6to4, IPv4-translated, NAT64, IPv4-compatible, Teredo (the client address inverted): each carries 127.0.0.1.
+      for (const [literal, canonical] of [
+        ['2002:7f00:1::', '2002:7f00:1::'],
+        ['::ffff:0:127.0.0.1', '::ffff:0:7f00:1'],
+        ['64:ff9b::127.0.0.1', '64:ff9b::7f00:1'],
+        ['::127.0.0.1', '::7f00:1'],
+        ['2001:0:4136:e378:8000:63bf:80ff:fffe', '2001:0:4136:e378:8000:63bf:80ff:fffe'],
+      ]) {
+        const r = await detect(`http://[${literal!}]:${target.port}/mcp`);
+        refusedFor(r, canonical!);
+        expect(text(r)).to.include(`'${canonical!}' is a loopback address`);
+      }
       expect(target.requests).to.deep.equal([]);
     });
 
