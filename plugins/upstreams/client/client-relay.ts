@@ -12,7 +12,8 @@
  * sampling/createMessage, elicitation/create and roots/list are relayed only to a client
  * that declared the matching capability, and what a request asks beyond it (URL-mode
  * elicitation, tools in sampling) only to one that declared that too (relay-admission.ts);
- * the answer (or error) goes back to the upstream. A URL-mode elicitation's completion, which
+ * the answer (or error) goes back to the upstream. Elicitations are rate-limited per session
+ * (elicitation-rate.ts): beyond the burst the upstream is refused at once. A URL-mode elicitation's completion, which
  * may come after the call ended, goes to the client that was asked (elicitation-routes.ts),
  * and so does the completion of the pages an upstream's -32042 answer names.
  * A cancellation from the upstream, or the end of the call, cancels the relayed request.
@@ -35,6 +36,7 @@ import {
   type UrlElicitation,
 } from '../../../kernel/index.js';
 import { upstreamWords } from './call-errors.js';
+import { ElicitationRate, rateRefusal } from './elicitation-rate.js';
 import { ElicitationRoutes } from './elicitation-routes.js';
 import { isRelayed, refusal, type RelayedMethod } from './relay-admission.js';
 import { readUrlElicitations } from './url-elicitation-check.js';
@@ -54,6 +56,8 @@ export class ClientRelay {
   private readonly relaying = new Map<RequestId, AbortController>();
   /** URL-mode elicitations waiting for the upstream's completion. */
   private readonly elicitations = new ElicitationRoutes();
+  /** How many elicitations each session may still be asked (per this upstream connection). */
+  private readonly elicitationRate = new ElicitationRate();
   /** Calls running as upstream tasks, by the upstream's task id; `wake` polls the task now. */
   private readonly tasks = new Map<string, { call: CallContext; wake: () => void }>();
 
@@ -172,7 +176,7 @@ export class ClientRelay {
   }
 
   private async relay(m: Incoming & { id: RequestId; method: RelayedMethod }, send: Transport['send']): Promise<void> {
-    const answer = (payload: { result: Record<string, unknown> } | { error: { code: number; message: string } }) =>
+    const answer = (payload: { result: Record<string, unknown> } | { error: { code: number; message: string; data?: unknown } }) =>
       send({ jsonrpc: '2.0', id: m.id, ...payload }).catch((err: unknown) => this.log.debug(`answering ${m.method}: ${String(err)}`));
     const call = this.callFor(m);
     if (!call?.client && m.method === 'roots/list') {
@@ -192,6 +196,12 @@ export class ClientRelay {
     const refused = refusal(this.server, m.method, m.params, call.client.capabilities());
     if (refused) {
       await answer({ error: refused });
+      return;
+    }
+    const wait = m.method === 'elicitation/create' ? this.elicitationRate.take(call.request.session) : undefined;
+    if (wait !== undefined) {
+      this.log.debug(`'${this.server}' asks session ${call.request.session.id} faster than the elicitation limit: refused`);
+      await answer({ error: rateRefusal(this.server, wait) });
       return;
     }
     let params = this.secrets.scrubValue(m.params);
