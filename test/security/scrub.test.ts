@@ -82,6 +82,28 @@ describe('security: no secret leaves through an upstream', function () {
     expectNoSecret(r, 'the error result');
   });
 
+  it('tool results hold no encoded token: base64 (each alignment, URL-safe), hex, percent-encoding', async () => {
+    const r = await callTool(client, 'x_t_reveal_encoded');
+    expect(r.isError, text(r)).to.not.equal(true);
+    const forms = JSON.parse(text(r)) as Record<'basic' | 'plain' | 'shifted' | 'urlsafe' | 'hex' | 'HEX' | 'url', string>;
+    // Decoded as the upstream encoded them, none gives the token back.
+    const decoded = {
+      basic: Buffer.from(forms.basic.slice('Basic '.length), 'base64').toString('latin1'),
+      plain: Buffer.from(forms.plain, 'base64').toString('latin1'),
+      shifted: Buffer.from(forms.shifted, 'base64').toString('latin1'),
+      urlsafe: Buffer.from(forms.urlsafe, 'base64url').toString('latin1'),
+      hex: Buffer.from(forms.hex, 'hex').toString('latin1'),
+      HEX: Buffer.from(forms.HEX, 'hex').toString('latin1'),
+      url: forms.url,
+    };
+    for (const [form, value] of Object.entries(decoded)) {
+      expect(value, form).to.not.include(MARK);
+      expect(forms[form as keyof typeof forms], form).to.include(REDACTED);
+    }
+    expect(forms.url).to.equal(`https://example.com/cb?t=${REDACTED}`);
+    expect(forms.hex).to.equal(REDACTED);
+  });
+
   it('tool descriptions and input/output schemas hold no token (list_tools, describe_tool)', async () => {
     const listed = await meta<{ tools: { name: string }[] }>(client, 'list_tools', { limit: 200 });
     expect(listed.tools.map((t) => t.name)).to.include('x_t_reveal');
