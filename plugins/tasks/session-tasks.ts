@@ -4,11 +4,28 @@
  * tasks/list and tasks/cancel answer only that owner's tasks (any other id is "not found",
  * -32602, whoever owns it), and the queue of what running work sends the client, delivered
  * by the SDK on this session's tasks/result.
+ *
+ * A task id is the caller's input, and the SDK's answers repeat it ("Task not found: <id>"):
+ * an id longer than any Switchboard issues is refused before any lookup, without repeating it,
+ * so a 100,000-character id costs neither a store lookup nor a 100,000-character error.
  */
 import type { QueuedMessage, TaskMessageQueue, TaskStore as SdkTaskStore } from '@modelcontextprotocol/sdk/experimental/tasks/interfaces.js';
 import { ErrorCode, McpError, type Result, type Task } from '@modelcontextprotocol/sdk/types.js';
 import { SwitchboardError, type TaskRecord, type TaskStore } from '../../kernel/index.js';
 import { TASK_PAGE_SIZE } from '../../lib/tasks/task-page.js';
+
+/** Task ids Switchboard issues are UUIDs (36 characters); room to spare, and no more. */
+export const MAX_TASK_ID_LENGTH = 128;
+
+/** `taskId` when it could be one of ours; otherwise -32602 naming its length, never its text. */
+function boundedId(taskId: string): string {
+  if (taskId.length > MAX_TASK_ID_LENGTH)
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      `taskId is ${taskId.length} characters long; task ids are at most ${MAX_TASK_ID_LENGTH} characters (Switchboard's are UUIDs)`,
+    );
+  return taskId;
+}
 
 /** The task as MCP shows it: no owner, no result, nothing Switchboard keeps for itself. */
 export function taskOf(r: TaskRecord): Task {
@@ -38,8 +55,9 @@ export class OwnerTaskStore implements SdkTaskStore {
     return Promise.reject(new McpError(ErrorCode.InvalidRequest, 'tasks are created by tools/call with params.task'));
   }
 
+  // Every SDK task handler (tasks/get, tasks/result, tasks/cancel) asks getTask first.
   async getTask(taskId: string): Promise<Task | null> {
-    const r = await this.store.get(taskId, this.owner);
+    const r = await this.store.get(boundedId(taskId), this.owner);
     return r ? taskOf(r) : null;
   }
 
@@ -48,14 +66,14 @@ export class OwnerTaskStore implements SdkTaskStore {
   }
 
   async getTaskResult(taskId: string): Promise<Result> {
-    const r = await this.store.get(taskId, this.owner);
+    const r = await this.store.get(boundedId(taskId), this.owner);
     if (!r) throw new McpError(ErrorCode.InvalidParams, `Task not found: ${taskId}`);
     if (!r.result) throw new McpError(ErrorCode.InvalidParams, `Task ${taskId} has no result yet (status: ${r.status})`);
     return r.result;
   }
 
   async updateTaskStatus(taskId: string, status: Task['status'], statusMessage?: string): Promise<void> {
-    if (status === 'cancelled') return this.cancel(taskId, this.owner);
+    if (status === 'cancelled') return this.cancel(boundedId(taskId), this.owner);
     if (status === 'working' || status === 'input_required') {
       if (await this.store.get(taskId, this.owner)) await this.store.update(taskId, { status, ...(statusMessage !== undefined ? { statusMessage } : {}) });
       return;
