@@ -3,8 +3,9 @@
  * (aggregator.admin.bindAddress:port, 127.0.0.1:9999 by default). It has no
  * authentication, so it stays on loopback unless allowNonLoopback says otherwise (checked
  * at startup by the kernel) and logs loudly when it does not. Forms post to same-origin
- * actions only: a request whose Origin or Sec-Fetch-Site names another site is refused, so
- * a page elsewhere cannot end sessions through the operator's browser.
+ * actions only: a state-changing request must carry the listener's own Origin, and one whose
+ * Origin or Sec-Fetch-Site names another site (or that has no Origin) is refused, so a page
+ * elsewhere cannot end sessions through the operator's browser.
  */
 import { createServer, type Server } from 'node:http';
 import Koa from 'koa';
@@ -17,11 +18,21 @@ import { html, page, type Html } from './html.js';
 import { escape } from '../../lib/html.js';
 import { executionPage, executionsPage, serverPage, serversPage, sessionPage, sessionsPage } from './pages.js';
 
+/**
+ * Why a state-changing request is not one of the admin pages' own, or undefined when it is.
+ * Every current browser sends Origin on a POST or DELETE, same-origin ones included, so a
+ * request without one is not the admin pages' form (an old browser, an extension stripping
+ * it, or a tool that should say where it comes from: `curl -H 'Origin: http://127.0.0.1:9999'`).
+ * `Origin: null` (a sandboxed frame, a data: page) is another site. No Referer fallback:
+ * Referer is the header privacy settings strip first.
+ */
 function crossSite(ctx: Koa.Context): string | undefined {
   const site = ctx.get('sec-fetch-site');
   if (site && site !== 'same-origin' && site !== 'none') return `a ${site} request`;
   const origin = ctx.get('origin');
-  if (origin && origin !== `${ctx.protocol}://${ctx.host}`) return `a request from ${origin}`;
+  const own = `${ctx.protocol}://${ctx.host}`;
+  if (!origin) return `a ${ctx.method} without an Origin header (send 'Origin: ${own}')`;
+  if (origin !== own) return `a request from ${origin.slice(0, 200)}`;
   return undefined;
 }
 

@@ -219,7 +219,8 @@ describe('OAuth client: signing in to remote MCP servers', function () {
     const c = await connect();
     await signIn(c, 'ledger', 'alice');
     expect(await toolNames(c)).to.include('x_ledger_whoami');
-    const res = await fetch(`http://127.0.0.1:${adminPort}/auth/ledger`, { method: 'DELETE' });
+    // The admin listener takes actions only from its own origin (a tool says so with Origin).
+    const res = await fetch(`http://127.0.0.1:${adminPort}/auth/ledger`, { method: 'DELETE', headers: { origin: `http://127.0.0.1:${adminPort}` } });
     expect(res.status).to.equal(200);
     expect(((await res.json()) as { dropped: number }).dropped).to.be.greaterThan(0);
     expect(await toolNames(c)).to.not.include('x_ledger_whoami');
