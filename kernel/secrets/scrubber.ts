@@ -13,8 +13,12 @@
  * segment, a hex dump, a URL) is caught too: each secret is also looked for as its base64
  * (standard and URL-safe, at each of the three byte alignments it can have inside a longer
  * encoded text), its hex (lower and upper case) and its percent-encoding. Those forms are
- * computed once, when the secret is added (secret-forms.ts); a scrub only looks for more
- * strings. Not caught: base64 wrapped across lines, other encodings, the secret split up.
+ * computed once, when the secret is added (secret-forms.ts). Whether a text holds any of
+ * them is one `includes` per form for a few secrets, and past PATTERN_AFTER_FORMS one
+ * precompiled pattern of them all (a scan per form grows with the count, the pattern barely:
+ * on 2 KB without a secret, 1 secret 3.5 µs, 5 secrets 6 µs, 20 secrets 6 µs, where the raw
+ * values alone took 2.2, 11 and 45 µs as one scan each); the replacing happens only when
+ * something matched. Not caught: base64 wrapped across lines, other encodings, the secret split up.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { REDACTED } from './redact.js';
@@ -35,6 +39,18 @@ function known(raw: string): Known {
   return { text, json: text.map((t) => JSON.stringify(t).slice(1, -1)) };
 }
 
+/** Forms beyond which one pattern finds them faster than a scan per form. */
+const PATTERN_AFTER_FORMS = 24;
+
+/** Whether a text holds any of the forms. */
+type Finder = (text: string) => boolean;
+
+function finder(forms: readonly string[]): Finder {
+  if (forms.length <= PATTERN_AFTER_FORMS) return (text) => forms.some((f) => text.includes(f));
+  const pattern = new RegExp(forms.map((f) => f.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|'));
+  return (text) => pattern.test(text);
+}
+
 /** `text` with every occurrence of each of `forms` replaced by `by`. */
 function replaceAll(text: string, forms: readonly string[], by: string): string {
   let out = text;
@@ -46,6 +62,9 @@ export class SecretScrubber {
   private readonly values = new Set<string>();
   /** Longest first, so a secret that contains another is replaced whole. */
   private ordered: Known[] = [];
+  /** Whether a text holds any form of any secret, plain or in JSON's escaping: whether there is anything to replace. */
+  private inText: Finder = () => false;
+  private inJson: Finder = () => false;
 
   get size(): number {
     return this.values.size;
@@ -55,9 +74,12 @@ export class SecretScrubber {
     if (value.length < MIN_SECRET_LENGTH || this.values.has(value)) return;
     this.values.add(value);
     this.ordered = [...this.values].sort((a, b) => b.length - a.length).map(known);
+    this.inText = finder(this.ordered.flatMap((k) => k.text));
+    this.inJson = finder(this.ordered.flatMap((k) => k.json));
   }
 
   scrubText(text: string): string {
+    if (!this.inText(text)) return text;
     let out = text;
     for (const s of this.ordered) out = replaceAll(out, s.text, REDACTED);
     return out;
@@ -85,6 +107,7 @@ export class SecretScrubber {
     if (typeof value === 'string') return this.scrubText(value) as T;
     if (typeof value !== 'object') return value;
     const json = JSON.stringify(value);
+    if (!this.inJson(json)) return value;
     let scrubbed = json;
     for (const s of this.ordered) scrubbed = replaceAll(scrubbed, s.json, REDACTED);
     return scrubbed === json ? value : (JSON.parse(scrubbed) as T);
