@@ -58,6 +58,13 @@ export interface GrantStore {
   readonly persistent: boolean;
   get(kind: string, id: string): Promise<StoredRecord | undefined>;
   put(kind: string, id: string, record: StoredRecord): Promise<void>;
+  /**
+   * Stores `record` unless a live record is already at (kind, id), and returns the record
+   * kept there: `record` itself, or the one found. Atomic for every process sharing the
+   * store, so values made once and shared (signing and cookie keys) have exactly one
+   * winner when replicas start together; a store only one process writes checks and writes.
+   */
+  create(kind: string, id: string, record: StoredRecord): Promise<StoredRecord>;
   delete(kind: string, id: string): Promise<void>;
   /** Ids of live records of `kind` whose index `key` equals `value`. */
   findBy(kind: string, key: string, value: string): Promise<string[]>;

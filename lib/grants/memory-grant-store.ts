@@ -30,6 +30,15 @@ export class MemoryGrantStore implements GrantStore {
     this.records.set(MemoryGrantStore.key(kind, id), record);
   }
 
+  async create(kind: string, id: string, record: StoredRecord): Promise<StoredRecord> {
+    // No await between the look and the set: no other create runs in between.
+    const key = MemoryGrantStore.key(kind, id);
+    const kept = this.live(this.records.get(key));
+    if (kept) return kept;
+    this.records.set(key, record);
+    return record;
+  }
+
   async delete(kind: string, id: string): Promise<void> {
     this.records.delete(MemoryGrantStore.key(kind, id));
   }

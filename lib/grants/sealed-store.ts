@@ -73,6 +73,29 @@ export class SealedStore {
     });
   }
 
+  /**
+   * `record` stored unless a record is already there (GrantStore.create: one winner among
+   * replicas creating it at once); returns the payload kept. A kept record that cannot be
+   * opened (damaged) is replaced, as `get` followed by `put` would have done.
+   */
+  async create<T>(kind: string, id: string, record: SealedRecord<T>): Promise<T> {
+    const key = this.hashed(kind, id);
+    const mine = this.seal(`${kind}/${key}`, record.payload);
+    const kept = await this.store.create(kind, key, {
+      value: mine,
+      ...(record.expiresAt !== undefined ? { expiresAt: record.expiresAt } : {}),
+      ...(record.index ? { index: this.hashedIndex(kind, record.index) } : {}),
+    });
+    if (kept.value === mine) return record.payload;
+    try {
+      return this.open(`${kind}/${key}`, kept.value) as T;
+    } catch (err) {
+      this.onUnreadable(kind, (err as Error).message);
+      await this.put(kind, id, record);
+      return record.payload;
+    }
+  }
+
   async delete(kind: string, id: string): Promise<void> {
     await this.store.delete(kind, this.hashed(kind, id));
   }
@@ -121,8 +144,21 @@ export class SealedStore {
         // falls through: re-seal the canary under the key now in force
       }
     }
-    await this.store.put('Seal', 'canary', { value: this.seal('Seal/canary', 'switchboard') });
-    return canary ? 'changed' : 'new';
+    const mine = this.seal('Seal/canary', 'switchboard');
+    if (canary) {
+      await this.store.put('Seal', 'canary', { value: mine });
+      return 'changed';
+    }
+    // Created once: of replicas starting together on an empty store one canary is kept, and a
+    // replica whose key cannot open it was given another key than the one that wrote it.
+    const kept = await this.store.create('Seal', 'canary', { value: mine });
+    if (kept.value === mine) return 'new';
+    try {
+      this.open('Seal/canary', kept.value);
+      return 'new';
+    } catch {
+      return 'changed';
+    }
   }
 
   static randomSecret(): Buffer {

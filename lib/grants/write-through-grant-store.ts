@@ -48,6 +48,24 @@ export class WriteThroughGrantStore implements GrantStore {
     await this.memory.put(kind, id, record);
   }
 
+  /**
+   * One process writes a backing (several replicas need cluster mode, and then Redis keeps
+   * the records): creates are queued one after another here, so two in this process cannot
+   * both find nothing and both write.
+   */
+  create(kind: string, id: string, record: StoredRecord): Promise<StoredRecord> {
+    const next = this.creating.then(async () => {
+      const kept = await this.memory.get(kind, id);
+      if (kept) return kept;
+      await this.put(kind, id, record);
+      return record;
+    });
+    this.creating = next.catch(() => undefined);
+    return next;
+  }
+
+  private creating: Promise<unknown> = Promise.resolve();
+
   async delete(kind: string, id: string): Promise<void> {
     await this.memory.delete(kind, id);
     await this.backing.erase(kind, id);

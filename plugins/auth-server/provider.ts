@@ -28,15 +28,18 @@ interface Keys {
   cookies: string[];
 }
 
-/** Signing and cookie keys: generated once, kept in the store (sealed) so a restart with persistent storage keeps them. */
+/**
+ * Signing and cookie keys: generated once, kept in the store (sealed) so a restart with
+ * persistent storage keeps them. Created atomically (create-or-read): replicas starting
+ * together on an empty store each propose keys, one proposal is kept, and every replica
+ * serves the kept one (issue 36: a read-then-write let each keep its own).
+ */
 async function keysFrom(store: SealedStore): Promise<Keys> {
   const kept = await store.get<Keys>('Keys', 'current');
   if (kept) return kept.payload;
   const { privateKey } = await generateKeyPair('ES256', { extractable: true });
   const signing = { ...(await exportJWK(privateKey)), alg: 'ES256', use: 'sig', kid: randomBytes(8).toString('hex') };
-  const keys = { signing, cookies: [randomBytes(32).toString('base64url')] };
-  await store.put('Keys', 'current', { payload: keys });
-  return keys;
+  return store.create<Keys>('Keys', 'current', { payload: { signing, cookies: [randomBytes(32).toString('base64url')] } });
 }
 
 /** The identity claims a token's scopes release. */

@@ -50,6 +50,33 @@ end
 return 1
 `;
 
+// PUT when no live record is there, in the same script: of replicas creating the same record
+// at once exactly one writes, and every one gets back the record kept. Same KEYS and ARGV as
+// PUT; returns the stored JSON kept.
+const CREATE = `
+local old = redis.call('GET', KEYS[1])
+if old then return old end
+local expiresAt = tonumber(ARGV[3])
+if expiresAt > 0 and expiresAt <= tonumber(ARGV[4]) then return ARGV[2] end
+if expiresAt > 0 then
+  redis.call('SET', KEYS[1], ARGV[2], 'EXAT', expiresAt)
+else
+  redis.call('SET', KEYS[1], ARGV[2])
+end
+for i = 2, #KEYS do
+  local existed = redis.call('EXISTS', KEYS[i])
+  redis.call('SADD', KEYS[i], ARGV[1])
+  if expiresAt == 0 then
+    redis.call('PERSIST', KEYS[i])
+  elseif existed == 0 then
+    redis.call('EXPIREAT', KEYS[i], expiresAt)
+  else
+    redis.call('EXPIREAT', KEYS[i], expiresAt, 'GT')
+  end
+end
+return ARGV[2]
+`;
+
 // KEYS[1] the record. ARGV: id.
 const DELETE = `
 local old = redis.call('GET', KEYS[1])
@@ -79,6 +106,7 @@ export class RedisGrantStore implements GrantStore {
     private readonly now: () => number = () => Date.now() / 1000,
   ) {
     redis.client.defineCommand('switchboardGrantPut', { lua: PUT });
+    redis.client.defineCommand('switchboardGrantCreate', { lua: CREATE });
     redis.client.defineCommand('switchboardGrantDelete', { lua: DELETE, numberOfKeys: 1 });
     redis.client.defineCommand('switchboardGrantPrune', { lua: PRUNE, numberOfKeys: 1 });
     this.commands = redis.client as unknown as GrantCommands;
@@ -105,14 +133,25 @@ export class RedisGrantStore implements GrantStore {
     return this.live(raw);
   }
 
-  async put(kind: string, id: string, record: StoredRecord): Promise<void> {
+  /** The script's keys and arguments for writing `record` (PUT and CREATE take the same). */
+  private written(kind: string, id: string, record: StoredRecord): string[] {
     const sets = Object.entries(record.index ?? {}).map(([key, value]) => this.setKey(kind, key, value));
     const stored: Stored = { record, sets };
     const expiresAt = record.expiresAt === undefined ? 0 : Math.ceil(record.expiresAt);
     const keys = [this.recordKey(kind, id), ...sets];
-    await shared(this.redis, WHAT, () =>
-      this.commands.switchboardGrantPut(keys.length, ...keys, id, JSON.stringify(stored), String(expiresAt), String(Math.floor(this.now()))),
-    );
+    return [String(keys.length), ...keys, id, JSON.stringify(stored), String(expiresAt), String(Math.floor(this.now()))];
+  }
+
+  async put(kind: string, id: string, record: StoredRecord): Promise<void> {
+    const args = this.written(kind, id, record);
+    await shared(this.redis, WHAT, () => this.commands.switchboardGrantPut(...args));
+  }
+
+  async create(kind: string, id: string, record: StoredRecord): Promise<StoredRecord> {
+    const args = this.written(kind, id, record);
+    const kept = await shared(this.redis, WHAT, () => this.commands.switchboardGrantCreate(...args));
+    // Redis drops an expired key on read, so what GET found in the script is live by its clock.
+    return (JSON.parse(kept) as Stored).record;
   }
 
   async delete(kind: string, id: string): Promise<void> {
@@ -139,7 +178,8 @@ export class RedisGrantStore implements GrantStore {
 
 /** The scripts defineCommand adds to the client (EVALSHA, falling back to EVAL once). */
 interface GrantCommands {
-  switchboardGrantPut(numberOfKeys: number, ...args: string[]): Promise<number>;
+  switchboardGrantPut(...numberOfKeysThenArgs: string[]): Promise<number>;
+  switchboardGrantCreate(...numberOfKeysThenArgs: string[]): Promise<string>;
   switchboardGrantDelete(key: string, id: string): Promise<number>;
   switchboardGrantPrune(set: string, ...idsAndKeys: string[]): Promise<number>;
 }

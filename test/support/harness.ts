@@ -57,6 +57,8 @@ export async function startSwitchboard(
     env?: Record<string, string>;
     ready?: RegExp;
     /** Another installation's bin/switchboard.js. */ cli?: string;
+    /** How long to wait for it to listen and be ready (default 15 s): longer for several started at once. */
+    startTimeoutMs?: number;
   } = {},
 ): Promise<Running> {
   const configDir = options.configDir ?? (await makeConfigDir(files));
@@ -98,8 +100,15 @@ export async function startSwitchboard(
       });
     });
   };
-  const line = await waitForLog(options.ready ?? /listening on http:\/\/[^\s]+:(\d+)\/mcp/);
-  await waitForLog(/\bready: /);
+  let line: string;
+  try {
+    line = await waitForLog(options.ready ?? /listening on http:\/\/[^\s]+:(\d+)\/mcp/, options.startTimeoutMs);
+    await waitForLog(/\bready: /, options.startTimeoutMs);
+  } catch (err) {
+    // A start that failed leaves no process behind (nothing else holds it to stop).
+    proc.kill('SIGKILL');
+    throw err;
+  }
   const port = Number(/:(\d+)\/mcp/.exec(line)![1]);
   return {
     url: `http://127.0.0.1:${port}/mcp`,
