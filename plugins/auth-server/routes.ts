@@ -64,14 +64,31 @@ export function mountRoutes(
     ROUTES.userinfo,
     ROUTES.jwks,
     ROUTES.end_session,
-    OIDC_DISCOVERY_PATH,
   ]) {
     router.all(path, (ctx) => handOver(ctx));
   }
   router.post(ROUTES.registration, registrationHandler({ ...deps.registration, settings, proxies: deps.proxies, handOver: (ctx) => handOver(ctx) }));
   router.all(ROUTES.registration, (ctx) => handOver(ctx));
   router.all(`${ROUTES.registration}/:id`, (ctx) => handOver(ctx));
-  router.get(AS_METADATA_PATH, (ctx) => handOver(ctx, OIDC_DISCOVERY_PATH));
+  // Every URL in the metadata derives from the issuer (baseUrl), never from the Host the
+  // request came with: behind a balancer that is a replica's own address, and a client would
+  // fetch keys (jwks_uri) or post tokens there. oidc-provider builds them from the request's
+  // origin (X-Forwarded-* believed, as provider.proxy is on) and its mount path, so those are
+  // set to the issuer's after the untrusted ones are scrubbed.
+  const issuer = new URL(settings.issuer);
+  const issuerPath = issuer.pathname.replace(/\/+$/, '');
+  const metadata = async (ctx: RouterContext) => {
+    deps.proxies.scrub(ctx.req);
+    ctx.req.headers.host = issuer.host;
+    ctx.req.headers['x-forwarded-host'] = issuer.host;
+    ctx.req.headers['x-forwarded-proto'] = issuer.protocol.slice(0, -1);
+    ctx.req.url = OIDC_DISCOVERY_PATH;
+    (ctx.req as IncomingMessage & { originalUrl?: string }).originalUrl = `${issuerPath}${OIDC_DISCOVERY_PATH}`;
+    ctx.respond = false;
+    await callback(ctx.req, ctx.res);
+  };
+  router.get(AS_METADATA_PATH, metadata);
+  router.get(OIDC_DISCOVERY_PATH, metadata);
 
   // RFC 9728: the root document and the one named after the resource's path (/mcp), the same.
   const resourceMetadata = {
