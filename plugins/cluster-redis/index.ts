@@ -40,9 +40,11 @@ export default definePlugin({
       baseDir: kernel.config.configPath,
       onSecret: (password) => kernel.secrets.add(password),
     });
-    kernel.health.contribute('cluster-redis', () =>
-      redis.healthy ? { status: 'healthy' } : { status: 'degraded', reason: redis.problem ?? 'Redis unreachable' },
-    );
+    // An evicting maxmemory-policy degrades too: Redis would drop live records silently.
+    const { EvictionPolicyCheck } = await import('./eviction-policy.js');
+    const eviction = new EvictionPolicyCheck(redis, log);
+    await eviction.start();
+    kernel.health.contribute('cluster-redis', () => (redis.healthy ? eviction.health() : { status: 'degraded', reason: redis.problem ?? 'Redis unreachable' }));
 
     // --- redis-core: grants, OAuth server state, limits ---
     // store-files and store-kubernetes step aside for grant-store in cluster mode (they read the same setting).
@@ -92,6 +94,7 @@ export default definePlugin({
       // Stopped last of those that use it (plugins stop in reverse order of setup).
       stop: async () => {
         await liveness.stop();
+        eviction.stop();
         await redis.close();
       },
     };

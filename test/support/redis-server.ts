@@ -65,8 +65,11 @@ export async function startRedisOrSkip(suite: Mocha.Context): Promise<RedisServe
   return startRedis();
 }
 
-/** Starts redis-server; `password` turns on requirepass. Throws when it cannot run (check redisServerMissing first). */
-export async function startRedis(options: { password?: string } = {}): Promise<RedisServer> {
+/**
+ * Starts redis-server; `password` turns on requirepass, `args` are further configuration
+ * (`--maxmemory-policy allkeys-lru`). Throws when it cannot run (check redisServerMissing first).
+ */
+export async function startRedis(options: { password?: string; args?: readonly string[] } = {}): Promise<RedisServer> {
   const missing = redisServerMissing();
   if (missing) throw new Error(missing);
   const dir = await mkdtemp(join(tmpdir(), 'switchboard-redis-'));
@@ -77,6 +80,7 @@ export async function startRedis(options: { password?: string } = {}): Promise<R
   let output = '';
   const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--protected-mode', 'yes'];
   if (options.password !== undefined) args.push('--requirepass', options.password);
+  args.push(...(options.args ?? []));
 
   const launch = async (): Promise<void> => {
     output = '';
