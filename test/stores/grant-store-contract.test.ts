@@ -83,6 +83,20 @@ function contract(label: string, make: () => Promise<Subject>, needs?: () => str
       expect(await store.get('Grant', 'g')).to.equal(undefined);
     });
 
+    it('creates a record once: of creates at once exactly one is kept and every one answers it; a live record is never replaced', async () => {
+      const proposals = Array.from({ length: 8 }, (_, i) => ({ value: `keys-${i}`, index: { all: 'records' } }));
+      const answers = await Promise.all(proposals.map((p) => store.create('Keys', 'current', p)));
+      const kept = answers[0]!.value;
+      expect(proposals.map((p) => p.value)).to.include(kept);
+      expect(answers.map((a) => a.value)).to.deep.equal(proposals.map(() => kept));
+      expect((await store.get('Keys', 'current'))!.value).to.equal(kept);
+      expect((await store.create('Keys', 'current', { value: 'later' })).value).to.equal(kept);
+      expect(await store.findBy('Keys', 'all', 'records')).to.deep.equal(['current']);
+      // An expired record is as good as absent: a create takes its place.
+      await store.put('Keys', 'lapsed', { value: 'old', expiresAt: now() - 1 });
+      expect((await store.create('Keys', 'lapsed', { value: 'new' })).value).to.equal('new');
+    });
+
     it('keeps everything across a reopen (a restart)', async () => {
       const again = await s.open();
       try {
