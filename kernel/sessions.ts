@@ -16,6 +16,17 @@ export interface Session {
   identity?: Identity;
   /** The client's network address (HTTP transports); absent for stdio and in-memory sessions. */
   readonly peer?: string;
+  /**
+   * The client's address as trusted proxies in front report it (X-Forwarded-For, right-most
+   * hop not itself a trusted proxy; lib/net/trusted-proxies.ts), else `peer`. What per-address
+   * limits count: behind a balancer `peer` is the balancer's. Never used to grant anything.
+   */
+  readonly clientAddress?: string;
+  /**
+   * Cluster mode: a session another replica opened, taken up here from its shared record. Not
+   * a new session: limits on opening sessions do not apply to it (issue 36, finding 6).
+   */
+  readonly resumed?: boolean;
   clientInfo?: { name: string; version: string };
   /** Set by logging/setLevel: log messages below it are not sent to this session. */
   logLevel?: LoggingLevel;

@@ -32,6 +32,12 @@ export interface HttpService {
   advertise(transport: AdvertisedTransport): void;
   /** The identity the authenticator found for this request (undefined when the endpoint is open). */
   identityOf(req: IncomingMessage): Identity | undefined;
+  /**
+   * The client's address: X-Forwarded-For's right-most hop that is not a trusted proxy
+   * (aggregator.oauth.server.trustedProxyCIDRs) when the request came through one, else the
+   * socket's peer. For per-address limits; never a reason to trust anyone.
+   */
+  clientAddressOf(req: IncomingMessage): string | undefined;
   /** Address actually bound (after start). */
   address(): { host: string; port: number } | undefined;
   /** Checks Origin per the MCP transport rules; writes 403 and returns false when refused. */

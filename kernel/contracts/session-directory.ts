@@ -21,6 +21,8 @@ export interface SessionRecord {
   /** Whose session it is; a request bearing another person's token may not resume it. */
   identity?: Identity;
   peer?: string;
+  /** Session.clientAddress, when it differs from peer (a client behind a trusted proxy). */
+  clientAddress?: string;
   /** The protocol version negotiated at initialize. */
   protocolVersion: string;
   clientCapabilities: ClientCapabilities;

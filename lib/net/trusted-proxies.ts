@@ -25,32 +25,39 @@ export class TrustedProxies {
 
   trusts(req: IncomingMessage): boolean {
     const peer = req.socket.remoteAddress;
-    return this.any && peer !== undefined && this.trustsAddress(peer);
+    return peer !== undefined && this.trustsAddress(peer);
   }
 
   private trustsAddress(address: string): boolean {
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-    if (mapped) return this.list.check(mapped[1]!, 'ipv4');
-    const family = isIP(address);
-    return family !== 0 && this.list.check(address, family === 6 ? 'ipv6' : 'ipv4');
+    if (!this.any) return false;
+    const v4 = unmapped(address);
+    const family = isIP(v4);
+    return family !== 0 && this.list.check(v4, family === 6 ? 'ipv6' : 'ipv4');
   }
 
   /**
-   * The address of the client behind the request, for counting what one client does: the
-   * peer, or, when the peer is a trusted proxy, the nearest X-Forwarded-For hop that is not
-   * one (hops further left were written by whoever sent the request, and prove nothing).
+   * The client's address: from a trusted proxy, X-Forwarded-For read from the right (each
+   * proxy appends the address it was reached from), skipping hops that are trusted proxies
+   * themselves; the first one that is not is the client as far as anyone trustworthy saw it.
+   * Hops left of it are the client's own say and never believed. Without a trusted proxy, or
+   * with a hop that is not an address, the socket's peer.
    */
-  clientAddress(req: IncomingMessage): string {
-    const peer = req.socket.remoteAddress ?? 'unknown';
-    if (!this.any || !this.trustsAddress(peer)) return peer;
+  clientAddress(req: IncomingMessage): string | undefined {
+    const peer = req.socket.remoteAddress;
+    if (peer === undefined || !this.trusts(req)) return peer && unmapped(peer);
     const header = req.headers['x-forwarded-for'];
-    const hops = (Array.isArray(header) ? header.join(',') : (header ?? '')).split(',').map((h) => h.trim());
+    const hops = (Array.isArray(header) ? header.join(',') : (header ?? ''))
+      .split(',')
+      .map((h) => h.trim())
+      .filter((h) => h !== '');
+    let client = unmapped(peer);
     for (let i = hops.length - 1; i >= 0; i--) {
-      const hop = hops[i]!;
+      const hop = unmapped(hops[i]!);
       if (isIP(hop) === 0) break;
-      if (!this.trustsAddress(hop)) return hop;
+      client = hop;
+      if (!this.trustsAddress(hop)) break;
     }
-    return peer;
+    return client;
   }
 
   /** Removes forwarded headers an untrusted peer sent, so nothing downstream believes them. */
@@ -67,4 +74,9 @@ export class TrustedProxies {
     const host = (trusted && first(req.headers['x-forwarded-host'])) || req.headers.host || 'localhost';
     return `${proto}://${host}${path}`;
   }
+}
+
+/** An IPv4 address as IPv4 (`::ffff:10.0.0.1` is 10.0.0.1), anything else as it is. */
+function unmapped(address: string): string {
+  return /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1] ?? address;
 }

@@ -81,7 +81,7 @@ export function registrationHandler(deps: RegistrationDeps): (ctx: RouterContext
         });
     }
     if (bounds.perAddress) {
-      const address = addressKey(proxies.clientAddress(ctx.req));
+      const address = addressKey(proxies.clientAddress(ctx.req) ?? 'unknown');
       const wait = await limiter.take(`registration:${address}`, 1, bounds.perAddress);
       if (wait > 0) {
         const seconds = Math.ceil(wait / 1000);

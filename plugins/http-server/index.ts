@@ -89,6 +89,7 @@ export default definePlugin({
         transports.push({ ...transport });
       },
       identityOf: (req) => identities.get(req),
+      clientAddressOf: (req) => (proxies ??= trustedProxies()).clientAddress(req),
       address: () => bound,
       checkOrigin(req, res) {
         const origin = req.headers.origin;

@@ -17,7 +17,7 @@ import {
   type Session,
 } from '../../kernel/index.js';
 import { exceedsDepth } from './json-depth.js';
-import { callerOf, countOf, isPerson } from './session-callers.js';
+import { callerOf, countOf } from './session-callers.js';
 import { SessionLeases } from './session-leases.js';
 import { TokenBucket } from '../../lib/limits/token-bucket.js';
 
@@ -44,12 +44,14 @@ export default definePlugin({
     const lease = sessionCounter ? new SessionLeases(kernel, sessionCounter, log) : undefined;
 
     kernel.hooks.onSessionOpen.tap('limits', (session: Session) => {
+      // A session another replica opened, taken up here, is no new session: it was counted when it opened.
+      if (session.resumed) return;
       const { maxSessions, maxSessionsPerPrincipal } = limits();
       if (maxSessions > 0 && kernel.sessions.size >= maxSessions) throw new SessionLimitError(maxSessions);
       if (maxSessionsPerPrincipal > 0) {
         const caller = callerOf(session);
-        // A person's sessions are counted across replicas (onSessionAdmit, cluster mode); others here.
-        if (lease && caller && isPerson(caller)) return;
+        // Cluster mode counts every caller's sessions across replicas (onSessionAdmit); one process counts here.
+        if (lease && caller) return;
         // Counted afresh (initialize is rare): no counter to drift when a later tap refuses the session.
         if (caller && countOf(kernel.sessions.all(), caller) >= maxSessionsPerPrincipal) throw new SessionLimitError(maxSessionsPerPrincipal, caller.shown);
       }

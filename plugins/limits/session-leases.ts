@@ -1,11 +1,12 @@
 /**
- * Cluster mode's per-person session limit: each signed-in person's sessions counted across
- * replicas by the `session-counter` service. A session is admitted before it opens (refused
+ * Cluster mode's per-caller session limit: each caller's sessions (a signed-in person's, else
+ * a client address's, as trusted proxies report it) counted across replicas by the
+ * `session-counter` service. A session is admitted before it opens (refused
  * with SESSION_LIMIT like the single-process limit), released when it closes, and its lease
  * renewed while this replica holds it, so sessions of a replica that died stop counting.
  */
 import { SessionLimitError, type CountedSession, type KernelApi, type Logger, type Session, type SessionCounter } from '../../kernel/index.js';
-import { callerOf, isPerson } from './session-callers.js';
+import { callerOf } from './session-callers.js';
 
 export class SessionLeases {
   private timer: NodeJS.Timeout | undefined;
@@ -18,11 +19,12 @@ export class SessionLeases {
 
   private counted(session: Session): CountedSession | undefined {
     const caller = callerOf(session);
-    return caller && isPerson(caller) ? { caller: caller.key, sessionId: session.id } : undefined;
+    return caller ? { caller: caller.key, sessionId: session.id } : undefined;
   }
 
   async admit(session: Session, limit: number): Promise<void> {
-    if (limit <= 0) return;
+    // Taken up from another replica: counted when it opened, and its lease renewed from here on.
+    if (limit <= 0 || session.resumed) return;
     const counted = this.counted(session);
     if (!counted) return;
     if (!(await this.counter.admit(counted, limit))) throw new SessionLimitError(limit, callerOf(session)?.shown);

@@ -22,7 +22,15 @@ export default definePlugin({
       }
       const transport = new SSEServerTransport('/message', res);
       try {
-        await kernel.endpoint.connect(transport, 'sse', transport.sessionId, http.identityOf(req), req.socket.remoteAddress);
+        await kernel.endpoint.connect(
+          transport,
+          'sse',
+          transport.sessionId,
+          http.identityOf(req),
+          req.socket.remoteAddress,
+          undefined,
+          http.clientAddressOf(req),
+        );
       } catch (err) {
         if (!res.headersSent) {
           res.writeHead(503, { 'content-type': 'application/json' });

@@ -225,6 +225,7 @@ export class ClusterSessions {
       createdAt: session.createdAt.toISOString(),
       ...(session.identity ? { identity: session.identity } : {}),
       ...(session.peer ? { peer: session.peer } : {}),
+      ...(session.clientAddress && session.clientAddress !== session.peer ? { clientAddress: session.clientAddress } : {}),
       protocolVersion: this.protocolVersions.get(transport) ?? '',
       clientCapabilities: session.server.getClientCapabilities() ?? {},
       ...(clientInfo ? { clientInfo } : {}),

@@ -100,7 +100,7 @@ export default definePlugin<{ path: string; sessionIdleMinutes: number }>({
         };
         cluster?.opened(transport);
         try {
-          await kernel.endpoint.connect(transport, 'streamable-http', id, http.identityOf(req), req.socket.remoteAddress);
+          await kernel.endpoint.connect(transport, 'streamable-http', id, http.identityOf(req), req.socket.remoteAddress, undefined, http.clientAddressOf(req));
         } catch (err) {
           // Refused before it existed (a session limit): nothing to clean up but the answer.
           return reject(res, 503, -32000, `Service Unavailable: ${(err as Error).message}`);

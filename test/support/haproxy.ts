@@ -49,12 +49,19 @@ function accepts(port: number): Promise<boolean> {
   });
 }
 
+export interface HaproxyOptions {
+  /** Its port (a public URL the replicas are configured with before it starts); a free one when absent. */
+  port?: number;
+  /** `option forwardfor`: X-Forwarded-For appended with the client's address, as most balancers do. */
+  forwardFor?: boolean;
+}
+
 /** `backends`: the replicas' ports on 127.0.0.1. `path`: the MCP path the url names. */
-export async function startHaproxy(backends: readonly number[], path = '/mcp'): Promise<RunningHaproxy> {
+export async function startHaproxy(backends: readonly number[], path = '/mcp', options: HaproxyOptions = {}): Promise<RunningHaproxy> {
   const problem = ensureHaproxy();
   if (problem) throw new Error(problem);
   const dir = await mkdtemp(join(tmpdir(), 'switchboard-haproxy-'));
-  const [port, statsPort] = [await freePort(), await freePort()];
+  const [port, statsPort] = [options.port ?? (await freePort()), await freePort()];
   const config = [
     'global',
     '  maxconn 2000',
@@ -68,6 +75,7 @@ export async function startHaproxy(backends: readonly number[], path = '/mcp'): 
     '  option http-server-close',
     '  retries 3',
     '  option redispatch 1',
+    ...(options.forwardFor ? ['  option forwardfor'] : []),
     'frontend mcp',
     `  bind 127.0.0.1:${port}`,
     '  default_backend replicas',

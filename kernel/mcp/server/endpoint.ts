@@ -163,7 +163,8 @@ export class Endpoint {
   /**
    * Serves one client over `transport`. Resolves once the transport is started. With
    * `record`, the session is one another replica initialized (cluster mode): its server
-   * answers as initialized by that client, with no initialize of its own.
+   * answers as initialized by that client, with no initialize of its own, and is `resumed`.
+   * `clientAddress`: the client's address as trusted proxies report it (default `peer`).
    */
   async connect(
     transport: Transport,
@@ -172,6 +173,7 @@ export class Endpoint {
     identity?: Identity,
     peer?: string,
     record?: SessionRecord,
+    clientAddress: string | undefined = record?.clientAddress ?? peer,
   ): Promise<Session> {
     const instructions = this.wording.instructions;
     const tasks = this.tasks?.forSession({ id, ...(identity ? { identity } : {}) });
@@ -185,6 +187,8 @@ export class Endpoint {
       subscriptions: new Set(record?.subscriptions),
       ...(identity ? { identity } : {}),
       ...(peer ? { peer } : {}),
+      ...(clientAddress ? { clientAddress } : {}),
+      ...(record ? { resumed: true } : {}),
     };
     if (record) {
       restoreClientState(server, { capabilities: record.clientCapabilities, ...(record.clientInfo ? { clientInfo: record.clientInfo } : {}) });
