@@ -29,6 +29,7 @@ function parseRecord(id: string, text: string): SessionRecord {
     r.clientCapabilities !== null &&
     Array.isArray(r.subscriptions) &&
     r.subscriptions.every((uri) => typeof uri === 'string') &&
+    (r.clientAddress === undefined || typeof r.clientAddress === 'string') &&
     (identity === undefined || (typeof identity === 'object' && typeof identity.subject === 'string'));
   if (!ok) throw new Error(`the record of session '${id}' in Redis is not a session record this version understands`);
   return r as unknown as SessionRecord;
