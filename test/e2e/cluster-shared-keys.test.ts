@@ -22,7 +22,7 @@ import { type RedisServer, startRedisOrSkip } from '../support/redis-server.js';
 import { startHeldWritesProxy, type HeldWritesProxy } from '../support/held-writes-proxy.js';
 
 /** Rounds of replicas started together; each on a fresh, empty key prefix. */
-const ROUNDS = 10;
+const ROUNDS = 6;
 const REPLICAS = 3;
 const HOLD_MS = 3000;
 
