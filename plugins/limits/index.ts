@@ -17,7 +17,7 @@ import {
   type Session,
 } from '../../kernel/index.js';
 import { exceedsDepth } from './json-depth.js';
-import { callerOf, countOf } from './session-callers.js';
+import { callerOf, countedAcrossReplicas, countOf } from './session-callers.js';
 import { SessionLeases } from './session-leases.js';
 import { TokenBucket } from '../../lib/limits/token-bucket.js';
 
@@ -41,7 +41,9 @@ export default definePlugin({
     const limits = () => kernel.settings().aggregator.limits;
 
     const sessionCounter = kernel.services.find('session-counter');
-    const lease = sessionCounter ? new SessionLeases(kernel, sessionCounter, log) : undefined;
+    // Client addresses are the clients' own only when trusted proxies say so (X-Forwarded-For).
+    const addressesAreClients = (): boolean => kernel.settings().aggregator.oauth.server.trustedProxyCIDRs.length > 0;
+    const lease = sessionCounter ? new SessionLeases(kernel, sessionCounter, log, addressesAreClients) : undefined;
 
     kernel.hooks.onSessionOpen.tap('limits', (session: Session) => {
       // A session another replica opened, taken up here, is no new session: it was counted when it opened.
@@ -51,7 +53,7 @@ export default definePlugin({
       if (maxSessionsPerPrincipal > 0) {
         const caller = callerOf(session);
         // Cluster mode counts every caller's sessions across replicas (onSessionAdmit); one process counts here.
-        if (lease && caller) return;
+        if (lease && caller && countedAcrossReplicas(caller, addressesAreClients())) return;
         // Counted afresh (initialize is rare): no counter to drift when a later tap refuses the session.
         if (caller && countOf(kernel.sessions.all(), caller) >= maxSessionsPerPrincipal) throw new SessionLimitError(maxSessionsPerPrincipal, caller.shown);
       }

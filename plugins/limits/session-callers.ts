@@ -20,6 +20,16 @@ export function callerOf(session: Session): SessionCaller | undefined {
   return undefined;
 }
 
+/**
+ * Whether cluster mode counts this caller's sessions across replicas: a person always; a
+ * client address only when trusted proxies name it (`addressesAreClients`). Behind a balancer
+ * without them every client has the balancer's address, and one cap across all replicas would
+ * be one cap for every client: such addresses are counted per replica, as in one process.
+ */
+export function countedAcrossReplicas(caller: SessionCaller, addressesAreClients: boolean): boolean {
+  return caller.key.startsWith('sub:') || addressesAreClients;
+}
+
 export function countOf(sessions: Iterable<Session>, caller: SessionCaller): number {
   let n = 0;
   for (const s of sessions) if (callerOf(s)?.key === caller.key) n++;

@@ -6,7 +6,7 @@
  * renewed while this replica holds it, so sessions of a replica that died stop counting.
  */
 import { SessionLimitError, type CountedSession, type KernelApi, type Logger, type Session, type SessionCounter } from '../../kernel/index.js';
-import { callerOf } from './session-callers.js';
+import { callerOf, countedAcrossReplicas } from './session-callers.js';
 
 export class SessionLeases {
   private timer: NodeJS.Timeout | undefined;
@@ -15,11 +15,13 @@ export class SessionLeases {
     private readonly kernel: KernelApi,
     private readonly counter: SessionCounter,
     private readonly log: Logger,
+    /** Whether client addresses come from trusted proxies (else they may all be the balancer's). */
+    private readonly addressesAreClients: () => boolean,
   ) {}
 
   private counted(session: Session): CountedSession | undefined {
     const caller = callerOf(session);
-    return caller ? { caller: caller.key, sessionId: session.id } : undefined;
+    return caller && countedAcrossReplicas(caller, this.addressesAreClients()) ? { caller: caller.key, sessionId: session.id } : undefined;
   }
 
   async admit(session: Session, limit: number): Promise<void> {
