@@ -160,7 +160,7 @@ export type {
   UpstreamResource,
   UpstreamResourceTemplate,
 } from './contracts/lifecycle.js';
-export type { CallEnd } from './contracts/observations.js';
+export type { CallEnd, SharedWriteDrop } from './contracts/observations.js';
 export { isActiveState, isStoppedState, reportedState, STATES_BY_TRANSPORT } from './service-states.js';
 export type { OrchestratorSecrets } from './contracts/orchestrator-secrets.js';
 export type { ReplayGuard } from './contracts/replay.js';
@@ -168,7 +168,7 @@ export type { SingleUseValues } from './contracts/single-use.js';
 export type { CountedSession, RateLimit, RateLimiter, SessionCounter } from './contracts/limits.js';
 export { ownerOf } from './contracts/sign-in.js';
 export type { Owner, SignInStatus, SignInTarget, UpstreamCredentials } from './contracts/sign-in.js';
-export type { SessionDirectory, SessionRecord, SessionSignal } from './contracts/session-directory.js';
+export type { SessionDirectory, SessionRecord, SessionSignal, TouchOutcome } from './contracts/session-directory.js';
 export type { RawResource, ResourceKind, ResourceStore, StoreChange, StoreLoadResult, WriteAs } from './contracts/store.js';
 export type { PresetInfo, ResolvedToolset, ToolsetService } from './contracts/toolsets.js';
 export type { WorkflowAvailability, WorkflowAvailabilityEntry } from './contracts/workflow-availability.js';

@@ -42,14 +42,33 @@ export type SessionSignal =
   /** The session ended (DELETE, the admin UI, idle): copies are dropped. */
   | { kind: 'end' };
 
+/** What pushing back a session's expiry found (SessionDirectory.touch). */
+export type TouchOutcome =
+  /** The record is there; its expiry was pushed back. */
+  | 'kept'
+  /** The session ended (a replica deleted its record: DELETE, the admin UI, idle): the copy is dropped. */
+  | 'ended'
+  /**
+   * The record was gone with no end recorded (Redis lost it: restarted without persistence,
+   * or failed over to a replica that never had it): the copy's record was written back.
+   */
+  | 'restored';
+
 export interface SessionDirectory {
   /** Writes the record; it expires after `idleSeconds` without a put or touch (0: never). */
   put(record: SessionRecord, idleSeconds: number): Promise<void>;
   get(id: string): Promise<SessionRecord | undefined>;
-  /** Removes the record; true when there was one. */
-  delete(id: string): Promise<boolean>;
-  /** Pushes the record's expiry back to `idleSeconds` from now; false when it is gone. */
-  touch(id: string, idleSeconds: number): Promise<boolean>;
+  /**
+   * Removes the record and remembers that the session ended (for `idleSeconds` and a minute;
+   * a day when 0), so that a copy that missed the `end` signal is dropped, not written back;
+   * true when there was a record.
+   */
+  delete(id: string, idleSeconds: number): Promise<boolean>;
+  /**
+   * Pushes the record's expiry back to `idleSeconds` from now. A record gone although the
+   * session never ended is written back from `record`, the copy's own, in the same step.
+   */
+  touch(record: SessionRecord, idleSeconds: number): Promise<TouchOutcome>;
   publish(id: string, signal: SessionSignal): Promise<void>;
   /** Hears the session's channel until the returned function is called. */
   subscribe(id: string, onSignal: (signal: SessionSignal) => void): Promise<() => Promise<void>>;

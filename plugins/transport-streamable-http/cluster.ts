@@ -18,6 +18,7 @@ import {
   type SessionDirectory,
   type SessionRecord,
   type SessionSignal,
+  SharedStateUnavailableError,
 } from '../../kernel/index.js';
 import { HttpSessionTransport } from './session-transport.js';
 
@@ -28,7 +29,11 @@ export interface Refusal {
   message: string;
 }
 
-/** How often a replica pushes back a session's expiry while it serves it: never per request. */
+/**
+ * How often a replica pushes back a session's expiry while it serves it: never per request.
+ * A quarter of sessionIdleMinutes when that is shorter (session-directory.ts keeps an ended
+ * session's mark a minute beyond the idle time for this reason).
+ */
 const TOUCH_EVERY_MS = 60_000;
 
 export class ClusterSessions {
@@ -52,39 +57,54 @@ export class ClusterSessions {
     });
   }
 
-  /** A session initialized here: recorded (and heard) before its initialize answer leaves. */
+  /**
+   * A session initialized here: recorded (and heard) before its initialize answer leaves. One
+   * that cannot be recorded (Redis unreachable, or refusing writes: out of memory under
+   * `noeviction`) is refused with 503 SHARED_STATE_UNAVAILABLE and no session id: a session
+   * the other replicas cannot find would answer 404 at its client's next request.
+   */
   opened(transport: HttpSessionTransport): void {
     transport.beforeInitializeAnswer = async (answer) => {
-      if (!('result' in answer)) return answer;
+      if (!('result' in answer)) return { kind: 'answer', message: answer };
       const session = this.kernel.sessions.get(transport.sessionId);
-      if (!session) return answer;
+      if (!session) return { kind: 'answer', message: answer };
       this.protocolVersions.set(transport, String(answer.result.protocolVersion));
       try {
         await this.listen(transport);
         await this.directory.put(this.recordOf(session, transport), this.idleSeconds);
         this.touched.set(transport, Date.now());
-        return answer;
+        return { kind: 'answer', message: answer };
       } catch (err) {
-        this.log.warn(`session ${transport.sessionId} could not be recorded: ${(err as Error).message}`);
+        const refusal = err instanceof SharedStateUnavailableError ? err : new SharedStateUnavailableError('recording a new session', (err as Error).message);
+        this.log.warn(`session ${transport.sessionId} refused: it could not be recorded: ${refusal.message}`);
         setImmediate(() => transport.drop());
         return {
-          jsonrpc: '2.0',
-          id: answer.id,
-          error: { code: -32000, message: `The session could not be recorded for the other replicas: ${(err as Error).message}` },
+          kind: 'refuse',
+          status: 503,
+          headers: { 'retry-after': '1' },
+          message: { jsonrpc: '2.0', id: answer.id, error: { code: -32000, message: refusal.message, data: { code: refusal.code, ...refusal.details } } },
         };
       }
     };
   }
 
-  /** A request for a session this replica holds: its expiry is pushed back now and then, never awaited. */
+  /**
+   * A request for a session this replica holds: its expiry is pushed back now and then, never
+   * awaited. A record that vanished without the session ending (Redis restarted without its
+   * data) is written back from this copy in the same step; an ended one drops the copy.
+   */
   seen(transport: HttpSessionTransport): void {
     const now = transport.lastActivity;
     if (now - (this.touched.get(transport) ?? 0) < this.touchEveryMs) return;
     this.touched.set(transport, now);
-    this.directory.touch(transport.sessionId, this.idleSeconds).then(
-      (alive) => {
-        // Gone from the directory (ended or expired while this copy missed the news): drop it.
-        if (!alive) transport.drop();
+    const session = this.kernel.sessions.get(transport.sessionId);
+    if (!session) return;
+    this.directory.touch(this.recordOf(session, transport), this.idleSeconds).then(
+      (outcome) => {
+        // Ended while this copy missed the news: drop it.
+        if (outcome === 'ended') transport.drop();
+        else if (outcome === 'restored')
+          this.log.warn(`session ${transport.sessionId}: its record had vanished from Redis without the session ending; written back from this replica's copy`);
       },
       (err: unknown) => this.log.warn(`session ${transport.sessionId}: could not push back its expiry: ${(err as Error).message}`),
     );
@@ -114,9 +134,11 @@ export class ClusterSessions {
     this.listening.delete(id);
     void unlisten?.().catch(() => undefined);
     if (!transport.ended) return;
+    // Told even when the delete failed: a copy that hears it drops itself either way.
+    const tell = (): Promise<void> => this.directory.publish(id, { kind: 'end' });
     this.directory
-      .delete(id)
-      .then(() => this.directory.publish(id, { kind: 'end' }))
+      .delete(id, this.idleSeconds)
+      .then(tell, (err: unknown) => tell().then(() => Promise.reject(err as Error)))
       .catch((err: unknown) => this.log.warn(`session ${id} ended here, but the other replicas could not be told: ${(err as Error).message}`));
   }
 

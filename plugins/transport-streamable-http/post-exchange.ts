@@ -55,6 +55,25 @@ export class PostExchange {
   }
 
   /**
+   * The request is refused as a whole (an initialize whose session cannot be recorded): the
+   * status and body given, without the exchange's headers, so no session id is handed out.
+   */
+  refuse(status: number, message: JSONRPCMessage, headers: Record<string, string>): void {
+    if (this.mode === 'done') return;
+    if (this.mode === 'sse') {
+      // Headers already left (a notification went first): the refusal is the stream's last event.
+      this.writeEvent(message);
+      this.res.end();
+      this.finish(false);
+      return;
+    }
+    const body = JSON.stringify(message);
+    this.res.writeHead(status, { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+    this.res.end(body);
+    this.finish(false);
+  }
+
+  /**
    * The session ended (here, or on another replica) before every answer was ready: the
    * POST is answered 404, as a request for an ended session is, rather than left open.
    */

@@ -11,6 +11,10 @@ import type { SharedSessionTransport } from '../../kernel/index.js';
 import { batchesRefused } from './messages.js';
 import { PostExchange } from './post-exchange.js';
 
+/** What leaves for an initialize in cluster mode: its answer, or a refusal that hands out no session. */
+export type InitializeOutcome =
+  { kind: 'answer'; message: JSONRPCMessage } | { kind: 'refuse'; status: 503; message: JSONRPCMessage; headers: Record<string, string> };
+
 export class HttpSessionTransport implements SharedSessionTransport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
@@ -23,8 +27,12 @@ export class HttpSessionTransport implements SharedSessionTransport {
   lastActivity = Date.now();
   /** Cluster mode: where a message goes that has no POST exchange and no GET stream here. */
   relay?: (message: JSONRPCMessage) => void;
-  /** Cluster mode: runs before the initialize answer leaves, so another replica knows the session when the client's next request reaches it. */
-  beforeInitializeAnswer?: (answer: JSONRPCMessage) => Promise<JSONRPCMessage>;
+  /**
+   * Cluster mode: runs before the initialize answer leaves, so another replica knows the
+   * session when the client's next request reaches it; a session that cannot be recorded is
+   * refused with an HTTP status and no session id (cluster.ts).
+   */
+  beforeInitializeAnswer?: (answer: JSONRPCMessage) => Promise<InitializeOutcome>;
   private initializeId: RequestId | undefined;
   private version: string | undefined;
   /** Why this session may not batch, worked out once its revision is known (never per POST). */
@@ -79,12 +87,19 @@ export class HttpSessionTransport implements SharedSessionTransport {
     if (this.closed) return;
     const isResponse = 'result' in message || 'error' in message;
     const id = isResponse ? (message as { id: RequestId }).id : options?.relatedRequestId;
+    const exchange = id === undefined ? undefined : this.exchanges.get(id);
     if (isResponse && this.initializeId !== undefined && id === this.initializeId) {
       this.initializeId = undefined;
       if ('result' in message) this.protocolVersion = String(message.result.protocolVersion);
-      if (this.beforeInitializeAnswer) message = await this.beforeInitializeAnswer(message);
+      if (this.beforeInitializeAnswer) {
+        const outcome = await this.beforeInitializeAnswer(message);
+        if (outcome.kind === 'refuse') {
+          exchange?.refuse(outcome.status, outcome.message, outcome.headers);
+          return;
+        }
+        message = outcome.message;
+      }
     }
-    const exchange = id === undefined ? undefined : this.exchanges.get(id);
     if (exchange) {
       if (isResponse) exchange.respond(message);
       else exchange.notify(message);
