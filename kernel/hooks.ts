@@ -8,7 +8,7 @@ import type { Catalogue, CatalogueEntry } from './catalogue.js';
 import type { RequestContext } from './request-context.js';
 import type { CallContext, JsonObject, ToolDefinition } from './tools.js';
 import type { Session } from './sessions.js';
-import type { CallEnd } from './contracts/observations.js';
+import type { CallEnd, SharedWriteDrop } from './contracts/observations.js';
 import type { ConfigProblem } from './errors.js';
 import type { AuditEntry } from './authorization/authorize.js';
 
@@ -52,6 +52,8 @@ export interface KernelHooks {
   onServiceStateChange: SyncHook<[ServiceStateChange]>;
   /** An authorization decision the audit trail keeps was made: an admin operation done, or any denial. Taps must not throw. */
   onAudit: SyncHook<[AuditEntry]>;
+  /** Cluster mode: writes Redis could not take were dropped from a replica's bounded backlog (kernel/contracts/observations.ts). Taps must not throw. */
+  onSharedWriteDropped: SyncHook<[SharedWriteDrop]>;
 }
 
 export function createHooks(): KernelHooks {
@@ -69,5 +71,6 @@ export function createHooks(): KernelHooks {
     onSessionChange: new AsyncSeriesHook(['session', 'origin']),
     onServiceStateChange: new SyncHook(['change']),
     onAudit: new SyncHook(['entry']),
+    onSharedWriteDropped: new SyncHook(['drop']),
   };
 }

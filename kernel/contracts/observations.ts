@@ -9,6 +9,8 @@
  *   `starting` from `failed` or `unreachable`).
  * - `onSessionOpen` / `onSessionClose`: client sessions.
  * - `onConfigLoad` (a reload when `previous` is set) and `onConfigRejected`: configuration.
+ * - `onSharedWriteDropped` (this file's SharedWriteDrop): cluster mode, records dropped because
+ *   Redis refused writes for longer than a replica's backlog holds.
  */
 import type { ToolKind } from '../tools.js';
 
@@ -31,4 +33,14 @@ export interface CallEnd {
   durationMs: number;
   /** The stable error code when Switchboard raised one (TIMEOUT, OUTSIDE_TOOLSET...). */
   errorCode?: string;
+}
+
+/**
+ * Cluster mode: writes a replica kept while Redis could not take them (out of memory,
+ * unreachable) and dropped, oldest first, once its bounded backlog was full.
+ */
+export interface SharedWriteDrop {
+  /** What was dropped: an event of the event log, or a state of a workflow execution record. */
+  kind: 'event' | 'execution';
+  count: number;
 }

@@ -12,13 +12,18 @@
  * follows) rather than pub/sub: a stream read resumes from the last id it saw, so an event
  * recorded while the connection was re-established is delivered late, not lost, and every
  * replica's followers see the events in the stream's order.
+ *
+ * An event Redis cannot take now (out of memory, unreachable) waits in a bounded backlog and
+ * is appended, in order, when it can (write-backlog.ts): its id is given then, its time is
+ * when it happened.
  */
 import type { Redis } from 'ioredis';
 import type { EventJournal, EventJournalFactory, EventPage, EventQuery, EventRetention, Logger, SwitchboardEvent } from '../../kernel/index.js';
-import { SerialQueue } from '../../kernel/index.js';
+import type { WriteLosses } from './write-losses.js';
 import { queryEvents } from '../../lib/events/event-query.js';
 import type { RedisConnection } from '../../lib/redis/connection.js';
 import { shared } from './shared-state.js';
+import { WriteBacklog } from './write-backlog.js';
 
 // KEYS[1] the stream, KEYS[2] the id counter. ARGV: the event's JSON (no id), maxEvents.
 const APPEND = `
@@ -55,7 +60,7 @@ export class RedisEventJournal implements EventJournal {
   private readonly stream: string;
   private readonly counter: string;
   private readonly commands: JournalCommands;
-  private readonly appends = new SerialQueue();
+  private readonly appends: WriteBacklog;
   private readonly listeners = new Set<(e: SwitchboardEvent) => void>();
   /** The newest stream id this process knows of: where a follow starts reading. */
   private lastSeen = '0-0';
@@ -67,7 +72,12 @@ export class RedisEventJournal implements EventJournal {
     private readonly redis: RedisConnection,
     private readonly retention: EventRetention,
     private readonly log: Logger,
+    losses?: WriteLosses,
   ) {
+    this.appends = new WriteBacklog(redis, log, 'event log', {
+      onDropped: (count) => losses?.dropped('event', count),
+      onResumed: () => losses?.resumed(),
+    });
     this.stream = redis.key('events');
     this.counter = redis.key('events', 'last-id');
     redis.client.defineCommand('switchboardEventAppend', { lua: APPEND, numberOfKeys: 2 });
@@ -81,18 +91,26 @@ export class RedisEventJournal implements EventJournal {
 
   append(event: Omit<SwitchboardEvent, 'id'>): void {
     const json = JSON.stringify(event);
-    void this.appends
-      .run(() => shared(this.redis, WHAT, () => this.commands.switchboardEventAppend(this.stream, this.counter, json, String(this.retention.maxEvents))))
-      // A follow started later begins after this process's own events.
-      .then((id) => this.see(`${id}-0`))
-      .catch((err: unknown) =>
-        this.log.warn(`event log: event ${event.reason} on ${event.resource.type} ${event.resource.name} not recorded: ${(err as Error).message}`),
-      );
+    void this.appends.submit(
+      `event ${event.reason} on ${event.resource.type} ${event.resource.name}`,
+      Buffer.byteLength(json),
+      async () => {
+        const id = await this.commands.switchboardEventAppend(this.stream, this.counter, json, String(this.retention.maxEvents));
+        // A follow started later begins after this process's own events.
+        this.see(`${id}-0`);
+      },
+      undefined,
+    );
+  }
+
+  /** Why /health is degraded while events wait for Redis. */
+  get problem(): string | undefined {
+    return this.appends.problem;
   }
 
   async query(q: EventQuery): Promise<EventPage> {
-    // This process's own events are in the answer: its appends land first.
-    await this.appends.idle();
+    // This process's own events are in the answer: its appends land first (those Redis cannot take now are not in it).
+    await this.appends.settled();
     const events: SwitchboardEvent[] = [];
     const oldest = new Date(Date.now() - this.retention.maxAgeHours * 3_600_000).toISOString();
     let from = '-';
@@ -118,12 +136,12 @@ export class RedisEventJournal implements EventJournal {
   }
 
   flush(): Promise<void> {
-    return this.appends.idle();
+    return this.appends.settled();
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    await this.flush();
+    await this.appends.close();
     this.reader?.disconnect();
     await this.reading;
   }
@@ -201,12 +219,17 @@ function compareIds(a: string, b: string): number {
 }
 
 export class RedisEventJournals implements EventJournalFactory {
+  /** The journal the events plugin writes to (the newest created): where a loss report goes. */
+  current: RedisEventJournal | undefined;
+
   constructor(
     private readonly redis: RedisConnection,
     private readonly log: Logger,
+    private readonly losses: WriteLosses,
   ) {}
 
   create(retention: EventRetention): EventJournal {
-    return new RedisEventJournal(this.redis, retention, this.log);
+    this.current = new RedisEventJournal(this.redis, retention, this.log, this.losses);
+    return this.current;
   }
 }

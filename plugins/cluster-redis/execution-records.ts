@@ -16,6 +16,12 @@
  * longer alive (replica-liveness.ts) and marks them failed, "replica <id> ended during the
  * run". The write is conditional on the record still being that replica's and running, so
  * two replicas sweeping at once write it once (docs/scale-out.md).
+ *
+ * Redis lost or refusing writes: a run this replica runs is written back at its next save
+ * when its record vanished (Redis restarted without its data), and a save Redis cannot take
+ * now (out of memory, unreachable) waits in a bounded backlog (write-backlog.ts) and is
+ * written when it can, its latest state only; meanwhile this replica reads its own waiting
+ * states instead of Redis' older ones.
  */
 import type { ExecutionListQuery, ExecutionPage, ExecutionRecord, ExecutionRecords, ExecutionRetention, ExecutionStorage, Logger } from '../../kernel/index.js';
 import { pageOf } from '../../lib/executions/execution-page.js';
@@ -23,14 +29,21 @@ import { markInterrupted } from '../../lib/executions/interrupted.js';
 import type { RedisConnection } from '../../lib/redis/connection.js';
 import type { ReplicaLiveness } from './replica-liveness.js';
 import { shared } from './shared-state.js';
+import { WriteBacklog } from './write-backlog.js';
+import type { WriteLosses } from './write-losses.js';
 
 // KEYS[1] index (zset), KEYS[2] statuses (hash), KEYS[3] sizes (hash), KEYS[4] total bytes, KEYS[5] owners (hash).
-// ARGV: id, JSON, start ms, status, bytes, '1' for a new record, maxCount, cutoff ms, maxBytes, record key prefix,
-// the writing replica, and the replica the record must still be owned by ('' for any: the engine's own writes).
+// ARGV: id, JSON, start ms, status, bytes, how ('1' a new record, '2' the running replica's save: written back when
+// the record vanished, '0' only while the record is there), maxCount, cutoff ms, maxBytes, record key prefix, the
+// writing replica, and the replica the record must still be owned by ('' for any: the engine's own writes).
+// 1 when written, 2 when written back (it had vanished), 0 when not written.
 const PUT = `
 local id = ARGV[1]
 local prefix = ARGV[10]
-if ARGV[6] ~= '1' and not redis.call('ZSCORE', KEYS[1], id) then return 0 end
+local present = redis.call('ZSCORE', KEYS[1], id)
+if ARGV[6] == '0' and not present then return 0 end
+local wrote = 1
+if ARGV[6] == '2' and not present then wrote = 2 end
 if ARGV[12] ~= '' and (redis.call('HGET', KEYS[5], id) ~= ARGV[12] or redis.call('HGET', KEYS[2], id) ~= 'running') then return 0 end
 if ARGV[4] == 'running' then redis.call('HSET', KEYS[5], id, ARGV[11]) else redis.call('HDEL', KEYS[5], id) end
 redis.call('ZADD', KEYS[1], ARGV[3], id)
@@ -43,7 +56,7 @@ local maxCount = tonumber(ARGV[7])
 local cutoff = tonumber(ARGV[8])
 local maxBytes = tonumber(ARGV[9])
 local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
-if redis.call('ZCARD', KEYS[1]) <= maxCount and total <= maxBytes and (oldest[2] == nil or tonumber(oldest[2]) >= cutoff) then return 1 end
+if redis.call('ZCARD', KEYS[1]) <= maxCount and total <= maxBytes and (oldest[2] == nil or tonumber(oldest[2]) >= cutoff) then return wrote end
 local all = redis.call('ZREVRANGE', KEYS[1], 0, -1, 'WITHSCORES')
 local keep = {}
 local drop = {}
@@ -74,7 +87,7 @@ for _, rid in ipairs(drop) do
   redis.call('HDEL', KEYS[3], rid)
   redis.call('HDEL', KEYS[5], rid)
 end
-return 1
+return wrote
 `;
 
 const WHAT = 'the workflow execution history';
@@ -103,15 +116,22 @@ export class RedisExecutionRecords implements ExecutionRecords {
   private readonly owners: string;
   private sweeper: NodeJS.Timeout | undefined;
   private sweeping: Promise<void> | undefined;
-  /** Every write, in the order the engine made them; a read waits for those made before it. */
-  private tail: Promise<void> = Promise.resolve();
+  /** Every write, in the order the engine made them (a read waits for those made before it); those Redis cannot take now wait there. */
+  private readonly writes: WriteBacklog<string>;
+  /** Runs this replica added and has not saved finished: their saves write the record back if it vanished. */
+  private readonly runningHere = new Set<string>();
 
   constructor(
     private readonly redis: RedisConnection,
     private readonly retention: ExecutionRetention,
     private readonly log: Logger,
     private readonly liveness: ReplicaLiveness,
+    losses?: WriteLosses,
   ) {
+    this.writes = new WriteBacklog<string>(redis, log, 'execution history', {
+      onDropped: (count) => losses?.dropped('execution', count),
+      onResumed: () => losses?.resumed(),
+    });
     this.owners = redis.key('executions', 'owner');
     this.index = redis.key('executions', 'index');
     this.statuses = redis.key('executions', 'status');
@@ -148,7 +168,7 @@ export class RedisExecutionRecords implements ExecutionRecords {
       const record = JSON.parse(raw) as ExecutionRecord;
       if (record.status !== 'running') continue;
       markInterrupted(record, `replica ${owner} ended during the run`);
-      if ((await this.put(record, false, owner)) === 1) this.log.warn(`execution ${id} marked failed: replica ${owner} ended during the run`);
+      if ((await this.put(record, '0', owner)) === 1) this.log.warn(`execution ${id} marked failed: replica ${owner} ended during the run`);
     }
   }
 
@@ -161,14 +181,17 @@ export class RedisExecutionRecords implements ExecutionRecords {
   }
 
   async get(id: string): Promise<ExecutionRecord | undefined> {
-    await this.tail;
+    await this.writes.settled();
+    // A state waiting for Redis is newer than Redis' copy.
+    const waiting = this.writes.waitingValue(id);
+    if (waiting !== undefined) return JSON.parse(waiting) as ExecutionRecord;
     const raw = await shared(this.redis, WHAT, () => this.redis.client.get(this.recordPrefix + id));
     return raw === null ? undefined : (JSON.parse(raw) as ExecutionRecord);
   }
 
   async list(q: ExecutionListQuery): Promise<ExecutionPage> {
-    await this.tail;
-    const records = await shared(this.redis, WHAT, async () => {
+    await this.writes.settled();
+    const stored = await shared(this.redis, WHAT, async () => {
       const ids = await this.redis.client.zrevrange(this.index, 0, -1);
       const out: ExecutionRecord[] = [];
       for (let i = 0; i < ids.length; i += BATCH) {
@@ -178,34 +201,54 @@ export class RedisExecutionRecords implements ExecutionRecords {
       }
       return out;
     });
+    const waiting = this.writes.waitingValues().map((json) => JSON.parse(json) as ExecutionRecord);
+    if (waiting.length === 0) return pageOf(stored, q);
+    const newer = new Map(waiting.map((r) => [r.execution_id, r]));
+    const records = stored.map((r) => newer.get(r.execution_id) ?? r);
+    const known = new Set(stored.map((r) => r.execution_id));
+    for (const r of newer.values()) if (!known.has(r.execution_id)) records.push(r);
+    records.sort((a, b) => Date.parse(b.started_at) - Date.parse(a.started_at));
     return pageOf(records, q);
   }
 
+  /** Waiting writes are what Redis cannot take now: a flush waits for the others only. */
   flush(): Promise<void> {
-    return this.tail;
+    return this.writes.settled();
+  }
+
+  /** Why /health is degraded while saves wait for Redis. */
+  get problem(): string | undefined {
+    return this.writes.problem;
   }
 
   async close(): Promise<void> {
     clearInterval(this.sweeper);
     await this.sweeping;
-    await this.flush();
+    await this.writes.close();
   }
 
   /** The snapshot is taken now (the engine goes on changing the record); stored after earlier writes. */
   private write(record: ExecutionRecord, isNew: boolean): Promise<void> {
+    const id = record.execution_id;
     const json = JSON.stringify(record);
-    const written = this.tail.then(() =>
-      shared(this.redis, WHAT, () => this.put(record, isNew, '', json)).then(
-        () => undefined,
-        (err: unknown) => this.log.error(`cannot persist execution ${record.execution_id}: ${(err as Error).message}`),
-      ),
+    const runner = this.runningHere.has(id);
+    if (record.status === 'running' && isNew) this.runningHere.add(id);
+    else if (record.status !== 'running') this.runningHere.delete(id);
+    const how = isNew ? '1' : runner ? '2' : '0';
+    return this.writes.submit(
+      `execution ${id}`,
+      Buffer.byteLength(json),
+      async () => {
+        if ((await this.put(record, how, '', json)) === 2)
+          this.log.warn(`execution ${id}: its record had vanished from Redis while it ran here; written back from this replica's copy`);
+      },
+      json,
+      id,
     );
-    this.tail = written;
-    return written;
   }
 
-  /** One script: the record stored (when still `expectedOwner`'s, if named) with retention; 1 when written. */
-  private put(record: ExecutionRecord, isNew: boolean, expectedOwner: string, json = JSON.stringify(record)): Promise<number> {
+  /** One script: the record stored (when still `expectedOwner`'s, if named) with retention; 1 when written, 2 when written back. */
+  private put(record: ExecutionRecord, how: '0' | '1' | '2', expectedOwner: string, json = JSON.stringify(record)): Promise<number> {
     return this.commands.switchboardExecutionPut(
       this.index,
       this.statuses,
@@ -217,7 +260,7 @@ export class RedisExecutionRecords implements ExecutionRecords {
       String(Date.parse(record.started_at)),
       record.status,
       String(Buffer.byteLength(json)),
-      isNew ? '1' : '0',
+      how,
       String(this.retention.maxCount),
       String(Date.now() - this.retention.maxAgeDays * 86_400_000),
       String(this.retention.maxTotalBytes()),
@@ -229,13 +272,18 @@ export class RedisExecutionRecords implements ExecutionRecords {
 }
 
 export class RedisExecutionStorage implements ExecutionStorage {
+  /** The records the workflows plugin writes to (the newest created): /health reads their backlog. */
+  current: RedisExecutionRecords | undefined;
+
   constructor(
     private readonly redis: RedisConnection,
     private readonly log: Logger,
     private readonly liveness: ReplicaLiveness,
+    private readonly losses?: WriteLosses,
   ) {}
 
   create(retention: ExecutionRetention): ExecutionRecords {
-    return new RedisExecutionRecords(this.redis, retention, this.log, this.liveness);
+    this.current = new RedisExecutionRecords(this.redis, retention, this.log, this.liveness, this.losses);
+    return this.current;
   }
 }

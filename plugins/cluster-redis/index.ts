@@ -40,11 +40,24 @@ export default definePlugin({
       baseDir: kernel.config.configPath,
       onSecret: (password) => kernel.secrets.add(password),
     });
-    // An evicting maxmemory-policy degrades too: Redis would drop live records silently.
+    // Degraded while Redis refuses writes (out of memory under noeviction): this replica
+    // cannot renew its liveness and keeps records Redis cannot take (write-backlog.ts); and
+    // under an evicting maxmemory-policy, which would drop live records silently.
+    const refusing = (): string | undefined => liveness.problem ?? journals.current?.problem ?? executions.current?.problem;
     const { EvictionPolicyCheck } = await import('./eviction-policy.js');
     const eviction = new EvictionPolicyCheck(redis, log);
     await eviction.start();
-    kernel.health.contribute('cluster-redis', () => (redis.healthy ? eviction.health() : { status: 'degraded', reason: redis.problem ?? 'Redis unreachable' }));
+    kernel.health.contribute('cluster-redis', () => {
+      if (!redis.healthy) return { status: 'degraded', reason: redis.problem ?? 'Redis unreachable' };
+      const problem = refusing();
+      return problem === undefined ? eviction.health() : { status: 'degraded', reason: problem };
+    });
+    // Started first: the records below name this replica, and what they lose is reported under its id.
+    const { ReplicaLiveness } = await import('./replica-liveness.js');
+    const liveness = new ReplicaLiveness(redis, log);
+    await liveness.start();
+    const { WriteLosses } = await import('./write-losses.js');
+    const losses = new WriteLosses(kernel.hooks, liveness.id);
 
     // --- redis-core: grants, OAuth server state, limits ---
     // store-files and store-kubernetes step aside for grant-store in cluster mode (they read the same setting).
@@ -69,14 +82,15 @@ export default definePlugin({
 
     // --- cluster-history: event log, execution history ---
     // The events and workflows plugins keep their logic and keep their data here instead of in memory and files.
+    // What Redis cannot take now waits in a bounded backlog per store; what the bound drops is counted and reported (write-losses.ts).
     const { RedisEventJournals } = await import('./event-journal.js');
-    kernel.services.provide('event-journal', new RedisEventJournals(redis, log));
+    const journals = new RedisEventJournals(redis, log, losses);
+    losses.journals = journals;
+    kernel.services.provide('event-journal', journals);
     // Running records name this replica; the others mark them failed once it is no longer alive.
-    const { ReplicaLiveness } = await import('./replica-liveness.js');
-    const liveness = new ReplicaLiveness(redis, log);
-    await liveness.start();
     const { RedisExecutionStorage } = await import('./execution-records.js');
-    kernel.services.provide('execution-storage', new RedisExecutionStorage(redis, log, liveness));
+    const executions = new RedisExecutionStorage(redis, log, liveness, losses);
+    kernel.services.provide('execution-storage', executions);
     // --- end cluster-history ---
 
     // --- cluster-tasks: a task run on one replica is fetched, listed and cancelled on any ---

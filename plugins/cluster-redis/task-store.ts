@@ -15,6 +15,10 @@
  * or a workflow's task as its run's record says once the orphaned-run sweep has marked the
  * run. The write is the same compare-and-set, also conditional on the task still being that
  * replica's, so two replicas sweeping at once end it once (docs/scale-out.md).
+ *
+ * A task this replica runs whose hash vanished before its time (Redis restarted without its
+ * data) is written back from this replica's copy at its next change, instead of the change
+ * being lost: tasks/get answers for it again on every replica.
  */
 import {
   isTerminalStatus,
@@ -66,6 +70,18 @@ if ARGV[3] == 'completed' or ARGV[3] == 'failed' or ARGV[3] == 'cancelled' then 
 return 1
 `;
 
+// KEYS[1] the owner's set, KEYS[2] the task's hash, KEYS[3] the running tasks' replicas. ARGV: id, JSON, status,
+// created ms, ttl ms, the replica running it. Only when the hash is absent; 1 when written back.
+const RESTORE = `
+if redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
+redis.call('HSET', KEYS[2], 'json', ARGV[2], 'status', ARGV[3], 'ver', '1')
+redis.call('PEXPIRE', KEYS[2], ARGV[5])
+redis.call('ZADD', KEYS[1], ARGV[4], ARGV[1])
+if ARGV[3] == 'completed' or ARGV[3] == 'failed' or ARGV[3] == 'cancelled' then redis.call('HDEL', KEYS[3], ARGV[1]) else redis.call('HSET', KEYS[3], ARGV[1], ARGV[6]) end
+if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[5]) then redis.call('PEXPIRE', KEYS[1], ARGV[5]) end
+return 1
+`;
+
 /** How often each replica looks for tasks whose replica ended (as often as for such runs). */
 const SWEEP_MS = 5_000;
 
@@ -83,6 +99,17 @@ interface TaskCommands {
     replica: string,
   ): Promise<number>;
   switchboardTaskChange(task: string, running: string, version: string, json: string, status: string, id: string, replica: string): Promise<number>;
+  switchboardTaskRestore(
+    owner: string,
+    task: string,
+    running: string,
+    id: string,
+    json: string,
+    status: string,
+    created: string,
+    ttl: string,
+    replica: string,
+  ): Promise<number>;
 }
 
 /** Compare-and-set rounds before a change gives up (each lost round means another write landed). */
@@ -96,6 +123,8 @@ export class RedisTaskStore implements TaskStore {
   private readonly executionPrefix: string;
   private sweeper: NodeJS.Timeout | undefined;
   private sweeping: Promise<void> | undefined;
+  /** The unfinished tasks this replica runs, as last written: what is written back if Redis lost them. */
+  private readonly runningHere = new Map<string, TaskRecord>();
 
   constructor(
     private readonly redis: RedisConnection,
@@ -109,6 +138,7 @@ export class RedisTaskStore implements TaskStore {
     this.executionPrefix = executionRecordPrefix(redis);
     redis.client.defineCommand('switchboardTaskCreate', { lua: CREATE, numberOfKeys: 3 });
     redis.client.defineCommand('switchboardTaskChange', { lua: CHANGE, numberOfKeys: 2 });
+    redis.client.defineCommand('switchboardTaskRestore', { lua: RESTORE, numberOfKeys: 3 });
     this.commands = redis.client as unknown as TaskCommands;
   }
 
@@ -135,6 +165,9 @@ export class RedisTaskStore implements TaskStore {
    * orphaned-run sweep to mark the run (the next round ends the task as the run ended).
    */
   async sweepOrphans(): Promise<void> {
+    // This replica's copies of tasks past their time are nobody's to write back.
+    const now = this.now();
+    for (const [id, r] of this.runningHere) if (r.expiresAt <= now) this.runningHere.delete(id);
     const runners = await this.redis.client.hgetall(this.running);
     const others = [...new Set(Object.values(runners))].filter((r) => r !== this.liveness.id);
     if (others.length === 0) return;
@@ -178,6 +211,7 @@ export class RedisTaskStore implements TaskStore {
       ),
     );
     if (created !== 1) throw new TaskLimitError(maxPerOwner);
+    this.runningHere.set(record.taskId, record);
   }
 
   async get(taskId: string, owner: string): Promise<TaskRecord | undefined> {
@@ -232,18 +266,61 @@ export class RedisTaskStore implements TaskStore {
     for (let round = 0; round < ROUNDS; round++) {
       const read = await this.read(taskId);
       if (!read) {
+        const mine = runner === '' ? this.runningHere.get(taskId) : undefined;
+        if (mine && mine.expiresAt > this.now()) {
+          // Vanished before its time while it runs here (Redis lost it): written back, changed.
+          const restored = await this.restore(mine, apply);
+          if (restored) return restored;
+          continue;
+        }
         // Gone (its ttl ran out while it ran): it is nobody's to finish any more.
+        this.runningHere.delete(taskId);
         if (isTaskId(taskId)) await shared(this.redis, WHAT, () => this.redis.client.hdel(this.running, taskId));
         return undefined;
       }
-      if (isTerminalStatus(read.record.status)) return undefined;
+      if (isTerminalStatus(read.record.status)) {
+        this.runningHere.delete(taskId);
+        return undefined;
+      }
       const next = { ...apply(read.record), lastUpdatedAt: new Date(this.now()).toISOString() };
       const written = await shared(this.redis, WHAT, () =>
         this.commands.switchboardTaskChange(this.taskPrefix + taskId, this.running, read.version, JSON.stringify(next), next.status, taskId, runner),
       );
-      if (written === 1) return next;
-      if (written === -1) return undefined;
+      if (written === 1) return this.wrote(next);
+      if (written === -1) {
+        this.runningHere.delete(taskId);
+        return undefined;
+      }
     }
     throw new Error(`task ${taskId} changed ${ROUNDS} times while this change was being made; try again`);
+  }
+
+  /** Keeps this replica's copy of a task it runs as last written; a finished one is no longer kept. */
+  private wrote(record: TaskRecord): TaskRecord {
+    if (!this.runningHere.has(record.taskId)) return record;
+    if (isTerminalStatus(record.status)) this.runningHere.delete(record.taskId);
+    else this.runningHere.set(record.taskId, record);
+    return record;
+  }
+
+  /** Writes back a task this replica runs whose hash vanished, with `apply`'s change; undefined when another write got there first. */
+  private async restore(mine: TaskRecord, apply: (r: TaskRecord) => TaskRecord): Promise<TaskRecord | undefined> {
+    const next = { ...apply(mine), lastUpdatedAt: new Date(this.now()).toISOString() };
+    const restored = await shared(this.redis, WHAT, () =>
+      this.commands.switchboardTaskRestore(
+        this.ownerKey(next.owner),
+        this.taskPrefix + next.taskId,
+        this.running,
+        next.taskId,
+        JSON.stringify(next),
+        next.status,
+        String(Date.parse(next.createdAt)),
+        String(Math.max(1, next.expiresAt - this.now())),
+        this.liveness.id,
+      ),
+    );
+    if (restored !== 1) return undefined;
+    this.log.warn(`task ${next.taskId}: its record had vanished from Redis while it ran here; written back from this replica's copy`);
+    return this.wrote(next);
   }
 }

@@ -119,6 +119,13 @@ export default definePlugin<{ maxToolLabels: number }>({
           if (previous) reloads.add(1, { 'switchboard.config.outcome': 'applied' });
         });
         hooks.onConfigRejected.tap('metrics-otel', () => reloads.add(1, { 'switchboard.config.outcome': 'rejected' }));
+
+        // Cluster mode: what Redis could not take for longer than a replica's backlog holds.
+        const dropped = meter.createCounter('switchboard.cluster.writes.dropped', {
+          description:
+            'Events and execution-record states dropped because Redis refused writes (out of memory, unreachable) for longer than the bounded backlog holds.',
+        });
+        hooks.onSharedWriteDropped.tap('metrics-otel', (drop) => dropped.add(drop.count, { 'switchboard.record.kind': drop.kind }));
         log.info(`metrics on http://${host}:${port}/metrics`);
       },
       async stop() {
