@@ -40,18 +40,10 @@ export default definePlugin({
       baseDir: kernel.config.configPath,
       onSecret: (password) => kernel.secrets.add(password),
     });
-    // Degraded while Redis refuses writes (out of memory under noeviction): this replica
-    // cannot renew its liveness and keeps records Redis cannot take (write-backlog.ts); and
-    // under an evicting maxmemory-policy, which would drop live records silently.
-    const refusing = (): string | undefined => liveness.problem ?? journals.current?.problem ?? executions.current?.problem;
+    // An evicting maxmemory-policy degrades /health (below): Redis would drop live records silently.
     const { EvictionPolicyCheck } = await import('./eviction-policy.js');
     const eviction = new EvictionPolicyCheck(redis, log);
     await eviction.start();
-    kernel.health.contribute('cluster-redis', () => {
-      if (!redis.healthy) return { status: 'degraded', reason: redis.problem ?? 'Redis unreachable' };
-      const problem = refusing();
-      return problem === undefined ? eviction.health() : { status: 'degraded', reason: problem };
-    });
     // Started first: the records below name this replica, and what they lose is reported under its id.
     const { ReplicaLiveness } = await import('./replica-liveness.js');
     const liveness = new ReplicaLiveness(redis, log);
@@ -103,6 +95,16 @@ export default definePlugin({
     const { RedisBroadcast } = await import('./broadcast.js');
     kernel.services.provide('broadcast', new RedisBroadcast(redis));
     // --- end broadcast ---
+
+    // /health: degraded while Redis is unreachable, and while it refuses writes (out of memory
+    // under noeviction): this replica then cannot renew its liveness and keeps records Redis
+    // cannot take (write-backlog.ts); and under an evicting maxmemory-policy.
+    const refusing = (): string | undefined => liveness.problem ?? journals.current?.problem ?? executions.current?.problem;
+    kernel.health.contribute('cluster-redis', () => {
+      if (!redis.healthy) return { status: 'degraded', reason: redis.problem ?? 'Redis unreachable' };
+      const problem = refusing();
+      return problem === undefined ? eviction.health() : { status: 'degraded', reason: problem };
+    });
 
     return {
       // Stopped last of those that use it (plugins stop in reverse order of setup).
