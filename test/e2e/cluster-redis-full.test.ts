@@ -124,6 +124,7 @@ describe('cluster mode: Redis full (noeviction): refused loudly, kept until it t
     clients.push(held.client, onB.client);
 
     await fill();
+    const filledAt = Date.now();
     try {
       // Never a session the other replicas cannot find.
       const refused = await initialize(a.url);
@@ -154,9 +155,11 @@ describe('cluster mode: Redis full (noeviction): refused loudly, kept until it t
         200,
       );
       expect(degraded.reason).to.match(/OOM/);
+      const degradedMs = Date.now() - filledAt;
       expect(onB.sessionId).to.be.a('string');
 
       await free();
+      const freedAt = Date.now();
 
       // Written once Redis takes writes again: another replica reads the run and its events, in order.
       const stored = await eventually(
@@ -165,6 +168,7 @@ describe('cluster mode: Redis full (noeviction): refused loudly, kept until it t
         20_000,
         200,
       );
+      const writtenMs = Date.now() - freedAt;
       expect((stored.structuredContent as { steps: { status: string }[] }).steps.map((s) => s.status)).to.deep.equal(['completed', 'completed']);
       const page = await eventually(
         async () =>
@@ -198,6 +202,9 @@ describe('cluster mode: Redis full (noeviction): refused loudly, kept until it t
         (h) => h.status === 'ok',
         20_000,
         200,
+      );
+      console.log(
+        `      /health degraded ${degradedMs} ms after Redis filled; the run read on the other replica ${writtenMs} ms and /health ok ${Date.now() - freedAt} ms after memory came back`,
       );
     } finally {
       await free();

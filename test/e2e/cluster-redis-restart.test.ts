@@ -14,7 +14,7 @@ import { expect } from 'chai';
 import { Redis } from 'ioredis';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CallToolResultSchema, CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, CreateTaskResultSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { callTool, eventually, makeConfigDir, startSwitchboard, stdioServer, TEST_SERVER, text, type Running } from '../support/harness.js';
 import { ensureHaproxy, startHaproxy, type RunningHaproxy } from '../support/haproxy.js';
 import { redisServerMissing, startRedis, type RedisServer } from '../support/redis-server.js';
@@ -57,7 +57,7 @@ describe('cluster mode: Redis restarted without its data under live sessions (re
   this.timeout(240_000);
   let redis: RedisServer;
   let probe: Redis;
-  let replicas: Running[] = [];
+  const replicas: Running[] = [];
   let lb: RunningHaproxy;
   const clients: Balanced[] = [];
 
@@ -104,61 +104,75 @@ describe('cluster mode: Redis restarted without its data under live sessions (re
     let stopping = false;
     const loop = async (c: Balanced): Promise<void> => {
       while (!stopping) {
-        const r = await callTool(c.client, 'x_tools_ping').catch((err: unknown) => ({ isError: true, content: [{ type: 'text' as const, text: String(err) }] }));
+        const r = await callTool(c.client, 'x_tools_ping').catch((err: unknown) => ({
+          isError: true,
+          content: [{ type: 'text' as const, text: String(err) }],
+        }));
         c.calls++;
         if (r.isError || !text(r).includes('pong')) c.failures.push(text(r));
       }
     };
     const loops = clients.map(loop);
-    const ids = clients.map((c) => c.transport.sessionId!);
-    // Every replica holds a copy of every session before Redis goes.
-    await eventually(
-      () => Promise.resolve(clients.map((c) => c.calls)),
-      (calls) => calls.every((n) => n >= 9),
-      30_000,
-      50,
-    );
+    let started: { taskId: string; run: Promise<CallToolResult> };
+    try {
+      started = await restartUnderLoad();
+    } finally {
+      // Stopped however the load ended, so that a failure does not leave clients calling.
+      stopping = true;
+      await Promise.all(loops);
+    }
+    const { taskId, run } = started;
 
-    // A task and a workflow run, in progress when Redis goes.
-    const taskId = (
-      await clients[0]!.client.request(
-        { method: 'tools/call', params: { name: 'call_tool', arguments: { name: 'x_tools_slow', arguments: { ms: SLOW_MS } }, task: { ttl: 120_000 } } },
-        CreateTaskResultSchema,
-      )
-    ).task.taskId;
-    const run = callTool(clients[1]!.client, 'workflow_ping-then-wait');
-    await eventually(
-      () => probe.zcard('switchboard:executions:index'),
-      (n) => n === 1,
-      30_000,
-      50,
-    );
-    expect(await probe.exists(`switchboard:tasks:task:${taskId}`)).to.equal(1);
+    async function restartUnderLoad(): Promise<{ taskId: string; run: Promise<CallToolResult> }> {
+      const ids = clients.map((c) => c.transport.sessionId!);
+      // Every replica holds a copy of every session before Redis goes.
+      await eventually(
+        () => Promise.resolve(clients.map((c) => c.calls)),
+        (calls) => calls.every((n) => n >= 9),
+        30_000,
+        50,
+      );
 
-    await redis.restart();
-    const restartedAt = Date.now();
-    expect(await probe.dbsize(), 'Redis came back empty').to.be.below(5);
+      // A task and a workflow run, in progress when Redis goes.
+      const taskId = (
+        await clients[0]!.client.request(
+          { method: 'tools/call', params: { name: 'call_tool', arguments: { name: 'x_tools_slow', arguments: { ms: SLOW_MS } }, task: { ttl: 120_000 } } },
+          CreateTaskResultSchema,
+        )
+      ).task.taskId;
+      const run = callTool(clients[1]!.client, 'workflow_ping-then-wait');
+      await eventually(
+        () => probe.zcard('switchboard:executions:index'),
+        (n) => n === 1,
+        30_000,
+        50,
+      );
+      expect(await probe.exists(`switchboard:tasks:task:${taskId}`)).to.equal(1);
 
-    // Each session's record is written back by a replica holding it, at its next push-back.
-    await eventually(
-      async () => Promise.all(ids.map((id) => probe.exists(`switchboard:session:${id}`))),
-      (found) => found.every((n) => n === 1),
-      30_000,
-      100,
-    );
-    const restoredMs = Date.now() - restartedAt;
-    // And the calls go on, on every replica, well past the push-back.
-    const after = clients.map((c) => c.calls);
-    await eventually(
-      () => Promise.resolve(clients.map((c, i) => c.calls - after[i]!)),
-      (more) => more.every((n) => n >= 30) && Date.now() - restartedAt >= 3 * PUSH_BACK_MS,
-      60_000,
-      50,
-    );
-    stopping = true;
-    await Promise.all(loops);
-    console.log(`      records written back ${restoredMs} ms after the restart; ${clients.reduce((n, c) => n + c.calls, 0)} calls`);
-    for (const c of clients) expect(c.failures, `failed calls of session ${c.transport.sessionId}`).to.deep.equal([]);
+      await redis.restart();
+      const restartedAt = Date.now();
+      expect(await probe.dbsize(), 'Redis came back empty').to.be.below(5);
+
+      // Each session's record is written back by a replica holding it, at its next push-back.
+      await eventually(
+        async () => Promise.all(ids.map((id) => probe.exists(`switchboard:session:${id}`))),
+        (found) => found.every((n) => n === 1),
+        30_000,
+        100,
+      );
+      const restoredMs = Date.now() - restartedAt;
+      // And the calls go on, on every replica, well past the push-back.
+      const after = clients.map((c) => c.calls);
+      await eventually(
+        () => Promise.resolve(clients.map((c, i) => c.calls - after[i]!)),
+        (more) => more.every((n) => n >= 30) && Date.now() - restartedAt >= 3 * PUSH_BACK_MS,
+        60_000,
+        50,
+      );
+      console.log(`      records written back ${restoredMs} ms after the restart; ${clients.reduce((n, c) => n + c.calls, 0)} calls`);
+      for (const c of clients) expect(c.failures, `failed calls of session ${c.transport.sessionId}`).to.deep.equal([]);
+      return { taskId, run };
+    }
 
     // The task's next change (its end) writes it back: its result is read through the balancer.
     const result = await clients[0]!.client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema);
