@@ -145,6 +145,7 @@ export type {
   ExecutionRetention,
   ExecutionStatus,
   ExecutionStorage,
+  LateEnd,
   StepRecord,
   StepStatus,
 } from './contracts/executions.js';

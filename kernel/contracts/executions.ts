@@ -39,6 +39,20 @@ export interface StepRecord {
   tolerated?: true;
 }
 
+/**
+ * Work a replica finished after the other replicas had ended it (cluster mode: the replica
+ * was paused or cut off past its liveness period and declared dead, docs/scale-out.md). The
+ * end they recorded stands, since a client may have acted on it already (retried a tool with
+ * side effects); this says the work did finish, how, when, and where. Recorded once, the same
+ * on a workflow's run and on its task.
+ */
+export interface LateEnd {
+  status: 'completed' | 'failed' | 'cancelled';
+  completed_at: string;
+  /** The replica that finished it. */
+  replica: string;
+}
+
 export interface ExecutionRecord {
   execution_id: string;
   workflow_name: string;
@@ -56,6 +70,8 @@ export interface ExecutionRecord {
   /** The failing step and tool of a failed run, and the upstream's own message. */
   failure?: { step: string; tool: string; message: string };
   steps: StepRecord[];
+  /** Set when the run finished on its replica after the others had marked it failed (LateEnd). */
+  late_result?: LateEnd;
   /** onFailure steps, in records written before the reference result shapes; they are in `steps` now, with `path: onFailure.<id>`. */
   rollback?: StepRecord[];
 }

@@ -8,6 +8,8 @@
  * can tell someone else's task from an unknown id. Expired tasks (past `expiresAt`) do not
  * exist either, whether or not they were removed yet.
  */
+import type { LateEnd } from './executions.js';
+
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
 
 export type TerminalTaskStatus = 'completed' | 'failed' | 'cancelled';
@@ -40,6 +42,8 @@ export interface TaskRecord {
   upstream?: { server: string; taskId: string }[];
   /** The call's result, once terminal (a CallToolResult). */
   result?: Record<string, unknown>;
+  /** Set when the call finished on its replica after the others had ended the task (LateEnd); statusMessage says so too. */
+  late?: LateEnd;
 }
 
 /** What a non-final change may set. */

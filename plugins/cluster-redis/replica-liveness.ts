@@ -1,12 +1,22 @@
 /**
- * Each replica says it is alive: a key `<keyPrefix>replica:<id>` that expires after
- * TTL_MS unless renewed (every RENEW_MS). What a replica leaves behind that only it can
- * finish (a workflow run in progress) names its id; once the key is gone (the replica was
- * killed, or stopped: the key is deleted then), the other replicas know it never will.
+ * Each replica says it is alive: a key `<keyPrefix>replica:<id>` holding its epoch, that
+ * expires after TTL_MS unless renewed (every RENEW_MS). What a replica leaves behind that only
+ * it can finish (a workflow run, a task in progress) names its token, `<id>#<epoch>`; once
+ * the key no longer holds that epoch (the replica was killed, or stopped: the key is deleted
+ * then), the other replicas know it never will, and take those records over.
+ *
+ * Fencing: a replica that was only paused (SIGSTOP, a long GC, a frozen VM) may come back
+ * after the others took its work over. Before taking over anything of `<id>#<e>`, a survivor
+ * sets the fence key `<keyPrefix>replica-fence:<id>#<e>` in one script that first checks the
+ * replica did not come back meanwhile. Every write the replica makes to a record of epoch e
+ * checks that key inside its own script (execution-records.ts, task-store.ts), so a late
+ * write is refused atomically, whatever runs first after SIGCONT: the timer that renews or
+ * the I/O that finishes the work. The renewal reads the fence too; a fenced replica takes the
+ * next epoch and carries on serving new work under it (docs/scale-out.md, docs/decisions.md).
  *
  * The id names the host and process (a pod's name in Kubernetes), so an operator reading
  * "replica <id> ended during the run" knows which one it was; a random suffix keeps two
- * processes that reuse a pid apart.
+ * processes that reuse a pid apart. Epochs count per id (the id is this process's alone).
  *
  * A renewal Redis refuses (out of memory under `noeviction`, unreachable) is not silent: once
  * the last renewal that landed is TTL_MS old, the key may have lapsed and the others may take
@@ -21,9 +31,45 @@ import type { RedisConnection } from '../../lib/redis/connection.js';
 /** A replica unheard of for this long is taken as ended: three renewals missed. */
 export const TTL_MS = 15_000;
 const RENEW_MS = 5_000;
+/**
+ * How long a fence is kept: longer than a fenced replica can hold a write of that epoch back
+ * (a pause past this would find every record it held already taken over: their own
+ * compare-and-set refuses it then).
+ */
+const FENCE_TTL_MS = 24 * 3_600_000;
+
+// KEYS[1] the replica's liveness key, KEYS[2] the fence of the epoch. ARGV: the epoch, the fence's ttl.
+// 0 when the replica is alive at that epoch again (it came back before anything was taken over).
+const FENCE = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return 0 end
+redis.call('SET', KEYS[2], '1', 'PX', ARGV[2])
+return 1
+`;
+
+interface FenceCommands {
+  switchboardReplicaFence(live: string, fence: string, epoch: string, ttl: string): Promise<number>;
+}
+
+/** Who runs a record: a replica at one epoch. */
+export interface ReplicaToken {
+  id: string;
+  /** Undefined for a record written before epochs existed (alive while the key exists). */
+  epoch?: number;
+}
+
+export function tokenText(t: ReplicaToken): string {
+  return t.epoch === undefined ? t.id : `${t.id}#${t.epoch}`;
+}
+
+export function parseToken(text: string): ReplicaToken {
+  const at = text.lastIndexOf('#');
+  const epoch = at < 0 ? NaN : Number(text.slice(at + 1));
+  return Number.isInteger(epoch) && epoch > 0 ? { id: text.slice(0, at), epoch } : { id: text };
+}
 
 export class ReplicaLiveness {
   readonly id = `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
+  private current = 1;
   private timer: NodeJS.Timeout | undefined;
   private warned = false;
   /** When the last renewal landed (ms). */
@@ -31,14 +77,33 @@ export class ReplicaLiveness {
   private lastError: string | undefined;
   private lapsed = false;
   private readonly lapseListeners = new Set<(lapsed: boolean) => void>();
+  private readonly fences: FenceCommands;
 
   constructor(
     private readonly redis: RedisConnection,
     private readonly log: Logger,
-  ) {}
+  ) {
+    redis.client.defineCommand('switchboardReplicaFence', { lua: FENCE, numberOfKeys: 2 });
+    this.fences = redis.client as unknown as FenceCommands;
+  }
+
+  /** The epoch new work is recorded under. */
+  get epoch(): number {
+    return this.current;
+  }
+
+  /** This replica now, as records name their runner. */
+  get token(): string {
+    return tokenText({ id: this.id, epoch: this.current });
+  }
 
   private keyOf(id: string): string {
     return this.redis.key('replica', id);
+  }
+
+  /** The key whose presence says `token` was declared dead; every write of its records checks it. */
+  fenceKey(token: string): string {
+    return this.redis.key('replica-fence', token);
   }
 
   async start(): Promise<void> {
@@ -85,11 +150,36 @@ export class ReplicaLiveness {
     return () => this.lapseListeners.delete(listener);
   }
 
-  /** Which of `ids` are alive now (one round trip). */
-  async alive(ids: readonly string[]): Promise<Set<string>> {
-    if (ids.length === 0) return new Set();
-    const found = await this.redis.client.mget(ids.map((id) => this.keyOf(id)));
-    return new Set(ids.filter((_, i) => found[i] !== null));
+  /** Which of `tokens` are alive now (one round trip): the replica's key holds the token's epoch. */
+  async alive(tokens: readonly string[]): Promise<Set<string>> {
+    if (tokens.length === 0) return new Set();
+    const parsed = tokens.map(parseToken);
+    const found = await this.redis.client.mget(parsed.map((t) => this.keyOf(t.id)));
+    return new Set(tokens.filter((_, i) => found[i] !== null && (parsed[i]!.epoch === undefined || found[i] === String(parsed[i]!.epoch))));
+  }
+
+  /**
+   * Declares `token` dead before its records are taken over: false when its replica came
+   * back at that epoch meanwhile (then nothing of it may be taken). Idempotent.
+   */
+  async fence(token: string): Promise<boolean> {
+    const t = parseToken(token);
+    if (t.epoch === undefined) return true;
+    return (await this.fences.switchboardReplicaFence(this.keyOf(t.id), this.fenceKey(token), String(t.epoch), String(FENCE_TTL_MS))) === 1;
+  }
+
+  /**
+   * A write of this replica's was refused as fenced (its epoch `epoch` was declared dead):
+   * new work goes on under the next epoch at once, without waiting for the renewal to see it.
+   */
+  fenced(epoch: number): void {
+    if (epoch !== this.current) return;
+    this.current++;
+    this.log.warn(
+      `this replica was declared dead by the others (it was not heard of for ${TTL_MS / 1000} s: paused or cut off); ` +
+        `the work it had in progress is theirs now and its late results are recorded as notes; it goes on as epoch ${this.current}`,
+    );
+    void this.redis.client.psetex(this.keyOf(this.id), TTL_MS, String(this.current)).catch(() => undefined);
   }
 
   /** Stopping: the others need not wait out the TTL to know this replica's runs will not finish. */
@@ -98,9 +188,21 @@ export class ReplicaLiveness {
     await this.redis.client.del(this.keyOf(this.id)).catch(() => undefined);
   }
 
-  /** PSETEX, a command nothing else here sends: a measurement of the call path can tell this timer's traffic apart. */
+  /**
+   * PSETEX and EXISTS, one round trip, commands nothing on a call's path sends: a measurement
+   * of the call path can tell this timer's traffic apart. The key is set before the fence is
+   * read, so a survivor's FENCE either sees the replica alive (and takes nothing) or fenced it
+   * before this read.
+   */
   private async renew(): Promise<void> {
-    await this.redis.client.psetex(this.keyOf(this.id), TTL_MS, '1');
+    const epoch = this.current;
+    const replies = await this.redis.client
+      .pipeline()
+      .psetex(this.keyOf(this.id), TTL_MS, String(epoch))
+      .exists(this.fenceKey(tokenText({ id: this.id, epoch })))
+      .exec();
+    for (const [err] of replies ?? []) if (err) throw err;
     this.renewedAt = Date.now();
+    if (replies?.[1]?.[1] === 1) this.fenced(epoch);
   }
 }

@@ -8,13 +8,20 @@
  * the version that also refuses a terminal task, so a cancel and a result racing on two
  * replicas end the task once: the first final status wins.
  *
- * An unfinished task names the replica running it (a hash beside the tasks, as running
- * workflow records do). Only that replica can finish it, so each replica looks every SWEEP_MS
- * for unfinished tasks whose replica is no longer alive (replica-liveness.ts, the same keys
- * the execution records use) and ends them: `failed`, "replica <id> ended during the task",
- * or a workflow's task as its run's record says once the orphaned-run sweep has marked the
- * run. The write is the same compare-and-set, also conditional on the task still being that
- * replica's, so two replicas sweeping at once end it once (docs/scale-out.md).
+ * An unfinished task names the replica running it and its epoch (a hash beside the tasks, as
+ * running workflow records do). Only that replica can finish it, so each replica looks every
+ * SWEEP_MS for unfinished tasks whose replica is no longer alive at that epoch
+ * (replica-liveness.ts, the same keys the execution records use), fences the epoch and ends
+ * them: `failed`, "replica <id> ended during the task", or a workflow's task as its run's
+ * record says once the orphaned-run sweep has marked the run. The write is the same
+ * compare-and-set, also conditional on the task still being that replica's, so two replicas
+ * sweeping at once end it once.
+ *
+ * The runner's own writes are refused once its epoch is fenced (checked in the same script):
+ * a replica that was only paused cannot finish a task the survivors ended, nor one they are
+ * about to end. Its final write, refused, becomes a note (`late`, and words in the status
+ * message); a task not yet ended is ended first as the survivors would end it, so a workflow's
+ * task and its run agree (docs/decisions.md, docs/scale-out.md).
  *
  * A task this replica runs whose hash vanished before its time (Redis restarted without its
  * data) is written back from this replica's copy at its next change, instead of the change
@@ -35,15 +42,18 @@ import type { RedisConnection } from '../../lib/redis/connection.js';
 import { interruptedTaskEnd } from '../../lib/tasks/interrupted-task.js';
 import { isTaskId, newestFirst, pageOfTasks } from '../../lib/tasks/task-page.js';
 import { executionRecordPrefix } from './execution-records.js';
-import type { ReplicaLiveness } from './replica-liveness.js';
+import { endedDuringTask, lateEnd, lateNote } from './late-end.js';
+import { parseToken, type ReplicaLiveness } from './replica-liveness.js';
 import { shared } from './shared-state.js';
 
 const WHAT = 'A task';
 
-// KEYS[1] the owner's set, KEYS[2] the task's hash, KEYS[3] the running tasks' replicas. ARGV: id, JSON, created ms,
-// ttl ms, maxPerOwner, task key prefix, the creating replica (which runs the task).
+// KEYS[1] the owner's set, KEYS[2] the task's hash, KEYS[3] the running tasks' replicas, KEYS[4] the fence of the
+// creating replica's epoch. ARGV: id, JSON, created ms, ttl ms, maxPerOwner, task key prefix, the creating replica
+// (replica#epoch, which runs the task). -2 when that epoch is fenced.
 // Ids of expired tasks leave the owner's set here; the set itself lives as long as its longest task.
 const CREATE = `
+if redis.call('EXISTS', KEYS[4]) == 1 then return -2 end
 local live = 0
 for _, id in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
   if redis.call('EXISTS', ARGV[6] .. id) == 1 then live = live + 1 else redis.call('ZREM', KEYS[1], id) end
@@ -57,10 +67,12 @@ if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[4]) then redis.call('PEXPIRE', KE
 return 1
 `;
 
-// KEYS[1] the task's hash, KEYS[2] the running tasks' replicas. ARGV: the version read, the new JSON, the new status,
-// the task's id, and the replica the task must still be run by ('' for any: the runner's own writes, a cancel).
+// KEYS[1] the task's hash, KEYS[2] the running tasks' replicas, KEYS[3] the fence of the runner's epoch. ARGV: the
+// version read, the new JSON, the new status, the task's id, the replica#epoch the task must still be run by ('' for
+// any: a cancel on another replica), '1' for the runner's own writes (-2 when its epoch is fenced).
 // A final status takes the task out of the running ones.
 const CHANGE = `
+if ARGV[6] == '1' and redis.call('EXISTS', KEYS[3]) == 1 then return -2 end
 if redis.call('HGET', KEYS[1], 'ver') ~= ARGV[1] then return 0 end
 local s = redis.call('HGET', KEYS[1], 'status')
 if s == 'completed' or s == 'failed' or s == 'cancelled' then return -1 end
@@ -70,9 +82,18 @@ if ARGV[3] == 'completed' or ARGV[3] == 'failed' or ARGV[3] == 'cancelled' then 
 return 1
 `;
 
-// KEYS[1] the owner's set, KEYS[2] the task's hash, KEYS[3] the running tasks' replicas. ARGV: id, JSON, status,
-// created ms, ttl ms, the replica running it. Only when the hash is absent; 1 when written back.
+// A late end's note on a task already ended. KEYS[1] the task's hash. ARGV: the version read, the new JSON.
+const NOTE = `
+if redis.call('HGET', KEYS[1], 'ver') ~= ARGV[1] then return 0 end
+redis.call('HSET', KEYS[1], 'json', ARGV[2], 'ver', tostring(tonumber(ARGV[1]) + 1))
+return 1
+`;
+
+// KEYS[1] the owner's set, KEYS[2] the task's hash, KEYS[3] the running tasks' replicas, KEYS[4] the fence of the
+// runner's epoch. ARGV: id, JSON, status, created ms, ttl ms, the replica#epoch running it. Only when the hash is
+// absent; 1 when written back, -2 when that epoch is fenced.
 const RESTORE = `
+if redis.call('EXISTS', KEYS[4]) == 1 then return -2 end
 if redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
 redis.call('HSET', KEYS[2], 'json', ARGV[2], 'status', ARGV[3], 'ver', '1')
 redis.call('PEXPIRE', KEYS[2], ARGV[5])
@@ -90,6 +111,7 @@ interface TaskCommands {
     owner: string,
     task: string,
     running: string,
+    fence: string,
     id: string,
     json: string,
     created: string,
@@ -98,18 +120,36 @@ interface TaskCommands {
     prefix: string,
     replica: string,
   ): Promise<number>;
-  switchboardTaskChange(task: string, running: string, version: string, json: string, status: string, id: string, replica: string): Promise<number>;
+  switchboardTaskChange(
+    task: string,
+    running: string,
+    fence: string,
+    version: string,
+    json: string,
+    status: string,
+    id: string,
+    replica: string,
+    own: '1' | '0',
+  ): Promise<number>;
+  switchboardTaskNote(task: string, version: string, json: string): Promise<number>;
   switchboardTaskRestore(
     owner: string,
     task: string,
     running: string,
+    fence: string,
     id: string,
     json: string,
     status: string,
     created: string,
     ttl: string,
-    replica: string,
+    runner: string,
   ): Promise<number>;
+}
+
+/** A task this replica runs: the replica#epoch it runs under (its writes are fenced on that epoch), and its record as last written (what is written back if Redis lost it). */
+interface RunningHere {
+  runner: string;
+  record: TaskRecord;
 }
 
 /** Compare-and-set rounds before a change gives up (each lost round means another write landed). */
@@ -123,8 +163,8 @@ export class RedisTaskStore implements TaskStore {
   private readonly executionPrefix: string;
   private sweeper: NodeJS.Timeout | undefined;
   private sweeping: Promise<void> | undefined;
-  /** The unfinished tasks this replica runs, as last written: what is written back if Redis lost them. */
-  private readonly runningHere = new Map<string, TaskRecord>();
+  /** Tasks created here and not ended. */
+  private readonly runningHere = new Map<string, RunningHere>();
 
   constructor(
     private readonly redis: RedisConnection,
@@ -136,9 +176,10 @@ export class RedisTaskStore implements TaskStore {
     this.running = redis.key('tasks', 'running');
     // A workflow's task ends as its run's record says.
     this.executionPrefix = executionRecordPrefix(redis);
-    redis.client.defineCommand('switchboardTaskCreate', { lua: CREATE, numberOfKeys: 3 });
-    redis.client.defineCommand('switchboardTaskChange', { lua: CHANGE, numberOfKeys: 2 });
-    redis.client.defineCommand('switchboardTaskRestore', { lua: RESTORE, numberOfKeys: 3 });
+    redis.client.defineCommand('switchboardTaskCreate', { lua: CREATE, numberOfKeys: 4 });
+    redis.client.defineCommand('switchboardTaskChange', { lua: CHANGE, numberOfKeys: 3 });
+    redis.client.defineCommand('switchboardTaskNote', { lua: NOTE, numberOfKeys: 1 });
+    redis.client.defineCommand('switchboardTaskRestore', { lua: RESTORE, numberOfKeys: 4 });
     this.commands = redis.client as unknown as TaskCommands;
   }
 
@@ -159,21 +200,26 @@ export class RedisTaskStore implements TaskStore {
   }
 
   /**
-   * Unfinished tasks whose replica is no longer alive are ended. One HGETALL when nothing
-   * runs elsewhere; then one MGET for the replicas, and per orphan its reads and the
-   * conditional write. A workflow's task whose run is still `running` waits for the
-   * orphaned-run sweep to mark the run (the next round ends the task as the run ended).
+   * Unfinished tasks whose replica is no longer alive at their epoch are ended, once that
+   * epoch is fenced. One HGETALL when nothing runs elsewhere; then one MGET for the replicas,
+   * a fence per dead one, and per orphan its reads and the conditional write. A workflow's
+   * task whose run is still `running` waits for the orphaned-run sweep to mark the run (the
+   * next round ends the task as the run ended).
    */
   async sweepOrphans(): Promise<void> {
     // This replica's copies of tasks past their time are nobody's to write back.
     const now = this.now();
-    for (const [id, r] of this.runningHere) if (r.expiresAt <= now) this.runningHere.delete(id);
+    for (const [id, r] of this.runningHere) if (r.record.expiresAt <= now) this.runningHere.delete(id);
     const runners = await this.redis.client.hgetall(this.running);
-    const others = [...new Set(Object.values(runners))].filter((r) => r !== this.liveness.id);
+    const others = [...new Set(Object.values(runners))].filter((r) => r !== this.liveness.token);
     if (others.length === 0) return;
     const alive = await this.liveness.alive(others);
-    for (const [taskId, replica] of Object.entries(runners)) {
-      if (replica === this.liveness.id || alive.has(replica)) continue;
+    const fenced = new Map<string, boolean>();
+    for (const [taskId, runner] of Object.entries(runners)) {
+      if (runner === this.liveness.token || alive.has(runner)) continue;
+      if (!fenced.has(runner)) fenced.set(runner, await this.liveness.fence(runner));
+      // It came back at that epoch before anything of it was taken over: its tasks are its own.
+      if (!fenced.get(runner)) continue;
       const read = await this.read(taskId);
       if (!read) {
         // Expired (or never readable): nothing left to end.
@@ -181,13 +227,18 @@ export class RedisTaskStore implements TaskStore {
         continue;
       }
       const r = read.record;
-      const raw = r.kind === 'workflow' ? await this.redis.client.get(this.executionPrefix + taskId) : null;
-      const run = raw === null ? undefined : (JSON.parse(raw) as ExecutionRecord);
+      const run = r.kind === 'workflow' ? await this.runOf(taskId) : undefined;
       if (run?.status === 'running') continue;
-      const end = interruptedTaskEnd(r, run, `replica ${replica} ended during the task`);
-      const done = await this.change(taskId, (t) => ({ ...t, status: end.status, result: end.result, statusMessage: end.message }), replica);
-      if (done) this.log.warn(`task ${taskId} ended ${end.status}: replica ${replica} ended during the task`);
+      const reason = endedDuringTask(parseToken(runner).id);
+      const end = interruptedTaskEnd(r, run, reason);
+      const done = await this.compareAndSet(taskId, (t) => ({ ...t, status: end.status, result: end.result, statusMessage: end.message }), runner, false);
+      if (done !== undefined) this.log.warn(`task ${taskId} ended ${end.status}: ${end.message}`);
     }
+  }
+
+  private async runOf(taskId: string): Promise<ExecutionRecord | undefined> {
+    const raw = await this.redis.client.get(this.executionPrefix + taskId);
+    return raw === null ? undefined : (JSON.parse(raw) as ExecutionRecord);
   }
 
   private ownerKey(owner: string): string {
@@ -196,22 +247,32 @@ export class RedisTaskStore implements TaskStore {
 
   async create(record: TaskRecord, maxPerOwner: number): Promise<void> {
     const ttl = Math.max(1, record.expiresAt - this.now());
-    const created = await shared(this.redis, WHAT, () =>
-      this.commands.switchboardTaskCreate(
-        this.ownerKey(record.owner),
-        this.taskPrefix + record.taskId,
-        this.running,
-        record.taskId,
-        JSON.stringify(record),
-        String(Date.parse(record.createdAt)),
-        String(ttl),
-        String(maxPerOwner),
-        this.taskPrefix,
-        this.liveness.id,
-      ),
-    );
+    const attempt = (runner: string): Promise<number> =>
+      shared(this.redis, WHAT, () =>
+        this.commands.switchboardTaskCreate(
+          this.ownerKey(record.owner),
+          this.taskPrefix + record.taskId,
+          this.running,
+          this.liveness.fenceKey(runner),
+          record.taskId,
+          JSON.stringify(record),
+          String(Date.parse(record.createdAt)),
+          String(ttl),
+          String(maxPerOwner),
+          this.taskPrefix,
+          runner,
+        ),
+      );
+    let runner = this.liveness.token;
+    let created = await attempt(runner);
+    if (created === -2) {
+      // This replica was declared dead and has not yet heard: new work goes on under the next epoch.
+      this.liveness.fenced(this.liveness.epoch);
+      runner = this.liveness.token;
+      created = await attempt(runner);
+    }
     if (created !== 1) throw new TaskLimitError(maxPerOwner);
-    this.runningHere.set(record.taskId, record);
+    this.runningHere.set(record.taskId, { runner, record });
   }
 
   async get(taskId: string, owner: string): Promise<TaskRecord | undefined> {
@@ -230,12 +291,16 @@ export class RedisTaskStore implements TaskStore {
   }
 
   finish(taskId: string, status: TerminalTaskStatus, result: Record<string, unknown>, statusMessage?: string): Promise<TaskRecord | undefined> {
-    return this.change(taskId, (r) => {
-      const next: TaskRecord = { ...r, status, result };
-      if (statusMessage !== undefined) next.statusMessage = statusMessage;
-      else delete next.statusMessage;
-      return next;
-    });
+    return this.change(
+      taskId,
+      (r) => {
+        const next: TaskRecord = { ...r, status, result };
+        if (statusMessage !== undefined) next.statusMessage = statusMessage;
+        else delete next.statusMessage;
+        return next;
+      },
+      status,
+    );
   }
 
   async list(owner: string, limit: number, cursor?: string): Promise<TaskPage> {
@@ -261,64 +326,126 @@ export class RedisTaskStore implements TaskStore {
     return record.expiresAt > this.now() ? { record, version } : undefined;
   }
 
-  /** `runner`: write only while the task is still that replica's (the sweep); '' for any. */
-  private async change(taskId: string, apply: (r: TaskRecord) => TaskRecord, runner = ''): Promise<TaskRecord | undefined> {
+  /**
+   * A change by this replica: the runner's own write (fenced on the epoch the task was
+   * created under) when the task runs here, else a plain one (a cancel of a task running
+   * elsewhere). `final`: the status a finish sets; refused as fenced, it becomes the late note.
+   */
+  private async change(taskId: string, apply: (r: TaskRecord) => TaskRecord, final?: TerminalTaskStatus): Promise<TaskRecord | undefined> {
+    const runner = this.runningHere.get(taskId)?.runner;
+    const ended = await this.compareAndSet(taskId, apply, runner ?? '', runner !== undefined);
+    if (ended === 'fenced') {
+      const epoch = parseToken(runner ?? '').epoch;
+      if (epoch !== undefined) this.liveness.fenced(epoch);
+      if (final && runner) {
+        this.runningHere.delete(taskId);
+        await this.late(taskId, runner, final);
+      }
+      return undefined;
+    }
+    if (final) this.runningHere.delete(taskId);
+    return ended;
+  }
+
+  /**
+   * A fenced runner's final status, once: the task ended as the survivors end it when they
+   * have not yet (a workflow's as its run's record says: the run's own late write came first),
+   * with the late end beside it and in its status message. lastUpdatedAt stays the end's.
+   */
+  private async late(taskId: string, runner: string, status: TerminalTaskStatus): Promise<void> {
+    const replica = parseToken(runner).id;
+    const end = lateEnd(status, replica);
+    for (let round = 0; round < ROUNDS; round++) {
+      const read = await this.read(taskId);
+      if (!read || read.record.late) return;
+      const r = read.record;
+      if (!isTerminalStatus(r.status)) {
+        const run = r.kind === 'workflow' ? await this.runOf(taskId) : undefined;
+        const kept = interruptedTaskEnd(r, run?.status === 'running' ? undefined : run, endedDuringTask(replica));
+        const next = { ...r, status: kept.status, result: kept.result, statusMessage: lateNote(kept.message, end), late: end };
+        if ((await this.compareAndSet(taskId, () => next, runner, false)) !== undefined) return this.log.warn(`task ${taskId}: ${next.statusMessage}`);
+        continue;
+      }
+      const next = { ...r, statusMessage: lateNote(r.statusMessage, end), late: end };
+      const written = await shared(this.redis, WHAT, () => this.commands.switchboardTaskNote(this.taskPrefix + taskId, read.version, JSON.stringify(next)));
+      if (written === 1) return this.log.warn(`task ${taskId}: ${next.statusMessage}`);
+    }
+  }
+
+  /**
+   * One compare-and-set write, retried while other writes land between the read and the
+   * write. `runner`: only while the task is still that replica#epoch's ('' for any). `own`:
+   * the runner's own write, 'fenced' when its epoch was declared dead.
+   */
+  private async compareAndSet(taskId: string, apply: (r: TaskRecord) => TaskRecord, runner: string, own: boolean): Promise<TaskRecord | 'fenced' | undefined> {
     for (let round = 0; round < ROUNDS; round++) {
       const read = await this.read(taskId);
       if (!read) {
-        const mine = runner === '' ? this.runningHere.get(taskId) : undefined;
-        if (mine && mine.expiresAt > this.now()) {
+        const mine = own ? this.runningHere.get(taskId) : undefined;
+        if (mine && mine.record.expiresAt > this.now()) {
           // Vanished before its time while it runs here (Redis lost it): written back, changed.
           const restored = await this.restore(mine, apply);
-          if (restored) return restored;
+          if (restored !== undefined) return restored;
           continue;
         }
         // Gone (its ttl ran out while it ran): it is nobody's to finish any more.
-        this.runningHere.delete(taskId);
+        if (own) this.runningHere.delete(taskId);
         if (isTaskId(taskId)) await shared(this.redis, WHAT, () => this.redis.client.hdel(this.running, taskId));
         return undefined;
       }
-      if (isTerminalStatus(read.record.status)) {
-        this.runningHere.delete(taskId);
-        return undefined;
-      }
+      // The runner's own write goes on to the script even so: fenced, it is told (and notes its late end).
+      if (isTerminalStatus(read.record.status) && !own) return undefined;
       const next = { ...apply(read.record), lastUpdatedAt: new Date(this.now()).toISOString() };
       const written = await shared(this.redis, WHAT, () =>
-        this.commands.switchboardTaskChange(this.taskPrefix + taskId, this.running, read.version, JSON.stringify(next), next.status, taskId, runner),
+        this.commands.switchboardTaskChange(
+          this.taskPrefix + taskId,
+          this.running,
+          this.liveness.fenceKey(runner === '' ? this.liveness.token : runner),
+          read.version,
+          JSON.stringify(next),
+          next.status,
+          taskId,
+          runner,
+          own ? '1' : '0',
+        ),
       );
-      if (written === 1) return this.wrote(next);
+      if (written === 1) return own ? this.wrote(next) : next;
       if (written === -1) {
-        this.runningHere.delete(taskId);
+        if (own) this.runningHere.delete(taskId);
         return undefined;
       }
+      if (written === -2) return 'fenced';
     }
     throw new Error(`task ${taskId} changed ${ROUNDS} times while this change was being made; try again`);
   }
 
   /** Keeps this replica's copy of a task it runs as last written; a finished one is no longer kept. */
   private wrote(record: TaskRecord): TaskRecord {
-    if (!this.runningHere.has(record.taskId)) return record;
+    const mine = this.runningHere.get(record.taskId);
+    if (!mine) return record;
     if (isTerminalStatus(record.status)) this.runningHere.delete(record.taskId);
-    else this.runningHere.set(record.taskId, record);
+    else mine.record = record;
     return record;
   }
 
   /** Writes back a task this replica runs whose hash vanished, with `apply`'s change; undefined when another write got there first. */
-  private async restore(mine: TaskRecord, apply: (r: TaskRecord) => TaskRecord): Promise<TaskRecord | undefined> {
-    const next = { ...apply(mine), lastUpdatedAt: new Date(this.now()).toISOString() };
+  private async restore(mine: RunningHere, apply: (r: TaskRecord) => TaskRecord): Promise<TaskRecord | 'fenced' | undefined> {
+    const next = { ...apply(mine.record), lastUpdatedAt: new Date(this.now()).toISOString() };
     const restored = await shared(this.redis, WHAT, () =>
       this.commands.switchboardTaskRestore(
         this.ownerKey(next.owner),
         this.taskPrefix + next.taskId,
         this.running,
+        this.liveness.fenceKey(mine.runner),
         next.taskId,
         JSON.stringify(next),
         next.status,
         String(Date.parse(next.createdAt)),
         String(Math.max(1, next.expiresAt - this.now())),
-        this.liveness.id,
+        mine.runner,
       ),
     );
+    if (restored === -2) return 'fenced';
     if (restored !== 1) return undefined;
     this.log.warn(`task ${next.taskId}: its record had vanished from Redis while it ran here; written back from this replica's copy`);
     return this.wrote(next);

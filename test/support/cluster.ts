@@ -31,11 +31,12 @@ export function commandCounts(redis: RedisServer): Map<string, number> {
 }
 
 /**
- * Commands every replica sends on a timer, whatever the calls do: the liveness key (PSETEX,
- * every 5 s) and the looks for runs and tasks of ended replicas (HGETALL, each every 5 s).
- * Nothing on a request's path sends them (replica-liveness.ts, execution-records.ts, task-store.ts).
+ * Commands every replica sends on a timer, whatever the calls do: the liveness key and its
+ * fence (PSETEX and EXISTS, every 5 s) and the looks for runs and tasks of ended replicas
+ * (HGETALL, each every 5 s). Nothing on a request's path sends them (replica-liveness.ts,
+ * execution-records.ts, task-store.ts).
  */
-export const TIMER_COMMANDS: readonly string[] = ['psetex', 'hgetall'];
+export const TIMER_COMMANDS: readonly string[] = ['psetex', 'exists', 'hgetall'];
 
 /** What ran between two `commandCounts`, by name (only names that ran), leaving out `ignore`. */
 export function commandsBetween(before: Map<string, number>, after: Map<string, number>, ignore: readonly string[] = []): Record<string, number> {

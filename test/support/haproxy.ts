@@ -16,6 +16,8 @@ export interface RunningHaproxy {
   url: string;
   /** Requests each backend served so far, by backend name (`r0`, `r1`, ...). */
   served(): Promise<Record<string, number>>;
+  /** Each backend's check state as HAProxy sees it (`UP`, `DOWN`, `UP 1/2`, ...), by backend name. */
+  states(): Promise<Record<string, string>>;
   stop(): Promise<void>;
 }
 
@@ -54,6 +56,14 @@ export interface HaproxyOptions {
   port?: number;
   /** `option forwardfor`: X-Forwarded-For appended with the client's address, as most balancers do. */
   forwardFor?: boolean;
+  /**
+   * Check each replica with `GET /health` (as docs/scale-out.md recommends) instead of a TCP
+   * connect: a replica that is stopped (SIGSTOP) still accepts connections, and only an
+   * HTTP check that times out takes it out.
+   */
+  httpCheck?: boolean;
+  /** `timeout server`: how long a request sent to a replica may wait for its answer (default 120 s). */
+  serverTimeoutMs?: number;
 }
 
 /** `backends`: the replicas' ports on 127.0.0.1. `path`: the MCP path the url names. */
@@ -69,7 +79,7 @@ export async function startHaproxy(backends: readonly number[], path = '/mcp', o
     '  mode http',
     '  timeout connect 2s',
     '  timeout client 120s',
-    '  timeout server 120s',
+    `  timeout server ${options.serverTimeoutMs ?? 120_000}ms`,
     // A fresh server connection per request: a replica that died is a refused connect, which
     // is retried on another replica (redispatch), never a request lost on a stale connection.
     '  option http-server-close',
@@ -81,6 +91,8 @@ export async function startHaproxy(backends: readonly number[], path = '/mcp', o
     '  default_backend replicas',
     'backend replicas',
     '  balance roundrobin',
+    // A check not answered within 1 s fails: a stopped replica is taken out after one (fall 1).
+    ...(options.httpCheck ? ['  option httpchk GET /health', '  timeout check 1s'] : []),
     ...backends.map((p, i) => `  server r${i} 127.0.0.1:${p} check inter 300ms fall 1 rise 2`),
     'frontend stats',
     `  bind 127.0.0.1:${statsPort}`,
@@ -100,19 +112,28 @@ export async function startHaproxy(backends: readonly number[], path = '/mcp', o
     if (Date.now() > deadline) throw new Error(`haproxy did not listen within 20 s: ${out}`);
     await new Promise((r) => setTimeout(r, 50));
   }
+  /** One column of the stats CSV, per backend server. */
+  const stats = async (column: string): Promise<[string, string][]> => {
+    const csv = await (await fetch(`http://127.0.0.1:${statsPort}/stats;csv`)).text();
+    const lines = csv.split('\n');
+    const header = lines[0]!.replace(/^# /, '').split(',');
+    const [px, sv, at] = [header.indexOf('pxname'), header.indexOf('svname'), header.indexOf(column)];
+    const out: [string, string][] = [];
+    for (const line of lines.slice(1)) {
+      const cols = line.split(',');
+      if (cols[px] === 'replicas' && /^r\d+$/.test(cols[sv] ?? '')) out.push([cols[sv]!, cols[at] ?? '']);
+    }
+    return out;
+  };
   return {
     url: `http://127.0.0.1:${port}${path}`,
     async served() {
-      const csv = await (await fetch(`http://127.0.0.1:${statsPort}/stats;csv`)).text();
-      const lines = csv.split('\n');
-      const header = lines[0]!.replace(/^# /, '').split(',');
-      const [px, sv, req] = [header.indexOf('pxname'), header.indexOf('svname'), header.indexOf('req_tot')];
       const counts: Record<string, number> = {};
-      for (const line of lines.slice(1)) {
-        const cols = line.split(',');
-        if (cols[px] === 'replicas' && /^r\d+$/.test(cols[sv] ?? '')) counts[cols[sv]!] = Number(cols[req]);
-      }
+      for (const [name, value] of await stats('req_tot')) counts[name] = Number(value);
       return counts;
+    },
+    async states() {
+      return Object.fromEntries(await stats('status'));
     },
     async stop() {
       if (proc.exitCode === null && proc.signalCode === null) {
