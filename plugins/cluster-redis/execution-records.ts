@@ -286,7 +286,8 @@ export class RedisExecutionRecords implements ExecutionRecords {
    */
   private async putOwn(record: ExecutionRecord, how: '0' | '1' | '2', runner: string, json: string): Promise<void> {
     const written = await this.put(record, how, '', runner, json);
-    if (written === 2) this.log.warn(`execution ${record.execution_id}: its record had vanished from Redis while it ran here; written back from this replica's copy`);
+    if (written === 2)
+      this.log.warn(`execution ${record.execution_id}: its record had vanished from Redis while it ran here; written back from this replica's copy`);
     if (written !== -2 && written !== -3) return;
     const epoch = parseToken(runner).epoch;
     if (written === -2 && epoch !== undefined) this.liveness.fenced(epoch);
