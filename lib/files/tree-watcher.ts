@@ -5,9 +5,15 @@
  * directory's parent is watched instead, with everything but the way down to the directory and
  * what the caller calls relevant inside it ignored. A first run that creates its configuration
  * directory, or a `mcpservers/` folder, after start-up is then seen like any other edit.
+ *
+ * chokidar reads a new directory before it starts watching it, so a file written in between
+ * (a folder made and filled at once, as `mkdir -p && cp` does) is never reported until
+ * something else changes there. Each new directory is therefore read again a little later,
+ * once its watch is surely in place, and what chokidar has not seen is reported as added.
  */
 import { existsSync } from 'node:fs';
-import { dirname, relative, resolve, sep } from 'node:path';
+import { readdir } from 'node:fs/promises';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 
 export type TreeEvent = 'add' | 'change' | 'unlink';
@@ -34,6 +40,24 @@ export async function watchTree(dir: string, options: TreeWatchOptions): Promise
     const full = resolve(path);
     if (full.startsWith(target + sep)) options.onEvent(event, full);
   };
+  // A new directory read again after chokidar's own read (the gap is its readdir to its watch).
+  const RESCAN_MS = [50, 500, 2_000];
+  const rescan = async (dir: string): Promise<void> => {
+    const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+    const seen = new Set(watcher.getWatched()[dir] ?? []);
+    for (const entry of entries) {
+      const path = join(dir, entry.name);
+      if (seen.has(entry.name) || !path.startsWith(target + sep) || !watched(path)) continue;
+      if (relative(target, path).split(sep).length > options.depth) continue;
+      if (entry.isDirectory()) await rescan(path);
+      else if (entry.isFile()) options.onEvent('add', path);
+    }
+  };
+  watcher.on('addDir', (path) => {
+    const dir = resolve(path);
+    if (dir !== target && !dir.startsWith(target + sep)) return;
+    for (const ms of RESCAN_MS) setTimeout(() => void rescan(dir), ms).unref();
+  });
   watcher.on('add', report('add'));
   watcher.on('change', report('change'));
   watcher.on('unlink', report('unlink'));
