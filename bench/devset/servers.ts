@@ -1,0 +1,82 @@
+/**
+ * The MCP servers whose shipped tool lists make the search development set (issue 37, item 1):
+ * each is an npm package started over stdio. `env` values are obviously fake (never a real
+ * secret): these servers refuse to start without them but list their tools without calling
+ * out. `args` are what the package's README says to pass; paths point into a scratch folder.
+ */
+export interface ServerSpec {
+  /** The Switchboard server name, the middle of `x_<server>_<tool>`. */
+  server: string;
+  package: string;
+  /** The package's bin to start, when it ships more than one. */
+  bin?: string;
+  /** `{scratch}` is replaced by a scratch folder made for the capture. */
+  args?: string[];
+  /** Fake values for variables the server checks at start-up. */
+  env?: Record<string, string>;
+}
+
+const FAKE = 'fake-devset-value-not-a-secret';
+
+export const SERVERS: ServerSpec[] = [
+  { server: 'filesystem', package: '@modelcontextprotocol/server-filesystem', args: ['{scratch}'] },
+  { server: 'memory', package: '@modelcontextprotocol/server-memory', env: { MEMORY_FILE_PATH: '{scratch}/memory.jsonl' } },
+  { server: 'everything', package: '@modelcontextprotocol/server-everything', args: ['stdio'] },
+  { server: 'thinking', package: '@modelcontextprotocol/server-sequential-thinking' },
+  { server: 'github', package: '@modelcontextprotocol/server-github', env: { GITHUB_PERSONAL_ACCESS_TOKEN: FAKE } },
+  { server: 'gitlab', package: '@modelcontextprotocol/server-gitlab', env: { GITLAB_PERSONAL_ACCESS_TOKEN: FAKE } },
+  { server: 'slack', package: '@modelcontextprotocol/server-slack', env: { SLACK_BOT_TOKEN: FAKE, SLACK_TEAM_ID: 'T00000000' } },
+  { server: 'postgres', package: '@modelcontextprotocol/server-postgres', args: ['postgresql://fake:fake@127.0.0.1:9/fake'] },
+  { server: 'puppeteer', package: '@modelcontextprotocol/server-puppeteer' },
+  { server: 'brave-search', package: '@modelcontextprotocol/server-brave-search', env: { BRAVE_API_KEY: FAKE } },
+  { server: 'google-maps', package: '@modelcontextprotocol/server-google-maps', env: { GOOGLE_MAPS_API_KEY: FAKE } },
+  {
+    server: 'aws-kb',
+    package: '@modelcontextprotocol/server-aws-kb-retrieval',
+    env: { AWS_ACCESS_KEY_ID: FAKE, AWS_SECRET_ACCESS_KEY: FAKE, AWS_REGION: 'us-east-1' },
+  },
+  { server: 'gdrive', package: '@modelcontextprotocol/server-gdrive' },
+  { server: 'redis', package: '@modelcontextprotocol/server-redis', args: ['redis://127.0.0.1:9'] },
+  { server: 'time', package: 'time-mcp' },
+  { server: 'fetch', package: '@kazuph/mcp-fetch' },
+  { server: 'notion', package: '@notionhq/notion-mcp-server', env: { NOTION_TOKEN: FAKE } },
+  { server: 'playwright', package: '@playwright/mcp' },
+  { server: 'context7', package: '@upstash/context7-mcp' },
+  { server: 'tavily', package: 'tavily-mcp', env: { TAVILY_API_KEY: FAKE } },
+  { server: 'firecrawl', package: 'firecrawl-mcp', env: { FIRECRAWL_API_KEY: FAKE } },
+  { server: 'exa', package: 'exa-mcp-server', env: { EXA_API_KEY: FAKE } },
+  { server: 'perplexity', package: '@perplexity-ai/mcp-server', env: { PERPLEXITY_API_KEY: FAKE } },
+  { server: 'stripe', package: '@stripe/mcp', args: ['--tools=all', '--api-key=sk_test_fake_devset_not_a_secret'] },
+  { server: 'kubernetes', package: 'mcp-server-kubernetes' },
+  { server: 'mongodb', package: 'mcp-mongo-server', args: ['mongodb://127.0.0.1:9/fake'] },
+  { server: 'excel', package: '@negokaz/excel-mcp-server' },
+  { server: 'youtube', package: '@kimtaeyoon83/mcp-server-youtube-transcript' },
+  { server: 'todoist', package: 'todoist-mcp', env: { TODOIST_API_KEY: FAKE, TODOIST_API_TOKEN: FAKE } },
+  { server: 'obsidian', package: 'mcp-obsidian', args: ['{scratch}'] },
+  { server: 'calendar', package: '@cocal/google-calendar-mcp', env: { GOOGLE_OAUTH_CREDENTIALS: '{scratch}/gcp-oauth.keys.json' } },
+  { server: 'email', package: '@codefuturist/email-mcp' },
+  { server: 'git', package: '@cyanheads/git-mcp-server' },
+  { server: 'weather', package: '@dangahagan/weather-mcp' },
+  {
+    server: 'jira',
+    package: '@aashari/mcp-server-atlassian-jira',
+    env: { ATLASSIAN_SITE_NAME: 'fake-devset', ATLASSIAN_USER_EMAIL: 'fake@example.invalid', ATLASSIAN_API_TOKEN: FAKE },
+  },
+  { server: 'linear', package: 'linear-mcp-server', env: { LINEAR_API_KEY: FAKE } },
+  { server: 'trello', package: '@delorenj/mcp-server-trello', env: { TRELLO_API_KEY: FAKE, TRELLO_TOKEN: FAKE, TRELLO_BOARD_ID: '000000000000000000000000' } },
+  { server: 'airbnb', package: '@openbnb/mcp-server-airbnb', args: ['--ignore-robots-txt'] },
+  { server: 'sqlite', package: 'mcp-server-sqlite-npx', args: ['{scratch}/devset.db'] },
+  { server: 'docker', package: 'mcp-server-docker' },
+  { server: 'chart', package: '@antv/mcp-server-chart' },
+  { server: 'desktop-commander', package: '@wonderwhy-er/desktop-commander' },
+  { server: 'sentry', package: '@sentry/mcp-server', args: ['--access-token=fake-devset-value-not-a-secret'] },
+  { server: 'heroku', package: '@heroku/mcp-server', env: { HEROKU_API_KEY: FAKE } },
+  { server: 'hubspot', package: '@hubspot/mcp-server' },
+  { server: 'pinecone', package: '@pinecone-database/mcp', env: { PINECONE_API_KEY: FAKE } },
+  { server: 'elasticsearch', package: '@elastic/mcp-server-elasticsearch', env: { ES_URL: 'http://127.0.0.1:9', ES_API_KEY: FAKE } },
+  {
+    server: 'mysql',
+    package: '@benborla29/mcp-server-mysql',
+    env: { MYSQL_HOST: '127.0.0.1', MYSQL_PORT: '9', MYSQL_USER: 'fake', MYSQL_PASS: FAKE, MYSQL_DB: 'fake' },
+  },
+];
