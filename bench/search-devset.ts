@@ -54,6 +54,7 @@ interface Found {
 
 interface StepOutcome {
   category: string;
+  kind: string;
   firstRank: number | null;
   hits: (k: number) => boolean;
   recall: (k: number) => number;
@@ -72,7 +73,7 @@ function judge(q: DevsetQuery, ranked: readonly string[]): { steps: StepOutcome[
     const at = ranked.findIndex((n) => gold.includes(n));
     const firstRank = at < 0 ? null : at + 1;
     const recall = (k: number) => gold.filter((g) => ranked.slice(0, k).includes(g)).length / Math.min(gold.length, k);
-    steps.push({ category: q.category, firstRank, hits: (k) => firstRank !== null && firstRank <= k, recall });
+    steps.push({ category: q.category, kind: q.kind, firstRank, hits: (k) => firstRank !== null && firstRank <= k, recall });
     if (firstRank === null || firstRank > 10) misses.push({ id: q.id, query: q.query, step: i + 1, gold, rank: firstRank, top: ranked.slice(0, 5) });
   });
   return { steps, misses, taskHit: steps.every((s) => s.hits(10)) };
@@ -106,7 +107,7 @@ export async function benchSearchDevset(root: string): Promise<DevsetFigures> {
       if (absent.length > 0) throw new Error(`search-devset: Switchboard does not list ${absent.length} captured tools, e.g. ${absent.slice(0, 5).join(', ')}`);
       const steps: StepOutcome[] = [];
       const misses: DevsetMiss[] = [];
-      const tasks: { category: string; hit: boolean }[] = [];
+      const tasks: { category: string; kind: string; hit: boolean }[] = [];
       let answersWithCore = 0;
       for (const q of queries) {
         const found = await meta<Found>(client, 'filter_tools', { query: q.query, limit: DEPTH, offset: 0 });
@@ -115,21 +116,26 @@ export async function benchSearchDevset(root: string): Promise<DevsetFigures> {
         const j = judge(q, ranked);
         steps.push(...j.steps);
         misses.push(...j.misses);
-        tasks.push({ category: q.category, hit: j.taskHit });
+        tasks.push({ category: q.category, kind: q.kind, hit: j.taskHit });
       }
       const share = (xs: { hit: boolean }[]) => round(xs.filter((t) => t.hit).length / Math.max(1, xs.length), 3);
       const byCategory: DevsetFigures['byCategory'] = {};
-      for (const category of [...new Set(queries.map((q) => q.category))].sort()) {
-        const mine = steps.filter((s) => s.category === category);
-        const myTasks = tasks.filter((t) => t.category === category);
-        byCategory[category] = { queries: myTasks.length, steps: mine.length, ...summarize(mine), taskRecallAt10: share(myTasks) };
+      // One row per kind (single, task, distractor), then one per domain.
+      const groups: [string, (x: { category: string; kind: string }) => boolean][] = [
+        ...[...new Set(queries.map((q) => q.kind))].sort().map((k): [string, (x: { kind: string }) => boolean] => [`kind: ${k}`, (x) => x.kind === k]),
+        ...[...new Set(queries.map((q) => q.category))].sort().map((c): [string, (x: { category: string }) => boolean] => [c, (x) => x.category === c]),
+      ];
+      for (const [name, member] of groups) {
+        const mine = steps.filter(member);
+        const myTasks = tasks.filter(member);
+        byCategory[name] = { queries: myTasks.length, steps: mine.length, ...summarize(mine), taskRecallAt10: share(myTasks) };
       }
       misses.sort((a, b) => (b.rank ?? DEPTH + 1) - (a.rank ?? DEPTH + 1));
       return {
         servers: catalogues.length,
         tools: expected.length,
         queries: queries.length,
-        tasks: queries.filter((q) => q.steps.length > 1).length,
+        tasks: queries.filter((q) => q.kind === 'task').length,
         steps: steps.length,
         overall: { ...summarize(steps), taskRecallAt10: share(tasks), answersWithCore },
         byCategory,

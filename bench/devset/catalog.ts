@@ -29,8 +29,10 @@ export interface DevsetStep {
 export interface DevsetQuery {
   id: string;
   query: string;
-  /** A category for the breakdown (defaults to the id's prefix before the first '-'). */
+  /** The domain the request is about (files, memory, code, ...), for the breakdown. */
   category: string;
+  /** single: one tool; task: two or three steps; distractor: words that pull towards a wrong tool (ids d-...). */
+  kind: 'single' | 'task' | 'distractor';
   steps: DevsetStep[];
 }
 
@@ -78,8 +80,9 @@ export async function loadDevset(root: string): Promise<Devset> {
       if (unknown.length > 0) throw new Error(`${where} (${id}) step ${j}: gold ${unknown.join(', ')} not in the catalogues`);
       return { gold };
     });
-    const category = typeof q.category === 'string' ? q.category : q.id.split('-')[0]!;
-    return { id: q.id, query: q.query, category, steps };
+    if (typeof q.category !== 'string') throw new Error(`${where} (${id}): needs a string "category"`);
+    const kind = steps.length > 1 ? 'task' : id.startsWith('d-') ? 'distractor' : 'single';
+    return { id, query: q.query, category: q.category, kind, steps };
   });
   return { catalogues, queries };
 }
