@@ -32,6 +32,7 @@ export const SERVERS: ServerSpec[] = [
   { server: 'thinking', package: '@modelcontextprotocol/server-sequential-thinking' },
   { server: 'github', package: '@modelcontextprotocol/server-github', env: { GITHUB_PERSONAL_ACCESS_TOKEN: FAKE } },
   { server: 'slack', package: '@modelcontextprotocol/server-slack', env: { SLACK_BOT_TOKEN: FAKE, SLACK_TEAM_ID: 'T00000000' } },
+  // Fake credentials given as arguments (a connection URL to a closed port, a token): listing needs neither.
   { server: 'postgres', package: '@modelcontextprotocol/server-postgres', args: ['postgresql://fake:fake@127.0.0.1:9/fake'] },
   { server: 'puppeteer', package: '@modelcontextprotocol/server-puppeteer' },
   { server: 'brave-search', package: '@modelcontextprotocol/server-brave-search', env: { BRAVE_API_KEY: FAKE } },
@@ -74,7 +75,7 @@ export const SERVERS: ServerSpec[] = [
   { server: 'docker', package: 'mcp-server-docker' },
   { server: 'chart', package: '@antv/mcp-server-chart' },
   { server: 'desktop-commander', package: '@wonderwhy-er/desktop-commander' },
-  { server: 'sentry', package: '@sentry/mcp-server', args: ['--access-token=fake-devset-value-not-a-secret'] },
+  { server: 'sentry', package: '@sentry/mcp-server', args: [`--access-token=${FAKE}`] },
   { server: 'hubspot', package: '@hubspot/mcp-server', env: { PRIVATE_APP_ACCESS_TOKEN: FAKE } },
   { server: 'pinecone', package: '@pinecone-database/mcp', env: { PINECONE_API_KEY: FAKE } },
   { server: 'elasticsearch', package: '@elastic/mcp-server-elasticsearch', env: { ES_URL: 'http://127.0.0.1:9', ES_API_KEY: FAKE } },
