@@ -12,6 +12,7 @@ import { benchCallToolCluster } from './call-tool-cluster.bench.js';
 import { benchClusterFaults, faultTable } from './cluster-faults.bench.js';
 import { benchDiscovery } from './discovery.bench.js';
 import { benchSearch } from './search.bench.js';
+import { benchSearchDevset, devsetTable } from './search-devset.js';
 import { benchWorkflow } from './workflow.bench.js';
 import { benchGotpl } from '../packages/gotpl/bench/gotpl.bench.js';
 import { median } from './stats.js';
@@ -107,6 +108,14 @@ if (wanted('search')) {
   const misses = s.misses.map((m) => `| ${m.query} | ${m.expected.join(', ')} | ${m.top.join(', ')} |`);
   process.stdout.write(
     `\n## filter_tools query: ${s.queries} natural queries over ${s.tools} real tools (bench/search-queries.json)\n\nrecall@5: ${s.recallAt5}, MRR: ${s.mrr}\n\n| query missing an expected tool in its top 5 | expected | top 5 |\n|---|---|---|\n${misses.join('\n')}\n`,
+  );
+}
+// Forty-odd upstream processes and a few hundred queries: run only when named.
+if (named('search-devset')) {
+  const d = await benchSearchDevset(root);
+  results.searchDevset = d;
+  process.stdout.write(
+    `\n## filter_tools query on the search development set: ${d.queries} queries over ${d.tools} tools of ${d.servers} real MCP servers (bench/devset)\n\n${devsetTable(d)}\n`,
   );
 }
 if (wanted('workflow')) {

@@ -1,0 +1,87 @@
+/**
+ * The MCP servers whose shipped tool lists make the search development set (issue 37, item 1):
+ * each is an npm package started over stdio. `env` values are obviously fake (never a real
+ * secret): these servers refuse to start without them but list their tools without calling
+ * out. `args` are what the package's README says to pass; paths point into a scratch folder.
+ *
+ * Tried and left out (bench/README.md, search-devset): server-gitlab and mcp-obsidian (their
+ * input schemas lack `type: "object"`, which the SDK client rejects, so Switchboard cannot list
+ * them either), server-gdrive (needs an OAuth sign-in first), server-redis and mcp-mongo-server
+ * (connect to the database before listing), @stripe/mcp (lists through Stripe's remote service),
+ * @heroku/mcp-server (imports an SDK path its own dependency no longer has), mcp-server-mysql
+ * (exits when it cannot reach its database).
+ */
+export interface ServerSpec {
+  /** The Switchboard server name, the middle of `x_<server>_<tool>`. */
+  server: string;
+  package: string;
+  /** The package's bin to start, when it ships more than one. */
+  bin?: string;
+  /** `{scratch}` is replaced by a scratch folder made for the capture. */
+  args?: string[];
+  /** Fake values for variables the server checks at start-up. */
+  env?: Record<string, string>;
+}
+
+const FAKE = 'fake-devset-value-not-a-secret';
+
+export const SERVERS: ServerSpec[] = [
+  { server: 'filesystem', package: '@modelcontextprotocol/server-filesystem', args: ['{scratch}'] },
+  { server: 'memory', package: '@modelcontextprotocol/server-memory', env: { MEMORY_FILE_PATH: '{scratch}/memory.jsonl' } },
+  { server: 'everything', package: '@modelcontextprotocol/server-everything', args: ['stdio'] },
+  { server: 'thinking', package: '@modelcontextprotocol/server-sequential-thinking' },
+  { server: 'github', package: '@modelcontextprotocol/server-github', env: { GITHUB_PERSONAL_ACCESS_TOKEN: FAKE } },
+  { server: 'slack', package: '@modelcontextprotocol/server-slack', env: { SLACK_BOT_TOKEN: FAKE, SLACK_TEAM_ID: 'T00000000' } },
+  // Fake credentials given as arguments (a connection URL to a closed port, a token): listing needs neither.
+  { server: 'postgres', package: '@modelcontextprotocol/server-postgres', args: ['postgresql://fake:fake@127.0.0.1:9/fake'] },
+  { server: 'puppeteer', package: '@modelcontextprotocol/server-puppeteer' },
+  { server: 'brave-search', package: '@modelcontextprotocol/server-brave-search', env: { BRAVE_API_KEY: FAKE } },
+  { server: 'google-maps', package: '@modelcontextprotocol/server-google-maps', env: { GOOGLE_MAPS_API_KEY: FAKE } },
+  {
+    server: 'aws-kb',
+    package: '@modelcontextprotocol/server-aws-kb-retrieval',
+    env: { AWS_ACCESS_KEY_ID: FAKE, AWS_SECRET_ACCESS_KEY: FAKE, AWS_REGION: 'us-east-1' },
+  },
+  { server: 'time', package: 'time-mcp' },
+  { server: 'fetch', package: 'mcp-server-fetch-typescript' },
+  { server: 'notion', package: '@notionhq/notion-mcp-server', env: { NOTION_TOKEN: FAKE } },
+  { server: 'playwright', package: '@playwright/mcp' },
+  { server: 'context7', package: '@upstash/context7-mcp' },
+  { server: 'tavily', package: 'tavily-mcp', env: { TAVILY_API_KEY: FAKE } },
+  { server: 'firecrawl', package: 'firecrawl-mcp', env: { FIRECRAWL_API_KEY: FAKE } },
+  { server: 'exa', package: 'exa-mcp-server', env: { EXA_API_KEY: FAKE } },
+  { server: 'perplexity', package: '@perplexity-ai/mcp-server', env: { PERPLEXITY_API_KEY: FAKE } },
+  { server: 'kubernetes', package: 'mcp-server-kubernetes' },
+  { server: 'excel', package: '@negokaz/excel-mcp-server' },
+  { server: 'youtube', package: '@kimtaeyoon83/mcp-server-youtube-transcript' },
+  { server: 'todoist', package: 'todoist-mcp', env: { API_KEY: FAKE } },
+  { server: 'calendar', package: '@cocal/google-calendar-mcp', env: { GOOGLE_OAUTH_CREDENTIALS: '{scratch}/gcp-oauth.keys.json' } },
+  {
+    server: 'email',
+    package: '@codefuturist/email-mcp',
+    env: { MCP_EMAIL_ADDRESS: 'fake@example.invalid', MCP_EMAIL_PASSWORD: FAKE, MCP_EMAIL_IMAP_HOST: '127.0.0.1', MCP_EMAIL_SMTP_HOST: '127.0.0.1' },
+  },
+  { server: 'git', package: '@cyanheads/git-mcp-server' },
+  { server: 'weather', package: '@dangahagan/weather-mcp' },
+  {
+    server: 'jira',
+    package: '@aashari/mcp-server-atlassian-jira',
+    env: { ATLASSIAN_SITE_NAME: 'fake-devset', ATLASSIAN_USER_EMAIL: 'fake@example.invalid', ATLASSIAN_API_TOKEN: FAKE },
+  },
+  { server: 'linear', package: 'linear-mcp-server', env: { LINEAR_API_KEY: FAKE } },
+  { server: 'trello', package: '@delorenj/mcp-server-trello', env: { TRELLO_API_KEY: FAKE, TRELLO_TOKEN: FAKE, TRELLO_BOARD_ID: '000000000000000000000000' } },
+  { server: 'airbnb', package: '@openbnb/mcp-server-airbnb', args: ['--ignore-robots-txt'] },
+  { server: 'sqlite', package: 'mcp-server-sqlite-npx', args: ['{scratch}/devset.db'] },
+  { server: 'docker', package: 'mcp-server-docker' },
+  { server: 'chart', package: '@antv/mcp-server-chart' },
+  { server: 'desktop-commander', package: '@wonderwhy-er/desktop-commander' },
+  { server: 'sentry', package: '@sentry/mcp-server', args: [`--access-token=${FAKE}`] },
+  { server: 'hubspot', package: '@hubspot/mcp-server', env: { PRIVATE_APP_ACCESS_TOKEN: FAKE } },
+  { server: 'pinecone', package: '@pinecone-database/mcp', env: { PINECONE_API_KEY: FAKE } },
+  { server: 'elasticsearch', package: '@elastic/mcp-server-elasticsearch', env: { ES_URL: 'http://127.0.0.1:9', ES_API_KEY: FAKE } },
+  {
+    server: 'mysql',
+    package: '@benborla29/mcp-server-mysql',
+    env: { MYSQL_HOST: '127.0.0.1', MYSQL_PORT: '9', MYSQL_USER: 'fake', MYSQL_PASS: FAKE, MYSQL_DB: 'fake' },
+  },
+];

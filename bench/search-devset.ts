@@ -1,0 +1,168 @@
+/**
+ * `npm run bench -- search-devset`: the search development set (bench/devset: real catalogues
+ * of public MCP servers, plain-language queries with their gold tools) run through the real
+ * product. A Switchboard aggregates one replay server per captured catalogue over stdio, and
+ * every query goes through `filter_tools { query }` with the SDK client. Figures are per step
+ * (a task needing two tools has two steps, each judged against the same ranked answer) and per
+ * task (every step has a gold tool in the top ten). Gold ids `<server>/<tool>` are mapped to
+ * Switchboard's `x_<server>_<tool>` and checked against list_tools before any query runs.
+ */
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { connectHttp, meta, startSwitchboard, stdioServer, type Files } from '../test/support/harness.js';
+import { loadDevset, type DevsetQuery } from './devset/catalog.js';
+import { round } from './stats.js';
+
+const REPLAY = join(dirname(fileURLToPath(import.meta.url)), 'devset/replay-server.js');
+/** How deep each answer is read: the reciprocal rank of a gold tool ranked below ten counts. */
+const DEPTH = 50;
+
+export interface StepFigures {
+  hitAt1: number;
+  hitAt5: number;
+  hitAt10: number;
+  mrr: number;
+  recallAt5: number;
+  recallAt10: number;
+}
+
+export interface DevsetMiss {
+  id: string;
+  query: string;
+  step: number;
+  gold: string[];
+  /** Rank (1-based) of the first gold tool within DEPTH, or null. */
+  rank: number | null;
+  top: string[];
+}
+
+export interface DevsetFigures {
+  servers: number;
+  tools: number;
+  queries: number;
+  tasks: number;
+  steps: number;
+  overall: StepFigures & { taskRecallAt10: number; answersWithCore: number };
+  byCategory: Record<string, StepFigures & { queries: number; steps: number; taskRecallAt10: number }>;
+  worst: DevsetMiss[];
+  seconds: number;
+}
+
+interface Found {
+  tools: { name: string }[];
+}
+
+interface StepOutcome {
+  category: string;
+  kind: string;
+  firstRank: number | null;
+  hits: (k: number) => boolean;
+  recall: (k: number) => number;
+}
+
+const gid = (gold: string): string => {
+  const [server, ...tool] = gold.split('/');
+  return `x_${server!}_${tool.join('/')}`;
+};
+
+function judge(q: DevsetQuery, ranked: readonly string[]): { steps: StepOutcome[]; misses: DevsetMiss[]; taskHit: boolean } {
+  const steps: StepOutcome[] = [];
+  const misses: DevsetMiss[] = [];
+  q.steps.forEach((s, i) => {
+    const gold = s.gold.map(gid);
+    const at = ranked.findIndex((n) => gold.includes(n));
+    const firstRank = at < 0 ? null : at + 1;
+    const recall = (k: number) => gold.filter((g) => ranked.slice(0, k).includes(g)).length / Math.min(gold.length, k);
+    steps.push({ category: q.category, kind: q.kind, firstRank, hits: (k) => firstRank !== null && firstRank <= k, recall });
+    if (firstRank === null || firstRank > 10) misses.push({ id: q.id, query: q.query, step: i + 1, gold, rank: firstRank, top: ranked.slice(0, 5) });
+  });
+  return { steps, misses, taskHit: steps.every((s) => s.hits(10)) };
+}
+
+function summarize(steps: StepOutcome[]): StepFigures {
+  const mean = (f: (s: StepOutcome) => number) => round(steps.reduce((a, s) => a + f(s), 0) / Math.max(1, steps.length), 3);
+  return {
+    hitAt1: mean((s) => Number(s.hits(1))),
+    hitAt5: mean((s) => Number(s.hits(5))),
+    hitAt10: mean((s) => Number(s.hits(10))),
+    mrr: mean((s) => (s.firstRank === null ? 0 : 1 / s.firstRank)),
+    recallAt5: mean((s) => s.recall(5)),
+    recallAt10: mean((s) => s.recall(10)),
+  };
+}
+
+export async function benchSearchDevset(root: string): Promise<DevsetFigures> {
+  const started = performance.now();
+  const { catalogues, queries } = await loadDevset(root);
+  const files: Files = {};
+  for (const c of catalogues) files[`mcpservers/${c.server}.yaml`] = stdioServer(c.server, REPLAY, [join(root, 'bench/devset/catalog', `${c.server}.json`)]);
+  const sb = await startSwitchboard(files, { args: ['--host', '127.0.0.1'], startTimeoutMs: 120_000 });
+  try {
+    const client = await connectHttp(sb.url);
+    try {
+      const all = await meta<Found>(client, 'list_tools', { limit: 5000, offset: 0 });
+      const names = new Set(all.tools.map((t) => t.name));
+      const expected = catalogues.flatMap((c) => c.tools.map((t) => gid(`${c.server}/${t.name}`)));
+      const absent = expected.filter((n) => !names.has(n));
+      if (absent.length > 0) throw new Error(`search-devset: Switchboard does not list ${absent.length} captured tools, e.g. ${absent.slice(0, 5).join(', ')}`);
+      const steps: StepOutcome[] = [];
+      const misses: DevsetMiss[] = [];
+      const tasks: { category: string; kind: string; hit: boolean }[] = [];
+      let answersWithCore = 0;
+      for (const q of queries) {
+        const found = await meta<Found>(client, 'filter_tools', { query: q.query, limit: DEPTH, offset: 0 });
+        const ranked = found.tools.map((t) => t.name);
+        if (ranked.slice(0, 10).some((n) => n.startsWith('core_'))) answersWithCore++;
+        const j = judge(q, ranked);
+        steps.push(...j.steps);
+        misses.push(...j.misses);
+        tasks.push({ category: q.category, kind: q.kind, hit: j.taskHit });
+      }
+      const share = (xs: { hit: boolean }[]) => round(xs.filter((t) => t.hit).length / Math.max(1, xs.length), 3);
+      const byCategory: DevsetFigures['byCategory'] = {};
+      // One row per kind (single, task, distractor), then one per domain.
+      const groups: [string, (x: { category: string; kind: string }) => boolean][] = [
+        ...[...new Set(queries.map((q) => q.kind))].sort().map((k): [string, (x: { kind: string }) => boolean] => [`kind: ${k}`, (x) => x.kind === k]),
+        ...[...new Set(queries.map((q) => q.category))].sort().map((c): [string, (x: { category: string }) => boolean] => [c, (x) => x.category === c]),
+      ];
+      for (const [name, member] of groups) {
+        const mine = steps.filter(member);
+        const myTasks = tasks.filter(member);
+        byCategory[name] = { queries: myTasks.length, steps: mine.length, ...summarize(mine), taskRecallAt10: share(myTasks) };
+      }
+      misses.sort((a, b) => (b.rank ?? DEPTH + 1) - (a.rank ?? DEPTH + 1));
+      return {
+        servers: catalogues.length,
+        tools: expected.length,
+        queries: queries.length,
+        tasks: queries.filter((q) => q.kind === 'task').length,
+        steps: steps.length,
+        overall: { ...summarize(steps), taskRecallAt10: share(tasks), answersWithCore },
+        byCategory,
+        worst: misses.slice(0, 25),
+        seconds: round((performance.now() - started) / 1000, 1),
+      };
+    } finally {
+      await client.close();
+    }
+  } finally {
+    await sb.stop();
+  }
+}
+
+export function devsetTable(d: DevsetFigures): string {
+  const row = (name: string, f: StepFigures, queries: number, steps: number, task: number) =>
+    `| ${name} | ${queries} | ${steps} | ${f.hitAt1} | ${f.hitAt5} | ${f.hitAt10} | ${f.mrr} | ${f.recallAt5} | ${f.recallAt10} | ${task} |`;
+  const lines = [
+    '| category | queries | steps | hit@1 | hit@5 | hit@10 | MRR | recall@5 | recall@10 | task recall@10 |',
+    '|---|---|---|---|---|---|---|---|---|---|',
+    row('all', d.overall, d.queries, d.steps, d.overall.taskRecallAt10),
+    ...Object.entries(d.byCategory).map(([c, f]) => row(c, f, f.queries, f.steps, f.taskRecallAt10)),
+  ];
+  const worst = d.worst.map((m) => `| ${m.id}#${m.step} | ${m.query} | ${m.gold.join(', ')} | ${m.rank ?? `> ${DEPTH}`} | ${m.top.join(', ')} |`);
+  return [
+    lines.join('\n'),
+    `\nanswers with a core_* tool in their top ten: ${d.overall.answersWithCore} of ${d.queries}; ${d.servers} servers, ${d.tools} tools, ${d.tasks} multi-tool tasks; ${d.seconds} s`,
+    `\n| worst misses (step) | query | gold | first gold rank | top 5 |\n|---|---|---|---|---|\n${worst.join('\n')}`,
+  ].join('\n');
+}

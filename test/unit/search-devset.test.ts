@@ -1,0 +1,41 @@
+import { expect } from 'chai';
+import { loadCatalogues, loadDevset } from '../../bench/devset/catalog.js';
+import { ROOT } from '../support/harness.js';
+
+/** The search development set (bench/devset) stays consistent: it cannot rot as catalogues are refreshed. */
+describe('search development set (bench/devset)', () => {
+  it('has the real catalogues of at least 30 servers, each tool with a name, a description and an object schema, under ~600 tools in all', async () => {
+    const catalogues = await loadCatalogues(ROOT);
+    expect(catalogues.length).to.be.at.least(30);
+    const tools = catalogues.flatMap((c) => c.tools.map((t) => ({ server: c.server, ...t })));
+    expect(tools.length).to.be.within(300, 650);
+    for (const c of catalogues) {
+      expect(c.tools, c.server).to.not.be.empty;
+      expect(c.version, c.server).to.be.a('string').and.not.empty;
+      expect(new Set(c.tools.map((t) => t.name)).size, `${c.server}: tool names are unique`).to.equal(c.tools.length);
+    }
+    for (const t of tools) {
+      expect(t.name, t.server).to.be.a('string').and.not.empty;
+      expect(t.description, `${t.server}/${t.name}`).to.be.a('string');
+      expect(t.inputSchema, `${t.server}/${t.name}`).to.be.an('object');
+    }
+  });
+
+  it('loads: every query has at least one step, every step a gold tool that exists in the catalogues, ids unique', async () => {
+    const { catalogues, queries } = await loadDevset(ROOT);
+    const known = new Set(catalogues.flatMap((c) => c.tools.map((t) => `${c.server}/${t.name}`)));
+    expect(queries.length).to.be.at.least(300);
+    expect(new Set(queries.map((q) => q.id)).size).to.equal(queries.length);
+    for (const q of queries) {
+      expect(q.steps, q.id).to.not.be.empty;
+      expect(q.query.trim(), q.id).to.not.be.empty;
+      for (const s of q.steps) {
+        expect(s.gold, q.id).to.not.be.empty;
+        for (const g of s.gold) expect(known.has(g), `${q.id}: ${g}`).to.equal(true);
+      }
+    }
+    // About a quarter of the set needs two or three tools.
+    const tasks = queries.filter((q) => q.steps.length > 1).length;
+    expect(tasks / queries.length).to.be.within(0.2, 0.35);
+  });
+});
