@@ -20,6 +20,27 @@ interface Stored {
   sets: string[];
 }
 
+// The record written with its expiry and added to its index sets, each set living no shorter
+// than its members (PUT and CREATE end with it; `expiresAt` is ARGV[3] as a number).
+const WRITE = `
+if expiresAt > 0 then
+  redis.call('SET', KEYS[1], ARGV[2], 'EXAT', expiresAt)
+else
+  redis.call('SET', KEYS[1], ARGV[2])
+end
+for i = 2, #KEYS do
+  local existed = redis.call('EXISTS', KEYS[i])
+  redis.call('SADD', KEYS[i], ARGV[1])
+  if expiresAt == 0 then
+    redis.call('PERSIST', KEYS[i])
+  elseif existed == 0 then
+    redis.call('EXPIREAT', KEYS[i], expiresAt)
+  else
+    redis.call('EXPIREAT', KEYS[i], expiresAt, 'GT')
+  end
+end
+`;
+
 // KEYS[1] the record, KEYS[2..] its new index sets. ARGV: id, stored JSON, expiresAt (0: never), now.
 const PUT = `
 local old = redis.call('GET', KEYS[1])
@@ -31,23 +52,7 @@ if expiresAt > 0 and expiresAt <= tonumber(ARGV[4]) then
   redis.call('DEL', KEYS[1])
   return 0
 end
-if expiresAt > 0 then
-  redis.call('SET', KEYS[1], ARGV[2], 'EXAT', expiresAt)
-else
-  redis.call('SET', KEYS[1], ARGV[2])
-end
-for i = 2, #KEYS do
-  local existed = redis.call('EXISTS', KEYS[i])
-  redis.call('SADD', KEYS[i], ARGV[1])
-  if expiresAt == 0 then
-    redis.call('PERSIST', KEYS[i])
-  elseif existed == 0 then
-    redis.call('EXPIREAT', KEYS[i], expiresAt)
-  else
-    redis.call('EXPIREAT', KEYS[i], expiresAt, 'GT')
-  end
-end
-return 1
+${WRITE}return 1
 `;
 
 // PUT when no live record is there, in the same script: of replicas creating the same record
@@ -58,23 +63,7 @@ local old = redis.call('GET', KEYS[1])
 if old then return old end
 local expiresAt = tonumber(ARGV[3])
 if expiresAt > 0 and expiresAt <= tonumber(ARGV[4]) then return ARGV[2] end
-if expiresAt > 0 then
-  redis.call('SET', KEYS[1], ARGV[2], 'EXAT', expiresAt)
-else
-  redis.call('SET', KEYS[1], ARGV[2])
-end
-for i = 2, #KEYS do
-  local existed = redis.call('EXISTS', KEYS[i])
-  redis.call('SADD', KEYS[i], ARGV[1])
-  if expiresAt == 0 then
-    redis.call('PERSIST', KEYS[i])
-  elseif existed == 0 then
-    redis.call('EXPIREAT', KEYS[i], expiresAt)
-  else
-    redis.call('EXPIREAT', KEYS[i], expiresAt, 'GT')
-  end
-end
-return ARGV[2]
+${WRITE}return ARGV[2]
 `;
 
 // KEYS[1] the record. ARGV: id.
