@@ -115,7 +115,7 @@ if (named('search-devset')) {
   const d = await benchSearchDevset(root);
   results.searchDevset = d;
   process.stdout.write(
-    `\n## filter_tools query on the search development set: ${d.queries} queries over ${d.tools} tools of ${d.servers} real MCP servers (bench/devset)\n\n${devsetTable(d)}\n`,
+    `\n## filter_tools query on the search development set: ${d.dev.queries + d.heldBack.queries} queries (${d.dev.queries} dev, ${d.heldBack.queries} held back) over ${d.tools} tools of ${d.servers} real MCP servers (bench/devset)\n\n${devsetTable(d)}\n`,
   );
 }
 if (wanted('workflow')) {
