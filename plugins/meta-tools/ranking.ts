@@ -1,17 +1,32 @@
 /**
- * Relevance ranking for filter_tools `query`: BM25F over three fields of a tool, its name,
- * its summary and its full description, weighed in that order. Words are split on case,
- * digits and punctuation, compound name tokens are split into the catalogue's own words
- * (compound.ts), and every term is stemmed (stem.ts) on both sides. Verbs that nearly every
- * tool has (list, get, show, ...) count for less rather than nothing.
+ * Relevance ranking for filter_tools `query`: BM25F over four fields of a tool, its own name
+ * (without the `x_<server>_` prefix), its server's name, its summary and its full
+ * description. Words are split on case, digits and punctuation (ranking/words.ts), compound
+ * name tokens are split into the catalogue's own words (compound.ts), and every term is
+ * stemmed (stem.ts) on both sides. Verbs that nearly every tool has (list, get, show, ...)
+ * count for less rather than nothing.
+ *
+ * Each query word is a concept that also looks for the words the intent table
+ * (ranking/intent.ts) and WordNet (ranking/related.ts) relate to it, at lower weights; a
+ * concept scores a tool by its best-matching form only, so a word with many relatives does
+ * not outweigh one without. Then a tool's standing (ranking/standing.ts): a deprecated tool
+ * ranks below the tool it names as its replacement, and Switchboard's core tools stay out
+ * of an answer unless the query asks about Switchboard or they match strongly. Equal scores
+ * are ordered by name.
  *
  * The index is built once per catalogue version and shared by every session. Each posting
  * carries its document's field-weighted, length-normalised term frequency, so a query only
- * walks the postings of its terms and does one saturation per posting.
+ * walks the postings of its terms and their relatives and does one saturation per posting.
  */
 import type { CatalogueApi, CatalogueEntry } from '../../kernel/index.js';
 import { CompoundSplitter } from './compound.js';
+import { INTENT_WEIGHT, intentOf } from './ranking/intent.js';
+import { RELATED_WEIGHT, relatedOf } from './ranking/related.js';
+import { asksForCore, deprecationOf, toolPart, type Deprecation } from './ranking/standing.js';
+import { queryWords as wordsOfQuery, words } from './ranking/words.js';
 import { stem } from './stem.js';
+
+export { tokenize, words } from './ranking/words.js';
 
 interface Field {
   weight: number;
@@ -19,72 +34,28 @@ interface Field {
   b: number;
 }
 const NAME: Field = { weight: 3, b: 0.5 };
+/** A server's name says what all its tools are about ("memory", "calendar"); short, so not length-normalised. */
+const SERVER: Field = { weight: 1, b: 0 };
 const SUMMARY: Field = { weight: 1, b: 0.75 };
 /** Lower than the summary it repeats: the rest of a description is usage notes and parameters, often long. */
 const DESCRIPTION: Field = { weight: 0.5, b: 0.75 };
-const FIELDS = [NAME, SUMMARY, DESCRIPTION] as const;
+const FIELDS = [NAME, SERVER, SUMMARY, DESCRIPTION] as const;
 /** Guard: an upstream's megabyte description must not make the index build (or its memory) unbounded. */
 export const MAX_INDEXED_DESCRIPTION = 8192;
 const K1 = 1.2;
+/** A core tool's score, when the query does not ask about Switchboard, is scaled by this... */
+const CORE_WEIGHT = 0.5;
+/** ...and kept only when at least this share of the query's words (and two) match it exactly. */
+const CORE_STRONG_SHARE = 0.5;
+/** A deprecated tool's score is scaled by this, and kept below its replacement's. */
+const DEPRECATED_WEIGHT = 0.5;
+/** Lucene's coordination factor, softened: (matched words / query words) to this power. */
+const COORD_POWER = 0.5;
+/** A tool whose name destroys (delete, remove, kill, ...) when the request says nothing of destroying. */
+const DESTRUCTIVE_WEIGHT = 0.7;
+const DESTRUCTIVE = new Set(['delete', 'remove', 'erase', 'destroy', 'drop', 'purge', 'clear', 'kill', 'uninstall', 'wipe'].map(stem));
 const VERB_WEIGHT = 0.3;
 const COMMON_VERBS = new Set(['list', 'get', 'show', 'fetch', 'read', 'set', 'create', 'update', 'delete', 'run', 'call', 'describe', 'find'].map(stem));
-const STOP_WORDS = new Set([
-  ...['a', 'an', 'the', 'of', 'to', 'for', 'in', 'on', 'and', 'or', 'with', 'by', 'from', 'x', 'is', 'it', 'me', 'my', 'all'],
-  ...['i', 'am', 'are', 'be', 'this', 'that', 'these', 'at', 'as', 'into', 'its', 'can', 'do', 'does', 'how', 'what', 'which', 'some', 'any'],
-]);
-
-const enum CharClass {
-  Other,
-  Lower,
-  Upper,
-  Digit,
-}
-
-function classOf(code: number): CharClass {
-  if (code >= 97 && code <= 122) return CharClass.Lower;
-  if (code >= 65 && code <= 90) return CharClass.Upper;
-  if (code >= 48 && code <= 57) return CharClass.Digit;
-  return CharClass.Other;
-}
-
-/**
- * Lower-case words of `text`: split on anything not an ASCII letter or digit, on camelCase
- * and acronym boundaries ("parseHTTPResponse" -> parse http response), and between letters
- * and digits. One pass over the characters: the index build runs it over every description.
- */
-export function words(text: string): string[] {
-  const out: string[] = [];
-  const push = (from: number, to: number): void => {
-    if (to <= from) return;
-    const w = text.slice(from, to).toLowerCase();
-    if (!STOP_WORDS.has(w)) out.push(w);
-  };
-  let start = 0;
-  let prev = CharClass.Other;
-  for (let i = 0; i < text.length; i++) {
-    const c = classOf(text.charCodeAt(i));
-    if (c === CharClass.Other) {
-      push(start, i);
-      start = i + 1;
-    } else if ((prev === CharClass.Lower && c === CharClass.Upper) || (prev !== CharClass.Other && (prev === CharClass.Digit) !== (c === CharClass.Digit))) {
-      push(start, i);
-      start = i;
-    } else if (prev === CharClass.Upper && c === CharClass.Lower && i - start >= 2) {
-      // "HTTPResponse": the last capital of a run starts the next word.
-      push(start, i - 1);
-      start = i - 1;
-    }
-    prev = c;
-  }
-  push(start, text.length);
-  return out;
-}
-
-/** The search terms of a query or a text field: its words, stemmed. */
-export function tokenize(text: string): string[] {
-  return words(text).map(stem);
-}
-
 /** One term's postings, as parallel typed arrays: compact, and a query walks them without boxing. */
 export interface Postings {
   docs: Uint32Array;
@@ -96,11 +67,17 @@ export interface RankingIndex {
   version: number;
   entries: readonly CatalogueEntry[];
   postings: Map<string, Postings>;
+  /** Per entry: 1 for a core tool. */
+  core: Uint8Array;
+  /** Per entry: 1 when its own name says it destroys (delete, remove, kill, ...). */
+  destructive: Uint8Array;
+  /** Entries that say they are deprecated, by index. */
+  deprecated: Map<number, Deprecation>;
 }
 
 interface Fielded {
   /** Per field, in FIELDS order: the terms of that field. */
-  terms: [string[], string[], string[]];
+  terms: [string[], string[], string[], string[]];
 }
 
 export function buildIndex(entries: readonly CatalogueEntry[], version: number): RankingIndex {
@@ -108,13 +85,15 @@ export function buildIndex(entries: readonly CatalogueEntry[], version: number):
   const vocabulary = new Set<string>();
   const prose = new Set<string>();
   const raw = entries.map((entry) => {
-    const name = words(entry.name);
+    const name = words(toolPart(entry));
+    const server = entry.server === undefined ? [] : words(entry.server);
     const summary = words(entry.summary);
     const description = words(entry.description.slice(0, MAX_INDEXED_DESCRIPTION));
     for (const w of name) vocabulary.add(w);
+    for (const w of server) vocabulary.add(w);
     for (const w of summary) prose.add(w);
     for (const w of description) prose.add(w);
-    return [name, summary, description] as const;
+    return [name, server, summary, description] as const;
   });
   for (const w of prose) vocabulary.add(w);
   const splitter = new CompoundSplitter(vocabulary, prose);
@@ -126,14 +105,14 @@ export function buildIndex(entries: readonly CatalogueEntry[], version: number):
     return s;
   };
 
-  const docs: Fielded[] = raw.map(([name, summary, description]) => {
+  const docs: Fielded[] = raw.map(([name, server, summary, description]) => {
     const nameTerms: string[] = [];
     for (const w of name) {
       nameTerms.push(stemOf(w));
       // The compound stays a term of its own ("sequentialthinking" still finds itself).
       for (const part of splitter.split(w) ?? []) nameTerms.push(stemOf(part));
     }
-    return { terms: [nameTerms, summary.map(stemOf), description.map(stemOf)] };
+    return { terms: [nameTerms, server.map(stemOf), summary.map(stemOf), description.map(stemOf)] };
   });
 
   const averages = FIELDS.map((_, f) => (docs.length ? docs.reduce((sum, d) => sum + d.terms[f]!.length, 0) / docs.length : 1) || 1);
@@ -155,7 +134,14 @@ export function buildIndex(entries: readonly CatalogueEntry[], version: number):
   });
   const postings = new Map<string, Postings>();
   for (const [term, list] of building) postings.set(term, { docs: Uint32Array.from(list.docs), tfs: Float64Array.from(list.tfs) });
-  return { version, entries, postings };
+  const byName = new Map(entries.map((e, i) => [e.name, i]));
+  const deprecated = new Map<number, Deprecation>();
+  entries.forEach((e, i) => {
+    const d = deprecationOf(e, (name) => byName.get(name));
+    if (d) deprecated.set(i, d);
+  });
+  const destructive = Uint8Array.from(docs, (d) => Number(d.terms[0].some((t) => DESTRUCTIVE.has(t))));
+  return { version, entries, postings, core: Uint8Array.from(entries, (e) => Number(e.kind === 'core')), destructive, deprecated };
 }
 
 const cache = new WeakMap<CatalogueApi, RankingIndex>();
@@ -174,32 +160,91 @@ export interface Scored {
   score: number;
 }
 
-/** Scores `candidates` (a subset of the catalogue, in catalogue order) against `query`; drops non-matches. */
-export function rank(index: RankingIndex, query: string, candidates: readonly CatalogueEntry[]): Scored[] {
-  const terms = [...new Set(tokenize(query))];
-  const n = index.entries.length;
-  const scores = new Map<number, number>();
-  for (const term of terms) {
-    const list = index.postings.get(term);
-    if (!list) continue;
-    const df = list.docs.length;
-    const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-    const weight = COMMON_VERBS.has(term) ? VERB_WEIGHT : 1;
-    for (let i = 0; i < df; i++) {
-      const doc = list.docs[i]!;
-      const tf = list.tfs[i]!;
-      scores.set(doc, (scores.get(doc) ?? 0) + weight * idf * ((tf * (K1 + 1)) / (tf + K1)));
+/** The forms a query term is looked for in, with their weights: itself, its intent words, its WordNet relatives. */
+function forms(term: string): [string, number][] {
+  const out: [string, number][] = [[term, 1]];
+  const seen = new Set([term]);
+  for (const [list, weight] of [
+    [intentOf(term), INTENT_WEIGHT],
+    [relatedOf(term), RELATED_WEIGHT],
+  ] as const) {
+    for (const t of list) {
+      if (seen.has(t)) continue;
+      seen.add(t);
+      out.push([t, weight]);
     }
   }
+  return out;
+}
+
+const roundScore = (score: number): number => Math.round(score * 1000) / 1000;
+
+/** Scores `candidates` (a subset of the catalogue) against `query`; drops non-matches; best first, equal scores by name. */
+export function rank(index: RankingIndex, query: string, candidates: readonly CatalogueEntry[]): Scored[] {
+  const queryWords = wordsOfQuery(query);
+  const terms = [...new Set(queryWords.map(stem))];
+  const n = index.entries.length;
+  const total = new Float64Array(n);
+  /** Per doc: how many query terms it matches as themselves (not through a relative). */
+  const exact = new Uint8Array(n);
+  /** Per doc: how many query terms it matches in any form. */
+  const matched = new Uint8Array(n);
+  const best = new Float64Array(n);
+  const touched: number[] = [];
+  const inConcept: number[] = [];
+  for (const term of terms) {
+    for (const [form, weight] of forms(term)) {
+      const list = index.postings.get(form);
+      if (!list) continue;
+      const df = list.docs.length;
+      const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+      for (let i = 0; i < df; i++) {
+        const doc = list.docs[i]!;
+        const tf = list.tfs[i]!;
+        const s = weight * idf * ((tf * (K1 + 1)) / (tf + K1));
+        if (best[doc] === 0) inConcept.push(doc);
+        if (s > best[doc]!) best[doc] = s;
+        if (weight === 1) exact[doc]!++;
+      }
+    }
+    // One concept, one contribution per doc: its best form.
+    const verb = COMMON_VERBS.has(term) ? VERB_WEIGHT : 1;
+    for (const doc of inConcept) {
+      if (total[doc] === 0) touched.push(doc);
+      total[doc]! += verb * best[doc]!;
+      matched[doc]!++;
+      best[doc] = 0;
+    }
+    inConcept.length = 0;
+  }
+
   const allowed = candidates.length === n ? undefined : new Set(candidates);
-  const out: { entry: CatalogueEntry; score: number; doc: number }[] = [];
-  for (const [doc, score] of scores) {
+  // Core tools are asked for by the query's words, or by a candidate list of core tools only (a kind filter, a core_* pattern).
+  const gateCore = !asksForCore(queryWords) && candidates.some((e) => e.kind !== 'core');
+  const strong = Math.max(2, Math.ceil(terms.length * CORE_STRONG_SHARE));
+  const out: { entry: CatalogueEntry; score: number }[] = [];
+  const destroying = terms.some((t) => forms(t).some(([f]) => DESTRUCTIVE.has(f)));
+  const scoreOf = (doc: number): number => {
+    // Lucene's coordination: a tool matching more of the request's words is the likelier one.
+    let score = total[doc]! * Math.pow(matched[doc]! / terms.length, COORD_POWER);
+    if (!destroying && index.destructive[doc] === 1) score *= DESTRUCTIVE_WEIGHT;
+    if (gateCore && index.core[doc] === 1) score = exact[doc]! >= strong ? score * CORE_WEIGHT : 0;
+    const d = index.deprecated.get(doc);
+    if (d && score > 0) {
+      score *= DEPRECATED_WEIGHT;
+      const replacement = d.replacement === undefined ? 0 : total[d.replacement]!;
+      if (replacement > 0) score = Math.min(score, replacement * DEPRECATED_WEIGHT);
+    }
+    return score;
+  };
+  for (const doc of touched) {
     const entry = index.entries[doc]!;
     if (allowed && !allowed.has(entry)) continue;
-    out.push({ entry, score, doc });
+    const score = roundScore(scoreOf(doc));
+    if (score > 0) out.push({ entry, score });
   }
-  out.sort((a, b) => b.score - a.score || a.doc - b.doc);
-  return out.map(({ entry, score }) => ({ entry, score: Math.round(score * 1000) / 1000 }));
+  out.sort((a, b) => b.score - a.score || (a.entry.name < b.entry.name ? -1 : a.entry.name > b.entry.name ? 1 : 0));
+  return out;
 }
 
 export function rankEntries(catalogue: CatalogueApi, query: string, candidates: readonly CatalogueEntry[]): Scored[] {

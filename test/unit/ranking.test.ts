@@ -70,10 +70,18 @@ describe('filter_tools query ranking (field-weighted BM25 over name and summary)
     expect(verbOnly[0]!.score).to.be.below(nounOnly[0]!.score);
   });
 
-  it('keeps catalogue order among equal scores and reports scores best first', () => {
+  it('reports scores best first and orders equal scores by name', () => {
     const r = rank(index, 'github issue', catalogue.all());
     const scores = r.map((s) => s.score);
     expect(scores).to.deep.equal([...scores].sort((a, b) => b - a));
+    // Two tools alike but for their names tie, and the name decides, whatever the catalogue order.
+    const twins = corpus([
+      ['x_s_beta_report', 'Build a report.'],
+      ['x_s_alpha_report', 'Build a report.'],
+    ]);
+    const tied = rank(buildIndex(twins.all(), twins.version), 'report', [...twins.all()].reverse());
+    expect(tied.map((s) => s.entry.name)).to.deep.equal(['x_s_alpha_report', 'x_s_beta_report']);
+    expect(tied[0]!.score).to.equal(tied[1]!.score);
   });
 
   it('ranks only the candidates it is given (toolset narrowing comes first)', () => {

@@ -1,0 +1,76 @@
+/**
+ * The words of a text as ranking sees them: split on anything not an ASCII letter or digit,
+ * on camelCase and acronym boundaries, between letters and digits; lower-cased; the stop
+ * words of a request ("a", "my", "what") dropped. Queries and indexed fields go through the
+ * same function, so both sides agree.
+ */
+import { stem } from '../stem.js';
+
+export const STOP_WORDS = new Set([
+  ...['a', 'an', 'the', 'of', 'to', 'for', 'in', 'on', 'and', 'or', 'with', 'by', 'from', 'x', 'is', 'it', 'me', 'my', 'all'],
+  ...['i', 'am', 'are', 'be', 'this', 'that', 'these', 'at', 'as', 'into', 'its', 'can', 'do', 'does', 'how', 'what', 'which', 'some', 'any'],
+]);
+
+const enum CharClass {
+  Other,
+  Lower,
+  Upper,
+  Digit,
+}
+
+function classOf(code: number): CharClass {
+  if (code >= 97 && code <= 122) return CharClass.Lower;
+  if (code >= 65 && code <= 90) return CharClass.Upper;
+  if (code >= 48 && code <= 57) return CharClass.Digit;
+  return CharClass.Other;
+}
+
+/**
+ * Lower-case words of `text`: split on anything not an ASCII letter or digit, on camelCase
+ * and acronym boundaries ("parseHTTPResponse" -> parse http response), and between letters
+ * and digits. One pass over the characters: the index build runs it over every description.
+ */
+export function words(text: string): string[] {
+  const out: string[] = [];
+  const push = (from: number, to: number): void => {
+    if (to <= from) return;
+    const w = text.slice(from, to).toLowerCase();
+    if (!STOP_WORDS.has(w)) out.push(w);
+  };
+  let start = 0;
+  let prev = CharClass.Other;
+  for (let i = 0; i < text.length; i++) {
+    const c = classOf(text.charCodeAt(i));
+    if (c === CharClass.Other) {
+      push(start, i);
+      start = i + 1;
+    } else if ((prev === CharClass.Lower && c === CharClass.Upper) || (prev !== CharClass.Other && (prev === CharClass.Digit) !== (c === CharClass.Digit))) {
+      push(start, i);
+      start = i;
+    } else if (prev === CharClass.Upper && c === CharClass.Lower && i - start >= 2) {
+      // "HTTPResponse": the last capital of a run starts the next word.
+      push(start, i - 1);
+      start = i - 1;
+    }
+    prev = c;
+  }
+  push(start, text.length);
+  return out;
+}
+
+/** The search terms of a query or a text field: its words, stemmed. */
+export function tokenize(text: string): string[] {
+  return words(text).map(stem);
+}
+
+/**
+ * A file name in a request ("notes.txt", "settings.ini") asks for a file: its base name is a
+ * name, not a word of the request ("notes" is no note to remember). Each is read as the
+ * words "file" and its extension. Host names are left alone (".com" is no file type).
+ */
+const FILE_NAME = /[A-Za-z0-9_-]+\.([A-Za-z][A-Za-z0-9]{0,3})\b(?![.@/-]\w)/g;
+const NOT_FILE_TYPES = new Set(['com', 'org', 'net', 'io', 'dev', 'ai', 'app', 'co', 'edu', 'gov', 'uk', 'de', 'fr', 'me', 'us', 'info']);
+
+export function queryWords(query: string): string[] {
+  return words(query.replace(FILE_NAME, (name, ext: string) => (NOT_FILE_TYPES.has(ext.toLowerCase()) ? name : ` file ${ext} `)));
+}

@@ -1,0 +1,89 @@
+import { join } from 'node:path';
+import { expect } from 'chai';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { connectHttp, meta, ROOT, startSwitchboard, stdioServer, type Files, type Running } from '../support/harness.js';
+
+interface Found {
+  tools: { name: string; score?: number; kind?: string }[];
+  total: number;
+}
+
+/**
+ * Issue 37's new user, through the real protocol: Switchboard aggregates the real tool lists of
+ * server-everything, -memory, -filesystem, -sequential-thinking, time-mcp and server-github
+ * (replayed from bench/devset/catalog exactly as the packages ship them), and the plain
+ * requests that used to find a demo tool, a core tool or a deprecated tool first now find the
+ * tool the person meant.
+ */
+describe('filter_tools query understands plain requests (replayed everything, memory, filesystem, sequential-thinking, time, github)', () => {
+  let sb: Running;
+  let client: Client;
+  const replay = join(ROOT, 'dist/bench/devset/replay-server.js');
+  const servers = ['everything', 'memory', 'filesystem', 'thinking', 'time', 'github'];
+  const search = async (args: Record<string, unknown>) => meta<Found>(client, 'filter_tools', { limit: 10, offset: 0, ...args });
+  const top = async (query: string) => (await search({ query })).tools.map((t) => t.name);
+
+  before(async () => {
+    const files: Files = {};
+    for (const s of servers) files[`mcpservers/${s}.yaml`] = stdioServer(s, replay, [join(ROOT, 'bench/devset/catalog', `${s}.json`)]);
+    sb = await startSwitchboard(files, { args: ['--host', '127.0.0.1'], startTimeoutMs: 60_000 });
+    client = await connectHttp(sb.url);
+    // Every replayed server is catalogued before any query (the read tool of each is listed).
+    const listed = await search({ pattern: 'x_*', limit: 500 });
+    for (const s of servers)
+      expect(
+        listed.tools.some((t) => t.name.startsWith(`x_${s}_`)),
+        s,
+      ).to.equal(true);
+  });
+  after(async () => {
+    await client?.close();
+    await sb?.stop();
+  });
+
+  const memoryWrites = ['x_memory_create_entities', 'x_memory_add_observations'];
+  for (const query of ['remember something about a person', 'remember a fact about someone', 'store a note', 'save information for later']) {
+    it(`"${query}" gives a memory-writing tool first, and no core tool in the top five`, async () => {
+      const r = await top(query);
+      expect(memoryWrites, r.join(', ')).to.include(r[0]);
+      expect(r.slice(0, 5).filter((n) => n.startsWith('core_'))).to.deep.equal([]);
+    });
+  }
+
+  it('"what is in my notes.txt" reads the file with read_text_file first (a file name asks for a file), no core tool in the top five', async () => {
+    const r = await top('what is in my notes.txt');
+    expect(r[0], r.join(', ')).to.equal('x_filesystem_read_text_file');
+    expect(r.slice(0, 5).filter((n) => n.startsWith('core_'))).to.deep.equal([]);
+  });
+
+  it('"read a file" gives read_text_file first and the deprecated read_file ("DEPRECATED: Use read_text_file instead") below it', async () => {
+    const r = await top('read a file');
+    expect(r[0]).to.equal('x_filesystem_read_text_file');
+    expect(r).to.include('x_filesystem_read_file');
+    expect(r.indexOf('x_filesystem_read_file')).to.be.above(r.indexOf('x_filesystem_read_text_file'));
+  });
+
+  it('core tools rank when the query is about Switchboard itself, or when only core tools are searched', async () => {
+    expect((await top('register a new MCP server in the gateway'))[0]).to.equal('core_mcpserver_create');
+    // "save" alone keeps core_config_save out of a mixed answer; a core_* pattern asks for core tools.
+    expect(await top('save the configuration')).to.not.include('core_config_save');
+    const core = await search({ query: 'save the configuration', pattern: 'core_*' });
+    expect(core.tools[0]?.name).to.equal('core_config_save');
+  });
+
+  it('orders equal scores by name, and answers the same query the same way every time', async () => {
+    const a = await search({ query: 'list', limit: 50 });
+    const b = await search({ query: 'list', limit: 50 });
+    expect(a.tools.map((t) => t.name)).to.deep.equal(b.tools.map((t) => t.name));
+    let ties = 0;
+    for (let i = 1; i < a.tools.length; i++) {
+      const [prev, next] = [a.tools[i - 1]!, a.tools[i]!];
+      expect(prev.score!).to.be.at.least(next.score!);
+      if (prev.score === next.score) {
+        ties++;
+        expect(prev.name < next.name, `${prev.name} before ${next.name} at ${prev.score}`).to.equal(true);
+      }
+    }
+    expect(ties, 'the query has tied scores to order').to.be.above(0);
+  });
+});

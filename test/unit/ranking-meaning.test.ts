@@ -1,0 +1,85 @@
+import { expect } from 'chai';
+import { Catalogue } from '../../kernel/catalogue.js';
+import { createHooks } from '../../kernel/hooks.js';
+import { createLogger } from '../../kernel/log.js';
+import type { ToolKind } from '../../kernel/tools.js';
+import { buildIndex, rank } from '../../plugins/meta-tools/ranking.js';
+import { queryWords } from '../../plugins/meta-tools/ranking/words.js';
+
+type Tool = [name: string, description: string, server?: string, kind?: ToolKind];
+
+function index(tools: Tool[]) {
+  const c = new Catalogue(createHooks(), createLogger({ level: 'error' }));
+  c.replaceSource(
+    'corpus',
+    tools.map(([name, description, server, kind]) => ({
+      name,
+      kind: kind ?? ('tool' as const),
+      ...(kind === 'core' ? {} : { server: server ?? name.split('_')[1] }),
+      description,
+      inputSchema: { type: 'object' },
+      invoke: async () => ({ content: [] }),
+    })),
+  );
+  const idx = buildIndex(c.all(), c.version);
+  return (query: string, only: (name: string) => boolean = () => true) =>
+    rank(
+      idx,
+      query,
+      c.all().filter((e) => only(e.name)),
+    ).map((s) => s.entry.name);
+}
+
+describe('lexical ranking understands words: intent, WordNet relatives, server names, standing', () => {
+  const names = index([
+    ['x_fs_create_directory', 'Create a new directory.', 'fs'],
+    ['x_fs_remove_entry', 'Erase an entry from the disk.', 'fs'],
+    ['x_kg_add_observations', 'Add new observations to existing entities in the knowledge graph.', 'memory'],
+    ['x_kg_delete_observations', 'Delete observations from entities in the knowledge graph.', 'memory'],
+    ['x_mail_save_draft', 'Save an email draft to the Drafts folder.', 'mail'],
+    ['x_fs_read_file', 'Read a file as text. DEPRECATED: Use read_text_file instead.', 'fs'],
+    ['x_fs_read_text_file', 'Read the complete contents of a file as text.', 'fs'],
+    ['x_cal_list_events', 'List events.', 'calendar'],
+    ['core_config_save', 'Write the aggregator settings in force to config.yaml.', undefined, 'core'],
+    ['core_mcpserver_create', 'Register a new MCP server.', undefined, 'core'],
+  ]);
+
+  it('finds a tool through the intent table: "folder" is a directory, "remember" is memory and observations', () => {
+    expect(names('make a new folder')[0]).to.equal('x_fs_create_directory');
+    expect(names('remember this about Ann')[0]).to.equal('x_kg_add_observations');
+  });
+
+  it('finds a tool through WordNet relatives, below a tool with the exact word', () => {
+    // "wipe" is nowhere in the catalogue; WordNet relates it to "erase".
+    expect(names('wipe the entry')[0]).to.equal('x_fs_remove_entry');
+  });
+
+  it("searches the tool's server name as a field of its own", () => {
+    // "calendar" is only the server's name; the tool's own words say "events".
+    expect(names('calendar')).to.deep.equal(['x_cal_list_events']);
+  });
+
+  it('ranks a tool that destroys below one that keeps, unless the request says to destroy', () => {
+    const r = names('note an observation');
+    expect(r.indexOf('x_kg_add_observations')).to.be.below(r.indexOf('x_kg_delete_observations'));
+    expect(names('delete an observation')[0]).to.equal('x_kg_delete_observations');
+  });
+
+  it('ranks a deprecated tool below the replacement its description names', () => {
+    const r = names('read file');
+    expect(r.slice(0, 2)).to.deep.equal(['x_fs_read_text_file', 'x_fs_read_file']);
+  });
+
+  it('keeps core tools out unless the query asks about Switchboard, or only core tools are candidates', () => {
+    expect(names('save for later')).to.not.include('core_config_save');
+    expect(names('register an mcp server')[0]).to.equal('core_mcpserver_create');
+    // A candidate list of core tools only (a core_* pattern, a kind filter) asks for them.
+    expect(names('save for later', (n) => n.startsWith('core_'))[0]).to.equal('core_config_save');
+  });
+
+  it('reads a file name in a request as a file of its type, leaving host names alone', () => {
+    expect(queryWords('what is in my notes.txt')).to.deep.equal(['file', 'txt']);
+    expect(queryWords('open example.com')).to.deep.equal(['open', 'example', 'com']);
+    expect(queryWords('mail jane@acme.com')).to.deep.equal(['mail', 'jane', 'acme', 'com']);
+  });
+});
