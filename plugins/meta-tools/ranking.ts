@@ -71,6 +71,10 @@ export interface RankingIndex {
   core: Uint8Array;
   /** Per entry: 1 when its own name says it destroys (delete, remove, kill, ...). */
   destructive: Uint8Array;
+  /** Per entry: its position when the catalogue is sorted by name (ties are ordered by it). */
+  nameOrder: Uint32Array;
+  /** Per-entry accumulators of one query, all zero between queries. */
+  scratch: { total: Float64Array; exact: Uint8Array; matched: Uint8Array; best: Float64Array };
   /** Entries that say they are deprecated, by index. */
   deprecated: Map<number, Deprecation>;
 }
@@ -141,7 +145,14 @@ export function buildIndex(entries: readonly CatalogueEntry[], version: number):
     if (d) deprecated.set(i, d);
   });
   const destructive = Uint8Array.from(docs, (d) => Number(d.terms[0].some((t) => DESTRUCTIVE.has(t))));
-  return { version, entries, postings, core: Uint8Array.from(entries, (e) => Number(e.kind === 'core')), destructive, deprecated };
+  const nameOrder = new Uint32Array(entries.length);
+  [...entries.keys()]
+    .sort((a, b) => (entries[a]!.name < entries[b]!.name ? -1 : entries[a]!.name > entries[b]!.name ? 1 : 0))
+    .forEach((doc, i) => (nameOrder[doc] = i));
+  const n = entries.length;
+  const scratch = { total: new Float64Array(n), exact: new Uint8Array(n), matched: new Uint8Array(n), best: new Float64Array(n) };
+  const core = Uint8Array.from(entries, (e) => Number(e.kind === 'core'));
+  return { version, entries, postings, core, destructive, nameOrder, scratch, deprecated };
 }
 
 const cache = new WeakMap<CatalogueApi, RankingIndex>();
@@ -184,12 +195,8 @@ export function rank(index: RankingIndex, query: string, candidates: readonly Ca
   const queryWords = wordsOfQuery(query);
   const terms = [...new Set(queryWords.map(stem))];
   const n = index.entries.length;
-  const total = new Float64Array(n);
-  /** Per doc: how many query terms it matches as themselves (not through a relative). */
-  const exact = new Uint8Array(n);
-  /** Per doc: how many query terms it matches in any form. */
-  const matched = new Uint8Array(n);
-  const best = new Float64Array(n);
+  // Per-doc accumulators, reused across queries (ranking is synchronous) and cleared below.
+  const { total, exact, matched, best } = index.scratch;
   const touched: number[] = [];
   const inConcept: number[] = [];
   for (const term of terms) {
@@ -222,7 +229,6 @@ export function rank(index: RankingIndex, query: string, candidates: readonly Ca
   // Core tools are asked for by the query's words, or by a candidate list of core tools only (a kind filter, a core_* pattern).
   const gateCore = !asksForCore(queryWords) && candidates.some((e) => e.kind !== 'core');
   const strong = Math.max(2, Math.ceil(terms.length * CORE_STRONG_SHARE));
-  const out: { entry: CatalogueEntry; score: number }[] = [];
   const destroying = terms.some((t) => forms(t).some(([f]) => DESTRUCTIVE.has(f)));
   const scoreOf = (doc: number): number => {
     // Lucene's coordination: a tool matching more of the request's words is the likelier one.
@@ -237,14 +243,21 @@ export function rank(index: RankingIndex, query: string, candidates: readonly Ca
     }
     return score;
   };
+  const ranked: { doc: number; score: number }[] = [];
   for (const doc of touched) {
-    const entry = index.entries[doc]!;
-    if (allowed && !allowed.has(entry)) continue;
-    const score = roundScore(scoreOf(doc));
-    if (score > 0) out.push({ entry, score });
+    const keep = !allowed || allowed.has(index.entries[doc]!);
+    const score = keep ? roundScore(scoreOf(doc)) : 0;
+    if (score > 0) ranked.push({ doc, score });
   }
-  out.sort((a, b) => b.score - a.score || (a.entry.name < b.entry.name ? -1 : a.entry.name > b.entry.name ? 1 : 0));
-  return out;
+  for (const doc of touched) {
+    total[doc] = 0;
+    exact[doc] = 0;
+    matched[doc] = 0;
+  }
+  // Equal (shown) scores by name, through the name order computed at build: no string compares per query.
+  const { nameOrder } = index;
+  ranked.sort((a, b) => b.score - a.score || nameOrder[a.doc]! - nameOrder[b.doc]!);
+  return ranked.map(({ doc, score }) => ({ entry: index.entries[doc]!, score }));
 }
 
 export function rankEntries(catalogue: CatalogueApi, query: string, candidates: readonly CatalogueEntry[]): Scored[] {
