@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { packageRoot } from '../../../kernel/index.js';
 import { stem } from '../stem.js';
 
-export const RELATED_WEIGHT = 0.35;
+export const RELATED_WEIGHT = 0.2;
 export const RELATED_WORDS_FILE = join('plugins', 'meta-tools', 'ranking', 'related-words.txt');
 
 let table: Map<string, readonly string[]> | undefined;

@@ -71,6 +71,10 @@ export function tokenize(text: string): string[] {
 const FILE_NAME = /[A-Za-z0-9_-]+\.([A-Za-z][A-Za-z0-9]{0,3})\b(?![.@/-]\w)/g;
 const NOT_FILE_TYPES = new Set(['com', 'org', 'net', 'io', 'dev', 'ai', 'app', 'co', 'edu', 'gov', 'uk', 'de', 'fr', 'me', 'us', 'info']);
 
+/** "to-do" is one word (todo), not two stop words. */
+const TODO = /\bto-dos?\b/gi;
+
 export function queryWords(query: string): string[] {
-  return words(query.replace(FILE_NAME, (name, ext: string) => (NOT_FILE_TYPES.has(ext.toLowerCase()) ? name : ` file ${ext} `)));
+  const text = query.replace(TODO, 'todo').replace(FILE_NAME, (name, ext: string) => (NOT_FILE_TYPES.has(ext.toLowerCase()) ? name : ` file ${ext} `));
+  return words(text);
 }
