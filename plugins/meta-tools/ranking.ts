@@ -21,7 +21,7 @@
 import type { CatalogueApi, CatalogueEntry } from '../../kernel/index.js';
 import { CompoundSplitter } from './compound.js';
 import { INTENT_WEIGHT, intentOf } from './ranking/intent.js';
-import { RELATED_WEIGHT, relatedOf } from './ranking/related.js';
+import { RELATED_WEIGHT, relatedTable } from './ranking/related.js';
 import { asksForCore, deprecationOf, toolPart, type Deprecation } from './ranking/standing.js';
 import { queryWords as wordsOfQuery, words } from './ranking/words.js';
 import { stem } from './stem.js';
@@ -75,6 +75,8 @@ export interface RankingIndex {
   nameOrder: Uint32Array;
   /** Per-entry accumulators of one query, all zero between queries. */
   scratch: { total: Float64Array; exact: Uint8Array; matched: Uint8Array; best: Float64Array };
+  /** WordNet's relatives of a stemmed word, cut to the terms this index holds. */
+  related: Map<string, readonly string[]>;
   /** Entries that say they are deprecated, by index. */
   deprecated: Map<number, Deprecation>;
 }
@@ -152,7 +154,8 @@ export function buildIndex(entries: readonly CatalogueEntry[], version: number):
   const n = entries.length;
   const scratch = { total: new Float64Array(n), exact: new Uint8Array(n), matched: new Uint8Array(n), best: new Float64Array(n) };
   const core = Uint8Array.from(entries, (e) => Number(e.kind === 'core'));
-  return { version, entries, postings, core, destructive, nameOrder, scratch, deprecated };
+  const related = relatedTable((term) => postings.has(term));
+  return { version, entries, postings, core, destructive, nameOrder, scratch, related, deprecated };
 }
 
 const cache = new WeakMap<CatalogueApi, RankingIndex>();
@@ -172,12 +175,12 @@ export interface Scored {
 }
 
 /** The forms a query term is looked for in, with their weights: itself, its intent words, its WordNet relatives. */
-function forms(term: string): [string, number][] {
+function forms(index: RankingIndex, term: string): [string, number][] {
   const out: [string, number][] = [[term, 1]];
   const seen = new Set([term]);
   for (const [list, weight] of [
     [intentOf(term), INTENT_WEIGHT],
-    [relatedOf(term), RELATED_WEIGHT],
+    [index.related.get(term) ?? [], RELATED_WEIGHT],
   ] as const) {
     for (const t of list) {
       if (seen.has(t)) continue;
@@ -200,7 +203,7 @@ export function rank(index: RankingIndex, query: string, candidates: readonly Ca
   const touched: number[] = [];
   const inConcept: number[] = [];
   for (const term of terms) {
-    for (const [form, weight] of forms(term)) {
+    for (const [form, weight] of forms(index, term)) {
       const list = index.postings.get(form);
       if (!list) continue;
       const df = list.docs.length;
@@ -229,7 +232,7 @@ export function rank(index: RankingIndex, query: string, candidates: readonly Ca
   // Core tools are asked for by the query's words, or by a candidate list of core tools only (a kind filter, a core_* pattern).
   const gateCore = !asksForCore(queryWords) && candidates.some((e) => e.kind !== 'core');
   const strong = Math.max(2, Math.ceil(terms.length * CORE_STRONG_SHARE));
-  const destroying = terms.some((t) => forms(t).some(([f]) => DESTRUCTIVE.has(f)));
+  const destroying = terms.some((t) => forms(index, t).some(([f]) => DESTRUCTIVE.has(f)));
   const scoreOf = (doc: number): number => {
     // Lucene's coordination: a tool matching more of the request's words is the likelier one.
     let score = total[doc]! * Math.pow(matched[doc]! / terms.length, COORD_POWER);

@@ -7,9 +7,10 @@
  * the word itself and below the intent table; only words the catalogue actually holds are
  * ever scored, since an expansion without postings costs one failed map lookup.
  *
- * Loaded once, on the first index build, as a map from the stemmed headword to its stemmed
- * relatives (about 16,000 lines, 0.55 MB of text). When the file is missing (an installation
- * without it) ranking goes on without relatives and says so once as a process warning.
+ * The text (about 16,000 lines, 0.55 MB) is read once, on the first index build, and kept;
+ * each index build cuts it to the relatives its catalogue holds (relatedTable). When the file
+ * is missing (an installation without it) ranking goes on without relatives and says so once
+ * as a process warning.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,33 +20,43 @@ import { stem } from '../stem.js';
 export const RELATED_WEIGHT = 0.2;
 export const RELATED_WORDS_FILE = join('plugins', 'meta-tools', 'ranking', 'related-words.txt');
 
-let table: Map<string, readonly string[]> | undefined;
+let text: string | undefined;
 
-function load(): Map<string, readonly string[]> {
-  const out = new Map<string, readonly string[]>();
-  let text: string;
+function read(): string {
+  if (text !== undefined) return text;
   try {
     text = readFileSync(join(packageRoot(), RELATED_WORDS_FILE), 'utf8');
   } catch (err) {
     process.emitWarning(`filter_tools ranks without WordNet's related words: cannot read ${RELATED_WORDS_FILE} (${(err as Error).message})`);
-    return out;
+    text = '';
   }
-  for (const line of text.split('\n')) {
-    const [head, ...rest] = line.split(' ');
-    if (!head || rest.length === 0) continue;
-    const key = stem(head);
-    const list = [...(out.get(key) ?? [])];
-    for (const r of rest) {
-      const s = stem(r);
-      if (s !== key && !list.includes(s)) list.push(s);
-    }
-    out.set(key, list);
-  }
-  return out;
+  return text;
 }
 
-/** WordNet's relatives of one stemmed query term, stemmed; empty when it has none. */
-export function relatedOf(term: string): readonly string[] {
-  table ??= load();
-  return table.get(term) ?? [];
+/**
+ * The table cut to one catalogue: stemmed headword -> its stemmed relatives that the
+ * catalogue holds (`known`). Built with each index, so memory follows what can ever match
+ * (a relative the catalogue never uses could not score), not the 16,000 lines.
+ */
+export function relatedTable(known: (term: string) => boolean): Map<string, readonly string[]> {
+  const out = new Map<string, string[]>();
+  const stems = new Map<string, string>();
+  const stemOf = (w: string): string => {
+    let s = stems.get(w);
+    if (s === undefined) stems.set(w, (s = stem(w)));
+    return s;
+  };
+  for (const line of read().split('\n')) {
+    const [head, ...rest] = line.split(' ');
+    if (!head || rest.length === 0) continue;
+    const key = stemOf(head);
+    let list = out.get(key);
+    for (const r of rest) {
+      const s = stemOf(r);
+      if (s === key || !known(s) || list?.includes(s)) continue;
+      if (!list) out.set(key, (list = []));
+      list.push(s);
+    }
+  }
+  return out;
 }
