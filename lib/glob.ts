@@ -22,6 +22,13 @@ export const MAX_GLOB_LENGTH = 256;
 
 export interface Glob {
   test(text: string): boolean;
+  /**
+   * The ASCII literal text every match starts with, folded to lower case (an index of names
+   * folded the same way narrows by it; case-sensitive patterns still test what it returns).
+   */
+  readonly prefix: string;
+  /** The longest ASCII literal run every match contains, folded likewise ('' when none). */
+  readonly infix: string;
 }
 
 type Token = { kind: 'star' } | { kind: 'any' } | { kind: 'char'; char: string } | { kind: 'class'; negated: boolean; items: { from: string; to: string }[] };
@@ -83,12 +90,102 @@ function matchesOne(token: Token, c: string, caseSensitive: boolean): boolean {
   }
 }
 
+const STAR = 0;
+const ANY = 1;
+const CHAR = 2;
+const CLASS = 3;
+
+/**
+ * The tokens in a form an ASCII name is matched against by character code: no per-character
+ * strings, no folding per test. Exact by construction: a `char` token's code is its folded
+ * character when that is one ASCII character (no ASCII character folds to anything else), and
+ * a class is tabulated over the 128 ASCII characters with the general rule.
+ */
+interface AsciiTokens {
+  kinds: Uint8Array;
+  codes: Int16Array;
+  classes: (Uint8Array | undefined)[];
+}
+
+function asciiTokens(tokens: readonly Token[], caseSensitive: boolean): AsciiTokens {
+  const kinds = new Uint8Array(tokens.length);
+  const codes = new Int16Array(tokens.length).fill(-1);
+  const classes: (Uint8Array | undefined)[] = [];
+  tokens.forEach((token, i) => {
+    kinds[i] = token.kind === 'star' ? STAR : token.kind === 'any' ? ANY : token.kind === 'char' ? CHAR : CLASS;
+    if (token.kind === 'char' && token.char.length === 1 && token.char.charCodeAt(0) < 128) codes[i] = token.char.charCodeAt(0);
+    if (token.kind === 'class') {
+      const table = new Uint8Array(128);
+      for (let k = 0; k < 128; k++) table[k] = inClass(token, String.fromCharCode(k), caseSensitive) ? 1 : 0;
+      classes[i] = table;
+    }
+  });
+  return { kinds, codes, classes };
+}
+
+const A = 65;
+const Z = 90;
+
+/** `text` is ASCII when every code unit is below 128 (tool names nearly always are). */
+function isAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 127) return false;
+  return true;
+}
+
+/** The same two-pointer match as the general form, over character codes of an ASCII text. */
+function testAscii(t: AsciiTokens, text: string, caseSensitive: boolean): boolean {
+  const { kinds, codes, classes } = t;
+  const n = kinds.length;
+  let k = 0;
+  let c = 0;
+  let star = -1;
+  let resume = 0;
+  while (c < text.length) {
+    let code = text.charCodeAt(c);
+    if (!caseSensitive && code >= A && code <= Z) code += 32;
+    const kind = k < n ? kinds[k]! : -1;
+    const one = kind === ANY || (kind === CHAR && codes[k] === code) || (kind === CLASS && classes[k]![text.charCodeAt(c)] === 1);
+    if (one) {
+      k++;
+      c++;
+    } else if (kind === STAR) {
+      star = k++;
+      resume = c;
+    } else if (star >= 0) {
+      k = star + 1;
+      c = ++resume;
+    } else return false;
+  }
+  while (k < n && kinds[k] === STAR) k++;
+  return k === n;
+}
+
+/** Literal runs of ASCII characters, folded to lower case: what every match must contain. */
+function literalRuns(tokens: readonly Token[]): { prefix: string; infix: string } {
+  const runs: string[] = [];
+  let run = '';
+  for (const token of tokens) {
+    if (token.kind === 'char' && token.char.length === 1 && token.char.charCodeAt(0) < 128) run += token.char.toLowerCase();
+    else {
+      runs.push(run);
+      run = '';
+    }
+  }
+  runs.push(run);
+  const firstIsLiteral = tokens[0]?.kind === 'char';
+  const infix = runs.reduce((a, b) => (b.length > a.length ? b : a), '');
+  return { prefix: firstIsLiteral ? runs[0]! : '', infix };
+}
+
 /** `classes: false` reads `[` literally (claim patterns know only `*` and `?`). */
 export function compileGlob(pattern: string, caseSensitive = false, classes = true): Glob {
   if (pattern.length > MAX_GLOB_LENGTH) throw new GlobSyntaxError(`the pattern is ${pattern.length} characters long; at most ${MAX_GLOB_LENGTH} are accepted`);
   const tokens = tokenize(pattern, caseSensitive, classes);
+  const ascii = asciiTokens(tokens, caseSensitive);
   return {
+    ...literalRuns(tokens),
     test(text: string): boolean {
+      if (isAscii(text)) return testAscii(ascii, text, caseSensitive);
       const chars = Array.from(text);
       let t = 0;
       let c = 0;

@@ -12,6 +12,7 @@ import {
 import { compileGlob, GlobSyntaxError, type Glob } from '../../lib/glob.js';
 import { authStatus } from './auth-status.js';
 import { fullEntry, invocationText } from './describe.js';
+import { matchNames } from './name-index.js';
 import { page, visibleEntries } from './visible.js';
 import { rankEntries } from './ranking.js';
 
@@ -139,7 +140,7 @@ export function discoveryTools(kernel: KernelApi): MetaToolDefinition[] {
           if (err instanceof GlobSyntaxError) throw new SwitchboardError('INVALID_ARGUMENTS', `pattern: ${err.message}`);
           throw err;
         }
-        candidates = candidates.filter((e) => re.test(e.name));
+        candidates = matchNames(candidates, re);
       }
       if (typeof args.description_filter === 'string') {
         const needle = caseSensitive ? args.description_filter : args.description_filter.toLowerCase();
