@@ -3,8 +3,11 @@
  * 1,000 by default). Reports the time from spawn to "ready" (every server connected and
  * catalogued) and the process's RSS and heap once settled, as medians of several starts.
  * `node dist/bench/footprint.js [--servers 10] [--tools 1000] [--rounds 3] [--stub]`. Switchboard runs
- * with the V8 flag its launcher sets (bin/switchboard.js), FOOTPRINT_NODE_OPTIONS overrides.
+ * as `node bin/switchboard.js`, no flags (its heap settings must hold however it is launched);
+ * FOOTPRINT_NODE_OPTIONS sets NODE_OPTIONS. RSS is read from outside (/proc VmRSS) after
+ * discovery ran (a query, which builds the ranking index, and a pattern, the name index).
  */
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { connectHttp, ROOT, startSwitchboard } from '../test/support/harness.js';
 import { median } from './stats.js';
@@ -35,20 +38,22 @@ async function once(): Promise<Footprint> {
     files[`mcpservers/m${s}.yaml`] = `name: m${s}\ntype: stdio\ncommand: ${command}\nautoStart: true\n`;
   }
   const t0 = performance.now();
-  const sb = await startSwitchboard(files, { env: { NODE_OPTIONS: process.env.FOOTPRINT_NODE_OPTIONS ?? '--max-semi-space-size=4' } });
+  const sb = await startSwitchboard(files, { env: { NODE_OPTIONS: process.env.FOOTPRINT_NODE_OPTIONS ?? '' } });
   const startMs = performance.now() - t0;
   const client = await connectHttp(sb.url);
   // Settle: the first discovery builds the ranking index, as real use would.
   await client.callTool({ name: 'filter_tools', arguments: { query: 'list instances' } });
+  await client.callTool({ name: 'filter_tools', arguments: { pattern: 'x_m1_*list*' } });
   await new Promise((r) => setTimeout(r, 3000));
   const r = await client.callTool({ name: 'call_tool', arguments: { name: 'core_service_status', arguments: { name: 'aggregator' } } });
   const m = (
     r.structuredContent as { metadata: { memory: { rssBytes: number; heapUsedBytes: number; heapTotalBytes: number; externalBytes: number }; tools: number } }
   ).metadata;
   if (process.env.FOOTPRINT_DEBUG) process.stderr.write(`${JSON.stringify(m.memory)}\n`);
+  const vmRss = /^VmRSS:\s+(\d+) kB$/m.exec(await readFile(`/proc/${sb.proc.pid}/status`, 'utf8'))?.[1];
   await client.close();
   await sb.stop();
-  return { startMs, rssMiB: m.memory.rssBytes / 1048576, heapMiB: m.memory.heapUsedBytes / 1048576, tools: m.tools };
+  return { startMs, rssMiB: Number(vmRss) / 1024, heapMiB: m.memory.heapUsedBytes / 1048576, tools: m.tools };
 }
 
 const all: Footprint[] = [];
@@ -58,9 +63,11 @@ process.stdout.write(
   [
     `## footprint: ${servers} stdio servers x ${tools} tools (median of ${rounds} starts)`,
     '',
-    '| catalogue tools | start to ready ms | RSS MiB | heap MiB |',
+    '| catalogue tools | start to ready ms | RSS MiB (VmRSS, after discovery) | heap MiB |',
     '|---|---|---|---|',
     `| ${all[0]!.tools} | ${f(median(all.map((x) => x.startMs)))} | ${f(median(all.map((x) => x.rssMiB)))} | ${f(median(all.map((x) => x.heapMiB)))} |`,
+    '',
+    `The Go original at 10 x 1,000 tools: 122 MiB RSS. Target: <= 100 MiB.`,
     '',
   ].join('\n'),
 );

@@ -2,6 +2,7 @@
  * `npm run bench`: every benchmark, figures printed as tables and written to
  * .bench-results/latest.json. Ratios are against the floor (a bare proxy hop).
  */
+import { spawnSync } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -136,6 +137,10 @@ if (wanted('gotpl')) {
   process.stdout.write(
     `\n## gotpl render time after compile (median; target <= 10 µs for a step argument)\n\n| case | µs per call |\n|---|---|\n${rows.join('\n')}\n`,
   );
+}
+// Memory from outside a Switchboard of their own (scripts that print their tables): only when named.
+for (const script of ['footprint', 'sessions']) {
+  if (named(script)) spawnSync(process.execPath, [join(root, `dist/bench/${script}.js`)], { stdio: 'inherit' });
 }
 const out = join(root, '.bench-results', 'latest.json');
 await mkdir(dirname(out), { recursive: true });

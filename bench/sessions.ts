@@ -3,7 +3,9 @@
  * (each makes one discovery call) and closed; memory is sampled after each round, from the
  * process's own figures (core_service_status aggregator) and from outside (/proc VmRSS).
  * What must hold: RSS after the last round within 10 % of after the first (a plateau, not
- * growth). `node dist/bench/sessions.js [--sessions N] [--rounds R]`
+ * growth), and the high-water mark (VmHWM, the kernel's peak RSS of the process) within 1.5x
+ * the idle RSS before the first session (issue 37). Session setup rate: sessions initialized
+ * per second, 50 at a time (the Go original: 813/s). `node dist/bench/sessions.js [--sessions N] [--rounds R]`
  * (on Node 20 it runs itself again with --experimental-websocket, for the inspector).
  */
 import { spawnSync } from 'node:child_process';
@@ -29,6 +31,18 @@ if (typeof WebSocket === 'undefined') {
 const sb = await startSwitchboard({ 'mcpservers/t.yaml': stdioServer('t', TEST_SERVER) }, { env: { NODE_OPTIONS: '--inspect=127.0.0.1:0' } });
 const inspector = inspectorUrl(await sb.waitForLog(/Debugger listening on ws:\/\/\S+/));
 const admin = await connectHttp(sb.url);
+
+/** A line of /proc/<pid>/status in MiB (VmRSS now, VmHWM the peak so far). */
+async function status(field: 'VmRSS' | 'VmHWM'): Promise<number> {
+  const kb = new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(await readFile(`/proc/${sb.proc.pid}/status`, 'utf8'))?.[1];
+  return Number(kb ?? 0) / 1024;
+}
+// Idle: one server, one discovery call, settled; measured as it is, with no forced collection.
+await admin.callTool({ name: 'filter_tools', arguments: { query: 'echo' } });
+await new Promise((r) => setTimeout(r, 3000));
+const idleMiB = await status('VmRSS');
+let setupMs = 0;
+let opened = 0;
 
 interface Memory {
   rssMiB: number;
@@ -59,7 +73,10 @@ async function sample(): Promise<Memory> {
 
 async function churn(n: number): Promise<void> {
   for (let done = 0; done < n; done += 50) {
+    const t0 = performance.now();
     const batch: Client[] = await Promise.all(Array.from({ length: Math.min(50, n - done) }, () => connectHttp(sb.url)));
+    setupMs += performance.now() - t0;
+    opened += batch.length;
     await Promise.all(batch.map((c) => c.callTool({ name: 'list_tools', arguments: { limit: 5 } })));
     await Promise.all(
       batch.map(async (c) => {
@@ -77,6 +94,7 @@ for (let round = 0; round < rounds; round++) {
   await churn(count);
   after.push(await sample());
 }
+const highWaterMiB = await status('VmHWM');
 await admin.close();
 await sb.stop();
 
@@ -93,6 +111,8 @@ process.stdout.write(
     '|---|---|---|---|---|',
     row('warm-up', before),
     ...after.map((m, k) => row(`round ${k + 1}`, m)),
+    '',
+    `Idle RSS ${f(idleMiB)} MiB; high-water mark ${f(highWaterMiB)} MiB = ${(highWaterMiB / idleMiB).toFixed(2)}x idle (target <= 1.5x: ${highWaterMiB <= 1.5 * idleMiB ? 'met' : 'NOT met'}). Sessions set up ${Math.round(opened / (setupMs / 1000))}/s, 50 at a time (the Go original: 813/s).`,
     '',
     `RSS, round ${rounds} against round 1: ${pct(first.rssMiB, last.rssMiB)} (VmRSS ${pct(first.outsideMiB, last.outsideMiB)}; heap ${pct(first.heapMiB, last.heapMiB)}); target within 10 %: ${Math.abs(last.rssMiB - first.rssMiB) / first.rssMiB <= 0.1 ? 'met' : 'NOT met'}`,
     '',
