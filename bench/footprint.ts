@@ -38,7 +38,7 @@ async function once(): Promise<Footprint> {
     files[`mcpservers/m${s}.yaml`] = `name: m${s}\ntype: stdio\ncommand: ${command}\nautoStart: true\n`;
   }
   const t0 = performance.now();
-  const sb = await startSwitchboard(files, { env: { NODE_OPTIONS: process.env.FOOTPRINT_NODE_OPTIONS ?? '' } });
+  const sb = await startSwitchboard(files, { env: { NODE_OPTIONS: process.env.FOOTPRINT_NODE_OPTIONS ?? '' }, startTimeoutMs: 120_000 });
   const startMs = performance.now() - t0;
   const client = await connectHttp(sb.url);
   // Settle: the first discovery builds the ranking index, as real use would.
