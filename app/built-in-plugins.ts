@@ -30,6 +30,8 @@ export const BUILT_IN_PLUGINS: readonly PluginModule[] = [
   { name: 'admin-ui', load: () => import('../plugins/admin-ui/index.js') },
   { name: 'toolsets', load: () => import('../plugins/toolsets/index.js') },
   { name: 'meta-tools', load: () => import('../plugins/meta-tools/index.js') },
+  // Opt-in: run_code, the one meta-tool beyond the thirteen (docs/code-mode.md).
+  { name: 'code-mode', load: () => import('../plugins/code-mode/index.js'), optIn: true },
   { name: 'transport-streamable-http', load: () => import('../plugins/transport-streamable-http/index.js') },
   { name: 'transport-sse', load: () => import('../plugins/transport-sse/index.js') },
   { name: 'transport-stdio', load: () => import('../plugins/transport-stdio/index.js') },

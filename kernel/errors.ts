@@ -35,6 +35,8 @@ export type ErrorCode =
   | 'TASK_LIMIT'
   | 'SHARED_STATE_UNAVAILABLE'
   | 'PLUGIN_FAILED'
+  | 'CODE_FAILED'
+  | 'CODE_LIMIT'
   | 'INTERNAL';
 
 export class SwitchboardError extends Error {

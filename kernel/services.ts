@@ -19,6 +19,7 @@ import type { SessionDirectory } from './contracts/session-directory.js';
 import type { SingleUseValues } from './contracts/single-use.js';
 import type { ResourceStore } from './contracts/store.js';
 import type { TaskStore } from './contracts/task-store.js';
+import type { ToolSearch } from './contracts/tool-search.js';
 import type { ToolsetService } from './contracts/toolsets.js';
 import type { WorkflowAvailability } from './contracts/workflow-availability.js';
 
@@ -61,6 +62,8 @@ export interface Services {
   broadcast: Broadcast;
   /** Where tasks are kept when not in files: shared by replicas (cluster-redis). */
   'task-store': TaskStore;
+  /** filter_tools' ranking of the catalogue for a query (meta-tools), for searches made on a caller's behalf (code-mode). */
+  'tool-search': ToolSearch;
   /** Which workflows can run now and what each lacks (workflows), for status outside the protocol. */
   'workflow-availability': WorkflowAvailability;
 }

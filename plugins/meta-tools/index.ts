@@ -6,17 +6,20 @@ import { executionTools } from './execution.js';
 import { warmSearchIndex } from './index-warmer.js';
 import { announceCatalogueChanges } from './list-changed.js';
 import { nativeContent } from './native-content.js';
+import { rankEntries } from './ranking.js';
 import { serverTools } from './servers.js';
 
 export default definePlugin({
   name: 'meta-tools',
   description: 'list_tools, filter_tools, describe_tool, call_tool and the other meta-tools; resources, prompts and completions as MCP offers them.',
-  provides: [],
+  // tool-search: filter_tools' ranking, for plugins that search on a caller's behalf (code-mode).
+  provides: ['tool-search'],
   uses: ['upstreams'],
   setup({ kernel }) {
     for (const def of [...discoveryTools(kernel), ...executionTools(kernel), ...contentTools(kernel), ...serverTools(kernel)]) {
       kernel.endpoint.addMetaTool(def);
     }
+    kernel.services.provide('tool-search', { rank: (query, candidates) => rankEntries(kernel.catalogue, query, candidates) });
     nativeContent(kernel);
     announceCatalogueChanges(kernel);
     warmSearchIndex(kernel);
