@@ -174,7 +174,6 @@ class Run {
       const jobs = this.slice(() => this.rt.executePendingJobs(-1));
       // A job's own exception rejects its promise; what comes back here is the engine's (a limit).
       if (jobs.error) return this.failWith(this.keep(jobs.error));
-
     }
     this.settle();
   }
@@ -211,7 +210,7 @@ class Run {
         // The script's own frames: the prelude's and the engine's are noise to its author.
         const lines = typeof stack === 'string' ? stack.split('\n').filter((l) => l.trim() && !l.includes('prelude.js') && !l.includes('(native)')) : [];
         const frames = lines.slice(0, STACK_FRAMES).join('\n');
-        return `${String(name ?? 'Error')}: ${String(message)}${frames ? `\n${frames}` : ''}`.slice(0, MAX_ERROR_CHARS);
+        return `${typeof name === 'string' ? name : 'Error'}: ${String(message)}${frames ? `\n${frames}` : ''}`.slice(0, MAX_ERROR_CHARS);
       }
       return `thrown: ${typeof e === 'string' ? e : JSON.stringify(e)}`.slice(0, MAX_ERROR_CHARS);
     } catch {

@@ -141,7 +141,7 @@ describe('code mode: run_code through the SDK client', function () {
     expect(text(failed)).to.match(/ToolError: tool not found: x_nowhere_tool/);
   });
 
-  it("each run is an event filed under run_code with its execution id and the calls it made", async () => {
+  it('each run is an event filed under run_code with its execution id and the calls it made', async () => {
     const out = ran(await runCode(client, "return await tools.x_everything_echo({ message: 'audit me' })"));
     const events = await meta<{ events: { reason: string; execution_id?: string; message: string }[] }>(client, 'call_tool', {
       name: 'core_events',
@@ -167,7 +167,9 @@ describe('code mode: run_code through the SDK client', function () {
     });
 
     it('memoryBytes', async () => {
-      expect(limitOf(await runCode(client, 'const keep = [new ArrayBuffer(4 << 20)]; keep.push(new ArrayBuffer(32 << 20)); return keep.length;'))).to.equal('memoryBytes');
+      expect(limitOf(await runCode(client, 'const keep = [new ArrayBuffer(4 << 20)]; keep.push(new ArrayBuffer(32 << 20)); return keep.length;'))).to.equal(
+        'memoryBytes',
+      );
     });
 
     it('stackBytes', async () => {
@@ -225,7 +227,10 @@ describe('code mode: off by default', function () {
   it('the thirteen meta-tools stay exactly as they are, and run_code is unknown', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).to.deep.equal(THIRTEEN);
-    const r = await client.callTool({ name: 'run_code', arguments: { code: 'return 1' } }).catch((err: Error) => err);
-    expect(String(r instanceof Error ? r.message : text(r as CallToolResult))).to.match(/run_code/);
+    const r = await client.callTool({ name: 'run_code', arguments: { code: 'return 1' } }).then(
+      (result) => text(result as CallToolResult),
+      (err: unknown) => (err as Error).message,
+    );
+    expect(r).to.match(/run_code/);
   });
 });

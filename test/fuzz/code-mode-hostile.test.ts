@@ -29,7 +29,7 @@ const FRAGMENTS = [
   "Object.prototype.then = function (r) { r('thenable'); };",
   "Object.defineProperty(Object.prototype, 'ok', { get() { return true; }, configurable: true });",
   "JSON.parse = () => ({ ok: true, value: 'forged' }); JSON.stringify = () => '{}';",
-  "Array.prototype[Symbol.iterator] = function* () { yield 1; };",
+  'Array.prototype[Symbol.iterator] = function* () { yield 1; };',
   'Promise.prototype.then = function () { return this; };',
   'for (let i = 0; i < 1e9; i++) {}',
   'const keep = []; for (let i = 0; i < 64; i++) keep.push(new ArrayBuffer(1 << 20));',

@@ -58,7 +58,7 @@ describe('security: run_code scripts are hostile input', function () {
     `;
     const out = ran(await runCode(client, code));
     expect(out.result).to.equal('Echo: real');
-    const next = ran(await runCode(client, "return [({}).polluted, typeof Array.prototype.map, JSON.stringify({a: 1})]"));
+    const next = ran(await runCode(client, 'return [({}).polluted, typeof Array.prototype.map, JSON.stringify({a: 1})]'));
     expect(next.result).to.deep.equal([null, 'function', '{"a":1}']);
     // A key __proto__ sent as data reaches the host as data and is refused by the tool's schema like any extra key.
     const forged = await runCode(client, `return await tools.call('x_everything_echo', JSON.parse('{"message":"m","__proto__":{"admin":true}}'))`);
@@ -81,7 +81,9 @@ describe('security: run_code scripts are hostile input', function () {
 
   it('promise floods end at a limit; a call flood makes no more calls than maxCalls', async () => {
     expect(['cpuMs', 'memoryBytes']).to.include(limitOf(await runCode(client, 'for (;;) Promise.resolve().then(() => 0);')));
-    expect(['cpuMs', 'memoryBytes']).to.include(limitOf(await runCode(client, 'const spin = () => Promise.resolve().then(spin); spin(); await new Promise(() => {});')));
+    expect(['cpuMs', 'memoryBytes']).to.include(
+      limitOf(await runCode(client, 'const spin = () => Promise.resolve().then(spin); spin(); await new Promise(() => {});')),
+    );
     const flood = await runCode(client, "for (let i = 0; i < 100000; i++) tools.x_everything_echo({ message: 'f' }); await new Promise(() => {});");
     expect(limitOf(flood)).to.equal('maxCalls');
     expect(failedCalls(flood).length).to.be.at.most(OPTIONS.maxCalls);
@@ -89,7 +91,10 @@ describe('security: run_code scripts are hostile input', function () {
 
   it('run_code cannot reenter itself: it is no catalogue tool', async () => {
     const out = ran(
-      await runCode(client, "let code; try { await tools.call('run_code', { code: 'return 1' }); } catch (e) { code = e.code; } return [typeof tools.run_code, code];"),
+      await runCode(
+        client,
+        "let code; try { await tools.call('run_code', { code: 'return 1' }); } catch (e) { code = e.code; } return [typeof tools.run_code, code];",
+      ),
     );
     expect(out.result).to.deep.equal(['undefined', 'TOOL_NOT_FOUND']);
   });
@@ -103,7 +108,8 @@ describe('security: run_code scripts are hostile input', function () {
   it('a toolset without core tools leaves them out of the API and refuses them through tools.call', async () => {
     const narrowed = await connectHttp(sb.url, { 'X-Service-Toolset': 'server:everything' });
     try {
-      const code = "let code; try { await tools.call('core_config_get', {}); } catch (e) { code = e.code; } return [tools.list().filter((n) => n.startsWith('core_')).length, code];";
+      const code =
+        "let code; try { await tools.call('core_config_get', {}); } catch (e) { code = e.code; } return [tools.list().filter((n) => n.startsWith('core_')).length, code];";
       expect(ran(await runCode(narrowed, code)).result).to.deep.equal([0, 'OUTSIDE_TOOLSET']);
     } finally {
       await narrowed.close();
