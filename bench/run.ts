@@ -8,6 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchCallTool, type CallToolFigures } from './call-tool.bench.js';
 import { benchCallToolStdio } from './call-tool-stdio.bench.js';
+import { benchCodeMode } from './code-mode.bench.js';
 import { benchCallToolAuthz } from './call-tool-authz.bench.js';
 import { benchCallToolCluster } from './call-tool-cluster.bench.js';
 import { benchClusterFaults, faultTable } from './cluster-faults.bench.js';
@@ -117,6 +118,31 @@ if (named('search-devset')) {
   results.searchDevset = d;
   process.stdout.write(
     `\n## filter_tools query on the search development set: ${d.dev.queries + d.heldBack.queries} queries (${d.dev.queries} dev, ${d.heldBack.queries} held back) over ${d.tools} tools of ${d.servers} real MCP servers (bench/devset)\n\n${devsetTable(d)}\n`,
+  );
+}
+if (wanted('code-mode')) {
+  const c = await benchCodeMode(rounds);
+  results.codeMode = c;
+  const { task, innerCall, sandboxStart } = c;
+  process.stdout.write(
+    [
+      `\n## code mode (median of ${rounds} interleaved rounds)\n`,
+      '| 20 files: three largest with line counts | bytes returned to the client | wall ms |',
+      '|---|---|---|',
+      `| 20 call_tool round trips | ${task.roundTrips.bytes} | ${task.roundTrips.ms} |`,
+      `| one run_code | ${task.runCode.bytes} | ${task.runCode.ms} |`,
+      `| saved | ${(task.bytesSaved * 100).toFixed(1)} % (target >= 90 %: ${task.bytesSaved >= 0.9 ? 'met' : 'MISSED'}) | ${task.faster}x faster |`,
+      '',
+      '| per inner call (in-process, no-op tool) | µs |',
+      '|---|---|',
+      `| direct on the invoker | ${innerCall.directUs} |`,
+      `| from a script | ${innerCall.inScriptUs} |`,
+      `| overhead | ${innerCall.overheadUs} (target <= ${innerCall.targetUs}: ${innerCall.overheadUs <= innerCall.targetUs ? 'met' : 'MISSED'}) |`,
+      `| a fresh worker's first 3000 calls, sandbox CPU per call (before V8 tiers QuickJS up) | ${innerCall.firstCallsCpuUs} |`,
+      '',
+      `Sandbox start per script: ${sandboxStart.runtimeMs} ms (runtime, context, prelude); an empty script end to end: ${sandboxStart.emptyScriptMs} ms.`,
+      '',
+    ].join('\n'),
   );
 }
 if (wanted('workflow')) {

@@ -105,7 +105,6 @@ export class WorkerPool {
     });
     // A worker that failed to start is replaced at the next script; nobody waits on this one.
     slot.ready.catch(() => undefined);
-    worker.unref();
     return slot;
   }
 
