@@ -30,6 +30,7 @@ import { median, percentile, round } from './stats.js';
 
 const FILES = 20;
 const INNER_CALLS = 1000;
+const WARM_CALLS = 10_000;
 
 export interface CodeModeFigures {
   task: { roundTrips: { bytes: number; ms: number }; runCode: { bytes: number; ms: number }; bytesSaved: number; faster: number; answer: unknown };
@@ -62,10 +63,13 @@ async function task(rounds: number): Promise<CodeModeFigures['task']> {
     await writeFile(path, Array.from({ length: lines }, (_, n) => `line ${n} of file ${i}: the quick brown fox jumps over the lazy dog`).join('\n'));
     paths.push(path);
   }
-  const sb = await startSwitchboard({
-    'config.yaml': 'plugins:\n  code-mode: true\n',
-    'mcpservers/filesystem.yaml': stdioServer('filesystem', FILESYSTEM, [dir]),
-  });
+  const sb = await startSwitchboard(
+    {
+      'config.yaml': 'plugins:\n  code-mode: true\n',
+      'mcpservers/filesystem.yaml': stdioServer('filesystem', FILESYSTEM, [dir]),
+    },
+    { startTimeoutMs: 60_000 },
+  );
   const client = await connectHttp(sb.url);
   const script = `
     const paths = ${JSON.stringify(paths)};
@@ -137,10 +141,10 @@ async function inProcess(rounds: number): Promise<Pick<CodeModeFigures, 'innerCa
     return JSON.stringify({ ok: true, value: (r.content[0] as { text: string }).text });
   };
   const script = `for (let i = 0; i < ${INNER_CALLS}; i++) await tools.core_noop({ i }); return 1;`;
-  // V8 tiers QuickJS's WebAssembly up as it runs: a fresh worker's first thousand calls cost
-  // several times the steady state (docs/code-mode.md says both), so the worker runs them first.
-  const warm = await (await pool.run(script.replace(String(INNER_CALLS), '3000'), ['core_noop'], BUDGETS, ask)).end;
-  const coldUs = (warm.cpuMs / 3000) * 1000;
+  // V8 tiers QuickJS's WebAssembly up as it runs: a fresh worker's first thousands of calls
+  // cost several times the steady state (docs/code-mode.md says both), so the worker runs them first.
+  const warm = await (await pool.run(script.replace(String(INNER_CALLS), String(WARM_CALLS)), ['core_noop'], BUDGETS, ask)).end;
+  const coldUs = (warm.cpuMs / WARM_CALLS) * 1000;
   const direct: number[] = [];
   const inScript: number[] = [];
   const starts: number[] = [];

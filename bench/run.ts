@@ -138,7 +138,7 @@ if (wanted('code-mode')) {
       `| direct on the invoker | ${innerCall.directUs} |`,
       `| from a script | ${innerCall.inScriptUs} |`,
       `| overhead | ${innerCall.overheadUs} (target <= ${innerCall.targetUs}: ${innerCall.overheadUs <= innerCall.targetUs ? 'met' : 'MISSED'}) |`,
-      `| a fresh worker's first 3000 calls, sandbox CPU per call (before V8 tiers QuickJS up) | ${innerCall.firstCallsCpuUs} |`,
+      `| a fresh worker's first 10,000 calls, sandbox time per call (while V8 tiers QuickJS up) | ${innerCall.firstCallsCpuUs} |`,
       '',
       `Sandbox start per script: ${sandboxStart.runtimeMs} ms (runtime, context, prelude); an empty script end to end: ${sandboxStart.emptyScriptMs} ms.`,
       '',

@@ -138,20 +138,23 @@ export class RunCode {
       }
     };
 
-    const { id, end } = await this.pool.run(
-      code,
-      entries.map((e) => e.name),
-      budgets,
-      ask,
-    );
-    const wall = setTimeout(() => this.pool.abort(id, 'wallMs'), wallMs);
-    const unlisten = call.cancellation.listen(() => this.pool.abort(id, 'cancelled'));
     let result: RunEnd;
     try {
-      result = await end;
+      const { id, end } = await this.pool.run(
+        code,
+        entries.map((e) => e.name),
+        budgets,
+        ask,
+      );
+      const wall = setTimeout(() => this.pool.abort(id, 'wallMs'), wallMs);
+      const unlisten = call.cancellation.listen(() => this.pool.abort(id, 'cancelled'));
+      try {
+        result = await end;
+      } finally {
+        clearTimeout(wall);
+        unlisten();
+      }
     } finally {
-      clearTimeout(wall);
-      unlisten();
       // Calls still in flight when the script ended are cancelled upstream.
       cancellation.abort('the script ended');
       release();
