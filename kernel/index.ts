@@ -59,6 +59,20 @@ export type { Session, TransportKind } from './sessions.js';
 export { SERVER_INFO } from './mcp/shared/implementation.js';
 export type { MetaToolDefinition, SharedSessionTransport } from './mcp/server/endpoint.js';
 export type { EndpointWording } from './mcp/server/wording.js';
+export type { StatelessAnswer, StatelessCaller, StatelessRequest } from './mcp/server/stateless.js';
+export {
+  ALL_PROTOCOL_VERSIONS,
+  bodyVersionClaim,
+  decodeHeaderValue,
+  HEADER_MISMATCH,
+  isModernRequest,
+  isModernVersion,
+  mcpNameSource,
+  MODERN_PROTOCOL_VERSIONS,
+  readEnvelope,
+  UNSUPPORTED_PROTOCOL_VERSION,
+} from './mcp/shared/modern-protocol.js';
+export type { RequestEnvelope } from './mcp/shared/modern-protocol.js';
 export type { TaskOrigin, TaskParams, TaskSurface, TaskWork } from './mcp/server/task-surface.js';
 export { PASSTHROUGH } from './mcp/shared/passthrough.js';
 export { logLevelPasses } from './mcp/shared/client-channel.js';

@@ -28,7 +28,16 @@ export type SessionsApi = Pick<SessionRegistry, 'get' | 'all' | 'size'>;
 /** The MCP endpoint: what clients see directly, and how a transport connects one. */
 export type EndpointApi = Pick<
   Endpoint,
-  'addMetaTool' | 'addProtocol' | 'setWording' | 'metaToolNames' | 'serverCapabilities' | 'connect' | 'notifyListChanged' | 'notifyHere' | 'setTasks'
+  | 'addMetaTool'
+  | 'addProtocol'
+  | 'setWording'
+  | 'metaToolNames'
+  | 'serverCapabilities'
+  | 'connect'
+  | 'serveStateless'
+  | 'notifyListChanged'
+  | 'notifyHere'
+  | 'setTasks'
 >;
 
 /** Calling a catalogue tool as a client would (workflows, meta-tools). */

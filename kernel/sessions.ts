@@ -27,6 +27,11 @@ export interface Session {
    * a new session: limits on opening sessions do not apply to it (issue 36, finding 6).
    */
   readonly resumed?: boolean;
+  /**
+   * A 2026-07-28 request's session (kernel/mcp/server/stateless.ts): it lives as long as one
+   * request, is in no registry and no directory, and its `server` is connected to nothing.
+   */
+  readonly stateless?: true;
   clientInfo?: { name: string; version: string };
   /** Set by logging/setLevel: log messages below it are not sent to this session. */
   logLevel?: LoggingLevel;

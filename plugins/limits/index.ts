@@ -89,7 +89,14 @@ export default definePlugin({
         const calls = checkArguments(request, current);
         const { rateLimit } = current;
         if (calls === 0 || rateLimit.callsPerSecond <= 0) return;
-        const caller = request.identity?.subject !== undefined ? `sub:${request.identity.subject}` : `session:${request.session.id}`;
+        // A 2026-07-28 request has no session that lasts: an anonymous one is counted by its address.
+        const session = request.session;
+        const caller =
+          request.identity?.subject !== undefined
+            ? `sub:${request.identity.subject}`
+            : session.stateless
+              ? `addr:${session.clientAddress ?? session.peer ?? ''}`
+              : `session:${session.id}`;
         const wait = await counted.take(caller, Math.min(calls, rateLimit.burst), rateLimit);
         if (wait > 0) throw new RateLimitedError(rateLimit.callsPerSecond, rateLimit.burst, wait, 'caller');
       });

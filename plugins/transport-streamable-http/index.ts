@@ -5,10 +5,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { definePlugin, foreignCaller } from '../../kernel/index.js';
+import { definePlugin, foreignCaller, isModernRequest, isModernVersion } from '../../kernel/index.js';
 import { ClusterSessions } from './cluster.js';
 import { asMessages, batchOpensSession, batchRefusal, INITIALIZE_BATCH, isInitialize, protocolVersionSupported } from './messages.js';
 import { HttpSessionTransport } from './session-transport.js';
+import { serveStateless } from './stateless-post.js';
+
+const MODERN_BATCH = 'Invalid Request: a 2026-07-28 POST carries one JSON-RPC message, never a batch';
 
 function reject(res: ServerResponse, status: number, code: number, message: string): true {
   const body = JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } });
@@ -82,11 +85,17 @@ export default definePlugin<{ path: string; sessionIdleMinutes: number }>({
       // A batch this session may not send is refused from the body's first byte, never parsed;
       // a session held elsewhere (cluster mode) is judged once its body is read (postBatch).
       const id = req.headers['mcp-session-id'];
-      const refuseArray = typeof id !== 'string' ? INITIALIZE_BATCH : sessions.get(id)?.batchesRefused;
+      const header = req.headers['mcp-protocol-version'];
+      const version = typeof header === 'string' ? header : undefined;
+      const refuseArray = isModernVersion(version) ? MODERN_BATCH : typeof id !== 'string' ? INITIALIZE_BATCH : sessions.get(id)?.batchesRefused;
       const read = await http.readJson(req, res, refuseArray);
       if (!read.ok) return true;
       // One Array.isArray on the parsed body: a single message pays nothing more.
       if (Array.isArray(read.body)) return postBatch(read.body, req, res);
+      // 2026-07-28 (the header says so, or the body's _meta claims a version no session has):
+      // served statelessly, whatever Mcp-Session-Id says. A legacy request pays a header
+      // comparison and a look for params._meta.
+      if (isModernRequest(version, read.body)) return serveStateless(kernel, read.body, req, res);
       const parsed = asMessages(read.body);
       if (typeof parsed === 'string') return reject(res, 400, -32600, `Invalid Request: ${parsed}`);
       const { messages, batch } = parsed;
@@ -109,8 +118,7 @@ export default definePlugin<{ path: string; sessionIdleMinutes: number }>({
         transport.receive(messages, batch, res, req.headers);
         return true;
       }
-      const version = req.headers['mcp-protocol-version'];
-      if (!protocolVersionSupported(typeof version === 'string' ? version : undefined)) {
+      if (!protocolVersionSupported(version)) {
         return reject(res, 400, -32000, `Bad Request: unsupported MCP-Protocol-Version '${String(version)}'`);
       }
       const found = sessionOf(req, res);

@@ -36,6 +36,9 @@ import { errorResult } from '../shared/results.js';
 import { restoreClientState, setRawRequestHandler } from '../shared/sdk-internals.js';
 import { ChannelTo, type RequestHandlerExtra } from './channel-to.js';
 import { dispatchByShape } from './dispatch.js';
+import { protocolError } from './protocol-error.js';
+import { StatelessServer, type StatelessAnswer, type StatelessCaller, type StatelessRequest } from './stateless.js';
+import type { RequestEnvelope } from '../shared/modern-protocol.js';
 import { NEUTRAL_WORDING, type EndpointWording } from './wording.js';
 import type { TaskParams, TaskSurface } from './task-surface.js';
 
@@ -86,6 +89,8 @@ export class Endpoint {
   private readonly shared = new WeakMap<Session, SharedSessionTransport>();
   /** What runs calls as tasks, once a plugin set it (the tasks plugin). */
   private tasks: TaskSurface | undefined;
+  /** Serves 2026-07-28 requests (stateless.ts), made at the first one. */
+  private stateless: StatelessServer | undefined;
 
   constructor(
     private readonly hooks: KernelHooks,
@@ -123,6 +128,34 @@ export class Endpoint {
   addProtocol(capabilities: ServerCapabilities, handlers: { schema: RequestSchema; handle: ProtocolHandler }[]): void {
     this.capabilities = { ...this.capabilities, ...capabilities };
     this.handlers.push(...handlers);
+  }
+
+  /**
+   * Answers one 2026-07-28 request (no session: stateless.ts), its envelope read and its
+   * HTTP headers checked by the transport. `notify` carries what relates to the request
+   * while it runs (progress, log messages the request asked for); `cancellation` fires when
+   * the client goes away.
+   */
+  serveStateless(
+    request: StatelessRequest,
+    envelope: RequestEnvelope,
+    caller: StatelessCaller,
+    notify: (n: JSONRPCNotification) => void,
+    cancellation: Cancellation,
+  ): Promise<StatelessAnswer> {
+    this.stateless ??= new StatelessServer(
+      {
+        hooks: this.hooks,
+        capabilities: () => this.capabilities,
+        instructions: () => this.wording.instructions,
+        tools: () => this.listed,
+        callMetaTool: (name, args, call) => this.runMetaTool(this.metaToolNamed(name, args), name, args, call),
+        handlers: () => this.handlers,
+        protocolError,
+      },
+      new Server(SERVER_INFO, { capabilities: {} }),
+    );
+    return this.stateless.serve(request, envelope, caller, notify, cancellation);
   }
 
   /** What the endpoint says about running catalogue tools (wording.ts): set by the plugin whose meta-tool runs them. */
@@ -239,13 +272,7 @@ export class Endpoint {
           if (this.hooks.onRequest.isUsed()) await this.hooks.onRequest.promise(call.request);
           return await h.handle(r, call);
         } catch (err) {
-          if (err instanceof McpError) throw err;
-          throw new McpError(
-            err instanceof SwitchboardError && (err.code === 'NOT_FOUND' || err.code === 'CONFLICT' || err.code === 'INVALID_TOOLSET')
-              ? ErrorCode.InvalidParams
-              : ErrorCode.InternalError,
-            (err as Error).message,
-          );
+          throw err instanceof McpError ? err : protocolError(err);
         }
       });
     }
@@ -344,12 +371,15 @@ export class Endpoint {
 
   /** Not async: the plain call path keeps one async frame (runMetaTool); a refusal thrown here becomes the rejection in handleCall. */
   private callMetaTool(session: Session, name: string, rawArgs: Record<string, unknown> | undefined, extra: RequestHandlerExtra): Promise<CallToolResult> {
+    return this.runMetaTool(this.metaToolNamed(name, rawArgs), name, rawArgs, this.callContext(session, name, rawArgs, extra));
+  }
+
+  /** The meta-tool called `name`; a protocol error (-32602) naming what to do for anything else. */
+  private metaToolNamed(name: string, rawArgs: Record<string, unknown> | undefined): RegisteredMetaTool {
     const meta = this.metaTools.get(name);
-    if (!meta) {
-      if (this.catalogue.has(name)) throw new McpError(ErrorCode.InvalidParams, this.wording.notCallableDirectly(name, rawArgs ?? {}));
-      throw new McpError(ErrorCode.InvalidParams, this.wording.unknownTool(name, this.metaToolNames()));
-    }
-    return this.runMetaTool(meta, name, rawArgs, this.callContext(session, name, rawArgs, extra));
+    if (meta) return meta;
+    if (this.catalogue.has(name)) throw new McpError(ErrorCode.InvalidParams, this.wording.notCallableDirectly(name, rawArgs ?? {}));
+    throw new McpError(ErrorCode.InvalidParams, this.wording.unknownTool(name, this.metaToolNames()));
   }
 
   private async runMetaTool(meta: RegisteredMetaTool, name: string, rawArgs: Record<string, unknown> | undefined, call: CallContext): Promise<CallToolResult> {
@@ -364,7 +394,7 @@ export class Endpoint {
     } catch (err) {
       if (err instanceof McpError) throw err;
       // A client that can open pages gets the upstream's -32042 as such, so its SDK opens them and retries.
-      if (err instanceof UrlElicitationRequiredError && call.request.session.server.getClientCapabilities()?.elicitation?.url)
+      if (err instanceof UrlElicitationRequiredError && call.client?.capabilities()?.elicitation?.url)
         throw new McpError(URL_ELICITATION_REQUIRED, err.words, { elicitations: err.elicitations });
       this.log.debug(`${name} failed: ${(err as Error).message}`);
       return errorResult(err);

@@ -1,0 +1,48 @@
+/**
+ * The way back to a 2026-07-28 client during one stateless call. There is no session to ask
+ * through: a modern server asks with `input_required` results (multi round-trip requests),
+ * which Switchboard does not translate yet (docs/protocol-2026.md). So the channel declares
+ * none of the capabilities an upstream's question needs, and the upstreams plugin refuses the
+ * question to the upstream by name, as it does for a legacy client that lacks them.
+ */
+import type { ClientCapabilities, JSONRPCNotification } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { logLevelPasses, type ClientChannel, type LogMessage } from '../shared/client-channel.js';
+import type { RequestEnvelope } from '../shared/modern-protocol.js';
+
+export class StatelessChannel implements ClientChannel {
+  private readonly declared: ClientCapabilities;
+  private readonly level: RequestEnvelope['logLevel'];
+
+  constructor(
+    envelope: RequestEnvelope,
+    private readonly notifyClient: (message: JSONRPCNotification) => void,
+  ) {
+    const { sampling: _sampling, elicitation: _elicitation, roots: _roots, ...rest } = envelope.clientCapabilities;
+    this.declared = rest;
+    this.level = envelope.logLevel;
+  }
+
+  capabilities(): ClientCapabilities {
+    return this.declared;
+  }
+
+  /** Never reached (capabilities() declares nothing to ask with); refuses plainly if a caller skips that check. */
+  request(method: string): Promise<Record<string, unknown>> {
+    return Promise.reject(
+      new McpError(ErrorCode.InvalidRequest, `'${method}' cannot reach a 2026-07-28 client yet: Switchboard does not translate it to an input_required result`),
+    );
+  }
+
+  /** 2026-07-28: no log message unless the request set `_meta` logLevel, then those at or above it, on the request's own stream. */
+  async log(message: LogMessage): Promise<void> {
+    if (this.level === undefined || !logLevelPasses(message.level, this.level)) return;
+    this.notifyClient({ jsonrpc: '2.0', method: 'notifications/message', params: { ...message } });
+  }
+
+  /**
+   * A notification outside the call (a URL elicitation's completion): 2026-07-28 has no
+   * channel for it (the client learns the outcome by retrying), so there is nothing to send.
+   */
+  async notify(): Promise<void> {}
+}

@@ -1,0 +1,266 @@
+/**
+ * 2026-07-28 requests, served statelessly: each one on its own, with no session record, no
+ * SDK Server and nothing in any registry or directory, so any replica answers any request.
+ * The transport has checked the HTTP side (headers against the body) and read the envelope;
+ * this answers the method with the same meta-tools, handlers and `onRequest` taps (toolset,
+ * sign-in view, limits, authorization) a legacy session gets, per request.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { safeParse, type AnyObjectSchema } from '@modelcontextprotocol/sdk/server/zod-compat.js';
+import type { CallToolResult, JSONRPCMessage, JSONRPCNotification, ServerCapabilities, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { Cancellation } from '../../cancellation.js';
+import type { KernelHooks } from '../../hooks.js';
+import type { HeaderValue, Identity, RequestContext } from '../../request-context.js';
+import type { Session, TransportKind } from '../../sessions.js';
+import type { CallContext } from '../../tools.js';
+import { SERVER_INFO } from '../shared/implementation.js';
+import { ALL_PROTOCOL_VERSIONS, SERVER_INFO_META_KEY, type RequestEnvelope } from '../shared/modern-protocol.js';
+import type { ProtocolHandler } from './endpoint.js';
+
+import { StatelessChannel } from './stateless-channel.js';
+
+/**
+ * How long a modern client may keep a list (`ttlMs`, SEP-2549). The meta-tools change only
+ * with a new Switchboard; prompts and resources follow the configuration and the upstreams,
+ * and a modern client cannot hear their list_changed yet (no subscriptions/listen), so it
+ * re-lists often; a resource's contents are the upstream's, whose freshness is unknown.
+ */
+export const CACHE_TTL_MS = { discover: 300_000, metaTools: 300_000, catalogueLists: 30_000, resourceRead: 0 } as const;
+
+const CATALOGUE_LISTS = new Set(['prompts/list', 'resources/list', 'resources/templates/list']);
+
+/** Methods 2026-07-28 removed: a legacy handler for them is not served to a modern client. */
+const REMOVED_IN_MODERN = new Set(['resources/subscribe', 'resources/unsubscribe', 'logging/setLevel', 'ping', 'initialize']);
+
+/** Who sent a stateless request, as the transport knows them. */
+export interface StatelessCaller {
+  kind: TransportKind;
+  identity?: Identity;
+  peer?: string;
+  clientAddress?: string;
+  headers: Readonly<Record<string, HeaderValue>>;
+}
+
+export interface StatelessRequest {
+  id: string | number;
+  method: string;
+  params?: Record<string, unknown>;
+}
+
+/** The answer, with the HTTP status 2026-07-28 gives it (404 for an unknown method; 200 for everything in band). */
+export interface StatelessAnswer {
+  status: 200 | 404;
+  message: JSONRPCMessage;
+}
+
+/** What the endpoint lends the stateless server: its meta-tools, handlers and announced capabilities. */
+export interface StatelessHost {
+  readonly hooks: KernelHooks;
+  capabilities(): ServerCapabilities;
+  instructions(): string | undefined;
+  tools(): readonly Tool[];
+  /** Runs a meta-tool as a call does on a session; throws McpError for an unknown or uncallable name. */
+  callMetaTool(name: string, args: Record<string, unknown> | undefined, call: CallContext): Promise<CallToolResult>;
+  /** The protocol handlers plugins added (resources, prompts, completion), by the SDK request schema they answer. */
+  handlers(): readonly { schema: AnyObjectSchema; handle: ProtocolHandler }[];
+  /** How the endpoint turns a handler's failure into a protocol error (the same for both eras). */
+  protocolError(err: unknown): McpError;
+}
+
+/**
+ * Per-caller state that outlives one request: a plugin's slot (the limits plugin's rate
+ * bucket) is kept per person, or per client address when anonymous, so a stateless client is
+ * metered as a session would be. Bounded: the oldest caller's slots go first.
+ */
+const MAX_CALLERS = 10_000;
+
+export class StatelessServer {
+  private readonly callerSlots = new Map<string, Map<symbol, unknown>>();
+  private modernTools: { from: readonly Tool[]; tools: Tool[] } | undefined;
+  private byMethod: { from: number; handlers: Map<string, ReturnType<StatelessHost['handlers']>[number]> } | undefined;
+
+  constructor(
+    private readonly host: StatelessHost,
+    /** A never-connected SDK Server standing in for `Session.server`: nothing reaches a stateless client through it. */
+    private readonly detached: Server,
+  ) {}
+
+  async serve(
+    request: StatelessRequest,
+    envelope: RequestEnvelope,
+    caller: StatelessCaller,
+    stream: (n: JSONRPCNotification) => void,
+    cancellation: Cancellation,
+  ): Promise<StatelessAnswer> {
+    const { id, method } = request;
+    const params = request.params ?? {};
+    try {
+      let result: Record<string, unknown>;
+      if (method === 'server/discover') result = this.discover(caller);
+      else if (method === 'tools/list') result = { tools: this.tools(), ttlMs: CACHE_TTL_MS.metaTools, cacheScope: caller.identity ? 'private' : 'public' };
+      else if (method === 'tools/call') result = await this.callTool(params, this.context(request, envelope, caller, stream, cancellation));
+      else {
+        const h = REMOVED_IN_MODERN.has(method) ? undefined : this.handler(method);
+        if (!h) return { status: 404, message: { jsonrpc: '2.0', id, error: { code: ErrorCode.MethodNotFound, message: notServed(method) } } };
+        const parsed = safeParse(h.schema, { method, params });
+        if (!parsed.success) throw new McpError(ErrorCode.InvalidParams, `Invalid params for ${method}: ${(parsed.error as Error).message}`);
+        const call = this.context(request, envelope, caller, stream, cancellation);
+        try {
+          if (this.host.hooks.onRequest.isUsed()) await this.host.hooks.onRequest.promise(call.request);
+          result = await h.handle({ method, params }, call);
+        } catch (err) {
+          throw err instanceof McpError ? err : this.host.protocolError(err);
+        }
+        // What the caller sees depends on who they are (authorization, sign-ins) or what they asked for (a toolset).
+        const personal = call.request.identity !== undefined || (call.request.view?.selectors.length ?? 0) > 0;
+        if (CATALOGUE_LISTS.has(method)) result = { ttlMs: CACHE_TTL_MS.catalogueLists, cacheScope: personal ? 'private' : 'public', ...result };
+        else if (method === 'resources/read') result = { ttlMs: CACHE_TTL_MS.resourceRead, cacheScope: personal ? 'private' : 'public', ...result };
+      }
+      const meta = (result._meta ?? {}) as Record<string, unknown>;
+      return {
+        status: 200,
+        message: {
+          jsonrpc: '2.0',
+          id,
+          result: { ...result, resultType: 'complete', _meta: { ...meta, [SERVER_INFO_META_KEY]: { name: SERVER_INFO.name, version: SERVER_INFO.version } } },
+        },
+      };
+    } catch (err) {
+      const e = err instanceof McpError ? err : this.host.protocolError(err);
+      const prefix = `MCP error ${e.code}: `;
+      const text = e.message.startsWith(prefix) ? e.message.slice(prefix.length) : e.message;
+      return { status: 200, message: { jsonrpc: '2.0', id, error: { code: e.code, message: text, ...(e.data !== undefined ? { data: e.data } : {}) } } };
+    }
+  }
+
+  private discover(caller: StatelessCaller): Record<string, unknown> {
+    const instructions = this.host.instructions();
+    return {
+      supportedVersions: [...ALL_PROTOCOL_VERSIONS],
+      capabilities: modernCapabilities(this.host.capabilities()),
+      ...(instructions ? { instructions } : {}),
+      ttlMs: CACHE_TTL_MS.discover,
+      cacheScope: caller.identity ? 'private' : 'public',
+      _meta: { [SERVER_INFO_META_KEY]: SERVER_INFO },
+    };
+  }
+
+  /**
+   * The meta-tools sorted by name (deterministic whatever the plugin order), without
+   * `execution`: tasks are the `io.modelcontextprotocol/tasks` extension in 2026-07-28, not
+   * served to modern clients yet. Worked out once per list the endpoint holds.
+   */
+  private tools(): Tool[] {
+    const from = this.host.tools();
+    if (this.modernTools?.from !== from) {
+      const tools = [...from].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).map(({ execution: _execution, ...t }) => t);
+      this.modernTools = { from, tools };
+    }
+    return this.modernTools.tools;
+  }
+
+  /** A plugin's handler for `method`, looked up by the schema's method literal (mapped again only when plugins added handlers). */
+  private handler(method: string): ReturnType<StatelessHost['handlers']>[number] | undefined {
+    const all = this.host.handlers();
+    if (this.byMethod?.from !== all.length) {
+      const handlers = new Map<string, (typeof all)[number]>();
+      for (const h of all) {
+        const literal = (h.schema as { shape?: { method?: { value?: unknown } } }).shape?.method?.value;
+        if (typeof literal === 'string') handlers.set(literal, h);
+      }
+      this.byMethod = { from: all.length, handlers };
+    }
+    return this.byMethod.handlers.get(method);
+  }
+
+  private callTool(params: Record<string, unknown>, call: CallContext): Promise<CallToolResult> {
+    if (typeof params.name !== 'string') throw new McpError(ErrorCode.InvalidParams, "Invalid params for tools/call: 'name' must be a string");
+    const args = params.arguments;
+    if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args)))
+      throw new McpError(ErrorCode.InvalidParams, "Invalid params for tools/call: 'arguments' must be an object");
+    return this.host.callMetaTool(params.name, args as Record<string, unknown> | undefined, call);
+  }
+
+  /** One request's session and call context: a session object that lives as long as the request, in no registry. */
+  private context(
+    request: StatelessRequest,
+    envelope: RequestEnvelope,
+    caller: StatelessCaller,
+    stream: (n: JSONRPCNotification) => void,
+    cancellation: Cancellation,
+  ): CallContext {
+    const session: Session = {
+      id: `stateless-${randomUUID()}`,
+      transport: caller.kind,
+      createdAt: new Date(),
+      server: this.detached,
+      slots: this.slotsOf(caller),
+      subscriptions: new Set(),
+      stateless: true,
+      ...(caller.identity ? { identity: caller.identity } : {}),
+      ...(caller.peer ? { peer: caller.peer } : {}),
+      ...(caller.clientAddress ? { clientAddress: caller.clientAddress } : {}),
+      ...(envelope.clientInfo ? { clientInfo: envelope.clientInfo } : {}),
+    };
+    const params = request.params ?? {};
+    const context: RequestContext = {
+      session,
+      headers: caller.headers,
+      ...(request.method === 'tools/call' && typeof params.name === 'string' ? { metaTool: params.name } : {}),
+      ...(request.method === 'tools/call' ? { arguments: (params.arguments as Record<string, unknown> | undefined) ?? {} } : {}),
+      slots: new Map(),
+      ...(caller.identity ? { identity: caller.identity } : {}),
+    };
+    const call: CallContext = { request: context, cancellation, depth: 0, client: new StatelessChannel(envelope, stream) };
+    const token = envelope.progressToken;
+    if (token !== undefined) {
+      call.progress = async (progress, total, message) => {
+        if (cancellation.aborted) return;
+        stream({
+          jsonrpc: '2.0',
+          method: 'notifications/progress',
+          params: { progressToken: token, progress, ...(total !== undefined ? { total } : {}), ...(message ? { message } : {}) },
+        });
+      };
+    }
+    return call;
+  }
+
+  private slotsOf(caller: StatelessCaller): Map<symbol, unknown> {
+    const key = caller.identity ? `sub:${caller.identity.subject}` : caller.clientAddress ? `addr:${caller.clientAddress}` : undefined;
+    if (key === undefined) return new Map();
+    let slots = this.callerSlots.get(key);
+    if (slots) {
+      // Most recently seen last, so the oldest is the first key when the map is full.
+      this.callerSlots.delete(key);
+    } else {
+      slots = new Map();
+      if (this.callerSlots.size >= MAX_CALLERS) this.callerSlots.delete(this.callerSlots.keys().next().value!);
+    }
+    this.callerSlots.set(key, slots);
+    return slots;
+  }
+}
+
+/**
+ * What a modern client is told the endpoint does: no `tasks` (an extension now, not served
+ * to modern clients yet), and no `listChanged` / `subscribe` (they promise notifications on
+ * `subscriptions/listen`, which is not served yet; a modern client re-lists after `ttlMs`).
+ */
+export function modernCapabilities(legacy: ServerCapabilities): ServerCapabilities {
+  const { tasks: _tasks, ...rest } = legacy;
+  const caps: ServerCapabilities = { ...rest };
+  if (caps.tools) caps.tools = {};
+  if (caps.prompts) caps.prompts = {};
+  if (caps.resources) caps.resources = {};
+  return caps;
+}
+
+function notServed(method: string): string {
+  if (method === 'initialize')
+    return "Method not found: 'initialize' is not part of MCP 2026-07-28 (send requests with their _meta directly, or initialize without it for 2025-11-25)";
+  if (REMOVED_IN_MODERN.has(method)) return `Method not found: '${method}' was removed in MCP 2026-07-28`;
+  return `Method not found: '${method}' is not served to MCP 2026-07-28 requests`;
+}

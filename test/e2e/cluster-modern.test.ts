@@ -1,0 +1,72 @@
+/**
+ * Cluster mode with a 2026-07-28 client: two replicas on one redis-server, the client's
+ * requests alternating between them with nothing sticky. A modern request has no session, so
+ * no replica reads or writes the session directory for it: the calls cost Redis nothing,
+ * where a legacy client's initialize records its session there.
+ */
+import { expect } from 'chai';
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
+import { commandCounts, commandsBetween, TIMER_COMMANDS } from '../support/cluster.js';
+import { connectHttp, makeConfigDir, startSwitchboard, stdioServer, TEST_SERVER, type Running } from '../support/harness.js';
+import { redisServerMissing, startRedis, type RedisServer } from '../support/redis-server.js';
+
+const IGNORED = [...TIMER_COMMANDS, 'ping'];
+
+describe('cluster mode: 2026-07-28 requests served by any replica with no session directory', function () {
+  this.timeout(120_000);
+  let redis: RedisServer;
+  let replicas: Running[] = [];
+
+  before(async function () {
+    const missing = redisServerMissing();
+    if (missing) {
+      console.warn(`skipped: ${missing}`);
+      this.skip();
+    }
+    redis = await startRedis();
+    const configDir = await makeConfigDir({
+      'config.yaml': `aggregator:\n  cluster:\n    redis:\n      url: ${redis.url}\n`,
+      'mcpservers/t.yaml': stdioServer('t', TEST_SERVER),
+    });
+    replicas = await Promise.all([0, 1].map(() => startSwitchboard({}, { configDir, startTimeoutMs: 60_000 })));
+  });
+
+  after(async () => {
+    await Promise.all(replicas.map((r) => r.stop()));
+    await redis?.stop();
+  });
+
+  it('300 modern calls alternate two replicas: none fails, 0 Redis commands; a legacy initialize does write its session', async () => {
+    const urls = replicas.map((r) => r.url);
+    const served = urls.map(() => 0);
+    let next = 0;
+    const alternate: typeof fetch = (_input, init) => {
+      const i = next++ % urls.length;
+      served[i]!++;
+      return fetch(urls[i]!, init);
+    };
+    const client = new ModernClient({ name: 'modern-cluster', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await client.connect(new ModernTransport(new URL(urls[0]!), { fetch: alternate }));
+    const ping = () => client.callTool({ name: 'call_tool', arguments: { name: 'x_t_ping', arguments: {} } });
+    // The upstream is connected on both replicas before counting.
+    for (let i = 0; i < 4; i++) expect(JSON.stringify((await ping()).content)).to.include('pong');
+    const before = commandCounts(redis);
+    let failed = 0;
+    for (let i = 0; i < 300; i++) {
+      const r = await ping();
+      if (r.isError || !JSON.stringify(r.content).includes('pong')) failed++;
+    }
+    const during = commandsBetween(before, commandCounts(redis), IGNORED);
+    expect(failed).to.equal(0);
+    expect(served[0]! - served[1]!).to.be.within(-1, 1);
+    expect(during, JSON.stringify(during)).to.deep.equal({});
+    await client.close();
+
+    // The measure sees session writes: a legacy client's initialize records its session.
+    const legacyBefore = commandCounts(redis);
+    const legacy = await connectHttp(urls[1]!);
+    const recorded = commandsBetween(legacyBefore, commandCounts(redis), IGNORED);
+    expect(Object.keys(recorded)).to.not.be.empty;
+    await legacy.close();
+  });
+});
