@@ -9,7 +9,7 @@
 import { expect } from 'chai';
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { callTool, connectHttp, EVERYTHING, meta, startSwitchboard, stdioServer, text, type Running } from '../support/harness.js';
+import { callTool, connectHttp, EVERYTHING, meta, startSwitchboard, stdioServer, TEST_SERVER, text, type Running } from '../support/harness.js';
 
 const MODERN = '2026-07-28';
 const ENVELOPE = {
@@ -52,7 +52,13 @@ describe('MCP 2026-07-28 and 2025-11-25 clients on the same endpoint', function 
   let modern: ModernClient;
 
   before(async () => {
-    sb = await startSwitchboard({ 'mcpservers/everything.yaml': stdioServer('everything', EVERYTHING, ['stdio']) }, { startTimeoutMs: 60_000 });
+    sb = await startSwitchboard(
+      {
+        'mcpservers/everything.yaml': stdioServer('everything', EVERYTHING, ['stdio']),
+        'mcpservers/fixture.yaml': stdioServer('fixture', TEST_SERVER, [], 'toolPrefix: fx\nstderrLogLevel: info\n'),
+      },
+      { startTimeoutMs: 60_000 },
+    );
     legacy = await connectHttp(sb.url);
     // The upstream's tools are in the catalogue before either client calls one.
     await meta(legacy, 'describe_tool', { name: 'x_everything_echo' });
@@ -172,5 +178,26 @@ describe('MCP 2026-07-28 and 2025-11-25 clients on the same endpoint', function 
     expect(r.status).to.equal(200);
     expect(r.body.error!.code).to.equal(-32602);
     expect(r.body.error!.message).to.include('call_tool');
+  });
+
+  it("a modern call's progress reaches the client on the request's own stream, before its result", async () => {
+    const progress: number[] = [];
+    const r = await modern.callTool(
+      { name: 'call_tool', arguments: { name: 'x_fx_slow', arguments: { ms: 200 } } },
+      { onprogress: (p) => progress.push(p.progress) },
+    );
+    expect((r.content as { text: string }[])[0]!.text).to.equal('waited 200');
+    expect(progress).to.deep.equal([1, 2, 3, 4]);
+  });
+
+  it('closing a modern request cancels the upstream call (2026-07-28 has no notifications/cancelled over HTTP)', async () => {
+    const stop = new AbortController();
+    const running = modern
+      .callTool({ name: 'call_tool', arguments: { name: 'x_fx_slow', arguments: { ms: 4321 } } }, { signal: stop.signal })
+      .catch((e: unknown) => e);
+    await sb.waitForLog(/slow 4321/);
+    stop.abort('changed my mind');
+    await running;
+    await sb.waitForLog(/slow 4321: cancelled by the client/);
   });
 });
