@@ -29,6 +29,9 @@ export const BUILT_IN_PLUGINS: readonly PluginModule[] = [
   { name: 'metrics-otel', load: () => import('../plugins/metrics-otel/index.js') },
   { name: 'admin-ui', load: () => import('../plugins/admin-ui/index.js') },
   { name: 'toolsets', load: () => import('../plugins/toolsets/index.js') },
+  // Semantic search's models (each does nothing unless its `embedder.*` setting is there): before meta-tools, which ranks with them.
+  { name: 'embedder-openai', load: () => import('../plugins/embedder-openai/index.js') },
+  { name: 'embedder-static', load: () => import('../plugins/embedder-static/index.js') },
   { name: 'meta-tools', load: () => import('../plugins/meta-tools/index.js') },
   // Opt-in: run_code, the one meta-tool beyond the thirteen (docs/code-mode.md).
   { name: 'code-mode', load: () => import('../plugins/code-mode/index.js'), optIn: true },

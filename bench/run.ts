@@ -15,6 +15,7 @@ import { benchClusterFaults, faultTable } from './cluster-faults.bench.js';
 import { benchDiscovery } from './discovery.bench.js';
 import { benchSearch } from './search.bench.js';
 import { benchSearchDevset, devsetTable } from './search-devset.js';
+import { benchSearchHybrid, hybridTable } from './search-hybrid.js';
 import { benchWorkflow } from './workflow.bench.js';
 import { benchGotpl } from '../packages/gotpl/bench/gotpl.bench.js';
 import { median } from './stats.js';
@@ -144,6 +145,15 @@ if (wanted('code-mode')) {
       '',
     ].join('\n'),
   );
+}
+// `search-hybrid --vectors <file.vec>`: semantic ranking with those word vectors, in process.
+if (named('search-hybrid')) {
+  const at = process.argv.indexOf('--vectors');
+  const file = at >= 0 ? process.argv[at + 1] : undefined;
+  if (!file) throw new Error('search-hybrid needs --vectors <file.vec> (fastText .vec or GloVe text)');
+  const h = await benchSearchHybrid(root, resolve(file));
+  results.searchHybrid = h;
+  process.stdout.write(`\n## filter_tools query, lexical vs hybrid with static word vectors (bench/devset, in process)\n\n${hybridTable(h)}\n`);
 }
 if (wanted('workflow')) {
   const w = await benchWorkflow();

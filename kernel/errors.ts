@@ -37,6 +37,7 @@ export type ErrorCode =
   | 'PLUGIN_FAILED'
   | 'CODE_FAILED'
   | 'CODE_LIMIT'
+  | 'EMBEDDER_UNAVAILABLE'
   | 'INTERNAL';
 
 export class SwitchboardError extends Error {

@@ -91,10 +91,12 @@ export type {
   AuthorizationSettings,
   BrokerTarget,
   ClusterSettings,
+  EmbedderSettings,
   McpServerDefinition,
   McpServerAuth,
   McpServerTokenExchange,
   OAuthServerSettings,
+  OpenAiEmbedderSettings,
   PresetRule,
   RedisSettings,
   RegistrationMode,
@@ -102,6 +104,7 @@ export type {
   RuntimeServerSettings,
   SecretRef,
   Settings,
+  StaticVectorSettings,
   TokenExchangeBroker,
   ToolsetPresetSpec,
   TrustedIssuer,
@@ -137,6 +140,8 @@ export { writeAs } from './writes-as-caller.js';
 // Contracts: what services implement (plugins provide them, others get them by name).
 export type { Authentication, AuthenticationAdvertisement, CallerTokens, GrantStore, RequestAuthenticator, StoredRecord } from './contracts/auth.js';
 export type { Broadcast } from './contracts/broadcast.js';
+export { EmbedderError } from './contracts/embedder.js';
+export type { EmbedOptions, Embedder, EmbedderFailure } from './contracts/embedder.js';
 export type { Action, AdminOperation, Authorizer, Decision, DecisionContext, Principal, Resource, WorkflowOperation } from './contracts/authorization.js';
 export type {
   EventJournal,

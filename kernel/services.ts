@@ -7,6 +7,7 @@
 import type { Authorizer } from './contracts/authorization.js';
 import type { Broadcast } from './contracts/broadcast.js';
 import type { CallerTokens, GrantStore, RequestAuthenticator } from './contracts/auth.js';
+import type { Embedder } from './contracts/embedder.js';
 import type { EventJournalFactory, EventLog } from './contracts/events.js';
 import type { ExecutionHistory, ExecutionStorage } from './contracts/executions.js';
 import type { HttpService } from './contracts/http.js';
@@ -66,6 +67,8 @@ export interface Services {
   'tool-search': ToolSearch;
   /** Which workflows can run now and what each lacks (workflows), for status outside the protocol. */
   'workflow-availability': WorkflowAvailability;
+  /** Texts to vectors for semantic tool search (embedder-openai, embedder-static); absent: filter_tools ranks lexically. */
+  embedder: Embedder;
 }
 
 /** A service's name, as plugins declare it (`provides`, `needs`, `uses`). */

@@ -204,7 +204,37 @@ export interface Settings {
   mcpClient?: { tokenExchange?: { allowPrivateIP?: boolean } } & Record<string, unknown>;
   oauth: { mcpClient: McpClientSettings };
   postLoginRedirectAllowlist: string[];
+  /** Semantic tool search: at most one provider; absent, filter_tools ranks lexically. */
+  embedder?: EmbedderSettings;
   plugins: Record<string, PluginSetting>;
+}
+
+/** `embedder`: the model behind semantic tool search (docs/discovery.md). */
+export interface EmbedderSettings {
+  openai?: OpenAiEmbedderSettings;
+  staticVectors?: StaticVectorSettings;
+}
+
+/** embedder.openai: an OpenAI-compatible /v1/embeddings endpoint (plugin embedder-openai). */
+export interface OpenAiEmbedderSettings {
+  baseUrl: string;
+  model: string;
+  apiKey?: SecretValue;
+  dimensions?: number;
+  batchSize: number;
+  timeoutSeconds: number;
+  queryTimeoutSeconds: number;
+  maxInputChars: number;
+  maxResponseBytes: number;
+}
+
+/** embedder.staticVectors: word vectors from a .vec / GloVe file (plugin embedder-static). */
+export interface StaticVectorSettings {
+  file: string;
+  maxFileBytes: number;
+  maxDimension: number;
+  maxWords: number;
+  sifWeight: number;
 }
 
 export type McpServerType = 'stdio' | 'streamable-http' | 'sse';

@@ -34,7 +34,7 @@ export async function removeLeftoverTempFiles(dir: string): Promise<string[]> {
 export const PRIVATE_FILE = 0o600;
 export const PRIVATE_DIR = 0o700;
 
-export async function writeFileAtomic(path: string, content: string, options: { durable?: boolean; mode?: number } = {}): Promise<void> {
+export async function writeFileAtomic(path: string, content: string | Uint8Array, options: { durable?: boolean; mode?: number } = {}): Promise<void> {
   const dir = dirname(path);
   await mkdir(dir, { recursive: true, ...(options.mode !== undefined ? { mode: PRIVATE_DIR } : {}) });
   // A dot-prefixed temp name: the watcher ignores dotfiles, so it never sees a half file.
@@ -42,7 +42,7 @@ export async function writeFileAtomic(path: string, content: string, options: { 
   // `mode` (0o600 for credentials) applies from creation: the content is never readable by others.
   const fh = await open(tmp, 'w', options.mode ?? 0o666);
   try {
-    await fh.writeFile(content, 'utf8');
+    await (typeof content === 'string' ? fh.writeFile(content, 'utf8') : fh.writeFile(content));
     if (options.durable !== false) await fh.sync();
   } finally {
     await fh.close();

@@ -14,7 +14,7 @@ import { authStatus } from './auth-status.js';
 import { fullEntry, invocationText } from './describe.js';
 import { matchNames } from './name-index.js';
 import { page, visibleEntries } from './visible.js';
-import { rankEntries } from './ranking.js';
+import { HybridRanker } from './hybrid.js';
 
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 const TOOLSET_HEADER = 'x-service-toolset';
@@ -31,7 +31,8 @@ function toolsetEcho(headers: Parameters<typeof headerValue>[0]): string[] | und
   return raw === undefined ? undefined : raw.split(',').map((s) => s.trim());
 }
 
-export function discoveryTools(kernel: KernelApi): MetaToolDefinition[] {
+/** `ranker`: how filter_tools ranks a query (semantic.ts); lexical when not given. */
+export function discoveryTools(kernel: KernelApi, ranker = new HybridRanker(kernel.catalogue, undefined, undefined)): MetaToolDefinition[] {
   const listTools: MetaToolDefinition = {
     name: 'list_tools',
     description:
@@ -152,7 +153,12 @@ export function discoveryTools(kernel: KernelApi): MetaToolDefinition[] {
         candidates = candidates.filter((e) => wanted.every(([k, v]) => e.labels?.[k] === v));
       }
       let scored: { entry: CatalogueEntry; score?: number }[] = candidates.map((entry) => ({ entry }));
-      if (typeof args.query === 'string') scored = rankEntries(kernel.catalogue, args.query, candidates);
+      if (typeof args.query === 'string') {
+        const answer = await ranker.rank(args.query, candidates);
+        scored = answer.scored;
+        // How the query was ranked: `hybrid`, `lexical`, or `lexical (<why the embedder is not used>)` (docs/discovery.md).
+        out.ranking = answer.ranking;
+      }
       const p = page(scored, offset, limit);
       out.tools = p.items.map(({ entry, score }) => {
         const base = includeSchema ? fullEntry(entry) : { ...entry.discovery };

@@ -6,7 +6,7 @@ import { executionTools } from './execution.js';
 import { warmSearchIndex } from './index-warmer.js';
 import { announceCatalogueChanges } from './list-changed.js';
 import { nativeContent } from './native-content.js';
-import { rankEntries } from './ranking.js';
+import { searchRanker } from './semantic.js';
 import { serverTools } from './servers.js';
 
 export default definePlugin({
@@ -14,14 +14,17 @@ export default definePlugin({
   description: 'list_tools, filter_tools, describe_tool, call_tool and the other meta-tools; resources, prompts and completions as MCP offers them.',
   // tool-search: filter_tools' ranking, for plugins that search on a caller's behalf (code-mode).
   provides: ['tool-search'],
-  uses: ['upstreams'],
-  setup({ kernel }) {
-    for (const def of [...discoveryTools(kernel), ...executionTools(kernel), ...contentTools(kernel), ...serverTools(kernel)]) {
+  // embedder: set up first when enabled, so filter_tools ranks with it (semantic.ts).
+  uses: ['upstreams', 'embedder'],
+  setup({ kernel, log }) {
+    const search = searchRanker(kernel, log);
+    for (const def of [...discoveryTools(kernel, search.ranker), ...executionTools(kernel), ...contentTools(kernel), ...serverTools(kernel)]) {
       kernel.endpoint.addMetaTool(def);
     }
-    kernel.services.provide('tool-search', { rank: (query, candidates) => rankEntries(kernel.catalogue, query, candidates) });
+    kernel.services.provide('tool-search', { rank: async (query, candidates) => (await search.ranker.rank(query, candidates)).scored });
     nativeContent(kernel);
     announceCatalogueChanges(kernel);
     warmSearchIndex(kernel);
+    return { stop: async () => search.stop() };
   },
 });
