@@ -14,13 +14,13 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Catalogue, type CatalogueEntry } from '../kernel/catalogue.js';
+import { Catalogue } from '../kernel/catalogue.js';
 import type { ToolDefinition } from '../kernel/tools.js';
 import { readVectorsFile } from '../plugins/embedder-static/vectors-file.js';
 import { StaticEmbedder } from '../plugins/embedder-static/static-embedder.js';
-import { fuse, HybridRanker, RRF_K, semanticRanking, type Semantic } from '../plugins/meta-tools/hybrid.js';
+import { blend, fuse, HybridRanker, RRF_K, semanticRanking, type Semantic } from '../plugins/meta-tools/hybrid.js';
 import { rankEntries, type Scored } from '../plugins/meta-tools/ranking.js';
-import { ToolVectors, unit, type VectorSnapshot } from '../plugins/meta-tools/tool-vectors.js';
+import { ToolVectors, unit } from '../plugins/meta-tools/tool-vectors.js';
 import { VectorCache } from '../plugins/meta-tools/vector-cache.js';
 import { loadDevset, type Catalogue as DevCatalogue } from './devset/catalog.js';
 import { round } from './stats.js';
@@ -38,7 +38,7 @@ function catalogueOf(catalogues: readonly DevCatalogue[], copies: number): Catal
         kind: 'tool',
         server,
         description: t.description,
-        inputSchema: t.inputSchema as ToolDefinition['inputSchema'],
+        inputSchema: t.inputSchema,
         invoke: () => Promise.reject(new Error('not run')),
       }));
       catalogue.replaceSource(`server:${server}`, tools);
@@ -52,18 +52,6 @@ interface Figures {
   hitAt5: number;
   hitAt10: number;
   mrr: number;
-}
-
-function blend(lexical: readonly Scored[], semantic: Semantic, s: VectorSnapshot, alpha: number): Scored[] {
-  const top = lexical[0]?.score ?? 1;
-  const out = new Map<CatalogueEntry, number>();
-  for (const { entry, score } of lexical) out.set(entry, (alpha * score) / top);
-  const best = semantic.scores[0] ?? 1;
-  semantic.rows.forEach((row, i) => {
-    const e = s.entries[row]!;
-    out.set(e, (out.get(e) ?? 0) + ((1 - alpha) * Math.max(0, semantic.scores[i]!)) / best);
-  });
-  return [...out].sort((a, b) => b[1] - a[1]).map(([entry, score]) => ({ entry, score }));
 }
 
 export interface HybridFigures {
@@ -92,7 +80,7 @@ export async function benchSearchHybrid(root: string, vectorsFile: string): Prom
       lexical: (lex) => lex,
       semantic: (_, sem) => [...sem.rows].map((r) => ({ entry: snap.entries[r]!, score: 0 })),
       ...Object.fromEntries([5, 10, 20, 30, RRF_K].map((k) => [`rrf k=${k}`, (lex: Scored[], sem: Semantic) => fuse(lex, sem, snap, k)])),
-      ...Object.fromEntries([0.3, 0.5, 0.7].map((a) => [`blend a=${a}`, (lex: Scored[], sem: Semantic) => blend(lex, sem, snap, a)])),
+      ...Object.fromEntries([0.5, 0.6, 0.7, 0.8, 0.9].map((a) => [`blend a=${a}`, (lex: Scored[], sem: Semantic) => blend(lex, sem, snap, a)])),
     };
     const ranks: Record<string, (number | null)[]> = Object.fromEntries(Object.keys(variants).map((v) => [v, []]));
     for (const q of queries) {

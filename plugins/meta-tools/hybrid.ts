@@ -4,10 +4,10 @@
  * (tool-vectors.ts). Without an embedder, or while its vectors are missing or it fails, the
  * answer is the lexical ranking alone and `ranking` says why (docs/discovery.md).
  *
- * Fusion is reciprocal rank fusion (docs/decisions.md: measured against a score blend on the
- * development set): a tool's score is 1/(K + lexical rank) + 1/(K + semantic rank), over the
- * tools the lexical ranking matched and the semantic ranking's top SEMANTIC_DEPTH, so a
- * paraphrase that shares no word with a tool still finds it.
+ * Fusion is a blend of the scores, lexical weighing BLEND_ALPHA (docs/decisions.md: measured
+ * against reciprocal rank fusion on the development set), over the tools the lexical ranking
+ * matched and the semantic ranking's top SEMANTIC_DEPTH, so a paraphrase that shares no word
+ * with a tool still finds it.
  */
 import { EmbedderError, type CatalogueApi, type CatalogueEntry, type Embedder } from '../../kernel/index.js';
 import { rankEntries, type Scored } from './ranking.js';
@@ -15,6 +15,8 @@ import { unit, type ToolVectors, type VectorSnapshot } from './tool-vectors.js';
 
 /** RRF's constant: 60 in the original paper; smaller lets the top ranks count for more. */
 export const RRF_K = 60;
+/** The lexical share of the blend filter_tools uses (measured on the development set: docs/decisions.md). */
+export const BLEND_ALPHA = 0.7;
 /** Semantic matches a query brings in beyond the lexical ones. */
 export const SEMANTIC_DEPTH = 50;
 /** Query vectors kept (a query embeds once; an agent repeats itself). */
@@ -95,18 +97,54 @@ export function semanticRanking(s: VectorSnapshot, query: Float32Array, candidat
   return topK(rows, scores, count, depth);
 }
 
-/** Reciprocal rank fusion of the lexical answer and the semantic rows. */
-export function fuse(lexical: readonly Scored[], semantic: Semantic, s: VectorSnapshot, k = RRF_K): Scored[] {
-  const fused = new Map<CatalogueEntry, number>();
-  lexical.forEach(({ entry }, i) => fused.set(entry, 1 / (k + i + 1)));
-  semantic.rows.forEach((row, i) => {
-    const entry = s.entries[row]!;
-    fused.set(entry, (fused.get(entry) ?? 0) + 1 / (k + i + 1));
+/**
+ * The lexical answer with some entries raised: `base(i, score)` is the i-th lexical entry's
+ * fused score (falling with i), `boost` what the semantic ranking adds to its few entries.
+ * Only the raised entries are sorted; the rest keep their lexical order and are merged in, so
+ * a query over ten thousand matches sorts fifty, not ten thousand.
+ */
+function raise(lexical: readonly Scored[], base: (i: number, score: number) => number, boost: Map<CatalogueEntry, number>): Scored[] {
+  const raised: { entry: CatalogueEntry; score: number; order: number }[] = [];
+  const rest: Scored[] = [];
+  lexical.forEach(({ entry, score }, i) => {
+    const fused = base(i, score);
+    const b = boost.get(entry);
+    if (b === undefined) rest.push({ entry, score: fused });
+    else {
+      raised.push({ entry, score: fused + b, order: i });
+      boost.delete(entry);
+    }
   });
-  const order = new Map(lexical.map(({ entry }, i) => [entry, i]));
-  return [...fused]
-    .sort((a, b) => b[1] - a[1] || (order.get(a[0]) ?? Infinity) - (order.get(b[0]) ?? Infinity) || (a[0].name < b[0].name ? -1 : 1))
-    .map(([entry, score]) => ({ entry, score: Math.round(score * 10000) / 10000 }));
+  for (const [entry, b] of boost) raised.push({ entry, score: b, order: Infinity });
+  raised.sort((a, b) => b.score - a.score || a.order - b.order || (a.entry.name < b.entry.name ? -1 : 1));
+  const out: Scored[] = [];
+  let r = 0;
+  let l = 0;
+  while (r < raised.length || l < rest.length) {
+    const next = r < raised.length && (l >= rest.length || raised[r]!.score > rest[l]!.score) ? raised[r++]! : rest[l++]!;
+    out.push({ entry: next.entry, score: Math.round(next.score * 10000) / 10000 });
+  }
+  return out;
+}
+
+/** Reciprocal rank fusion: 1/(k + lexical rank) + 1/(k + semantic rank). */
+export function fuse(lexical: readonly Scored[], semantic: Semantic, s: VectorSnapshot, k = RRF_K): Scored[] {
+  const boost = new Map<CatalogueEntry, number>();
+  semantic.rows.forEach((row, i) => boost.set(s.entries[row]!, 1 / (k + i + 1)));
+  return raise(lexical, (i) => 1 / (k + i + 1), boost);
+}
+
+/**
+ * A blend of the scores: alpha x lexical score / the best lexical score, plus (1 - alpha) x
+ * cosine / the best cosine (negative cosines add nothing). What filter_tools uses, with
+ * BLEND_ALPHA (docs/decisions.md).
+ */
+export function blend(lexical: readonly Scored[], semantic: Semantic, s: VectorSnapshot, alpha = BLEND_ALPHA): Scored[] {
+  const top = lexical[0]?.score || 1;
+  const best = semantic.scores[0] ?? 0;
+  const boost = new Map<CatalogueEntry, number>();
+  if (best > 0) semantic.rows.forEach((row, i) => boost.set(s.entries[row]!, ((1 - alpha) * Math.max(0, semantic.scores[i]!)) / best));
+  return raise(lexical, (_, score) => (alpha * score) / top, boost);
 }
 
 export class HybridRanker {
@@ -138,7 +176,7 @@ export class HybridRanker {
     if (vector.length !== snapshot.dimension) {
       return { scored: lexical, ranking: `lexical (embedder unavailable: bad-response: the query's vector has ${vector.length} numbers, the tools' ${snapshot.dimension})` };
     }
-    const scored = fuse(lexical, semanticRanking(snapshot, vector, candidates), snapshot);
+    const scored = blend(lexical, semanticRanking(snapshot, vector, candidates), snapshot);
     const behind = snapshot.catalogueVersion !== this.catalogue.version;
     return { scored, ranking: behind ? `hybrid (tool vectors are being updated: ${snapshot.rows.size} tools have them)` : 'hybrid' };
   }

@@ -169,8 +169,9 @@ export class ToolVectors {
     if (missing.length > 0) {
       onDisk = await this.cache.read();
       for (const i of missing) vectors[i] = onDisk.get(keys[i]!);
-      missing = missing.filter((i) => !vectors[i]);
     }
+    const fromDisk = missing.filter((i) => vectors[i]).length;
+    missing = missing.filter((i) => !vectors[i]);
     let dimension = prev?.dimension ?? vectors.find((v) => v)?.length;
     this.progress = { done: entries.length - missing.length, total: entries.length };
     for (let at = 0; at < missing.length; at += CHUNK) {
@@ -194,6 +195,7 @@ export class ToolVectors {
     const d = dimension;
     const all = vectors.map((v) => (v && v.length === d ? v : new Float32Array(d)));
     this.snapshot = snapshotOf(version, entries, keys, all, d);
+    this.log.info(`tool vectors: ${entries.length} tools (${missing.length} embedded, ${fromDisk} from the cache, ${entries.length - missing.length - fromDisk} kept)`);
     if (missing.length > 0) await this.persist(keys, all, onDisk, d);
   }
 

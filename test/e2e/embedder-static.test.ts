@@ -1,0 +1,123 @@
+/**
+ * Semantic ranking with the embedder-static plugin and a real model: fastText vectors trained
+ * at setup on WordNet (test/support/fasttext-model.ts), real upstreams (the search development
+ * set's replayed catalogues of memory, filesystem, everything, time, sequential-thinking and
+ * github, as their npm packages ship them), and the SDK client. A paraphrase that shares no
+ * useful word with the tool it means is found with hybrid ranking, where the same Switchboard
+ * without an embedder does not find it.
+ */
+import { readdir, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { connectHttp, eventually, makeConfigDir, meta, ROOT, startSwitchboard, stdioServer, type Files, type Running } from '../support/harness.js';
+import { fasttextModel } from '../support/fasttext-model.js';
+
+interface Found {
+  tools: { name: string; score?: number }[];
+  ranking?: string;
+}
+
+const REPLAY = join(ROOT, 'dist/bench/devset/replay-server.js');
+export const SERVERS = ['memory', 'filesystem', 'everything', 'time', 'thinking', 'github'];
+
+export function replayServers(): Files {
+  const files: Files = {};
+  for (const s of SERVERS) files[`mcpservers/${s}.yaml`] = stdioServer(s, REPLAY, [join(ROOT, 'bench/devset/catalog', `${s}.json`)]);
+  return files;
+}
+
+/** Paraphrases and the tools they mean: no word of the query is a word of the tool's name. */
+export const PARAPHRASES: { query: string; gold: string[] }[] = [
+  { query: 'what hour is it in Tokyo', gold: ['x_time_current_time', 'x_time_convert_time'] },
+  { query: 'open a document from disk', gold: ['x_filesystem_read_file', 'x_filesystem_read_text_file'] },
+];
+
+describe('embedder-static: hybrid ranking with fastText vectors trained on WordNet, through filter_tools', function () {
+  this.timeout(20 * 60_000);
+  let hybridDir: string | undefined;
+  let hybrid: Running;
+  let lexical: Running;
+  let hc: Client;
+  let lc: Client;
+
+  const top = async (client: Client, query: string, limit = 5): Promise<Found> => meta<Found>(client, 'filter_tools', { query, limit, offset: 0 });
+
+  before(async function () {
+    const model = await fasttextModel();
+    if ('skipped' in model) {
+      console.log(`      note: ${model.skipped}; the embedder tests are skipped`);
+      this.skip();
+    }
+    const files = replayServers();
+    // Kept across the restart below; removed in after().
+    hybridDir = await makeConfigDir({ ...files, 'config.yaml': `embedder:\n  staticVectors:\n    file: ${JSON.stringify(model.file)}\n` });
+    [hybrid, lexical] = await Promise.all([
+      startSwitchboard({}, { configDir: hybridDir, args: ['--host', '127.0.0.1'], startTimeoutMs: 60_000 }),
+      startSwitchboard(files, { args: ['--host', '127.0.0.1'], startTimeoutMs: 60_000 }),
+    ]);
+    [hc, lc] = await Promise.all([connectHttp(hybrid.url), connectHttp(lexical.url)]);
+    // Every replayed server's tools listed and their vectors computed, off the request path.
+    await hybrid.waitForLog(/tool vectors: \d{3,} tools/, 180_000);
+    await eventually(
+      () => top(hc, 'current time', 1),
+      (f) => f.ranking === 'hybrid',
+      60_000,
+      200,
+    );
+    await eventually(
+      () => Promise.all([hc, lc].map((c) => meta<{ total: number }>(c, 'list_tools', { limit: 1, offset: 0 }))),
+      (both) => both.every((l) => l.total > 200) && both[0]!.total === both[1]!.total,
+      60_000,
+      200,
+    );
+  });
+  after(async () => {
+    await hc?.close();
+    await lc?.close();
+    await hybrid?.stop();
+    await lexical?.stop();
+    if (hybridDir) await rm(hybridDir, { recursive: true, force: true });
+  });
+
+  for (const p of PARAPHRASES) {
+    it(`"${p.query}" finds ${p.gold[0]} (or its siblings) in the top five with hybrid ranking, not with lexical alone`, async () => {
+      const h = await top(hc, p.query);
+      const l = await top(lc, p.query);
+      expect(h.ranking).to.equal('hybrid');
+      expect(l.ranking).to.equal('lexical');
+      expect(h.tools.map((t) => t.name).some((n) => p.gold.includes(n)), `hybrid top 5: ${h.tools.map((t) => t.name).join(', ')}`).to.equal(true);
+      expect(l.tools.map((t) => t.name).some((n) => p.gold.includes(n)), `lexical top 5: ${l.tools.map((t) => t.name).join(', ')}`).to.equal(false);
+    });
+  }
+
+  it('keeps the tool vectors on disk under state/embeddings (0600, no temp file left), and a restart embeds none again', async () => {
+    const dir = join(hybrid.configDir, 'state', 'embeddings');
+    const names = await eventually(
+      () => readdir(dir),
+      (f) => f.some((n) => n.endsWith('.bin')),
+      30_000,
+      100,
+    );
+    expect(names.filter((n) => !n.startsWith('.'))).to.have.length(1);
+    const file = await stat(join(dir, names.find((n) => n.endsWith('.bin'))!));
+    expect(file.mode & 0o777).to.equal(0o600);
+    const tools = Number([...hybrid.logs().matchAll(/tool vectors: (\d+) tools/g)].at(-1)![1]);
+    expect(file.size).to.be.greaterThan(tools * (16 + 4 * 48));
+    await hc.close();
+    await hybrid.stop();
+    hybrid = await startSwitchboard({}, { configDir: hybridDir!, args: ['--host', '127.0.0.1'], startTimeoutMs: 60_000 });
+    hc = await connectHttp(hybrid.url);
+    await hybrid.waitForLog(new RegExp(`tool vectors: ${tools} tools \\(`), 180_000);
+    const refreshes = [...hybrid.logs().matchAll(/tool vectors: \d+ tools \((\d+) embedded/g)].map((m) => Number(m[1]));
+    expect(refreshes.length).to.be.greaterThan(0);
+    expect(refreshes.every((n) => n === 0), `embedded per refresh after the restart: ${refreshes.join(', ')}`).to.equal(true);
+    const again = await eventually(
+      () => top(hc, PARAPHRASES[0]!.query),
+      (f) => f.ranking === 'hybrid',
+      60_000,
+      200,
+    );
+    expect(again.tools.map((t) => t.name).some((n) => PARAPHRASES[0]!.gold.includes(n))).to.equal(true);
+  });
+});
