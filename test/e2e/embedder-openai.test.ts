@@ -51,7 +51,8 @@ describe('embedder-openai: hybrid ranking through an OpenAI-compatible /v1/embed
     ].join('\n');
     sb = await startSwitchboard({ ...replayServers(), 'config.yaml': `${config}\n` }, { args: ['--host', '127.0.0.1'], env: { SB_TEST_EMBEDDINGS_KEY: KEY }, startTimeoutMs: 60_000 });
     client = await connectHttp(sb.url);
-    await sb.waitForLog(/tool vectors: \d{3,} tools/, 180_000);
+    const total = Number(/ready: (\d+) tools/.exec(await sb.waitForLog(/ready: \d+ tools/))![1]);
+    await sb.waitForLog(new RegExp(`tool vectors: ${total} tools`), 180_000);
   });
   after(async () => {
     await client?.close();

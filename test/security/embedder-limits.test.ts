@@ -28,7 +28,7 @@ describe('embedder guards: outbound policy, credentials in URLs, model file limi
     const model = await fasttextModel();
     if ('skipped' in model) this.skip();
     const emb = await startEmbeddingsServer(model.file, 'k');
-    const sb = await startSwitchboard({ 'config.yaml': `embedder:\n  openai:\n    baseUrl: ${emb.baseUrl}\n    model: m\n    apiKey: k\n` }, { args: ['--host', '127.0.0.1'] });
+    const sb = await startSwitchboard({ 'config.yaml': `embedder:\n  openai:\n    baseUrl: ${emb.baseUrl}\n    model: m\n    apiKey: k\n` }, { args: ['--host', '127.0.0.1'], startTimeoutMs: 60_000 });
     try {
       const client = await connectHttp(sb.url);
       const found = await eventually(
@@ -49,7 +49,7 @@ describe('embedder guards: outbound policy, credentials in URLs, model file limi
 
   it('refuses a baseUrl carrying credentials at startup, naming the field', async () => {
     const dir = await makeConfigDir({ 'config.yaml': 'embedder:\n  openai:\n    baseUrl: https://user:sekrit@api.example.com/v1\n    model: m\n' });
-    const err = await startSwitchboard({}, { configDir: dir, args: ['--host', '127.0.0.1'] }).then(
+    const err = await startSwitchboard({}, { configDir: dir, args: ['--host', '127.0.0.1'], startTimeoutMs: 60_000 }).then(
       () => undefined,
       (e: unknown) => e as Error,
     );
@@ -60,7 +60,7 @@ describe('embedder guards: outbound policy, credentials in URLs, model file limi
   it('stops startup on a vectors file larger than maxFileBytes, naming the limit', async () => {
     const dir = await makeConfigDir({ 'config.yaml': 'embedder:\n  staticVectors:\n    file: big.vec\n    maxFileBytes: 100\n' });
     await writeFile(join(dir, 'big.vec'), `2 3\nfile 0.1 0.2 0.3\nfolder 0.1 0.2 0.4\n${'x 1 1 1\n'.repeat(50)}`);
-    const err = await startSwitchboard({}, { configDir: dir, args: ['--host', '127.0.0.1'] }).then(
+    const err = await startSwitchboard({}, { configDir: dir, args: ['--host', '127.0.0.1'], startTimeoutMs: 60_000 }).then(
       () => undefined,
       (e: unknown) => e as Error,
     );
@@ -70,7 +70,7 @@ describe('embedder guards: outbound policy, credentials in URLs, model file limi
   it('leaves ranking lexical, saying why, when the vectors are wider than maxDimension', async () => {
     const sb = await startSwitchboard(
       { 'config.yaml': 'embedder:\n  staticVectors:\n    file: wide.vec\n    maxDimension: 2\n', 'wide.vec': '2 3\nfile 0.1 0.2 0.3\nfolder 0.1 0.2 0.4\n' },
-      { args: ['--host', '127.0.0.1'] },
+      { args: ['--host', '127.0.0.1'], startTimeoutMs: 60_000 },
     );
     try {
       const client = await connectHttp(sb.url);
