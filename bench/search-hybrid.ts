@@ -5,8 +5,7 @@
  *
  * - quality per step (hit@1/5/10, MRR) of lexical alone, semantic alone, reciprocal rank
  *   fusion at several K, and a score blend at several weights (what docs/decisions.md's
- *   choice of fusion rests on). In process, so the catalogue has no core_* tools: the
- *   product-level figures are `search-devset --vectors`.
+ *   choice of fusion rests on). In process, so the catalogue has no core_* tools.
  * - query latency p50 over 10,000 tools (the set's tools repeated under other server names):
  *   lexical, and hybrid with the query's vector computed (static vectors are local) and cached;
  * - the tool vectors' memory at 10,000 tools.
@@ -69,7 +68,14 @@ export async function benchSearchHybrid(root: string, vectorsFile: string): Prom
   const words = await readVectorsFile(vectorsFile, '--vectors', { maxFileBytes: 4 * 1024 ** 3, maxDimension: 4096, maxWords: 200_000 });
   const dir = await mkdtemp(join(tmpdir(), 'sb-hybrid-'));
   try {
-    const embed = (id: string) => new StaticEmbedder(id, () => Promise.resolve(words), 0.001, () => undefined, () => undefined);
+    const embed = (id: string) =>
+      new StaticEmbedder(
+        id,
+        () => Promise.resolve(words),
+        0.001,
+        () => undefined,
+        () => undefined,
+      );
     const catalogue = catalogueOf(catalogues, 1);
     const embedder = embed('bench');
     const tv = new ToolVectors(catalogue, embedder, new VectorCache(dir, 'bench'), quiet as never);

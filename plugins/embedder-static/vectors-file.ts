@@ -61,7 +61,10 @@ class Builder {
 
   private setDimension(dim: number, expected?: number): void {
     if (dim > this.limits.maxDimension) {
-      throw new EmbedderError('model-invalid', `${this.file}: vectors of dimension ${dim}, more than embedder.staticVectors.maxDimension (${this.limits.maxDimension})`);
+      throw new EmbedderError(
+        'model-invalid',
+        `${this.file}: vectors of dimension ${dim}, more than embedder.staticVectors.maxDimension (${this.limits.maxDimension})`,
+      );
     }
     this.dimension = dim;
     this.data = new Float32Array(Math.max(1, Math.min(expected ?? 1024, this.limits.maxWords)) * dim);

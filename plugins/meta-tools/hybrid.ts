@@ -174,7 +174,10 @@ export class HybridRanker {
       return { scored: lexical, ranking: `lexical (embedder unavailable: ${e.reason}: ${e.message})` };
     }
     if (vector.length !== snapshot.dimension) {
-      return { scored: lexical, ranking: `lexical (embedder unavailable: bad-response: the query's vector has ${vector.length} numbers, the tools' ${snapshot.dimension})` };
+      return {
+        scored: lexical,
+        ranking: `lexical (embedder unavailable: bad-response: the query's vector has ${vector.length} numbers, the tools' ${snapshot.dimension})`,
+      };
     }
     const scored = blend(lexical, semanticRanking(snapshot, vector, candidates), snapshot);
     const behind = snapshot.catalogueVersion !== this.catalogue.version;

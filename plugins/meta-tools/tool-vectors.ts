@@ -195,7 +195,9 @@ export class ToolVectors {
     const d = dimension;
     const all = vectors.map((v) => (v && v.length === d ? v : new Float32Array(d)));
     this.snapshot = snapshotOf(version, entries, keys, all, d);
-    this.log.info(`tool vectors: ${entries.length} tools (${missing.length} embedded, ${fromDisk} from the cache, ${entries.length - missing.length - fromDisk} kept)`);
+    this.log.info(
+      `tool vectors: ${entries.length} tools (${missing.length} embedded, ${fromDisk} from the cache, ${entries.length - missing.length - fromDisk} kept)`,
+    );
     if (missing.length > 0) await this.persist(keys, all, onDisk, d);
   }
 

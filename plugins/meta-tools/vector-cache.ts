@@ -23,7 +23,12 @@ export const MAX_CACHE_BYTES = 256 * 1024 * 1024;
 
 /** The cache key of a text embedded by a model: hex of the first 16 bytes of sha256(modelId, text). */
 export function vectorKey(modelId: string, text: string): string {
-  return createHash('sha256').update(modelId).update('\0').update(text).digest('hex').slice(0, KEY_BYTES * 2);
+  return createHash('sha256')
+    .update(modelId)
+    .update('\0')
+    .update(text)
+    .digest('hex')
+    .slice(0, KEY_BYTES * 2);
 }
 
 export class VectorCache {

@@ -10,7 +10,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { callTool, connectHttp, eventually, meta, startSwitchboard, text, type Running } from '../support/harness.js';
 import { startEmbeddingsServer, type EmbeddingsServer } from '../support/embeddings-server.js';
 import { fasttextModel } from '../support/fasttext-model.js';
-import { PARAPHRASES, replayServers } from './embedder-static.test.js';
+import { PARAPHRASES, replayServers } from '../support/embedder-fixtures.js';
 
 interface Found {
   tools: { name: string }[];
@@ -25,8 +25,8 @@ describe('embedder-openai: hybrid ranking through an OpenAI-compatible /v1/embed
   let sb: Running;
   let client: Client;
   const answers: string[] = [];
-  const query = async (q: string): Promise<Found> => {
-    const r = await meta<Found>(client, 'filter_tools', { query: q, limit: 5, offset: 0 });
+  const query = async (q: string, limit = 5): Promise<Found> => {
+    const r = await meta<Found>(client, 'filter_tools', { query: q, limit, offset: 0 });
     answers.push(JSON.stringify(r));
     return r;
   };
@@ -49,7 +49,10 @@ describe('embedder-openai: hybrid ranking through an OpenAI-compatible /v1/embed
       '    apiKey: ${SB_TEST_EMBEDDINGS_KEY}',
       '    batchSize: 16',
     ].join('\n');
-    sb = await startSwitchboard({ ...replayServers(), 'config.yaml': `${config}\n` }, { args: ['--host', '127.0.0.1'], env: { SB_TEST_EMBEDDINGS_KEY: KEY }, startTimeoutMs: 60_000 });
+    sb = await startSwitchboard(
+      { ...replayServers(), 'config.yaml': `${config}\n` },
+      { args: ['--host', '127.0.0.1'], env: { SB_TEST_EMBEDDINGS_KEY: KEY }, startTimeoutMs: 60_000 },
+    );
     client = await connectHttp(sb.url);
     const total = Number(/ready: (\d+) tools/.exec(await sb.waitForLog(/ready: \d+ tools/))![1]);
     await sb.waitForLog(new RegExp(`tool vectors: ${total} tools`), 180_000);
@@ -63,19 +66,22 @@ describe('embedder-openai: hybrid ranking through an OpenAI-compatible /v1/embed
   it('ranks hybrid: a paraphrase finds its tool; tool vectors went in batches of at most batchSize with the bearer key and the model', async () => {
     const p = PARAPHRASES[0]!;
     const found = await eventually(
-      () => query(p.query),
+      () => query(p.query, p.depth),
       (f) => f.ranking === 'hybrid',
       60_000,
       200,
     );
-    expect(found.tools.map((t) => t.name).some((n) => p.gold.includes(n)), found.tools.map((t) => t.name).join(', ')).to.equal(true);
+    expect(
+      found.tools.map((t) => t.name).some((n) => p.gold.includes(n)),
+      found.tools.map((t) => t.name).join(', '),
+    ).to.equal(true);
     expect(emb.requests.length).to.be.greaterThan(2);
     expect(emb.requests.every((r) => r.authorization === `Bearer ${KEY}` && r.model === 'wordnet-skipgram')).to.equal(true);
     expect(Math.max(...emb.requests.map((r) => r.inputs))).to.equal(16);
   });
 
   it('a query embeds once: the same query again sends nothing to the endpoint', async () => {
-    const p = PARAPHRASES[0]!;
+    const p = PARAPHRASES[1]!;
     await query(p.query);
     const sent = emb.requests.length;
     const again = await query(p.query);

@@ -10,28 +10,14 @@ import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { connectHttp, eventually, makeConfigDir, meta, ROOT, startSwitchboard, stdioServer, type Files, type Running } from '../support/harness.js';
+import { connectHttp, eventually, makeConfigDir, meta, startSwitchboard, type Running } from '../support/harness.js';
 import { fasttextModel } from '../support/fasttext-model.js';
+import { PARAPHRASES, replayServers } from '../support/embedder-fixtures.js';
 
 interface Found {
   tools: { name: string; score?: number }[];
   ranking?: string;
 }
-
-const REPLAY = join(ROOT, 'dist/bench/devset/replay-server.js');
-export const SERVERS = ['memory', 'filesystem', 'everything', 'time', 'thinking', 'github'];
-
-export function replayServers(): Files {
-  const files: Files = {};
-  for (const s of SERVERS) files[`mcpservers/${s}.yaml`] = stdioServer(s, REPLAY, [join(ROOT, 'bench/devset/catalog', `${s}.json`)]);
-  return files;
-}
-
-/** Paraphrases and the tools they mean: no word of the query is a word of the tool's name. */
-export const PARAPHRASES: { query: string; gold: string[] }[] = [
-  { query: 'what hour is it in Tokyo', gold: ['x_time_current_time', 'x_time_convert_time'] },
-  { query: 'open a document from disk', gold: ['x_filesystem_read_file', 'x_filesystem_read_text_file'] },
-];
 
 describe('embedder-static: hybrid ranking with fastText vectors trained on WordNet, through filter_tools', function () {
   this.timeout(20 * 60_000);
@@ -83,13 +69,19 @@ describe('embedder-static: hybrid ranking with fastText vectors trained on WordN
   });
 
   for (const p of PARAPHRASES) {
-    it(`"${p.query}" finds ${p.gold[0]} (or its siblings) in the top five with hybrid ranking, not with lexical alone`, async () => {
-      const h = await top(hc, p.query);
-      const l = await top(lc, p.query);
+    it(`"${p.query}" finds ${p.gold[0]} (or its siblings) in the top ${p.depth} with hybrid ranking, not with lexical alone`, async () => {
+      const h = await top(hc, p.query, p.depth);
+      const l = await top(lc, p.query, p.depth);
       expect(h.ranking).to.equal('hybrid');
       expect(l.ranking).to.equal('lexical');
-      expect(h.tools.map((t) => t.name).some((n) => p.gold.includes(n)), `hybrid top 5: ${h.tools.map((t) => t.name).join(', ')}`).to.equal(true);
-      expect(l.tools.map((t) => t.name).some((n) => p.gold.includes(n)), `lexical top 5: ${l.tools.map((t) => t.name).join(', ')}`).to.equal(false);
+      expect(
+        h.tools.map((t) => t.name).some((n) => p.gold.includes(n)),
+        `hybrid top ${p.depth}: ${h.tools.map((t) => t.name).join(', ')}`,
+      ).to.equal(true);
+      expect(
+        l.tools.map((t) => t.name).some((n) => p.gold.includes(n)),
+        `lexical top ${p.depth}: ${l.tools.map((t) => t.name).join(', ')}`,
+      ).to.equal(false);
     });
   }
 
@@ -102,7 +94,12 @@ describe('embedder-static: hybrid ranking with fastText vectors trained on WordN
       100,
     );
     expect(names.filter((n) => !n.startsWith('.'))).to.have.length(1);
-    const file = await stat(join(dir, names.find((n) => n.endsWith('.bin'))!));
+    const file = await stat(
+      join(
+        dir,
+        names.find((n) => n.endsWith('.bin'))!,
+      ),
+    );
     expect(file.mode & 0o777).to.equal(0o600);
     const tools = Number([...hybrid.logs().matchAll(/tool vectors: (\d+) tools/g)].at(-1)![1]);
     expect(file.size).to.be.greaterThan(tools * (16 + 4 * 48));
@@ -113,13 +110,16 @@ describe('embedder-static: hybrid ranking with fastText vectors trained on WordN
     await hybrid.waitForLog(new RegExp(`tool vectors: ${tools} tools \\(`), 180_000);
     const refreshes = [...hybrid.logs().matchAll(/tool vectors: \d+ tools \((\d+) embedded/g)].map((m) => Number(m[1]));
     expect(refreshes.length).to.be.greaterThan(0);
-    expect(refreshes.every((n) => n === 0), `embedded per refresh after the restart: ${refreshes.join(', ')}`).to.equal(true);
+    expect(
+      refreshes.every((n) => n === 0),
+      `embedded per refresh after the restart: ${refreshes.join(', ')}`,
+    ).to.equal(true);
     const again = await eventually(
-      () => top(hc, PARAPHRASES[0]!.query),
+      () => top(hc, PARAPHRASES[1]!.query),
       (f) => f.ranking === 'hybrid',
       60_000,
       200,
     );
-    expect(again.tools.map((t) => t.name).some((n) => PARAPHRASES[0]!.gold.includes(n))).to.equal(true);
+    expect(again.tools.map((t) => t.name).some((n) => PARAPHRASES[1]!.gold.includes(n))).to.equal(true);
   });
 });

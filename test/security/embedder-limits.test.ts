@@ -28,7 +28,10 @@ describe('embedder guards: outbound policy, credentials in URLs, model file limi
     const model = await fasttextModel();
     if ('skipped' in model) this.skip();
     const emb = await startEmbeddingsServer(model.file, 'k');
-    const sb = await startSwitchboard({ 'config.yaml': `embedder:\n  openai:\n    baseUrl: ${emb.baseUrl}\n    model: m\n    apiKey: k\n` }, { args: ['--host', '127.0.0.1'], startTimeoutMs: 60_000 });
+    const sb = await startSwitchboard(
+      { 'config.yaml': `embedder:\n  openai:\n    baseUrl: ${emb.baseUrl}\n    model: m\n    apiKey: k\n` },
+      { args: ['--host', '127.0.0.1'], startTimeoutMs: 60_000 },
+    );
     try {
       const client = await connectHttp(sb.url);
       const found = await eventually(

@@ -18,7 +18,13 @@ export interface EmbeddingsServer {
 
 export async function startEmbeddingsServer(vecFile: string, key: string): Promise<EmbeddingsServer> {
   const words = await readVectorsFile(vecFile, 'test', { maxFileBytes: 1024 ** 3, maxDimension: 1024, maxWords: 200_000 });
-  const model = new StaticEmbedder('test', () => Promise.resolve(words), 0.001, () => undefined, () => undefined);
+  const model = new StaticEmbedder(
+    'test',
+    () => Promise.resolve(words),
+    0.001,
+    () => undefined,
+    () => undefined,
+  );
   const requests: EmbeddingsServer['requests'] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -33,7 +39,8 @@ export async function startEmbeddingsServer(vecFile: string, key: string): Promi
         const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { model?: unknown; input?: unknown };
         const input = typeof body.input === 'string' ? [body.input] : (body.input as string[]);
         requests.push({ authorization: req.headers.authorization, inputs: input.length, model: body.model });
-        if (req.headers.authorization !== `Bearer ${key}`) return send(401, { error: { message: 'Incorrect API key provided', type: 'invalid_request_error' } });
+        if (req.headers.authorization !== `Bearer ${key}`)
+          return send(401, { error: { message: 'Incorrect API key provided', type: 'invalid_request_error' } });
         const vectors = await model.embed(input);
         send(200, {
           object: 'list',

@@ -20,7 +20,27 @@ import { promisify } from 'node:util';
 const run = promisify(execFile);
 const WORDNET = '/usr/share/wordnet';
 const POS = ['noun', 'verb', 'adj', 'adv'] as const;
-const TRAINING = ['skipgram', '-dim', '48', '-epoch', '3', '-ws', '4', '-neg', '4', '-minCount', '3', '-minn', '0', '-maxn', '0', '-thread', '2', '-verbose', '0'];
+const TRAINING = [
+  'skipgram',
+  '-dim',
+  '48',
+  '-epoch',
+  '3',
+  '-ws',
+  '4',
+  '-neg',
+  '4',
+  '-minCount',
+  '3',
+  '-minn',
+  '0',
+  '-maxn',
+  '0',
+  '-thread',
+  '2',
+  '-verbose',
+  '0',
+];
 
 /** Pointer symbols whose target's words join a synset's line: hypernyms, instance hypernyms, derivations, similar adjectives. */
 const RELATED = new Set(['@', '@i', '+', '&']);

@@ -1,0 +1,26 @@
+/**
+ * What the embedder tests share: the upstreams (the search development set's replayed
+ * catalogues of the servers a new user starts with) and the paraphrases that lexical ranking
+ * misses and a real model finds.
+ */
+import { join } from 'node:path';
+import { ROOT, stdioServer, type Files } from './harness.js';
+
+const REPLAY = join(ROOT, 'dist/bench/devset/replay-server.js');
+export const SERVERS = ['memory', 'filesystem', 'everything', 'time', 'thinking', 'github'];
+
+export function replayServers(): Files {
+  const files: Files = {};
+  for (const s of SERVERS) files[`mcpservers/${s}.yaml`] = stdioServer(s, REPLAY, [join(ROOT, 'bench/devset/catalog', `${s}.json`)]);
+  return files;
+}
+
+/**
+ * Paraphrases and the tools they mean (no word of the query is a word of the tool's name), and
+ * how deep a hybrid answer must have one: the WordNet-trained model is small, so "what hour"
+ * reaches current_time only within ten (lexical ranking finds nothing for it at all).
+ */
+export const PARAPHRASES: { query: string; gold: string[]; depth: number }[] = [
+  { query: 'what hour is it in Tokyo', gold: ['x_time_current_time', 'x_time_convert_time'], depth: 10 },
+  { query: 'open a document from disk', gold: ['x_filesystem_read_file', 'x_filesystem_read_text_file'], depth: 5 },
+];
