@@ -174,9 +174,10 @@ export class ToolVectors {
     missing = missing.filter((i) => !vectors[i]);
     let dimension = prev?.dimension ?? vectors.find((v) => v)?.length;
     this.progress = { done: entries.length - missing.length, total: entries.length };
-    for (let at = 0; at < missing.length; at += CHUNK) {
+    const step = Math.min(CHUNK, this.embedder.maxBatch);
+    for (let at = 0; at < missing.length; at += step) {
       if (this.stopped) return;
-      const chunk = missing.slice(at, at + Math.min(CHUNK, this.embedder.maxBatch));
+      const chunk = missing.slice(at, at + step);
       const made = await this.embedder.embed(chunk.map((i) => texts[i]!));
       if (made.length !== chunk.length) throw new EmbedderError('bad-response', `${made.length} vectors for ${chunk.length} texts`);
       made.forEach((v, j) => {
