@@ -11,6 +11,6 @@ export interface RankedEntry {
 }
 
 export interface ToolSearch {
-  /** `candidates` (the caller's view, already narrowed) ranked for `query`, best first; entries that do not match are left out. */
-  rank(query: string, candidates: readonly CatalogueEntry[]): RankedEntry[];
+  /** `candidates` (the caller's view, already narrowed) ranked for `query`, best first; entries that do not match are left out. Asynchronous: with an embedder the query is embedded first. */
+  rank(query: string, candidates: readonly CatalogueEntry[]): Promise<RankedEntry[]>;
 }

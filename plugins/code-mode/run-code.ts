@@ -190,10 +190,7 @@ export class RunCode {
         if (!search) throw new SwitchboardError('UNSUPPORTED', 'tools.search needs the meta-tools plugin');
         const { limit } = JSON.parse(args) as { limit?: unknown };
         const n = typeof limit === 'number' && limit >= 1 ? Math.min(MAX_SEARCH, Math.floor(limit)) : 10;
-        return search
-          .rank(name, entries)
-          .slice(0, n)
-          .map(({ entry, score }) => ({ ...entry.discovery, score, signature: signatureOf(entry) }));
+        return (await search.rank(name, entries)).slice(0, n).map(({ entry, score }) => ({ ...entry.discovery, score, signature: signatureOf(entry) }));
       }
       case 'describe': {
         const entry = this.kernel.tools.resolve(name, inner);
