@@ -33,8 +33,10 @@ build() {
   } > "$mod/go.mod"
   printf 'package main\nimport _ "k8s.io/kubernetes/cmd/kube-apiserver/app"\nfunc main() {}\n' > "$mod/tools.go"
   (cd "$mod" && go mod tidy >/dev/null 2>&1 || true; go mod download k8s.io/kubernetes >/dev/null 2>&1 || true
-   GOFLAGS=-mod=mod go build -trimpath -ldflags='-s -w' -o "$apiserver.tmp" k8s.io/kubernetes/cmd/kube-apiserver)
-  mv "$apiserver.tmp" "$apiserver"
+   GOFLAGS=-mod=mod go build -trimpath -ldflags='-s -w' -o "$apiserver.tmp.$$" k8s.io/kubernetes/cmd/kube-apiserver)
+  # Two test files may build at once (parallel workers): each writes its own temp file, and
+  # the rename puts a whole binary in place whichever ends first.
+  mv "$apiserver.tmp.$$" "$apiserver"
   rm -rf "$mod"
 }
 

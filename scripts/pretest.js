@@ -1,0 +1,47 @@
+#!/usr/bin/env node
+// `npm test`'s checks before the suite: the build (tsc, which type-checks every file as it
+// emits: a separate `tsc --noEmit` first checked the same program twice), ESLint and Prettier's
+// check. They read the sources and nothing of each other, and each uses one core: they run
+// side by side, their output printed whole, one after the other, once each ends. Any failure
+// fails `npm test` before a test runs, as before.
+//
+// Not cached: ESLint's cache keys a file's result on that file alone, while the type-checked
+// rules read the types of the files it imports (a stale pass would slip through), and a clean
+// clone, what CI runs, has no cache to reuse anyway. tsc stays a full build (docs/decisions.md).
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(import.meta.url);
+const bin = (pkg, path) => join(dirname(require.resolve(`${pkg}/package.json`)), path);
+
+const steps = [
+  { name: 'build (tsc: type-check and emit)', args: [bin('typescript', 'bin/tsc'), '-p', 'tsconfig.json'] },
+  { name: 'lint (eslint)', args: [bin('eslint', 'bin/eslint.js'), '.'] },
+  { name: 'format (prettier --check)', args: [bin('prettier', 'bin/prettier.cjs'), '--check', '**/*.{ts,js}'] },
+];
+
+const started = Date.now();
+const results = await Promise.all(
+  steps.map(
+    (step) =>
+      new Promise((resolve) => {
+        const t0 = Date.now();
+        const child = spawn(process.execPath, step.args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+        const out = [];
+        child.stdout.on('data', (c) => out.push(c));
+        child.stderr.on('data', (c) => out.push(c));
+        child.on('close', (code) => {
+          const text = Buffer.concat(out).toString('utf8').trimEnd();
+          const seconds = ((Date.now() - t0) / 1000).toFixed(0);
+          console.log(`pretest: ${step.name}: ${code === 0 ? 'ok' : `FAILED (exit ${code})`} in ${seconds} s`);
+          if (text) console.log(text);
+          resolve(code === 0);
+        });
+      }),
+  ),
+);
+console.log(`pretest: ${((Date.now() - started) / 1000).toFixed(0)} s`);
+process.exit(results.every(Boolean) ? 0 : 1);

@@ -1,0 +1,157 @@
+#!/usr/bin/env node
+// `npm test`'s suite in two mocha passes, so that it keeps its ten-minute budget as it grows.
+//
+// Most test files spend their time waiting on child processes (Switchboard, MCP servers,
+// redis-server, HAProxy) and the network, not on the CPU: they run in parallel mocha workers
+// (`--parallel`, one file at a time per worker). The files listed in SERIAL assert timings
+// (a /health answer within 100 ms during a flood, a rate within ±10 %, a duration) or run
+// the heaviest machinery (a Kubernetes API server with etcd, a browser); they run afterwards
+// in one serial pass, alone, as the whole suite used to. CONTRIBUTING.md says why each file is
+// there; a file is added there on a measurement (it fails under parallel load and its
+// assertion is about time), never to hide a race that waiting on a condition would fix.
+//
+// Both passes always run; the exit status fails when either failed. The last line is the sum:
+// `suite: N passing, N failing, N pending`, which .ci/run reads.
+//
+// SWITCHBOARD_TEST_JOBS sets the parallel pass's worker count (default below). Extra arguments
+// go to both passes (`npm test -- --grep cluster`).
+import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(fileURLToPath(import.meta.url), '..', '..');
+const MOCHA = join(root, 'node_modules', 'mocha', 'bin', 'mocha.js');
+
+// Files run alone after the parallel pass (paths of their sources, without .test.ts).
+const SERIAL = [
+  // A /health answer within 100 ms while the server is flooded: a latency bound.
+  'test/security/health-under-load',
+  'test/security/batches',
+  'test/security/template-explosion',
+  'test/security/registration',
+  // A rate limit held within ±10 % across three replicas: a rate measured in wall time.
+  'test/e2e/cluster-oauth',
+  // Calls in flight to a replica paused with SIGSTOP must end within the server timeout + 5 s.
+  'test/e2e/cluster-paused-replica',
+];
+
+// The slowest files of the parallel pass, started first so that none of them starts last and
+// leaves the other workers idle (the pass lasts at least as long as its slowest file).
+const SLOW_FIRST = [
+  'test/e2e/kubernetes-replicas',
+  'test/e2e/kubernetes',
+  'test/e2e/kubernetes-writes-as-caller',
+  'test/e2e/kubernetes-deploy',
+  'test/e2e/cluster-shared-keys',
+  'test/e2e/cli-client',
+  'test/e2e/newcomer',
+  'test/e2e/cluster-sessions',
+  'test/e2e/cluster-subscriptions',
+  'test/e2e/cluster-tasks-dead-replica',
+  'test/e2e/cluster-redis-restart',
+  'test/e2e/third-party-package',
+];
+
+// Waiting dominates, so more workers than cores pay; past this, the CPU and memory of the
+// Switchboard processes they start make every file slower (CONTRIBUTING.md has the figures).
+const DEFAULT_JOBS = 6;
+
+const config = JSON.parse(readFileSync(join(root, '.mocharc.json'), 'utf8'));
+const jobs = Number(process.env.SWITCHBOARD_TEST_JOBS ?? DEFAULT_JOBS);
+if (!Number.isInteger(jobs) || jobs < 1) {
+  console.error(`SWITCHBOARD_TEST_JOBS must be a whole number of at least 1, got '${process.env.SWITCHBOARD_TEST_JOBS}'`);
+  process.exit(2);
+}
+
+/** The compiled test files, as the spec globs of .mocharc.json name them (dist/.../*.test.js). */
+function testFiles() {
+  const found = [];
+  const walk = (dir) => {
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      const path = join(dir, e.name);
+      if (e.isDirectory()) walk(path);
+      else if (e.name.endsWith('.test.js')) found.push(relative(root, path).split(sep).join('/'));
+    }
+  };
+  walk(join(root, 'dist', 'test'));
+  for (const pkg of readdirSync(join(root, 'dist', 'packages'), { withFileTypes: true })) {
+    if (pkg.isDirectory()) walk(join(root, 'dist', 'packages', pkg.name, 'test'));
+  }
+  return found.sort();
+}
+
+const compiled = (source) => `dist/${source}.test.js`;
+const all = testFiles();
+const missing = [...SERIAL, ...SLOW_FIRST].map(compiled).filter((f) => !all.includes(f));
+if (missing.length > 0) {
+  // A renamed or deleted file must not silently move to (or vanish from) a pass.
+  console.error(`scripts/test-suite.js names test files that do not exist: ${missing.join(', ')}`);
+  process.exit(2);
+}
+const serial = SERIAL.map(compiled);
+const slow = SLOW_FIRST.map(compiled);
+const parallel = [...slow, ...all.filter((f) => !serial.includes(f) && !slow.includes(f))];
+const extra = process.argv.slice(2);
+const common = ['--no-config', '--timeout', String(config.timeout), '--reporter', config.reporter, '--exit', ...extra];
+
+/** Runs one pass, its output passed through; resolves with its counts and what it skipped. */
+function pass(name, args) {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [MOCHA, ...common, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const counts = { passing: undefined, failing: 0, pending: 0 };
+    const skipped = new Set();
+    const scan = (text) => {
+      for (const line of text.split('\n')) {
+        const m = /^\s+(\d+) (passing|failing|pending)\b/.exec(line);
+        if (m) counts[m[2]] = Number(m[1]);
+        // startRedisOrSkip, the HAProxy and browser checks print why they skip a suite.
+        const s = /^skipped: (.+)$/.exec(line.trim());
+        if (s) skipped.add(s[1]);
+      }
+    };
+    // Lines are scanned whole: a chunk may end mid-line.
+    const relay = (stream, out) => {
+      let rest = '';
+      stream.on('data', (chunk) => {
+        out.write(chunk);
+        const text = rest + chunk.toString('utf8');
+        const cut = text.lastIndexOf('\n');
+        scan(text.slice(0, cut + 1));
+        rest = text.slice(cut + 1);
+      });
+      stream.on('end', () => scan(rest));
+    };
+    relay(child.stdout, process.stdout);
+    relay(child.stderr, process.stderr);
+    child.on('close', (code, signal) => {
+      const seconds = Math.round((Date.now() - started) / 1000);
+      // No summary at all (mocha crashed, a worker died): the pass failed without saying how much.
+      const failed = code !== 0 || counts.passing === undefined;
+      if (failed && counts.failing === 0) counts.failing = 1;
+      resolve({ name, seconds, code: code ?? signal, passing: counts.passing ?? 0, failing: counts.failing, pending: counts.pending, skipped, failed });
+    });
+  });
+}
+
+const minutes = (s) => `${Math.floor(s / 60)}m ${String(s % 60).padStart(2, '0')}s`;
+const started = Date.now();
+const results = [];
+if (parallel.length > 0)
+  results.push(await pass(`parallel pass (${jobs} jobs, ${parallel.length} files)`, ['--parallel', '--jobs', String(jobs), ...parallel]));
+if (serial.length > 0) results.push(await pass(`serial pass (${serial.length} files)`, serial));
+
+console.log('');
+for (const r of results) console.log(`suite: ${r.name}: ${r.passing} passing, ${r.failing} failing, ${r.pending} pending in ${minutes(r.seconds)}`);
+const skipped = new Set(results.flatMap((r) => [...r.skipped]));
+for (const s of skipped) console.log(`suite: skipped: ${s}`);
+const sum = (k) => results.reduce((n, r) => n + r[k], 0);
+console.log(`suite: ${sum('passing')} passing, ${sum('failing')} failing, ${sum('pending')} pending in ${minutes(Math.round((Date.now() - started) / 1000))}`);
+process.exit(results.some((r) => r.failed) ? 1 : 0);
