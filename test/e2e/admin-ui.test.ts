@@ -5,7 +5,6 @@
  * escaped, and actions from another origin are refused. Screenshots go to
  * test-artifacts/admin-ui/.
  */
-import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect } from 'chai';
@@ -14,8 +13,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { callTool, connectHttp, eventually, freePort, ROOT, startSwitchboard, stdioServer, TEST_SERVER, type Running } from '../support/harness.js';
 import { PING_TWICE } from '../fixtures/workflows.js';
+import { chromiumOrFail } from '../support/browser.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SHOTS = join(ROOT, 'test-artifacts', 'admin-ui');
 
 describe('admin UI in a browser', function () {
@@ -26,7 +25,7 @@ describe('admin UI in a browser', function () {
   let page: Page;
 
   before(async function () {
-    if (!existsSync(CHROMIUM)) this.skip(); // .ci/run installs Debian's chromium; without it there is no browser to drive
+    const executablePath = chromiumOrFail(this);
     const port = await freePort();
     admin = `http://127.0.0.1:${port}`;
     sb = await startSwitchboard({
@@ -35,7 +34,7 @@ describe('admin UI in a browser', function () {
       'workflows/ping-twice.yaml': PING_TWICE,
     });
     await mkdir(SHOTS, { recursive: true });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
+    browser = await chromium.launch({ executablePath, args: ['--no-sandbox', '--disable-gpu'] });
     page = await browser.newPage({ viewport: { width: 390, height: 844 } });
   });
   after(async () => {
