@@ -95,10 +95,20 @@ describe('hot reload of mcpservers/*.yaml while a client keeps calling', () => {
   });
 });
 
-describe('hot reload of folders created after start-up (a first run)', () => {
+describe('hot reload of folders created after start-up (a first run)', function () {
+  // Each step waits for its condition: a new folder's watch, a reload, a server's start. The
+  // first test waits twice; at 15 s each, their sum met mocha's 30 s for the whole test, and
+  // on a loaded machine (the suite's parallel workers, other work beside it) the test failed
+  // where it passed alone. The waits have room, and the tests a timeout above their sum.
+  const WAIT_MS = 45_000;
+  this.timeout(2 * WAIT_MS + 15_000);
   let parent: string;
   let sb: Running;
   let client: Client;
+  /** A wait that ran out says what the server logged meanwhile (did it see the file at all?). */
+  const withLog = (err: Error): never => {
+    throw new Error(`${err.message}\nserver log:\n${sb.logs()}`);
+  };
 
   before(async () => {
     parent = await mkdtemp(join(tmpdir(), 'switchboard-first-run-'));
@@ -118,16 +128,16 @@ describe('hot reload of folders created after start-up (a first run)', () => {
     await eventually(
       () => names(client),
       (n) => n.includes('x_late_ping'),
-      15_000,
-      20,
-    );
+      WAIT_MS,
+      100,
+    ).catch(withLog);
     await atomicWrite(join(sb.configDir, 'mcpservers', 'late.yaml'), stdioServer('late', TEST_SERVER, [], 'toolPrefix: later\n'));
     await eventually(
       () => names(client),
       (n) => n.includes('x_later_ping') && !n.includes('x_late_ping'),
-      15_000,
-      20,
-    );
+      WAIT_MS,
+      100,
+    ).catch(withLog);
   });
 
   it('loads a workflow from a workflows/ folder made after start-up', async () => {
@@ -139,9 +149,9 @@ describe('hot reload of folders created after start-up (a first run)', () => {
     await eventually(
       () => names(client),
       (n) => n.includes('workflow_hello'),
-      15_000,
-      20,
-    );
+      WAIT_MS,
+      100,
+    ).catch(withLog);
   });
 
   it('forgets a server when its whole folder is removed', async () => {
@@ -149,8 +159,8 @@ describe('hot reload of folders created after start-up (a first run)', () => {
     await eventually(
       () => names(client),
       (n) => !n.some((t) => t.startsWith('x_later_')),
-      15_000,
-      20,
-    );
+      WAIT_MS,
+      100,
+    ).catch(withLog);
   });
 });
