@@ -38,6 +38,14 @@ const SERIAL = [
   // work that other workers slow past the bound (measured: 4 of its tests failed beside six
   // workers, 1 beside four).
   'packages/gotpl/test/value-budget',
+  // Measured failing beside four workers, each on a time: adversarial templates within their
+  // budget; which of two template limits trips first (iterations or time); a status Lease
+  // taken over within 29-45 s (62.8 s); a cached session's Redis keys still live after 1,000
+  // calls (expired: 66 round trips where 3 are allowed).
+  'test/fuzz/template-adversarial',
+  'test/workflows/reference-records',
+  'test/e2e/kubernetes',
+  'test/e2e/cluster-sessions',
 ];
 
 // The slowest files of the parallel pass (each starts several processes: replicas, redis-server,
@@ -48,8 +56,6 @@ const SLOW_FIRST = [
   'test/e2e/kubernetes-replicas',
   'test/e2e/cluster-shared-keys',
   'test/e2e/cli-client',
-  'test/e2e/kubernetes',
-  'test/e2e/cluster-sessions',
   'test/e2e/newcomer',
   'test/e2e/kubernetes-writes-as-caller',
   'test/e2e/cluster-subscriptions',

@@ -47,7 +47,8 @@ async function names(client: Client): Promise<string[]> {
 }
 
 function run(...args: string[]): { status: number | null; output: string } {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 20_000 });
+  // A bound for a command that hangs: `--help` alone took 29 s on a loaded two-core machine.
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 45_000 });
   return { status: r.status, output: `${r.stdout}${r.stderr}` };
 }
 
@@ -174,7 +175,7 @@ describe('authorization-cedar: Cedar policies decide what each person sees and c
 });
 
 describe('authorization-cedar: an invalid policy at startup', function () {
-  this.timeout(30_000);
+  this.timeout(60_000);
   const BROKEN = ['plugins:', '  authorization-cedar: true'].join('\n');
   let dir: string;
 

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { callTool, CLI, connectHttp, eventually, makeConfigDir, startSwitchboard, stdioServer, TEST_SERVER, text } from '../support/harness.js';
 
 function run(...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 20_000 });
+  // A bound for a command that hangs: `--help` alone took 29 s on a loaded two-core machine.
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 45_000 });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

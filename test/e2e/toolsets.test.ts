@@ -225,8 +225,8 @@ describe('toolsets: presets and X-Service-Toolset, enforced on execution', () =>
     const n = await eventually(
       () => names(),
       (x) => x.includes('x_late_ping'),
-      2000,
-      20,
+      15_000,
+      50,
     );
     expect(n.every((t) => t.startsWith('x_late_'))).to.equal(true);
   });
@@ -237,8 +237,8 @@ describe('toolsets: presets and X-Service-Toolset, enforced on execution', () =>
     const n = await eventually(
       () => names(),
       (x) => x.length === 1,
-      2000,
-      20,
+      15_000,
+      50,
     );
     expect(n).to.deep.equal(['x_fx_ping']);
   });
