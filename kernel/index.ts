@@ -172,6 +172,7 @@ export type { AdvertisedTransport, HttpService, RawHandler } from './contracts/h
 export type {
   ContentChange,
   LifecycleState,
+  ListedTool,
   ServiceHealth,
   ServiceState,
   ServiceStatus,

@@ -263,6 +263,8 @@ export interface McpServerDefinition {
   stderrLogLevel: 'debug' | 'info' | 'warn' | 'off';
   suspended: boolean;
   restartRequestedAt?: string;
+  /** Tools switched off, by their names on the server: left out of the catalogue (and so of every toolset, listing and search). */
+  disabledTools?: string[];
   /** Several servers run as one: their tools shown once, with an argument choosing the instance. */
   family?: { name: string; instanceArg: string };
   backoff: { initialSeconds: number; maxSeconds: number };

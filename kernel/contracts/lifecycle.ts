@@ -35,8 +35,17 @@ export interface UpstreamRegistry extends UpstreamContent, SignInTargets {
   restart(name: string): Promise<ServiceStatus>;
   /** Number of servers currently connected. */
   connectedCount(): number;
-  /** Tools the server contributes right now (0 when not connected). */
+  /** Tools the server contributes right now (0 when not connected; switched-off tools not counted). */
   toolCount(name: string): number;
+  /** Every tool the server listed last, under its own name, switched-off ones included and marked (the admin UI's switches). */
+  listedTools(name: string): ListedTool[];
+}
+
+/** A tool as its server lists it, and whether the definition switches it off (`disabledTools`). */
+export interface ListedTool {
+  name: string;
+  description: string;
+  disabled: boolean;
 }
 
 /** A resource an upstream serves, with the server it came from. */

@@ -53,6 +53,7 @@ const DEFAULTS: Partial<Record<keyof McpServerDefinition, unknown>> = {
   maxMessageBytes: 33554432,
   stderrLogLevel: 'debug',
   suspended: false,
+  disabledTools: [],
   backoff: { initialSeconds: 1, maxSeconds: 300 },
 };
 

@@ -68,6 +68,11 @@ const FIELDS = {
   autoStart: { type: 'boolean' },
   suspended: { type: 'boolean', description: 'true stops the server and keeps it stopped; false resumes it.' },
   restartRequestedAt: { type: 'string', description: 'RFC 3339 timestamp; a newer value restarts the server once.' },
+  disabledTools: {
+    type: 'array',
+    items: { type: 'string' },
+    description: 'Tools switched off, by their names on the server (not x_<server>_...); the whole list is replaced on update, [] switches every tool back on.',
+  },
   auth: AUTH_FIELD,
 };
 
@@ -76,7 +81,22 @@ function pick<K extends keyof typeof FIELDS>(...keys: K[]): Pick<typeof FIELDS, 
 }
 
 /** The fields of a definition as create and validate take them. */
-const DEFINITION = pick('name', 'type', 'description', 'toolPrefix', 'command', 'args', 'url', 'env', 'headers', 'timeout', 'callTimeout', 'autoStart', 'auth');
+const DEFINITION = pick(
+  'name',
+  'type',
+  'description',
+  'toolPrefix',
+  'command',
+  'args',
+  'url',
+  'env',
+  'headers',
+  'timeout',
+  'callTimeout',
+  'autoStart',
+  'disabledTools',
+  'auth',
+);
 
 export function mcpServerTools(kernel: KernelApi, prefix: string): ToolDefinition[] {
   const store = () => kernel.services.get('store');
@@ -206,6 +226,7 @@ export function mcpServerTools(kernel: KernelApi, prefix: string): ToolDefinitio
         'autoStart',
         'suspended',
         'restartRequestedAt',
+        'disabledTools',
         'auth',
       ),
       required: ['name'],

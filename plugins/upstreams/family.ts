@@ -16,7 +16,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { JsonSchemaObject, ToolAnnotations, ToolDefinition } from '../../kernel/index.js';
 import type { UpstreamConnection } from './connection.js';
 import { familyInvoker } from './family-routing.js';
-import { memberInvoker, taskSupportOf, toolDefinitions } from './tool-definitions.js';
+import { enabledTools, memberInvoker, taskSupportOf, toolDefinitions } from './tool-definitions.js';
 
 /** A member's tool that fell back to the member's own name, and why. `tool: '*'` is every tool of the member. */
 export interface FamilyRefusal {
@@ -72,7 +72,7 @@ export function familySurface(family: string, members: readonly UpstreamConnecti
   if (!instanceArg) return { tools: [], refused: [] };
   const offers = new Map<string, Offer[]>();
   for (const member of live) {
-    for (const tool of member.tools) {
+    for (const tool of enabledTools(member, member.tools)) {
       const list = offers.get(tool.name);
       if (list) list.push({ member, tool });
       else offers.set(tool.name, [{ member, tool }]);

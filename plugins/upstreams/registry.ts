@@ -16,6 +16,7 @@ import {
   type Owner,
   type RequestContext,
   type LifecycleState,
+  type ListedTool,
   type ServiceStatus,
   type SignInStatus,
   type SignInTarget,
@@ -29,7 +30,7 @@ import { authMode } from '../../lib/server-auth/auth-mode.js';
 import { UpstreamConnection } from './connection.js';
 import type { ToolListLimits } from './tool-limits.js';
 import { FamilyCatalogue } from './family-catalogue.js';
-import { promptEntries, toolDefinitions } from './tool-definitions.js';
+import { enabledTools, promptEntries, toolDefinitions } from './tool-definitions.js';
 import { unavailable } from './unavailable.js';
 import { SignInGate } from './sign-in-gate.js';
 import { SignInView } from './sign-in-view.js';
@@ -138,7 +139,8 @@ export class Upstreams implements UpstreamRegistry {
         pending.push(conn.start());
       } else if (connectionKey(before) !== connectionKey(def) || (def.restartRequestedAt && def.restartRequestedAt !== before.restartRequestedAt)) {
         if (conn.state !== 'stopped') pending.push(conn.restart());
-      } else if (before.toolPrefix !== def.toolPrefix) {
+      } else if (before.toolPrefix !== def.toolPrefix || JSON.stringify(before.disabledTools ?? []) !== JSON.stringify(def.disabledTools ?? [])) {
+        // Names or switched-off tools: the same connection, its tools published again.
         this.publish(conn);
       }
     }
@@ -374,7 +376,14 @@ export class Upstreams implements UpstreamRegistry {
 
   toolCount(name: string): number {
     const c = this.conns.get(name);
-    return c && c.state === 'running' ? c.tools.length : 0;
+    return c && c.state === 'running' ? enabledTools(c, c.tools).length : 0;
+  }
+
+  listedTools(name: string): ListedTool[] {
+    const c = this.conns.get(name);
+    if (!c) return [];
+    const off = new Set(c.def.disabledTools);
+    return c.tools.map((t) => ({ name: t.name, description: t.description ?? t.title ?? '', disabled: off.has(t.name) }));
   }
 
   /**

@@ -40,9 +40,22 @@ export function memberInvoker(conn: UpstreamConnection, tool: Tool): ToolInvoker
   return invoker(support, (args, call, asTask) => (asTask ? conn.callToolTask(original, args, call) : conn.callTool(original, args, call)));
 }
 
+/**
+ * `tools` without those the definition switches off (`disabledTools`, by their names on the
+ * server). Filtered where tools enter the catalogue, so every toolset, listing and search
+ * follows without a check of its own, and a call to one is refused as for an unknown tool.
+ */
+export function enabledTools(conn: UpstreamConnection, tools: readonly Tool[]): readonly Tool[] {
+  const off = conn.def.disabledTools;
+  if (!off?.length) return tools;
+  const set = new Set(off);
+  return tools.filter((t) => !set.has(t.name));
+}
+
 /** `conn`'s tools, or `tools` listed for it elsewhere (a signed-in owner's connection) run by `run`. */
-export function toolDefinitions(conn: UpstreamConnection, tools: readonly Tool[] = conn.tools, run?: ToolRunner): ToolDefinition[] {
+export function toolDefinitions(conn: UpstreamConnection, listedTools: readonly Tool[] = conn.tools, run?: ToolRunner): ToolDefinition[] {
   if (!listed(conn)) return [];
+  const tools = enabledTools(conn, listedTools);
   // A signed-in owner's connection is asked at call time (it falls back to a plain call when its server runs no tasks).
   const serverRunsTasks = run !== undefined || conn.runsToolTasks;
   return tools.map((tool: Tool) => {
