@@ -27,6 +27,8 @@ export const BUILT_IN_PLUGINS: readonly PluginModule[] = [
   { name: 'tasks', load: () => import('../plugins/tasks/index.js') },
   { name: 'limits', load: () => import('../plugins/limits/index.js') },
   { name: 'metrics-otel', load: () => import('../plugins/metrics-otel/index.js') },
+  // The import command's reader as a service, for the admin UI's paste form.
+  { name: 'client-config', load: () => import('./client-config-plugin.js') },
   { name: 'admin-ui', load: () => import('../plugins/admin-ui/index.js') },
   { name: 'toolsets', load: () => import('../plugins/toolsets/index.js') },
   // Semantic search's models (each does nothing unless its `embedder.*` setting is there): before meta-tools, which ranks with them.

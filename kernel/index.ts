@@ -169,6 +169,7 @@ export type {
   StepStatus,
 } from './contracts/executions.js';
 export type { AdvertisedTransport, HttpService, RawHandler } from './contracts/http.js';
+export type { ClientConfigRead, ClientConfigReader, ImportedServer } from './contracts/client-config.js';
 export type {
   ContentChange,
   LifecycleState,

@@ -6,6 +6,7 @@
  */
 import type { Authorizer } from './contracts/authorization.js';
 import type { Broadcast } from './contracts/broadcast.js';
+import type { ClientConfigReader } from './contracts/client-config.js';
 import type { CallerTokens, GrantStore, RequestAuthenticator } from './contracts/auth.js';
 import type { Embedder } from './contracts/embedder.js';
 import type { EventJournalFactory, EventLog } from './contracts/events.js';
@@ -69,6 +70,8 @@ export interface Services {
   'workflow-availability': WorkflowAvailability;
   /** Texts to vectors for semantic tool search (embedder-openai, embedder-static); absent: filter_tools ranks lexically. */
   embedder: Embedder;
+  /** IDE configuration snippets read as `switchboard import` reads them (client-config), for the admin UI's paste form. */
+  'client-config': ClientConfigReader;
 }
 
 /** A service's name, as plugins declare it (`provides`, `needs`, `uses`). */
