@@ -10,13 +10,28 @@
 import { createServer, type Server } from 'node:http';
 import Koa from 'koa';
 import Router from '@koa/router';
-import { audit, authorizerOf, definePlugin, describePrincipal, isLoopback, peerPrincipal, type Resource } from '../../kernel/index.js';
+import {
+  audit,
+  authorizerOf,
+  definePlugin,
+  describePrincipal,
+  ForbiddenError,
+  isLoopback,
+  peerPrincipal,
+  type Principal,
+  type Resource,
+} from '../../kernel/index.js';
 import { hostCheck } from '../../lib/net/allowed-hosts.js';
 import { closeListener, listen } from '../../lib/net/listener.js';
 import { readTimeouts } from '../../lib/net/read-timeouts.js';
-import { html, page, type Html } from './html.js';
+import { html, notFound, page, type Html } from './html.js';
+import { FormError } from './form-body.js';
+import { coreCall, registerServerActions } from './server-actions.js';
+import { ToolCalls } from './tool-calls.js';
+import { Settling } from './settled.js';
 import { escape } from '../../lib/html.js';
-import { executionPage, executionsPage, serverPage, serversPage, sessionPage, sessionsPage } from './pages.js';
+import { executionPage, executionsPage, sessionPage, sessionsPage } from './pages.js';
+import { serverPage, serversPage } from './server-pages.js';
 
 /**
  * Why a state-changing request is not one of the admin pages' own, or undefined when it is.
@@ -50,37 +65,33 @@ export default definePlugin({
     let server: Server | undefined;
 
     const router = new Router();
-    const show = (ctx: Koa.Context, body: Html | undefined, what: string) => {
-      if (!body) {
-        ctx.status = 404;
-        ctx.type = 'html';
-        ctx.body = page('Not found', html`<p>${what} does not exist (any more).</p>`).text;
-        return;
-      }
+    const calls = new ToolCalls(kernel);
+    const show = (ctx: Koa.Context, body: Html | undefined, what: string, status = 200) => {
       ctx.type = 'html';
       ctx.set('cache-control', 'no-store');
+      if (!body) {
+        ctx.status = 404;
+        ctx.body = notFound(what).text;
+        return;
+      }
+      ctx.status = status;
       // The one way out for every page: whatever a server, a run or a step said is scrubbed
       // of known secrets as the page leaves, looked for as the page escapes them.
       ctx.body = kernel.secrets.scrubEncoded(body.text, escape);
     };
+    const done = (ctx: Koa.Context) => (typeof ctx.query.done === 'string' ? ctx.query.done : undefined);
     router.get(['/', '/sessions'], (ctx) => show(ctx, sessionsPage(kernel), ''));
     router.get('/sessions/:id', (ctx) => {
       const s = kernel.sessions.get(ctx.params.id!);
-      show(ctx, s && sessionPage(kernel, s), `Session ${ctx.params.id}`);
+      show(ctx, s && sessionPage(kernel, s, done(ctx)), `Session ${ctx.params.id}`);
     });
-    router.get('/mcps', (ctx) => show(ctx, serversPage(kernel), ''));
-    router.get('/mcps/:name', (ctx) => show(ctx, serverPage(kernel, ctx.params.name!), `Server ${ctx.params.name}`));
+    router.get('/mcps', (ctx) => show(ctx, serversPage(kernel, done(ctx)), ''));
+    router.get('/mcps/:name', (ctx, next) =>
+      ctx.params.name === 'new' ? next() : show(ctx, serverPage(kernel, ctx.params.name!, done(ctx)), `Server ${ctx.params.name}`),
+    );
     router.get('/executions', async (ctx) => show(ctx, await executionsPage(kernel), ''));
     router.get('/executions/:id', async (ctx) => show(ctx, await executionPage(kernel, ctx.params.id!), `Run ${ctx.params.id}`));
 
-    const reconnect = async (ctx: Koa.Context, name: string, back: string) => {
-      const upstreams = kernel.services.find('upstreams');
-      if (!upstreams?.status(name)) return show(ctx, undefined, `Server ${name}`);
-      log.info(`admin: reconnecting '${name}'`);
-      // The page comes back at once; the server's state shows the reconnect progressing.
-      void upstreams.restart(name).catch((err: unknown) => log.warn(`admin: reconnecting '${name}' failed: ${(err as Error).message}`));
-      ctx.redirect(back);
-    };
     router.post('/sessions/:id/delete', async (ctx) => {
       const s = kernel.sessions.get(ctx.params.id!);
       if (!s) return show(ctx, undefined, `Session ${ctx.params.id}`);
@@ -88,9 +99,15 @@ export default definePlugin({
       await s.server.close();
       ctx.redirect('/sessions');
     });
-    // A reconnect from a session's page reconnects the server's shared connection (signed-in connections reconnect on their next call).
-    router.post('/sessions/:id/servers/:name/reconnect', (ctx) => reconnect(ctx, ctx.params.name!, `/sessions/${encodeURIComponent(ctx.params.id!)}`));
-    router.post('/mcps/:name/reconnect', (ctx) => reconnect(ctx, ctx.params.name!, `/mcps/${encodeURIComponent(ctx.params.name!)}`));
+    // A reconnect from a session's page reconnects the server's shared connection (signed-in
+    // connections reconnect on their next call), as core_service_restart does: it answers once
+    // the server is back, so the page shows where it ended up.
+    router.post('/sessions/:id/servers/:name/reconnect', async (ctx) => {
+      const back = `/sessions/${encodeURIComponent(ctx.params.id!)}`;
+      const outcome = await coreCall(calls, ctx, 'core_service_restart', { name: ctx.params.name! });
+      ctx.redirect(`${back}?done=${outcome.ok ? 'reconnected' : 'reconnect-failed'}`);
+    });
+    registerServerActions(router, { kernel, log, calls, settling: new Settling(kernel), show });
     // Grants of the OAuth client: every owner's, for one server or for all; their connections close and their sessions hear it.
     const dropGrants = async (ctx: Koa.Context, servers: string[]) => {
       const credentials = kernel.services.find('upstream-credentials');
@@ -138,6 +155,18 @@ export default definePlugin({
     // by address: on a loopback listener a loopback peer is the local administrator; any other
     // caller (on a wider bind, every caller) is anonymous, refused by the built-in roles.
     app.use(async (ctx, next) => {
+      try {
+        await next();
+      } catch (err) {
+        // A form too large or of another type, or an action the caller's principal cannot take here.
+        const status = err instanceof FormError ? err.status : err instanceof ForbiddenError ? 403 : undefined;
+        if (status === undefined) throw err;
+        // The rest of a body too large is not read: the connection cannot carry another request.
+        if (status === 413) ctx.set('connection', 'close');
+        show(ctx, page('Not done', html`<p class="bad" role="alert">${(err as Error).message}</p>`), '', status);
+      }
+    });
+    app.use(async (ctx, next) => {
       const principal = peerPrincipal(ctx.req.socket.remoteAddress, 'streamable-http', settings().bindAddress);
       const operation = ctx.method === 'GET' || ctx.method === 'HEAD' ? 'view' : 'act';
       const decision = authorizerOf(kernel).decide(principal, 'admin', ADMIN_UI, { operation });
@@ -147,6 +176,7 @@ export default definePlugin({
         ctx.body = `Forbidden: ${describePrincipal(principal)} may not use the admin UI: ${decision.reason} [rule: ${decision.rule}]`;
         return;
       }
+      (ctx.state as { principal: Principal }).principal = principal;
       await next();
     });
     app.use(async (ctx, next) => {
@@ -163,6 +193,10 @@ export default definePlugin({
       await next();
     });
     app.use(router.routes()).use(router.allowedMethods());
+    // Any other path: the styled page, not Koa's bare "Not Found".
+    app.use((ctx) => {
+      if (ctx.status === 404 && ctx.body === undefined) show(ctx, undefined, `The page ${ctx.path.slice(0, 200)}`);
+    });
 
     return {
       async start() {

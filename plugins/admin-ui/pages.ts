@@ -1,10 +1,10 @@
 /**
  * The admin pages: sessions (who, since when, through what), servers (state, health,
- * tools, backoff, last error) and workflow runs with a step timeline. Read-only; actions
- * are forms posting to actions.ts.
+ * tools, backoff, last error) and workflow runs with a step timeline. Actions are forms
+ * posting to server-actions.ts.
  */
-import { isActiveState, type ExecutionRecord, type KernelApi, type Session, type ServiceState } from '../../kernel/index.js';
-import { age, html, page, postButton, type Html } from './html.js';
+import { isActiveState, type ExecutionRecord, type KernelApi, type Session } from '../../kernel/index.js';
+import { flash, html, page, postButton, when, type Html } from './html.js';
 
 const enc = encodeURIComponent;
 
@@ -24,9 +24,9 @@ export function sessionsPage(kernel: KernelApi): Html {
       html`<tr>
         <td><a href="/sessions/${enc(s.id)}">${s.id.slice(0, 8)}…</a></td>
         <td>${s.clientInfo ? `${s.clientInfo.name} ${s.clientInfo.version}` : ''}</td>
-        <td>${who(s)}</td>
-        <td>${s.transport}</td>
-        <td>${age(s.createdAt)}</td>
+        <td class="opt">${who(s)}</td>
+        <td class="opt">${s.transport}</td>
+        <td>${when(s.createdAt)}</td>
         <td class="opt">${servers.length}</td>
         <td>${postButton(`/sessions/${enc(s.id)}/delete`, 'End', true)}</td>
       </tr>`,
@@ -40,11 +40,11 @@ export function sessionsPage(kernel: KernelApi): Html {
               <tr>
                 <th>Session</th>
                 <th>Client</th>
-                <th>Identity</th>
-                <th>Transport</th>
-                <th>Age</th>
+                <th class="opt">Identity</th>
+                <th class="opt">Transport</th>
+                <th>Opened</th>
                 <th class="opt">Servers</th>
-                <th></th>
+                <th><span class="muted">Action</span></th>
               </tr>
             </thead>
             <tbody>
@@ -56,11 +56,12 @@ export function sessionsPage(kernel: KernelApi): Html {
   );
 }
 
-export function sessionPage(kernel: KernelApi, s: Session): Html {
+export function sessionPage(kernel: KernelApi, s: Session, done?: string): Html {
   const servers = runningServers(kernel);
   return page(
     `Session ${s.id.slice(0, 8)}`,
-    html`<dl>
+    html`${flash(done)}
+      <dl>
         <dt>Id</dt>
         <dd>${s.id}</dd>
         <dt>Client</dt>
@@ -70,7 +71,7 @@ export function sessionPage(kernel: KernelApi, s: Session): Html {
         <dt>Transport</dt>
         <dd>${s.transport}</dd>
         <dt>Opened</dt>
-        <dd>${s.createdAt.toISOString()} (${age(s.createdAt)} ago)</dd>
+        <dd>${when(s.createdAt)}</dd>
         <dt>Log level</dt>
         <dd>${s.logLevel ?? 'all'}</dd>
       </dl>
@@ -94,98 +95,6 @@ export function sessionPage(kernel: KernelApi, s: Session): Html {
   );
 }
 
-function stateClass(state: ServiceState): string {
-  return isActiveState(state) ? 'good' : state === 'failed' || state === 'unreachable' || state === 'auth_required' ? 'bad' : '';
-}
-
-export function serversPage(kernel: KernelApi): Html {
-  const upstreams = kernel.services.find('upstreams');
-  const list = upstreams?.list() ?? [];
-  const rows = list.map(
-    (s) =>
-      html`<tr>
-        <td><a href="/mcps/${enc(s.name)}">${s.name}</a></td>
-        <td class="${stateClass(s.state)}">${s.state}</td>
-        <td>${s.health}</td>
-        <td>${upstreams!.toolCount(s.name)}</td>
-        <td class="opt">${s.nextRetryAfter ?? ''}</td>
-        <td class="opt bad">${s.error ?? ''}</td>
-        <td>${postButton(`/mcps/${enc(s.name)}/reconnect`, 'Reconnect')}</td>
-      </tr>`,
-  );
-  return page(
-    'Servers',
-    list.length
-      ? html`<div class="wrap">
-          <table>
-            <thead>
-              <tr>
-                <th>Server</th>
-                <th>State</th>
-                <th>Health</th>
-                <th>Tools</th>
-                <th class="opt">Next retry</th>
-                <th class="opt">Last error</th>
-                <th></th>
-              </tr>
-            </thead>
-            <tbody>
-              ${rows}
-            </tbody>
-          </table>
-        </div>`
-      : html`<p class="muted">No MCP server is registered.</p>`,
-  );
-}
-
-export function serverPage(kernel: KernelApi, name: string): Html | undefined {
-  const upstreams = kernel.services.find('upstreams');
-  const s = upstreams?.status(name);
-  if (!s) return undefined;
-  const tools = kernel.catalogue.all().filter((e) => e.server === name);
-  const meta = Object.entries(s.metadata);
-  return page(
-    `Server ${name}`,
-    html`<dl>
-        <dt>State</dt>
-        <dd class="${stateClass(s.state)}" id="state">${s.state}</dd>
-        <dt>Health</dt>
-        <dd>${s.health}</dd>
-        ${
-          s.nextRetryAfter
-            ? html`<dt>Next retry</dt>
-                <dd>${s.nextRetryAfter}</dd>`
-            : ''
-        }${
-          s.error
-            ? html`<dt>Last error</dt>
-                <dd class="bad">${s.error}</dd>`
-            : ''
-        }
-        ${meta.map(
-          ([k, v]) =>
-            html`<dt>${k}</dt>
-              <dd>${typeof v === 'string' ? v : JSON.stringify(v)}</dd>`,
-        )}
-      </dl>
-      <p>${postButton(`/mcps/${enc(name)}/reconnect`, 'Reconnect')}</p>
-      <h2>Tools (${tools.length})</h2>
-      <div class="wrap">
-        <table>
-          <tbody>
-            ${tools.map(
-              (t) =>
-                html`<tr>
-                  <td>${t.name}</td>
-                  <td>${t.summary}</td>
-                </tr>`,
-            )}
-          </tbody>
-        </table>
-      </div>`,
-  );
-}
-
 export async function executionsPage(kernel: KernelApi): Promise<Html> {
   const history = kernel.services.find('executions');
   const { executions } = (await history?.list({ limit: 100, offset: 0 })) ?? { executions: [] };
@@ -195,7 +104,7 @@ export async function executionsPage(kernel: KernelApi): Promise<Html> {
         <td><a href="/executions/${enc(e.execution_id)}">${e.execution_id.slice(0, 8)}…</a></td>
         <td>${e.workflow_name}</td>
         <td class="${e.status === 'completed' ? 'good' : e.status === 'running' ? '' : 'bad'}">${e.status}</td>
-        <td class="opt">${e.started_at}</td>
+        <td class="opt">${when(e.started_at)}</td>
         <td>${e.duration_ms === undefined ? '' : `${e.duration_ms} ms`}</td>
       </tr>`,
   );
@@ -269,7 +178,7 @@ export async function executionPage(kernel: KernelApi, id: string): Promise<Html
         <dt>Status</dt>
         <dd>${e.status}</dd>
         <dt>Started</dt>
-        <dd>${e.started_at}</dd>
+        <dd>${when(e.started_at)}</dd>
         <dt>Duration</dt>
         <dd>${e.duration_ms ?? '…'} ms</dd>
         ${

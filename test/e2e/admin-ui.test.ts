@@ -69,7 +69,9 @@ describe('admin UI in a browser', function () {
     const row = page.locator('tr', { hasText: 'tools' });
     expect(await row.locator('td').nth(1).textContent()).to.equal('running');
     await row.getByRole('button', { name: 'Reconnect' }).click();
-    await page.waitForURL(`${admin}/mcps/tools`);
+    // The reconnect answers once the server is back: the page shows where it ended up.
+    await page.waitForURL(`${admin}/mcps/tools?done=reconnected`);
+    expect(await page.locator('#state').textContent()).to.equal('running');
     const client = await connectHttp(sb.url);
     const seen = await eventually(
       async () =>

@@ -8,7 +8,18 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { callTool, connectHttp, connectHttpWithHeaders, errorCode, eventually, meta, startSwitchboard, stdioServer, TEST_SERVER, type Running } from '../support/harness.js';
+import {
+  callTool,
+  connectHttp,
+  connectHttpWithHeaders,
+  errorCode,
+  eventually,
+  meta,
+  startSwitchboard,
+  stdioServer,
+  TEST_SERVER,
+  type Running,
+} from '../support/harness.js';
 
 async function names(client: Client, args: Record<string, unknown> = {}): Promise<string[]> {
   return (await meta<{ tools: { name: string }[] }>(client, 'filter_tools', { pattern: 'x_calc_*', limit: 50, ...args })).tools.map((t) => t.name);
@@ -43,7 +54,9 @@ describe('disabledTools: switching single tools of a server off', function () {
     expect(all).to.include('x_calc_add').and.not.include('x_calc_ping');
     const { client: scoped, setHeaders } = await connectHttpWithHeaders(sb.url);
     setHeaders({ 'X-Service-Toolset': 'preset:calc-only' });
-    expect(await names(scoped)).to.include('x_calc_add').and.not.include('x_calc_ping');
+    expect(await names(scoped))
+      .to.include('x_calc_add')
+      .and.not.include('x_calc_ping');
     await scoped.close();
     const refused = await callTool(client, 'x_calc_ping');
     expect(errorCode(refused)).to.equal('TOOL_NOT_FOUND');
