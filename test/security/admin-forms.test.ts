@@ -70,7 +70,7 @@ describe('security: the admin UI forms', function () {
       body: chunks,
       duplex: 'half',
       headers: { origin: admin, 'content-type': 'application/x-www-form-urlencoded' },
-    } as RequestInit);
+    });
     expect(streamed.status).to.equal(413);
     const json = await post('/mcps', JSON.stringify({ type: 'stdio', name: 'j', command: 'node' }), { 'content-type': 'application/json' });
     expect(json.status).to.equal(415);
