@@ -167,6 +167,32 @@ function timeline(e: ExecutionRecord): Html {
   </div>`;
 }
 
+/** A value as indented JSON, wrapped to the page (results can be long: scrolled within). */
+function json(value: unknown): Html {
+  return html`<pre class="result">${JSON.stringify(value ?? {}, null, 2)}</pre>`;
+}
+
+/** Each step's arguments as rendered and its result or error, folded (a details element: no script). */
+function stepDetails(e: ExecutionRecord): Html {
+  const steps = [...e.steps, ...(e.rollback ?? [])];
+  return html`<h2>Step arguments and results</h2>
+    ${steps.map(
+      (s) =>
+        html`<details class="step">
+          <summary>${s.path ?? s.id} (${s.tool}): ${s.status}</summary>
+          <h3>Arguments</h3>
+          ${json(s.input ?? s.args)}
+          ${
+            s.error
+              ? html`<h3>Error</h3>
+                  <p class="bad">${s.error}</p>`
+              : html`<h3>Result</h3>
+                  ${json(s.result)}`
+          }
+        </details>`,
+    )}`;
+}
+
 export async function executionPage(kernel: KernelApi, id: string): Promise<Html | undefined> {
   const e = await kernel.services.find('executions')?.get(id);
   if (!e) return undefined;
@@ -187,8 +213,18 @@ export async function executionPage(kernel: KernelApi, id: string): Promise<Html
                 <dd class="bad">${e.error}</dd>`
             : ''
         }
+        <dt>Run by</dt>
+        <dd>${e.caller_name ?? e.caller ?? ''}</dd>
       </dl>
+      <h2>Inputs</h2>
+      ${json(e.input)}
       <h2>Steps</h2>
-      ${timeline(e)}`,
+      ${timeline(e)} ${stepDetails(e)}
+      ${
+        e.result !== undefined
+          ? html`<h2>Result</h2>
+              ${json(e.result)}`
+          : ''
+      }`,
   );
 }

@@ -98,6 +98,10 @@ describe('admin UI in a browser', function () {
     await page.locator('a', { hasText: id.slice(0, 8) }).click();
     await page.waitForURL(`${admin}/executions/${id}`);
     expect(await page.locator('.timeline .bar.completed').count()).to.equal(2);
+    // Inputs, each step's rendered arguments and its result, folded per step (no script).
+    expect(await page.locator('details.step').count()).to.equal(2);
+    await page.locator('details.step summary').first().click();
+    expect(await page.locator('details.step').first().textContent()).to.match(/Arguments[\s\S]*Result[\s\S]*pong from/);
     await page.screenshot({ path: join(SHOTS, 'execution.png'), fullPage: true });
   });
 
