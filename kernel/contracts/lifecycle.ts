@@ -39,6 +39,8 @@ export interface UpstreamRegistry extends UpstreamContent, SignInTargets {
   toolCount(name: string): number;
   /** Every tool the server listed last, under its own name, switched-off ones included and marked (the admin UI's switches). */
   listedTools(name: string): ListedTool[];
+  /** The last lines a stdio server wrote on stderr (bounded), oldest first; empty for a remote server. */
+  stderrTail(name: string): string[];
 }
 
 /** A tool as its server lists it, and whether the definition switches it off (`disabledTools`). */

@@ -93,6 +93,14 @@ function toolSwitches(kernel: KernelApi, name: string): Html {
     </form>`;
 }
 
+/** The server's own words on stderr, newest last; the page is the refresh (a link, no script). */
+function stderrTail(kernel: KernelApi, name: string): Html {
+  const lines = kernel.services.find('upstreams')?.stderrTail(name) ?? [];
+  return html`<h2 id="log">Log (stderr, last ${lines.length} lines)</h2>
+    <p><a href="/mcps/${enc(name)}#log">Refresh</a></p>
+    ${lines.length ? html`<pre class="result" id="stderr">${lines.join('\n')}</pre>` : html`<p class="muted">Nothing written on stderr yet.</p>`}`;
+}
+
 export function serverPage(kernel: KernelApi, name: string, done?: string): Html | undefined {
   const upstreams = kernel.services.find('upstreams');
   const s = upstreams?.status(name);
@@ -139,6 +147,6 @@ export function serverPage(kernel: KernelApi, name: string, done?: string): Html
         ${def.suspended ? postButton(`/mcps/${enc(name)}/resume`, 'Resume') : postButton(`/mcps/${enc(name)}/suspend`, 'Suspend')}
         <a href="/mcps/${enc(name)}/delete" class="bad">Delete…</a>
       </div>
-      ${toolSwitches(kernel, name)}`,
+      ${toolSwitches(kernel, name)} ${def.type === 'stdio' ? stderrTail(kernel, name) : ''}`,
   );
 }

@@ -9,6 +9,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { CallContext, JsonObject, Logger, McpServerDefinition, ServiceHealth, LifecycleState, ServiceStatus } from '../../kernel/index.js';
 import { signInChallenge } from './client/auth-challenge.js';
+import { StderrTail } from './stderr-tail.js';
 import { buildTransport } from './client/build-transport.js';
 import { ChildProcessTransport } from './client/child-process-transport.js';
 import { ClientRelay } from './client/client-relay.js';
@@ -37,6 +38,8 @@ export class UpstreamConnection implements ServedLists {
   resources: Resource[] = [];
   resourceTemplates: ResourceTemplate[] = [];
   prompts: Prompt[] = [];
+  /** The last lines the server wrote on stderr (stdio), across restarts. */
+  readonly stderr = new StderrTail();
   /** Set while connected. */
   private connected: UpstreamClient | undefined;
   private wanted = false;
@@ -173,6 +176,7 @@ export class UpstreamConnection implements ServedLists {
         onSecret: (value) => events.onSecret(value),
         outbound: () => events.outbound(),
         allowedEnv: () => events.allowedEnv(),
+        onStderrLine: (line) => this.stderr.push(line),
         ...(this.bearer ? { bearer: this.bearer } : {}),
       });
     } catch (err) {

@@ -379,6 +379,10 @@ export class Upstreams implements UpstreamRegistry {
     return c && c.state === 'running' ? enabledTools(c, c.tools).length : 0;
   }
 
+  stderrTail(name: string): string[] {
+    return this.conns.get(name)?.stderr.lines() ?? [];
+  }
+
   listedTools(name: string): ListedTool[] {
     const c = this.conns.get(name);
     if (!c) return [];

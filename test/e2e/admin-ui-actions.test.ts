@@ -143,6 +143,12 @@ describe('admin UI: managing servers and tools in a browser', function () {
     await shoot('tool');
   });
 
+  it("shows the server's stderr, bounded, on its page", async () => {
+    await callTool(client, 'x_calc_slow', { ms: 1 });
+    await page.goto(`${admin}/mcps/calc`);
+    expect(await page.locator('#stderr').textContent()).to.include('slow 1: started');
+  });
+
   it('suspends the server: it stops, its tools leave, the page says so', async () => {
     await page.goto(`${admin}/mcps/calc`);
     await page.getByRole('button', { name: 'Suspend' }).click();

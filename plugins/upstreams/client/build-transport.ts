@@ -25,6 +25,8 @@ export interface TransportNeeds {
   allowedEnv(): readonly string[];
   /** Set for a connection made with one owner's grant. */
   bearer?: BearerSource;
+  /** Each line a stdio server writes on stderr, whatever its log level (the admin UI's tail). */
+  onStderrLine?: (line: string) => void;
 }
 
 /** Rejects when a secret does not resolve or the outbound policy refuses the server's address. */
@@ -55,7 +57,7 @@ export async function buildTransport(d: McpServerDefinition, needs: TransportNee
       env: { ...getDefaultEnvironment(), ...env },
       cwd: needs.configPath,
       maxMessageBytes: d.maxMessageBytes,
-      onStderrLine: stderrLogger(d.stderrLogLevel, needs.log),
+      onStderrLine: withTail(stderrLogger(d.stderrLogLevel, needs.log), needs.onStderrLine),
     });
   }
   return remoteTransport(d, headers, needs.outbound(), needs.bearer);
@@ -65,4 +67,12 @@ export async function buildTransport(d: McpServerDefinition, needs: TransportNee
 function stderrLogger(level: McpServerDefinition['stderrLogLevel'], log: Logger): (line: string) => void {
   if (level === 'off') return () => undefined;
   return (line) => log[level](`stderr: ${line}`);
+}
+
+function withTail(logLine: (line: string) => void, tail: ((line: string) => void) | undefined): (line: string) => void {
+  if (!tail) return logLine;
+  return (line) => {
+    tail(line);
+    logLine(line);
+  };
 }
