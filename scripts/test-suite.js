@@ -46,6 +46,8 @@ const SERIAL = [
   'test/workflows/reference-records',
   'test/e2e/kubernetes',
   'test/e2e/cluster-sessions',
+  // /health within 100 ms while a code-mode script busy-loops to its CPU budget.
+  'test/e2e/code-mode',
 ];
 
 // The slowest files of the parallel pass (each starts several processes: replicas, redis-server,
