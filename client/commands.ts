@@ -44,8 +44,10 @@ export async function list(client: Client, what: Extract<ClientCommand, { comman
       return json
         ? JSON.stringify(servers, null, 2) + '\n'
         : table(
-            ['NAME', 'TYPE', 'STATE', 'HEALTH', 'TOOLS', 'AUTH'],
-            servers.map((s) => [str(s.name), str(s.type), str(s.state), str(s.health), str(s.tools), str((s.auth as Row | undefined)?.status)]),
+            // WHY is last and not cut: a reason says what to change, and is read whole.
+            ['NAME', 'TYPE', 'STATE', 'HEALTH', 'TOOLS', 'AUTH', 'WHY'],
+            servers.map((s) => [str(s.name), str(s.type), str(s.state), str(s.health), str(s.tools), str((s.auth as Row | undefined)?.status), str(s.reason)]),
+            Infinity,
           );
     }
     case 'workflows': {

@@ -183,7 +183,7 @@ export type {
   UpstreamResourceTemplate,
 } from './contracts/lifecycle.js';
 export type { CallEnd, SharedWriteDrop } from './contracts/observations.js';
-export { isActiveState, isStoppedState, reportedState, STATES_BY_TRANSPORT } from './service-states.js';
+export { isActiveState, isStoppedState, reportedState, resumeAdvice, STATES_BY_TRANSPORT } from './service-states.js';
 export type { OrchestratorSecrets } from './contracts/orchestrator-secrets.js';
 export type { ReplayGuard } from './contracts/replay.js';
 export type { SingleUseValues } from './contracts/single-use.js';

@@ -206,9 +206,11 @@ export class Kernel implements KernelApi {
         servers: this.services
           .find('upstreams')
           ?.list()
-          .filter((s) => s.service_type === 'MCPServer'),
+          .filter((s) => s.service_type === 'MCPServer')
+          .map((s) => ({ name: s.name, state: s.state, error: s.error, suspended: s.metadata.suspended === true })),
         configPath: this.options.configPath,
         configExisted,
+        servicePrefix: this.settings().aggregator.servicePrefix,
       }),
     );
   }

@@ -6,6 +6,7 @@
  * are, so code that asks "is it up?" asks isActiveState, never compares with `running`.
  */
 import type { LifecycleState, ServiceState } from './contracts/lifecycle.js';
+import { coreToolName } from './tools.js';
 
 /** The reported state of a server of `type` whose connection is in `state`. */
 export function reportedState(type: string, state: LifecycleState): ServiceState {
@@ -32,3 +33,12 @@ export const STATES_BY_TRANSPORT: { readonly local: readonly ServiceState[]; rea
   local: ['stopped', 'running', ...SHARED],
   remote: ['disconnected', 'connected', ...SHARED],
 };
+
+/**
+ * How a server suspended in its definition is resumed, said wherever it shows as down (the
+ * ready line, list_servers, a call to one of its tools): stopped alone does not tell a
+ * person it will stay so until they act.
+ */
+export function resumeAdvice(servicePrefix: string, name: string): string {
+  return `resume with ${coreToolName(servicePrefix, 'core_mcpserver_update')} ${JSON.stringify({ name, suspended: false })}, or remove 'suspended: true' from its file`;
+}

@@ -3,7 +3,8 @@
  * Problems fail it (exit 1). What is valid but would not run here, a stdio server whose
  * command is not on this machine's PATH, is a warning: check may run in CI on another machine
  * than serve, but a person checking their own setup must hear it before the server fails on
- * every retry. So is a bare interpreter or package runner in runtimeServers.allowedCommands:
+ * every retry; so is a `${VAR}` that is not set here or a `{fromFile}` that cannot be read. So is
+ * a bare interpreter or package runner in runtimeServers.allowedCommands:
  * valid, and a door to any program for whoever may create servers.
  */
 import { join } from 'node:path';
@@ -12,8 +13,10 @@ import { ConfigInvalidError, formatConfigProblem } from '../../kernel/errors.js'
 import { Kernel } from '../../kernel/kernel.js';
 import { createLogger } from '../../kernel/log.js';
 import { commandLine } from '../../kernel/config/command-line.js';
+import { resolveSecretValue, SecretUnresolvedError } from '../../kernel/secrets/secret-value.js';
 import { SETTINGS_FILE } from '../../kernel/config/pipeline.js';
 import type { ConfigSnapshot } from '../../kernel/config/snapshot.js';
+import type { McpServerDefinition } from '../../kernel/config/settings.js';
 import { commandFound } from '../../lib/process/find-command.js';
 import { unpinnedCodeRunners, unpinnedWarning } from '../../plugins/core-tools/allowed-commands.js';
 
@@ -27,6 +30,24 @@ function warnings(s: ConfigSnapshot): string[] {
       out.push(
         `${origin.file}: warning: command '${executable}' is not found on PATH (or relative to ${s.configPath}); server '${def.name}' would fail to start`,
       );
+    for (const problem of unresolved(def, s.configPath))
+      out.push(`${origin.file}: warning: ${problem}; server '${def.name}' would fail to start (and is not retried until its definition changes)`);
+  }
+  return out;
+}
+
+/** References in env and headers that do not resolve here: an unset `${VAR}`, an unreadable file. */
+function unresolved(def: McpServerDefinition, configPath: string): string[] {
+  const out: string[] = [];
+  for (const [field, map] of [['env', def.env] as const, ['headers', def.headers] as const]) {
+    for (const [key, value] of Object.entries(map)) {
+      try {
+        resolveSecretValue(value, `${field}.${key}`, { configPath, env: process.env });
+      } catch (err) {
+        if (err instanceof SecretUnresolvedError) out.push(err.message);
+        else throw err;
+      }
+    }
   }
   return out;
 }

@@ -19,6 +19,7 @@ import { readLists, watchLists, type ServedLists } from './lists.js';
 import { callFailures } from './call-failures.js';
 import type { ConnectionEvents } from './connection-events.js';
 import { serviceStatus } from './connection-status.js';
+import { lastingFailure } from './lasting-failure.js';
 import { RetrySchedule } from './retry-schedule.js';
 import { ToolListLimitError } from './tool-limits.js';
 
@@ -32,6 +33,10 @@ export class UpstreamConnection implements ServedLists {
   /** The WWW-Authenticate challenge of the 401 that put this server in auth_required. */
   challenge: string | undefined;
   lastRestartedAt: string | undefined;
+  /** Down for a reason no retry heals (lasting-failure.ts): tried again only when started or redefined. */
+  lasting = false;
+  /** The reason last said at WARN: a retry that fails the same way says it again only at debug. */
+  private warned: string | undefined;
   /** Set while restart() runs: its state changes are announced as part of a restart (events tell MCPServerRestarting from a first start). */
   restarting = false;
   tools: Tool[] = [];
@@ -85,6 +90,7 @@ export class UpstreamConnection implements ServedLists {
     this.wanted = true;
     if (this.state === 'running' || this.state === 'starting') return;
     this.retry.failures = 0;
+    this.lasting = false;
     await this.connect();
   }
 
@@ -96,6 +102,8 @@ export class UpstreamConnection implements ServedLists {
     this.setState('stopping');
     await this.disconnect();
     this.error = undefined;
+    this.lasting = false;
+    this.warned = undefined;
     this.health = 'unknown';
     this.setState('stopped');
   }
@@ -180,8 +188,8 @@ export class UpstreamConnection implements ServedLists {
         ...(this.bearer ? { bearer: this.bearer } : {}),
       });
     } catch (err) {
-      // An unresolvable secret (unset variable, unreadable file) is a failed start, retried on the backoff.
-      this.fail((err as Error).message);
+      // An unresolvable secret or a missing command is a lasting failure (lasting-failure.ts); the rest backs off.
+      this.fail((err as Error).message, lastingFailure(err));
       return;
     }
     const connected = await handshake(transport, this.def.timeout * 1000, this.name);
@@ -207,6 +215,7 @@ export class UpstreamConnection implements ServedLists {
       if (epoch !== this.epoch) return;
       this.retry.failures = 0;
       this.error = undefined;
+      this.warned = undefined;
       this.challenge = undefined;
       this.health = 'healthy';
       this.setState('running');
@@ -219,7 +228,7 @@ export class UpstreamConnection implements ServedLists {
       this.connected = undefined;
       const challenge = signInChallenge(err);
       if (challenge !== undefined) return this.requireSignIn(challenge);
-      this.fail(err instanceof Error ? err.message : String(err));
+      this.fail(err instanceof Error ? err.message : String(err), lastingFailure(err));
     }
   }
 
@@ -278,19 +287,34 @@ export class UpstreamConnection implements ServedLists {
     this.fail(reason);
   }
 
-  private fail(failure: string): void {
+  /** `lasting`: the reason, with what to change, of a failure no retry heals (lasting-failure.ts). */
+  private fail(failure: string, lasting?: string): void {
     // Shown in the server's status, its events and the admin pages: it may quote the server.
-    const reason = this.events.secrets.scrubText(failure);
-    this.retry.failures++;
+    const reason = this.events.secrets.scrubText(lasting ?? failure);
     this.error = reason;
     this.health = 'unhealthy';
+    this.lasting = lasting !== undefined;
+    if (this.lasting) {
+      this.retry.failures = 0;
+      this.setState('failed');
+      this.warnOnce(reason, '');
+      return;
+    }
+    this.retry.failures++;
     const remote = this.def.type !== 'stdio';
     this.setState(remote && this.retry.failures >= UNREACHABLE_AFTER ? 'unreachable' : 'failed');
     if (!this.wanted) return;
     const delay = this.retry.schedule(this.def.backoff, () => {
       if (this.wanted) void this.connect();
     });
-    this.log.warn(`${reason}; retrying in ${Math.round(delay)} ms`);
+    this.warnOnce(reason, `; retrying in ${Math.round(delay)} ms`);
+  }
+
+  /** One WARN per new reason: the same failure on every retry of the backoff is said at debug. */
+  private warnOnce(reason: string, tail: string): void {
+    if (reason === this.warned) return this.log.debug(`${reason}${tail} (again)`);
+    this.warned = reason;
+    this.log.warn(`${reason}${tail}`);
   }
 
   private async disconnect(): Promise<void> {

@@ -139,6 +139,9 @@ export class Upstreams implements UpstreamRegistry {
         pending.push(conn.start());
       } else if (connectionKey(before) !== connectionKey(def) || (def.restartRequestedAt && def.restartRequestedAt !== before.restartRequestedAt)) {
         if (conn.state !== 'stopped') pending.push(conn.restart());
+      } else if (conn.lasting && JSON.stringify(before) !== JSON.stringify(def)) {
+        // Down for a reason no retry heals: any edit of its definition is the operator's answer.
+        pending.push(conn.restart());
       } else if (before.toolPrefix !== def.toolPrefix || JSON.stringify(before.disabledTools ?? []) !== JSON.stringify(def.disabledTools ?? [])) {
         // Names or switched-off tools: the same connection, its tools published again.
         this.publish(conn);
@@ -194,7 +197,7 @@ export class Upstreams implements UpstreamRegistry {
 
   private unavailableFor(c: UpstreamConnection) {
     return unavailable(
-      { name: c.name, type: c.def.type, state: c.state, error: c.error, nextRetryAt: c.nextRetryAt, suspended: c.def.suspended },
+      { name: c.name, type: c.def.type, state: c.state, error: c.error, nextRetryAt: c.nextRetryAt, suspended: c.def.suspended, lasting: c.lasting },
       this.kernel.settings().aggregator.servicePrefix,
     );
   }

@@ -4,7 +4,7 @@
  * agent) reading it knows what to do next. A stopped server is "server not found: <server>",
  * the words clients of the reference match on (reference-behaviour §8), with the same advice.
  */
-import { coreToolName, reportedState, ServerUnavailableError, type LifecycleState } from '../../kernel/index.js';
+import { coreToolName, reportedState, resumeAdvice, ServerUnavailableError, type LifecycleState } from '../../kernel/index.js';
 
 export interface UnavailableFacts {
   name: string;
@@ -14,17 +14,25 @@ export interface UnavailableFacts {
   error?: string | undefined;
   nextRetryAt?: Date | undefined;
   suspended: boolean;
+  /** Down for a reason no retry heals: the error says what to change (lasting-failure.ts). */
+  lasting?: boolean;
 }
 
 export function unavailable(facts: UnavailableFacts, servicePrefix: string): ServerUnavailableError {
   const { name, state } = facts;
   const args = JSON.stringify({ name });
   const next = facts.nextRetryAt?.toISOString();
+  const start = `${coreToolName(servicePrefix, 'core_service_start')} ${args}`;
+  // A remote server that is down is down at its end: restarting the connection here cannot help.
+  const remote = facts.type !== 'stdio';
   let advice: string;
-  if (facts.suspended)
-    advice = `it is suspended in its definition; resume it with ${coreToolName(servicePrefix, 'core_mcpserver_update')} ${JSON.stringify({ name, suspended: false })}`;
-  else if (state === 'stopped') advice = `start it with ${coreToolName(servicePrefix, 'core_service_start')} ${args}`;
+  if (facts.suspended) advice = `it is suspended in its definition; ${resumeAdvice(servicePrefix, name)}`;
+  else if (state === 'stopped') advice = `start it with ${start}`;
+  else if (state === 'starting') advice = 'it is starting; call again in a moment';
+  else if (facts.lasting) advice = `after that change, ${start} tries again`;
+  else if (remote && next) advice = `it reconnects by itself at ${next}, once the remote server answers`;
   else if (next) advice = `it reconnects by itself at ${next}, or now with ${coreToolName(servicePrefix, 'core_service_restart')} ${args}`;
+  else if (remote) advice = `the remote server is not answering; ${start} tries again`;
   else advice = `restart it with ${coreToolName(servicePrefix, 'core_service_restart')} ${args}`;
   const reason = `${state}${facts.error ? ` (${facts.error})` : ''}; ${advice}`;
   const details = { state: reportedState(facts.type, state), ...(next ? { nextRetryAfter: next } : {}) };

@@ -51,7 +51,9 @@ describe('first run: switchboard init and the ready line', function () {
     try {
       const ready = await sb.waitForLog(/ready: .*/);
       expect(ready)
-        .to.match(/^ready: \d+ tools from 0 servers \(1 not started\); config /)
+        .to.match(
+          /^ready: \d+ tools from 0 servers \(1 suspended: everything \(resume with core_mcpserver_update \{"name":"everything","suspended":false\}, or remove 'suspended: true' from its file\)\); config /,
+        )
         .and.include(dir);
       const client = await connectHttp(sb.url);
       const servers = await meta<{ servers: { name: string; state: string }[] }>(client, 'list_servers');
@@ -102,7 +104,10 @@ describe('first run: switchboard init and the ready line', function () {
     });
     try {
       const ready = await sb.waitForLog(/ready: .*/);
-      expect(ready).to.match(/^ready: \d+ tools from 1 server \(1 not connected: broken \((failed|unreachable|starting)\)\); config /);
+      // With its reason when it has one (a process that exited says how).
+      expect(ready).to.match(
+        /^ready: \d+ tools from 1 server \(1 not connected: broken \((failed: the process exited with code 3|unreachable: .*|starting)\)\); config /,
+      );
     } finally {
       await sb.stop();
     }

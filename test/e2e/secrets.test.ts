@@ -156,7 +156,9 @@ describe('secrets in server definitions', () => {
       (s) => s.state === 'failed',
       10_000,
     );
-    expect(status.error).to.equal("env.TOKEN: ${SB_TEST_NEVER_SET} is not set in Switchboard's environment");
+    expect(status.error).to.equal(
+      "env.TOKEN: ${SB_TEST_NEVER_SET} is not set in Switchboard's environment: set SB_TEST_NEVER_SET in Switchboard's environment and restart Switchboard, or change env.TOKEN in the definition; not retried until its definition changes or it is started again",
+    );
   });
 
   it('no secret is ever written to the log, even at debug level', async () => {

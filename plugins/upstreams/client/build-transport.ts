@@ -9,6 +9,7 @@ import { commandLine, ForbiddenError, type Logger, type McpServerDefinition } fr
 import type { OutboundPolicy } from '../../../lib/net/outbound-policy.js';
 import { resolveCommand } from '../../../lib/process/find-command.js';
 import { loaderVariables } from '../../../lib/process/loader-env.js';
+import { CommandNotFoundError } from '../lasting-failure.js';
 import { operatorWritten, resolvedSecrets } from '../resolved-secrets.js';
 import { ChildProcessTransport } from './child-process-transport.js';
 import type { BearerSource } from './http-client-transport.js';
@@ -49,7 +50,7 @@ export async function buildTransport(d: McpServerDefinition, needs: TransportNee
     }
     // The program allowedCommands admitted by name is the one on Switchboard's PATH, not on the PATH env sets.
     const executable = resolveCommand(command!, needs.configPath);
-    if (executable === undefined) throw new Error(`command '${command!}' is not found on Switchboard's PATH (or relative to ${needs.configPath})`);
+    if (executable === undefined) throw new CommandNotFoundError(command!, needs.configPath);
     return new ChildProcessTransport({
       command: executable,
       argv0: command!,
