@@ -71,3 +71,15 @@ export function argumentProblems(errors: readonly ErrorObject[] | null | undefin
   }
   return out;
 }
+
+/**
+ * call_tool and call_tools take a tool's own arguments under `arguments`: one put beside
+ * `name` instead is the mistake behind "(arguments) has unknown property 'message'", and the
+ * message says so. Error path only.
+ */
+export function hintArgumentsWrapper(problems: ArgumentProblem[]): ArgumentProblem[] {
+  return problems.map((p) => {
+    if (!/^(\/calls\/\d+)?$/.test(p.path) || !p.message.includes(' has unknown property ')) return p;
+    return { ...p, message: `${p.message}: put the tool's own arguments under 'arguments', as in {"name": "<tool>", "arguments": {...}}` };
+  });
+}

@@ -13,6 +13,8 @@ import type { SwitchboardError } from './errors.js';
 /** Tools a source no longer lists but can account for (a stopped server's last-known tools). */
 interface Absence {
   names: ReadonlySet<string>;
+  /** Any name that starts so (`x_<server>_`): a server that never listed its tools is down. */
+  prefix: string | undefined;
   why: (name: string) => SwitchboardError;
 }
 
@@ -89,10 +91,13 @@ export class Catalogue {
   /**
    * `source` no longer lists `names`, but a call to one of them should hear why (its server
    * is stopped, say) rather than that the tool never existed. They stay out of every listing.
+   * `prefix`: also any other name that starts so, for a server that is down and never listed
+   * its tools (so none is known by name): a call to one hears the server is down, not
+   * "tool not found". Only names nobody serves reach here.
    */
-  explainAbsence(source: string, names: readonly string[], why: (name: string) => SwitchboardError): void {
-    if (names.length === 0) this.absences.delete(source);
-    else this.absences.set(source, { names: new Set(names), why });
+  explainAbsence(source: string, names: readonly string[], why: (name: string) => SwitchboardError, prefix?: string): void {
+    if (names.length === 0 && prefix === undefined) this.absences.delete(source);
+    else this.absences.set(source, { names: new Set(names), prefix, why });
   }
 
   /** `source`'s tools are gone for good (its server was deleted): calls are TOOL_NOT_FOUND. */
@@ -102,8 +107,13 @@ export class Catalogue {
 
   /** Why `name` is not in the catalogue, when a source can say; undefined for a tool nobody had. */
   whyAbsent(name: string): SwitchboardError | undefined {
-    for (const a of this.absences.values()) if (a.names.has(name)) return a.why(name);
-    return undefined;
+    let byPrefix: Absence | undefined;
+    for (const a of this.absences.values()) {
+      if (a.names.has(name)) return a.why(name);
+      // The longest prefix wins: `x_db_eu_` is more specific than `x_db_`.
+      if (a.prefix !== undefined && name.startsWith(a.prefix) && a.prefix.length > (byPrefix?.prefix?.length ?? 0)) byPrefix = a;
+    }
+    return byPrefix?.why(name);
   }
 
   get(name: string): CatalogueEntry | undefined {

@@ -53,15 +53,17 @@ export class SwitchboardError extends Error {
 }
 
 export class ToolNotFoundError extends SwitchboardError {
-  /** `suggestion`: a name the caller may call that is probably the one meant (kernel/tool-suggestion.ts). */
+  /** `suggestion`: a name the caller may call that is probably the one meant, or several equally likely (kernel/tool-suggestion.ts). */
   constructor(
     readonly toolName: string,
-    suggestion?: string,
+    suggestion?: string | readonly string[],
   ) {
+    const one = typeof suggestion === 'string' ? suggestion : suggestion?.length === 1 ? suggestion[0] : undefined;
+    const several = typeof suggestion === 'string' || (suggestion?.length ?? 0) < 2 ? undefined : suggestion;
     super(
       'TOOL_NOT_FOUND',
-      `tool not found: ${toolName}${suggestion ? ` (did you mean '${suggestion}'?)` : ''}`,
-      suggestion ? { name: toolName, suggestion } : { name: toolName },
+      `tool not found: ${toolName}${one ? ` (did you mean '${one}'?)` : several ? ` (did you mean one of ${several.map((s) => `'${s}'`).join(', ')}?)` : ''}`,
+      one ? { name: toolName, suggestion: one } : several ? { name: toolName, suggestions: [...several] } : { name: toolName },
     );
   }
 }

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { BUILT_IN_PLUGINS } from '../built-in-plugins.js';
 import { ConfigInvalidError, formatConfigProblem } from '../../kernel/errors.js';
 import { Kernel } from '../../kernel/kernel.js';
+import { plural } from '../../kernel/ready-line.js';
 import { createLogger } from '../../kernel/log.js';
 import { commandLine } from '../../kernel/config/command-line.js';
 import { resolveSecretValue, SecretUnresolvedError } from '../../kernel/secrets/secret-value.js';
@@ -77,7 +78,7 @@ export async function check(configPath: string): Promise<number> {
     const warned = [...storeWarnings, ...warnings(s)];
     for (const w of warned) process.stderr.write(`${w}\n`);
     const tail = warned.length ? `, ${warned.length} warning${warned.length === 1 ? '' : 's'}` : '';
-    process.stdout.write(`${configPath}: OK (${s.mcpServers.size} MCP servers, ${s.workflows.size} workflows${tail})\n`);
+    process.stdout.write(`${configPath}: OK (${plural(s.mcpServers.size, 'MCP server')}, ${plural(s.workflows.size, 'workflow')}${tail})\n`);
     return 0;
   } catch (err) {
     if (err instanceof ConfigInvalidError) {

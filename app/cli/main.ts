@@ -14,6 +14,7 @@ import { init } from './init/init-command.js';
 import { renderConfigReference } from './config-reference.js';
 import { renderCrds } from '../../plugins/store-kubernetes/crds.js';
 import { parseArgs, USAGE, UsageError, type CliArgs } from './args.js';
+import { busyPort } from './port-probe.js';
 
 async function serve(args: CliArgs): Promise<void> {
   const log = createLogger();
@@ -41,6 +42,13 @@ async function serve(args: CliArgs): Promise<void> {
     }
     if (args.transport) overrides.transport = args.transport;
     if (args.allowUnauthenticatedNetwork !== undefined) overrides.allowUnauthenticatedNetwork = args.allowUnauthenticatedNetwork;
+    if (args.transport !== 'stdio') {
+      const busy = await busyPort(args.configPath, overrides);
+      if (busy) {
+        process.stderr.write(`switchboard: ${busy}\n`);
+        process.exit(1);
+      }
+    }
     kernel = await Kernel.boot({
       plugins: BUILT_IN_PLUGINS,
       configPath: args.configPath,

@@ -199,11 +199,17 @@ export class ConfigPipeline {
           await this.reloadSettings();
           return;
         case 'invalid':
-          this.reportKept(change.problems);
+          this.reportKept(change.problems, this.byKey.has(change.key));
           return;
-        case 'remove':
-          if (this.byKey.delete(change.key)) await this.publish();
+        case 'remove': {
+          const gone = this.byKey.get(change.key);
+          if (!gone) return;
+          this.byKey.delete(change.key);
+          await this.publish();
+          // A deletion is a change like any other: said, so a person watching the log sees it land.
+          this.log.info(`removed ${gone.kind} '${gone.name}' (${gone.located.origin.file} is gone)`);
           return;
+        }
         case 'upsert':
           await this.upsert(change.resource);
           return;
@@ -286,7 +292,7 @@ export class ConfigPipeline {
   private async upsert(raw: RawResource): Promise<ConfigProblem[]> {
     const v = this.validate(raw);
     if (Array.isArray(v)) {
-      this.reportKept(v);
+      this.reportKept(v, this.byKey.has(raw.key));
       return v;
     }
     for (const other of this.byKey.values()) {
@@ -297,7 +303,7 @@ export class ConfigPipeline {
           field: 'name',
           message: `duplicate ${v.kind} name '${v.name}' (already defined in ${other.located.origin.file})`,
         };
-        this.reportKept([problem]);
+        this.reportKept([problem], this.byKey.has(raw.key));
         return [problem];
       }
     }
@@ -305,11 +311,14 @@ export class ConfigPipeline {
     if (before && before.fingerprint === v.fingerprint) return [];
     this.byKey.set(v.key, v);
     await this.publish();
+    this.log.info(`${before ? 'reloaded' : 'loaded'} ${v.kind} '${v.name}' from ${v.located.origin.file}`);
     return [];
   }
 
-  private reportKept(problems: readonly ConfigProblem[]): void {
-    for (const p of problems) this.log.error(`${formatConfigProblem(p)} (keeping the last good definition)`);
+  /** `kept`: an earlier good version is still in use (false for a brand-new file that never loaded). */
+  private reportKept(problems: readonly ConfigProblem[], kept = true): void {
+    const what = kept ? 'keeping the last good definition' : 'not loaded: fix the file and save it again';
+    for (const p of problems) this.log.error(`${formatConfigProblem(p)} (${what})`);
     if (problems.length) this.onRejected(problems);
   }
 

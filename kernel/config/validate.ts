@@ -19,13 +19,15 @@ export type JsonSchema = Record<string, unknown>;
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
-export function createAjv(): Ajv {
-  const ajv = new Ajv({ allErrors: true, useDefaults: true, strict: false, allowUnionTypes: true });
+export function createAjv(options: { verbose?: boolean } = {}): Ajv {
+  const ajv = new Ajv({ allErrors: true, useDefaults: true, strict: false, allowUnionTypes: true, ...options });
   addFormats(ajv);
   return ajv;
 }
 
-const ajv = createAjv();
+// verbose: an error carries the schema object it came from; a `$ref`'d definition's schemaPath
+// starts again at `#/`, so the path alone cannot find the fields a workflow step accepts.
+const ajv = createAjv({ verbose: true });
 const compiled = new Map<SchemaName, ValidateFunction>();
 const compiledOwn = new WeakMap<JsonSchema, ValidateFunction>();
 
@@ -86,7 +88,9 @@ function describe(err: ErrorObject, root: unknown): { key?: string; extra: PathS
       const key = String((err.params as { additionalProperty: unknown }).additionalProperty);
       if (!NAME_LIKE.test(key))
         return { key, extra: [UNQUOTED_KEY], message: `unknown field (a key of ${key.length} characters that is not a field name; not quoted)` };
-      const near = closestName(key, acceptedNames(root, err.schemaPath));
+      const own = (err.parentSchema as { properties?: unknown } | undefined)?.properties;
+      const names = typeof own === 'object' && own !== null ? Object.keys(own) : acceptedNames(root, err.schemaPath);
+      const near = closestName(key, names);
       return { key, extra: [key], message: `unknown field '${key}'${near ? ` (did you mean '${near}'?)` : ''}` };
     }
     case 'required': {

@@ -219,7 +219,7 @@ export class UpstreamConnection implements ServedLists {
       this.challenge = undefined;
       this.health = 'healthy';
       this.setState('running');
-      this.log.info(`connected (${this.tools.length} tools)`);
+      this.log.info(`connected (${this.tools.length} tool${this.tools.length === 1 ? '' : 's'})`);
       this.events.onContentChange(this);
     } catch (err) {
       await client.close().catch(() => undefined);

@@ -65,6 +65,11 @@ function personModeOf(d: McpServerDefinition): PersonMode | undefined {
   return mode.kind === 'forward' || mode.kind === 'exchange' ? mode : undefined;
 }
 
+/** A server's tools in the catalogue. */
+function source(conn: UpstreamConnection): string {
+  return `server:${conn.name}`;
+}
+
 function shouldRunOnArrival(d: McpServerDefinition): boolean {
   return !d.suspended && (d.type !== 'stdio' || d.autoStart);
 }
@@ -175,10 +180,19 @@ export class Upstreams implements UpstreamRegistry {
         conn.name,
         defs.map((d) => d.name),
       );
-    const known = defs.length === 0 ? (this.lastKnown.get(conn.name) ?? []) : [];
-    // A server waiting for sign-in with nobody signed in: its last tools say how to get them back.
-    this.kernel.catalogue.explainAbsence(source, known, () => this.gates.get(conn.name)?.notSignedIn(undefined) ?? this.unavailableFor(conn));
+    this.explain(conn, defs.length);
     this.kernel.catalogue.replaceSource(source, defs);
+  }
+
+  /**
+   * Why a server that lists no tools now has none: its last tools, or (it never listed any)
+   * every name under its prefix, say it is down and how to get it back.
+   */
+  private explain(conn: UpstreamConnection, listed: number): void {
+    const known = listed === 0 ? (this.lastKnown.get(conn.name) ?? []) : [];
+    const prefix = listed === 0 && known.length === 0 && conn.state !== 'running' ? `x_${conn.def.toolPrefix ?? conn.def.name}_` : undefined;
+    // A server waiting for sign-in with nobody signed in: its last tools say how to get them back.
+    this.kernel.catalogue.explainAbsence(source(conn), known, () => this.gates.get(conn.name)?.notSignedIn(undefined) ?? this.unavailableFor(conn), prefix);
   }
 
   private publishFamily(family: string): void {
@@ -203,6 +217,8 @@ export class Upstreams implements UpstreamRegistry {
   }
 
   private announce(conn: UpstreamConnection, previous: LifecycleState): void {
+    // A server that never listed tools: a call under its prefix says it is down (publish() when it lists some).
+    if (this.conns.get(conn.name) === conn && !conn.def.family && conn.tools.length === 0) this.explain(conn, 0);
     if (conn.state === 'auth_required' && this.conns.get(conn.name) === conn) this.openGate(conn);
     else if (previous === 'auth_required') this.closeGate(conn.name);
     const change = { name: conn.name, serviceType: 'MCPServer' as const, state: conn.state, previous, ...(conn.restarting ? { restart: true as const } : {}) };

@@ -29,7 +29,7 @@ describe('the switchboard command', () => {
     const dir = await makeConfigDir({ 'mcpservers/a.yaml': stdioServer('a', TEST_SERVER) });
     const r = run('check', '--config-path', dir);
     expect(r.status).to.equal(0);
-    expect(r.stdout).to.include('OK (1 MCP servers, 0 workflows)');
+    expect(r.stdout).to.include('OK (1 MCP server, 0 workflows)');
   });
 
   it('check: names file, line and field of every problem and exits 1', async () => {

@@ -124,7 +124,7 @@ describe('security: linked files in the watched folders', function () {
       await symlink(join(outside, 'remote.yaml'), join(dir, 'mcpservers/faraway.yaml'));
       const c = check(dir);
       expect(c.status, c.out).to.equal(0);
-      expect(c.out).to.include('OK (1 MCP servers').and.not.include('link');
+      expect(c.out).to.include('OK (1 MCP server,').and.not.include('link');
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -20,7 +20,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ValidateFunction } from 'ajv';
-import { argumentProblems } from '../../argument-problems.js';
+import { argumentProblems, hintArgumentsWrapper } from '../../argument-problems.js';
 import { Cancellation } from '../../cancellation.js';
 import type { Catalogue } from '../../catalogue.js';
 import { createAjv } from '../../config/validate.js';
@@ -388,7 +388,10 @@ export class Endpoint {
       if (this.hooks.onRequest.isUsed()) await this.hooks.onRequest.promise(request);
       const args = rawArgs ?? {};
       if (!meta.validate(args)) {
-        throw new InvalidArgumentsError(name, argumentProblems(meta.validate.errors));
+        const problems = argumentProblems(meta.validate.errors);
+        // A meta-tool that takes a tool's arguments under `arguments` (call_tool, call_tools' calls).
+        const wraps = JSON.stringify(meta.def.inputSchema).includes('"arguments":');
+        throw new InvalidArgumentsError(name, wraps ? hintArgumentsWrapper(problems) : problems);
       }
       return await meta.def.handler(args, call);
     } catch (err) {
