@@ -282,6 +282,9 @@ describe('workflows as the reference has them: conditions and execution records'
     expect((await core<{ total: number }>('core_workflow_execution_list', { workflow_name: 'REC_FAIL' })).total).to.equal(0);
     const everything = await core<{ total: number }>('core_workflow_execution_list', { workflow_name: '' });
     expect(everything.total).to.be.greaterThan(page.total);
+    // An empty status is no filter, as an empty workflow_name is (decisions.md; the reference refuses it).
+    const unfiltered = await core<{ total: number }>('core_workflow_execution_list', { status: '' });
+    expect(unfiltered.total).to.equal(everything.total);
     const running = await core<{ executions: Obj[] }>('core_workflow_execution_list', { status: 'inprogress' });
     expect(running.executions.every((e) => e.status === 'running')).to.equal(true);
     const list = (args: Obj) => callTool(client, 'core_workflow_execution_list', args);
