@@ -126,7 +126,10 @@ export function compileStep(step: WorkflowStep, ctx: StepContext, at: StepPlace,
       if (step.outputs) compiled.outputs = compileValue(step.outputs, (path) => `step '${id}', output${path ? ` '${path}'` : ''}`);
       return compiled;
     }
-    if (step.args !== undefined) ctx.errors.push(`step '${id}': 'args' belong to tool steps; give them to the steps inside`);
+    // An empty `args: {}` (what a generator writes on every step) carries nothing and is ignored,
+    // as the reference does; arguments that would be dropped are refused (decisions.md).
+    const emptyArgs = typeof step.args === 'object' && Object.keys(step.args).length === 0;
+    if (step.args !== undefined && !emptyArgs) ctx.errors.push(`step '${id}': 'args' belong to tool steps; give them to the steps inside`);
     ctx.ids.add(id);
     if (step.forEach) {
       const f = step.forEach;

@@ -319,6 +319,11 @@ describe('workflows, round 2: loops, groups, rollback, shaped results, step reco
     expect((await check([{ id: 'l', forEach: { items: [1], steps: [{ id: 's', tool: 'x_fx_ping' }], concurrency: 0 } }])).errors).to.deep.equal([
       "step 'l': forEach.concurrency must be at least 1 (it is 0)",
     ]);
+    // An empty args on a loop is accepted and ignored (the reference's way); arguments that would be dropped are refused.
+    expect((await check([{ id: 'l', args: {}, forEach: { items: [1], steps: [{ id: 's', tool: 'x_fx_ping' }] } }])).valid).to.equal(true);
+    expect((await check([{ id: 'l', args: { m: 1 }, forEach: { items: [1], steps: [{ id: 's', tool: 'x_fx_ping' }] } }])).errors).to.deep.equal([
+      "step 'l': 'args' belong to tool steps; give them to the steps inside",
+    ]);
     expect((await check([{ id: 'g', parallel: [{ id: 's', tool: 'x_fx_ping' }], maxConcurrency: 0 }])).errors).to.deep.equal([
       "step 'g': maxConcurrency must be at least 1 (it is 0)",
     ]);
