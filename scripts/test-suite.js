@@ -46,6 +46,8 @@ const SERIAL = [
   'test/workflows/reference-records',
   'test/e2e/kubernetes',
   'test/e2e/cluster-sessions',
+  // A workflow file's edit must show in describe_tool within 1 s (failed beside four workers).
+  'test/workflows/engine',
   // /health within 100 ms while a code-mode script busy-loops to its CPU budget.
   'test/e2e/code-mode',
 ];
