@@ -14,6 +14,7 @@ import { init } from './init/init-command.js';
 import { renderConfigReference } from './config-reference.js';
 import { renderCrds } from '../../plugins/store-kubernetes/crds.js';
 import { parseArgs, USAGE, UsageError, type CliArgs } from './args.js';
+import { startIdleCompaction } from './idle-compaction.js';
 import { busyPort } from './port-probe.js';
 
 async function serve(args: CliArgs): Promise<void> {
@@ -56,6 +57,7 @@ async function serve(args: CliArgs): Promise<void> {
       log,
       onShutdownRequest: (reason) => void exit(reason, 0),
     });
+    startIdleCompaction();
   } catch (err) {
     if (err instanceof ConfigInvalidError) {
       for (const p of err.problems) process.stderr.write(`${formatConfigProblem(p)}\n`);

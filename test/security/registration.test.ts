@@ -173,20 +173,29 @@ describe('security: client registration bounded (issue 35, finding 4)', function
     it('a flood of 10,000 valid small registrations from 10,000 addresses, 50 at a time: all taken, RSS within 40 MiB of before', async () => {
       const pid = setup.sb.proc.pid!;
       const body = JSON.stringify(SMALL);
-      // A first flood from cold grows the process by V8's uncollected garbage (about 55 MiB
-      // here; a heap snapshot after it holds under 4 MiB more live objects than before: the
-      // rate limiter's buckets awaiting their sweep). What the acceptance asks is whether
-      // floods leave memory behind, so the measured flood follows one of the same size.
-      const cold = await rssMiB(pid);
-      await flood(10_000, 50, (i) => register(setup.base, body, address(100_000 + i)), pid);
+      // What the acceptance asks: the resident set once the flood is over, against the process
+      // before it (from cold). The garbage a flood leaves is given back once the process is idle
+      // again (app/cli/idle-compaction.ts); the peak is reported. A second flood then shows that
+      // floods do not add up.
       const before = await rssMiB(pid);
-      console.log(`      registration flood from cold: RSS ${cold.toFixed(1)} MiB, then ${before.toFixed(1)} MiB`);
-      const { results, peakMiB } = await flood(10_000, 50, (i) => register(setup.base, body, address(30_000 + i)), pid);
-      const after = await rssMiB(pid);
-      console.log(`      registration flood: RSS before ${before.toFixed(1)} MiB, peak ${peakMiB.toFixed(1)} MiB, after ${after.toFixed(1)} MiB`);
-      expect(results.filter((a) => a.status !== 201).map((a) => a.body)).to.deep.equal([]);
-      // The acceptance is the resident set once the flood is over; the peak (garbage not yet collected) is reported.
-      expect(after - before, `RSS before ${before.toFixed(1)} MiB, peak ${peakMiB.toFixed(1)} MiB, after ${after.toFixed(1)} MiB`).to.be.below(RSS_WITHIN_MIB);
+      for (const [round, from] of [
+        [1, 100_000],
+        [2, 30_000],
+      ] as const) {
+        const { results, peakMiB } = await flood(10_000, 50, (i) => register(setup.base, body, address(from + i)), pid);
+        expect(results.filter((a) => a.status !== 201).map((a) => a.body)).to.deep.equal([]);
+        const after = await eventually(
+          () => rssMiB(pid),
+          (rss) => rss - before < RSS_WITHIN_MIB,
+          30_000,
+          250,
+        ).catch(async () => rssMiB(pid));
+        console.log(`      registration flood ${round}: RSS before ${before.toFixed(1)} MiB, peak ${peakMiB.toFixed(1)} MiB, settled ${after.toFixed(1)} MiB`);
+        expect(
+          after - before,
+          `flood ${round}: RSS before ${before.toFixed(1)} MiB, peak ${peakMiB.toFixed(1)} MiB, after ${after.toFixed(1)} MiB`,
+        ).to.be.below(RSS_WITHIN_MIB);
+      }
     });
   });
 

@@ -1,0 +1,57 @@
+/**
+ * Memory given back after a burst, once the process is idle again.
+ *
+ * A burst of requests (a registration flood, rounds of sessions, a catalogue of thousands of
+ * tools loading) leaves V8's old generation tens of MiB larger than what is live: its next
+ * limit was raised while the garbage came in, and nothing collects it until the next burst,
+ * so the resident set stays where the burst left it (+40 to +86 MiB after 10,000
+ * registrations, live objects +4 MiB). Browsers solve the same problem with idle-time
+ * collection; this is that, at the scale of a server: every few seconds, if the event loop was
+ * nearly idle over the last interval and the resident set grew by a burst's worth since the
+ * last compaction, one full collection runs. It never runs under load (a busy loop is the
+ * moment a pause costs most) and at most once per interval; a full collection of a heap this
+ * size takes a few milliseconds (measured in docs/decisions.md, "Idle compaction").
+ *
+ * `SWITCHBOARD_IDLE_COMPACTION=off` switches it off.
+ */
+import { performance } from 'node:perf_hooks';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+
+export interface IdleCompactionOptions {
+  /** How often the loop's idleness is sampled. */
+  intervalMs: number;
+  /** Event-loop utilisation under which the process counts as idle. */
+  idleUtilisation: number;
+  /** Growth of the resident set since the last compaction that makes one worth it. */
+  growthBytes: number;
+}
+
+export const IDLE_COMPACTION: IdleCompactionOptions = { intervalMs: 2000, idleUtilisation: 0.05, growthBytes: 16 * 1024 * 1024 };
+
+/** V8's full collection, reached without `--expose-gc` on the command line. */
+function fullCollection(): () => void {
+  setFlagsFromString('--expose-gc');
+  return runInNewContext('gc') as () => void;
+}
+
+/** Starts watching; the answer stops it. The timer never keeps the process alive. */
+export function startIdleCompaction(options: IdleCompactionOptions = IDLE_COMPACTION, env: NodeJS.ProcessEnv = process.env): () => void {
+  if (env.SWITCHBOARD_IDLE_COMPACTION === 'off') return () => undefined;
+  const gc = fullCollection();
+  let settled = process.memoryUsage.rss();
+  let last = performance.eventLoopUtilization();
+  const timer = setInterval(() => {
+    const now = performance.eventLoopUtilization();
+    const busy = performance.eventLoopUtilization(now, last).utilization;
+    last = now;
+    const rss = process.memoryUsage.rss();
+    if (rss < settled) settled = rss;
+    if (busy > options.idleUtilisation || rss - settled < options.growthBytes) return;
+    gc();
+    settled = process.memoryUsage.rss();
+    last = performance.eventLoopUtilization();
+  }, options.intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
