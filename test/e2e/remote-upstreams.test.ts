@@ -80,8 +80,9 @@ describe('remote upstreams over streamable HTTP and legacy SSE', () => {
     // Backing off: the next attempt time is exposed (absent only while an attempt runs).
     if (status.nextRetryAfter !== undefined) expect(Date.parse(status.nextRetryAfter)).to.be.within(Date.now() - 1000, Date.now() + 2000);
     expect(r.servers.find((s) => s.name === 'remote')!.state).to.equal('connected');
+    // A tool of the server that never connected: its server is named as the reason, not "tool not found" (issue 39).
     const none = await callTool(client, 'x_nowhere_anything');
-    expect(errorCode(none)).to.equal('TOOL_NOT_FOUND');
+    expect(errorCode(none)).to.equal('SERVER_UNAVAILABLE');
   });
 
   it('reconnects when the remote server comes back after going away', async () => {
