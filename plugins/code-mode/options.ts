@@ -4,16 +4,10 @@
  * generated reference and the plugin's own options check read one definition.
  */
 import { loadSchema } from '../../kernel/index.js';
+import type { Budgets } from './messages.js';
 
-export interface CodeModeOptions {
-  wallMs: number;
-  cpuMs: number;
-  memoryBytes: number;
-  stackBytes: number;
-  maxCalls: number;
-  maxConcurrentCalls: number;
-  maxResultBytes: number;
-  maxLogBytes: number;
+/** A script's budgets (messages.ts, what crosses to the worker) and the plugin's own two settings. */
+export interface CodeModeOptions extends Budgets {
   maxScriptsPerCaller: number;
   workers: number;
 }
