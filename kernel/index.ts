@@ -63,12 +63,15 @@ export type { StatelessAnswer, StatelessCaller, StatelessRequest } from './mcp/s
 export {
   ALL_PROTOCOL_VERSIONS,
   bodyVersionClaim,
+  CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
   decodeHeaderValue,
   HEADER_MISMATCH,
   isModernRequest,
   isModernVersion,
   mcpNameSource,
   MODERN_PROTOCOL_VERSIONS,
+  PROTOCOL_VERSION_META_KEY,
   readEnvelope,
   UNSUPPORTED_PROTOCOL_VERSION,
 } from './mcp/shared/modern-protocol.js';

@@ -69,6 +69,7 @@ export function serverTools(kernel: KernelApi): MetaToolDefinition[] {
             tools,
             auth,
             suspended,
+            ...(typeof s.metadata.protocolVersion === 'string' ? { protocolVersion: s.metadata.protocolVersion } : {}),
             ...(reason ? { reason } : {}),
           });
         }

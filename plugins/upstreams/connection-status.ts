@@ -16,6 +16,7 @@ export function serviceStatus(conn: UpstreamConnection): ServiceStatus {
       ...(conn.def.command ? { command: commandLine(conn.def) } : {}),
       ...(conn.def.url ? { url: redactUrl(conn.def.url) } : {}),
       ...(conn.pid !== undefined ? { pid: conn.pid } : {}),
+      ...(conn.protocolVersion !== undefined ? { protocolVersion: conn.protocolVersion } : {}),
     },
   };
   if (conn.error) s.error = conn.error;

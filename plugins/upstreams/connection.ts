@@ -14,8 +14,10 @@ import { buildTransport } from './client/build-transport.js';
 import { ChildProcessTransport } from './client/child-process-transport.js';
 import { ClientRelay } from './client/client-relay.js';
 import type { BearerSource } from './client/http-client-transport.js';
-import { handshake, UpstreamClient, type CallFailures } from './client/upstream-client.js';
-import { readLists, watchLists, type ServedLists } from './lists.js';
+import { openUpstream } from './client/open-upstream.js';
+import type { CallFailures } from './client/upstream-client.js';
+import type { UpstreamSession } from './client/upstream-session.js';
+import { readLists, type ServedLists } from './lists.js';
 import { callFailures } from './call-failures.js';
 import type { ConnectionEvents } from './connection-events.js';
 import { serviceStatus } from './connection-status.js';
@@ -46,7 +48,7 @@ export class UpstreamConnection implements ServedLists {
   /** The last lines the server wrote on stderr (stdio), across restarts. */
   readonly stderr = new StderrTail();
   /** Set while connected. */
-  private connected: UpstreamClient | undefined;
+  private connected: UpstreamSession | undefined;
   private wanted = false;
   private readonly retry = new RetrySchedule();
   /** Bumped on every start/stop so late callbacks of an old connection are ignored. */
@@ -136,6 +138,11 @@ export class UpstreamConnection implements ServedLists {
     return c.callToolTask(originalName, args, call, this.def.callTimeout * 1000);
   }
 
+  /** The MCP revision spoken with the server while connected (2026-07-28, or what initialize agreed). */
+  get protocolVersion(): string | undefined {
+    return this.connected?.protocolVersion;
+  }
+
   /** The server, connected, declared it runs tools/call as tasks. */
   get runsToolTasks(): boolean {
     return this.connected?.runsToolTasks() ?? false;
@@ -157,7 +164,7 @@ export class UpstreamConnection implements ServedLists {
     return this.requireClient().getPrompt(name, args);
   }
 
-  private requireClient(): UpstreamClient {
+  private requireClient(): UpstreamSession {
     if (!this.connected || this.state !== 'running') throw this.events.unavailable(this);
     return this.connected;
   }
@@ -192,26 +199,26 @@ export class UpstreamConnection implements ServedLists {
       this.fail((err as Error).message, lastingFailure(err));
       return;
     }
-    const connected = await handshake(transport, this.def.timeout * 1000, this.name);
-    const client = connected.client;
+    let session: UpstreamSession | undefined;
     try {
-      if (connected.failed) throw connected.error;
+      session = await openUpstream(transport, this.def, { relay: this.relay, secrets: this.events.secrets, failures: this.failures, log: this.log });
+      const opened = session;
       if (epoch !== this.epoch) {
-        await client.close().catch(() => undefined);
+        await opened.close();
         return;
       }
-      this.connected = new UpstreamClient(client, transport, this.relay, this.events.secrets, this.failures, this.log);
-      client.onclose = () => {
-        if (epoch === this.epoch) this.onDropped('connection closed');
-      };
-      client.onerror = (err) => this.log.warn(`transport: ${err.message}`);
-      watchLists(client, {
-        changed: (what) => this.refresh(client, epoch, what),
+      this.connected = opened;
+      opened.watch({
+        closed: () => {
+          if (epoch === this.epoch) this.onDropped('connection closed');
+        },
+        error: (err) => this.log.warn(`transport: ${err.message}`),
+        changed: (what) => this.refresh(opened, epoch, what),
         resourceUpdated: (uri) => {
           if (epoch === this.epoch) this.events.onResourceUpdated(this, uri);
         },
       });
-      await this.readLists(client);
+      await this.readLists(opened);
       if (epoch !== this.epoch) return;
       this.retry.failures = 0;
       this.error = undefined;
@@ -219,10 +226,10 @@ export class UpstreamConnection implements ServedLists {
       this.challenge = undefined;
       this.health = 'healthy';
       this.setState('running');
-      this.log.info(`connected (${this.tools.length} tool${this.tools.length === 1 ? '' : 's'})`);
+      this.log.info(`connected (${opened.protocolVersion ?? 'unknown version'}, ${this.tools.length} tool${this.tools.length === 1 ? '' : 's'})`);
       this.events.onContentChange(this);
     } catch (err) {
-      await client.close().catch(() => undefined);
+      await session?.close().catch(() => undefined);
       await transport.close().catch(() => undefined);
       if (epoch !== this.epoch) return;
       this.connected = undefined;
@@ -257,15 +264,15 @@ export class UpstreamConnection implements ServedLists {
     this.setState('auth_required');
   }
 
-  private readLists(client: UpstreamClient['client']): Promise<void> {
-    return readLists(client, this, this.events.toolLimits(), this.log, this.events.secrets);
+  private readLists(session: UpstreamSession): Promise<void> {
+    return readLists(session.lists, this, this.events.toolLimits(), this.log, this.events.secrets);
   }
 
   /** The server said a list changed: read them again. */
-  private async refresh(client: UpstreamClient['client'], epoch: number, what: string): Promise<void> {
+  private async refresh(session: UpstreamSession, epoch: number, what: string): Promise<void> {
     if (epoch !== this.epoch) return;
     try {
-      await this.readLists(client);
+      await this.readLists(session);
       if (epoch === this.epoch) this.events.onContentChange(this);
     } catch (err) {
       if (err instanceof ToolListLimitError && epoch === this.epoch) {

@@ -5,17 +5,7 @@
  * are. A tool list past the configured limits is refused whole (ToolListLimitError), page
  * by page, before the rest is read.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import {
-  PromptListChangedNotificationSchema,
-  ResourceListChangedNotificationSchema,
-  ResourceUpdatedNotificationSchema,
-  ToolListChangedNotificationSchema,
-  type Prompt,
-  type Resource,
-  type ResourceTemplate,
-  type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { Prompt, Resource, ResourceTemplate, ServerCapabilities, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger, SecretsApi } from '../../kernel/index.js';
 import { keepSafeIcons } from './icons.js';
 import { checkToolPage, ToolListLimitError, type ToolListLimits } from './tool-limits.js';
@@ -28,18 +18,33 @@ export interface ServedLists {
   prompts: Prompt[];
 }
 
+type PageOf<K extends string, T> = { nextCursor?: string } & Record<K, T[]>;
+
+/**
+ * Where the lists are read from: a connection of either era (the v1 SDK client of a
+ * 2025-11-25 server, the v2 one of a 2026-07-28 server), page by page.
+ */
+export interface ListSource {
+  capabilities(): ServerCapabilities;
+  /** A tools/list page as it came (listToolsPage checks it). */
+  toolsPage(cursor: string | undefined): Promise<unknown>;
+  resourcesPage(cursor: string | undefined): Promise<PageOf<'resources', Resource>>;
+  templatesPage(cursor: string | undefined): Promise<PageOf<'resourceTemplates', ResourceTemplate>>;
+  promptsPage(cursor: string | undefined): Promise<PageOf<'prompts', Prompt>>;
+}
+
 /** Reads every list into `into`, each as soon as it is read (a later list failing leaves the earlier ones read). */
-export async function readLists(client: Client, into: ServedLists, limits: ToolListLimits, log: Logger, secrets: SecretsApi): Promise<void> {
-  const caps = client.getServerCapabilities() ?? {};
+export async function readLists(client: ListSource, into: ServedLists, limits: ToolListLimits, log: Logger, secrets: SecretsApi): Promise<void> {
+  const caps = client.capabilities();
   into.tools = caps.tools ? await listTools(client, limits, log, secrets) : [];
   into.resources = caps.resources
-    ? safeIcons(secrets.scrubValue(await listAll((cursor) => client.listResources(cursor ? { cursor } : {}), 'resources')), (r) => `resource '${r.uri}'`, log)
+    ? safeIcons(secrets.scrubValue(await listAll((cursor) => client.resourcesPage(cursor), 'resources')), (r) => `resource '${r.uri}'`, log)
     : [];
   // Templates are optional even for servers with resources: one that has none may not answer.
   into.resourceTemplates = caps.resources
     ? safeIcons(
         secrets.scrubValue(
-          await listAll<'resourceTemplates', ResourceTemplate>((cursor) => client.listResourceTemplates(cursor ? { cursor } : {}), 'resourceTemplates').catch(
+          await listAll<'resourceTemplates', ResourceTemplate>((cursor) => client.templatesPage(cursor), 'resourceTemplates').catch(
             (): ResourceTemplate[] => [],
           ),
         ),
@@ -48,7 +53,7 @@ export async function readLists(client: Client, into: ServedLists, limits: ToolL
       )
     : [];
   into.prompts = caps.prompts
-    ? safeIcons(secrets.scrubValue(await listAll((cursor) => client.listPrompts(cursor ? { cursor } : {}), 'prompts')), (p) => `prompt '${p.name}'`, log)
+    ? safeIcons(secrets.scrubValue(await listAll((cursor) => client.promptsPage(cursor), 'prompts')), (p) => `prompt '${p.name}'`, log)
     : [];
 }
 
@@ -59,12 +64,12 @@ function safeIcons<T extends { icons?: unknown }>(items: T[], what: (item: T) =>
 }
 
 /** Page by page, so a list past the limits is refused before the rest of it is read. */
-async function listTools(client: Client, limits: ToolListLimits, log: Logger, secrets: SecretsApi): Promise<Tool[]> {
+async function listTools(client: ListSource, limits: ToolListLimits, log: Logger, secrets: SecretsApi): Promise<Tool[]> {
   const all: Tool[] = [];
   let cursor: string | undefined;
   let pages = 0;
   do {
-    const page = await listToolsPage(client, cursor, log, secrets);
+    const page = await listToolsPage((c) => client.toolsPage(c), cursor, log, secrets);
     checkToolPage(all.length, page.tools, limits);
     all.push(...page.tools);
     cursor = page.nextCursor;
@@ -94,11 +99,4 @@ export interface ListWatcher {
   changed(what: string): Promise<void>;
   /** A resource this server was asked to watch changed (resources/subscribe). */
   resourceUpdated(uri: string): void;
-}
-
-export function watchLists(client: Client, watcher: ListWatcher): void {
-  client.setNotificationHandler(ToolListChangedNotificationSchema, () => watcher.changed('tool'));
-  client.setNotificationHandler(ResourceListChangedNotificationSchema, () => watcher.changed('resource'));
-  client.setNotificationHandler(PromptListChangedNotificationSchema, () => watcher.changed('prompt'));
-  client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => watcher.resourceUpdated(n.params.uri));
 }

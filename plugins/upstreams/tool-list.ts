@@ -11,7 +11,6 @@
  * with no scrubbing per listing. A server that knows no secret costs nothing; one page with
  * a secret is copied once. Icons are checked here too, once (icons.ts).
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { ListToolsResultSchema, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger, SecretsApi } from '../../kernel/index.js';
 import { keepSafeIcons } from './icons.js';
@@ -51,8 +50,19 @@ const PAGE = {
   },
 } as unknown as typeof ListToolsResultSchema;
 
-export async function listToolsPage(client: Client, cursor: string | undefined, log: Logger, secrets: SecretsApi): Promise<Page> {
-  const page = (await client.request({ method: 'tools/list', params: cursor ? { cursor } : {} }, PAGE)) as unknown as Page;
+/** How a v1 SDK Client's request() is told to keep a tools/list page as parsed (checked by listToolsPage). */
+export const TOOLS_PAGE = PAGE;
+
+/** One page, as the connection's list source fetched it (unparsed by any SDK schema), checked and kept. */
+export async function listToolsPage(
+  fetchPage: (cursor: string | undefined) => Promise<unknown>,
+  cursor: string | undefined,
+  log: Logger,
+  secrets: SecretsApi,
+): Promise<Page> {
+  const checked = PAGE.safeParse(await fetchPage(cursor));
+  if (!checked.success) throw checked.error;
+  const page = checked.data as unknown as Page;
   const tools: Tool[] = [];
   // Before sharing schemas: a scrubbed schema is shared by its scrubbed text.
   for (const t of secrets.scrubValue(page.tools) as unknown[]) {

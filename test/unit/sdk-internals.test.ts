@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
+import { Client as ModernClient, InMemoryTransport as ModernMemory } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -13,12 +14,14 @@ import {
   PRIVATE_MEMBERS,
   protocolDispatch,
   restoreClientState,
+  MODERN_SDK_VERSION_CHECKED,
   SDK_VERSION_CHECKED,
   setRawRequestHandler,
 } from '../../kernel/mcp/shared/sdk-internals.js';
 import { packageRoot } from '../../kernel/paths.js';
 
-const installed = (JSON.parse(readFileSync(join(packageRoot(), 'node_modules/@modelcontextprotocol/sdk/package.json'), 'utf8')) as { version: string }).version;
+const versionOf = (pkg: string) => (JSON.parse(readFileSync(join(packageRoot(), `node_modules/${pkg}/package.json`), 'utf8')) as { version: string }).version;
+const installed = versionOf('@modelcontextprotocol/sdk');
 
 /** A protocol's private member as the SDK holds it: 'function', 'Map', 'number' or what else it is. */
 function kindOf(protocol: object, member: string): string {
@@ -45,6 +48,25 @@ describe('kernel/mcp/shared/sdk-internals.ts: the MCP SDK private members Switch
     expect(installed, `the MCP SDK is now ${installed}: re-check sdk-internals.ts against SDK ${installed}, then update SDK_VERSION_CHECKED`).to.equal(
       SDK_VERSION_CHECKED,
     );
+  });
+
+  it(`and the v2 client modern upstreams use is the one checked (${MODERN_SDK_VERSION_CHECKED}); a prior-discover connect sends nothing`, async () => {
+    const modern = versionOf('@modelcontextprotocol/client');
+    expect(modern, `the v2 MCP client is now ${modern}: re-check plugins/upstreams/client/modern-upstream.ts, then update MODERN_SDK_VERSION_CHECKED`).to.equal(
+      MODERN_SDK_VERSION_CHECKED,
+    );
+    const [clientSide, serverSide] = ModernMemory.createLinkedPair();
+    const sent: unknown[] = [];
+    serverSide.onmessage = (m) => void sent.push(m);
+    await serverSide.start();
+    const client = new ModernClient({ name: 'c', version: '1' }, { listChanged: { tools: { autoRefresh: false, onChanged: () => undefined } } });
+    await client.connect(clientSide, {
+      prior: { kind: 'modern', discover: { supportedVersions: ['2026-07-28'], capabilities: { tools: { listChanged: true } } } },
+    });
+    // modern-upstream.ts opens the subscriptions/listen stream itself: an SDK that opened one too would double it.
+    expect(sent).to.deep.equal([]);
+    expect(client.getProtocolEra()).to.equal('modern');
+    await client.close();
   });
 
   for (const [name, make] of [

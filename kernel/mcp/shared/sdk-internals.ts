@@ -15,6 +15,16 @@ import type { ClientCapabilities, Implementation, JSONRPCMessage, MessageExtraIn
 /** The SDK version these members were last checked against. */
 export const SDK_VERSION_CHECKED = '1.32.2';
 
+/**
+ * The v2 SDK client (`@modelcontextprotocol/client`) that speaks to 2026-07-28 upstreams
+ * (plugins/upstreams/client/modern-upstream.ts) is used through its public API only: nothing
+ * here reaches into it. It is pinned all the same, because that file relies on behaviour the
+ * typings do not promise: a connect that adopts a prior server/discover answer registers the
+ * list-changed handlers but opens no subscriptions/listen stream (Switchboard opens it), and a
+ * request with `allowInputRequired` answers input_required results instead of fulfilling them.
+ */
+export const MODERN_SDK_VERSION_CHECKED = '2.4.0';
+
 /** The Protocol methods the SDK's own transport.onmessage dispatches to, bound to their protocol. */
 export interface ProtocolDispatch {
   response(message: JSONRPCMessage): void;

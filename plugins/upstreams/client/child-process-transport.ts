@@ -63,7 +63,9 @@ export class ChildProcessTransport implements Transport {
     return this.child?.pid;
   }
 
+  /** Spawns the process; once running, a second start (the session opened after era-probe.ts asked) is nothing. */
   start(): Promise<void> {
+    if (this.child) return Promise.resolve();
     return new Promise((resolve, reject) => {
       const child = spawn(this.params.command, this.params.args, {
         ...(this.params.argv0 !== undefined ? { argv0: this.params.argv0 } : {}),

@@ -164,6 +164,25 @@ export class ClientRelay {
     return new UrlElicitationRequiredError(this.server, this.secrets.scrubText(upstreamWords(err.code, err.message)), routed);
   }
 
+  /**
+   * A 2026-07-28 upstream's `input_required` embedded request during `call` (modern-upstream.ts):
+   * asked of the calling client through its session as a relayed request is, under the same
+   * admission (capabilities, elicitation rate), scrubbed the same way. A refusal is thrown as
+   * the McpError a relayed request's upstream would have heard, so the call fails naming it.
+   */
+  async ask(call: CallContext, method: string, params: Record<string, unknown> | undefined): Promise<Record<string, unknown>> {
+    if (!isRelayed(method)) throw new McpError(-32602, `'${this.server}' asked its client for '${method}', which is not a request a client answers`);
+    if (!call.client) throw new McpError(-32603, `'${this.server}' asked for ${method} during a call that has no client to ask (a workflow step or a script)`);
+    const refused = refusal(this.server, method, params, call.client.capabilities());
+    if (refused) throw new McpError(refused.code, refused.message);
+    const wait = method === 'elicitation/create' ? this.elicitationRate.take(call.request.session) : undefined;
+    if (wait !== undefined) {
+      const r = rateRefusal(this.server, wait);
+      throw new McpError(r.code, r.message);
+    }
+    return call.client.request(method, this.secrets.scrubValue(params ?? {}), call.cancellation.signal);
+  }
+
   private forwardCompletion(upstreamId: unknown): void {
     const route = typeof upstreamId === 'string' ? this.elicitations.complete(upstreamId) : undefined;
     if (!route) {

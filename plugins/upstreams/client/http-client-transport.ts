@@ -10,7 +10,7 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
-import { TooLargeError } from '../../../kernel/index.js';
+import { mcpNameSource, MODERN_PROTOCOL_VERSIONS, TooLargeError } from '../../../kernel/index.js';
 import { deliver } from './deliver.js';
 import { SseParser } from '../../../lib/mcp/sse-parser.js';
 
@@ -41,6 +41,8 @@ export class StreamableHttpClientTransport implements Transport {
   onrelated?: (message: JSONRPCMessage, relatedRequestId: RequestId) => void;
   sessionId?: string;
   private protocolVersion: string | undefined;
+  /** Set for a 2026-07-28 server (era-probe.ts): each POST says its method and name in headers. */
+  private modern = false;
   private stream: IncomingMessage | undefined;
   private closed = false;
   private readonly secure: boolean;
@@ -67,6 +69,16 @@ export class StreamableHttpClientTransport implements Transport {
 
   setProtocolVersion(version: string): void {
     this.protocolVersion = version;
+  }
+
+  /**
+   * Speaks 2026-07-28 (on) or the legacy era (off) from the next request: the version the
+   * modern era names, and `Mcp-Method` / `Mcp-Name` on every POST (the server checks them
+   * against the body). Off forgets the version, so initialize goes out as it always did.
+   */
+  speakModern(on: boolean): void {
+    this.modern = on;
+    this.protocolVersion = on ? MODERN_PROTOCOL_VERSIONS[0] : undefined;
   }
 
   private requestHeaders(extra: Record<string, string>): Record<string, string> {
@@ -113,15 +125,13 @@ export class StreamableHttpClientTransport implements Transport {
     const body = JSON.stringify(message);
     let res: IncomingMessage;
     try {
-      res = await this.request(
-        'POST',
-        this.requestHeaders({
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'content-length': String(Buffer.byteLength(body)),
-        }),
-        body,
-      );
+      const headers = this.requestHeaders({
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'content-length': String(Buffer.byteLength(body)),
+      });
+      if (this.modern && 'method' in message) modernHeaders(headers, message.method, message.params);
+      res = await this.request('POST', headers, body);
     } catch (err) {
       // The server is gone (refused, reset): the connection is over; the owner reconnects.
       // Said with the address (no query: it may hold a key) and the socket's own words.
@@ -229,6 +239,14 @@ export class StreamableHttpClientTransport implements Transport {
     if (this.lookup) this.agent.destroy();
     this.onclose?.();
   }
+}
+
+/** `Mcp-Method`, and `Mcp-Name` for the methods that name something, Base64-sentinel encoded when not plain ASCII. */
+function modernHeaders(headers: Record<string, string>, method: string, params: unknown): void {
+  headers['mcp-method'] = method;
+  const name = mcpNameSource(method, params)?.value;
+  if (typeof name !== 'string') return;
+  headers['mcp-name'] = /^[\x20-\x7e]*$/.test(name) && name.trim() === name ? name : `=?base64?${Buffer.from(name, 'utf8').toString('base64')}?=`;
 }
 
 function readAll(res: IncomingMessage, limit = Number.POSITIVE_INFINITY): Promise<string> {

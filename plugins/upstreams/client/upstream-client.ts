@@ -7,7 +7,16 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, McpError, type CallToolResult, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ErrorCode,
+  McpError,
+  PromptListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
+  ResourceUpdatedNotificationSchema,
+  ToolListChangedNotificationSchema,
+  type CallToolResult,
+  type RequestId,
+} from '@modelcontextprotocol/sdk/types.js';
 import {
   nextRequestId,
   PASSTHROUGH,
@@ -19,9 +28,13 @@ import {
   type SecretsApi,
   type SwitchboardError,
 } from '../../../kernel/index.js';
+import type { ListSource } from '../lists.js';
+import { TOOLS_PAGE } from '../tool-list.js';
 import type { ClientRelay } from './client-relay.js';
+import { UPSTREAM_CLIENT_CAPABILITIES } from './era-probe.js';
 import { DirectCalls } from './direct-calls.js';
 import { routeMessages } from './message-router.js';
+import type { SessionWatcher, UpstreamSession } from './upstream-session.js';
 import { runUpstreamTask } from './upstream-task.js';
 
 export interface CallFailures {
@@ -36,17 +49,21 @@ export async function handshake(
   transport: Transport,
   timeoutMs: number,
   server: string,
-): Promise<{ client: Client; failed: false } | { client: Client; failed: true; error: unknown }> {
+): Promise<{ client: Client; failed: false; protocolVersion: string | undefined } | { client: Client; failed: true; error: unknown }> {
   // Declared on the shared connection; each request is relayed only to a calling client that has the capability.
-  const client = new Client(
-    { name: SERVER_INFO.name, version: SERVER_INFO.version },
-    { capabilities: { sampling: { tools: {} }, elicitation: { form: {}, url: {} }, roots: {} } },
-  );
+  const client = new Client({ name: SERVER_INFO.name, version: SERVER_INFO.version }, { capabilities: UPSTREAM_CLIENT_CAPABILITIES });
   let timer: NodeJS.Timeout | undefined;
   // The transport's own failure (refused, reset, a TLS error) comes before the SDK's generic
   // "Connection closed" that fails the pending initialize: that is the one worth reporting.
   let transportError: Error | undefined;
   client.onerror = (err) => (transportError ??= err);
+  // The SDK hands the agreed version to the transport and keeps its own copy private: heard here.
+  let agreed: string | undefined;
+  const setVersion = transport.setProtocolVersion?.bind(transport);
+  transport.setProtocolVersion = (version) => {
+    agreed = version;
+    setVersion?.(version);
+  };
   try {
     await Promise.race([
       client.connect(transport, { timeout: timeoutMs }),
@@ -54,7 +71,7 @@ export async function handshake(
         timer = setTimeout(() => reject(new TimeoutError(`connecting to '${server}'`, timeoutMs)), timeoutMs);
       }),
     ]);
-    return { client, failed: false };
+    return { client, failed: false, protocolVersion: agreed };
   } catch (error) {
     const closed = error instanceof McpError && error.code === (ErrorCode.ConnectionClosed as number);
     return { client, failed: true, error: closed && transportError ? transportError : error };
@@ -64,7 +81,10 @@ export async function handshake(
   }
 }
 
-export class UpstreamClient {
+/** A 2025-11-25 (or earlier) server, through the v1 SDK client. */
+export class UpstreamClient implements UpstreamSession {
+  readonly era = 'legacy';
+  readonly lists: ListSource;
   /** tools/call without the SDK's request machinery (direct-calls.ts). */
   private readonly direct: DirectCalls;
   /** Aborted when the transport closes: calls following an upstream task fail at once rather than at their next poll. */
@@ -78,9 +98,28 @@ export class UpstreamClient {
     private readonly secrets: SecretsApi,
     private readonly failures: CallFailures,
     private readonly log: Logger,
+    readonly protocolVersion: string | undefined,
   ) {
     this.direct = new DirectCalls(transport);
     routeMessages(client, transport, this.direct, relay, () => this.lost.abort());
+    const page = (cursor: string | undefined) => (cursor ? { cursor } : {});
+    this.lists = {
+      capabilities: () => client.getServerCapabilities() ?? {},
+      toolsPage: (cursor) => client.request({ method: 'tools/list', params: page(cursor) }, TOOLS_PAGE),
+      resourcesPage: (cursor) => client.listResources(page(cursor)),
+      templatesPage: (cursor) => client.listResourceTemplates(page(cursor)),
+      promptsPage: (cursor) => client.listPrompts(page(cursor)),
+    };
+  }
+
+  watch(watcher: SessionWatcher): void {
+    const client = this.client;
+    client.onclose = () => watcher.closed();
+    client.onerror = (err) => watcher.error(err);
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => watcher.changed('tool'));
+    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => watcher.changed('resource'));
+    client.setNotificationHandler(PromptListChangedNotificationSchema, () => watcher.changed('prompt'));
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => watcher.resourceUpdated(n.params.uri));
   }
 
   /** The server declared it runs tools/call as tasks (2025-11-25 `capabilities.tasks.requests.tools.call`). */

@@ -1,0 +1,204 @@
+/**
+ * A 2026-07-28 upstream, through the v2 SDK client (`@modelcontextprotocol/client`): no
+ * initialize and no session; the client adopts the server/discover answer era-probe.ts got
+ * (no second round trip) and puts the `_meta` envelope (version, Switchboard's client info
+ * and capabilities) on every request. Per call the envelope names the calling client's own
+ * capabilities, so the upstream asks (input_required) only for what that client can answer.
+ *
+ * Multi round-trip (`input_required`, the 2026-07-28 replacement of server-to-client
+ * requests): each embedded request is asked of the calling client through its session as a
+ * legacy upstream's request would be (ClientRelay.ask: same admission, rate and scrubbing),
+ * and the call retried with `inputResponses` and the upstream's `requestState` echoed byte
+ * for byte, at most MAX_ROUNDS times.
+ *
+ * List changes reach Switchboard on a subscriptions/listen stream opened at connect for what
+ * the server declares `listChanged`; when the server ends that stream the connection is made
+ * again (lists re-read). Lists are read page by page with explicit cursors, which the v2
+ * client never serves from its cache: Switchboard's catalogue is the one copy, refreshed on
+ * each change.
+ */
+import { Client as ModernClient, type McpSubscription } from '@modelcontextprotocol/client';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { CLIENT_CAPABILITIES_META_KEY, SERVER_INFO, type CallContext, type JsonObject, type Logger, type SecretsApi } from '../../../kernel/index.js';
+import type { ListSource } from '../lists.js';
+import type { ClientRelay } from './client-relay.js';
+import { UPSTREAM_CLIENT_CAPABILITIES, type DiscoverResult } from './era-probe.js';
+import type { SessionWatcher, UpstreamSession } from './upstream-session.js';
+import type { CallFailures } from './upstream-client.js';
+
+/** Rounds of input_required one call may take before it is refused as a loop. */
+export const MAX_ROUNDS = 8;
+
+type Raw = Record<string, unknown>;
+
+/** Connects the v2 client on a transport era-probe.ts found modern; rejects as a failed handshake would. */
+export async function connectModern(
+  transport: Transport,
+  version: string,
+  discover: DiscoverResult,
+  timeoutMs: number,
+  deps: { relay: ClientRelay; secrets: SecretsApi; failures: CallFailures; log: Logger },
+): Promise<ModernUpstream> {
+  const hears: { watcher?: SessionWatcher } = {};
+  const changed = (what: string) => () => void hears.watcher?.changed(what);
+  const client = new ModernClient(
+    { name: SERVER_INFO.name, version: SERVER_INFO.version },
+    {
+      capabilities: UPSTREAM_CLIENT_CAPABILITIES,
+      // Input is asked of the calling client per call (below), never by a handler of this shared client.
+      inputRequired: { autoFulfill: false },
+      listChanged: {
+        tools: { autoRefresh: false, debounceMs: 0, onChanged: changed('tool') },
+        prompts: { autoRefresh: false, debounceMs: 0, onChanged: changed('prompt') },
+        resources: { autoRefresh: false, debounceMs: 0, onChanged: changed('resource') },
+      },
+    },
+  );
+  transport.setProtocolVersion?.(version);
+  // Our transports implement the v1 Transport, which the v2 one extends only with optional members.
+  await client.connect(transport, { prior: { kind: 'modern', discover }, timeout: timeoutMs });
+  // Adopting a prior discover registers the list handlers but opens no stream: opened here, for what the server says it announces.
+  const caps = discover.capabilities as { [K in 'tools' | 'prompts' | 'resources']?: { listChanged?: boolean } };
+  const filter = {
+    ...(caps.tools?.listChanged ? { toolsListChanged: true } : {}),
+    ...(caps.prompts?.listChanged ? { promptsListChanged: true } : {}),
+    ...(caps.resources?.listChanged ? { resourcesListChanged: true } : {}),
+  };
+  let subscription: McpSubscription | undefined;
+  if (Object.keys(filter).length > 0) {
+    try {
+      subscription = await client.listen(filter, { timeout: timeoutMs });
+    } catch (err) {
+      await client.close().catch(() => undefined);
+      throw err;
+    }
+  }
+  return new ModernUpstream(client, transport, version, hears, deps.relay, deps.secrets, deps.failures, subscription);
+}
+
+export class ModernUpstream implements UpstreamSession {
+  readonly era = 'modern';
+  readonly lists: ListSource;
+
+  constructor(
+    readonly client: ModernClient,
+    readonly transport: Transport,
+    readonly protocolVersion: string,
+    private readonly hears: { watcher?: SessionWatcher },
+    private readonly relay: ClientRelay,
+    private readonly secrets: SecretsApi,
+    private readonly failures: CallFailures,
+    /** The subscriptions/listen stream list changes come on, when the server announces any. */
+    private readonly subscription?: McpSubscription,
+  ) {
+    const page = (cursor: string | undefined) => (cursor ? { cursor } : {});
+    // An explicit cursor fetches the server's own page, uncached: Switchboard keeps the lists itself.
+    this.lists = {
+      capabilities: () => client.getServerCapabilities() ?? {},
+      toolsPage: (cursor) => client.request({ method: 'tools/list', params: page(cursor) }),
+      resourcesPage: (cursor) => client.request({ method: 'resources/list', params: page(cursor) }),
+      templatesPage: (cursor) => client.request({ method: 'resources/templates/list', params: page(cursor) }),
+      promptsPage: (cursor) => client.request({ method: 'prompts/list', params: page(cursor) }),
+    };
+  }
+
+  watch(watcher: SessionWatcher): void {
+    this.hears.watcher = watcher;
+    this.client.onclose = () => watcher.closed();
+    this.client.onerror = (err) => watcher.error(err);
+    // A stream the server ended (restarted, shut down) would leave the lists stale for good: connect again and re-read them.
+    void this.subscription?.closed.then((how) => {
+      if (how !== 'local') watcher.closed();
+    });
+  }
+
+  /** Tasks are the `io.modelcontextprotocol/tasks` extension in 2026-07-28: not followed yet, so every call is plain. */
+  runsToolTasks(): boolean {
+    return false;
+  }
+
+  callToolTask(name: string, args: JsonObject, call: CallContext, timeoutMs: number): Promise<CallToolResult> {
+    return this.callTool(name, args, call, timeoutMs);
+  }
+
+  async callTool(name: string, args: JsonObject, call: CallContext, timeoutMs: number): Promise<CallToolResult> {
+    try {
+      const caps = call.client?.capabilities() ?? {};
+      let params: Raw = { name, arguments: args, _meta: { [CLIENT_CAPABILITIES_META_KEY]: caps } };
+      const forward = call.progress;
+      for (let round = 0; ; round++) {
+        const result = (await this.client.request(
+          { method: 'tools/call', params: params },
+          {
+            signal: call.cancellation.signal,
+            timeout: timeoutMs,
+            allowInputRequired: true,
+            ...(forward
+              ? {
+                  resetTimeoutOnProgress: true,
+                  onprogress: (p: { progress: number; total?: number; message?: string }) =>
+                    void forward(p.progress, p.total, p.message === undefined ? undefined : this.secrets.scrubText(p.message)).catch(() => undefined),
+                }
+              : {}),
+          },
+        )) as Raw;
+        if (result.resultType !== 'input_required') return result as CallToolResult;
+        if (round + 1 >= MAX_ROUNDS)
+          throw new Error(`'${this.relay.server}' asked for input ${MAX_ROUNDS} times in one call; Switchboard stopped the call there`);
+        const inputResponses = await this.answer(result.inputRequests, call);
+        params = { ...params, inputResponses, ...(typeof result.requestState === 'string' ? { requestState: result.requestState } : {}) };
+      }
+    } catch (err) {
+      throw this.failures.call(`tool '${name}'`, err);
+    }
+  }
+
+  /** Each embedded request asked of the calling client, in parallel; the answers keyed as the server keyed the requests. */
+  private async answer(requests: unknown, call: CallContext): Promise<Raw> {
+    if (typeof requests !== 'object' || requests === null) return {};
+    const entries = Object.entries(requests as Record<string, { method?: unknown; params?: unknown }>);
+    const answers = await Promise.all(
+      entries.map(async ([key, r]) => {
+        const method = typeof r.method === 'string' ? r.method : '';
+        return [key, await this.relay.ask(call, method, r.params as Raw | undefined)] as const;
+      }),
+    );
+    return Object.fromEntries(answers);
+  }
+
+  async readResource(uri: string): Promise<Raw> {
+    try {
+      return this.secrets.scrubValue(await this.client.readResource({ uri }, { cacheMode: 'bypass' }));
+    } catch (err) {
+      throw this.failures.request(`resource '${uri}'`, err);
+    }
+  }
+
+  /** 2026-07-28 has no resources/subscribe: updates come on subscriptions/listen, which Switchboard does not open per resource yet. */
+  async subscribe(uri: string): Promise<void> {
+    throw this.failures.request(`subscribe to '${uri}'`, new Error('a 2026-07-28 server has no resources/subscribe'));
+  }
+
+  async complete(params: Raw): Promise<Raw> {
+    try {
+      return this.secrets.scrubValue(await this.client.complete(params as never));
+    } catch (err) {
+      throw this.failures.request('completion', err);
+    }
+  }
+
+  async getPrompt(name: string, args: Record<string, string>): Promise<Raw> {
+    try {
+      return this.secrets.scrubValue(await this.client.getPrompt({ name, arguments: args }));
+    } catch (err) {
+      throw this.failures.request(`prompt '${name}'`, err);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.subscription?.close().catch(() => undefined);
+    await this.client.close().catch(() => undefined);
+    await this.transport.close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,35 @@
+/**
+ * A connected upstream as the connection uses it, whatever era it speaks: a 2025-11-25
+ * server through the v1 SDK client (upstream-client.ts), a 2026-07-28 one through the v2
+ * client (modern-upstream.ts). Which one a server gets is decided once per connection by
+ * era-probe.ts.
+ */
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallContext, JsonObject } from '../../../kernel/index.js';
+import type { ListSource, ListWatcher } from '../lists.js';
+
+export interface SessionWatcher extends ListWatcher {
+  /** The connection ended (the server went away, or the transport failed for good). */
+  closed(): void;
+  /** A transport error that did not end the connection. */
+  error(err: Error): void;
+}
+
+export interface UpstreamSession {
+  readonly era: 'legacy' | 'modern';
+  /** The protocol revision agreed with the server (initialize's answer, or the modern one discover offered). */
+  readonly protocolVersion: string | undefined;
+  readonly transport: Transport;
+  readonly lists: ListSource;
+  /** Once, right after connecting: from then on `watcher` hears of the connection's end and list changes. */
+  watch(watcher: SessionWatcher): void;
+  runsToolTasks(): boolean;
+  callTool(name: string, args: JsonObject, call: CallContext, timeoutMs: number): Promise<CallToolResult>;
+  callToolTask(name: string, args: JsonObject, call: CallContext, timeoutMs: number): Promise<CallToolResult>;
+  readResource(uri: string): Promise<Record<string, unknown>>;
+  subscribe(uri: string, on: boolean): Promise<void>;
+  complete(params: Record<string, unknown>): Promise<Record<string, unknown>>;
+  getPrompt(name: string, args: Record<string, string>): Promise<Record<string, unknown>>;
+  close(): Promise<void>;
+}
