@@ -1,14 +1,16 @@
 /**
  * The way back to a 2026-07-28 client during one stateless call. There is no session to ask
- * through: a modern server asks with `input_required` results (multi round-trip requests),
- * which Switchboard does not translate yet (docs/protocol-2026.md). So the channel declares
- * none of the capabilities an upstream's question needs, and the upstreams plugin refuses the
- * question to the upstream by name, as it does for a legacy client that lacks them.
+ * through: an upstream's question becomes an `input_required` result of the client's request
+ * (input-rounds.ts), so the channel declares what the client declared in its envelope when
+ * the call runs as rounds (`asker`), and none of sampling, elicitation and roots otherwise:
+ * the upstreams plugin then refuses the question to the upstream by name, as it does for a
+ * legacy client that lacks them.
  */
 import type { ClientCapabilities, JSONRPCNotification } from '@modelcontextprotocol/sdk/types.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { logLevelPasses, type ClientChannel, type LogMessage } from '../shared/client-channel.js';
 import type { RequestEnvelope } from '../shared/modern-protocol.js';
+import type { RoundChannel } from './input-rounds.js';
 
 export class StatelessChannel implements ClientChannel {
   private readonly declared: ClientCapabilities;
@@ -17,9 +19,10 @@ export class StatelessChannel implements ClientChannel {
   constructor(
     envelope: RequestEnvelope,
     private readonly notifyClient: (message: JSONRPCNotification) => void,
+    private readonly asker?: RoundChannel,
   ) {
     const { sampling: _sampling, elicitation: _elicitation, roots: _roots, ...rest } = envelope.clientCapabilities;
-    this.declared = rest;
+    this.declared = asker ? envelope.clientCapabilities : rest;
     this.level = envelope.logLevel;
   }
 
@@ -27,8 +30,9 @@ export class StatelessChannel implements ClientChannel {
     return this.declared;
   }
 
-  /** Never reached (capabilities() declares nothing to ask with); refuses plainly if a caller skips that check. */
-  request(method: string): Promise<Record<string, unknown>> {
+  /** Asked as an input_required round (input-rounds.ts); without rounds never reached (capabilities() declares nothing to ask with). */
+  request(method: string, params: Record<string, unknown> | undefined, signal: AbortSignal): Promise<Record<string, unknown>> {
+    if (this.asker) return this.asker.ask(method, params ?? {}, signal);
     return Promise.reject(
       new McpError(ErrorCode.InvalidRequest, `'${method}' cannot reach a 2026-07-28 client yet: Switchboard does not translate it to an input_required result`),
     );

@@ -18,6 +18,7 @@ import type { CallContext } from '../../tools.js';
 import { SERVER_INFO } from '../shared/implementation.js';
 import { ALL_PROTOCOL_VERSIONS, SERVER_INFO_META_KEY, type RequestEnvelope } from '../shared/modern-protocol.js';
 import type { ProtocolHandler } from './endpoint.js';
+import { InputRounds, type RoundChannel } from './input-rounds.js';
 
 import { StatelessChannel } from './stateless-channel.js';
 
@@ -78,6 +79,8 @@ const MAX_CALLERS = 10_000;
 
 export class StatelessServer {
   private readonly callerSlots = new Map<string, Map<symbol, unknown>>();
+  /** Calls waiting for their client's input (multi round-trip, input-rounds.ts). */
+  private readonly rounds = new InputRounds();
   private modernTools: { from: readonly Tool[]; tools: Tool[] } | undefined;
   private byMethod: { from: number; handlers: Map<string, ReturnType<StatelessHost['handlers']>[number]> } | undefined;
 
@@ -100,8 +103,32 @@ export class StatelessServer {
       let result: Record<string, unknown>;
       if (method === 'server/discover') result = this.discover(caller);
       else if (method === 'tools/list') result = { tools: this.tools(), ttlMs: CACHE_TTL_MS.metaTools, cacheScope: caller.identity ? 'private' : 'public' };
-      else if (method === 'tools/call') result = await this.callTool(params, this.context(request, envelope, caller, stream, cancellation));
-      else {
+      else if (method === 'tools/call') {
+        const caps = envelope.clientCapabilities;
+        // A client that can be asked nothing is served as before: no round, nothing parked.
+        if (!caps.sampling && !caps.elicitation && !caps.roots)
+          result = await this.callTool(params, this.context(request, envelope, caller, stream, cancellation));
+        else {
+          const who = caller.identity ? `sub:${caller.identity.subject}` : `addr:${caller.clientAddress ?? ''}`;
+          const outcome = await this.rounds.round(params, who, stream, cancellation, (channel) =>
+            this.callTool(
+              params,
+              this.context(request, envelope, caller, (n) => channel.notify(n), channel.cancellation, channel),
+            ),
+          );
+          if (outcome.kind === 'input_required') {
+            const { inputRequests, requestState } = outcome;
+            const answer = {
+              resultType: 'input_required',
+              inputRequests,
+              requestState,
+              _meta: { [SERVER_INFO_META_KEY]: { name: SERVER_INFO.name, version: SERVER_INFO.version } },
+            };
+            return { status: 200, message: { jsonrpc: '2.0', id, result: answer } };
+          }
+          result = outcome.result;
+        }
+      } else {
         const h = REMOVED_IN_MODERN.has(method) ? undefined : this.handler(method);
         if (!h) return { status: 404, message: { jsonrpc: '2.0', id, error: { code: ErrorCode.MethodNotFound, message: notServed(method) } } };
         const parsed = safeParse(h.schema, { method, params });
@@ -190,6 +217,7 @@ export class StatelessServer {
     caller: StatelessCaller,
     stream: (n: JSONRPCNotification) => void,
     cancellation: Cancellation,
+    asker?: RoundChannel,
   ): CallContext {
     const session: Session = {
       id: `stateless-${randomUUID()}`,
@@ -213,7 +241,7 @@ export class StatelessServer {
       slots: new Map(),
       ...(caller.identity ? { identity: caller.identity } : {}),
     };
-    const call: CallContext = { request: context, cancellation, depth: 0, client: new StatelessChannel(envelope, stream) };
+    const call: CallContext = { request: context, cancellation, depth: 0, client: new StatelessChannel(envelope, stream, asker) };
     const token = envelope.progressToken;
     if (token !== undefined) {
       call.progress = async (progress, total, message) => {
