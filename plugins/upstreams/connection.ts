@@ -55,6 +55,8 @@ export class UpstreamConnection implements ServedLists {
   private epoch = 0;
   /** Sampling, elicitation, roots and log messages during a call go to the calling client. */
   private readonly relay: ClientRelay;
+  /** Reads the lists of a server that announces no changes again once they expire (a modern server's `ttlMs`). */
+  private relist: NodeJS.Timeout | undefined;
   /** A failed request as the caller reads it (call-failures.ts). */
   private readonly failures: CallFailures;
 
@@ -220,6 +222,7 @@ export class UpstreamConnection implements ServedLists {
       });
       await this.readLists(opened);
       if (epoch !== this.epoch) return;
+      this.scheduleRelist(opened, epoch);
       this.retry.failures = 0;
       this.error = undefined;
       this.warned = undefined;
@@ -274,6 +277,7 @@ export class UpstreamConnection implements ServedLists {
     try {
       await this.readLists(session);
       if (epoch === this.epoch) this.events.onContentChange(this);
+      this.scheduleRelist(session, epoch);
     } catch (err) {
       if (err instanceof ToolListLimitError && epoch === this.epoch) {
         // The new list is refused whole, like at connect: no stale tools stay callable.
@@ -283,7 +287,17 @@ export class UpstreamConnection implements ServedLists {
         return;
       }
       this.log.warn(`refreshing after ${what} list change failed: ${(err as Error).message}`);
+      // An expiring list is tried again at its next expiry; a failed read must not end that.
+      this.scheduleRelist(session, epoch);
     }
+  }
+
+  private scheduleRelist(session: UpstreamSession, epoch: number): void {
+    clearTimeout(this.relist);
+    const ms = session.relistAfterMs?.();
+    if (ms === undefined || epoch !== this.epoch) return;
+    this.relist = setTimeout(() => void this.refresh(session, epoch, 'expired (ttlMs)'), ms);
+    this.relist.unref();
   }
 
   private onDropped(reason: string): void {
@@ -325,6 +339,7 @@ export class UpstreamConnection implements ServedLists {
   }
 
   private async disconnect(): Promise<void> {
+    clearTimeout(this.relist);
     const connected = this.connected;
     this.connected = undefined;
     this.tools = [];

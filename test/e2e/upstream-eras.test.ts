@@ -52,22 +52,26 @@ describe('upstreams of both MCP eras (2026-07-28 and 2025-11-25)', function () {
   this.timeout(60_000);
   let sb: Running;
   let web: ChildProcess;
+  let quiet: ChildProcess;
   let legacy: Client;
   const closing: { close(): Promise<void> }[] = [];
 
   before(async () => {
     const port = await freePort();
     web = await startNode([MODERN_SERVER, 'http', String(port)], {}, /listening \d+/);
+    const quietPort = await freePort();
+    quiet = await startNode([MODERN_SERVER, 'http-ttl', String(quietPort)], {}, /listening \d+/);
     sb = await startSwitchboard({
       'mcpservers/mweb.yaml': `name: mweb\ntype: streamable-http\nurl: http://127.0.0.1:${port}/mcp\nautoStart: true\n`,
       'mcpservers/mio.yaml': stdioServer('mio', MODERN_SERVER, ['stdio']),
       'mcpservers/old.yaml': stdioServer('old', TEST_SERVER),
+      'mcpservers/mttl.yaml': `name: mttl\ntype: streamable-http\nurl: http://127.0.0.1:${quietPort}/mcp\nautoStart: true\n`,
     });
     legacy = await connectHttp(sb.url);
     closing.push(legacy);
     await eventually(
       () => meta<Listed>(legacy, 'list_servers'),
-      (l) => l.servers.filter((s) => s.state === 'running' || s.state === 'connected').length === 3,
+      (l) => l.servers.filter((s) => s.state === 'running' || s.state === 'connected').length === 4,
       20_000,
     );
   });
@@ -76,12 +80,13 @@ describe('upstreams of both MCP eras (2026-07-28 and 2025-11-25)', function () {
     for (const c of closing) await c.close().catch(() => undefined);
     await sb?.stop();
     web?.kill();
+    quiet?.kill();
   });
 
   it('each connection speaks what its server speaks, and list_servers and core_service_status say which', async () => {
     const { servers } = await meta<Listed>(legacy, 'list_servers');
     const version = Object.fromEntries(servers.map((s) => [s.name, s.protocolVersion]));
-    expect(version).to.deep.equal({ mweb: '2026-07-28', mio: '2026-07-28', old: '2025-11-25' });
+    expect(version).to.deep.equal({ mweb: '2026-07-28', mio: '2026-07-28', mttl: '2026-07-28', old: '2025-11-25' });
     const status = await meta<{ metadata: { protocolVersion?: string } }>(legacy, 'call_tool', { name: 'core_service_status', arguments: { name: 'mweb' } });
     expect(status.metadata.protocolVersion).to.equal('2026-07-28');
   });
@@ -129,5 +134,17 @@ describe('upstreams of both MCP eras (2026-07-28 and 2025-11-25)', function () {
     );
     expect(described.isError).to.not.equal(true);
     expect(text(await callTool(legacy, 'x_mweb_grown_1'))).to.equal('I am grown_1');
+  });
+
+  it('a modern upstream that announces no list changes is re-listed once its tools/list ttlMs has passed', async () => {
+    expect(text(await callTool(legacy, 'x_mttl_grow'))).to.equal('grown_1');
+    // Its ttlMs is 1 s, held at Switchboard's 2 s floor: the new tool appears without any notification.
+    const described = await eventually(
+      () => metaRaw(legacy, 'describe_tool', { name: 'x_mttl_grown_1' }),
+      (r) => !r.isError,
+      15_000,
+      200,
+    );
+    expect(described.isError).to.not.equal(true);
   });
 });

@@ -13,7 +13,8 @@
  *
  * List changes reach Switchboard on a subscriptions/listen stream opened at connect for what
  * the server declares `listChanged`; when the server ends that stream the connection is made
- * again (lists re-read). Lists are read page by page with explicit cursors, which the v2
+ * again (lists re-read). A server that announces no tools `listChanged` has its lists read
+ * again once its tools/list `ttlMs` has passed (RELIST_MS, connection.ts). Lists are read page by page with explicit cursors, which the v2
  * client never serves from its cache: Switchboard's catalogue is the one copy, refreshed on
  * each change.
  */
@@ -29,6 +30,13 @@ import type { CallFailures } from './upstream-client.js';
 
 /** Rounds of input_required one call may take before it is refused as a loop. */
 export const MAX_ROUNDS = 8;
+
+/**
+ * How often the lists of a server without `listChanged` are read again: its tools/list
+ * `ttlMs`, held between these (a `ttlMs` of 0, "stale at once", or none reads every minute:
+ * there is no other way to learn of a change).
+ */
+export const RELIST_MS = { floor: 2_000, unknown: 60_000, ceiling: 86_400_000 } as const;
 
 type Raw = Record<string, unknown>;
 
@@ -80,6 +88,8 @@ export async function connectModern(
 export class ModernUpstream implements UpstreamSession {
   readonly era = 'modern';
   readonly lists: ListSource;
+  /** The `ttlMs` of the last tools/list's first page. */
+  private toolsTtlMs: number | undefined;
 
   constructor(
     readonly client: ModernClient,
@@ -96,7 +106,11 @@ export class ModernUpstream implements UpstreamSession {
     // An explicit cursor fetches the server's own page, uncached: Switchboard keeps the lists itself.
     this.lists = {
       capabilities: () => client.getServerCapabilities() ?? {},
-      toolsPage: (cursor) => client.request({ method: 'tools/list', params: page(cursor) }),
+      toolsPage: async (cursor) => {
+        const result = await client.request({ method: 'tools/list', params: page(cursor) });
+        if (cursor === undefined) this.toolsTtlMs = typeof result.ttlMs === 'number' ? result.ttlMs : undefined;
+        return result;
+      },
       resourcesPage: (cursor) => client.request({ method: 'resources/list', params: page(cursor) }),
       templatesPage: (cursor) => client.request({ method: 'resources/templates/list', params: page(cursor) }),
       promptsPage: (cursor) => client.request({ method: 'prompts/list', params: page(cursor) }),
@@ -111,6 +125,12 @@ export class ModernUpstream implements UpstreamSession {
     void this.subscription?.closed.then((how) => {
       if (how !== 'local') watcher.closed();
     });
+  }
+
+  relistAfterMs(): number | undefined {
+    if (this.client.getServerCapabilities()?.tools?.listChanged) return undefined;
+    const ttl = this.toolsTtlMs !== undefined && this.toolsTtlMs > 0 ? this.toolsTtlMs : RELIST_MS.unknown;
+    return Math.min(Math.max(ttl, RELIST_MS.floor), RELIST_MS.ceiling);
   }
 
   /** Tasks are the `io.modelcontextprotocol/tasks` extension in 2026-07-28: not followed yet, so every call is plain. */

@@ -24,6 +24,12 @@ export interface UpstreamSession {
   readonly lists: ListSource;
   /** Once, right after connecting: from then on `watcher` hears of the connection's end and list changes. */
   watch(watcher: SessionWatcher): void;
+  /**
+   * When the lists should be read again although the server said nothing: a 2026-07-28
+   * server that announces no `listChanged` lets its lists be kept `ttlMs`. Undefined: only
+   * when the server says so (or never).
+   */
+  relistAfterMs?(): number | undefined;
   runsToolTasks(): boolean;
   callTool(name: string, args: JsonObject, call: CallContext, timeoutMs: number): Promise<CallToolResult>;
   callToolTask(name: string, args: JsonObject, call: CallContext, timeoutMs: number): Promise<CallToolResult>;
