@@ -8,7 +8,6 @@ import type { Logger, McpServerDefinition, SecretsApi } from '../../../kernel/in
 import type { ClientRelay } from './client-relay.js';
 import { probeEra } from './era-probe.js';
 import { StreamableHttpClientTransport } from './http-client-transport.js';
-import { connectModern } from './modern-upstream.js';
 import { handshake, UpstreamClient, type CallFailures } from './upstream-client.js';
 import type { UpstreamSession } from './upstream-session.js';
 
@@ -25,7 +24,11 @@ export async function openUpstream(transport: Transport, def: McpServerDefinitio
   if (def.type !== 'sse') {
     const http = transport instanceof StreamableHttpClientTransport ? transport : undefined;
     const era = await probeEra(transport, timeoutMs, def.name, def.type === 'stdio' ? 'stdio' : 'http', http ? (on) => http.speakModern(on) : undefined);
-    if (era.era === 'modern') return connectModern(transport, era.version, era.discover, timeoutMs, needs);
+    if (era.era === 'modern') {
+      // The v2 SDK (~8 MB of heap) is loaded by the first modern upstream, not by every start.
+      const { connectModern } = await import('./modern-upstream.js');
+      return connectModern(transport, era.version, era.discover, timeoutMs, needs);
+    }
   }
   const connected = await handshake(transport, timeoutMs, def.name);
   if (connected.failed) {
