@@ -10,7 +10,7 @@ import type { ClientConfigReader } from './contracts/client-config.js';
 import type { CallerTokens, GrantStore, RequestAuthenticator } from './contracts/auth.js';
 import type { Embedder } from './contracts/embedder.js';
 import type { EventJournalFactory, EventLog } from './contracts/events.js';
-import type { ExecutionHistory, ExecutionStorage } from './contracts/executions.js';
+import type { ExecutionRecords, ExecutionStorage } from './contracts/executions.js';
 import type { HttpService } from './contracts/http.js';
 import type { UpstreamRegistry } from './contracts/lifecycle.js';
 import type { UpstreamCredentials } from './contracts/sign-in.js';
@@ -40,8 +40,8 @@ export interface Services {
   'grant-store': GrantStore;
   /** What happened to servers, workflows and executions (events). */
   events: EventLog;
-  /** Workflow runs and their steps (workflows). */
-  executions: ExecutionHistory;
+  /** Workflow runs and their steps (workflows); code mode adds its scripts' runs. */
+  executions: ExecutionRecords;
   /** Each owner's grants for remote servers that need sign-in (auth-client). */
   'upstream-credentials': UpstreamCredentials;
   /** Secrets the orchestrator holds (store-kubernetes), for clientCredentialsSecretRef. */

@@ -55,6 +55,12 @@ export interface LateEnd {
 
 export interface ExecutionRecord {
   execution_id: string;
+  /**
+   * What ran: absent (or `workflow`) for a workflow's run; `code` for a run_code script (code
+   * mode, docs/decisions.md), whose `workflow_name` is `run_code`, `input` its arguments
+   * (`code`, `timeoutSeconds`) and `steps` the calls it made, in the order they ended.
+   */
+  kind?: 'workflow' | 'code';
   workflow_name: string;
   status: ExecutionStatus;
   started_at: string;
@@ -70,6 +76,8 @@ export interface ExecutionRecord {
   /** The failing step and tool of a failed run, and the upstream's own message. */
   failure?: { step: string; tool: string; message: string };
   steps: StepRecord[];
+  /** What a run_code script logged (kind `code`), bounded by plugins.code-mode.options.maxLogBytes. */
+  logs?: string[];
   /** Set when the run finished on its replica after the others had marked it failed (LateEnd). */
   late_result?: LateEnd;
   /** onFailure steps, in records written before the reference result shapes; they are in `steps` now, with `path: onFailure.<id>`. */

@@ -13,8 +13,8 @@ export default definePlugin<CodeModeOptions>({
   name: 'code-mode',
   description: 'run_code: an async JavaScript function body run in a QuickJS (WebAssembly) sandbox, calling tools through the invoker as the caller.',
   provides: [],
-  // tool-search (meta-tools) answers tools.search; events records each execution.
-  uses: ['tool-search', 'events'],
+  // tool-search (meta-tools) answers tools.search; events records each execution; executions (workflows) keeps its record.
+  uses: ['tool-search', 'events', 'executions'],
   optionsSchema: optionsSchema(),
   setup({ kernel, options, log }) {
     const pool = new WorkerPool(options.workers, log);

@@ -27,22 +27,12 @@ import type { CodeModeOptions } from './options.js';
 import { signatureOf } from './signature.js';
 import { limitMessage } from './limit-message.js';
 import type { RunEnd, WorkerPool } from './worker-pool.js';
+import { RunRecord, type CallSummary } from './run-record.js';
 
 /** At most this many results from one tools.search. */
 const MAX_SEARCH = 50;
 /** Calls named in the execution's event; the rest are counted. */
 const EVENT_CALLS = 20;
-
-/** One entry of the summary returned with the result. */
-interface CallSummary {
-  op: HostOp;
-  name: string;
-  /** When it started, in ms from the script's start. */
-  at: number;
-  ms: number;
-  ok: boolean;
-  error?: string;
-}
 
 /** What a tool call gives the script: its structured content, else its text, else its content as is. */
 function valueOf(result: CallToolResult): unknown {
@@ -83,6 +73,8 @@ export class RunCode {
         'tools.search(query) (ranked like filter_tools), tools.describe(name) (schemas and a TypeScript signature), parallel([() => ..., ...]), console.log. ' +
         'No filesystem, network, timers or modules. Returns {result, logs, calls}.',
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+      // As a task, the task's id is the run's execution_id and tasks/cancel ends the script.
+      execution: { taskSupport: 'optional' },
       inputSchema: {
         type: 'object',
         additionalProperties: false,
@@ -105,7 +97,7 @@ export class RunCode {
     }
     this.running.set(principal.key, count + 1);
     try {
-      return await this.execute(code, timeoutSeconds, call, options, describePrincipal(principal), principal.key);
+      return await this.execute(code, timeoutSeconds, call, options, { key: principal.key, name: describePrincipal(principal) });
     } finally {
       const left = (this.running.get(principal.key) ?? 1) - 1;
       if (left === 0) this.running.delete(principal.key);
@@ -113,39 +105,47 @@ export class RunCode {
     }
   }
 
-  private async execute(code: string, timeoutSeconds: number | undefined, call: CallContext, options: CodeModeOptions, who: string, key: string) {
-    const executionId = randomUUID();
+  private async execute(code: string, timeoutSeconds: number | undefined, call: CallContext, options: CodeModeOptions, caller: { key: string; name: string }) {
+    // A task's run is known by the task's id, as a workflow's is.
+    const executionId = call.task?.id ?? randomUUID();
+    const history = this.kernel.services.find('executions');
+    const input: JsonObject = timeoutSeconds === undefined ? { code } : { code, timeoutSeconds };
+    const record = history ? new RunRecord(history, executionId, input, caller) : undefined;
     const wallMs = timeoutSeconds === undefined ? options.wallMs : Math.max(1, Math.min(options.wallMs, Math.ceil(timeoutSeconds * 1000)));
     const budgets: Budgets = { ...pickBudgets(options), wallMs };
     const entries = visible(this.kernel, call);
+    const names = entries.map((e) => e.name);
     const { cancellation, release } = call.cancellation.child();
     const inner: CallContext = { ...call, cancellation, depth: call.depth + 1 };
     delete inner.progress;
     delete inner.task;
     const calls: CallSummary[] = [];
     const started = performance.now();
+    const summarise = (c: CallSummary): void => {
+      calls.push(c);
+      record?.called(c);
+    };
 
     const ask = async (op: HostOp, name: string, args: string): Promise<string> => {
       const t0 = performance.now();
       try {
         const value = await this.answer(op, name, args, inner, entries);
-        calls.push({ op, name, at: round(t0 - started), ms: round(performance.now() - t0), ok: true });
+        summarise({ op, name, at: round(t0 - started), ms: round(performance.now() - t0), ok: true });
         return JSON.stringify({ ok: true, value });
       } catch (err) {
         const e = err instanceof ToolFailure ? err.error : toolError(err);
-        calls.push({ op, name, at: round(t0 - started), ms: round(performance.now() - t0), ok: false, error: e.code });
+        summarise({ op, name, at: round(t0 - started), ms: round(performance.now() - t0), ok: false, error: e.code });
         return JSON.stringify({ ok: false, error: e });
       }
     };
 
     let result: RunEnd;
     try {
-      const { id, end } = await this.pool.run(
-        code,
-        entries.map((e) => e.name),
-        budgets,
-        ask,
-      );
+      const { id, end } = await this.pool.run(code, names, budgets, ask).catch(async (err: unknown) => {
+        // Never started (code mode shutting down): the record says so rather than staying `running`.
+        await record?.ended({ ok: false, kind: 'error', message: asSwitchboardError(err).message }, undefined, [], this.kernel.secrets);
+        throw err;
+      });
       const wall = setTimeout(() => this.pool.abort(id, 'wallMs'), wallMs);
       const unlisten = call.cancellation.listen(() => this.pool.abort(id, 'cancelled'));
       try {
@@ -160,10 +160,11 @@ export class RunCode {
       release();
     }
     const stats = { wallMs: round(performance.now() - started), cpuMs: round(result.cpuMs), startMs: round(result.startMs), calls: calls.length };
-    this.record(executionId, who, key, result.outcome, calls);
-    if (result.outcome.ok) {
-      return objectResult({ execution_id: executionId, result: JSON.parse(result.outcome.json) as unknown, logs: result.logs, calls: [...calls], stats });
-    }
+    this.event(executionId, caller, result.outcome, calls);
+    const value = result.outcome.ok ? (JSON.parse(result.outcome.json) as unknown) : undefined;
+    // Stored before the answer, so the record the answer names is there to read.
+    await record?.ended(result.outcome, value, result.logs, this.kernel.secrets);
+    if (result.outcome.ok) return objectResult({ execution_id: executionId, result: value, logs: result.logs, calls: [...calls], stats });
     const details: JsonObject = { execution_id: executionId, logs: result.logs, calls: [...calls], stats };
     const outcome = result.outcome;
     if (outcome.kind === 'limit') return errorResult(new SwitchboardError('CODE_LIMIT', outcome.message, { limit: outcome.limit, ...details }));
@@ -202,7 +203,7 @@ export class RunCode {
   }
 
   /** The execution on the event log, filed under run_code with its id: who ran it, how it ended, the calls it made. */
-  private record(executionId: string, who: string, key: string, outcome: RunOutcome, calls: readonly CallSummary[]): void {
+  private event(executionId: string, caller: { key: string; name: string }, outcome: RunOutcome, calls: readonly CallSummary[]): void {
     const events = this.kernel.services.find('events');
     if (!events) return;
     const named = calls.slice(0, EVENT_CALLS).map((c) => `${c.op === 'call' ? '' : `${c.op}:`}${c.name}${c.ok ? '' : ` (${c.error})`}`);
@@ -214,7 +215,7 @@ export class RunCode {
       resource: { type: 'Tool', name: 'run_code' },
       execution_id: executionId,
       message: `Code execution ${executionId} ${how}: ${calls.length} call(s)${named.length ? `: ${named.join(', ')}${more}` : ''}`,
-      actor: { key, name: who },
+      actor: caller,
     });
   }
 }

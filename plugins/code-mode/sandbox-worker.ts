@@ -6,15 +6,18 @@
  * itself. One worker hosts many scripts at once (one waiting on tools costs nothing); a
  * script spinning runs until its CPU budget, on this thread, never on the event loop.
  */
-import { parentPort } from 'node:worker_threads';
+import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import { getQuickJS, type QuickJSContext, type QuickJSDeferredPromise, type QuickJSHandle, type QuickJSRuntime } from 'quickjs-emscripten';
-import type { Budgets, FromWorker, HostOp, LimitName, RunOutcome, ToWorker } from './messages.js';
+import type { AbortMessage, Budgets, FromWorker, HostOp, LimitName, RunOutcome, ToWorker, WorkerSetup } from './messages.js';
 import { limitMessage } from './limit-message.js';
 import { PRELUDE } from './prelude.js';
 
 const port = parentPort;
 if (!port) throw new Error('sandbox-worker runs only as a worker thread');
 const QuickJS = await getQuickJS();
+const setup = workerData as WorkerSetup;
+const abortCount = new Int32Array(setup.abortCount);
+let abortsSeen = 0;
 
 /** Error text kept from a script's exception: its message and the first frames, never a whole stack of a deep recursion. */
 const MAX_ERROR_CHARS = 2000;
@@ -79,6 +82,9 @@ class Run {
 
   /** An answer from the host: settles the script's pending call and lets the script run on. */
   answer(call: number, json: string): void {
+    // An abort comes on its own channel, so it may be behind this answer (a cancelled run's call
+    // answers CANCELLED): read it first, or the script would go on and see that as its call's error.
+    readAborts();
     const deferred = this.pending.get(call);
     if (this.ended || !deferred) return;
     this.pending.delete(call);
@@ -118,7 +124,15 @@ class Run {
     }
   }
 
+  /** An abort read from inside a slice: the script stops at once; one that was waiting ends when this slice is over. */
+  stopSoon(limit: LimitName | 'cancelled'): void {
+    if (this.ended) return;
+    this.stopped ??= limit;
+    setImmediate(() => this.settle());
+  }
+
   private interrupted(): boolean {
+    readAborts();
     if (this.stopped !== undefined) return true;
     const now = performance.now();
     if (now > this.deadline) this.stopped = 'wallMs';
@@ -244,6 +258,24 @@ class Run {
 
 const runs = new Map<number, Run>();
 
+/**
+ * Aborts waiting on the abort channel, read synchronously: the worker's event loop does not
+ * turn while a script spins, so a cancellation would otherwise wait for the CPU budget. One
+ * atomic read per interrupt when nothing is waiting.
+ */
+function readAborts(): void {
+  const count = Atomics.load(abortCount, 0);
+  if (count === abortsSeen) return;
+  abortsSeen = count;
+  for (let m = receiveMessageOnPort(setup.aborts); m; m = receiveMessageOnPort(setup.aborts)) {
+    const { run, limit } = m.message as AbortMessage;
+    runs.get(run)?.stopSoon(limit);
+  }
+}
+
+// An abort that arrives while no script runs on this worker comes as a message.
+setup.aborts.on('message', (m: AbortMessage) => runs.get(m.run)?.abort(m.limit));
+
 port.on('message', (message: ToWorker) => {
   switch (message.type) {
     case 'run': {
@@ -254,9 +286,6 @@ port.on('message', (message: ToWorker) => {
     }
     case 'answer':
       runs.get(message.run)?.answer(message.call, message.json);
-      break;
-    case 'abort':
-      runs.get(message.run)?.abort(message.limit);
       break;
   }
 });

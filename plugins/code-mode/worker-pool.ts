@@ -9,9 +9,9 @@
  * script's wall time plus a grace is terminated and replaced, ending its scripts with the
  * wall-time limit: the interrupt handler should have stopped them, this is the backstop.
  */
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import type { Logger } from '../../kernel/index.js';
-import type { Budgets, FromWorker, HostOp, LimitName, RunOutcome, ToWorker } from './messages.js';
+import type { AbortMessage, Budgets, FromWorker, HostOp, LimitName, RunOutcome, ToWorker, WorkerSetup } from './messages.js';
 
 /** How long past a script's wall time its worker may stay silent before it is replaced. */
 const GRACE_MS = 2000;
@@ -38,6 +38,8 @@ interface Pending {
 
 interface Slot {
   worker: Worker;
+  aborts: MessagePort;
+  abortCount: Int32Array;
   ready: Promise<void>;
   runs: Set<number>;
 }
@@ -78,20 +80,28 @@ export class WorkerPool {
   /** Ends run `id` now (wall time passed while it waited, or its caller cancelled). */
   abort(id: number, limit: LimitName | 'cancelled'): void {
     const p = this.pending.get(id);
-    if (p) this.send(p.slot, { type: 'abort', run: id, limit });
+    if (!p) return;
+    const message: AbortMessage = { run: id, limit };
+    p.slot.aborts.postMessage(message);
+    // After the post: a script spinning on the worker reads the channel when its interrupt handler sees the count move.
+    Atomics.add(p.slot.abortCount, 0, 1);
   }
 
   async close(): Promise<void> {
     this.closed = true;
     for (const slot of this.slots.splice(0)) {
       this.failRuns(slot, { ok: false, kind: 'cancelled', message: 'code mode is shutting down' });
+      slot.aborts.close();
       await slot.worker.terminate();
     }
   }
 
   private spawn(): Slot {
-    const worker = new Worker(WORKER_URL, { resourceLimits: RESOURCE_LIMITS });
-    const slot: Slot = { worker, runs: new Set(), ready: Promise.resolve() };
+    const channel = new MessageChannel();
+    const abortCount = new SharedArrayBuffer(4);
+    const setup: WorkerSetup = { aborts: channel.port2, abortCount };
+    const worker = new Worker(WORKER_URL, { resourceLimits: RESOURCE_LIMITS, workerData: setup, transferList: [channel.port2] });
+    const slot: Slot = { worker, aborts: channel.port1, abortCount: new Int32Array(abortCount), runs: new Set(), ready: Promise.resolve() };
     slot.ready = new Promise<void>((resolve, reject) => {
       worker.on('message', (message: FromWorker) => {
         if (message.type === 'ready') resolve();
@@ -140,6 +150,7 @@ export class WorkerPool {
     if (i < 0) return;
     this.slots.splice(i, 1);
     this.failRuns(slot, { ok: false, kind: 'limit', limit: 'wallMs', message: 'the script ran past its wall time and its sandbox worker was replaced' });
+    slot.aborts.close();
     void slot.worker.terminate();
   }
 

@@ -42,6 +42,8 @@ export function executionNotFound(id: string): SwitchboardError {
 /** The timings and identity every view starts with. */
 function head(r: ExecutionRecord): JsonObject {
   const out: JsonObject = { execution_id: r.execution_id, workflow_name: r.workflow_name, status: r.status, started_at: r.started_at };
+  // A run_code script's run (code mode) says so; a workflow's carries no kind, as before.
+  if (r.kind !== undefined) out.kind = r.kind;
   if (r.completed_at !== undefined) out.completed_at = r.completed_at;
   if (r.duration_ms !== undefined) out.duration_ms = r.duration_ms;
   return out;
