@@ -196,6 +196,7 @@ export type { Owner, SignInStatus, SignInTarget, UpstreamCredentials } from './c
 export type { SessionDirectory, SessionRecord, SessionSignal, TouchOutcome } from './contracts/session-directory.js';
 export type { RawResource, ResourceKind, ResourceStore, StoreChange, StoreLoadResult, WriteAs } from './contracts/store.js';
 export type { RankedEntry, ToolSearch } from './contracts/tool-search.js';
+export type { ToolSignatures } from './contracts/tool-signatures.js';
 export type { PresetInfo, ResolvedToolset, ToolsetService } from './contracts/toolsets.js';
 export type { WorkflowAvailability, WorkflowAvailabilityEntry } from './contracts/workflow-availability.js';
 export { isTerminalStatus } from './contracts/task-store.js';

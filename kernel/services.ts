@@ -22,6 +22,7 @@ import type { SingleUseValues } from './contracts/single-use.js';
 import type { ResourceStore } from './contracts/store.js';
 import type { TaskStore } from './contracts/task-store.js';
 import type { ToolSearch } from './contracts/tool-search.js';
+import type { ToolSignatures } from './contracts/tool-signatures.js';
 import type { ToolsetService } from './contracts/toolsets.js';
 import type { WorkflowAvailability } from './contracts/workflow-availability.js';
 
@@ -66,6 +67,8 @@ export interface Services {
   'task-store': TaskStore;
   /** filter_tools' ranking of the catalogue for a query (meta-tools), for searches made on a caller's behalf (code-mode). */
   'tool-search': ToolSearch;
+  /** Each tool as the TypeScript call a run_code script makes (code-mode); describe_tool and list_core_tools add it. */
+  'tool-signatures': ToolSignatures;
   /** Which workflows can run now and what each lacks (workflows), for status outside the protocol. */
   'workflow-availability': WorkflowAvailability;
   /** Texts to vectors for semantic tool search (embedder-openai, embedder-static); absent: filter_tools ranks lexically. */

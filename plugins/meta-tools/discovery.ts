@@ -79,7 +79,11 @@ export function discoveryTools(kernel: KernelApi, ranker = new HybridRanker(kern
     },
     async handler(args, call) {
       const entry = kernel.tools.resolve(args.name as string, call);
-      return objectResult({ ...fullEntry(entry), ...entry.details, invocation: invocationText(entry) });
+      const out: JsonObject = { ...fullEntry(entry), ...entry.details, invocation: invocationText(entry) };
+      // With code mode on: the call as a run_code script writes it.
+      const signatures = kernel.services.find('tool-signatures');
+      if (signatures) out.typescript = signatures.typescript(entry);
+      return objectResult(out);
     },
   };
 
@@ -187,7 +191,12 @@ export function discoveryTools(kernel: KernelApi, ranker = new HybridRanker(kern
     async handler(args, call) {
       const includeSchema = args.include_schema as boolean;
       const core = visibleEntries(kernel.catalogue, call.request.view).filter((e) => e.kind === 'core');
-      const tools = core.map((e) => (includeSchema ? fullEntry(e) : { ...e.discovery, description: e.description }));
+      const signatures = kernel.services.find('tool-signatures');
+      const tools = core.map((e) => {
+        const out: JsonObject = includeSchema ? fullEntry(e) : { ...e.discovery, description: e.description };
+        if (signatures) out.typescript = signatures.typescript(e);
+        return out;
+      });
       return objectResult({
         tools,
         total: tools.length,

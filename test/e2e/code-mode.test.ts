@@ -112,6 +112,21 @@ describe('code mode: run_code through the SDK client', function () {
     expect(d.at).to.be.at.least(c.at + c.ms - 1);
   });
 
+  it('describe_tool and list_core_tools offer each tool as the TypeScript call a script makes (`typescript`)', async () => {
+    const described = await meta<{ typescript?: string; invocation: string }>(client, 'describe_tool', { name: 'x_memory_create_entities' });
+    expect(described.typescript).to.equal(
+      'tools.x_memory_create_entities(args: { entities: { name: string; entityType: string; observations: string[] }[] }): Promise<{ entities: { name: string; entityType: string; observations: string[] }[] }>',
+    );
+    expect(described.invocation).to.include('call_tool');
+    const sum = await meta<{ typescript?: string }>(client, 'describe_tool', { name: 'x_everything_get-sum' });
+    expect(sum.typescript).to.match(/^tools\["x_everything_get-sum"\]\(args: \{ a: number; b: number \}\): Promise<unknown>$/);
+    for (const includeSchema of [true, false]) {
+      const core = await meta<{ tools: { name: string; typescript?: string }[] }>(client, 'list_core_tools', { include_schema: includeSchema });
+      expect(core.tools.length).to.be.greaterThan(5);
+      for (const t of core.tools) expect(t.typescript, t.name).to.match(new RegExp(`^tools\\.${t.name}\\(args: .*\\): Promise<.*>$`));
+    }
+  });
+
   it("tools.describe gives a tool's schemas and its TypeScript signature", async () => {
     const out = ran(await runCode(client, "return await tools.describe('x_memory_create_entities')"));
     const described = out.result as { signature: string; inputSchema: object };
@@ -231,6 +246,10 @@ describe('code mode: off by default', function () {
   it('the thirteen meta-tools stay exactly as they are, and run_code is unknown', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).to.deep.equal(THIRTEEN);
+    // describe_tool and list_core_tools answer as the interface has them: no `typescript`.
+    const core = await meta<{ tools: { name: string; typescript?: string }[] }>(client, 'list_core_tools');
+    expect(core.tools.filter((t) => 'typescript' in t)).to.deep.equal([]);
+    expect(await meta(client, 'describe_tool', { name: core.tools[0]!.name })).to.not.have.property('typescript');
     const r = await client.callTool({ name: 'run_code', arguments: { code: 'return 1' } }).then(
       (result) => text(result as CallToolResult),
       (err: unknown) => (err as Error).message,
