@@ -1,9 +1,9 @@
 /**
  * Arguments of the client commands (`switchboard list|describe|call|login|logout|agent`):
- * every one talks to a running Switchboard at --endpoint (else SWITCHBOARD_ENDPOINT, else
- * the default local address).
+ * every one talks to a running Switchboard. Which one (--endpoint, --port, the run file of
+ * --config-path's serve, config.yaml) is the application's rule (app/cli/endpoint.ts), the
+ * same for `connect`: the client only reads the flags.
  */
-export const DEFAULT_ENDPOINT = 'http://127.0.0.1:8090/mcp';
 
 export type ClientCommand =
   | { command: 'list'; what: 'tools' | 'servers' | 'workflows' | 'executions' }
@@ -13,8 +13,17 @@ export type ClientCommand =
   | { command: 'logout' }
   | { command: 'agent'; silent: boolean };
 
+/** What names the Switchboard to talk to, as given on the command line. */
+export interface EndpointFlags {
+  endpoint?: string;
+  port?: number;
+  configPath?: string;
+}
+
 export interface ClientArgs {
+  /** Resolved from `flags` by the application before a command runs. */
   endpoint: string;
+  flags: EndpointFlags;
   json: boolean;
   toolset?: string;
   run: ClientCommand;
@@ -32,14 +41,20 @@ export const CLIENT_USAGE = `Client commands (talk to a running Switchboard):
   logout                                     Forget this endpoint's credentials
   agent [--silent]                           An MCP stdio server for IDEs, forwarding to the endpoint
 
-Client options:
-  --endpoint URL      Switchboard's MCP URL (default $SWITCHBOARD_ENDPOINT or ${DEFAULT_ENDPOINT})
+Client options (which Switchboard: the first of these that is given or found):
+  --endpoint URL      Switchboard's MCP URL
+  --port N            A Switchboard on this machine listening on port N
+                      ($SWITCHBOARD_ENDPOINT, then the run file of a running serve
+                      (serve.json in the configuration directory), then config.yaml)
+  --config-path DIR   The configuration directory whose serve.json and config.yaml are read
+                      (default ~/.config/switchboard/)
   --json              Machine-readable output
   --toolset SEL       Narrow to a toolset (X-Service-Toolset), e.g. preset:dev
 `;
 
-export function parseClientArgs(argv: readonly string[], env: NodeJS.ProcessEnv): ClientArgs {
-  let endpoint = env.SWITCHBOARD_ENDPOINT || DEFAULT_ENDPOINT;
+/** The arguments, `endpoint` still empty: the caller resolves it from `flags`. */
+export function parseClientArgs(argv: readonly string[]): ClientArgs {
+  const flags: EndpointFlags = {};
   let json = false;
   let silent = false;
   let toolset: string | undefined;
@@ -57,7 +72,21 @@ export function parseClientArgs(argv: readonly string[], env: NodeJS.ProcessEnv)
     };
     switch (flag) {
       case '--endpoint':
-        endpoint = value();
+        flags.endpoint = value();
+        try {
+          new URL(flags.endpoint);
+        } catch {
+          throw new ClientUsageError(`--endpoint must be a URL, got '${flags.endpoint}'`);
+        }
+        break;
+      case '--port': {
+        const v = value();
+        if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > 65535) throw new ClientUsageError(`--port must be an integer from 1 to 65535, got '${v}'`);
+        flags.port = Number(v);
+        break;
+      }
+      case '--config-path':
+        flags.configPath = value();
         break;
       case '--json':
         json = true;
@@ -86,14 +115,9 @@ export function parseClientArgs(argv: readonly string[], env: NodeJS.ProcessEnv)
         positional.push(arg);
     }
   }
-  try {
-    new URL(endpoint);
-  } catch {
-    throw new ClientUsageError(`--endpoint must be a URL, got '${endpoint}'`);
-  }
   const [command, target, ...extra] = positional;
   if (extra.length) throw new ClientUsageError(`unexpected argument '${extra[0]}'`);
-  const base = { endpoint, json, ...(toolset ? { toolset } : {}) };
+  const base = { endpoint: '', flags, json, ...(toolset ? { toolset } : {}) };
   switch (command) {
     case 'list':
       if (target !== 'tools' && target !== 'servers' && target !== 'workflows' && target !== 'executions')

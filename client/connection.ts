@@ -59,12 +59,16 @@ export async function disconnect(client: Client): Promise<void> {
   await client.close();
 }
 
-/** Whether `code` is anywhere down an error's cause chain (fetch wraps the socket's error). */
-function errorChainHas(err: unknown, code: string): boolean {
-  for (let e = err as { code?: string; cause?: unknown; message?: string } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
-    if (e.code === code || e.message?.includes(code)) return true;
-  }
-  return false;
+/**
+ * Whether `code` is anywhere down an error's cause chain (fetch wraps the socket's error), or
+ * in every attempt of an AggregateError (`localhost` tried on ::1 and 127.0.0.1).
+ */
+function errorChainHas(err: unknown, code: string, depth = 0): boolean {
+  const e = err as { code?: string; cause?: unknown; message?: string; errors?: unknown[] } | undefined;
+  if (!e || depth >= 5) return false;
+  if (e.code === code || e.message?.includes(code)) return true;
+  if (Array.isArray(e.errors) && e.errors.length > 0 && e.errors.every((x) => errorChainHas(x, code, depth + 1))) return true;
+  return errorChainHas(e.cause, code, depth + 1);
 }
 
 /** A meta-tool's structured answer; an error result becomes a ClientError with its message. */

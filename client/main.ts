@@ -2,7 +2,7 @@
  * The client half of the `switchboard` binary: commands that talk to a running
  * Switchboard. One clear line on stderr and a non-zero exit for anything that fails.
  */
-import { ClientUsageError, CLIENT_USAGE, parseClientArgs, type ClientArgs } from './args.js';
+import { ClientUsageError, CLIENT_USAGE, parseClientArgs, type ClientArgs, type EndpointFlags } from './args.js';
 import { runAgent } from './agent.js';
 import { call, describe, list } from './commands.js';
 import { ClientError, connect, disconnect } from './connection.js';
@@ -42,10 +42,11 @@ async function run(args: ClientArgs): Promise<number> {
   }
 }
 
-export async function clientMain(argv: readonly string[]): Promise<void> {
+/** `resolveEndpoint`: the application's rule for which Switchboard the flags name. */
+export async function clientMain(argv: readonly string[], resolveEndpoint: (flags: EndpointFlags) => Promise<{ url: string; from: string }>): Promise<void> {
   let args: ClientArgs;
   try {
-    args = parseClientArgs(argv, process.env);
+    args = parseClientArgs(argv);
   } catch (err) {
     if (!(err instanceof ClientUsageError)) throw err;
     if (!err.message) {
@@ -56,11 +57,15 @@ export async function clientMain(argv: readonly string[]): Promise<void> {
     process.exit(2);
   }
   let code: number;
+  let from = '';
   try {
+    ({ url: args.endpoint, from } = await resolveEndpoint(args.flags));
     code = await run(args);
   } catch (err) {
-    const message = err instanceof ClientError ? err.message : (err as Error).message;
-    process.stderr.write(`switchboard: ${message.split('\n')[0]}\n`);
+    let message = (err as Error).message.split('\n')[0]!;
+    // Which rule chose the address is what to change when nothing answers there.
+    if (err instanceof ClientError && err.code === 'UNREACHABLE') message += `; the address came from ${from}: --endpoint URL or --port N names another`;
+    process.stderr.write(`switchboard: ${message}\n`);
     code = 1;
   }
   if (code >= 0) process.exit(code);

@@ -48,6 +48,11 @@ export interface KernelOptions {
   log?: Logger;
   /** Called when a plugin asks the process to end (stdio client gone). */
   onShutdownRequest?: (reason: string) => void;
+  /**
+   * Awaited once everything has started, before the ready line: what a reader of "ready"
+   * may count on (the CLI's run file, which tells clients the port).
+   */
+  beforeReady?: (kernel: Kernel) => Promise<void>;
 }
 
 export class Kernel implements KernelApi {
@@ -200,6 +205,7 @@ export class Kernel implements KernelApi {
     await store.watch((change) => void this.loaded.handleChange(change));
     const exposed = networkExposureWarning(this.settings(), this.services.find('http')?.address());
     if (exposed) this.log.warn(exposed);
+    await this.options.beforeReady?.(this);
     this.log.info(
       readyLine({
         tools: this.catalogue.all().length,

@@ -3,13 +3,15 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { SwitchboardError } from '../../kernel/errors.js';
 
-export type Command = 'serve' | 'check' | 'reference' | 'crds' | 'import' | 'init' | 'connect' | 'help' | 'version';
-const COMMANDS: readonly Command[] = ['serve', 'check', 'reference', 'crds', 'import', 'init', 'connect', 'help', 'version'];
+export type Command = 'serve' | 'check' | 'reference' | 'crds' | 'import' | 'add' | 'init' | 'connect' | 'help' | 'version';
+const COMMANDS: readonly Command[] = ['serve', 'check', 'reference', 'crds', 'import', 'add', 'init', 'connect', 'help', 'version'];
 
 export interface CliArgs {
   command: Command;
   configPath: string;
   port?: number;
+  /** Where --port's value came from: a flag names a running serve for connect; the environment is what serve would use. */
+  portFrom?: 'flag' | 'env';
   host?: string;
   /** Where --host's value came from, so that a refusal names what to change. */
   hostFrom?: 'flag' | 'env';
@@ -25,6 +27,12 @@ export interface CliArgs {
   print?: boolean;
   clientConfig?: string;
   endpoint?: string;
+  /** add NAME -- COMMAND ARGS... | add NAME --url URL: the server to add. */
+  name?: string;
+  commandLine?: string[];
+  url?: string;
+  headers?: [string, string][];
+  env?: [string, string][];
 }
 
 export class UsageError extends SwitchboardError {
@@ -44,31 +52,65 @@ Commands:
                server; never overwrites a file
   import FILE  Write mcpservers/*.yaml from a client's MCP configuration (Claude Desktop,
                Cursor: mcpServers; VS Code: servers). --dry-run prints instead; --force
-               overwrites existing files
+               overwrites existing files and adds duplicates. Literal credentials go to
+               secrets.env, the YAML gets \${NAME} references
+  add NAME [--env K=V]... -- COMMAND [ARGS...]
+  add NAME --url URL [--transport sse] [--header K=V]...
+               Write mcpservers/NAME.yaml for one server (a running Switchboard loads it
+               at once); a duplicate of an existing server or NAME already there is refused
+               (--force adds it anyway); credentials go to secrets.env as for import
   connect CLIENT
                Configure claude-desktop, claude-code, cursor or vscode to use Switchboard
                (keeps the rest of the file, writes a backup beside it). --print shows the
-               JSON instead; --config FILE names the client's file; --endpoint URL the
-               Switchboard to use; --force replaces an existing 'switchboard' entry
+               JSON instead; --config FILE names the client's file; --force replaces an
+               existing 'switchboard' entry. It writes the URL of the running serve
 
 Client commands (see switchboard list --help):
   list tools|servers|workflows|executions, describe TOOL, call TOOL [--arg k=v]...,
-  login [--silent], logout, agent [--silent]; each takes --endpoint URL and --json
+  login [--silent], logout, agent [--silent]; each takes --json
+
+Which Switchboard connect and the client commands reach: the first of
+  --endpoint URL, --port N, $SWITCHBOARD_ENDPOINT, the run file a running serve writes
+  (serve.json in --config-path's directory), config.yaml's host and port
 
 Options:
   --config-path DIR   Configuration directory (default ~/.config/switchboard/)
-  --port N            Listen on port N (overrides aggregator.port; 0 picks a free port;
-                      else $SWITCHBOARD_PORT)
+  --port N            serve: listen on port N (overrides aggregator.port; 0 picks a free
+                      port; else $SWITCHBOARD_PORT); other commands: reach the serve on N
+  --endpoint URL      connect and client commands: the Switchboard's MCP URL
   --host ADDR         Bind address (overrides aggregator.host; else $SWITCHBOARD_HOST)
   --allow-unauthenticated-network
                       Accept a non-loopback bind without OAuth (overrides
                       aggregator.allowUnauthenticatedNetwork; docs/security.md)
-  --transport T       streamable-http, sse or stdio (overrides aggregator.transport)
+  --transport T       streamable-http, sse or stdio (overrides aggregator.transport);
+                      add --url: the server's transport (streamable-http by default)
   --dry-run           import: print what would be written
-  --force             import: overwrite existing server files; connect: replace the entry
+  --force             import, add: overwrite existing server files, add duplicates;
+                      connect: replace the entry
   -h, --help          Show this help
   -v, --version       Show the version
 `;
+
+/** K=V of --header and --env; the value may hold '=' itself. */
+function pair(v: string, flag: string): [string, string] {
+  const at = v.indexOf('=');
+  if (at <= 0) throw new UsageError(`${flag} takes NAME=VALUE, got '${v}'`);
+  return [v.slice(0, at), v.slice(at + 1)];
+}
+
+const ADD_USAGE = 'switchboard add NAME -- COMMAND [ARGS...]  or  switchboard add NAME --url URL';
+
+function checkAdd(out: CliArgs): void {
+  if (!out.name) throw new UsageError(`add needs the server's name: ${ADD_USAGE}`);
+  const local = out.commandLine !== undefined;
+  if (local === (out.url !== undefined))
+    throw new UsageError(`add needs either a command after '--' or --url, not ${local ? 'both' : 'neither'}: ${ADD_USAGE}`);
+  if (local && out.commandLine!.length === 0) throw new UsageError(`add needs the command after '--': ${ADD_USAGE}`);
+  if (local && out.headers) throw new UsageError('--header is for a remote server (--url); a local server takes --env');
+  if (!local && out.env) throw new UsageError('--env is for a local server (-- COMMAND); a remote server takes --header');
+  if (local && out.transport) throw new UsageError('--transport is for a remote server (--url): a command runs over stdio');
+  if (out.transport === 'stdio') throw new UsageError('--transport for add --url is streamable-http or sse');
+}
 
 function parsePort(v: string, where: string): number {
   const n = Number(v);
@@ -85,7 +127,10 @@ function fromEnvironment(out: CliArgs, env: NodeJS.ProcessEnv): void {
     out.host = env.SWITCHBOARD_HOST;
     out.hostFrom = 'env';
   }
-  if (env.SWITCHBOARD_PORT) out.port = parsePort(env.SWITCHBOARD_PORT, 'SWITCHBOARD_PORT');
+  if (env.SWITCHBOARD_PORT) {
+    out.port = parsePort(env.SWITCHBOARD_PORT, 'SWITCHBOARD_PORT');
+    out.portFrom = 'env';
+  }
 }
 
 export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = {}): CliArgs {
@@ -112,6 +157,7 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = {}):
         break;
       case '--port':
         out.port = parsePort(value(), '--port');
+        out.portFrom = 'flag';
         break;
       case '--host':
         out.host = value();
@@ -135,6 +181,21 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = {}):
         out.transport = v;
         break;
       }
+      case '--url':
+        out.url = value();
+        break;
+      case '--header':
+        (out.headers ??= []).push(pair(value(), '--header'));
+        break;
+      case '--env':
+        (out.env ??= []).push(pair(value(), '--env'));
+        break;
+      case '--':
+        // add: everything after it is the server's command line, flags included.
+        if (out.command !== 'add') throw new UsageError("'--' only goes before add's command: switchboard add NAME -- COMMAND [ARGS...]");
+        out.commandLine = argv.slice(i + 1);
+        i = argv.length;
+        break;
       case '--dry-run':
         out.dryRun = true;
         break;
@@ -152,6 +213,10 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = {}):
           out.file = resolve(flag);
           break;
         }
+        if (!flag.startsWith('-') && out.command === 'add' && out.name === undefined) {
+          out.name = flag;
+          break;
+        }
         if (!flag.startsWith('-') && out.command === 'connect' && out.client === undefined) {
           out.client = flag;
           break;
@@ -160,6 +225,7 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = {}):
     }
   }
   if (out.command === 'import' && !out.file) throw new UsageError('import needs the file to read: switchboard import FILE');
+  if (out.command === 'add') checkAdd(out);
   if (out.command === 'connect' && !out.client)
     throw new UsageError('connect needs the client to configure: switchboard connect claude-desktop|claude-code|cursor|vscode');
   return out;

@@ -7,6 +7,7 @@
  * a bare interpreter or package runner in runtimeServers.allowedCommands:
  * valid, and a door to any program for whoever may create servers.
  */
+import { referenceEnvironment } from '../../lib/secrets/secrets-env.js';
 import { join } from 'node:path';
 import { BUILT_IN_PLUGINS } from '../built-in-plugins.js';
 import { ConfigInvalidError, formatConfigProblem } from '../../kernel/errors.js';
@@ -40,10 +41,11 @@ function warnings(s: ConfigSnapshot): string[] {
 /** References in env and headers that do not resolve here: an unset `${VAR}`, an unreadable file. */
 function unresolved(def: McpServerDefinition, configPath: string): string[] {
   const out: string[] = [];
+  const env = referenceEnvironment(configPath);
   for (const [field, map] of [['env', def.env] as const, ['headers', def.headers] as const]) {
     for (const [key, value] of Object.entries(map)) {
       try {
-        resolveSecretValue(value, `${field}.${key}`, { configPath, env: process.env });
+        resolveSecretValue(value, `${field}.${key}`, { configPath, env });
       } catch (err) {
         if (err instanceof SecretUnresolvedError) out.push(err.message);
         else throw err;

@@ -1,6 +1,6 @@
 /** The `switchboard` command. */
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { BUILT_IN_PLUGINS } from '../built-in-plugins.js';
 import { ConfigInvalidError, formatConfigProblem } from '../../kernel/errors.js';
 import { Kernel } from '../../kernel/kernel.js';
@@ -9,7 +9,9 @@ import { packageRoot, packageVersion } from '../../kernel/paths.js';
 import { check } from './check.js';
 import { importServers } from './import/import-command.js';
 import { connectClient } from './connect/connect-command.js';
-import { configuredEndpoint } from './endpoint.js';
+import { resolveEndpoint, endpointFor } from './endpoint.js';
+import { addServer } from './add/add-command.js';
+import { removeOwnRunFile, runFilePath, writeRunFile } from './run-file.js';
 import { init } from './init/init-command.js';
 import { renderConfigReference } from './config-reference.js';
 import { renderCrds } from '../../plugins/store-kubernetes/crds.js';
@@ -56,6 +58,8 @@ async function serve(args: CliArgs): Promise<void> {
       overrides,
       log,
       onShutdownRequest: (reason) => void exit(reason, 0),
+      // Before the ready line: a client started on "ready" finds the port.
+      beforeReady: (k) => announce(k, args.configPath, log),
     });
     startIdleCompaction();
   } catch (err) {
@@ -69,13 +73,53 @@ async function serve(args: CliArgs): Promise<void> {
   }
 }
 
+/**
+ * The run file (run-file.ts): where this serve listens, for the client commands and connect
+ * of the same configuration directory. Removed on every exit of this process; a serve that
+ * cannot write it (a read-only directory) still serves, and says what clients need instead.
+ */
+async function announce(kernel: Kernel, configPath: string, log: ReturnType<typeof createLogger>): Promise<void> {
+  const bound = kernel.services.find('http')?.address();
+  if (!bound) return;
+  process.on('exit', () => removeOwnRunFile(configPath));
+  try {
+    await writeRunFile(configPath, { url: endpointFor(bound.host, bound.port, bound.scheme), pid: process.pid, startedAt: new Date().toISOString() });
+  } catch (err) {
+    log.warn(
+      `cannot write ${runFilePath(configPath)} (${(err as Error).message}): client commands will not find this Switchboard by themselves; give them --port ${bound.port}`,
+    );
+  }
+}
+
 /** Commands of the command-line client (client/): they talk to a running Switchboard. */
 const CLIENT_COMMANDS = new Set(['list', 'describe', 'call', 'login', 'logout', 'agent']);
+const APP_COMMANDS = new Set(['serve', 'check', 'reference', 'crds', 'import', 'add', 'init', 'connect', 'help', 'version']);
+
+/** The first command word decides (before '--': add's server command line may hold any word). */
+function isClientCommand(argv: readonly string[]): boolean {
+  const end = argv.indexOf('--');
+  const first = (end < 0 ? argv : argv.slice(0, end)).find((a) => CLIENT_COMMANDS.has(a) || APP_COMMANDS.has(a));
+  return first !== undefined && CLIENT_COMMANDS.has(first);
+}
+
+/** Which Switchboard the flags name: one rule for connect and every client command (endpoint.ts). */
+function endpointOf(a: { endpoint?: string; port?: number; configPath: string; host?: string; envPort?: number }) {
+  return resolveEndpoint({ ...a, env: process.env, note: (line) => process.stderr.write(`${line}\n`) });
+}
 
 async function main(): Promise<void> {
-  if (process.argv.slice(2).some((a) => CLIENT_COMMANDS.has(a))) {
+  if (isClientCommand(process.argv.slice(2))) {
     const { clientMain } = await import('../../client/main.js');
-    return clientMain(process.argv.slice(2));
+    const env = parseArgs([], process.env);
+    return clientMain(process.argv.slice(2), (flags) =>
+      endpointOf({
+        ...(flags.endpoint ? { endpoint: flags.endpoint } : {}),
+        ...(flags.port !== undefined ? { port: flags.port } : {}),
+        configPath: flags.configPath ? resolve(flags.configPath) : env.configPath,
+        ...(env.host ? { host: env.host } : {}),
+        ...(env.port !== undefined ? { envPort: env.port } : {}),
+      }),
+    );
   }
   let args: CliArgs;
   try {
@@ -114,6 +158,20 @@ async function main(): Promise<void> {
         }),
       );
       return;
+    case 'add':
+      process.exit(
+        await addServer({
+          name: args.name!,
+          configPath: args.configPath,
+          ...(args.commandLine ? { commandLine: args.commandLine } : {}),
+          ...(args.url !== undefined ? { url: args.url, type: args.transport === 'sse' ? 'sse' : 'streamable-http' } : {}),
+          headers: args.headers ?? [],
+          env: args.env ?? [],
+          force: args.force ?? false,
+          out: (line) => process.stdout.write(`${line}\n`),
+        }),
+      );
+      return;
     case 'init':
       process.exit(await init({ configPath: args.configPath, out: (line) => process.stdout.write(`${line}\n`) }));
       return;
@@ -122,10 +180,13 @@ async function main(): Promise<void> {
       // npx runs from a cache it may clean: a path into it would break the client later.
       if (!args.print && args.client === 'claude-desktop' && /[\\/]_npx[\\/]/.test(cli))
         process.stderr.write(`switchboard connect: ${cli} is in npx's cache; 'npm i -g switchboard' first so that the path stays valid\n`);
-      const endpoint =
-        args.endpoint ??
-        (process.env.SWITCHBOARD_ENDPOINT ||
-          (await configuredEndpoint(args.configPath, { ...(args.host ? { host: args.host } : {}), ...(args.port !== undefined ? { port: args.port } : {}) })));
+      const { url: endpoint } = await endpointOf({
+        ...(args.endpoint ? { endpoint: args.endpoint } : {}),
+        ...(args.port !== undefined && args.portFrom === 'flag' ? { port: args.port } : {}),
+        ...(args.port !== undefined && args.portFrom === 'env' ? { envPort: args.port } : {}),
+        configPath: args.configPath,
+        ...(args.host ? { host: args.host } : {}),
+      });
       process.exit(
         await connectClient({
           client: args.client!,

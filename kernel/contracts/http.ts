@@ -38,8 +38,8 @@ export interface HttpService {
    * socket's peer. For per-address limits; never a reason to trust anyone.
    */
   clientAddressOf(req: IncomingMessage): string | undefined;
-  /** Address actually bound (after start). */
-  address(): { host: string; port: number } | undefined;
+  /** Address actually bound (after start), and whether it speaks TLS. */
+  address(): { host: string; port: number; scheme: 'http' | 'https' } | undefined;
   /** Checks Origin per the MCP transport rules; writes 403 and returns false when refused. */
   checkOrigin(req: IncomingMessage, res: ServerResponse): boolean;
   /**

@@ -67,7 +67,7 @@ export default definePlugin({
     const identities = new WeakMap<IncomingMessage, Identity>();
     const app = new Koa();
     let server: Server | undefined;
-    let bound: { host: string; port: number } | undefined;
+    let bound: { host: string; port: number; scheme: 'http' | 'https' } | undefined;
     const aggregator = () => kernel.settings().aggregator;
     const transports: AdvertisedTransport[] = [];
     let proxies: TrustedProxies | undefined;
@@ -193,7 +193,7 @@ export default definePlugin({
           server!.listen(settings.port, settings.host, () => resolve());
         });
         const addr = server.address() as AddressInfo;
-        bound = { host: settings.host, port: addr.port };
+        bound = { host: settings.host, port: addr.port, scheme: tls ? 'https' : 'http' };
         const shown = settings.host.includes(':') ? `[${settings.host}]` : settings.host;
         log.info(`listening on ${tls ? 'https' : 'http'}://${shown}:${addr.port}/mcp`);
       },

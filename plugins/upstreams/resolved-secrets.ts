@@ -11,6 +11,7 @@
  * (`X-Api-Key: "pong from"`) in every other session's results, so it is never added.
  */
 import { isReference, resolveSecretMap, secretLookingName, type McpServerDefinition } from '../../kernel/index.js';
+import { referenceEnvironment } from '../../lib/secrets/secrets-env.js';
 
 /** Headers that carry credentials whatever their value looks like. */
 const CREDENTIAL_HEADER = /^(authorization|proxy-authorization|cookie|x-api-key|api-key)$|token|secret|key/i;
@@ -27,7 +28,8 @@ export function resolvedSecrets(
 ): { env: Record<string, string>; headers: Record<string, string> } {
   // References are honoured in a tool-written definition only as the operator allows
   // (secrets.allowedEnv, secrets.allowedDirs): what they resolve to is the operator's.
-  const ctx = { configPath, env: process.env, onSecret };
+  // `${NAME}`: Switchboard's environment, then the operator's secrets.env (read now: an edit applies on the next start).
+  const ctx = { configPath, env: referenceEnvironment(configPath), onSecret };
   const env = resolveSecretMap(def.env, 'env', ctx);
   const headers = resolveSecretMap(def.headers, 'headers', ctx);
   if (!operatorWritten(def)) return { env, headers };

@@ -1,21 +1,19 @@
 /**
  * From nothing to a client listing tools, as a newcomer does it: pack the repository, install
- * the tarball globally (into a temp prefix) from an empty directory, then `switchboard init`,
+ * the tarball globally (into a prefix of its own, once: test/support/packed-install.ts), then `switchboard init`,
  * `switchboard connect claude-code --print` and `switchboard serve`, and an MCP client lists
  * the tools. The container image's command is run the same way outside a container (no engine
  * here): its ENTRYPOINT, CMD and ENV from the Dockerfile, in the installed package, and its
  * HEALTHCHECK against it. `npm start`'s build step skips tsc when nothing changed.
  */
 import { expect } from 'chai';
-import { execFile, spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, symlink, utimes, writeFile, copyFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { delimiter, dirname, join } from 'node:path';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
 import { connectHttp, meta, ROOT, startSwitchboard } from '../support/harness.js';
-
-const exec = promisify(execFile);
+import { installedEnv, packedInstall } from '../support/packed-install.js';
 
 /** The instructions of the Dockerfile's last stage, exec-form JSON arrays parsed. */
 function finalStage(dockerfile: string): { env: Record<string, string>; entrypoint: string[]; cmd: string[]; healthcheck: string[]; workdir: string } {
@@ -46,18 +44,10 @@ describe('newcomer: from a packed tarball to a client listing tools', function (
 
   before(async () => {
     tmp = await mkdtemp(join(tmpdir(), 'sb-newcomer-'));
-    prefix = join(tmp, 'global');
-    const empty = join(tmp, 'empty');
-    await mkdir(empty);
-    const { stdout } = await exec('npm', ['pack', '--silent', '--pack-destination', empty], { cwd: ROOT });
-    const tarball = join(empty, stdout.trim().split('\n').pop()!);
-    await exec('npm', ['install', '-g', '--prefix', prefix, '--no-audit', '--no-fund', '--prefer-offline', tarball], { cwd: empty });
-    installed = join(prefix, 'lib', 'node_modules', 'switchboard');
+    // Packed and installed once for every test file that runs the installed command.
+    ({ prefix, installed } = await packedInstall());
     // The installed command first on PATH, and a HOME of its own: nothing reads the real one.
-    env = { ...process.env, PATH: [join(prefix, 'bin'), dirname(process.execPath), process.env.PATH].join(delimiter), HOME: join(tmp, 'home') };
-    delete env.SWITCHBOARD_ENDPOINT;
-    delete env.SWITCHBOARD_HOST;
-    delete env.SWITCHBOARD_PORT;
+    env = installedEnv({ prefix, installed }, join(tmp, 'home'));
     await mkdir(env.HOME!);
   });
 

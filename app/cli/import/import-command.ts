@@ -1,14 +1,13 @@
 /**
  * `switchboard import FILE [--config-path DIR] [--dry-run] [--force]`: the MCP servers of a
  * client's configuration file, one validated mcpservers/<name>.yaml each. Never overwrites
- * a file without --force; says what it wrote and why it skipped what it skipped.
+ * a file, nor adds a server that duplicates one already there, without --force; moves
+ * literal credentials to secrets.env; says what it wrote and why it skipped what it skipped.
  */
-import { access, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { basename, dirname, join, resolve } from 'node:path';
-import { stringify } from 'yaml';
-import { validateDocument } from '../../../kernel/config/validate.js';
-import { PRIVATE_FILE, writeFileAtomic } from '../../../lib/files/atomic-write.js';
+import { basename, dirname, resolve } from 'node:path';
+import { movedNote, startWriting, writeDefinition } from '../definitions/write-definition.js';
 import { importEntry, serverMap, type IdeContext } from './client-config.js';
 import { stripJsonc } from './jsonc.js';
 
@@ -19,17 +18,6 @@ export interface ImportOptions {
   force: boolean;
   out: (line: string) => void;
 }
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await access(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-const ARGUMENTS = { file: 'import', locate: () => ({ line: 0, column: 0 }) };
 
 /** Returns the exit status: 0 when every entry was written (or already there), 1 otherwise. */
 export async function importServers(o: ImportOptions): Promise<number> {
@@ -49,6 +37,7 @@ export async function importServers(o: ImportOptions): Promise<number> {
   const folder = dirname(resolve(o.file));
   const ide: IdeContext = { home: homedir(), ...(['.vscode', '.cursor'].includes(basename(folder)) ? { workspaceFolder: dirname(folder) } : {}) };
   let status = 0;
+  const w = await startWriting({ configPath: o.configPath, force: o.force, dryRun: o.dryRun, command: 'switchboard import' });
   for (const [original, entry] of Object.entries(servers)) {
     const imported = importEntry(original, entry, ide);
     if (!imported.ok) {
@@ -56,29 +45,17 @@ export async function importServers(o: ImportOptions): Promise<number> {
       status = 1;
       continue;
     }
-    const problems = validateDocument('mcpserver', structuredClone(imported.definition), ARGUMENTS);
-    if (problems.length) {
-      o.out(`skipped ${original}: ${problems.map((p) => `${p.field || '(definition)'}: ${p.message}`).join('; ')}`);
-      status = 1;
-      continue;
-    }
-    const file = join(o.configPath, 'mcpservers', `${imported.name}.yaml`);
     const renamed = imported.name !== original ? ` (named '${imported.name}': '${original}' is not a valid server name)` : '';
-    const what =
-      imported.definition.type === 'stdio'
-        ? `stdio: ${[imported.definition.command, ...((imported.definition.args as string[] | undefined) ?? [])].flat().join(' ')}`
-        : `${String(imported.definition.type)}: ${String(imported.definition.url)}`;
-    if ((await exists(file)) && !o.force) {
-      o.out(`skipped ${original}: ${file} exists (use --force to overwrite)`);
+    const r = await writeDefinition(w, imported.name, imported.definition);
+    if (r.status === 'invalid' || r.status === 'taken') {
+      o.out(`skipped ${original}: ${r.reason}`);
+      // Already there (by name or by what it runs) is not a failure of the import.
+      if (r.status === 'invalid') status = 1;
       continue;
     }
-    const text = stringify(imported.definition, { lineWidth: 0 });
-    if (o.dryRun) {
-      o.out(`would write ${file}${renamed} (${what}):\n${text.trimEnd().replace(/^/gm, '  ')}`);
-      continue;
-    }
-    await writeFileAtomic(file, text, { mode: PRIVATE_FILE });
-    o.out(`wrote ${file}${renamed} (${what})`);
+    if (r.status === 'would write')
+      o.out(`would write ${r.file}${renamed} (${r.what})${movedNote(w, r.moved, true)}:\n${r.text.trimEnd().replace(/^/gm, '  ')}`);
+    else o.out(`wrote ${r.file}${renamed} (${r.what})${movedNote(w, r.moved, false)}`);
   }
   return status;
 }
