@@ -63,8 +63,9 @@ export async function clientMain(argv: readonly string[], resolveEndpoint: (flag
     code = await run(args);
   } catch (err) {
     let message = (err as Error).message.split('\n')[0]!;
-    // Which rule chose the address is what to change when nothing answers there.
-    if (err instanceof ClientError && err.code === 'UNREACHABLE') message += `; the address came from ${from}: --endpoint URL or --port N names another`;
+    // An address that was found, not given, is what to change when nothing answers there: say where it came from.
+    if (err instanceof ClientError && err.code === 'UNREACHABLE' && !from.startsWith('--'))
+      message += `; the address came from ${from}: --endpoint URL or --port N names another`;
     process.stderr.write(`switchboard: ${message}\n`);
     code = 1;
   }

@@ -182,16 +182,18 @@ describe('operator reach: the installed command finds the running Switchboard, a
     expect(stale.stderr).to.include(
       `switchboard: ignoring ${join(dir, 'serve.json')}: the Switchboard that wrote it (pid ${pid}, started 2026-11-25T10:00:00.000Z) is not running; using http://127.0.0.1:${port}/mcp from config.yaml`,
     );
+    // Nothing listens at config.yaml's port: the error says where that address came from.
+    expect(stale.stderr).to.include(
+      `switchboard: cannot reach http://127.0.0.1:${port}/mcp: nothing is listening there (is Switchboard running?); the address came from config.yaml: --endpoint URL or --port N names another`,
+    );
   });
 
-  it('nothing listening: the error says where the address came from and how to name another', async () => {
+  it('nothing listening at a given address: the error names it', async () => {
     const port = await freePort();
-    const r = sh('list', 'tools', '--config-path', join(tmp, 'nowhere'), '--port', String(port));
-    expect(r.status).to.equal(1);
-    // No config.yaml there: the host is the default one, the port the flag's.
-    expect(r.stderr.trim()).to.equal(
-      `switchboard: cannot reach http://localhost:${port}/mcp: nothing is listening there (is Switchboard running?); the address came from --port: --endpoint URL or --port N names another`,
-    );
+    const given = sh('list', 'tools', '--config-path', join(tmp, 'nowhere'), '--port', String(port));
+    expect(given.status).to.equal(1);
+    // No config.yaml there: the host is the default one, the port the flag's; a given address needs no origin.
+    expect(given.stderr.trim()).to.equal(`switchboard: cannot reach http://localhost:${port}/mcp: nothing is listening there (is Switchboard running?)`);
   });
 
   it('a clean shutdown removes the run file', async () => {
