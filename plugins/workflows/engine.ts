@@ -23,7 +23,7 @@ import {
   type ExecutionRecords,
 } from '../../kernel/index.js';
 import type { CompiledWorkflow } from './compile-workflow.js';
-import { scrubRecord, type ExecutionRecord } from './execution-record.js';
+import { recordedDocument, scrubRecord, type ExecutionRecord } from './execution-record.js';
 import { failureValue } from './failure-value.js';
 import { completedDocument, failedDocument, type DocumentParts } from './result-document.js';
 import type { EntrySink, StepEntry } from './step-entry.js';
@@ -60,6 +60,7 @@ export class WorkflowEngine {
   private readonly limits: () => AggregatorLimits;
   private readonly turns = new RenderTurns();
   private readonly secrets: SecretsApi | undefined;
+  private readonly maxRecordedResultBytes: number;
 
   constructor(
     tools: ToolCallsApi,
@@ -71,6 +72,7 @@ export class WorkflowEngine {
     this.events = options.events ?? (() => undefined);
     this.callerOf = options.callerOf;
     this.secrets = options.secrets;
+    this.maxRecordedResultBytes = options.maxRecordedResultBytes;
   }
 
   /** Filed under the workflow, the run named by `execution_id` (reference-behaviour.md §10); `message` follows "Workflow <name> ". */
@@ -208,7 +210,7 @@ export class WorkflowEngine {
       this.turns.spend(budget.elapsed());
       if (done.ok) {
         record.status = 'completed';
-        record.result = done.doc;
+        record.result = recordedDocument(done.doc, this.maxRecordedResultBytes);
         answer = objectResult(safe(done.doc));
         // _debug changes what the text shows, not the typed result the output schema promises.
         if (done.shaped && wf.outputSchema) answer.structuredContent = safe(done.shaped);

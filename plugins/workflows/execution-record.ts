@@ -1,5 +1,5 @@
 /** The persisted record of one workflow run (decisions.md, "Workflows"). */
-import type { ExecutionRecord, SecretsApi } from '../../kernel/index.js';
+import type { ExecutionRecord, JsonObject, SecretsApi } from '../../kernel/index.js';
 
 export type { ExecutionRecord, ExecutionStatus, StepRecord, StepStatus } from '../../kernel/index.js';
 
@@ -10,6 +10,29 @@ export function recordedValue(value: unknown, maxBytes: number): unknown {
   const json = JSON.stringify(value) ?? '';
   if (json.length <= maxBytes) return value;
   return { truncated: true, original_bytes: Buffer.byteLength(json), preview: json.slice(0, Math.min(maxBytes, 1024)) };
+}
+
+/** Fields of the document that name the run: kept as they are. */
+const IDENTITY = new Set(['execution_id', 'workflow', 'status']);
+
+/**
+ * The run's document as its record keeps it (`result`): each step entry's result and every
+ * other value (the last step's keys, an output template's rendering, `outputs`) cut as a step
+ * result is, so the record stays within a few times `maxBytes` per step whatever the tools
+ * answered (a store such as etcd refuses large objects). The caller's answer is the whole
+ * document; the steps' whole results were never kept twice.
+ */
+export function recordedDocument(doc: JsonObject, maxBytes: number): JsonObject {
+  const out: JsonObject = {};
+  for (const [key, value] of Object.entries(doc)) {
+    if (IDENTITY.has(key)) out[key] = value;
+    else if (key === 'steps' && Array.isArray(value))
+      out.steps = value.map((entry: unknown) =>
+        entry && typeof entry === 'object' && 'result' in entry ? { ...entry, result: recordedValue(entry.result, maxBytes) } : entry,
+      );
+    else out[key] = recordedValue(value, maxBytes);
+  }
+  return out;
 }
 
 /**
