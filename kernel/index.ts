@@ -126,6 +126,8 @@ export { isLoopback, networkExposureProblems } from './config/surfaces.js';
 export type { SurfaceName } from './config/surfaces.js';
 export { commandLine } from './config/command-line.js';
 export { SETTINGS_FILE } from './config/pipeline.js';
+export { restartChanges, restartFingerprints, restartOnlyPaths } from './config/restart-keys.js';
+export type { RestartChange } from './config/restart-keys.js';
 export { packageRoot, packageVersion } from './paths.js';
 
 // Secrets: references, resolution, redaction.

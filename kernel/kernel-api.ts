@@ -61,7 +61,7 @@ export interface ConfigEdits {
 }
 
 /** The configuration: the snapshot in force, checks every load runs, and edits. */
-export interface ConfigApi extends Pick<ConfigPipeline, 'snapshot' | 'configPath' | 'addKind' | 'kinds' | 'addCheck' | 'addSettingsCheck'> {
+export interface ConfigApi extends Pick<ConfigPipeline, 'snapshot' | 'configPath' | 'addKind' | 'kinds' | 'addCheck' | 'addSettingsCheck' | 'restartRequired'> {
   /**
    * Runs one read-modify-write after every earlier one has finished, so concurrent writers
    * never interleave: each reads what the previous one wrote. Only here can a plugin change

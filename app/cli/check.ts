@@ -5,7 +5,8 @@
  * than serve, but a person checking their own setup must hear it before the server fails on
  * every retry; so is a `${VAR}` that is not set here or a `{fromFile}` that cannot be read. So is
  * a bare interpreter or package runner in runtimeServers.allowedCommands:
- * valid, and a door to any program for whoever may create servers.
+ * valid, and a door to any program for whoever may create servers. So is a restart-only key
+ * changed since the Switchboard running from the same directory started: it waits for a restart.
  */
 import { referenceEnvironment } from '../../lib/secrets/secrets-env.js';
 import { join } from 'node:path';
@@ -20,6 +21,7 @@ import { SETTINGS_FILE } from '../../kernel/config/pipeline.js';
 import type { ConfigSnapshot } from '../../kernel/config/snapshot.js';
 import type { McpServerDefinition } from '../../kernel/config/settings.js';
 import { commandFound } from '../../lib/process/find-command.js';
+import { changedSinceStart } from './settings-at-start.js';
 import { unpinnedCodeRunners, unpinnedWarning } from '../../plugins/core-tools/allowed-commands.js';
 
 function warnings(s: ConfigSnapshot): string[] {
@@ -55,6 +57,16 @@ function unresolved(def: McpServerDefinition, configPath: string): string[] {
   return out;
 }
 
+/** Restart-only keys config.yaml changed since the Switchboard running from this directory started (settings-at-start.ts). */
+async function waitingForRestart(s: ConfigSnapshot): Promise<string[]> {
+  const changed = await changedSinceStart(s.configPath, s.settings);
+  const settingsFile = join(s.configPath, SETTINGS_FILE);
+  return (changed?.keys ?? []).map(
+    (key) =>
+      `${settingsFile}: warning: ${key} changes on restart: the Switchboard running from this directory (pid ${changed!.pid}) started with another value`,
+  );
+}
+
 /**
  * The log check runs with: errors as before, and the file store's warnings about links it
  * skipped kept to be said among check's own warnings (the rest of the startup chatter is not
@@ -77,7 +89,7 @@ export async function check(configPath: string): Promise<number> {
   try {
     const storeWarnings: string[] = [];
     const s = await Kernel.check({ plugins: BUILT_IN_PLUGINS, configPath, log: checkLogger(storeWarnings) });
-    const warned = [...storeWarnings, ...warnings(s)];
+    const warned = [...storeWarnings, ...warnings(s), ...(await waitingForRestart(s))];
     for (const w of warned) process.stderr.write(`${w}\n`);
     const tail = warned.length ? `, ${warned.length} warning${warned.length === 1 ? '' : 's'}` : '';
     process.stdout.write(`${configPath}: OK (${plural(s.mcpServers.size, 'MCP server')}, ${plural(s.workflows.size, 'workflow')}${tail})\n`);

@@ -3,6 +3,7 @@
  * is validated. `switchboard reference` prints it; a test keeps docs/config-reference.md equal.
  */
 import { loadSchema, type SchemaName } from '../../kernel/config/validate.js';
+import { restartOnlyPaths } from '../../kernel/config/restart-keys.js';
 
 type Schema = Record<string, unknown> & {
   type?: unknown;
@@ -20,6 +21,7 @@ type Schema = Record<string, unknown> & {
   maximum?: number;
   pattern?: string;
   format?: string;
+  'x-applies'?: string;
 };
 
 function resolveRef(root: Schema, s: Schema): Schema {
@@ -42,28 +44,46 @@ function typeOf(root: Schema, raw: Schema): string {
   return typeof s.type === 'string' ? s.type : 'any';
 }
 
-function notes(s: Schema): string {
+function notes(s: Schema, restart: boolean): string {
   const parts: string[] = [];
   if (s.description) parts.push(s.description);
+  // Marked on the key itself and every key under it: a reader looks a field up on its own row.
+  if (restart) parts.push('**Changes on restart** (a running instance logs the change and keeps the value it started with).');
   if (s.minimum !== undefined || s.maximum !== undefined) parts.push(`Range ${s.minimum ?? '-inf'}..${s.maximum ?? 'inf'}.`);
   if (s.pattern) parts.push(`Pattern \`${s.pattern}\`.`);
   if (s.format) parts.push(`Format ${s.format}.`);
   return parts.join(' ').replace(/\|/g, '\\|').replace(/\n/g, ' ');
 }
 
-function rows(root: Schema, s: Schema, prefix: string, out: string[]): void {
+function rows(root: Schema, s: Schema, prefix: string, out: string[], underRestart = false): void {
   const required = new Set(s.required ?? []);
   for (const [key, raw] of Object.entries(s.properties ?? {})) {
     const prop = resolveRef(root, raw);
     const name = `${prefix}${key}`;
+    const restart = underRestart || raw['x-applies'] === 'restart';
     const def =
       prop.default === undefined ||
       (typeof prop.default === 'object' && prop.default !== null && Object.keys(prop.default).length === 0 && prop.type === 'object' && prop.properties)
         ? '-'
         : `\`${JSON.stringify(prop.default)}\``;
-    out.push(`| \`${name}\` | ${typeOf(root, raw)} | ${required.has(key) ? 'yes' : 'no'} | ${def} | ${notes(prop)} |`);
-    if (prop.type === 'object' && prop.properties) rows(root, prop, `${name}.`, out);
+    out.push(`| \`${name}\` | ${typeOf(root, raw)} | ${required.has(key) ? 'yes' : 'no'} | ${def} | ${notes(prop, restart)} |`);
+    if (prop.type === 'object' && prop.properties) rows(root, prop, `${name}.`, out, restart);
   }
+}
+
+/** The config.yaml keys read only at startup, from the schema's `x-applies: restart`. */
+function restartSummary(): string {
+  const keys = restartOnlyPaths().map((p) => `\`${p.join('.')}\``);
+  return [
+    '### What applies live',
+    '',
+    'A saved config.yaml is applied while Switchboard runs, every key at once, except these, which the process reads at',
+    'startup (and every key under them): ' + keys.join(', ') + '.',
+    'Changing one logs `<key> changes on restart` once, lists it under `RestartRequired` in `core_config_get` and',
+    "`restartRequired` in `core_config_update_aggregator`, marks it on the admin UI's Settings page, and",
+    '`switchboard check` names it while the Switchboard started from that directory runs. The schema marks them',
+    '(`"x-applies": "restart"`), which is where this list comes from.',
+  ].join('\n');
 }
 
 function section(title: string, name: SchemaName, intro: string): string {
@@ -79,6 +99,7 @@ function section(title: string, name: SchemaName, intro: string): string {
     '|---|---|---|---|---|',
   ];
   rows(root, root, '', out);
+  if (name === 'config') out.push('', restartSummary());
   const defs = (root.definitions ?? {}) as Record<string, Schema>;
   for (const [defName, def] of Object.entries(defs)) {
     if (!def.properties) {

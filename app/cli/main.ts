@@ -18,6 +18,7 @@ import { renderCrds } from '../../plugins/store-kubernetes/crds.js';
 import { parseArgs, USAGE, UsageError, type CliArgs } from './args.js';
 import { startIdleCompaction } from './idle-compaction.js';
 import { busyPort } from './port-probe.js';
+import { recordSettingsAtStart } from './settings-at-start.js';
 
 async function serve(args: CliArgs): Promise<void> {
   const log = createLogger();
@@ -62,6 +63,8 @@ async function serve(args: CliArgs): Promise<void> {
       beforeReady: (k) => announce(k, args.configPath, log),
     });
     startIdleCompaction();
+    // For `switchboard check`: which restart-only keys config.yaml had at startup (nothing to wait for).
+    recordSettingsAtStart(args.configPath).catch((err: unknown) => log.debug(`not recording the settings at start: ${(err as Error).message}`));
   } catch (err) {
     if (err instanceof ConfigInvalidError) {
       for (const p of err.problems) process.stderr.write(`${formatConfigProblem(p)}\n`);

@@ -24,6 +24,7 @@ export function configApi(pipeline: ConfigPipeline, store: () => ResourceStore):
     kinds: () => pipeline.kinds(),
     addCheck: (check) => pipeline.addCheck(check),
     addSettingsCheck: (check) => pipeline.addSettingsCheck(check),
+    restartRequired: () => pipeline.restartRequired(),
     exclusive: (edit) => pipeline.exclusive(() => edit(edits)),
   };
 }

@@ -17,6 +17,7 @@ import { nameOf, ResourceKinds, type ResourceKindDefinition } from './resource-k
 import { validateDocument } from './validate.js';
 import { parseYaml, type ParsedYaml } from './yaml-document.js';
 import { SerialQueue } from '../serial-queue.js';
+import { RestartTracker, type RestartChange } from './restart-keys.js';
 
 export const SETTINGS_FILE = 'config.yaml';
 
@@ -75,6 +76,8 @@ export class ConfigPipeline {
    * command-line overrides over the settings in force, and a later save would persist them.
    */
   private settingsText: string | undefined;
+  /** The settings the process started with, and which restart-only keys differ from them now. */
+  private restart: RestartTracker | undefined;
 
   constructor(
     readonly configPath: string,
@@ -95,6 +98,11 @@ export class ConfigPipeline {
   /** Settings in force now; available before the first snapshot (during plugin setup). */
   currentSettings(): Settings {
     return this.settingsValue;
+  }
+
+  /** Restart-only keys (schemas/: `x-applies: restart`) configured otherwise than the process started with. */
+  restartRequired(): RestartChange[] {
+    return this.restart?.list() ?? [];
   }
 
   /**
@@ -351,6 +359,8 @@ export class ConfigPipeline {
     const previous = this.snapshotValue;
     const next = this.compose();
     this.snapshotValue = next;
+    if (!previous) this.restart = new RestartTracker(next.settings, this.log);
+    else if (previous.settings !== next.settings) this.restart?.observe(next.settings);
     await this.onConfigLoad.promise(next, previous);
   }
 

@@ -27,7 +27,7 @@ const CONFIG: Resource = { type: 'config', name: 'aggregator' };
 const AGGREGATOR_FIELDS = { Port: 'port', Host: 'host', Transport: 'transport', Enabled: 'enabled', ServicePrefix: 'servicePrefix' } as const;
 type Capital = keyof typeof AGGREGATOR_FIELDS;
 
-/** Fields that take effect only when the listener is rebuilt (a restart). */
+/** Fields that take effect only when the listener is rebuilt (a restart; schemas/ marks them `x-applies: restart`). */
 const NEEDS_RESTART: readonly Capital[] = ['Port', 'Host', 'Transport', 'Enabled'];
 
 function capitalise(key: string): string {
@@ -59,6 +59,8 @@ export function configTools(kernel: KernelApi, prefix: string): ToolDefinition[]
         return {
           ...capitaliseFields(s, ['aggregator', 'admin', 'writesAsCaller']),
           ConfigPath: kernel.config.configPath,
+          // Keys configured otherwise than the process started with, that only a restart applies (schemas/: x-applies).
+          RestartRequired: kernel.config.restartRequired().map((c) => c.key),
           MCPServers: [...kernel.config.snapshot.mcpServers.keys()],
           Workflows: [...kernel.config.snapshot.workflows.keys()],
         };
@@ -110,7 +112,13 @@ export function configTools(kernel: KernelApi, prefix: string): ToolDefinition[]
             const restart = NEEDS_RESTART.filter(
               (c) => changes[c] !== undefined && changes[c] !== (current.aggregator as unknown as Record<string, unknown>)[AGGREGATOR_FIELDS[c]],
             );
-            return { aggregator: aggregatorView(next.aggregator), saved: false, restartRequiredFor: restart };
+            return {
+              aggregator: aggregatorView(next.aggregator),
+              saved: false,
+              restartRequiredFor: restart,
+              // Every restart-only key now configured otherwise than in force, this change's and earlier ones (config.yaml edits included).
+              restartRequired: kernel.config.restartRequired().map((c) => c.key),
+            };
           }),
         ),
     }),

@@ -16,6 +16,7 @@ import {
   type HttpService,
   type Identity,
   type RawHandler,
+  type Settings,
 } from '../../kernel/index.js';
 import { closeListener } from '../../lib/net/listener.js';
 import { readTimeouts } from '../../lib/net/read-timeouts.js';
@@ -134,13 +135,21 @@ export default definePlugin({
       return loaded.ok ? [] : loaded.problems;
     });
 
-    // A slow client's limits follow config.yaml edits; the check interval stays as started.
+    /** The Host names the MCP listener answers to: its bind address (as started) and aggregator.allowedHosts (as configured now). */
+    let hosts: ReturnType<typeof hostCheck> | undefined;
+    let boundHost = '';
+    const hostsFor = (s: Settings) => hostCheck(boundHost, s.aggregator.allowedHosts, [s.aggregator.oauth.server.baseUrl, s.oauth.mcpClient.baseUrl]);
+    // A slow client's limits and the allowed Host names follow config.yaml edits; the check interval stays as started.
     kernel.hooks.onConfigLoad.tap('http-server', (next) => {
       if (!server) return;
       const reading = readTimeouts(next.settings.aggregator.limits);
       server.headersTimeout = reading.headersTimeout;
       server.requestTimeout = reading.requestTimeout;
+      hosts = hostsFor(next.settings);
+      allowedHost = undefined;
     });
+    // Clients send the same Host on every request: the last one allowed is not parsed again.
+    let allowedHost: string | undefined;
 
     return {
       async start() {
@@ -150,16 +159,15 @@ export default definePlugin({
         const koaHandler = app.callback();
         // Provided during setup (or never): looked up once, not per request.
         const authenticator = kernel.services.find('authenticator');
-        const hosts = hostCheck(settings.host, settings.allowedHosts, [settings.oauth.server.baseUrl, kernel.settings().oauth.mcpClient.baseUrl]);
-        // Clients send the same Host on every request: the last one allowed is not parsed again.
-        let allowedHost: string | undefined;
+        boundHost = settings.host;
+        const checked = (hosts = hostsFor(kernel.settings()));
         const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
           // A request for exactly a raw path (every MCP message) reuses that path's parsed URL.
           const exact = req.url === undefined ? undefined : raw.get(req.url);
           const url = exact?.url ?? new URL(req.url ?? '/', BASE);
           const host = req.headers.host;
           if (host !== allowedHost && url.pathname !== '/health') {
-            if (!hosts.allows(host)) return misdirected(res, host!);
+            if (!(hosts ?? checked).allows(host)) return misdirected(res, host!);
             allowedHost = host;
           }
           const handlers = (exact ?? raw.get(url.pathname))?.handlers;
