@@ -42,7 +42,9 @@ export function page(title: string, body: Html): Html {
       <body>
         <header>
           <strong>Switchboard admin</strong>
-          <nav aria-label="Sections" class="actions"><a href="/sessions">Sessions</a><a href="/mcps">Servers</a><a href="/executions">Workflow runs</a></nav>
+          <nav aria-label="Sections" class="actions">
+            <a href="/sessions">Sessions</a><a href="/mcps">Servers</a><a href="/executions">Workflow runs</a><a href="/settings">Settings</a>
+          </nav>
         </header>
         <main>
           <h1>${title}</h1>

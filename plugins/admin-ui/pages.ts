@@ -5,6 +5,7 @@
  */
 import { isActiveState, type ExecutionRecord, type KernelApi, type Session } from '../../kernel/index.js';
 import { flash, html, page, postButton, when, type Html } from './html.js';
+import { ACTION_COLUMN, listTable } from './list-table.js';
 
 const enc = encodeURIComponent;
 
@@ -33,26 +34,11 @@ export function sessionsPage(kernel: KernelApi): Html {
   );
   return page(
     'Sessions',
-    sessions.length
-      ? html`<div class="wrap">
-          <table>
-            <thead>
-              <tr>
-                <th>Session</th>
-                <th>Client</th>
-                <th class="opt">Identity</th>
-                <th class="opt">Transport</th>
-                <th>Opened</th>
-                <th class="opt">Servers</th>
-                <th><span class="muted">Action</span></th>
-              </tr>
-            </thead>
-            <tbody>
-              ${rows}
-            </tbody>
-          </table>
-        </div>`
-      : html`<p class="muted">No client is connected.</p>`,
+    listTable(
+      ['Session', 'Client', { label: 'Identity', opt: true }, { label: 'Transport', opt: true }, 'Opened', { label: 'Servers', opt: true }, ACTION_COLUMN],
+      rows,
+      'No client is connected.',
+    ),
   );
 }
 
@@ -108,27 +94,7 @@ export async function executionsPage(kernel: KernelApi): Promise<Html> {
         <td>${e.duration_ms === undefined ? '' : `${e.duration_ms} ms`}</td>
       </tr>`,
   );
-  return page(
-    'Workflow runs',
-    executions.length
-      ? html`<div class="wrap">
-          <table>
-            <thead>
-              <tr>
-                <th>Run</th>
-                <th>Workflow</th>
-                <th>Status</th>
-                <th class="opt">Started</th>
-                <th>Duration</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${rows}
-            </tbody>
-          </table>
-        </div>`
-      : html`<p class="muted">No workflow has run yet.</p>`,
-  );
+  return page('Workflow runs', listTable(['Run', 'Workflow', 'Status', { label: 'Started', opt: true }, 'Duration'], rows, 'No workflow has run yet.'));
 }
 
 /** Each step as a bar: where it started and how long it took, relative to the whole run. */

@@ -5,6 +5,7 @@
  */
 import { isActiveState, type CatalogueEntry, type KernelApi, type ServiceState } from '../../kernel/index.js';
 import { flash, html, Html, page, postButton, when } from './html.js';
+import { ACTION_COLUMN, listTable } from './list-table.js';
 
 const enc = encodeURIComponent;
 
@@ -32,28 +33,11 @@ export function serversPage(kernel: KernelApi, done?: string): Html {
     'Servers',
     html`${flash(done)}
       <p><a href="/mcps/new">Add a server</a></p>
-      ${
-        list.length
-          ? html`<div class="wrap">
-              <table>
-                <thead>
-                  <tr>
-                    <th>Server</th>
-                    <th>State</th>
-                    <th class="opt">Health</th>
-                    <th>Tools</th>
-                    <th class="opt">Next retry</th>
-                    <th class="opt">Last error</th>
-                    <th><span class="muted">Action</span></th>
-                  </tr>
-                </thead>
-                <tbody>
-                  ${rows}
-                </tbody>
-              </table>
-            </div>`
-          : html`<p class="muted">No MCP server is registered.</p>`
-      }`,
+      ${listTable(
+        ['Server', 'State', { label: 'Health', opt: true }, 'Tools', { label: 'Next retry', opt: true }, { label: 'Last error', opt: true }, ACTION_COLUMN],
+        rows,
+        'No MCP server is registered.',
+      )}`,
   );
 }
 
