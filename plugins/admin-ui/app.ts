@@ -49,8 +49,13 @@ function crossSite(ctx: Koa.Context): string | undefined {
 
 const ADMIN_UI: Resource = { type: 'admin-ui', name: 'admin-ui' };
 
-export function adminApp(kernel: KernelApi, log: Logger): (req: IncomingMessage, res: ServerResponse) => void {
-  const settings = () => kernel.settings().aggregator.admin;
+/**
+ * `boundTo`: the address the listener that took the request is bound to. Not the configured
+ * one: between a config.yaml edit that moves the listener and its close, a request on the old
+ * listener is judged by where that listener listens (a loopback peer is the administrator only
+ * on a loopback listener).
+ */
+export function adminApp(kernel: KernelApi, log: Logger, boundTo: () => string): (req: IncomingMessage, res: ServerResponse) => void {
   const router = new Router();
   const calls = new ToolCalls(kernel);
   const show = (ctx: Koa.Context, body: Html | undefined, what: string, status = 200) => {
@@ -131,7 +136,7 @@ export function adminApp(kernel: KernelApi, log: Logger): (req: IncomingMessage,
   // DNS rebinding: answer only to the names this listener is known by. Its CSRF check below
   // compares Origin with the Host, which is then one of those names, never an attacker's.
   app.use(async (ctx, next) => {
-    const hosts = hostCheck(settings().bindAddress, kernel.settings().aggregator.allowedHosts, []);
+    const hosts = hostCheck(boundTo(), kernel.settings().aggregator.allowedHosts, []);
     if (!hosts.allows(ctx.get('host') || undefined)) {
       ctx.status = 421;
       ctx.body = `Refused: Host '${ctx.get('host')}' is not a name the admin UI answers to (aggregator.allowedHosts)`;
@@ -155,7 +160,7 @@ export function adminApp(kernel: KernelApi, log: Logger): (req: IncomingMessage,
     }
   });
   app.use(async (ctx, next) => {
-    const principal = peerPrincipal(ctx.req.socket.remoteAddress, 'streamable-http', settings().bindAddress);
+    const principal = peerPrincipal(ctx.req.socket.remoteAddress, 'streamable-http', boundTo());
     const operation = ctx.method === 'GET' || ctx.method === 'HEAD' ? 'view' : 'act';
     const decision = authorizerOf(kernel).decide(principal, 'admin', ADMIN_UI, { operation });
     if (!decision.allowed) {

@@ -18,9 +18,9 @@ export default definePlugin({
   setup({ kernel, log }) {
     kernel.surfaces.claim('admin');
     let handler: ReturnType<typeof adminApp> | undefined;
-    const listener = new AdminListener(
+    const listener: AdminListener = new AdminListener(
       () => kernel.settings().aggregator,
-      () => (handler ??= adminApp(kernel, log)),
+      () => (handler ??= adminApp(kernel, log, () => listener.bindAddress)),
       log,
     );
     let started = false;

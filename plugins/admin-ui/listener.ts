@@ -16,6 +16,7 @@ interface Open {
   server: Server;
   /** What it was opened for: a change of any of these reopens it. */
   wanted: string;
+  bindAddress: string;
   url: string;
 }
 
@@ -32,9 +33,9 @@ export class AdminListener {
     private readonly log: Logger,
   ) {}
 
-  /** Where it listens now, or undefined when closed. */
-  get url(): string | undefined {
-    return this.open?.url;
+  /** The address the open listener is bound to (the configured one while none is open). */
+  get bindAddress(): string {
+    return this.open?.bindAddress ?? this.settings().admin.bindAddress;
   }
 
   /** Brings the listener to what the settings say; resolves once done (every earlier change first). */
@@ -77,7 +78,7 @@ export class AdminListener {
     try {
       const bound = await listen(server, port, bindAddress, 'admin UI');
       const host = bindAddress.includes(':') ? `[${bindAddress}]` : bindAddress;
-      this.open = { server, wanted, url: `http://${host}:${bound}/` };
+      this.open = { server, wanted, bindAddress, url: `http://${host}:${bound}/` };
       this.log.info(was ? `admin UI moved from ${was} to ${this.open.url}` : `admin UI on ${this.open.url}`);
     } catch (err) {
       server.close();

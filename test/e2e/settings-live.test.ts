@@ -93,6 +93,30 @@ describe('config.yaml keys applied live or said to need a restart (issue 39 item
     expect(sb.logs()).to.not.match(/aggregator\.admin\.\w+ changes on restart/);
   });
 
+  it('says why when the port is taken, stays closed, and opens on the next edit', async () => {
+    const { createServer } = await import('node:net');
+    const squatter = createServer();
+    await new Promise<void>((r) => squatter.listen(0, '127.0.0.1', () => r()));
+    const taken = (squatter.address() as { port: number }).port;
+    try {
+      await atomicWrite(config(), `aggregator:\n  admin: { enabled: true, port: ${taken} }\n`);
+      await sb.waitForLog(
+        new RegExp(
+          `ERROR .*admin UI: cannot listen on 127\\.0\\.0\\.1:${taken}: .*EADDRINUSE.*; the admin UI stays closed until config\\.yaml changes aggregator\\.admin`,
+        ),
+        30_000,
+      );
+      const free = await freePort();
+      await atomicWrite(config(), `aggregator:\n  admin: { enabled: true, port: ${free} }\n`);
+      await sb.waitForLog(new RegExp(`admin UI on http://127\\.0\\.0\\.1:${free}/`), 30_000);
+      expect((await request(free, '/settings')).status).to.equal(200);
+      await atomicWrite(config(), '# the admin UI is off again\n');
+      await sb.waitForLog(new RegExp(`admin UI closed \\(it was on http://127\\.0\\.0\\.1:${free}/`), 30_000);
+    } finally {
+      await new Promise((r) => squatter.close(r));
+    }
+  });
+
   it('logs a restart-only key once and names it in core_config_get, core_config_update_aggregator, the Settings page and switchboard check', async () => {
     // serve records what config.yaml said at startup (for check) just after it is ready.
     await eventually(
