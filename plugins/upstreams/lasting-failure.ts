@@ -42,7 +42,7 @@ export function lastingFailure(err: unknown): string | undefined {
     const field = typeof err.details?.field === 'string' ? err.details.field : 'the reference';
     const variable = REFERENCE.exec(err.message)?.[1];
     const fix = variable
-      ? `set ${variable} in Switchboard's environment and restart Switchboard, or change ${field} in the definition`
+      ? `set ${variable} in secrets.env (config directory) or in Switchboard's environment, or change ${field} in the definition`
       : `create the file (then edit the definition or start the server again), or change ${field} in the definition`;
     return `${err.message}: ${fix}; ${NOT_RETRIED}`;
   }

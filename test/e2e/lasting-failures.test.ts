@@ -71,7 +71,7 @@ describe('failures that cannot heal are not retried', function () {
     );
     expect(ready).to.include("ghost (failed: command 'mcp-server-nonexistent' is not found on Switchboard's PATH");
     expect(ready).to.include(
-      `tokenless (failed: env.API_TOKEN: \${${MISSING}} is not set in Switchboard's environment: set ${MISSING} in Switchboard's environment`,
+      `tokenless (failed: env.API_TOKEN: \${${MISSING}} is not set in Switchboard's environment: set ${MISSING} in secrets.env (config directory) or in Switchboard's environment`,
     );
   });
 
