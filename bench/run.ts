@@ -13,6 +13,7 @@ import { benchCallToolAuthz } from './call-tool-authz.bench.js';
 import { benchCallToolCluster } from './call-tool-cluster.bench.js';
 import { benchClusterFaults, faultTable } from './cluster-faults.bench.js';
 import { benchDiscovery } from './discovery.bench.js';
+import { benchHybridQueries } from './discovery-hybrid.js';
 import { benchSearch } from './search.bench.js';
 import { benchSearchDevset, devsetTable } from './search-devset.js';
 import { benchSearchHybrid, hybridTable } from './search-hybrid.js';
@@ -97,6 +98,8 @@ if (named('cluster-faults')) {
 }
 if (wanted('discovery')) {
   const d = await benchDiscovery();
+  // Hybrid ranking over the same catalogue and queries (its own file: an embedder's set-up).
+  d.figures.splice(1, 0, ...(await benchHybridQueries()));
   results.discovery = d;
   const rows = d.figures.map(
     (f) => `| ${f.name} | ${f.p50Ms} | ${f.p99Ms} | ${f.targetMs ? `<= ${f.targetMs} ms ${f.p50Ms <= f.targetMs ? 'met' : 'MISSED'}` : '-'} |`,

@@ -73,6 +73,8 @@ export interface RankingIndex {
   destructive: Uint8Array;
   /** Per entry: its position when the catalogue is sorted by name (ties are ordered by it). */
   nameOrder: Uint32Array;
+  /** Position in name order -> entry: nameOrder's inverse. */
+  byNameOrder: Uint32Array;
   /** Per-entry accumulators of one query, all zero between queries. */
   scratch: { total: Float64Array; exact: Uint8Array; matched: Uint8Array; best: Float64Array };
   /** WordNet's relatives of a stemmed word, cut to the terms this index holds. */
@@ -148,14 +150,15 @@ export function buildIndex(entries: readonly CatalogueEntry[], version: number):
   });
   const destructive = Uint8Array.from(docs, (d) => Number(d.terms[0].some((t) => DESTRUCTIVE.has(t))));
   const nameOrder = new Uint32Array(entries.length);
-  [...entries.keys()]
-    .sort((a, b) => (entries[a]!.name < entries[b]!.name ? -1 : entries[a]!.name > entries[b]!.name ? 1 : 0))
-    .forEach((doc, i) => (nameOrder[doc] = i));
+  const byNameOrder = Uint32Array.from(
+    [...entries.keys()].sort((a, b) => (entries[a]!.name < entries[b]!.name ? -1 : entries[a]!.name > entries[b]!.name ? 1 : 0)),
+  );
+  byNameOrder.forEach((doc, i) => (nameOrder[doc] = i));
   const n = entries.length;
   const scratch = { total: new Float64Array(n), exact: new Uint8Array(n), matched: new Uint8Array(n), best: new Float64Array(n) };
   const core = Uint8Array.from(entries, (e) => Number(e.kind === 'core'));
   const related = relatedTable((term) => postings.has(term));
-  return { version, entries, postings, core, destructive, nameOrder, scratch, related, deprecated };
+  return { version, entries, postings, core, destructive, nameOrder, byNameOrder, scratch, related, deprecated };
 }
 
 const cache = new WeakMap<CatalogueApi, RankingIndex>();
@@ -191,7 +194,18 @@ function forms(index: RankingIndex, term: string): [string, number][] {
   return out;
 }
 
-const roundScore = (score: number): number => Math.round(score * 1000) / 1000;
+/**
+ * Whether core tools rank only on a strong match: unless the query's words ask for them, or
+ * the candidates are core tools only (a kind filter, a `core_*` pattern).
+ */
+function coreGatedFor(queryWords: readonly string[], candidates: readonly CatalogueEntry[]): boolean {
+  return !asksForCore(queryWords) && candidates.some((e) => e.kind !== 'core');
+}
+
+/** Whether `query` over `candidates` gates core tools (hybrid ranking applies the same gate to meaning). */
+export function gatesCore(query: string, candidates: readonly CatalogueEntry[]): boolean {
+  return coreGatedFor(wordsOfQuery(query), candidates);
+}
 
 /** Scores `candidates` (a subset of the catalogue) against `query`; drops non-matches; best first, equal scores by name. */
 export function rank(index: RankingIndex, query: string, candidates: readonly CatalogueEntry[]): Scored[] {
@@ -229,8 +243,7 @@ export function rank(index: RankingIndex, query: string, candidates: readonly Ca
   }
 
   const allowed = candidates.length === n ? undefined : new Set(candidates);
-  // Core tools are asked for by the query's words, or by a candidate list of core tools only (a kind filter, a core_* pattern).
-  const gateCore = !asksForCore(queryWords) && candidates.some((e) => e.kind !== 'core');
+  const gateCore = coreGatedFor(queryWords, candidates);
   const strong = Math.max(2, Math.ceil(terms.length * CORE_STRONG_SHARE));
   const destroying = terms.some((t) => forms(index, t).some(([f]) => DESTRUCTIVE.has(f)));
   const scoreOf = (doc: number): number => {
@@ -246,21 +259,31 @@ export function rank(index: RankingIndex, query: string, candidates: readonly Ca
     }
     return score;
   };
-  const ranked: { doc: number; score: number }[] = [];
+  // Each match as one number, its shown score (thousandths) then its name order, so a typed
+  // array's native sort orders the answer: no comparator, no object per match until the end.
+  const span = n + 1;
+  const keys = new Float64Array(touched.length);
+  let kept = 0;
   for (const doc of touched) {
     const keep = !allowed || allowed.has(index.entries[doc]!);
-    const score = keep ? roundScore(scoreOf(doc)) : 0;
-    if (score > 0) ranked.push({ doc, score });
+    const thousandths = keep ? Math.round(scoreOf(doc) * 1000) : 0;
+    if (thousandths > 0) keys[kept++] = thousandths * span + (n - index.nameOrder[doc]!);
   }
   for (const doc of touched) {
     total[doc] = 0;
     exact[doc] = 0;
     matched[doc] = 0;
   }
-  // Equal (shown) scores by name, through the name order computed at build: no string compares per query.
-  const { nameOrder } = index;
-  ranked.sort((a, b) => b.score - a.score || nameOrder[a.doc]! - nameOrder[b.doc]!);
-  return ranked.map(({ doc, score }) => ({ entry: index.entries[doc]!, score }));
+  const sorted = keys.subarray(0, kept).sort();
+  const out = new Array<Scored>(kept);
+  for (let i = 0; i < kept; i++) {
+    // Ascending keys: the best match is last. Past 2^53 (a score in the billions) order would blur; none comes near.
+    const key = sorted[kept - 1 - i]!;
+    const thousandths = Math.floor(key / span);
+    const doc = index.byNameOrder[n - (key - thousandths * span)]!;
+    out[i] = { entry: index.entries[doc]!, score: thousandths / 1000 };
+  }
+  return out;
 }
 
 export function rankEntries(catalogue: CatalogueApi, query: string, candidates: readonly CatalogueEntry[]): Scored[] {

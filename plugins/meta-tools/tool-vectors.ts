@@ -36,6 +36,8 @@ export interface VectorSnapshot {
   /** Per row: |row - mean|. */
   centredNorm: Float32Array;
   meanSquare: number;
+  /** Per row: 1 for a core tool (gated like lexical ranking gates it). */
+  core: Uint8Array;
 }
 
 /** What a tool is embedded as: its name read as words (without the `x_` of external tools), then its description. */
@@ -78,7 +80,8 @@ function snapshotOf(version: number, entries: readonly CatalogueEntry[], keys: s
     meanDot[i] = dot;
     centredNorm[i] = Math.sqrt(Math.max(0, sq - 2 * dot + meanSquare));
   }
-  return { catalogueVersion: version, dimension, rows, entries, keys, data, mean, meanDot, centredNorm, meanSquare };
+  const core = Uint8Array.from(entries, (e) => Number(e.kind === 'core'));
+  return { catalogueVersion: version, dimension, rows, entries, keys, data, mean, meanDot, centredNorm, meanSquare, core };
 }
 
 export class ToolVectors {

@@ -85,6 +85,23 @@ describe('embedder-static: hybrid ranking with fastText vectors trained on WordN
     });
   }
 
+  // Meaning alone never raises a core tool: the lexical ranking's gate (a strong match, or a
+  // query or a candidate list asking for core tools) holds for the semantic part too.
+  it('keeps core_* tools out of a hybrid answer that does not ask for them, and ranks them when the candidates are core tools', async () => {
+    for (const query of ['which day is it', 'what hour is it in Tokyo', 'remember a fact about someone', 'recent events']) {
+      const h = await top(hc, query, 10);
+      expect(h.ranking).to.equal('hybrid');
+      expect(
+        h.tools.filter((t) => t.name.startsWith('core_')).map((t) => t.name),
+        `"${query}" hybrid top 10: ${h.tools.map((t) => t.name).join(', ')}`,
+      ).to.deep.equal([]);
+    }
+    const core = await meta<Found>(hc, 'filter_tools', { query: 'which day is it', pattern: 'core_*', limit: 5, offset: 0 });
+    expect(core.ranking).to.equal('hybrid');
+    expect(core.tools.length, 'a core_* pattern asks for core tools').to.be.greaterThan(0);
+    expect(core.tools.every((t) => t.name.startsWith('core_'))).to.equal(true);
+  });
+
   it('keeps the tool vectors on disk under state/embeddings (0600, no temp file left), and a restart embeds none again', async () => {
     const dir = join(hybrid.configDir, 'state', 'embeddings');
     const names = await eventually(
