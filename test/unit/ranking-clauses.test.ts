@@ -1,0 +1,70 @@
+/**
+ * A request naming two tasks ranks each task's tool near the top (ranking.ts, rankEntries):
+ * without clause ranking the words of one task outweigh the other's and its tools fill the
+ * top five.
+ */
+import { expect } from 'chai';
+import { Catalogue } from '../../kernel/catalogue.js';
+import { createHooks } from '../../kernel/hooks.js';
+import { createLogger } from '../../kernel/log.js';
+import { clausesOf, rankEntries } from '../../plugins/meta-tools/ranking.js';
+
+function catalogueOf(tools: [string, string, string][]): Catalogue {
+  const c = new Catalogue(createHooks(), createLogger({ level: 'error' }));
+  for (const server of new Set(tools.map(([s]) => s))) {
+    c.replaceSource(
+      `server:${server}`,
+      tools
+        .filter(([s]) => s === server)
+        .map(([, name, description]) => ({
+          name: `x_${server}_${name}`,
+          kind: 'tool' as const,
+          server,
+          description,
+          inputSchema: { type: 'object' },
+          invoke: async () => ({ content: [] }),
+        })),
+    );
+  }
+  return c;
+}
+
+const TOOLS: [string, string, string][] = [
+  ['github', 'create_issue', 'Create a new issue in a GitHub repository.'],
+  ['github', 'update_issue', 'Update an existing issue in a GitHub repository.'],
+  ['github', 'get_issue', 'Get the details of one issue of a GitHub repository.'],
+  ['github', 'list_issues', 'List the issues of a GitHub repository, with filters.'],
+  ['github', 'search_issues', 'Search issues and pull requests across GitHub repositories.'],
+  ['github', 'add_issue_comment', 'Add a comment to an issue of a GitHub repository.'],
+  ['github', 'list_issue_events', 'List the events of an issue of a GitHub repository.'],
+  ['slack', 'post_message', 'Post a new message to a Slack channel.'],
+  ['slack', 'list_channels', 'List the public channels of the workspace.'],
+  ['weather', 'get_forecast', 'Get the weather forecast for a place.'],
+];
+
+describe('filter_tools query ranking: requests that name two tasks', () => {
+  const catalogue = catalogueOf(TOOLS);
+  const top5 = (query: string) =>
+    rankEntries(catalogue, query, catalogue.all())
+      .slice(0, 5)
+      .map((s) => s.entry.name);
+
+  it('splits a request at "and", "then", commas and semicolons into clauses that each have a word that counts', () => {
+    expect(clausesOf('open an issue on GitHub and tell the team on Slack')).to.deep.equal(['open an issue on GitHub', 'tell the team on Slack']);
+    expect(clausesOf('clone the repo, then show its history')).to.deep.equal(['clone the repo', 'show its history']);
+    expect(clausesOf('read a file; and then delete it')).to.deep.equal(['read a file', 'delete it']);
+    // One task: no clauses. A part of stop words only is no clause.
+    expect(clausesOf('list open issues')).to.deep.equal([]);
+    expect(clausesOf('issues and the')).to.deep.equal([]);
+  });
+
+  it('"open an issue on GitHub and tell the team on Slack": both create_issue and post_message are in the top five', () => {
+    const r = top5('open an issue on GitHub and tell the team on Slack');
+    expect(r, r.join(', ')).to.include('x_github_create_issue');
+    expect(r, r.join(', ')).to.include('x_slack_post_message');
+  });
+
+  it('a request of one task ranks as before: its best tool first, the other clauses absent', () => {
+    expect(top5('create an issue in the GitHub repository')[0]).to.equal('x_github_create_issue');
+  });
+});
