@@ -17,31 +17,39 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 const bin = (pkg, path) => join(dirname(require.resolve(`${pkg}/package.json`)), path);
 
+// A step is one or more commands run one after the other (the schema validators are compiled
+// from tsc's output: scripts/build-validators.js).
 const steps = [
-  { name: 'build (tsc: type-check and emit)', args: [bin('typescript', 'bin/tsc'), '-p', 'tsconfig.json'] },
-  { name: 'lint (eslint)', args: [bin('eslint', 'bin/eslint.js'), '.'] },
-  { name: 'format (prettier --check)', args: [bin('prettier', 'bin/prettier.cjs'), '--check', '**/*.{ts,js}'] },
+  {
+    name: 'build (tsc: type-check and emit; prebuilt schema validators)',
+    commands: [[bin('typescript', 'bin/tsc'), '-p', 'tsconfig.json'], [join(root, 'scripts/build-validators.js')]],
+  },
+  { name: 'lint (eslint)', commands: [[bin('eslint', 'bin/eslint.js'), '.']] },
+  { name: 'format (prettier --check)', commands: [[bin('prettier', 'bin/prettier.cjs'), '--check', '**/*.{ts,js}']] },
 ];
+
+/** Runs one command; answers its exit code, its output appended to `out`. */
+const run = (args, out) =>
+  new Promise((resolve) => {
+    const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.on('data', (c) => out.push(c));
+    child.stderr.on('data', (c) => out.push(c));
+    child.on('close', (code) => resolve(code));
+  });
 
 const started = Date.now();
 const results = await Promise.all(
-  steps.map(
-    (step) =>
-      new Promise((resolve) => {
-        const t0 = Date.now();
-        const child = spawn(process.execPath, step.args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-        const out = [];
-        child.stdout.on('data', (c) => out.push(c));
-        child.stderr.on('data', (c) => out.push(c));
-        child.on('close', (code) => {
-          const text = Buffer.concat(out).toString('utf8').trimEnd();
-          const seconds = ((Date.now() - t0) / 1000).toFixed(0);
-          console.log(`pretest: ${step.name}: ${code === 0 ? 'ok' : `FAILED (exit ${code})`} in ${seconds} s`);
-          if (text) console.log(text);
-          resolve(code === 0);
-        });
-      }),
-  ),
+  steps.map(async (step) => {
+    const t0 = Date.now();
+    const out = [];
+    let code = 0;
+    for (const args of step.commands) if ((code = await run(args, out)) !== 0) break;
+    const text = Buffer.concat(out).toString('utf8').trimEnd();
+    const seconds = ((Date.now() - t0) / 1000).toFixed(0);
+    console.log(`pretest: ${step.name}: ${code === 0 ? 'ok' : `FAILED (exit ${code})`} in ${seconds} s`);
+    if (text) console.log(text);
+    return code === 0;
+  }),
 );
 console.log(`pretest: ${((Date.now() - started) / 1000).toFixed(0)} s`);
 process.exit(results.every(Boolean) ? 0 : 1);

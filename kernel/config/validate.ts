@@ -3,23 +3,25 @@
  * built-in defaults (ajv `useDefaults` fills them in), so the schema is the one place a
  * default is written down, and docs/config-reference.md is generated from it.
  */
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ConfigProblem } from '../errors.js';
 import { closestName } from './did-you-mean.js';
 import { packageRoot } from '../paths.js';
+import { loadPrebuilt, PREBUILT_DIR, validatorFingerprint } from './prebuilt-validators.js';
 import type { ParsedYaml, PathSegment } from './yaml-document.js';
 
 /** A schema of schemas/, by file name. */
 export type SchemaName = 'config' | 'mcpserver' | 'workflow';
+export const SCHEMA_NAMES: readonly SchemaName[] = ['config', 'mcpserver', 'workflow'];
 /** A schema a plugin brings for a kind of its own. */
 export type JsonSchema = Record<string, unknown>;
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
-export function createAjv(options: { verbose?: boolean } = {}): Ajv {
+export function createAjv(options: Options = {}): Ajv {
   const ajv = new Ajv({ allErrors: true, useDefaults: true, strict: false, allowUnionTypes: true, ...options });
   addFormats(ajv);
   return ajv;
@@ -27,24 +29,34 @@ export function createAjv(options: { verbose?: boolean } = {}): Ajv {
 
 // verbose: an error carries the schema object it came from; a `$ref`'d definition's schemaPath
 // starts again at `#/`, so the path alone cannot find the fields a workflow step accepts.
-const ajv = createAjv({ verbose: true });
-const compiled = new Map<SchemaName, ValidateFunction>();
+// The build compiles schemas/ with exactly these options (prebuild.ts).
+export const VALIDATOR_OPTIONS = { verbose: true } as const;
+const ajv = createAjv(VALIDATOR_OPTIONS);
+/** A schema's validator and the schema it checks against (where an error's schemaPath starts). */
+const compiled = new Map<SchemaName, { validate: ValidateFunction; root: unknown }>();
 const compiledOwn = new WeakMap<JsonSchema, ValidateFunction>();
 
-export function loadSchema(name: SchemaName): Record<string, unknown> {
-  return JSON.parse(readFileSync(join(packageRoot(), 'schemas', `${name}.schema.json`), 'utf8')) as Record<string, unknown>;
+export function schemaText(name: SchemaName): string {
+  return readFileSync(join(packageRoot(), 'schemas', `${name}.schema.json`), 'utf8');
 }
 
-function validator(schema: SchemaName | JsonSchema): ValidateFunction {
+export function loadSchema(name: SchemaName): Record<string, unknown> {
+  return JSON.parse(schemaText(name)) as Record<string, unknown>;
+}
+
+function validator(schema: SchemaName | JsonSchema): { validate: ValidateFunction; root: unknown } {
   if (typeof schema !== 'string') {
     let own = compiledOwn.get(schema);
     if (!own) compiledOwn.set(schema, (own = ajv.compile(schema)));
-    return own;
+    return { validate: own, root: schema };
   }
   let v = compiled.get(schema);
   if (!v) {
-    v = ajv.compile(loadSchema(schema));
-    compiled.set(schema, v);
+    const text = schemaText(schema);
+    const root = JSON.parse(text) as Record<string, unknown>;
+    // The build's copy when it was compiled from this very text (prebuilt-validators.ts).
+    const validate = loadPrebuilt(PREBUILT_DIR, schema, validatorFingerprint(text, VALIDATOR_OPTIONS)) ?? ajv.compile(root);
+    compiled.set(schema, (v = { validate, root }));
   }
   return v;
 }
@@ -117,7 +129,7 @@ export function validateDocument(
   parsed: Pick<ParsedYaml, 'file' | 'locate'>,
   basePath: readonly PathSegment[] = [],
 ): ConfigProblem[] {
-  const validate = validator(schema);
+  const { validate, root } = validator(schema);
   if (validate(value)) return [];
   const seen = new Set<string>();
   const problems: ConfigProblem[] = [];
@@ -125,7 +137,7 @@ export function validateDocument(
     // oneOf/anyOf produce one error per branch plus a summary; the branch errors say more.
     if (err.keyword === 'oneOf' || err.keyword === 'anyOf' || err.keyword === 'if') continue;
     const path = pathOf(err.instancePath);
-    const d = describe(err, validate.schema);
+    const d = describe(err, root);
     const fieldPath = [...path.map(shownKey), ...d.extra];
     const pos = parsed.locate([...basePath, ...path], d.key);
     const p: ConfigProblem = { file: parsed.file, ...pos, field: fieldPath.join('.'), message: d.message };

@@ -1,0 +1,98 @@
+/**
+ * The schema validators the build compiles ahead (kernel/config/prebuilt-validators.ts): they
+ * answer exactly as the validators ajv compiles at run time (the verdict, every error, the
+ * defaults filled in), and a stale or missing one is never used.
+ */
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import type { ErrorObject } from 'ajv';
+import { parse } from 'yaml';
+import { writePrebuiltValidators } from '../../kernel/config/prebuild.js';
+import { loadPrebuilt, prebuiltFile, validatorFingerprint } from '../../kernel/config/prebuilt-validators.js';
+import { createAjv, SCHEMA_NAMES, schemaText, VALIDATOR_OPTIONS, type SchemaName } from '../../kernel/config/validate.js';
+import { ROOT } from '../support/harness.js';
+
+async function yamlFiles(dir: string): Promise<unknown[]> {
+  const names = (await readdir(dir)).filter((n) => n.endsWith('.yaml'));
+  return Promise.all(names.map(async (n) => parse(await readFile(join(dir, n), 'utf8')) as unknown));
+}
+
+/** Documents of each kind, valid and not: the quick start's files and mistakes people make. */
+async function samples(): Promise<Record<SchemaName, unknown[]>> {
+  const quickstart = join(ROOT, 'examples/quickstart');
+  return {
+    config: [
+      parse(await readFile(join(quickstart, 'config.yaml'), 'utf8')),
+      {},
+      { aggregator: { prot: 8090 } },
+      { aggregator: { port: 'eighty' } },
+      { aggregator: { admin: { enabled: true, port: 70000 } }, plugins: { 'meta-tools': false } },
+      { aggregator: { oauth: { server: { enabled: true, baseUrl: 'ftp://x' } } } },
+      [],
+    ],
+    mcpserver: [
+      ...(await yamlFiles(join(quickstart, 'mcpservers'))),
+      { name: 'a' },
+      { name: 'a', type: 'stdio', command: 'node' },
+      { name: 'a', type: 'streamable-http', url: 42, headers: { x: 1 } },
+      'not an object',
+    ],
+    workflow: [
+      ...(await yamlFiles(join(quickstart, 'workflows'))),
+      {},
+      { apiVersion: 'switchboard.dev/v1alpha1', kind: 'Workflow', metadata: { name: 'w' }, spec: { steps: [{ id: 's', agrs: {} }] } },
+    ],
+  };
+}
+
+/** An error as a caller reads it (the schema objects it points at compared by content). */
+function plain(errors: readonly ErrorObject[] | null | undefined): unknown {
+  return JSON.parse(JSON.stringify(errors ?? null)) as unknown;
+}
+
+describe('prebuilt schema validators', function () {
+  this.timeout(60_000);
+  let dir: string;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'switchboard-prebuilt-'));
+    writePrebuiltValidators(dir);
+  });
+  after(() => rm(dir, { recursive: true, force: true }));
+
+  it('answer every document as the run-time compiled validator does: verdict, errors and defaults', async () => {
+    const docs = await samples();
+    for (const name of SCHEMA_NAMES) {
+      const prebuilt = loadPrebuilt(dir, name, validatorFingerprint(schemaText(name), VALIDATOR_OPTIONS));
+      expect(prebuilt, `${name} prebuilt`).to.be.a('function');
+      const compiled = createAjv(VALIDATOR_OPTIONS).compile(JSON.parse(schemaText(name)) as object);
+      const verdicts = new Set<boolean>();
+      for (const doc of docs[name]) {
+        const a = structuredClone(doc);
+        const b = structuredClone(doc);
+        const verdict = prebuilt!(a);
+        expect(verdict, `${name}: ${JSON.stringify(doc)}`).to.equal(compiled(b));
+        verdicts.add(verdict);
+        expect(plain(prebuilt!.errors), `${name} errors: ${JSON.stringify(doc)}`).to.deep.equal(plain(compiled.errors));
+        expect(a, `${name} defaults: ${JSON.stringify(doc)}`).to.deep.equal(b);
+      }
+      expect([...verdicts].sort(), `${name}: valid and invalid documents both compared`).to.deep.equal([false, true]);
+    }
+  });
+
+  it('are ignored when the schema changed since the build, or when the build wrote none', async () => {
+    const edited = schemaText('config').replace('"default": 8090', '"default": 8091');
+    expect(edited).to.not.equal(schemaText('config'));
+    expect(loadPrebuilt(dir, 'config', validatorFingerprint(edited, VALIDATOR_OPTIONS))).to.equal(undefined);
+    expect(loadPrebuilt(dir, 'config', validatorFingerprint(schemaText('config'), { verbose: false }))).to.equal(undefined);
+    expect(loadPrebuilt(join(dir, 'nowhere'), 'config', validatorFingerprint(schemaText('config'), VALIDATOR_OPTIONS))).to.equal(undefined);
+    const broken = await mkdtemp(join(tmpdir(), 'switchboard-prebuilt-broken-'));
+    try {
+      await writeFile(prebuiltFile(broken, 'config'), 'module.exports = (');
+      expect(loadPrebuilt(broken, 'config', validatorFingerprint(schemaText('config'), VALIDATOR_OPTIONS))).to.equal(undefined);
+    } finally {
+      await rm(broken, { recursive: true, force: true });
+    }
+  });
+});
