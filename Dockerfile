@@ -15,7 +15,7 @@ COPY test test
 COPY bench bench
 COPY bin bin
 COPY schemas schemas
-RUN npx tsc -p tsconfig.json && node scripts/build-validators.js && npm prune --omit=dev --no-audit --no-fund
+RUN npx tsc -p tsconfig.json && node scripts/build-prebuilt.js && npm prune --omit=dev --no-audit --no-fund
 
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production

@@ -4,8 +4,8 @@
 // start. tsc emits one .js per .ts, so dist/ is current when every source is older than its
 // own output and tsconfig.json is older than all of them. Timestamps, not hashes: checking
 // costs a few milliseconds of stat calls. A source deleted since the build leaves its output
-// behind, exactly as a plain `tsc` does. The build's second step, the prebuilt schema
-// validators, runs after tsc (scripts/build-validators.js).
+// behind, exactly as a plain `tsc` does. The build's second step runs after tsc
+// (scripts/build-prebuilt.js: schema validators, the stemmed WordNet table).
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -43,11 +43,14 @@ function* sources(dir) {
 /** The first reason dist/ is out of date, or undefined when it is current. */
 function staleness() {
   const configTime = mtime(tsconfig);
-  // The prebuilt schema validators (scripts/build-validators.js): missing or older than a schema.
+  // What scripts/build-prebuilt.js writes: missing, or older than what it is made from.
   for (const name of readdirSync(join(root, 'schemas'))) {
     const built = mtime(join(outDir, 'kernel/config/prebuilt', name.replace(/\.schema\.json$/, '.cjs')));
     if (built === undefined || mtime(join(root, 'schemas', name)) > built) return `the validator of schemas/${name} is not prebuilt`;
   }
+  const words = 'plugins/meta-tools/ranking/related-words.txt';
+  const stemmed = mtime(join(outDir, 'plugins/meta-tools/ranking/related-stemmed.txt'));
+  if (stemmed === undefined || mtime(join(root, words)) > stemmed) return `${words} is not stemmed`;
   for (const dir of config.include) {
     for (const source of sources(join(root, dir))) {
       const output = join(outDir, relative(root, source)).replace(/\.ts$/, '.js');
@@ -70,5 +73,5 @@ process.stderr.write(`build: ${reason}; running tsc\n`);
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 const result = spawnSync(process.execPath, [tsc, '-p', tsconfig], { cwd: root, stdio: 'inherit' });
 if (result.status !== 0) process.exit(result.status ?? 1);
-const validators = spawnSync(process.execPath, [join(root, 'scripts/build-validators.js')], { cwd: root, stdio: 'inherit' });
-process.exit(validators.status ?? 1);
+const prebuilt = spawnSync(process.execPath, [join(root, 'scripts/build-prebuilt.js')], { cwd: root, stdio: 'inherit' });
+process.exit(prebuilt.status ?? 1);

@@ -17,12 +17,12 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 const bin = (pkg, path) => join(dirname(require.resolve(`${pkg}/package.json`)), path);
 
-// A step is one or more commands run one after the other (the schema validators are compiled
-// from tsc's output: scripts/build-validators.js).
+// A step is one or more commands run one after the other (scripts/build-prebuilt.js computes
+// from tsc's output what a start would otherwise compute).
 const steps = [
   {
-    name: 'build (tsc: type-check and emit; prebuilt schema validators)',
-    commands: [[bin('typescript', 'bin/tsc'), '-p', 'tsconfig.json'], [join(root, 'scripts/build-validators.js')]],
+    name: 'build (tsc: type-check and emit; build-prebuilt)',
+    commands: [[bin('typescript', 'bin/tsc'), '-p', 'tsconfig.json'], [join(root, 'scripts/build-prebuilt.js')]],
   },
   { name: 'lint (eslint)', commands: [[bin('eslint', 'bin/eslint.js'), '.']] },
   { name: 'format (prettier --check)', commands: [[bin('prettier', 'bin/prettier.cjs'), '--check', '**/*.{ts,js}']] },

@@ -3,7 +3,7 @@
  *
  * Why: ajv compiling config.schema.json (with allErrors and verbose) took 300-500 ms of CPU on
  * every `switchboard serve`, a fifth of a start; the test suite starts Switchboard hundreds of
- * times. `npm run build` (scripts/build-validators.js, through prebuild.ts) writes each schema's
+ * times. `npm run build` (scripts/build-prebuilt.js, through prebuild.ts) writes each schema's
  * validator as ajv standalone code into dist/kernel/config/prebuilt/<name>.cjs; loading it costs
  * about 20 ms. Each file carries the fingerprint of the schema text and the ajv options it was
  * compiled from: a file that is missing (a plain `tsc` build) or stale (schemas/ edited since)

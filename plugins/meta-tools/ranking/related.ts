@@ -7,30 +7,101 @@
  * the word itself and below the intent table; only words the catalogue actually holds are
  * ever scored, since an expansion without postings costs one failed map lookup.
  *
- * The text (about 16,000 lines, 0.55 MB) is read once, on the first index build, and kept;
- * each index build cuts it to the relatives its catalogue holds (relatedTable). When the file
- * is missing (an installation without it) ranking goes on without relatives and says so once
- * as a process warning.
+ * The text (about 16,000 lines, 0.55 MB) is read once, on the first index build, and kept in
+ * stemmed form (every word stemmed, a line's repeats and the headword's own stem dropped);
+ * each index build cuts it to the relatives its catalogue holds (relatedTable). Stemming its
+ * 64,000 words cost 150-300 ms of CPU at every start, so the build stems it once
+ * (scripts/build-prebuilt.js writes dist/plugins/meta-tools/ranking/related-stemmed.txt, headed
+ * by a fingerprint of the word list and of the stemmer); a missing or stale copy is ignored and
+ * the text stemmed at run time, with the same table as the answer. When the word list is
+ * missing (an installation without it) ranking goes on without relatives and says so once as
+ * a process warning.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { packageRoot } from '../../../kernel/index.js';
 import { stem } from '../stem.js';
 
 export const RELATED_WEIGHT = 0.2;
 export const RELATED_WORDS_FILE = join('plugins', 'meta-tools', 'ranking', 'related-words.txt');
+/** The build's stemmed copy, beside this module in dist/. */
+export const STEMMED_FILE = fileURLToPath(new URL('./related-stemmed.txt', import.meta.url));
+/** The stemmer's own code: a stemmed copy made by another stemmer is stale. */
+const STEMMER_FILE = fileURLToPath(new URL('../stem.js', import.meta.url));
 
-let text: string | undefined;
+/** The stemmed lines ("key relative relative..."), once read or made. */
+let stemmed: string | undefined;
 
-function read(): string {
-  if (text !== undefined) return text;
+function readWords(): string {
   try {
-    text = readFileSync(join(packageRoot(), RELATED_WORDS_FILE), 'utf8');
+    return readFileSync(join(packageRoot(), RELATED_WORDS_FILE), 'utf8');
   } catch (err) {
     process.emitWarning(`filter_tools ranks without WordNet's related words: cannot read ${RELATED_WORDS_FILE} (${(err as Error).message})`);
-    text = '';
+    return '';
   }
-  return text;
+}
+
+/** What a stemmed copy was made from: the word list and the stemmer's code. */
+export function stemmedFingerprint(words: string): string {
+  let stemmer = '';
+  try {
+    stemmer = readFileSync(STEMMER_FILE, 'utf8');
+  } catch {
+    // Run from sources (no compiled stem.js beside us): no copy is ever written there either.
+  }
+  return createHash('sha256').update(words).update('\0').update(stemmer).digest('hex');
+}
+
+/** The word list stemmed: each line its headword's stem, then its relatives' stems, each once, none equal to the headword's. */
+export function stemLines(words: string): string {
+  const stems = new Map<string, string>();
+  const stemOf = (w: string): string => {
+    let s = stems.get(w);
+    if (s === undefined) stems.set(w, (s = stem(w)));
+    return s;
+  };
+  const out: string[] = [];
+  for (const line of words.split('\n')) {
+    const [head, ...rest] = line.split(' ');
+    if (!head || rest.length === 0) continue;
+    const key = stemOf(head);
+    const kept: string[] = [];
+    for (const r of rest) {
+      const s = stemOf(r);
+      if (s !== key && !kept.includes(s)) kept.push(s);
+    }
+    if (kept.length > 0) out.push(`${key} ${kept.join(' ')}`);
+  }
+  return out.join('\n');
+}
+
+/** The stemmed lines of a copy made from `words` by this stemmer; undefined when `file` is missing or stale. */
+export function stemmedCopy(file: string, words: string): string | undefined {
+  const fingerprint = `# ${stemmedFingerprint(words)}\n`;
+  try {
+    const copy = readFileSync(file, 'utf8');
+    return copy.startsWith(fingerprint) ? copy.slice(fingerprint.length) : undefined;
+  } catch {
+    return undefined; // no copy (a build without the step): stemmed here, as the build would have
+  }
+}
+
+function stemmedLines(): string {
+  if (stemmed !== undefined) return stemmed;
+  const words = readWords();
+  return (stemmed = stemmedCopy(STEMMED_FILE, words) ?? stemLines(words));
+}
+
+/** Writes the build's stemmed copy (atomically); answers its path. */
+export function writeStemmedTable(file: string = STEMMED_FILE): string {
+  const words = readWords();
+  mkdirSync(dirname(file), { recursive: true });
+  const temp = `${file}.${process.pid}.tmp`;
+  writeFileSync(temp, `# ${stemmedFingerprint(words)}\n${stemLines(words)}`);
+  renameSync(temp, file);
+  return file;
 }
 
 /**
@@ -40,20 +111,14 @@ function read(): string {
  */
 export function relatedTable(known: (term: string) => boolean): Map<string, readonly string[]> {
   const out = new Map<string, string[]>();
-  const stems = new Map<string, string>();
-  const stemOf = (w: string): string => {
-    let s = stems.get(w);
-    if (s === undefined) stems.set(w, (s = stem(w)));
-    return s;
-  };
-  for (const line of read().split('\n')) {
-    const [head, ...rest] = line.split(' ');
-    if (!head || rest.length === 0) continue;
-    const key = stemOf(head);
+  for (const line of stemmedLines().split('\n')) {
+    const words = line.split(' '); // indexed, not destructured: a rest array per line doubled the time
+    const key = words[0];
+    if (!key || words.length < 2) continue;
     let list = out.get(key);
-    for (const r of rest) {
-      const s = stemOf(r);
-      if (s === key || !known(s) || list?.includes(s)) continue;
+    for (let i = 1; i < words.length; i++) {
+      const s = words[i]!;
+      if (!known(s) || list?.includes(s)) continue;
       if (!list) out.set(key, (list = []));
       list.push(s);
     }
