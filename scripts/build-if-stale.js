@@ -40,17 +40,9 @@ function* sources(dir) {
   }
 }
 
-/** The first reason dist/ is out of date, or undefined when it is current. */
+/** The first reason tsc's output is out of date, or undefined when it is current. */
 function staleness() {
   const configTime = mtime(tsconfig);
-  // What scripts/build-prebuilt.js writes: missing, or older than what it is made from.
-  for (const name of readdirSync(join(root, 'schemas'))) {
-    const built = mtime(join(outDir, 'kernel/config/prebuilt', name.replace(/\.schema\.json$/, '.cjs')));
-    if (built === undefined || mtime(join(root, 'schemas', name)) > built) return `the validator of schemas/${name} is not prebuilt`;
-  }
-  const words = 'plugins/meta-tools/ranking/related-words.txt';
-  const stemmed = mtime(join(outDir, 'plugins/meta-tools/ranking/related-stemmed.txt'));
-  if (stemmed === undefined || mtime(join(root, words)) > stemmed) return `${words} is not stemmed`;
   for (const dir of config.include) {
     for (const source of sources(join(root, dir))) {
       const output = join(outDir, relative(root, source)).replace(/\.ts$/, '.js');
@@ -63,15 +55,38 @@ function staleness() {
   return undefined;
 }
 
+/** The build's second step, in a project that has it. */
+const PREBUILD = join(root, 'scripts', 'build-prebuilt.js');
+
+/** The first reason what PREBUILD writes is out of date (missing, or older than what it is made from). */
+function prebuiltStaleness() {
+  if (mtime(PREBUILD) === undefined) return undefined;
+  for (const name of readdirSync(join(root, 'schemas'))) {
+    const built = mtime(join(outDir, 'kernel/config/prebuilt', name.replace(/\.schema\.json$/, '.cjs')));
+    if (built === undefined || mtime(join(root, 'schemas', name)) > built) return `the validator of schemas/${name} is not prebuilt`;
+  }
+  const words = 'plugins/meta-tools/ranking/related-words.txt';
+  const stemmed = mtime(join(outDir, 'plugins/meta-tools/ranking/related-stemmed.txt'));
+  if (stemmed === undefined || mtime(join(root, words)) > stemmed) return `${words} is not stemmed`;
+  return undefined;
+}
+
 const started = performance.now();
 const reason = staleness();
-if (reason === undefined) {
+const prebuiltReason = reason === undefined ? prebuiltStaleness() : undefined;
+if (reason === undefined && prebuiltReason === undefined) {
   process.stderr.write(`build: dist/ is up to date (checked in ${Math.round(performance.now() - started)} ms)\n`);
   process.exit(0);
 }
-process.stderr.write(`build: ${reason}; running tsc\n`);
-const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-const result = spawnSync(process.execPath, [tsc, '-p', tsconfig], { cwd: root, stdio: 'inherit' });
-if (result.status !== 0) process.exit(result.status ?? 1);
-const prebuilt = spawnSync(process.execPath, [join(root, 'scripts/build-prebuilt.js')], { cwd: root, stdio: 'inherit' });
+if (reason !== undefined) {
+  process.stderr.write(`build: ${reason}; running tsc\n`);
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  const result = spawnSync(process.execPath, [tsc, '-p', tsconfig], { cwd: root, stdio: 'inherit' });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+} else {
+  process.stderr.write(`build: ${prebuiltReason}\n`);
+}
+// tsc ran, or only the second step's output is out of date: the second step runs (it is cheap).
+if (mtime(PREBUILD) === undefined) process.exit(0);
+const prebuilt = spawnSync(process.execPath, [PREBUILD], { cwd: root, stdio: 'inherit' });
 process.exit(prebuilt.status ?? 1);
