@@ -10,7 +10,7 @@ import { ConfigInvalidError, SwitchboardError } from './errors.js';
 import type { PluginSetting } from './config/settings.js';
 import type { Plugin, PluginModule } from './plugin.js';
 import { orderPlugins } from './plugin-order.js';
-import { createAjv } from './config/validate.js';
+import { sharedAjv } from './config/validate.js';
 
 export interface LoadedPlugin {
   plugin: Plugin<unknown>;
@@ -50,7 +50,7 @@ export async function loadPlugins(
   const loaded: LoadedPlugin[] = [];
   const builtInNames = new Set(builtIns.map((b) => b.name));
   const disabled: PluginModule[] = [];
-  const ajv = createAjv();
+  const ajv = sharedAjv();
 
   const withOptions = (plugin: Plugin<unknown>, options: Record<string, unknown>): LoadedPlugin => {
     if (plugin.optionsSchema) {

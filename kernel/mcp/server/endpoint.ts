@@ -23,7 +23,7 @@ import type { ValidateFunction } from 'ajv';
 import { argumentProblems, hintArgumentsWrapper } from '../../argument-problems.js';
 import { Cancellation } from '../../cancellation.js';
 import type { Catalogue } from '../../catalogue.js';
-import { createAjv } from '../../config/validate.js';
+import { sharedAjv } from '../../config/validate.js';
 import { InvalidArgumentsError, SwitchboardError, URL_ELICITATION_REQUIRED, UrlElicitationRequiredError } from '../../errors.js';
 import type { SessionRecord } from '../../contracts/session-directory.js';
 import type { KernelHooks } from '../../hooks.js';
@@ -83,7 +83,7 @@ export class Endpoint {
   private capabilities: ServerCapabilities = { tools: { listChanged: true }, logging: {} };
   private readonly handlers: { schema: RequestSchema; handle: ProtocolHandler }[] = [];
   private listed: Tool[] = [];
-  private readonly ajv = createAjv();
+  private readonly ajv = sharedAjv();
   private wording: EndpointWording = NEUTRAL_WORDING;
   /** Sessions whose transport is shared with other replicas, for notifyListChanged. */
   private readonly shared = new WeakMap<Session, SharedSessionTransport>();

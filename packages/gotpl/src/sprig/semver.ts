@@ -12,11 +12,20 @@ import { fixed, S } from './define.js';
 const SEMVER = 'v?([0-9]+)(\\.[0-9]+)?(\\.[0-9]+)?(-([0-9A-Za-z\\-]+(\\.[0-9A-Za-z\\-]+)*))?(\\+([0-9A-Za-z\\-]+(\\.[0-9A-Za-z\\-]+)*))?';
 const CV = 'v?([0-9|x|X|\\*]+)(\\.[0-9|x|X|\\*]+)?(\\.[0-9|x|X|\\*]+)?(-([0-9A-Za-z\\-]+(\\.[0-9A-Za-z\\-]+)*))?(\\+([0-9A-Za-z\\-]+(\\.[0-9A-Za-z\\-]+)*))?';
 const OPS = '=||!=|>|<|>=|=>|<=|=<|~|~>|\\^';
-const VERSION = RE2JS.compile(`^${SEMVER}$`);
-const CONSTRAINT = RE2JS.compile(`^\\s*(${OPS})\\s*(${CV})\\s*$`);
-const RANGE = RE2JS.compile(`\\s*(${CV})\\s+-\\s+(${CV})\\s*`);
-const FIND = RE2JS.compile(`(${OPS})\\s*(${CV})`);
-const VALID = RE2JS.compile(`^(\\s*(${OPS})\\s*(${CV})\\s*)((?:\\s+|,\\s*)(${OPS})\\s*(${CV})\\s*)*$`);
+/**
+ * A regular expression compiled at its first use: compiling these five took 50-90 ms of CPU
+ * when the module loaded, at every Switchboard start (workflows load the template engine),
+ * though few templates ever compare versions.
+ */
+function lazily(pattern: string): () => RE2JS {
+  let re: RE2JS | undefined;
+  return () => (re ??= RE2JS.compile(pattern));
+}
+const VERSION = lazily(`^${SEMVER}$`);
+const CONSTRAINT = lazily(`^\\s*(${OPS})\\s*(${CV})\\s*$`);
+const RANGE = lazily(`\\s*(${CV})\\s+-\\s+(${CV})\\s*`);
+const FIND = lazily(`(${OPS})\\s*(${CV})`);
+const VALID = lazily(`^(\\s*(${OPS})\\s*(${CV})\\s*)((?:\\s+|,\\s*)(${OPS})\\s*(${CV})\\s*)*$`);
 
 /** Longest version or constraint text looked at; longer ones are refused as improper. */
 const MAX_TEXT = 1024;
@@ -75,7 +84,7 @@ export class SemverVersion extends GoStruct {
 
   /** semver.NewVersion. */
   static parse(v: string): SemverVersion {
-    const m = v.length > MAX_TEXT ? null : submatch(VERSION, v);
+    const m = v.length > MAX_TEXT ? null : submatch(VERSION(), v);
     if (m === null) throw new Error('Invalid Semantic Version');
     const g = m.groups;
     const major = parseSegment(g[1]!);
@@ -172,7 +181,7 @@ const isX = (x: string): boolean => x === 'x' || x === '*' || x === 'X';
 
 function parseConstraint(c: string): Constraint {
   if (c === '') return { con: new SemverVersion(0n, 0n, 0n, '', '', '0.0.0'), op: '', minorDirty: false, patchDirty: false, dirty: true };
-  const m = submatch(CONSTRAINT, c);
+  const m = submatch(CONSTRAINT(), c);
   if (m === null) throw new Error(`improper constraint: ${c}`);
   const g = m.groups;
   let ver = g[2]!;
@@ -260,10 +269,10 @@ function check(v: SemverVersion, c: Constraint): boolean {
 function parseConstraints(text: string): Constraint[][] {
   if (text.length > MAX_TEXT) throw new Error(`improper constraint: ${text}`);
   let c = text;
-  for (const m of findAll(RANGE, text)) c = c.replace(m.groups[0]!, `>= ${m.groups[1]!}, <= ${m.groups[11]!} `);
+  for (const m of findAll(RANGE(), text)) c = c.replace(m.groups[0]!, `>= ${m.groups[1]!}, <= ${m.groups[11]!} `);
   return c.split('||').map((part) => {
-    if (submatch(VALID, part) === null) throw new Error(`improper constraint: ${part}`);
-    const found = findAll(FIND, part).map((m) => m.groups[0]!);
+    if (submatch(VALID(), part) === null) throw new Error(`improper constraint: ${part}`);
+    const found = findAll(FIND(), part).map((m) => m.groups[0]!);
     return (found.length === 0 ? [part] : found).map(parseConstraint);
   });
 }
