@@ -6,4 +6,9 @@
 // the heap grows (docs/decisions.md, "Heap settings however launched"): main.js is imported
 // only once it ran, since a static import would load and parse main's whole graph first.
 import '../dist/app/cli/heap-settings.js';
+import module from 'node:module';
+// Node 22.1 and later keep V8's compiled code of every module on disk (Node's own directory
+// under the system temp dir; NODE_DISABLE_COMPILE_CACHE=1 switches it off), so a start
+// compiles again only what changed; Node 20 has no such cache and skips this.
+module.enableCompileCache?.();
 await import('../dist/app/cli/main.js');
