@@ -5,7 +5,7 @@
  * person. Reads, validation, workflow runs and the controller's own writes (status) keep the
  * service's identity. In file mode, or without protection, this is undefined: the store's own.
  */
-import { decodeJwt } from 'jose';
+import { decodeJwt } from 'jose/jwt/decode';
 import type { WriteAs } from './contracts/store.js';
 import { SwitchboardError } from './errors.js';
 import type { KernelApi } from './kernel-api.js';

@@ -8,7 +8,7 @@
  * Every request goes through the pinned fetch: an endpoint whose name resolves to a private,
  * loopback or link-local address is refused unless `allowPrivate` (DNS rebinding protection).
  */
-import { decodeJwt } from 'jose';
+import { decodeJwt } from 'jose/jwt/decode';
 import { PrivateAddressError, pinnedFetch } from '../net/pinned-fetch.js';
 
 const EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';

@@ -6,7 +6,7 @@
  */
 import type { IdentityProvider, IdpTokens, SignedIn } from './identity-provider.js';
 import type { SealedStore } from '../../lib/grants/sealed-store.js';
-import { decodeJwt } from 'jose';
+import { decodeJwt } from 'jose/jwt/decode';
 
 export interface AccountRecord {
   subject: string;

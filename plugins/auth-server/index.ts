@@ -14,14 +14,11 @@ import { MemoryRateLimiter } from '../../lib/limits/memory-rate-limiter.js';
 import { Accounts } from './accounts.js';
 import { ClientLedger } from './client-ledger.js';
 import { BearerAuthenticator } from './bearer.js';
-import { DpopVerifier } from './dpop.js';
 import { resolveBroker } from './broker-settings.js';
-import { IdentityProvider } from './identity-provider.js';
 import { TrustedProxies } from '../../lib/net/trusted-proxies.js';
 import { mountRoutes, RESOURCE_METADATA_PATH } from './routes.js';
 import { SealedStore } from '../../lib/grants/sealed-store.js';
 import { allowanceWarnings, resolveAuthSettings } from './settings.js';
-import { mountSignIn } from './sign-in.js';
 import { VerifiedTokens } from './verified-tokens.js';
 import { audienceScopes } from '../../lib/server-auth/audience-scopes.js';
 
@@ -111,6 +108,13 @@ export default definePlugin<{ discoveryRetrySeconds: number }>({
             'stored OAuth records could not be opened: they were sealed with another encryption key (was the encryption key changed?); clients must register and people sign in again',
           );
         }
+        // Loaded only now, as provider.js below: an endpoint without OAuth never pays for jose's
+        // signatures and oauth4webapi (about 100 ms of CPU at every start).
+        const [{ IdentityProvider }, { DpopVerifier }, { mountSignIn }] = await Promise.all([
+          import('./identity-provider.js'),
+          import('./dpop.js'),
+          import('./sign-in.js'),
+        ]);
         const idp = await IdentityProvider.discover(settings.idp, options.discoveryRetrySeconds * 1000, now, (m) => log.warn(m));
         const accounts = new Accounts(store, idp, now, settings.sessionSeconds, (m) => log.warn(m));
         // Writes as the caller (orchestrator mode) carry the person's own ID token from the provider.

@@ -13,7 +13,7 @@
  * or to one the same person registered (or re-pointed) through a core tool, never to a URL
  * someone else chose.
  */
-import { decodeJwt } from 'jose';
+import { decodeJwt } from 'jose/jwt/decode';
 import {
   resolveSecretValue,
   SwitchboardError,

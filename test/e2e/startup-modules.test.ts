@@ -1,0 +1,63 @@
+/**
+ * What a start loads (issue 37 item 4: load what a switched-off plugin needs only when it is
+ * on): a Switchboard serving one stdio server with the defaults loads no module of a plugin
+ * that is off (code mode, Cedar), nor the packages only a plugin that is on but idle needs (the
+ * OAuth server, cluster mode, orchestrator mode, metrics' exporter). The
+ * modules are recorded by a loader hook given through NODE_OPTIONS, as an operator could.
+ */
+import { readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { startSwitchboard, stdioServer, TEST_SERVER } from '../support/harness.js';
+
+/** Records every module URL loaded through import (ESM and the CommonJS it imports) and writes them at exit. */
+const RECORDER = `
+import { register } from 'node:module';
+import { writeFileSync } from 'node:fs';
+const seen = new Set();
+const { port1, port2 } = new MessageChannel();
+port1.on('message', (url) => seen.add(url));
+port1.unref();
+register('data:text/javascript,' + encodeURIComponent(
+  'let port; export function initialize(d) { port = d.port; }' +
+  'export async function load(url, context, next) { port.postMessage(url); return next(url, context); }'
+), { data: { port: port2 }, transferList: [port2] });
+process.on('exit', () => writeFileSync(process.env.MODULES_OUT, [...seen].join('\\n')));
+`;
+
+/** Packages only a plugin that is off or idle by default uses. */
+const IDLE_PACKAGES = ['oidc-provider', 'oauth4webapi', '@kubernetes/client-node', 'ioredis', '@opentelemetry/', 'quickjs-emscripten', '@cedar-policy/'];
+
+describe('modules a start loads', function () {
+  this.timeout(120_000);
+
+  it('with the defaults, none of a switched-off or idle plugin, and of jose only the JWT decoder', async () => {
+    const out = join(tmpdir(), `switchboard-modules-${process.pid}-${Date.now()}.txt`);
+    const sb = await startSwitchboard(
+      { 'mcpservers/test.yaml': stdioServer('test', TEST_SERVER) },
+      { env: { NODE_OPTIONS: `--import=data:text/javascript,${encodeURIComponent(RECORDER)}`, MODULES_OUT: out } },
+    );
+    try {
+      await sb.stop();
+      const modules = (await readFile(out, 'utf8')).split('\n');
+      // The recorder works: what every start needs is there.
+      expect(modules.some((m) => m.includes('/dist/kernel/kernel.js'))).to.equal(true);
+      expect(modules.some((m) => m.includes('/dist/plugins/upstreams/index.js'))).to.equal(true);
+      expect(modules.some((m) => m.includes('/node_modules/jose/dist/webapi/util/decode_jwt.js'))).to.equal(true);
+
+      const loaded = (part: string) => modules.filter((m) => m.includes(part));
+      for (const pkg of IDLE_PACKAGES) expect(loaded(`/node_modules/${pkg}`), pkg).to.deep.equal([]);
+      // Off: code mode and Cedar are opt-in.
+      expect(loaded('/dist/plugins/code-mode/'), 'code-mode is off').to.deep.equal([]);
+      expect(loaded('/dist/plugins/authorization-cedar/'), 'authorization-cedar is off').to.deep.equal([]);
+      // The OAuth server is on but not enabled: neither sign-in, the identity provider, DPoP nor jose's signing code.
+      for (const file of ['identity-provider.js', 'dpop.js', 'sign-in.js', 'provider.js', 'token-exchange.js'])
+        expect(loaded(`/dist/plugins/auth-server/${file}`), file).to.deep.equal([]);
+      expect(loaded('/node_modules/jose/dist/webapi/index.js'), "jose's index").to.deep.equal([]);
+      expect(loaded('/node_modules/jose/dist/webapi/jws/'), "jose's signatures").to.deep.equal([]);
+    } finally {
+      await rm(out, { force: true });
+    }
+  });
+});
