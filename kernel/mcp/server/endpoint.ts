@@ -40,6 +40,7 @@ import { protocolError } from './protocol-error.js';
 import { StatelessServer, type StatelessAnswer, type StatelessCaller, type StatelessRequest } from './stateless.js';
 import type { RequestEnvelope } from '../shared/modern-protocol.js';
 import { NEUTRAL_WORDING, type EndpointWording } from './wording.js';
+import { SHARED_SCHEMA_VALIDATOR } from './schema-validator.js';
 import type { TaskParams, TaskSurface } from './task-surface.js';
 
 /** A request schema (the SDK's zod objects) and how a plugin answers it for a session. */
@@ -153,7 +154,7 @@ export class Endpoint {
         handlers: () => this.handlers,
         protocolError,
       },
-      new Server(SERVER_INFO, { capabilities: {} }),
+      new Server(SERVER_INFO, { capabilities: {}, jsonSchemaValidator: SHARED_SCHEMA_VALIDATOR }),
     );
     return this.stateless.serve(request, envelope, caller, notify, cancellation);
   }
@@ -210,7 +211,12 @@ export class Endpoint {
   ): Promise<Session> {
     const instructions = this.wording.instructions;
     const tasks = this.tasks?.forSession({ id, ...(identity ? { identity } : {}) });
-    const server = new Server(SERVER_INFO, { capabilities: this.capabilities, ...(instructions ? { instructions } : {}), ...tasks });
+    const server = new Server(SERVER_INFO, {
+      capabilities: this.capabilities,
+      jsonSchemaValidator: SHARED_SCHEMA_VALIDATOR,
+      ...(instructions ? { instructions } : {}),
+      ...tasks,
+    });
     const session: Session = {
       id,
       transport: kind,
