@@ -1,7 +1,26 @@
 /** An upstream's tools and prompts under their catalogue names. */
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { CallContext, JsonObject, TaskSupport, ToolDefinition, ToolInvoker, UpstreamPrompt } from '../../kernel/index.js';
+import type { CallContext, JsonObject, TaskSupport, ToolAnnotations, ToolDefinition, ToolInvoker, UpstreamPrompt } from '../../kernel/index.js';
 import type { UpstreamConnection } from './connection.js';
+
+/**
+ * Hints by their JSON text, one object for every tool that has the same ones (a server's
+ * thousand tools carry a handful of distinct combinations of readOnlyHint and the like):
+ * 40 bytes a tool otherwise. Held weakly, so hints no tool has any more are forgotten.
+ */
+const hintsByText = new Map<string, WeakRef<ToolAnnotations>>();
+const forgetHints = new FinalizationRegistry<string>((key) => {
+  if (hintsByText.get(key)?.deref() === undefined) hintsByText.delete(key);
+});
+
+function sharedHints(hints: ToolAnnotations): ToolAnnotations {
+  const key = JSON.stringify(hints);
+  const existing = hintsByText.get(key)?.deref();
+  if (existing) return existing;
+  hintsByText.set(key, new WeakRef(hints));
+  forgetHints.register(hints, key);
+  return hints;
+}
 
 export function externalName(conn: UpstreamConnection, name: string): string {
   return `x_${conn.def.toolPrefix ?? conn.def.name}_${name}`;
@@ -82,7 +101,7 @@ export function toolDefinitions(conn: UpstreamConnection, listedTools: readonly 
     if (tool.icons) def.icons = tool.icons;
     if (tool.annotations) {
       const { title: _title, ...hints } = tool.annotations;
-      if (Object.keys(hints).length) def.annotations = hints;
+      if (Object.keys(hints).length) def.annotations = sharedHints(hints);
     }
     return def;
   });
