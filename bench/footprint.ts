@@ -44,7 +44,9 @@ async function once(): Promise<Footprint> {
   // Settle: the first discovery builds the ranking index, as real use would.
   await client.callTool({ name: 'filter_tools', arguments: { query: 'list instances' } });
   await client.callTool({ name: 'filter_tools', arguments: { pattern: 'x_m1_*list*' } });
-  await new Promise((r) => setTimeout(r, 3000));
+  // Settled: idle compaction (app/cli/idle-compaction.ts) samples every 2 s and collects after
+  // a whole idle interval, so 8 s leave it two chances on a loaded machine.
+  await new Promise((r) => setTimeout(r, 8000));
   const r = await client.callTool({ name: 'call_tool', arguments: { name: 'core_service_status', arguments: { name: 'aggregator' } } });
   const m = (
     r.structuredContent as { metadata: { memory: { rssBytes: number; heapUsedBytes: number; heapTotalBytes: number; externalBytes: number }; tools: number } }
