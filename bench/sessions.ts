@@ -5,7 +5,9 @@
  * What must hold: RSS after the last round within 10 % of after the first (a plateau, not
  * growth), and the high-water mark (VmHWM, the kernel's peak RSS of the process) within 1.5x
  * the idle RSS before the first session (issue 37). Session setup rate: sessions initialized
- * per second, 50 at a time (the Go original: 813/s). `node dist/bench/sessions.js [--sessions N] [--rounds R]`
+ * per second, 50 at a time (the Go original: 813/s), and the CPU Switchboard spends per session
+ * set up (steadier than the rate on a shared machine); then 1,000 sessions held open at once
+ * give what an open idle session costs. `node dist/bench/sessions.js [--sessions N] [--rounds R]`
  * (on Node 20 it runs itself again with --experimental-websocket, for the inspector).
  */
 import { spawnSync } from 'node:child_process';
@@ -28,7 +30,11 @@ if (typeof WebSocket === 'undefined') {
   process.exit(again.status ?? 1);
 }
 
-const sb = await startSwitchboard({ 'mcpservers/t.yaml': stdioServer('t', TEST_SERVER) }, { env: { NODE_OPTIONS: '--inspect=127.0.0.1:0' } });
+// The per-caller session cap (1,000 by default) raised so that 1,000 sessions can be held open at once.
+const sb = await startSwitchboard(
+  { 'mcpservers/t.yaml': stdioServer('t', TEST_SERVER), 'config.yaml': 'aggregator:\n  limits:\n    maxSessionsPerPrincipal: 100000\n' },
+  { env: { NODE_OPTIONS: '--inspect=127.0.0.1:0' } },
+);
 const inspector = inspectorUrl(await sb.waitForLog(/Debugger listening on ws:\/\/\S+/));
 const admin = await connectHttp(sb.url);
 
@@ -42,7 +48,14 @@ await admin.callTool({ name: 'filter_tools', arguments: { query: 'echo' } });
 await new Promise((r) => setTimeout(r, 3000));
 const idleMiB = await status('VmRSS');
 let setupMs = 0;
+let setupCpuMs = 0;
 let opened = 0;
+
+/** CPU time (user + system) the Switchboard process has used, in ms, from /proc/<pid>/stat. */
+async function cpuMs(): Promise<number> {
+  const fields = (await readFile(`/proc/${sb.proc.pid}/stat`, 'utf8')).split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * (1000 / 100);
+}
 
 interface Memory {
   rssMiB: number;
@@ -74,7 +87,9 @@ async function sample(): Promise<Memory> {
 async function churn(n: number): Promise<void> {
   for (let done = 0; done < n; done += 50) {
     const t0 = performance.now();
+    const c0 = await cpuMs();
     const batch: Client[] = await Promise.all(Array.from({ length: Math.min(50, n - done) }, () => connectHttp(sb.url)));
+    setupCpuMs += (await cpuMs()) - c0;
     setupMs += performance.now() - t0;
     opened += batch.length;
     await Promise.all(batch.map((c) => c.callTool({ name: 'list_tools', arguments: { limit: 5 } })));
@@ -95,6 +110,12 @@ for (let round = 0; round < rounds; round++) {
   after.push(await sample());
 }
 const highWaterMiB = await status('VmHWM');
+// What an open, idle session costs: 1,000 held open at once, against the figure just before.
+const held: Client[] = [];
+for (let k = 0; k < 1000; k += 50) held.push(...(await Promise.all(Array.from({ length: 50 }, () => connectHttp(sb.url)))));
+const holding = await sample();
+const perSessionKiB = (m: (x: Memory) => number) => ((m(holding) - m(after.at(-1)!)) * 1024) / held.length;
+await Promise.all(held.map((c) => c.close()));
 await admin.close();
 await sb.stop();
 
@@ -112,7 +133,9 @@ process.stdout.write(
     row('warm-up', before),
     ...after.map((m, k) => row(`round ${k + 1}`, m)),
     '',
-    `Idle RSS ${f(idleMiB)} MiB; high-water mark ${f(highWaterMiB)} MiB = ${(highWaterMiB / idleMiB).toFixed(2)}x idle (target <= 1.5x: ${highWaterMiB <= 1.5 * idleMiB ? 'met' : 'NOT met'}). Sessions set up ${Math.round(opened / (setupMs / 1000))}/s, 50 at a time (the Go original: 813/s).`,
+    `Idle RSS ${f(idleMiB)} MiB; high-water mark ${f(highWaterMiB)} MiB = ${(highWaterMiB / idleMiB).toFixed(2)}x idle (target <= 1.5x: ${highWaterMiB <= 1.5 * idleMiB ? 'met' : 'NOT met'}). Sessions set up ${Math.round(opened / (setupMs / 1000))}/s, 50 at a time (the Go original: 813/s); Switchboard's CPU per session set up ${(setupCpuMs / opened).toFixed(2)} ms (${Math.round(opened / (setupCpuMs / 1000))}/s per core busy with nothing else).`,
+    '',
+    `An open idle session: ${perSessionKiB((m) => m.heapMiB).toFixed(1)} KiB of heap, ${perSessionKiB((m) => m.outsideMiB).toFixed(1)} KiB of RSS (1,000 held open; the Go original: 18 KiB).`,
     '',
     `RSS, round ${rounds} against round 1: ${pct(first.rssMiB, last.rssMiB)} (VmRSS ${pct(first.outsideMiB, last.outsideMiB)}; heap ${pct(first.heapMiB, last.heapMiB)}); target within 10 %: ${Math.abs(last.rssMiB - first.rssMiB) / first.rssMiB <= 0.1 ? 'met' : 'NOT met'}`,
     '',

@@ -58,9 +58,10 @@ function toEntry(def: ToolDefinition, source: string): CatalogueEntry {
   if (def.icons && def.icons.length > 0) discovery.icons = def.icons;
   // Not `{ ...def, source, summary, discovery }`: V8 gives every object made by a spread
   // followed by more properties a hidden class of its own (measured: 476 bytes an entry
-  // instead of 136; 3.5 MiB at 10,000 tools). Object.assign onto a fresh object shares one
-  // per shape of definition, with the same properties in the same order.
-  return Object.assign({}, def, { source, summary, discovery });
+  // instead of 136; 3 MiB at 10,000 tools). With the spread last, entries of one shape of
+  // definition share one. (Object.assign onto `{}` shares one too, but its entries made a
+  // 10k-tool query 20 ms instead of 0.3: property reads on them are slow.)
+  return { source, summary, discovery, ...def };
 }
 
 export class Catalogue {
