@@ -27,7 +27,7 @@ describe('operator reach: the installed command finds the running Switchboard, a
 
   before(async () => {
     tmp = await mkdtemp(join(tmpdir(), 'sb-reach-'));
-    install = await packedInstall();
+    install = await packedInstall('global');
     env = installedEnv(install, join(tmp, 'home'));
     // The variable the imported server needs must come from secrets.env, not from here.
     delete env.API_TOKEN;

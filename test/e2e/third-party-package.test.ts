@@ -7,26 +7,28 @@
  */
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
-import { copyFile, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { callTool, connectHttp, ROOT, startSwitchboard, stdioServer, TEST_SERVER } from '../support/harness.js';
+import { packedInstall } from '../support/packed-install.js';
 
 const run = promisify(execFile);
 
 describe('a third-party plugin, from the packed package', function () {
-  // Installing the tarball resolves Switchboard's dependencies (from npm's cache when warm).
+  // Installing the tarball resolves Switchboard's dependencies (from npm's cache when warm), unless cached.
   this.timeout(300_000);
   let home: string;
   let installed: string;
 
   before(async () => {
     home = await mkdtemp(join(tmpdir(), 'sb-package-'));
-    const { stdout } = await run('npm', ['pack', '--silent', '--pack-destination', home], { cwd: ROOT });
-    const tarball = join(home, stdout.trim().split('\n').pop()!);
+    // Packed here and installed in a project as a user would; the same tarball's install is
+    // shared (packed-install.ts): this project's node_modules is a link to it.
+    const project = await packedInstall('local');
     await writeFile(join(home, 'package.json'), JSON.stringify({ name: 'my-gateway', private: true, type: 'module' }));
-    await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--omit=dev', tarball], { cwd: home });
+    await symlink(join(project.dir, 'node_modules'), join(home, 'node_modules'));
     installed = join(home, 'node_modules', 'switchboard');
   });
 

@@ -1,92 +1,116 @@
 /**
- * The package as a newcomer installs it: `npm pack` of this repository, `npm install -g` of
- * the tarball into a prefix of its own. Packing and installing cost tens of seconds, so the
- * result is kept in ~/.cache/switchboard-test/packed/<key>/, where the key hashes what goes
- * into the package (package.json, and the name, size and time of every file under the folders
- * it ships): test files that need the installed command share one install, across mocha
- * workers and runs, and any rebuild makes a new one. Written whole (a temp folder, then
- * rename), so a worker never sees half an install; older keys are removed.
+ * The repository as a user gets it: `npm pack` (its prepack build check included), then the
+ * tarball installed the way the test says, `global` (`npm install -g --prefix DIR`, as
+ * newcomer does) or `local` (`npm install --omit=dev TARBALL` in a project directory, as
+ * third-party-package does).
+ *
+ * Packing costs a few CPU-seconds; installing the dependency tree costs tens (on two cores,
+ * the most costly step of either file). The install is therefore cached in
+ * ~/.cache/switchboard-test-install/<kind>-<hash>/ under a hash of the tarball's bytes (npm
+ * writes its entries with a fixed date, so the same contents make the same tarball): a
+ * change to anything the package ships makes a new install. It is installed into a temp
+ * directory beside it and renamed into place, so parallel test files and later runs share
+ * one and never see half of one. Installs unused for two days are removed.
+ *
+ * The installed tree is shared: tests read and run it, and write nothing into it (their
+ * configuration, HOME and projects live in their own temp directories).
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
-import { homedir } from 'node:os';
+import { mkdir, mkdtemp, readFile, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { homedir, tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { ROOT } from './harness.js';
 
-const exec = promisify(execFile);
+const run = promisify(execFile);
+const CACHE = join(homedir(), '.cache', 'switchboard-test-install');
+const UNUSED_MS = 2 * 24 * 3600_000;
+/** An install still in its temp directory after this was stopped (an install takes minutes at most). */
+const ABANDONED_MS = 3600_000;
+
+export type InstallKind = 'global' | 'local';
 
 export interface PackedInstall {
-  /** The global prefix: bin/switchboard, lib/node_modules/switchboard. */
-  prefix: string;
-  /** The installed package's folder. */
+  /** `global`: the prefix (bin/, lib/node_modules/switchboard/); `local`: the project (node_modules/). */
+  dir: string;
+  /** The installed package's own directory. */
   installed: string;
+  /** False when the install came from the cache. */
+  fresh: boolean;
 }
 
-/** The folders and files package.json's `files` ships from (negations only narrow them). */
-const SHIPPED = ['package.json', 'bin', 'dist/app', 'dist/client', 'dist/kernel', 'dist/lib', 'dist/packages', 'dist/plugins', 'schemas', 'docs', 'plugins'];
+const pending = new Map<InstallKind, Promise<PackedInstall>>();
 
-async function fingerprint(path: string, hash: ReturnType<typeof createHash>): Promise<void> {
-  let s;
+/** Packs the repository and returns an install of that tarball of `kind`, from the cache when it holds one (once per process). */
+export function packedInstall(kind: InstallKind): Promise<PackedInstall> {
+  let install = pending.get(kind);
+  if (!install) pending.set(kind, (install = packAndInstall(kind)));
+  return install;
+}
+
+async function packAndInstall(kind: InstallKind): Promise<PackedInstall> {
+  const packDir = await mkdtemp(join(tmpdir(), 'sb-pack-'));
   try {
-    s = await stat(path);
-  } catch {
-    return;
-  }
-  if (s.isDirectory()) {
-    for (const name of (await readdir(path)).sort()) await fingerprint(join(path, name), hash);
-    return;
-  }
-  hash.update(`${path}\0${s.size}\0${s.mtimeMs}\n`);
-}
-
-async function packageKey(): Promise<string> {
-  const hash = createHash('sha256');
-  hash.update(await readFile(join(ROOT, 'package.json')));
-  for (const p of SHIPPED) await fingerprint(join(ROOT, p), hash);
-  return hash.digest('hex').slice(0, 16);
-}
-
-let installing: Promise<PackedInstall> | undefined;
-
-/** The installed package, packed and installed once per content of the repository. */
-export function packedInstall(): Promise<PackedInstall> {
-  installing ??= (async () => {
-    const cache = join(homedir(), '.cache', 'switchboard-test', 'packed');
-    const key = await packageKey();
-    const prefix = join(cache, key);
-    const result = { prefix, installed: join(prefix, 'lib', 'node_modules', 'switchboard') };
-    if (existsSync(join(result.installed, 'package.json'))) return result;
-    await mkdir(cache, { recursive: true });
-    const work = await mkdtemp(join(cache, `.${key}-`));
+    const { stdout } = await run('npm', ['pack', '--silent', '--pack-destination', packDir], { cwd: ROOT });
+    const tarball = join(packDir, stdout.trim().split('\n').pop()!);
+    const hash = createHash('sha256')
+      .update(await readFile(tarball))
+      .digest('hex')
+      .slice(0, 16);
+    const dir = join(CACHE, `${kind}-${hash}`);
+    const installed = kind === 'global' ? join(dir, 'lib', 'node_modules', 'switchboard') : join(dir, 'node_modules', 'switchboard');
+    if (await exists(installed)) {
+      const now = new Date();
+      await utimes(dir, now, now);
+      return { dir, installed, fresh: false };
+    }
+    await mkdir(CACHE, { recursive: true });
+    const work = await mkdtemp(join(CACHE, `.installing-${kind}-`));
     try {
-      const { stdout } = await exec('npm', ['pack', '--silent', '--pack-destination', work], { cwd: ROOT });
-      const tarball = join(work, stdout.trim().split('\n').pop()!);
-      const staged = join(work, 'prefix');
-      await exec('npm', ['install', '-g', '--prefix', staged, '--no-audit', '--no-fund', '--prefer-offline', tarball], { cwd: work });
-      try {
-        await rename(staged, prefix);
-      } catch (err) {
-        // Another worker finished the same install first: use theirs.
-        if (!existsSync(join(result.installed, 'package.json'))) throw err;
+      if (kind === 'global') {
+        await run('npm', ['install', '-g', '--prefix', work, '--no-audit', '--no-fund', '--prefer-offline', tarball], { cwd: packDir });
+      } else {
+        await writeFile(join(work, 'package.json'), JSON.stringify({ name: 'my-gateway', private: true, type: 'module' }));
+        await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--omit=dev', tarball], { cwd: work });
       }
+      // Links npm made are relative (bin/, node_modules/.bin/): the tree stays whole when renamed.
+      await rename(work, dir).catch(async (err: unknown) => {
+        // Another file installed the same tarball first: theirs is as good.
+        if (!(await exists(installed))) throw err;
+      });
     } finally {
       await rm(work, { recursive: true, force: true });
     }
-    // Installs of older contents are never used again.
-    for (const name of await readdir(cache)) if (name !== key && !name.startsWith('.')) await rm(join(cache, name), { recursive: true, force: true });
-    return result;
-  })();
-  return installing;
+    await pruneUnused();
+    return { dir, installed, fresh: true };
+  } finally {
+    await rm(packDir, { recursive: true, force: true });
+  }
 }
 
-/** An environment whose PATH finds the installed `switchboard` first, with a HOME of its own. */
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** Removes installs no test used for two days (each is a whole dependency tree), and installs a stopped run left half done. */
+async function pruneUnused(): Promise<void> {
+  for (const name of await readdir(CACHE)) {
+    const path = join(CACHE, name);
+    const s = await stat(path).catch(() => undefined);
+    const limit = name.startsWith('.installing-') ? ABANDONED_MS : UNUSED_MS;
+    if (s && Date.now() - s.mtimeMs > limit) await rm(path, { recursive: true, force: true });
+  }
+}
+
+/** An environment whose PATH finds a `global` install's `switchboard` first, with a HOME of its own. */
 export function installedEnv(install: PackedInstall, home: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
-    PATH: [join(install.prefix, 'bin'), dirname(process.execPath), process.env.PATH].join(delimiter),
+    PATH: [join(install.dir, 'bin'), dirname(process.execPath), process.env.PATH].join(delimiter),
     HOME: home,
   };
   delete env.SWITCHBOARD_ENDPOINT;
