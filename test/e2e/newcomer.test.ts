@@ -9,7 +9,7 @@
 import { expect } from 'chai';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, symlink, utimes, writeFile, copyFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, stat, symlink, utimes, writeFile, copyFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connectHttp, meta, ROOT, startSwitchboard } from '../support/harness.js';
@@ -44,10 +44,11 @@ describe('newcomer: from a packed tarball to a client listing tools', function (
 
   before(async () => {
     tmp = await mkdtemp(join(tmpdir(), 'sb-newcomer-'));
-    // Packed and installed once for every test file that runs the installed command.
-    ({ prefix, installed } = await packedInstall());
+    // Packed here, installed globally into a prefix (the same tarball's install is shared: packed-install.ts).
+    const install = await packedInstall('global');
+    ({ dir: prefix, installed } = install);
     // The installed command first on PATH, and a HOME of its own: nothing reads the real one.
-    env = installedEnv({ prefix, installed }, join(tmp, 'home'));
+    env = installedEnv(install, join(tmp, 'home'));
     await mkdir(env.HOME!);
   });
 
@@ -171,8 +172,9 @@ describe('newcomer: from a packed tarball to a client listing tools', function (
     expect(first.stderr).to.include('dist/src/a.js is missing; running tsc');
     const second = build();
     expect(second.stderr).to.match(/dist\/ is up to date \(checked in \d+ ms\)/);
-    // An edit since the build (an output older than its source) brings tsc back.
-    const earlier = new Date(Date.now() - 60_000);
+    // An edit since the build (an output older than its source) brings tsc back. Older than the
+    // source's own time, not than now: on a loaded machine the builds above can take a minute.
+    const earlier = new Date((await stat(join(project, 'src', 'a.ts'))).mtimeMs - 60_000);
     await utimes(join(project, 'dist', 'src', 'a.js'), earlier, earlier);
     const third = build();
     expect(third.stderr).to.include('src/a.ts changed; running tsc');
