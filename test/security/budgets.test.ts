@@ -184,10 +184,11 @@ describe('security: workflow budgets (templates, forEach, execution records)', f
       for (const f of files) bytes += (await stat(join(dir, f)).catch(() => ({ size: 0 }))).size;
       return { files, bytes };
     };
-    // Eight records of about 200 KB each (the input, and the result document repeating it): 1.6 MB against a 1 MiB budget.
+    // Eight records of about 200 KB each (the input is kept whole; the result document repeating it is truncated
+    // like step results since issue 39 item 9): 1.6 MB against a 1 MiB budget.
     const ids: string[] = [];
     for (let i = 0; i < 8; i++) {
-      const r = await callTool(client, 'workflow_fat', { blob: `${i}`.repeat(100_000) });
+      const r = await callTool(client, 'workflow_fat', { blob: `${i}`.repeat(200_000) });
       expect(r.isError, text(r)).to.not.equal(true);
       ids.push((r.structuredContent as { execution_id: string }).execution_id);
     }
