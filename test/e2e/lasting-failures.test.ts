@@ -92,7 +92,9 @@ describe('failures that cannot heal are not retried', function () {
     expect(by('ghost').reason).to.match(
       /command 'mcp-server-nonexistent' is not found .*: install it, or change 'command' in the definition; not retried until its definition changes/,
     );
-    expect(by('tokenless').reason).to.include(`set ${MISSING} in secrets.env (config directory) or in Switchboard's environment, or change env.API_TOKEN in the definition`);
+    expect(by('tokenless').reason).to.include(
+      `set ${MISSING} in secrets.env (config directory) or in Switchboard's environment, or change env.API_TOKEN in the definition`,
+    );
     expect(by('nopkg').reason).to.match(
       /^npm has no such package \(npm error 404 Not Found - GET https:\/\/registry\.npmjs\.org\/@nobody%2fmcp-server-nope - Not found\): check the package name in 'args'/,
     );
