@@ -1,26 +1,33 @@
 /** The `switchboard` command. */
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { BUILT_IN_PLUGINS } from '../built-in-plugins.js';
-import { ConfigInvalidError, formatConfigProblem } from '../../kernel/errors.js';
-import { Kernel } from '../../kernel/kernel.js';
-import { createLogger } from '../../kernel/log.js';
+// Only what every command needs is imported here: each command loads its own modules when it
+// runs, so `--help`, a client command or `add` does not load the kernel and every plugin.
+import type { Kernel } from '../../kernel/kernel.js';
+import type { Logger } from '../../kernel/index.js';
 import { packageRoot, packageVersion } from '../../kernel/paths.js';
-import { check } from './check.js';
-import { importServers } from './import/import-command.js';
-import { connectClient } from './connect/connect-command.js';
 import { resolveEndpoint, endpointFor } from './endpoint.js';
-import { addServer } from './add/add-command.js';
 import { removeOwnRunFile, runFilePath, writeRunFile } from './run-file.js';
-import { init } from './init/init-command.js';
-import { renderConfigReference } from './config-reference.js';
-import { renderCrds } from '../../plugins/store-kubernetes/crds.js';
 import { parseArgs, USAGE, UsageError, type CliArgs } from './args.js';
-import { startIdleCompaction } from './idle-compaction.js';
-import { busyPort } from './port-probe.js';
-import { recordSettingsAtStart } from './settings-at-start.js';
 
 async function serve(args: CliArgs): Promise<void> {
+  const [
+    { BUILT_IN_PLUGINS },
+    { ConfigInvalidError, formatConfigProblem },
+    { Kernel },
+    { createLogger },
+    { startIdleCompaction },
+    { busyPort },
+    { recordSettingsAtStart },
+  ] = await Promise.all([
+    import('../built-in-plugins.js'),
+    import('../../kernel/errors.js'),
+    import('../../kernel/kernel.js'),
+    import('../../kernel/log.js'),
+    import('./idle-compaction.js'),
+    import('./port-probe.js'),
+    import('./settings-at-start.js'),
+  ]);
   const log = createLogger();
   let kernel: Kernel | undefined;
   let exiting = false;
@@ -81,7 +88,7 @@ async function serve(args: CliArgs): Promise<void> {
  * of the same configuration directory. Removed on every exit of this process; a serve that
  * cannot write it (a read-only directory) still serves, and says what clients need instead.
  */
-async function announce(kernel: Kernel, configPath: string, log: ReturnType<typeof createLogger>): Promise<void> {
+async function announce(kernel: Kernel, configPath: string, log: Logger): Promise<void> {
   const bound = kernel.services.find('http')?.address();
   if (!bound) return;
   process.on('exit', () => removeOwnRunFile(configPath));
@@ -142,15 +149,16 @@ async function main(): Promise<void> {
       process.stdout.write(`${packageVersion()}\n`);
       return;
     case 'reference':
-      process.stdout.write(renderConfigReference());
+      process.stdout.write((await import('./config-reference.js')).renderConfigReference());
       return;
     case 'crds':
-      process.stdout.write(renderCrds());
+      process.stdout.write((await import('../../plugins/store-kubernetes/crds.js')).renderCrds());
       return;
     case 'check':
-      process.exit(await check(args.configPath));
+      process.exit(await (await import('./check.js')).check(args.configPath));
       return;
-    case 'import':
+    case 'import': {
+      const { importServers } = await import('./import/import-command.js');
       process.exit(
         await importServers({
           file: args.file!,
@@ -161,7 +169,9 @@ async function main(): Promise<void> {
         }),
       );
       return;
-    case 'add':
+    }
+    case 'add': {
+      const { addServer } = await import('./add/add-command.js');
       process.exit(
         await addServer({
           name: args.name!,
@@ -175,8 +185,9 @@ async function main(): Promise<void> {
         }),
       );
       return;
+    }
     case 'init':
-      process.exit(await init({ configPath: args.configPath, out: (line) => process.stdout.write(`${line}\n`) }));
+      process.exit(await (await import('./init/init-command.js')).init({ configPath: args.configPath, out: (line) => process.stdout.write(`${line}\n`) }));
       return;
     case 'connect': {
       const cli = join(packageRoot(), 'bin', 'switchboard.js');
@@ -190,6 +201,7 @@ async function main(): Promise<void> {
         configPath: args.configPath,
         ...(args.host ? { host: args.host } : {}),
       });
+      const { connectClient } = await import('./connect/connect-command.js');
       process.exit(
         await connectClient({
           client: args.client!,
