@@ -106,7 +106,7 @@ describe('first run: switchboard init and the ready line', function () {
       const ready = await sb.waitForLog(/ready: .*/);
       // With its reason when it has one (a process that exited says how).
       expect(ready).to.match(
-        /^ready: \d+ tools from 1 server \(1 not connected: broken \((failed: the process exited with code 3|unreachable: .*|starting)\)\); config /,
+        /^ready: \d+ tools from 1 server \(1 not connected: broken \((failed: the process exited with code 3|unreachable: .*|starting(: .*)?)\)\); config /,
       );
     } finally {
       await sb.stop();

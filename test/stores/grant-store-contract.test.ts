@@ -49,8 +49,10 @@ function contract(label: string, make: () => Promise<Subject>, needs?: () => str
 
     it('is persistent, and gives back what was put', async () => {
       expect(store.persistent).to.equal(true);
-      await store.put('AccessToken', 'id-1', { value: 'sealed-1', expiresAt: now() + 600, index: { grantId: 'g1' } });
-      expect(await store.get('AccessToken', 'id-1')).to.deep.equal({ value: 'sealed-1', expiresAt: now() + 600, index: { grantId: 'g1' } });
+      // One expiry for both sides: a second may tick between the put and the get.
+      const expiresAt = now() + 600;
+      await store.put('AccessToken', 'id-1', { value: 'sealed-1', expiresAt, index: { grantId: 'g1' } });
+      expect(await store.get('AccessToken', 'id-1')).to.deep.equal({ value: 'sealed-1', expiresAt, index: { grantId: 'g1' } });
       expect(await store.get('AccessToken', 'nope')).to.equal(undefined);
     });
 
