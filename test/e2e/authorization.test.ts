@@ -6,23 +6,13 @@
 import { expect } from 'chai';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { callTool, errorCode, eventually, meta, metaRaw, startSwitchboard, TEST_SERVER, text, type Running } from '../support/harness.js';
-import { mcpClient, protectedForSuite, registerClient, signIn, type OAuthSetup } from '../support/oauth-setup.js';
+import { clientAs, protectedForSuite } from '../support/oauth-setup.js';
 
 /** Ask the identity provider for groups too: the admins list names a group. */
 const GROUPS_SCOPES = '        scopes: [openid, profile, email, groups, offline_access]';
 
 interface Listed {
   tools: { name: string }[];
-}
-
-async function as(setup: OAuthSetup, person: string): Promise<Client> {
-  setup.idp.signInAs(person);
-  try {
-    const tokens = await signIn(setup.base, await registerClient(setup.base));
-    return await mcpClient(setup.sb.url, tokens.access_token);
-  } finally {
-    setup.idp.signInAs('alice');
-  }
 }
 
 async function names(c: Client): Promise<string[]> {
@@ -44,9 +34,9 @@ describe('authorization: built-in roles with OAuth protection', function () {
   let carol: Client;
 
   before(async () => {
-    alice = await as(setup(), 'alice');
-    bob = await as(setup(), 'bob');
-    carol = await as(setup(), 'carol');
+    alice = await clientAs(setup(), 'alice');
+    bob = await clientAs(setup(), 'bob');
+    carol = await clientAs(setup(), 'carol');
   });
   after(async () => {
     for (const c of [alice, bob, carol]) await c?.close();
@@ -166,7 +156,7 @@ describe('authorization: nobody named an administrator', function () {
 
   it('warns at startup and refuses admin operations to everyone (fail closed)', async () => {
     await setup().sb.waitForLog(/authorization\.admins names nobody/);
-    const alice = await as(setup(), 'alice');
+    const alice = await clientAs(setup(), 'alice');
     const refused = await callTool(alice, 'core_mcpserver_create', SERVER_ARGS);
     expect(errorCode(refused), text(refused)).to.equal('TOOL_NOT_FOUND');
     await setup().sb.waitForLog(/audit: denied alice@example\.com call on tool 'core_mcpserver_create' \[rule: built-in:admins-only\]/);

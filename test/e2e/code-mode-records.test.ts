@@ -13,7 +13,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CallToolResultSchema, CreateTaskResultSchema, type CallToolResult, type CreateTaskResult } from '@modelcontextprotocol/sdk/types.js';
 import { ran, runCode } from '../support/code-mode.js';
 import { callTool, errorCode, eventually, meta, stdioServer, TEST_SERVER, text } from '../support/harness.js';
-import { mcpClient, protectedForSuite, registerClient, signIn, type OAuthSetup } from '../support/oauth-setup.js';
+import { clientAs, protectedForSuite } from '../support/oauth-setup.js';
 
 const OPTIONS = { cpuMs: 20_000, wallMs: 30_000, maxScriptsPerCaller: 4, workers: 1 };
 
@@ -55,15 +55,6 @@ interface Listing {
   total: number;
 }
 
-async function as(setup: OAuthSetup, person: string): Promise<Client> {
-  setup.idp.signInAs(person);
-  try {
-    return await mcpClient(setup.sb.url, (await signIn(setup.base, await registerClient(setup.base))).access_token);
-  } finally {
-    setup.idp.signInAs('alice');
-  }
-}
-
 const getRun = (c: Client, id: string) => meta<Run>(c, 'call_tool', { name: 'core_workflow_execution_get', arguments: { execution_id: id } });
 const listRuns = (c: Client) => meta<Listing>(c, 'call_tool', { name: 'core_workflow_execution_list', arguments: { workflow_name: 'run_code' } });
 
@@ -83,9 +74,9 @@ describe('code mode: runs as execution records and tasks (OAuth, file mode)', fu
   let carol: Client;
 
   before(async () => {
-    alice = await as(setup(), 'alice');
-    bob = await as(setup(), 'bob');
-    carol = await as(setup(), 'carol');
+    alice = await clientAs(setup(), 'alice');
+    bob = await clientAs(setup(), 'bob');
+    carol = await clientAs(setup(), 'carol');
   });
   after(async () => {
     for (const c of [alice, bob, carol]) await c?.close();

@@ -11,7 +11,7 @@ import { expect } from 'chai';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { callTool, errorCode, eventually, meta, metaRaw, text } from '../support/harness.js';
-import { mcpClient, protectedForSuite, registerClient, signIn, type OAuthSetup } from '../support/oauth-setup.js';
+import { clientAs, protectedForSuite } from '../support/oauth-setup.js';
 
 const HIDDEN = 'x_tools_crash';
 /** A name nobody has, as long as HIDDEN and as far from every tool bob may call. */
@@ -34,15 +34,6 @@ const SETTINGS = [
   '  authorization-cedar: true',
 ].join('\n');
 
-async function as(setup: OAuthSetup, person: string): Promise<Client> {
-  setup.idp.signInAs(person);
-  try {
-    return await mcpClient(setup.sb.url, (await signIn(setup.base, await registerClient(setup.base))).access_token);
-  } finally {
-    setup.idp.signInAs('alice');
-  }
-}
-
 /** The whole answer as the client got it, with the asked-for name blanked: what must not differ. */
 function answer(r: CallToolResult, name: string): string {
   return JSON.stringify(r).split(name).join('<name>');
@@ -55,8 +46,8 @@ describe('security: no existence oracle under Cedar (issue 35, finding 7)', func
   let bob: Client;
 
   before(async () => {
-    alice = await as(setup(), 'alice');
-    bob = await as(setup(), 'bob');
+    alice = await clientAs(setup(), 'alice');
+    bob = await clientAs(setup(), 'bob');
     // The hidden tool exists: alice sees it (once the tools server is connected).
     await eventually(
       () => metaRaw(alice, 'describe_tool', { name: HIDDEN }),

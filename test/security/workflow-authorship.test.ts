@@ -14,7 +14,7 @@ import { expect } from 'chai';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { callTool, errorCode, meta, metaRaw, text } from '../support/harness.js';
-import { mcpClient, protectedForSuite, registerClient, signIn, type OAuthSetup } from '../support/oauth-setup.js';
+import { clientAs, protectedForSuite } from '../support/oauth-setup.js';
 
 const SETTINGS = ['        scopes: [openid, profile, email, groups, offline_access]', 'authorization:', "  admins: ['group:platform']"].join('\n');
 
@@ -43,15 +43,6 @@ interface Described {
   };
 }
 
-async function as(setup: OAuthSetup, person: string): Promise<Client> {
-  setup.idp.signInAs(person);
-  try {
-    return await mcpClient(setup.sb.url, (await signIn(setup.base, await registerClient(setup.base))).access_token);
-  } finally {
-    setup.idp.signInAs('alice');
-  }
-}
-
 function ok(r: CallToolResult): CallToolResult {
   expect(r.isError ?? false, text(r)).to.equal(false);
   return r;
@@ -76,8 +67,8 @@ describe('security: a workflow never does more than its author may (issue 35, fi
   let marker: string;
 
   before(async () => {
-    alice = await as(setup(), 'alice');
-    bob = await as(setup(), 'bob');
+    alice = await clientAs(setup(), 'alice');
+    bob = await clientAs(setup(), 'bob');
     marker = join(setup().sb.configDir, 'program-ran');
   });
   after(async () => {

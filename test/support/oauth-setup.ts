@@ -167,6 +167,16 @@ export async function signIn(base: string, clientId: string, params: Record<stri
   return token.body as unknown as Tokens;
 }
 
+/** An MCP client signed in as `person` (a fresh registration and sign-in); the IdP goes back to alice after. */
+export async function clientAs(setup: OAuthSetup, person: string): Promise<Client> {
+  setup.idp.signInAs(person);
+  try {
+    return await mcpClient(setup.sb.url, (await signIn(setup.base, await registerClient(setup.base))).access_token);
+  } finally {
+    setup.idp.signInAs('alice');
+  }
+}
+
 export async function mcpClient(url: string, token: string): Promise<Client> {
   const client = new Client({ name: 'oauth-test', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
