@@ -15,7 +15,7 @@ import { runPool } from './pool.js';
 import type { RenderTurns } from './render-turns.js';
 import { newEntry, type EntrySink, type StepEntry } from './step-entry.js';
 import { failureText, stepValue } from './step-value.js';
-import { TemplateIsolation } from './template-isolation.js';
+import { ListTooLong, TemplateIsolation } from './template-isolation.js';
 import { mayLoop, RenderError, renderValue, templateBudget, type CompiledValue } from './templates.js';
 
 /** What a failed step reports: which step, which tool, and the tool's (or template's) own words. */
@@ -89,8 +89,8 @@ export class StepRunner {
    * Renders `cv` within a fresh budget from the live limits: in the template worker when a
    * template in it can loop or build, else in-process, taking its turn with I/O.
    */
-  readonly render = async (cv: CompiledValue, data: unknown): Promise<unknown> => {
-    if (mayLoop(cv)) return this.isolation.render(cv, data, this.limits().templates);
+  readonly render = async (cv: CompiledValue, data: unknown, maxItems?: number): Promise<unknown> => {
+    if (mayLoop(cv)) return this.isolation.render(cv, data, this.limits().templates, maxItems);
     if (this.turns.busy()) await this.turns.take();
     const budget = templateBudget(this.limits());
     try {
@@ -169,11 +169,11 @@ export class StepRunner {
         condition = await this.condition(step.condition, scope.data, scope, step.id);
         if (!condition.holds) return this.finish(this.own(step, sink, started, condition), { status: 'skipped' });
       }
-      items = await this.render(step.items, scope.data);
+      items = await this.render(step.items, scope.data, this.limits().workflows.maxIterations);
     } catch (err) {
       return this.failed(step, this.own(step, sink, started, condition), { step: step.id, tool: 'forEach', message: messageOf(err) });
     }
-    if (!Array.isArray(items))
+    if (!Array.isArray(items) && !(items instanceof ListTooLong))
       return this.failed(step, this.own(step, sink, started, condition), {
         step: step.id,
         tool: 'forEach',
@@ -181,12 +181,14 @@ export class StepRunner {
       });
     // Refused before any iteration: each one is a tool call and a record, and 100,000 of
     // them held the gateway for seconds and wrote a 40 MB record.
+    // A list rendered in the template worker that is too long comes back as its length only.
     const maxItems = this.limits().workflows.maxIterations;
-    if (items.length > maxItems) {
+    const count = items instanceof ListTooLong ? items.length : (items as unknown[]).length;
+    if (items instanceof ListTooLong || count > maxItems) {
       return this.failed(step, this.own(step, sink, started, condition), {
         step: step.id,
         tool: 'forEach',
-        message: `step '${step.id}': forEach.items has ${items.length} items; at most ${maxItems} are allowed (aggregator.limits.workflows.maxIterations)`,
+        message: `step '${step.id}': forEach.items has ${count} items; at most ${maxItems} are allowed (aggregator.limits.workflows.maxIterations)`,
       });
     }
     const list: readonly unknown[] = items;

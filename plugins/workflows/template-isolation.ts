@@ -63,6 +63,15 @@ function stopped(cv: CompiledValue, why: string, limit: 'maxMilliseconds' | 'max
   );
 }
 
+/**
+ * What a rendering answers in place of a list longer than the `maxItems` it was given: its
+ * length only. The caller refuses such a list; receiving it whole would cost the event loop
+ * the list's deserialization (and its garbage) for nothing.
+ */
+export class ListTooLong {
+  constructor(readonly length: number) {}
+}
+
 export class TemplateIsolation {
   private worker: Worker | null = null;
   private ready: Promise<void> | null = null;
@@ -73,9 +82,14 @@ export class TemplateIsolation {
   /** `graceMs`: how long past the time limit a silent worker is given before it is terminated. */
   constructor(private readonly graceMs = GRACE_MS) {}
 
-  /** Renders `cv` in the worker within `limits` (aggregator.limits.templates); rejects with RenderError as renderValue throws it. */
-  render(cv: CompiledValue, data: unknown, limits: BudgetLimits): Promise<unknown> {
+  /**
+   * Renders `cv` in the worker within `limits` (aggregator.limits.templates); rejects with
+   * RenderError as renderValue throws it. With `maxItems`, a list longer than that resolves
+   * as its ListTooLong.
+   */
+  render(cv: CompiledValue, data: unknown, limits: BudgetLimits, maxItems?: number): Promise<unknown> {
     const request: RenderRequest = { id: this.nextId++, value: toWire(cv), data, limits: { ...limits }, setting: SETTING };
+    if (maxItems !== undefined) request.maxItems = maxItems;
     return new Promise((resolve, reject) => {
       this.queue.push({ job: { request, resolve, reject }, cv });
       void this.pump();
@@ -124,7 +138,8 @@ export class TemplateIsolation {
     const run = this.running;
     if (run === null || run.job.request.id !== m.id) return;
     this.finish();
-    if (m.ok) run.job.resolve(m.value);
+    if (m.ok === 'too-long') run.job.resolve(new ListTooLong(m.length));
+    else if (m.ok) run.job.resolve(m.value);
     else {
       const err = fromWire(m.failure);
       run.job.reject(err instanceof TemplateError ? new RenderError(m.path, err) : err);

@@ -59,6 +59,7 @@ function reply(req: RenderRequest): RenderReply {
     // As JSON, the form every rendered value takes on its way to a tool: a time or a
     // version inside a list keeps its JSON form (structured cloning would drop its methods).
     const value = render(req.value, req.data, budget);
+    if (req.maxItems !== undefined && Array.isArray(value) && value.length > req.maxItems) return { id: req.id, ok: 'too-long', length: value.length };
     return { id: req.id, ok: true, value: value === undefined ? null : (JSON.parse(JSON.stringify(value)) as unknown) };
   } catch (err) {
     if (!(err instanceof WirePathError)) return { id: req.id, ok: false, path: '', failure: { kind: 'internal', message: String(err) } };

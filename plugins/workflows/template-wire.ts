@@ -15,6 +15,11 @@ export interface RenderRequest {
   data: unknown;
   limits: { maxIterations: number; maxOutputBytes: number; maxMilliseconds: number };
   setting: string;
+  /**
+   * A forEach's items: a list longer than this is refused anyway, so the worker answers its
+   * length instead of the list (a 100,000-item list cost the main thread 10-50 ms to receive).
+   */
+  maxItems?: number;
 }
 
 interface Located {
@@ -30,7 +35,8 @@ export type WireFailure =
   | ({ kind: 'exec'; context: string; executing: string } & Located)
   | { kind: 'internal'; message: string };
 
-export type RenderReply = { id: number; ok: true; value: unknown } | { id: number; ok: false; path: string; failure: WireFailure };
+export type RenderReply =
+  { id: number; ok: true; value: unknown } | { id: number; ok: 'too-long'; length: number } | { id: number; ok: false; path: string; failure: WireFailure };
 
 const wired = new WeakMap<CompiledValue, WireValue>();
 

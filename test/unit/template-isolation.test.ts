@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai';
 import { Budget, compile, TemplateBudgetError, TemplateExecError, type BudgetLimits } from '../../packages/gotpl/src/index.js';
-import { TemplateIsolation } from '../../plugins/workflows/template-isolation.js';
+import { ListTooLong, TemplateIsolation } from '../../plugins/workflows/template-isolation.js';
 import { compileValue, mayLoop, RenderError, renderValue } from '../../plugins/workflows/templates.js';
 
 const LIMITS: BudgetLimits = { maxIterations: 100_000, maxOutputBytes: 1_048_576, maxMilliseconds: 50 };
@@ -77,5 +77,21 @@ describe('workflows: templates that can loop or build render in a worker', funct
       `template: step 'a', argument 'text': template stopped: rendering took more than 1 ms; its worker was stopped (aggregator.limits.templates.maxMilliseconds)`,
     );
     expect(await iso.render(compileValue({ n: '{{ until 2 | len }}' }, where), {}, LIMITS)).to.deep.equal({ n: 2 });
+  });
+
+  it("a list over the caller's maxItems comes back as its length only, not the list (a forEach refuses it anyway)", async () => {
+    // 100,000 items took the main thread 10-50 ms to receive on a loaded two-core machine,
+    // stalling /health during test/security/health-under-load's forEach attack.
+    const iso = new TemplateIsolation();
+    const items = compileValue('{{ split "" (printf "%0*d" .n 0) }}', where);
+    const roomy = { ...LIMITS, maxMilliseconds: 10_000 };
+    const long = await iso.render(items, { n: 100_000 }, roomy, 1000);
+    expect(long).to.be.instanceOf(ListTooLong);
+    expect((long as ListTooLong).length).to.equal(100_000);
+    // At the limit, or without one, the list itself.
+    expect(await iso.render(items, { n: 1000 }, roomy, 1000)).to.have.length(1000);
+    expect(await iso.render(items, { n: 3 }, LIMITS)).to.deep.equal(['0', '0', '0']);
+    // Not a list: the value, for the caller to refuse with its own words.
+    expect(await iso.render(compileValue('{{ until 2 | len }}', where), {}, LIMITS, 1)).to.equal(2);
   });
 });
