@@ -33,6 +33,7 @@ export type ErrorCode =
   | 'TOO_LARGE'
   | 'SESSION_LIMIT'
   | 'TASK_LIMIT'
+  | 'LISTEN_LIMIT'
   | 'SHARED_STATE_UNAVAILABLE'
   | 'PLUGIN_FAILED'
   | 'CODE_FAILED'
@@ -242,6 +243,19 @@ export class SessionLimitError extends SwitchboardError {
         ? `the session limit of ${limit} is reached; close sessions you no longer use (DELETE /mcp) or raise aggregator.limits.maxSessions`
         : `${caller} already holds ${limit} sessions, the most one caller may open; close sessions you no longer use (DELETE /mcp) or raise aggregator.limits.maxSessionsPerPrincipal`,
       caller === undefined ? { limit } : { limit, scope: 'caller' },
+    );
+  }
+}
+
+/** A subscriptions/listen beyond what one caller, or this process, may hold open (transport-streamable-http's `listen` options). */
+export class ListenLimitError extends SwitchboardError {
+  constructor(limit: number, scope?: 'caller') {
+    super(
+      'LISTEN_LIMIT',
+      scope === 'caller'
+        ? `you already hold ${limit} subscriptions/listen streams here, the most one caller may; close one you no longer read before opening another`
+        : `this server already holds ${limit} subscriptions/listen streams, the most it keeps open; retry later`,
+      scope === 'caller' ? { limit, scope } : { limit },
     );
   }
 }

@@ -60,6 +60,7 @@ export { SERVER_INFO } from './mcp/shared/implementation.js';
 export type { MetaToolDefinition, SharedSessionTransport } from './mcp/server/endpoint.js';
 export type { EndpointWording } from './mcp/server/wording.js';
 export type { StatelessAnswer, StatelessCaller, StatelessRequest } from './mcp/server/stateless.js';
+export type { ListenHandle, ListenLimits, ListenOutcome, ListenResources, ListenStream } from './mcp/server/listens.js';
 export {
   ALL_PROTOCOL_VERSIONS,
   bodyVersionClaim,

@@ -37,6 +37,10 @@ export type EndpointApi = Pick<
   | 'serveStateless'
   | 'notifyListChanged'
   | 'notifyHere'
+  | 'hasListeners'
+  | 'listen'
+  | 'setListenResources'
+  | 'endListens'
   | 'setTasks'
 >;
 

@@ -1,6 +1,7 @@
 /**
  * When the catalogue changes (a server comes up or goes down, a file is reloaded, a
- * workflow is created), every session hears `notifications/tools/list_changed`, so an agent
+ * workflow is created), every session hears `notifications/tools/list_changed`, and every
+ * subscriptions/listen stream whose caller's view changed (kernel listens.ts), so an agent
  * knows to discover again. Debounced: a burst of changes (a restart, a reload of many files)
  * is one notification. The meta-tools themselves never change; what they show does.
  */
@@ -11,7 +12,8 @@ const DEBOUNCE_MS = 250;
 export function announceCatalogueChanges(kernel: KernelApi): void {
   let timer: NodeJS.Timeout | undefined;
   kernel.hooks.onCatalogueChange.tap('meta-tools:list-changed', () => {
-    if (kernel.sessions.size === 0) return;
+    // Sessions and subscriptions/listen streams (2026-07-28 clients) alike.
+    if (!kernel.endpoint.hasListeners()) return;
     clearTimeout(timer);
     timer = setTimeout(() => {
       // Every replica sees the change and tells the sessions whose stream it holds (endpoint.ts).

@@ -80,6 +80,11 @@ export function nativeContent(kernel: KernelApi): void {
   const ownerOf = (uri: string, call: CallContext): string => serverOf(uri, sessionOwner(call.request.session), call.request.view);
 
   const subscriptions = new ResourceSubscriptions(kernel, serverOf, MAX_SUBSCRIPTIONS_PER_SESSION);
+  // A 2026-07-28 client's subscriptions/listen names its resources: watched as a session's subscriptions are, for the listen's life.
+  kernel.endpoint.setListenResources({
+    watch: (uri, call) => subscriptions.add(call.request.session, uri, ownerOf(uri, call)),
+    unwatch: (session, uri) => void subscriptions.remove(session, uri),
+  });
   const changed = async (session: Session) => {
     if (kernel.hooks.onSessionChange.isUsed()) await kernel.hooks.onSessionChange.promise(session, 'here');
   };

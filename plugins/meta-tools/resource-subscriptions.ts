@@ -76,7 +76,8 @@ export class ResourceSubscriptions {
     if (!w) return;
     const notification = { method: 'notifications/resources/updated', params: { uri } };
     for (const session of w.sessions) {
-      const sent = w.ownProcess ? session.server.notification(notification) : this.kernel.endpoint.notifyHere(session, notification);
+      // A subscriptions/listen's session (stateless) is a stream held here: notifyHere writes it there.
+      const sent = w.ownProcess && !session.stateless ? session.server.notification(notification) : this.kernel.endpoint.notifyHere(session, notification);
       void sent.catch(() => undefined);
     }
   }

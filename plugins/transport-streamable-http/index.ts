@@ -9,6 +9,7 @@ import { definePlugin, foreignCaller, isModernRequest, isModernVersion } from '.
 import { ClusterSessions } from './cluster.js';
 import { asMessages, batchOpensSession, batchRefusal, INITIALIZE_BATCH, isInitialize, protocolVersionSupported } from './messages.js';
 import { HttpSessionTransport } from './session-transport.js';
+import { LISTEN_DEFAULTS, ListenStreams, type ListenOptions } from './listen-streams.js';
 import { serveStateless } from './stateless-post.js';
 
 const MODERN_BATCH = 'Invalid Request: a 2026-07-28 POST carries one JSON-RPC message, never a batch';
@@ -25,7 +26,7 @@ function accepts(req: IncomingMessage, type: string): boolean {
   return accept === undefined || accept.includes(type) || accept.includes('*/*');
 }
 
-export default definePlugin<{ path: string; sessionIdleMinutes: number }>({
+export default definePlugin<{ path: string; sessionIdleMinutes: number; listen: ListenOptions }>({
   name: 'transport-streamable-http',
   description: 'MCP over streamable HTTP (POST/GET/DELETE /mcp).',
   needs: ['http'],
@@ -36,12 +37,40 @@ export default definePlugin<{ path: string; sessionIdleMinutes: number }>({
     properties: {
       path: { type: 'string', pattern: '^/', default: '/mcp' },
       sessionIdleMinutes: { type: 'number', minimum: 0, default: 60, description: 'Sessions idle this long are ended (0: never).' },
+      listen: {
+        type: 'object',
+        additionalProperties: false,
+        description: 'subscriptions/listen streams of 2026-07-28 clients (docs/protocol-2026.md).',
+        default: LISTEN_DEFAULTS,
+        properties: {
+          maxPerCaller: {
+            type: 'integer',
+            minimum: 1,
+            default: LISTEN_DEFAULTS.maxPerCaller,
+            description: 'Open listens one caller (person, or client address when anonymous) may hold on a replica.',
+          },
+          maxOpen: { type: 'integer', minimum: 1, default: LISTEN_DEFAULTS.maxOpen, description: 'Open listens one replica holds.' },
+          keepAliveSeconds: {
+            type: 'number',
+            exclusiveMinimum: 0,
+            default: LISTEN_DEFAULTS.keepAliveSeconds,
+            description: 'How often a keep-alive comment goes on every open stream.',
+          },
+          stallSeconds: {
+            type: 'number',
+            exclusiveMinimum: 0,
+            default: LISTEN_DEFAULTS.stallSeconds,
+            description: 'A stream whose client has not read for this long is dropped.',
+          },
+        },
+      },
     },
   },
   setup({ kernel, options, log }) {
     const sessions = new Map<string, HttpSessionTransport>();
     let sweeper: NodeJS.Timeout | undefined;
 
+    const listens = new ListenStreams(kernel, options.listen);
     const directory = kernel.services.find('session-directory');
     const cluster = directory && new ClusterSessions(kernel, directory, sessions, options.sessionIdleMinutes * 60, log);
 
@@ -95,7 +124,7 @@ export default definePlugin<{ path: string; sessionIdleMinutes: number }>({
       // 2026-07-28 (the header says so, or the body's _meta claims a version no session has):
       // served statelessly, whatever Mcp-Session-Id says. A legacy request pays a header
       // comparison and a look for params._meta.
-      if (isModernRequest(version, read.body)) return serveStateless(kernel, read.body, req, res);
+      if (isModernRequest(version, read.body)) return serveStateless(kernel, listens, read.body, req, res);
       const parsed = asMessages(read.body);
       if (typeof parsed === 'string') return reject(res, 400, -32600, `Invalid Request: ${parsed}`);
       const { messages, batch } = parsed;
@@ -218,6 +247,7 @@ export default definePlugin<{ path: string; sessionIdleMinutes: number }>({
       },
       async stop() {
         clearInterval(sweeper);
+        listens.stop();
         // In cluster mode the sessions go on through the other replicas: only this copy goes.
         if (cluster) for (const t of [...sessions.values()]) letGo(t);
         else await Promise.all([...sessions.values()].map((t) => t.close()));

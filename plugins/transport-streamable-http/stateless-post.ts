@@ -19,6 +19,7 @@ import {
   readEnvelope,
   UNSUPPORTED_PROTOCOL_VERSION,
 } from '../../kernel/index.js';
+import { callerOf, type ListenStreams } from './listen-streams.js';
 import { PostExchange } from './post-exchange.js';
 
 type Id = string | number | null;
@@ -35,8 +36,8 @@ function header(req: IncomingMessage, name: string): string | undefined {
   return Array.isArray(v) ? v.join(',') : v;
 }
 
-/** Serves one modern POST whose body is already parsed (not an array). */
-export function serveStateless(kernel: KernelApi, body: unknown, req: IncomingMessage, res: ServerResponse): true | Promise<true> {
+/** Serves one modern POST whose body is already parsed (not an array); a subscriptions/listen stays open on `listens`. */
+export function serveStateless(kernel: KernelApi, listens: ListenStreams, body: unknown, req: IncomingMessage, res: ServerResponse): true | Promise<true> {
   if (typeof body !== 'object' || body === null) return answer(res, 400, null, -32600, 'Invalid Request: the body must be one JSON-RPC request object');
   const m = body as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown };
   const id: Id = typeof m.id === 'string' || (typeof m.id === 'number' && Number.isSafeInteger(m.id)) ? m.id : null;
@@ -88,7 +89,9 @@ export function serveStateless(kernel: KernelApi, body: unknown, req: IncomingMe
     if (value !== named.value)
       return answer(res, 400, id, HEADER_MISMATCH, `Header mismatch: Mcp-Name header value '${value}' does not match body value '${String(named.value)}'`);
   }
-  return run(kernel, { id, method, ...(params ? { params } : {}) }, envelope, req, res);
+  const request = { id, method, ...(params ? { params } : {}) };
+  if (method === 'subscriptions/listen') return listens.serve(request, envelope, callerOf(kernel, req), res);
+  return run(kernel, request, envelope, req, res);
 }
 
 async function run(
@@ -98,29 +101,13 @@ async function run(
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<true> {
-  const http = kernel.services.get('http');
   const cancellation = new Cancellation();
   let done = false;
   const exchange = new PostExchange(res, [request.id], false, {}, () => {
     // Closing the response before the answer is the client's cancellation (2026-07-28 has no notifications/cancelled over HTTP).
     if (!done) cancellation.abort(new Error('the client closed the request'));
   });
-  const identity = http.identityOf(req);
-  const peer = req.socket.remoteAddress;
-  const clientAddress = http.clientAddressOf(req);
-  const outcome = await kernel.endpoint.serveStateless(
-    request,
-    envelope,
-    {
-      kind: 'streamable-http',
-      headers: req.headers,
-      ...(identity ? { identity } : {}),
-      ...(peer ? { peer } : {}),
-      ...(clientAddress ? { clientAddress } : {}),
-    },
-    (n) => exchange.notify(n),
-    cancellation,
-  );
+  const outcome = await kernel.endpoint.serveStateless(request, envelope, callerOf(kernel, req), (n) => exchange.notify(n), cancellation);
   done = true;
   if (outcome.status === 200) exchange.respond(outcome.message);
   else exchange.refuse(outcome.status, outcome.message, {});

@@ -315,6 +315,8 @@ export class Upstreams implements UpstreamRegistry {
     for (const session of this.kernel.sessions.all()) {
       if (ownerOf(session) === owner) void session.server.sendToolListChanged().catch(() => undefined);
     }
+    // The owner's subscriptions/listen streams (2026-07-28 clients) held here.
+    this.kernel.endpoint.notifyListChanged('tools', [], owner);
   }
 
   /** Narrows the request's view to what its owner has signed in to (a no-op while no server waits for sign-in). */

@@ -116,7 +116,8 @@ describe('MCP 2026-07-28 and 2025-11-25 clients on the same endpoint', function 
     const caps = result.capabilities as Record<string, unknown>;
     expect(caps).to.have.property('tools');
     expect(caps).to.not.have.property('tasks');
-    expect(caps.tools).to.deep.equal({});
+    // Changes are served on subscriptions/listen (test/e2e/modern-listen.test.ts).
+    expect(caps.tools).to.deep.equal({ listChanged: true });
     expect(result.cacheScope).to.equal('public');
     expect(result.ttlMs).to.be.a('number');
   });

@@ -38,6 +38,9 @@ import { ChannelTo, type RequestHandlerExtra } from './channel-to.js';
 import { dispatchByShape } from './dispatch.js';
 import { protocolError } from './protocol-error.js';
 import { StatelessServer, type StatelessAnswer, type StatelessCaller, type StatelessRequest } from './stateless.js';
+import { Listens, type ListenLimits, type ListenOutcome, type ListenResources, type ListenStream } from './listens.js';
+import type { ListKind } from './listen-filter.js';
+import type { Owner } from '../../contracts/sign-in.js';
 import type { RequestEnvelope } from '../shared/modern-protocol.js';
 import { NEUTRAL_WORDING, type EndpointWording } from './wording.js';
 import { SHARED_SCHEMA_VALIDATOR } from './schema-validator.js';
@@ -92,6 +95,10 @@ export class Endpoint {
   private tasks: TaskSurface | undefined;
   /** Serves 2026-07-28 requests (stateless.ts), made at the first one. */
   private stateless: StatelessServer | undefined;
+  /** The subscriptions/listen streams this process holds (listens.ts), made at the first one. */
+  private listens: Listens | undefined;
+  /** What watches resources for listens, once the plugin serving resources set it. */
+  private listenResources: ListenResources | undefined;
 
   constructor(
     private readonly hooks: KernelHooks,
@@ -144,10 +151,42 @@ export class Endpoint {
     notify: (n: JSONRPCNotification) => void,
     cancellation: Cancellation,
   ): Promise<StatelessAnswer> {
-    this.stateless ??= new StatelessServer(
+    return this.statelessServer().serve(request, envelope, caller, notify, cancellation);
+  }
+
+  /**
+   * Opens a 2026-07-28 `subscriptions/listen` (listens.ts) on `stream`, which the transport
+   * keeps open; refused in band (nothing written to `stream`) when a limit, the params or a
+   * request tap says no.
+   */
+  listen(request: StatelessRequest, envelope: RequestEnvelope, caller: StatelessCaller, stream: ListenStream, limits: ListenLimits): Promise<ListenOutcome> {
+    this.listens ??= new Listens({
+      hooks: this.hooks,
+      catalogue: () => this.catalogue.all(),
+      capabilities: () => this.capabilities,
+      resources: () => this.listenResources,
+      sessionFor: (c, e) => this.statelessServer().sessionFor(c, e),
+    });
+    return this.listens.listen(request, envelope, caller, stream, limits);
+  }
+
+  /** Listens may name resources to watch: `resources` subscribes for them upstream (the plugin serving resources). */
+  setListenResources(resources: ListenResources): void {
+    if (this.listenResources) throw new Error('what watches resources for listens is already set');
+    this.listenResources = resources;
+  }
+
+  /** Ends every subscriptions/listen stream gracefully (the transport stopping). */
+  endListens(): void {
+    this.listens?.endAll();
+  }
+
+  private statelessServer(): StatelessServer {
+    return (this.stateless ??= new StatelessServer(
       {
         hooks: this.hooks,
         capabilities: () => this.capabilities,
+        watchesResources: () => this.listenResources !== undefined,
         instructions: () => this.wording.instructions,
         tools: () => this.listed,
         callMetaTool: (name, args, call) => this.runMetaTool(this.metaToolNamed(name, args), name, args, call),
@@ -155,8 +194,7 @@ export class Endpoint {
         protocolError,
       },
       new Server(SERVER_INFO, { capabilities: {}, jsonSchemaValidator: SHARED_SCHEMA_VALIDATOR }),
-    );
-    return this.stateless.serve(request, envelope, caller, notify, cancellation);
+    ));
   }
 
   /** What the endpoint says about running catalogue tools (wording.ts): set by the plugin whose meta-tool runs them. */
@@ -177,10 +215,19 @@ export class Endpoint {
    * Tells sessions that a list changed. A change every replica sees for itself (the
    * catalogue, what servers offer) goes out from each replica only where it holds the
    * session's stream; elsewhere, and in one process, it is the SDK's own notification.
+   * The subscriptions/listen streams held here that opted in hear it too (listens.ts: tools
+   * only where the caller's view changed): every one, or only `owner`'s when given.
    */
-  notifyListChanged(list: 'tools' | 'resources' | 'prompts', sessions: Iterable<Session>): void {
+  notifyListChanged(list: ListKind, sessions: Iterable<Session>, owner?: Owner): void {
     const notification = { method: `notifications/${list}/list_changed` };
     for (const session of sessions) void this.notifyHere(session, notification).catch(() => undefined);
+    if (this.listens && this.listens.size > 0)
+      void this.listens.listChanged(list, owner).catch((err: unknown) => this.log.warn(`list change not sent to listens: ${(err as Error).message}`));
+  }
+
+  /** Whether anyone here hears list changes: a session, or a subscriptions/listen stream. */
+  hasListeners(): boolean {
+    return this.sessions.size > 0 || (this.listens?.size ?? 0) > 0;
   }
 
   /**
@@ -190,6 +237,11 @@ export class Endpoint {
    * sends it.
    */
   notifyHere(session: Session, notification: { method: string; params?: Record<string, unknown> }): Promise<void> {
+    // A listen's session (a resource it watches was updated): on its stream, here.
+    if (session.stateless) {
+      this.listens?.notify(session, notification);
+      return Promise.resolve();
+    }
     const here = this.shared.get(session);
     return here ? here.sendHere({ jsonrpc: '2.0', ...notification }) : session.server.notification(notification);
   }

@@ -25,8 +25,8 @@ import { StatelessChannel } from './stateless-channel.js';
 /**
  * How long a modern client may keep a list (`ttlMs`, SEP-2549). The meta-tools change only
  * with a new Switchboard; prompts and resources follow the configuration and the upstreams,
- * and a modern client cannot hear their list_changed yet (no subscriptions/listen), so it
- * re-lists often; a resource's contents are the upstream's, whose freshness is unknown.
+ * and a modern client hears their list_changed only while it holds a subscriptions/listen stream; a resource's
+ * contents are the upstream's, whose freshness is unknown.
  */
 export const CACHE_TTL_MS = { discover: 300_000, metaTools: 300_000, catalogueLists: 30_000, resourceRead: 0 } as const;
 
@@ -60,6 +60,8 @@ export interface StatelessAnswer {
 export interface StatelessHost {
   readonly hooks: KernelHooks;
   capabilities(): ServerCapabilities;
+  /** Whether a plugin watches resources for subscriptions/listen (then `resources.subscribe` is announced). */
+  watchesResources(): boolean;
   instructions(): string | undefined;
   tools(): readonly Tool[];
   /** Runs a meta-tool as a call does on a session; throws McpError for an unknown or uncallable name. */
@@ -166,7 +168,7 @@ export class StatelessServer {
     const instructions = this.host.instructions();
     return {
       supportedVersions: [...ALL_PROTOCOL_VERSIONS],
-      capabilities: modernCapabilities(this.host.capabilities()),
+      capabilities: modernCapabilities(this.host.capabilities(), this.host.watchesResources()),
       ...(instructions ? { instructions } : {}),
       ttlMs: CACHE_TTL_MS.discover,
       cacheScope: caller.identity ? 'private' : 'public',
@@ -219,19 +221,7 @@ export class StatelessServer {
     cancellation: Cancellation,
     asker?: RoundChannel,
   ): CallContext {
-    const session: Session = {
-      id: `stateless-${randomUUID()}`,
-      transport: caller.kind,
-      createdAt: new Date(),
-      server: this.detached,
-      slots: this.slotsOf(caller),
-      subscriptions: new Set(),
-      stateless: true,
-      ...(caller.identity ? { identity: caller.identity } : {}),
-      ...(caller.peer ? { peer: caller.peer } : {}),
-      ...(caller.clientAddress ? { clientAddress: caller.clientAddress } : {}),
-      ...(envelope.clientInfo ? { clientInfo: envelope.clientInfo } : {}),
-    };
+    const session = this.sessionFor(caller, envelope);
     const params = request.params ?? {};
     const context: RequestContext = {
       session,
@@ -256,6 +246,23 @@ export class StatelessServer {
     return call;
   }
 
+  /** A session object for one request (or one listen, listens.ts): in no registry, connected to nothing. */
+  sessionFor(caller: StatelessCaller, envelope: RequestEnvelope): Session {
+    return {
+      id: `stateless-${randomUUID()}`,
+      transport: caller.kind,
+      createdAt: new Date(),
+      server: this.detached,
+      slots: this.slotsOf(caller),
+      subscriptions: new Set(),
+      stateless: true,
+      ...(caller.identity ? { identity: caller.identity } : {}),
+      ...(caller.peer ? { peer: caller.peer } : {}),
+      ...(caller.clientAddress ? { clientAddress: caller.clientAddress } : {}),
+      ...(envelope.clientInfo ? { clientInfo: envelope.clientInfo } : {}),
+    };
+  }
+
   private slotsOf(caller: StatelessCaller): Map<symbol, unknown> {
     const key = caller.identity ? `sub:${caller.identity.subject}` : caller.clientAddress ? `addr:${caller.clientAddress}` : undefined;
     if (key === undefined) return new Map();
@@ -274,15 +281,17 @@ export class StatelessServer {
 
 /**
  * What a modern client is told the endpoint does: no `tasks` (an extension now, not served
- * to modern clients yet), and no `listChanged` / `subscribe` (they promise notifications on
- * `subscriptions/listen`, which is not served yet; a modern client re-lists after `ttlMs`).
+ * to modern clients yet); `listChanged` as for legacy sessions (served on
+ * subscriptions/listen, listens.ts); `subscribe` only when `watchesResources` (a plugin
+ * watches resources for listens).
  */
-export function modernCapabilities(legacy: ServerCapabilities): ServerCapabilities {
+export function modernCapabilities(legacy: ServerCapabilities, watchesResources: boolean): ServerCapabilities {
   const { tasks: _tasks, ...rest } = legacy;
   const caps: ServerCapabilities = { ...rest };
-  if (caps.tools) caps.tools = {};
-  if (caps.prompts) caps.prompts = {};
-  if (caps.resources) caps.resources = {};
+  if (caps.resources && !watchesResources) {
+    const { subscribe: _subscribe, ...resources } = caps.resources;
+    caps.resources = resources;
+  }
   return caps;
 }
 
