@@ -194,4 +194,15 @@ describe('subscriptions/listen for 2026-07-28 clients, list changes and log leve
     expect(modernLogs).to.deep.equal(['modern: warning', 'modern: error']);
     expect(legacyLogs).to.deep.equal(['legacy: info', 'legacy: warning', 'legacy: error']);
   });
+  // Last: it stops Switchboard.
+  it("Switchboard stopping ends each listen gracefully: the listen's result under its subscription id, then the end", async () => {
+    const raw = await openListen(sb.url, { toolsListChanged: true }, { id: 'to-the-end' });
+    await raw.next(isMethod('notifications/subscriptions/acknowledged'));
+    const stopping = sb.stop();
+    const end = await raw.next((m) => m.id === 'to-the-end');
+    expect(end.result).to.deep.include({ resultType: 'complete' });
+    expect((end.result?._meta as Record<string, unknown>)['io.modelcontextprotocol/subscriptionId']).to.equal('to-the-end');
+    await raw.ended;
+    await stopping;
+  });
 });
