@@ -1,7 +1,7 @@
 /**
- * Relevance ranking for filter_tools `query`: BM25F over four fields of a tool, its own name
- * (without the `x_<server>_` prefix), its server's name, its summary and its full
- * description. Words are split on case, digits and punctuation (ranking/words.ts), compound
+ * Relevance ranking for filter_tools `query`: BM25F over five fields of a tool, its own name
+ * (without the `x_<server>_` prefix), its server's name, its summary, its full description
+ * and the words of its input schema (ranking/schema-text.ts). Words are split on case, digits and punctuation (ranking/words.ts), compound
  * name tokens are split into the catalogue's own words (compound.ts), and every term is
  * stemmed (stem.ts) on both sides. Verbs that nearly every tool has (list, get, show, ...)
  * count for less rather than nothing.
@@ -11,17 +11,21 @@
  * concept scores a tool by its best-matching form only, so a word with many relatives does
  * not outweigh one without. Then a tool's standing (ranking/standing.ts): a deprecated tool
  * ranks below the tool it names as its replacement, and Switchboard's core tools stay out
- * of an answer unless the query asks about Switchboard or they match strongly. Equal scores
- * are ordered by name.
+ * of an answer unless the query asks about Switchboard or they match strongly. A tool also
+ * gains a little from how well its server's tools together answer the request (server
+ * evidence). Equal scores are ordered by name.
  *
  * The index is built once per catalogue version and shared by every session. Each posting
- * carries its document's field-weighted, length-normalised term frequency, so a query only
- * walks the postings of its terms and their relatives and does one saturation per posting.
+ * carries its document's field-weighted, length-normalised term frequency, saturated at build
+ * and packed with the others (ranking/postings.ts), so a query only walks the postings of its
+ * terms and their relatives and multiplies once per posting.
  */
 import type { CatalogueApi, CatalogueEntry } from '../../kernel/index.js';
 import { CompoundSplitter } from './compound.js';
 import { INTENT_WEIGHT, intentOf } from './ranking/intent.js';
 import { RELATED_WEIGHT, relatedTable } from './ranking/related.js';
+import { schemaText } from './ranking/schema-text.js';
+import { documentFrequency, PostingsBuilder, WEIGHT_SCALE, type PostingLists } from './ranking/postings.js';
 import { asksForCore, deprecationOf, toolPart, type Deprecation } from './ranking/standing.js';
 import { queryWords as wordsOfQuery, words } from './ranking/words.js';
 import { stem } from './stem.js';
@@ -39,10 +43,15 @@ const SERVER: Field = { weight: 1, b: 0 };
 const SUMMARY: Field = { weight: 1, b: 0.75 };
 /** Lower than the summary it repeats: the rest of a description is usage notes and parameters, often long. */
 const DESCRIPTION: Field = { weight: 0.5, b: 0.75 };
-const FIELDS = [NAME, SERVER, SUMMARY, DESCRIPTION] as const;
+/**
+ * Its input schema's property names, descriptions and enum values (ranking/schema-text.ts):
+ * what it takes, not what it does, so weighted below the description (0.1 to 0.3 measured on
+ * the development set: bench/README.md).
+ */
+const SCHEMA: Field = { weight: 0.2, b: 0.75 };
+const FIELDS = [NAME, SERVER, SUMMARY, DESCRIPTION, SCHEMA] as const;
 /** Guard: an upstream's megabyte description must not make the index build (or its memory) unbounded. */
 export const MAX_INDEXED_DESCRIPTION = 8192;
-const K1 = 1.2;
 /** A core tool's score, when the query does not ask about Switchboard, is scaled by this... */
 const CORE_WEIGHT = 0.5;
 /** ...and kept only when at least this share of the query's words (and two) match it exactly. */
@@ -55,18 +64,21 @@ const COORD_POWER = 0.5;
 const DESTRUCTIVE_WEIGHT = 0.7;
 const DESTRUCTIVE = new Set(['delete', 'remove', 'erase', 'destroy', 'drop', 'purge', 'clear', 'kill', 'uninstall', 'wipe'].map(stem));
 const VERB_WEIGHT = 0.3;
+/**
+ * Server evidence: a tool's score gains this times how well its server as a whole answers the
+ * request (per query word, the best score any of the server's tools has for it, summed). A
+ * request's words are often spread over one server's tools ("start a new project in my task
+ * app": `task` is what the server's other tools are about), and a tool of the server that
+ * answers the whole request should rank above a stray match elsewhere.
+ */
+const SERVER_EVIDENCE = 0.1;
 const COMMON_VERBS = new Set(['list', 'get', 'show', 'fetch', 'read', 'set', 'create', 'update', 'delete', 'run', 'call', 'describe', 'find'].map(stem));
-/** One term's postings, as parallel typed arrays: compact, and a query walks them without boxing. */
-export interface Postings {
-  docs: Uint32Array;
-  /** Per doc: field-weighted, length-normalised term frequency (BM25F's pseudo-frequency). */
-  tfs: Float64Array;
-}
 
 export interface RankingIndex {
   version: number;
   entries: readonly CatalogueEntry[];
-  postings: Map<string, Postings>;
+  /** Per term: the documents holding it and their saturated BM25F pseudo-frequency, packed (ranking/postings.ts). */
+  postings: PostingLists;
   /** Per entry: 1 for a core tool. */
   core: Uint8Array;
   /** Per entry: 1 when its own name says it destroys (delete, remove, kill, ...). */
@@ -75,8 +87,10 @@ export interface RankingIndex {
   nameOrder: Uint32Array;
   /** Position in name order -> entry: nameOrder's inverse. */
   byNameOrder: Uint32Array;
+  /** Per entry: its server's number (entries without a server share the last). */
+  serverOf: Uint32Array;
   /** Per-entry accumulators of one query, all zero between queries. */
-  scratch: { total: Float64Array; exact: Uint8Array; matched: Uint8Array; best: Float64Array };
+  scratch: { total: Float64Array; exact: Uint8Array; matched: Uint8Array; best: Float64Array; serverBest: Float64Array; serverTotal: Float64Array };
   /** WordNet's relatives of a stemmed word, cut to the terms this index holds. */
   related: Map<string, readonly string[]>;
   /** Entries that say they are deprecated, by index. */
@@ -85,26 +99,10 @@ export interface RankingIndex {
 
 interface Fielded {
   /** Per field, in FIELDS order: the terms of that field. */
-  terms: [string[], string[], string[], string[]];
+  terms: [string[], string[], string[], string[], string[]];
 }
 
 export function buildIndex(entries: readonly CatalogueEntry[], version: number): RankingIndex {
-  // First pass: each field's words, and the catalogue's vocabulary for splitting compounds.
-  const vocabulary = new Set<string>();
-  const prose = new Set<string>();
-  const raw = entries.map((entry) => {
-    const name = words(toolPart(entry));
-    const server = entry.server === undefined ? [] : words(entry.server);
-    const summary = words(entry.summary);
-    const description = words(entry.description.slice(0, MAX_INDEXED_DESCRIPTION));
-    for (const w of name) vocabulary.add(w);
-    for (const w of server) vocabulary.add(w);
-    for (const w of summary) prose.add(w);
-    for (const w of description) prose.add(w);
-    return [name, server, summary, description] as const;
-  });
-  for (const w of prose) vocabulary.add(w);
-  const splitter = new CompoundSplitter(vocabulary, prose);
   // A catalogue repeats few distinct words many times: stem each once.
   const stems = new Map<string, string>();
   const stemOf = (w: string): string => {
@@ -112,19 +110,36 @@ export function buildIndex(entries: readonly CatalogueEntry[], version: number):
     if (s === undefined) stems.set(w, (s = stem(w)));
     return s;
   };
+  // First pass: each field's terms (names kept as words until the catalogue's vocabulary,
+  // for splitting compounds, is known; the rest stemmed at once, so no second copy is held).
+  const vocabulary = new Set<string>();
+  const prose = new Set<string>();
+  const raw = entries.map((entry) => {
+    const name = words(toolPart(entry));
+    const server = entry.server === undefined ? [] : words(entry.server);
+    const summary = words(entry.summary);
+    const description = words(entry.description.slice(0, MAX_INDEXED_DESCRIPTION));
+    const schema = words(schemaText(entry.inputSchema));
+    for (const w of name) vocabulary.add(w);
+    for (const w of server) vocabulary.add(w);
+    for (const field of [summary, description, schema]) for (const w of field) prose.add(w);
+    return [name, server.map(stemOf), summary.map(stemOf), description.map(stemOf), schema.map(stemOf)] as const;
+  });
+  for (const w of prose) vocabulary.add(w);
+  const splitter = new CompoundSplitter(vocabulary, prose);
 
-  const docs: Fielded[] = raw.map(([name, server, summary, description]) => {
+  const docs: Fielded[] = raw.map(([name, server, summary, description, schema]) => {
     const nameTerms: string[] = [];
     for (const w of name) {
       nameTerms.push(stemOf(w));
       // The compound stays a term of its own ("sequentialthinking" still finds itself).
       for (const part of splitter.split(w) ?? []) nameTerms.push(stemOf(part));
     }
-    return { terms: [nameTerms, server.map(stemOf), summary.map(stemOf), description.map(stemOf)] };
+    return { terms: [nameTerms, server, summary, description, schema] };
   });
 
   const averages = FIELDS.map((_, f) => (docs.length ? docs.reduce((sum, d) => sum + d.terms[f]!.length, 0) / docs.length : 1) || 1);
-  const building = new Map<string, { docs: number[]; tfs: number[] }>();
+  const building = new PostingsBuilder();
   docs.forEach((d, doc) => {
     const tf = new Map<string, number>();
     FIELDS.forEach((field, f) => {
@@ -133,15 +148,9 @@ export function buildIndex(entries: readonly CatalogueEntry[], version: number):
       const norm = field.weight / (1 - field.b + (field.b * terms.length) / averages[f]!);
       for (const t of terms) tf.set(t, (tf.get(t) ?? 0) + norm);
     });
-    for (const [term, f] of tf) {
-      let list = building.get(term);
-      if (!list) building.set(term, (list = { docs: [], tfs: [] }));
-      list.docs.push(doc);
-      list.tfs.push(f);
-    }
+    for (const [term, f] of tf) building.add(doc, term, f);
   });
-  const postings = new Map<string, Postings>();
-  for (const [term, list] of building) postings.set(term, { docs: Uint32Array.from(list.docs), tfs: Float64Array.from(list.tfs) });
+  const postings = building.finish();
   const byName = new Map(entries.map((e, i) => [e.name, i]));
   const deprecated = new Map<number, Deprecation>();
   entries.forEach((e, i) => {
@@ -155,10 +164,23 @@ export function buildIndex(entries: readonly CatalogueEntry[], version: number):
   );
   byNameOrder.forEach((doc, i) => (nameOrder[doc] = i));
   const n = entries.length;
-  const scratch = { total: new Float64Array(n), exact: new Uint8Array(n), matched: new Uint8Array(n), best: new Float64Array(n) };
+  const servers = new Map<string | undefined, number>();
+  const serverOf = Uint32Array.from(entries, (e) => {
+    let id = servers.get(e.server);
+    if (id === undefined) servers.set(e.server, (id = servers.size));
+    return id;
+  });
+  const scratch = {
+    total: new Float64Array(n),
+    exact: new Uint8Array(n),
+    matched: new Uint8Array(n),
+    best: new Float64Array(n),
+    serverBest: new Float64Array(servers.size),
+    serverTotal: new Float64Array(servers.size),
+  };
   const core = Uint8Array.from(entries, (e) => Number(e.kind === 'core'));
-  const related = relatedTable((term) => postings.has(term));
-  return { version, entries, postings, core, destructive, nameOrder, byNameOrder, scratch, related, deprecated };
+  const related = relatedTable((term) => postings.ids.has(term));
+  return { version, entries, postings, core, destructive, nameOrder, byNameOrder, serverOf, scratch, related, deprecated };
 }
 
 const cache = new WeakMap<CatalogueApi, RankingIndex>();
@@ -213,19 +235,32 @@ export function rank(index: RankingIndex, query: string, candidates: readonly Ca
   const terms = [...new Set(queryWords.map(stem))];
   const n = index.entries.length;
   // Per-doc accumulators, reused across queries (ranking is synchronous) and cleared below.
-  const { total, exact, matched, best } = index.scratch;
+  const { total, exact, matched, best, serverBest, serverTotal } = index.scratch;
   const touched: number[] = [];
   const inConcept: number[] = [];
+  const servers: number[] = [];
   for (const term of terms) {
     for (const [form, weight] of forms(index, term)) {
-      const list = index.postings.get(form);
-      if (!list) continue;
-      const df = list.docs.length;
+      const id = index.postings.ids.get(form);
+      if (id === undefined) continue;
+      const { count, byteStart, gaps, weights } = index.postings;
+      const df = documentFrequency(index.postings, id);
       const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-      for (let i = 0; i < df; i++) {
-        const doc = list.docs[i]!;
-        const tf = list.tfs[i]!;
-        const s = weight * idf * ((tf * (K1 + 1)) / (tf + K1));
+      const scale = (weight * idf) / WEIGHT_SCALE;
+      let at = byteStart[id]!;
+      let doc = -1;
+      for (let p = count[id]!, end = count[id + 1]!; p < end; p++) {
+        // A variable-length gap from the previous document (ranking/postings.ts).
+        let gap = 0;
+        let shift = 0;
+        let byte: number;
+        do {
+          byte = gaps[at++]!;
+          gap += (byte & 0x7f) * 2 ** shift;
+          shift += 7;
+        } while (byte & 0x80);
+        doc += gap;
+        const s = scale * weights[p]!;
         if (best[doc] === 0) inConcept.push(doc);
         if (s > best[doc]!) best[doc] = s;
         if (weight === 1) exact[doc]!++;
@@ -237,7 +272,14 @@ export function rank(index: RankingIndex, query: string, candidates: readonly Ca
       if (total[doc] === 0) touched.push(doc);
       total[doc]! += verb * best[doc]!;
       matched[doc]!++;
+      const server = index.serverOf[doc]!;
+      if (serverBest[server] === 0 && serverTotal[server] === 0) servers.push(server);
+      if (verb * best[doc]! > serverBest[server]!) serverBest[server] = verb * best[doc]!;
       best[doc] = 0;
+    }
+    for (const server of servers) {
+      serverTotal[server]! += serverBest[server]!;
+      serverBest[server] = 0;
     }
     inConcept.length = 0;
   }
@@ -248,7 +290,7 @@ export function rank(index: RankingIndex, query: string, candidates: readonly Ca
   const destroying = terms.some((t) => forms(index, t).some(([f]) => DESTRUCTIVE.has(f)));
   const scoreOf = (doc: number): number => {
     // Lucene's coordination: a tool matching more of the request's words is the likelier one.
-    let score = total[doc]! * Math.pow(matched[doc]! / terms.length, COORD_POWER);
+    let score = total[doc]! * Math.pow(matched[doc]! / terms.length, COORD_POWER) + SERVER_EVIDENCE * serverTotal[index.serverOf[doc]!]!;
     if (!destroying && index.destructive[doc] === 1) score *= DESTRUCTIVE_WEIGHT;
     if (gateCore && index.core[doc] === 1) score = exact[doc]! >= strong ? score * CORE_WEIGHT : 0;
     const d = index.deprecated.get(doc);
@@ -269,6 +311,7 @@ export function rank(index: RankingIndex, query: string, candidates: readonly Ca
     const thousandths = keep ? Math.round(scoreOf(doc) * 1000) : 0;
     if (thousandths > 0) keys[kept++] = thousandths * span + (n - index.nameOrder[doc]!);
   }
+  for (const server of servers) serverTotal[server] = 0;
   for (const doc of touched) {
     total[doc] = 0;
     exact[doc] = 0;

@@ -7,8 +7,8 @@
  * the word itself and below the intent table; only words the catalogue actually holds are
  * ever scored, since an expansion without postings costs one failed map lookup.
  *
- * The text (about 16,000 lines, 0.55 MB) is read once, on the first index build, and kept in
- * stemmed form (every word stemmed, a line's repeats and the headword's own stem dropped);
+ * The text (about 16,000 lines, 0.55 MB) is read at each index build (off the request path)
+ * in stemmed form (every word stemmed, a line's repeats and the headword's own stem dropped);
  * each index build cuts it to the relatives its catalogue holds (relatedTable). Stemming its
  * 64,000 words cost 150-300 ms of CPU at every start, so the build stems it once
  * (scripts/build-prebuilt.js writes dist/plugins/meta-tools/ranking/related-stemmed.txt, headed
@@ -31,8 +31,15 @@ export const STEMMED_FILE = fileURLToPath(new URL('./related-stemmed.txt', impor
 /** The stemmer's own code: a stemmed copy made by another stemmer is stale. */
 const STEMMER_FILE = fileURLToPath(new URL('../stem.js', import.meta.url));
 
-/** The stemmed lines ("key relative relative..."), once read or made. */
-let stemmed: string | undefined;
+/**
+ * Whether the build's stemmed copy was found current: later index builds read it again
+ * without checking. The text itself is not kept between builds: each index keeps only the
+ * relatives its catalogue holds, and the 0.5 MB text held for the process's life was the
+ * largest single string of a running Switchboard's heap.
+ */
+let copyIsCurrent = false;
+/** Only without a current copy: the lines stemmed here, kept, since stemming them again costs 150-300 ms. */
+let stemmedHere: string | undefined;
 
 function readWords(): string {
   try {
@@ -89,9 +96,22 @@ export function stemmedCopy(file: string, words: string): string | undefined {
 }
 
 function stemmedLines(): string {
-  if (stemmed !== undefined) return stemmed;
+  if (stemmedHere !== undefined) return stemmedHere;
+  if (copyIsCurrent) {
+    try {
+      const copy = readFileSync(STEMMED_FILE, 'utf8');
+      return copy.slice(copy.indexOf('\n') + 1);
+    } catch {
+      copyIsCurrent = false; // removed since (a reinstall): check again below
+    }
+  }
   const words = readWords();
-  return (stemmed = stemmedCopy(STEMMED_FILE, words) ?? stemLines(words));
+  const copy = stemmedCopy(STEMMED_FILE, words);
+  if (copy !== undefined) {
+    copyIsCurrent = true;
+    return copy;
+  }
+  return (stemmedHere = stemLines(words));
 }
 
 /** Writes the build's stemmed copy (atomically); answers its path. */
