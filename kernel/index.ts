@@ -77,7 +77,7 @@ export {
   UNSUPPORTED_PROTOCOL_VERSION,
 } from './mcp/shared/modern-protocol.js';
 export type { RequestEnvelope } from './mcp/shared/modern-protocol.js';
-export type { TaskOrigin, TaskParams, TaskSurface, TaskWork } from './mcp/server/task-surface.js';
+export type { CancelOutcome, TaskCaller, TaskOrigin, TaskParams, TaskSurface, TaskWork } from './mcp/server/task-surface.js';
 export { PASSTHROUGH } from './mcp/shared/passthrough.js';
 export { logLevelPasses } from './mcp/shared/client-channel.js';
 export type { ClientChannel, LogMessage } from './mcp/shared/client-channel.js';

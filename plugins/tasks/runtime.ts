@@ -3,7 +3,9 @@
  * runs the call in the background with a cancellation of its own, keeps the record's status
  * as the work reports it (TaskCall), stores the final result and tells the caller's session
  * (notifications/tasks/status). tasks/cancel ends the task `cancelled` and fires the call's
- * cancellation, here or, through the broadcast, on the replica running it.
+ * cancellation, here or, through the broadcast, on the replica running it. A 2026-07-28
+ * caller's task (the tasks extension: `startFor`) is the same record in the same store, owned
+ * by the caller rather than a session, with no session to tell and no way back to ask on.
  */
 import { randomUUID } from 'node:crypto';
 import type { CallToolResult, CreateTaskResult } from '@modelcontextprotocol/sdk/types.js';
@@ -19,7 +21,9 @@ import {
   type Logger,
   type Session,
   type SessionsApi,
+  type CancelOutcome,
   type TaskCall,
+  type TaskCaller,
   type TaskChange,
   type TaskOrigin,
   type TaskParams,
@@ -29,8 +33,8 @@ import {
   type TaskWork,
   type TerminalTaskStatus,
 } from '../../kernel/index.js';
-import { OwnerTaskStore, SessionMessageQueue, taskOf } from './session-tasks.js';
-import { TaskChannel } from './task-channel.js';
+import { boundedId, OwnerTaskStore, SessionMessageQueue, taskOf } from './session-tasks.js';
+import { DETACHED, TaskChannel } from './task-channel.js';
 
 /** How often a caller is told to poll; the SDK's tasks/result re-reads the task at this pace too. */
 export const POLL_INTERVAL_MS = 500;
@@ -47,9 +51,18 @@ export function ownerOf(session: { id: string; identity?: Identity }): string {
   return session.identity ? `person:${session.identity.subject}` : `session:${session.id}`;
 }
 
+/**
+ * Whose a 2026-07-28 caller's task is: the signed-in person's (the owner their sessions' tasks
+ * have too), else the client's address (as trusted proxies report it): there is no session.
+ */
+export function ownerOfCaller(caller: TaskCaller): string {
+  return caller.identity ? `person:${caller.identity.subject}` : `address:${caller.clientAddress ?? 'unknown'}`;
+}
+
 interface Running {
   cancellation: Cancellation;
-  session: Session;
+  /** The session that created the task; none for a 2026-07-28 caller's. */
+  session?: Session;
   /** Status changes and the final write, in the order the work made them. */
   writes: SerialQueue;
 }
@@ -99,13 +112,39 @@ export class TaskRuntime implements TaskSurface {
   }
 
   async start(session: Session, params: TaskParams, origin: TaskOrigin, run: (work: TaskWork) => Promise<CallToolResult>): Promise<CreateTaskResult> {
+    const record = await this.create(ownerOf(session), params, origin);
+    this.launch(record, session, (task) => new TaskChannel(session, task), run);
+    return { task: taskOf(record) };
+  }
+
+  async startFor(caller: TaskCaller, params: TaskParams, origin: TaskOrigin, run: (work: TaskWork) => Promise<CallToolResult>): Promise<TaskRecord> {
+    const record = await this.create(ownerOfCaller(caller), params, origin);
+    this.launch(record, undefined, () => DETACHED, run);
+    return record;
+  }
+
+  find(taskId: string, caller: TaskCaller): Promise<TaskRecord | undefined> {
+    return this.store.get(boundedId(taskId), ownerOfCaller(caller));
+  }
+
+  /** The extension's tasks/cancel: the same as tasks/cancel's, but an ended task is an ack too (cancel is idempotent there). */
+  async cancelFor(taskId: string, caller: TaskCaller): Promise<CancelOutcome> {
+    const owner = ownerOfCaller(caller);
+    const r = await this.store.get(boundedId(taskId), owner);
+    if (!r) return 'unknown';
+    if (isTerminalStatus(r.status)) return 'ended';
+    return (await this.end(taskId)) ? 'cancelled' : 'ended';
+  }
+
+  /** Stores the new task (ttl capped, the owner's limit checked): once this resolves, any replica finds it. */
+  private async create(owner: string, params: TaskParams, origin: TaskOrigin): Promise<TaskRecord> {
     const { maxTtlMs, maxPerOwner } = this.limits();
     const ttl = Math.min(params.ttl ?? maxTtlMs, maxTtlMs);
     const now = Date.now();
     const at = new Date(now).toISOString();
     const record: TaskRecord = {
       taskId: randomUUID(),
-      owner: ownerOf(session),
+      owner,
       status: 'working',
       createdAt: at,
       lastUpdatedAt: at,
@@ -117,14 +156,22 @@ export class TaskRuntime implements TaskSurface {
       kind: origin.workflow ? 'workflow' : 'call',
     };
     await this.store.create(record, maxPerOwner);
+    return record;
+  }
+
+  private launch(
+    record: TaskRecord,
+    session: Session | undefined,
+    channel: (task: TaskCall) => TaskWork['client'],
+    run: (work: TaskWork) => Promise<CallToolResult>,
+  ): void {
     const id = record.taskId;
-    const entry: Running = { cancellation: new Cancellation(), session, writes: new SerialQueue() };
+    const entry: Running = { cancellation: new Cancellation(), ...(session ? { session } : {}), writes: new SerialQueue() };
     this.running.set(id, entry);
-    const task = new RunningTask(id, ttl, (change) => void this.change(entry, id, change));
-    const work: TaskWork = { task, cancellation: entry.cancellation, client: new TaskChannel(session, task) };
+    const task = new RunningTask(id, record.ttl, (change) => void this.change(entry, id, change));
+    const work: TaskWork = { task, cancellation: entry.cancellation, client: channel(task) };
     // After the CreateTaskResult is on its way: nothing the work sends may precede it.
     setImmediate(() => void this.execute(entry, id, work, run));
-    return { task: taskOf(record) };
   }
 
   /** tasks/cancel (through the SDK): the task ends `cancelled` at once and the call is cancelled where it runs. */
@@ -132,11 +179,17 @@ export class TaskRuntime implements TaskSurface {
     const r = await this.store.get(taskId, owner);
     if (!r) throw new McpError(ErrorCode.InvalidParams, `Task not found: ${taskId}`);
     if (isTerminalStatus(r.status)) throw new McpError(ErrorCode.InvalidParams, `Cannot cancel task in terminal status: ${r.status}`);
+    await this.end(taskId);
+  }
+
+  /** Ends a running task `cancelled` and fires its call's cancellation here or on its replica; false when it ended first. */
+  private async end(taskId: string): Promise<boolean> {
     const cancelled = errorResult(new SwitchboardError('CANCELLED', `task ${taskId} was cancelled by the client`));
     const done = await this.store.finish(taskId, 'cancelled', cancelled, 'Cancelled by the client');
     if (this.running.has(taskId)) this.abortHere(taskId);
     else if (this.broadcast) await this.broadcast.publish(CANCEL_TOPIC, taskId);
     if (done) this.notify(this.running.get(taskId)?.session, done);
+    return done !== undefined;
   }
 
   /** Ends tasks a previous run left unfinished (file mode): `finish` decides how each ends. */

@@ -18,7 +18,7 @@ import { TASK_PAGE_SIZE } from '../../lib/tasks/task-page.js';
 export const MAX_TASK_ID_LENGTH = 128;
 
 /** `taskId` when it could be one of ours; otherwise -32602 naming its length, never its text. */
-function boundedId(taskId: string): string {
+export function boundedId(taskId: string): string {
   if (taskId.length > MAX_TASK_ID_LENGTH)
     throw new McpError(
       ErrorCode.InvalidParams,

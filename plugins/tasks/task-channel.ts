@@ -5,7 +5,7 @@
  * the SDK queues them for the session's tasks/result, which delivers them on its own stream
  * and routes the answer back here. While a request waits, the task is `input_required`.
  */
-import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, type ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { logLevelPasses, PASSTHROUGH, type ClientChannel, type LogMessage, type Session, type TaskCall } from '../../kernel/index.js';
 
 export class TaskChannel implements ClientChannel {
@@ -43,3 +43,22 @@ export class TaskChannel implements ClientChannel {
       .catch(() => undefined);
   }
 }
+
+/**
+ * The way back for a 2026-07-28 caller's task (the tasks extension): none. The caller was
+ * answered with the task and polls; it declared nothing to be asked with here, so an
+ * upstream's question is refused to the upstream by name, and log lines are dropped (the
+ * extension sends no notifications/message for tasks).
+ */
+export const DETACHED: ClientChannel = {
+  capabilities: () => ({}),
+  request: (method) =>
+    Promise.reject(
+      new McpError(
+        ErrorCode.InvalidRequest,
+        `'${method}' cannot reach a 2026-07-28 client from a task: Switchboard does not ask through tasks/get inputRequests`,
+      ),
+    ),
+  log: async () => undefined,
+  notify: async () => undefined,
+};

@@ -44,7 +44,7 @@ import type { Owner } from '../../contracts/sign-in.js';
 import type { RequestEnvelope } from '../shared/modern-protocol.js';
 import { NEUTRAL_WORDING, type EndpointWording } from './wording.js';
 import { SHARED_SCHEMA_VALIDATOR } from './schema-validator.js';
-import type { TaskParams, TaskSurface } from './task-surface.js';
+import type { TaskOrigin, TaskParams, TaskSurface } from './task-surface.js';
 
 /** A request schema (the SDK's zod objects) and how a plugin answers it for a session. */
 type RequestSchema = Parameters<Server['setRequestHandler']>[0];
@@ -192,6 +192,9 @@ export class Endpoint {
         callMetaTool: (name, args, call) => this.runMetaTool(this.metaToolNamed(name, args), name, args, call),
         handlers: () => this.handlers,
         protocolError,
+        tasks: () => this.tasks,
+        taskSupport: (name) => this.metaTools.get(name)?.def.execution?.taskSupport ?? 'forbidden',
+        taskOrigin: (name, args) => this.taskOrigin(name, args),
       },
       new Server(SERVER_INFO, { capabilities: {}, jsonSchemaValidator: SHARED_SCHEMA_VALIDATOR }),
     ));
@@ -402,8 +405,7 @@ export class Endpoint {
     const support = meta.def.execution?.taskSupport ?? 'forbidden';
     if (support === 'forbidden') throw new McpError(ErrorCode.MethodNotFound, `Tool '${name}' cannot run as a task (its execution.taskSupport is 'forbidden')`);
     const rawArgs = args as Record<string, unknown> | undefined;
-    const tool = typeof rawArgs?.name === 'string' ? rawArgs.name : undefined;
-    const origin = { metaTool: name, ...(tool !== undefined ? { tool } : {}), workflow: tool !== undefined && this.catalogue.get(tool)?.kind === 'workflow' };
+    const origin = this.taskOrigin(name, rawArgs);
     try {
       const progressToken = extra._meta?.progressToken;
       return await tasks.start(session, task, origin, async (work) => {
@@ -425,6 +427,12 @@ export class Endpoint {
       if (err instanceof McpError) throw err;
       throw new McpError(ErrorCode.InvalidParams, (err as Error).message, err instanceof SwitchboardError ? { code: err.code, ...err.details } : undefined);
     }
+  }
+
+  /** What a task of meta-tool `name` runs, for its record: call_tool's tool, and whether that is a workflow (its run). */
+  private taskOrigin(name: string, rawArgs: Record<string, unknown> | undefined): TaskOrigin {
+    const tool = typeof rawArgs?.name === 'string' ? rawArgs.name : undefined;
+    return { metaTool: name, ...(tool !== undefined ? { tool } : {}), workflow: tool !== undefined && this.catalogue.get(tool)?.kind === 'workflow' };
   }
 
   /** Not async: the plain call path keeps one async frame (runMetaTool); a refusal thrown here becomes the rejection in handleCall. */

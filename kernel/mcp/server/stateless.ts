@@ -19,6 +19,7 @@ import { SERVER_INFO } from '../shared/implementation.js';
 import { ALL_PROTOCOL_VERSIONS, SERVER_INFO_META_KEY, type RequestEnvelope } from '../shared/modern-protocol.js';
 import type { ProtocolHandler } from './endpoint.js';
 import { InputRounds, type RoundChannel } from './input-rounds.js';
+import { ModernTasks, type ModernTaskHost } from './modern-tasks.js';
 
 import { StatelessChannel } from './stateless-channel.js';
 
@@ -57,7 +58,7 @@ export interface StatelessAnswer {
 }
 
 /** What the endpoint lends the stateless server: its meta-tools, handlers and announced capabilities. */
-export interface StatelessHost {
+export interface StatelessHost extends ModernTaskHost {
   readonly hooks: KernelHooks;
   capabilities(): ServerCapabilities;
   /** Whether a plugin watches resources for subscriptions/listen (then `resources.subscribe` is announced). */
@@ -83,6 +84,8 @@ export class StatelessServer {
   private readonly callerSlots = new Map<string, Map<symbol, unknown>>();
   /** Calls waiting for their client's input (multi round-trip, input-rounds.ts). */
   private readonly rounds = new InputRounds();
+  /** The tasks extension (modern-tasks.ts). */
+  private readonly tasks: ModernTasks;
   private modernTools: { from: readonly Tool[]; tools: Tool[] } | undefined;
   private byMethod: { from: number; handlers: Map<string, ReturnType<StatelessHost['handlers']>[number]> } | undefined;
 
@@ -90,7 +93,9 @@ export class StatelessServer {
     private readonly host: StatelessHost,
     /** A never-connected SDK Server standing in for `Session.server`: nothing reaches a stateless client through it. */
     private readonly detached: Server,
-  ) {}
+  ) {
+    this.tasks = new ModernTasks(host);
+  }
 
   async serve(
     request: StatelessRequest,
@@ -105,7 +110,18 @@ export class StatelessServer {
       let result: Record<string, unknown>;
       if (method === 'server/discover') result = this.discover(caller);
       else if (method === 'tools/list') result = { tools: this.tools(), ttlMs: CACHE_TTL_MS.metaTools, cacheScope: caller.identity ? 'private' : 'public' };
-      else if (method === 'tools/call') {
+      else if (method === 'tools/call' && this.tasks.runsAsTask(params, envelope)) {
+        const task = await this.tasks.start(params, taskCaller(caller), (work) => {
+          // Answered with the task: the call has no response stream, only the task's cancellation and its (mute) way back.
+          const call = this.context(request, envelope, caller, () => undefined, work.cancellation);
+          delete call.progress;
+          call.client = work.client;
+          call.task = work.task;
+          return this.callTool(params, call);
+        });
+        const answer = { ...task, resultType: 'task', _meta: { [SERVER_INFO_META_KEY]: { name: SERVER_INFO.name, version: SERVER_INFO.version } } };
+        return { status: 200, message: { jsonrpc: '2.0', id, result: answer } };
+      } else if (method === 'tools/call') {
         const caps = envelope.clientCapabilities;
         // A client that can be asked nothing is served as before: no round, nothing parked.
         if (!caps.sampling && !caps.elicitation && !caps.roots)
@@ -130,6 +146,10 @@ export class StatelessServer {
           }
           result = outcome.result;
         }
+      } else if (method.startsWith('tasks/')) {
+        const served = await this.tasks.serve(method, params, envelope, taskCaller(caller));
+        if (!served) return { status: 404, message: { jsonrpc: '2.0', id, error: { code: ErrorCode.MethodNotFound, message: notServed(method) } } };
+        result = served;
       } else {
         const h = REMOVED_IN_MODERN.has(method) ? undefined : this.handler(method);
         if (!h) return { status: 404, message: { jsonrpc: '2.0', id, error: { code: ErrorCode.MethodNotFound, message: notServed(method) } } };
@@ -166,9 +186,11 @@ export class StatelessServer {
 
   private discover(caller: StatelessCaller): Record<string, unknown> {
     const instructions = this.host.instructions();
+    const extensions = this.tasks.extensions();
+    const capabilities = modernCapabilities(this.host.capabilities(), this.host.watchesResources());
     return {
       supportedVersions: [...ALL_PROTOCOL_VERSIONS],
-      capabilities: modernCapabilities(this.host.capabilities(), this.host.watchesResources()),
+      capabilities: extensions ? { ...capabilities, extensions } : capabilities,
       ...(instructions ? { instructions } : {}),
       ttlMs: CACHE_TTL_MS.discover,
       cacheScope: caller.identity ? 'private' : 'public',
@@ -178,8 +200,8 @@ export class StatelessServer {
 
   /**
    * The meta-tools sorted by name (deterministic whatever the plugin order), without
-   * `execution`: tasks are the `io.modelcontextprotocol/tasks` extension in 2026-07-28, not
-   * served to modern clients yet. Worked out once per list the endpoint holds.
+   * `execution`: 2026-07-28 removed it from Tool (the tasks extension leaves the choice of a
+   * task to the server, per request). Worked out once per list the endpoint holds.
    */
   private tools(): Tool[] {
     const from = this.host.tools();
@@ -280,9 +302,9 @@ export class StatelessServer {
 }
 
 /**
- * What a modern client is told the endpoint does: no `tasks` (an extension now, not served
- * to modern clients yet); `listChanged` as for legacy sessions (served on
- * subscriptions/listen, listens.ts); `subscribe` only when `watchesResources` (a plugin
+ * What a modern client is told the endpoint does: no `tasks` (the extension is announced
+ * under `extensions` instead, modern-tasks.ts); `listChanged` as for legacy sessions (served
+ * on subscriptions/listen, listens.ts); `subscribe` only when `watchesResources` (a plugin
  * watches resources for listens).
  */
 export function modernCapabilities(legacy: ServerCapabilities, watchesResources: boolean): ServerCapabilities {
@@ -293,6 +315,12 @@ export function modernCapabilities(legacy: ServerCapabilities, watchesResources:
     caps.resources = resources;
   }
   return caps;
+}
+
+/** Whose the caller's tasks are: the person, else the client's address (modern-tasks.ts). */
+function taskCaller(caller: StatelessCaller): { identity?: Identity; clientAddress?: string } {
+  const address = caller.clientAddress ?? caller.peer;
+  return { ...(caller.identity ? { identity: caller.identity } : {}), ...(address ? { clientAddress: address } : {}) };
 }
 
 function notServed(method: string): string {

@@ -107,9 +107,13 @@ export function decodeHeaderValue(raw: string): string | undefined {
 }
 
 /** The body member a method's `Mcp-Name` header mirrors, for the methods that have one. */
-export function mcpNameSource(method: string, params: unknown): { field: 'name' | 'uri'; value: unknown } | undefined {
+export function mcpNameSource(method: string, params: unknown): { field: 'name' | 'uri' | 'taskId'; value: unknown } | undefined {
   const p = isObject(params) ? params : {};
   if (method === 'tools/call' || method === 'prompts/get') return { field: 'name', value: p.name };
   if (method === 'resources/read') return { field: 'uri', value: p.uri };
+  // The tasks extension (SEP-2663, Streamable HTTP binding): Mcp-Name mirrors the task id, so a balancer may route by it.
+  // A taskId that is no string has no header to mirror: the params check answers it (-32602).
+  if ((method === 'tasks/get' || method === 'tasks/update' || method === 'tasks/cancel') && typeof p.taskId === 'string')
+    return { field: 'taskId', value: p.taskId };
   return undefined;
 }
