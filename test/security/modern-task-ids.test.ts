@@ -77,6 +77,32 @@ describe("security: a 2026-07-28 caller cannot reach another caller's task", fun
     }
   });
 
+  it('a routing header that names another task than the body (Mcp-Name, which a balancer may route by) is refused with -32020', async () => {
+    const mine = (await mallory.callTool('x_tasks_slow', { ms: 100 })).result as Task;
+    const envelope = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } },
+    };
+    const post = (name: string | undefined) =>
+      fetch(sb.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2026-07-28',
+          'mcp-method': 'tasks/get',
+          ...(name !== undefined ? { 'mcp-name': name } : {}),
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tasks/get', params: { taskId: mine.taskId, _meta: envelope } }),
+      });
+    for (const name of ['5f0c3f5e-9a8b-4c7d-8e6f-1a2b3c4d5e6f', undefined]) {
+      const res = await post(name);
+      expect(res.status, String(name)).to.equal(400);
+      expect(((await res.json()) as Rpc).error!.code, String(name)).to.equal(-32020);
+    }
+    expect((await post(mine.taskId)).status).to.equal(200);
+  });
+
   it('malformed params: a taskId that is no string, and inputResponses that is no object, are -32602 naming the member', async () => {
     for (const taskId of [42, null, { $gt: '' }, ['a']]) {
       const e = refusal(await mallory.request('tasks/get', { taskId }));
