@@ -244,49 +244,68 @@ describe('toolsets: presets and X-Service-Toolset, enforced on execution', () =>
   });
 });
 
-describe('toolsets: invalid presets stop startup, naming the preset', () => {
-  const cases: [string, string, RegExp][] = [
+describe('toolsets: invalid presets stop startup, naming the preset', function () {
+  // Each case is a preset of its own in one config.yaml: startup and check report every broken
+  // preset, one line each, so one `serve` and one `check` (about 2 CPU-s each) answer all seven
+  // cases instead of fourteen processes. Each case still fails alone when its refusal goes:
+  // its own line, naming its preset, must be there. `line` is the case's line in its snippet.
+  this.timeout(60_000);
+  const cases: [string, string, RegExp | ((line: number) => RegExp), number?][] = [
     [
       'a built-in is redefined',
-      'toolsetPresets:\n  read-only:\n    include:\n      - server: a\n',
-      /config\.yaml:2:\d+: toolsetPresets\.read-only: preset 'read-only': 'read-only' is a built-in preset and cannot be redefined/,
+      '  read-only:\n    include:\n      - server: a\n',
+      (line) =>
+        new RegExp(`config\\.yaml:${line}:\\d+: toolsetPresets\\.read-only: preset 'read-only': 'read-only' is a built-in preset and cannot be redefined`),
+      1,
     ],
     [
       'a rule has no key',
-      'toolsetPresets:\n  empty-rule:\n    include:\n      - {}\n',
+      '  empty-rule:\n    include:\n      - {}\n',
       /toolsetPresets\.empty-rule\.include\.0: preset 'empty-rule': a rule must set exactly one key; it sets none/,
     ],
     [
       'a rule has two keys',
-      'toolsetPresets:\n  greedy:\n    include:\n      - server: a\n        tool: b\n',
+      '  greedy:\n    include:\n      - server: a\n        tool: b\n',
       /preset 'greedy': a rule must set exactly one key; it sets tool, server/,
     ],
     [
       'a pattern is invalid',
-      'toolsetPresets:\n  broken:\n    include:\n      - pattern: "x_[ab"\n',
-      /config\.yaml:4:\d+: toolsetPresets\.broken\.include\.0\.pattern: preset 'broken': unclosed '\['/,
+      '  broken:\n    include:\n      - pattern: "x_[ab"\n',
+      (line) => new RegExp(`config\\.yaml:${line}:\\d+: toolsetPresets\\.broken\\.include\\.0\\.pattern: preset 'broken': unclosed '\\['`),
+      3,
     ],
-    ['an unknown preset is composed', 'toolsetPresets:\n  team:\n    include:\n      - preset: ghost\n', /preset 'team': composes unknown preset 'ghost'/],
-    [
-      'composition cycles',
-      'toolsetPresets:\n  a:\n    include:\n      - preset: b\n  b:\n    include:\n      - preset: a\n',
-      /preset 'a': composition cycle: a -> b -> a/,
-    ],
+    ['an unknown preset is composed', '  team:\n    include:\n      - preset: ghost\n', /preset 'team': composes unknown preset 'ghost'/],
+    ['composition cycles', '  a:\n    include:\n      - preset: b\n  b:\n    include:\n      - preset: a\n', /preset 'a': composition cycle: a -> b -> a/],
     [
       'a preset is composed in exclude',
-      'toolsetPresets:\n  x:\n    exclude:\n      - preset: read-only\n',
+      '  x:\n    exclude:\n      - preset: read-only\n',
       /preset 'x': composition \(preset\) is allowed in include rules only/,
     ],
   ];
-  for (const [what, yaml, expected] of cases) {
-    it(`when ${what}`, async () => {
-      const dir = await makeConfigDir({ 'config.yaml': yaml });
-      const serve = spawnSync(process.execPath, [CLI, 'serve', '--config-path', dir, '--port', '0'], { encoding: 'utf8', timeout: 20_000 });
-      expect(serve.status).to.equal(1);
-      expect(serve.stderr).to.match(expected);
-      const check = spawnSync(process.execPath, [CLI, 'check', '--config-path', dir], { encoding: 'utf8', timeout: 20_000 });
-      expect(check.status).to.equal(1);
-      expect(check.stderr).to.match(expected);
-    });
+  // config.yaml's line of each case's first line (line 1 is `toolsetPresets:`).
+  const firstLines: number[] = [];
+  let yaml = 'toolsetPresets:\n';
+  for (const [, snippet] of cases) {
+    firstLines.push(yaml.split('\n').length);
+    yaml += snippet;
   }
+  let serve: { status: number | null; stderr: string };
+  let check: { status: number | null; stderr: string };
+  before(async () => {
+    const dir = await makeConfigDir({ 'config.yaml': yaml });
+    serve = spawnSync(process.execPath, [CLI, 'serve', '--config-path', dir, '--port', '0'], { encoding: 'utf8', timeout: 20_000 });
+    check = spawnSync(process.execPath, [CLI, 'check', '--config-path', dir], { encoding: 'utf8', timeout: 20_000 });
+  });
+  it('serve and check both exit 1', () => {
+    expect(serve.status, serve.stderr).to.equal(1);
+    expect(serve.stderr).to.not.include('listening');
+    expect(check.status, check.stderr).to.equal(1);
+  });
+  cases.forEach(([what, , expected, line], i) => {
+    it(`when ${what}`, () => {
+      const re = typeof expected === 'function' ? expected(firstLines[i]! + line! - 1) : expected;
+      expect(serve.stderr).to.match(re);
+      expect(check.stderr).to.match(re);
+    });
+  });
 });
