@@ -16,8 +16,14 @@ import { callTool, CLI, connectHttp, errorCode, eventually, makeConfigDir, meta,
 
 type Obj = Record<string, unknown>;
 
+/**
+ * How long one `serve` or `check` may take: seven run at once in places, and on a loaded two-core
+ * machine (the suite beside other work) each took over 20 s of wall time and was killed.
+ */
+const PROCESS_MS = 90_000;
+
 function run(...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 20_000 });
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: PROCESS_MS });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -26,7 +32,7 @@ function check(config: string): Promise<{ status: number | null; stdout: string;
   return makeConfigDir({ 'config.yaml': config }).then(
     (dir) =>
       new Promise((resolve) => {
-        execFile(process.execPath, [CLI, 'check', '--config-path', dir], { encoding: 'utf8', timeout: 20_000 }, (err, stdout, stderr) => {
+        execFile(process.execPath, [CLI, 'check', '--config-path', dir], { encoding: 'utf8', timeout: PROCESS_MS }, (err, stdout, stderr) => {
           resolve({ status: err ? (typeof err.code === 'number' ? err.code : null) : 0, stdout, stderr });
         });
       }),
@@ -55,7 +61,7 @@ const REFUSAL =
 
 describe('network exposure: without OAuth protection the MCP endpoint stays on loopback', function () {
   // Every case runs `switchboard serve` or `check` as a process, several at once in places.
-  this.timeout(60_000);
+  this.timeout(3 * PROCESS_MS);
   describe('refused at startup and by switchboard check', () => {
     it('host 0.0.0.0 in config.yaml: serve exits non-zero and check refuses, with one line naming the setting and its line', async () => {
       const dir = await makeConfigDir({ 'config.yaml': '# shared with the team\naggregator:\n  host: 0.0.0.0\n' });
@@ -149,14 +155,8 @@ describe('network exposure: without OAuth protection the MCP endpoint stays on l
       }
     });
 
-    it('passes switchboard check, and loopback binds never warn', async () => {
+    it('passes switchboard check', async () => {
       expect(run('check', '--config-path', sb!.configDir).status).to.equal(0);
-      const local = await startSwitchboard({ 'config.yaml': 'aggregator:\n  host: 127.0.0.1\n' });
-      try {
-        expect(local.logs()).to.not.include('HAS NO AUTHENTICATION');
-      } finally {
-        await local.stop();
-      }
     });
   });
 
@@ -172,6 +172,12 @@ describe('network exposure: without OAuth protection the MCP endpoint stays on l
     after(async () => {
       await client?.close();
       await sb?.stop();
+    });
+
+    // The Switchboard these tests share binds loopback: it is the one that shows it (no second start for it).
+    it('a loopback bind never warns', () => {
+      expect(sb.logs()).to.match(/listening on http:\/\/127\.0\.0\.1:\d+\/mcp/);
+      expect(sb.logs()).to.not.include('HAS NO AUTHENTICATION');
     });
 
     it('core_config_update_aggregator refuses Host 0.0.0.0 with VALIDATION_FAILED naming the setting, and changes nothing', async () => {
