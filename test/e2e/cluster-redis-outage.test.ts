@@ -17,14 +17,21 @@ interface Load {
   stop(): Promise<void>;
 }
 
-/** Calls `tool` over and over on `client` until stopped, counting outcomes by error code ('ok' for success). */
+/**
+ * Calls `tool` over and over on `client` until stopped, counting outcomes by error code ('ok' for
+ * success): at most one call per PACE_MS (a call always near in flight, up to 100 a second), since
+ * the load lasts as long as the outage takes and, unpaced, only burns CPU.
+ */
+const PACE_MS = 10;
 function load(client: Client, tool: string): Load {
   const outcomes = new Map<string, number>();
   let running = true;
   const loop = (async () => {
     while (running) {
+      const paced = new Promise((resolve) => setTimeout(resolve, PACE_MS));
       const code = errorCode(await callTool(client, tool)) ?? 'ok';
       outcomes.set(code, (outcomes.get(code) ?? 0) + 1);
+      await paced;
     }
   })();
   return {

@@ -101,15 +101,20 @@ describe('cluster mode: Redis restarted without its data under live sessions (re
   it('sessions, a task and a running workflow are written back from the replicas; a session deleted afterwards is gone everywhere', async () => {
     for (let i = 0; i < 4; i++) clients.push(await balanced(lb.url));
     // Each session calls in a loop through the balancer: its requests go round the three replicas.
+    // At most one call per PACE_MS a session (up to 400 a second together, one always near in
+    // flight): the load lasts a set time past the restart, and unpaced it only burns CPU.
     let stopping = false;
+    const PACE_MS = 10;
     const loop = async (c: Balanced): Promise<void> => {
       while (!stopping) {
+        const paced = new Promise((resolve) => setTimeout(resolve, PACE_MS));
         const r = await callTool(c.client, 'x_tools_ping').catch((err: unknown) => ({
           isError: true,
           content: [{ type: 'text' as const, text: String(err) }],
         }));
         c.calls++;
         if (r.isError || !text(r).includes('pong')) c.failures.push(text(r));
+        await paced;
       }
     };
     const loops = clients.map(loop);
