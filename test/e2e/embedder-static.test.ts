@@ -2,17 +2,19 @@
  * Semantic ranking with the embedder-static plugin and a real model: fastText vectors trained
  * at setup on WordNet (test/support/fasttext-model.ts), real upstreams (the search development
  * set's replayed catalogues of memory, filesystem, everything, time, sequential-thinking and
- * github, as their npm packages ship them), and the SDK client. A paraphrase that shares no
+ * github, as their npm packages ship them, served over HTTP by one process for all three
+ * Switchboard starts), and the SDK client. A paraphrase that shares no
  * useful word with the tool it means is found with hybrid ranking, where the same Switchboard
  * without an embedder does not find it.
  */
+import type { ChildProcess } from 'node:child_process';
 import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { connectHttp, eventually, makeConfigDir, meta, startSwitchboard, type Running } from '../support/harness.js';
 import { fasttextModel } from '../support/fasttext-model.js';
-import { PARAPHRASES, replayServers } from '../support/embedder-fixtures.js';
+import { PARAPHRASES, replayRemotes } from '../support/embedder-fixtures.js';
 
 interface Found {
   tools: { name: string; score?: number }[];
@@ -26,6 +28,8 @@ describe('embedder-static: hybrid ranking with fastText vectors trained on WordN
   let lexical: Running;
   let hc: Client;
   let lc: Client;
+  /** The replayed upstreams, one process over HTTP for both Switchboards and the restart. */
+  let replay: ChildProcess | undefined;
 
   const top = async (client: Client, query: string, limit = 5): Promise<Found> => meta<Found>(client, 'filter_tools', { query, limit, offset: 0 });
 
@@ -35,7 +39,9 @@ describe('embedder-static: hybrid ranking with fastText vectors trained on WordN
       console.log(`      note: ${model.skipped}; the embedder tests are skipped`);
       this.skip();
     }
-    const files = replayServers();
+    const remotes = await replayRemotes();
+    replay = remotes.proc;
+    const files = remotes.files;
     // Kept across the restart below; removed in after().
     hybridDir = await makeConfigDir({ ...files, 'config.yaml': `embedder:\n  staticVectors:\n    file: ${JSON.stringify(model.file)}\n` });
     [hybrid, lexical] = await Promise.all([
@@ -66,6 +72,11 @@ describe('embedder-static: hybrid ranking with fastText vectors trained on WordN
     await hybrid?.stop();
     await lexical?.stop();
     if (hybridDir) await rm(hybridDir, { recursive: true, force: true });
+    if (replay && replay.exitCode === null) {
+      const exited = new Promise((resolve) => replay!.once('exit', resolve));
+      replay.kill();
+      await exited;
+    }
   });
 
   for (const p of PARAPHRASES) {

@@ -3,8 +3,9 @@
  * catalogues of the servers a new user starts with) and the paraphrases that lexical ranking
  * misses and a real model finds.
  */
+import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { ROOT, stdioServer, type Files } from './harness.js';
+import { freePort, ROOT, startNode, stdioServer, type Files } from './harness.js';
 
 const REPLAY = join(ROOT, 'dist/bench/devset/replay-server.js');
 export const SERVERS = ['memory', 'filesystem', 'everything', 'time', 'thinking', 'github'];
@@ -13,6 +14,20 @@ export function replayServers(): Files {
   const files: Files = {};
   for (const s of SERVERS) files[`mcpservers/${s}.yaml`] = stdioServer(s, REPLAY, [join(ROOT, 'bench/devset/catalog', `${s}.json`)]);
   return files;
+}
+
+/**
+ * The same upstreams served over streamable HTTP by one process (test/fixtures/replay-http.ts),
+ * for tests whose Switchboards (several, or one restarted) would each spawn all six: the
+ * definitions to write, and the process to kill when done.
+ */
+export async function replayRemotes(): Promise<{ files: Files; proc: ChildProcess }> {
+  const catalogues = SERVERS.map((s) => join(ROOT, 'bench/devset/catalog', `${s}.json`));
+  const port = await freePort();
+  const proc = await startNode([join(ROOT, 'dist/test/fixtures/replay-http.js'), String(port), ...catalogues], {}, /listening \d+/);
+  const files: Files = {};
+  for (const s of SERVERS) files[`mcpservers/${s}.yaml`] = `name: ${s}\ntype: streamable-http\nurl: http://127.0.0.1:${port}/mcp/${s}\n`;
+  return { files, proc };
 }
 
 /**
