@@ -20,7 +20,12 @@ import {
 } from '../../kernel/mcp/shared/sdk-internals.js';
 import { packageRoot } from '../../kernel/paths.js';
 
-const versionOf = (pkg: string) => (JSON.parse(readFileSync(join(packageRoot(), `node_modules/${pkg}/package.json`), 'utf8')) as { version: string }).version;
+const readText = (path: string): string => readFileSync(join(packageRoot(), path), 'utf8');
+/** The version package-lock.json pins (what `npm ci` installs). */
+const lockedOf = (pkg: string) =>
+  (JSON.parse(readText('package-lock.json')) as { packages: Record<string, { version?: string } | undefined> }).packages[`node_modules/${pkg}`]?.version;
+/** The version installed in node_modules. */
+const versionOf = (pkg: string) => (JSON.parse(readText(`node_modules/${pkg}/package.json`)) as { version: string }).version;
 const installed = versionOf('@modelcontextprotocol/sdk');
 
 /** A protocol's private member as the SDK holds it: 'function', 'Map', 'number' or what else it is. */
@@ -44,6 +49,22 @@ async function connectedPair(): Promise<{ server: Server; client: Client; sent: 
 }
 
 describe('kernel/mcp/shared/sdk-internals.ts: the MCP SDK private members Switchboard relies on', () => {
+  it('are pinned to the exact versions of both SDKs in package-lock.json (v1 for legacy, v2 client for modern), and those are installed', () => {
+    const locked = { v1: lockedOf('@modelcontextprotocol/sdk'), v2: lockedOf('@modelcontextprotocol/client'), v2core: lockedOf('@modelcontextprotocol/core') };
+    expect(
+      locked,
+      'package-lock.json moved an MCP SDK: re-check kernel/mcp/shared/sdk-internals.ts (and modern-upstream.ts for v2), then update the pins',
+    ).to.deep.equal({
+      v1: SDK_VERSION_CHECKED,
+      v2: MODERN_SDK_VERSION_CHECKED,
+      v2core: MODERN_SDK_VERSION_CHECKED,
+    });
+    expect([installed, versionOf('@modelcontextprotocol/client')], 'node_modules is not what package-lock.json pins: npm ci').to.deep.equal([
+      SDK_VERSION_CHECKED,
+      MODERN_SDK_VERSION_CHECKED,
+    ]);
+  });
+
   it(`were checked against the installed SDK version (re-check sdk-internals.ts against SDK ${installed})`, () => {
     expect(installed, `the MCP SDK is now ${installed}: re-check sdk-internals.ts against SDK ${installed}, then update SDK_VERSION_CHECKED`).to.equal(
       SDK_VERSION_CHECKED,

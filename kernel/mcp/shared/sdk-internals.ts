@@ -12,7 +12,12 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { ClientCapabilities, Implementation, JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
 
-/** The SDK version these members were last checked against. */
+/**
+ * The SDK version these members were last checked against. The unit test compares it (and
+ * MODERN_SDK_VERSION_CHECKED) with the exact versions package-lock.json pins, so a lock file
+ * that moves either SDK fails that test until this file is checked again (decisions.md, "The
+ * SDKs": v1 serves legacy, v2's client reaches modern upstreams).
+ */
 export const SDK_VERSION_CHECKED = '1.32.2';
 
 /**
