@@ -69,7 +69,8 @@ export function nativeContent(kernel: KernelApi): void {
             .map((t) => t.server),
         ),
       ];
-    if (owners.length === 0) throw new McpError(ErrorCode.InvalidParams, `Resource '${uri}' not found`);
+    // The URI in the error's data, as SEP-2164 asks (clients match the error to their read).
+    if (owners.length === 0) throw new McpError(ErrorCode.InvalidParams, `Resource '${uri}' not found`, { uri });
     if (owners.length > 1)
       throw new McpError(
         ErrorCode.InvalidParams,

@@ -69,13 +69,15 @@ describe('resources, prompts and completions as MCP offers them, aggregated', ()
     expect(templates.resourceTemplates.map((t) => t.uriTemplate)).to.include('demo://resource/dynamic/text/{resourceId}');
     const dynamic = await client.readResource({ uri: 'demo://resource/dynamic/text/7' });
     expect(dynamic.contents[0]!.uri).to.equal('demo://resource/dynamic/text/7');
-    let missing: Error | undefined;
+    let missing: (Error & { code?: number; data?: unknown }) | undefined;
     try {
       await client.readResource({ uri: 'nowhere://at/all' });
     } catch (err) {
       missing = err as Error;
     }
     expect(missing?.message).to.include("Resource 'nowhere://at/all' not found");
+    // SEP-2164: -32602 with the URI in the error's data.
+    expect([missing?.code, missing?.data]).to.deep.equal([-32602, { uri: 'nowhere://at/all' }]);
   });
 
   it('lists and gets prompts under their catalogue names', async () => {
