@@ -48,9 +48,10 @@ function caller(target: Target): (client: Client, i: number) => Promise<unknown>
 
 /**
  * Every target at one concurrency: a warm-up each, then `rounds` rounds with the targets
- * interleaved round by round (so drift on the machine hits all alike); medians.
+ * interleaved round by round (so drift on the machine hits all alike); medians. Each
+ * target's callers use the v1 SDK client.
  */
-export async function interleaved<T extends string>(
+export function interleaved<T extends string>(
   ports: Record<T, number>,
   cpus: Record<T, () => number>,
   call: (target: T) => (c: Client, i: number) => Promise<unknown>,
@@ -58,11 +59,24 @@ export async function interleaved<T extends string>(
   total: number,
   rounds: number,
 ): Promise<(Omit<CallToolFigures, 'target'> & { target: T })[]> {
+  return interleavedWith(ports, cpus, call, concurrency, total, rounds, (_target, port) => connect(port));
+}
+
+/** The same with the client each target's callers use chosen by `open` (call-tool-modern gives its modern target the v2 client). */
+export async function interleavedWith<T extends string, C extends { close(): Promise<void> }>(
+  ports: Record<T, number>,
+  cpus: Record<T, () => number>,
+  call: (target: T) => (c: C, i: number) => Promise<unknown>,
+  concurrency: number,
+  total: number,
+  rounds: number,
+  open: (target: T, port: number) => Promise<C>,
+): Promise<(Omit<CallToolFigures, 'target'> & { target: T })[]> {
   const targets = Object.keys(ports) as T[];
   const results = new Map<T, Awaited<ReturnType<typeof round1>>[]>(targets.map((t) => [t, []]));
-  const clients = new Map<T, Client[]>();
+  const clients = new Map<T, C[]>();
   for (const target of targets) {
-    clients.set(target, await Promise.all(Array.from({ length: concurrency }, () => connect(ports[target]))));
+    clients.set(target, await Promise.all(Array.from({ length: concurrency }, () => open(target, ports[target]))));
     await round1(clients.get(target)!, call(target), Math.min(300, total), cpus[target]);
   }
   for (let r = 0; r < rounds; r++) {
@@ -86,7 +100,7 @@ export async function interleaved<T extends string>(
   return figures;
 }
 
-export async function round1(clients: Client[], call: (c: Client, i: number) => Promise<unknown>, total: number, cpu: () => number) {
+export async function round1<C>(clients: C[], call: (c: C, i: number) => Promise<unknown>, total: number, cpu: () => number) {
   // The SDK client's fetch leaves an abort listener per request on its transport's signal
   // until a collection frees it; collected between rounds, every round starts alike instead
   // of paying a growing listener list (and its warnings) in the client.

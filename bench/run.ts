@@ -11,6 +11,7 @@ import { benchCallToolStdio } from './call-tool-stdio.bench.js';
 import { benchCodeMode } from './code-mode.bench.js';
 import { benchCallToolAuthz } from './call-tool-authz.bench.js';
 import { benchCallToolCluster } from './call-tool-cluster.bench.js';
+import { benchCallToolModern } from './call-tool-modern.bench.js';
 import { benchClusterFaults, faultTable } from './cluster-faults.bench.js';
 import { benchDiscovery } from './discovery.bench.js';
 import { benchHybridQueries } from './discovery-hybrid.js';
@@ -73,6 +74,20 @@ if (wanted('call-tool-authz')) {
   });
   process.stdout.write(
     `\n## call_tool with authorization on (Cedar, 100 policies) vs off (median of ${rounds} interleaved rounds)\n\n${callToolTable(figures)}\n\n| clients | off p50 ms | on p50 ms | on vs off | median of round ratios | off CPU ms/call | on CPU ms/call | target (p50 <= 1.03x, by round) |\n|---|---|---|---|---|---|---|---|\n${rows.join('\n')}\n`,
+  );
+}
+if (wanted('call-tool-modern')) {
+  const figures = await benchCallToolModern({ rounds, calls: 1500, many: 16, root });
+  results.callToolModern = figures;
+  const rows = [1, 16].map((n) => {
+    const at = (t: string) => figures.find((f) => f.target === t && f.concurrency === n)!;
+    const byRound = (t: string) => median(at(t).p50VsFloorByRound ?? []);
+    const legacy = at('legacy').p50VsFloorByRound ?? [];
+    const modernVsLegacy = median((at('modern').p50VsFloorByRound ?? []).map((r, i) => r / (legacy[i] ?? r)));
+    return `| ${n} | ${at('floor').p50Ms} | ${at('legacy').p50Ms} | ${at('modern').p50Ms} | ${byRound('legacy').toFixed(2)}x | ${byRound('modern').toFixed(2)}x ${byRound('modern') <= 1.05 ? 'met' : 'MISSED'} | ${modernVsLegacy.toFixed(3)}x | ${at('legacy').serverCpuMsPerCall} | ${at('modern').serverCpuMsPerCall} |`;
+  });
+  process.stdout.write(
+    `\n## call_tool from a 2026-07-28 client (stateless) vs a 2025-11-25 one (session), one Switchboard (median of ${rounds} interleaved rounds)\n\n${callToolTable(figures)}\n\n| clients | floor p50 ms | legacy p50 ms | modern p50 ms | legacy vs floor, by round | modern vs floor, by round (target <= 1.05x) | modern vs legacy, by round | legacy CPU ms/call | modern CPU ms/call |\n|---|---|---|---|---|---|---|---|---|\n${rows.join('\n')}\n`,
   );
 }
 if (wanted('call-tool-cluster')) {

@@ -50,6 +50,10 @@ const http = createServer(async (req, res) => {
   await transport.handleRequest(req, res);
 });
 
+// Idle keep-alive sockets stay open longer than any pause between rounds: a proxy that reuses
+// one the server is closing at that moment gets ECONNRESET (seen as a 502 from the floor on a
+// loaded machine after a collection between rounds).
+http.keepAliveTimeout = 120_000;
 http.listen(Number(process.argv[2] ?? 0), '127.0.0.1', () => {
   const a = http.address();
   process.stdout.write(`listening ${typeof a === 'object' && a ? a.port : 0}\n`);
