@@ -3,9 +3,9 @@
 # the quickstart's stdio servers (server-everything, server-memory).
 #   scripts/conformance.sh [scenario...]      (default: every server scenario, 2025-11-25, suite 0.1.16)
 #   scripts/conformance.sh --spec-version 2026-07-28 [scenario...]
-#       (suite 0.2.0-alpha.12, the active 2026-07-28 scenarios, judged against
+#       (suite 0.2.0-alpha.12, every 2026-07-28 server scenario: --suite all, judged against
 #       test/conformance/expected-failures-2026-07-28.yaml: the scenarios and checks that do
-#       not apply to an aggregator, each with its reason, and those still being built)
+#       not apply to an aggregator, each with its reason)
 # The suite needs Node 22; it and a Node 22 binary (from the npm registry) are installed once
 # into a cache (scripts/conformance-env.sh). Results: one line per scenario, then the suite's
 # own summary; exit status is the suite's.
