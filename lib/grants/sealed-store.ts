@@ -126,6 +126,11 @@ export class SealedStore {
     return out;
   }
 
+  /** Whether the record found at `storedKey` is the one `id` names (a record kept under an id since renamed is not). */
+  storedAs(kind: string, id: string, storedKey: string): boolean {
+    return this.hashed(kind, id) === storedKey;
+  }
+
   deleteStored(kind: string, storedKey: string): Promise<void> {
     return this.store.delete(kind, storedKey);
   }

@@ -5,9 +5,7 @@
  * every owner; pre-registered clients are never replaced.
  */
 import type { OAuthClientInformationMixed } from '@modelcontextprotocol/sdk/shared/auth.js';
-
-/** Issuers compare without a trailing slash (discovery may or may not add one). */
-const key = (issuer: string) => issuer.replace(/\/+$/, '');
+import { issuerKey as key } from './issuer.js';
 
 export class ClientRegistry {
   private readonly registered = new Map<string, OAuthClientInformationMixed>();

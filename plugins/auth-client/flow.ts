@@ -8,12 +8,27 @@
 import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { ClientRegistry } from './clients.js';
+import { isLoopbackHost } from '../../lib/net/address-class.js';
+import { checkMetadataIssuer, type ExpectedIssuer } from './issuer.js';
+
+/** OpenID Connect Dynamic Client Registration's application types (MCP 2026-07-28 asks clients to send one). */
+export type ApplicationType = 'web' | 'native';
 
 export interface FlowSettings {
   redirectUrl: string;
   /** Set only when it is an https URL (authorization servers fetch it). */
   clientMetadataUrl?: string;
-  clientMetadata: OAuthClientMetadata;
+  clientMetadata: OAuthClientMetadata & { application_type: ApplicationType };
+}
+
+/**
+ * `native` when the callback is on this machine (loopback: a Switchboard run by a person for
+ * themselves, where OIDC servers refuse a `web` client's http redirect), else `web` (a
+ * Switchboard served from a host of its own): what the specification's own examples say.
+ */
+export function applicationTypeFor(redirectUrl: string): ApplicationType {
+  const host = new URL(redirectUrl).hostname.replace(/^\[|\]$/g, '');
+  return isLoopbackHost(host) ? 'native' : 'web';
 }
 
 export class FlowProvider implements OAuthClientProvider {
@@ -45,9 +60,21 @@ export class FlowProvider implements OAuthClientProvider {
     return this.settings.clientMetadata;
   }
 
-  /** The authorization server discovery settled on (the key of registrations and grants). */
+  /**
+   * The authorization server discovery settled on (the key of registrations and grants): its
+   * metadata's issuer, checked against the URL it came from when the state was saved.
+   */
   get issuer(): string | undefined {
-    return this.discovery?.authorizationServerUrl;
+    return this.discovery?.authorizationServerMetadata?.issuer ?? this.discovery?.authorizationServerUrl;
+  }
+
+  /** What an authorization response must name (RFC 9207); undefined when the server published no metadata. */
+  get expectedIssuer(): ExpectedIssuer | undefined {
+    const metadata = this.discovery?.authorizationServerMetadata;
+    if (!metadata) return undefined;
+    // RFC 9207's metadata field is not in the SDK's type; the document is kept whole (loose parse).
+    const announced = (metadata as { authorization_response_iss_parameter_supported?: unknown }).authorization_response_iss_parameter_supported;
+    return { issuer: metadata.issuer, issParameterSupported: announced === true };
   }
 
   get discovered(): OAuthDiscoveryState | undefined {
@@ -88,7 +115,13 @@ export class FlowProvider implements OAuthClientProvider {
     return this.verifier;
   }
 
+  /**
+   * The SDK calls this after discovery and before registration or the redirect: a metadata
+   * document naming another issuer than its URL stops the flow here (IssuerError), before
+   * anything is sent to that server.
+   */
   saveDiscoveryState(state: OAuthDiscoveryState): void {
+    if (state.authorizationServerMetadata) checkMetadataIssuer(state.authorizationServerUrl, state.authorizationServerMetadata.issuer);
     this.discovery = state;
   }
 

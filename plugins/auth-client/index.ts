@@ -10,7 +10,7 @@ import { definePlugin, ownerOf, publishCoreTools, resolveSecretValue, SerialQueu
 import { pinnedFetch } from '../../lib/net/pinned-fetch.js';
 import { outboundChecked, outboundPolicy } from '../../lib/net/outbound-policy.js';
 import { ClientRegistry } from './clients.js';
-import type { FlowSettings } from './flow.js';
+import { applicationTypeFor, type FlowSettings } from './flow.js';
 import { Grants } from './grants.js';
 import { CLIENT_METADATA_PATH, mountRoutes, START_PATH } from './routes.js';
 import { SignIns, type RecordEvent } from './sign-ins.js';
@@ -82,6 +82,7 @@ export default definePlugin({
           grant_types: ['authorization_code', 'refresh_token'],
           response_types: ['code'],
           token_endpoint_auth_method: 'none',
+          application_type: applicationTypeFor(redirectUrl),
         },
       };
     };
@@ -192,6 +193,8 @@ export default definePlugin({
           await sync.start();
         }
         if (persistence) {
+          const moved = await persistence.rekeyGrants();
+          if (moved > 0) log.info(`${moved} kept sign-in(s) now keyed by their authorization server's issuer`);
           for (const r of await persistence.registrations()) clients.restore(r.issuer, r.info);
           // Servers that already asked for sign-in (they connected during the first load) now connect as these owners.
           for (const g of await persistence.grants()) {

@@ -10,6 +10,7 @@ import type { OAuthClientInformationMixed } from '@modelcontextprotocol/sdk/shar
 import type { Owner } from '../../kernel/index.js';
 import type { SealedStore } from '../../lib/grants/sealed-store.js';
 import type { Grant } from './grants.js';
+import { issuerKey } from './issuer.js';
 
 const GRANT = 'ClientGrant';
 const REGISTRATION = 'ClientRegistration';
@@ -29,14 +30,51 @@ export class ClientPersistence {
   }
 
   async saveGrant(owner: Owner, grant: Grant, servers: string[]): Promise<void> {
-    const id = `${owner}\u0000${grant.issuer}`;
+    const id = `${owner}\u0000${issuerKey(grant.issuer)}`;
     if (servers.length === 0) return this.store.delete(GRANT, id);
     await this.store.put<GrantRecord>(GRANT, id, { payload: { owner, servers, grant }, index: ALL });
   }
 
   /** `owner`'s grant from `issuer`, as stored now. */
   async grant(owner: Owner, issuer: string): Promise<GrantRecord | undefined> {
-    return (await this.store.get<GrantRecord>(GRANT, `${owner}\u0000${issuer}`))?.payload;
+    return (await this.store.get<GrantRecord>(GRANT, `${owner}\u0000${issuerKey(issuer)}`))?.payload;
+  }
+
+  /**
+   * Grants kept before they were keyed by the checked issuer (issuer.ts) were kept under the
+   * URL discovery used, often with a trailing slash: each is written again under its issuer's
+   * key, then the old record is deleted. A crash between the two leaves both, and the next
+   * start finishes the move (the old one is found again and the newer grant kept); nothing
+   * is lost at any point. Two old records of one owner and issuer become one, the newer grant
+   * serving the servers of both. Returns how many records moved.
+   */
+  async rekeyGrants(): Promise<number> {
+    const found = await this.store.findBy<GrantRecord>(GRANT, 'all', ALL.all);
+    const byId = new Map<string, { keep: GrantRecord; stale: string[]; dirty: boolean }>();
+    for (const { storedKey, record } of found) {
+      const r = record.payload;
+      const issuer = issuerKey(r.grant.issuer);
+      const id = `${r.owner}\u0000${issuer}`;
+      if (r.grant.issuer === issuer && this.store.storedAs(GRANT, id, storedKey) && !byId.has(id)) {
+        byId.set(id, { keep: r, stale: [], dirty: false });
+        continue;
+      }
+      const entry = byId.get(id) ?? { keep: { ...r, grant: { ...r.grant, issuer } }, stale: [], dirty: false };
+      entry.dirty = true;
+      if (entry.keep !== r && r.grant.obtainedAt > entry.keep.grant.obtainedAt)
+        entry.keep = { ...r, servers: entry.keep.servers, grant: { ...r.grant, issuer } };
+      entry.keep = { ...entry.keep, servers: [...new Set([...entry.keep.servers, ...r.servers])] };
+      if (!this.store.storedAs(GRANT, id, storedKey)) entry.stale.push(storedKey);
+      byId.set(id, entry);
+    }
+    let moved = 0;
+    for (const [id, { keep, stale, dirty }] of byId) {
+      if (!dirty) continue;
+      await this.store.put<GrantRecord>(GRANT, id, { payload: keep, index: ALL });
+      for (const storedKey of stale) await this.store.deleteStored(GRANT, storedKey);
+      moved += Math.max(1, stale.length);
+    }
+    return moved;
   }
 
   async grants(): Promise<GrantRecord[]> {

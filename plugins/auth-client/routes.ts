@@ -83,7 +83,8 @@ export function mountRoutes(router: Router, parts: RouteParts): void {
 
   router.get(parts.callbackPath, async (ctx) => {
     const q: Record<string, string | undefined> = {};
-    for (const k of ['code', 'state', 'error', 'error_description']) if (typeof ctx.query[k] === 'string') q[k] = ctx.query[k];
+    // `iss` (RFC 9207) is kept as sent, absent or present: its absence is itself checked.
+    for (const k of ['code', 'state', 'error', 'error_description', 'iss']) if (typeof ctx.query[k] === 'string') q[k] = ctx.query[k];
     answer(ctx, await parts.signIns.finish(q));
   });
 }

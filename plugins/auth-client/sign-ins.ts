@@ -15,6 +15,7 @@ import type { Owner, SignInTarget, SingleUseValues, UpstreamRegistry } from '../
 import { challengeParams, FlowProvider, type FlowSettings } from './flow.js';
 import type { ClientRegistry } from './clients.js';
 import { grantOf, type Grant, type Grants } from './grants.js';
+import { checkResponseIssuer, IssuerError, issuerKey, type ExpectedIssuer, type IssuerRefusal } from './issuer.js';
 
 const TICKET_MS = 10 * 60_000;
 
@@ -36,18 +37,26 @@ interface PendingRecord extends Ticket {
   discovery?: OAuthDiscoveryState;
   /** The registration the start used, for a replica that did not make it. */
   client?: { issuer: string; info: OAuthClientInformationMixed };
+  /** Recorded with the verifier before the browser left (RFC 9207): what the response's `iss` must be. */
+  expected?: ExpectedIssuer;
 }
 
 interface Pending extends Ticket {
   provider: FlowProvider;
   target: SignInTarget;
   redirect?: string;
+  expected?: ExpectedIssuer;
 }
 
 export type Outcome =
   | { kind: 'redirect'; url: string }
   | { kind: 'signed-in'; server: string; redirect?: string }
-  | { kind: 'refused'; status: 400 | 404 | 409 | 502; message: string };
+  | { kind: 'refused'; status: 400 | 404 | 409 | 502; message: string; code?: IssuerRefusal };
+
+/** The refusal of an IssuerError, with its code; undefined for any other error. */
+function issuerRefusal(err: unknown, status: 400 | 502): Outcome | undefined {
+  return err instanceof IssuerError ? { kind: 'refused', status, message: err.message, code: err.code } : undefined;
+}
 
 /** An event for core_events; who signed in is not named (any caller may read them). */
 export type RecordEvent = (type: 'Normal' | 'Warning', reason: string, server: string, message: string) => void;
@@ -116,9 +125,16 @@ export class SignIns {
       if (result !== 'REDIRECT' || !provider.authorizationUrl)
         return { kind: 'refused', status: 502, message: `The authorization server of '${t.server}' did not start a sign-in.` };
     } catch (err) {
-      return { kind: 'refused', status: 502, message: `Signing in to '${t.server}' failed before the authorization server: ${(err as Error).message}` };
+      return (
+        issuerRefusal(err, 502) ?? {
+          kind: 'refused',
+          status: 502,
+          message: `Signing in to '${t.server}' failed before the authorization server: ${(err as Error).message}`,
+        }
+      );
     }
     const issuer = provider.issuer;
+    const expected = provider.expectedIssuer;
     const client = issuer ? this.parts.clients.obtained(issuer) : undefined;
     const record: PendingRecord = {
       owner: t.owner,
@@ -129,6 +145,7 @@ export class SignIns {
       ...(redirect ? { redirect } : {}),
       ...(provider.discovered ? { discovery: provider.discovered } : {}),
       ...(issuer && client ? { client: { issuer, info: client } } : {}),
+      ...(expected ? { expected } : {}),
     };
     await this.parts.values.put(FLOW, state, JSON.stringify(record), TICKET_MS / 1000);
     return { kind: 'redirect', url: provider.authorizationUrl.href };
@@ -148,6 +165,16 @@ export class SignIns {
 
   private async exchange(p: Pending | undefined, query: Record<string, string | undefined>): Promise<Outcome> {
     if (!p) return { kind: 'refused', status: 400, message: 'This sign-in is unknown or expired (no matching state). Start again with core_auth_login.' };
+    // Before the code goes anywhere and before an error is shown: a response from another server is dropped whole.
+    if (p.expected) {
+      try {
+        checkResponseIssuer(p.expected, query.iss);
+      } catch (err) {
+        const refused = issuerRefusal(err, 400);
+        if (refused) return refused;
+        throw err;
+      }
+    }
     if (query.error)
       return {
         kind: 'refused',
@@ -168,7 +195,8 @@ export class SignIns {
     }
     const tokens = p.provider.obtained;
     if (!tokens) return { kind: 'refused', status: 502, message: `The authorization server of '${p.server}' issued no token.` };
-    const issuer = (tokens as { issuer?: string }).issuer ?? p.provider.issuer ?? p.target.url;
+    // Kept under the checked issuer: two authorization servers never share a grant.
+    const issuer = issuerKey(p.provider.issuer ?? (tokens as { issuer?: string }).issuer ?? p.target.url);
     return this.keep(p.owner, p.server, grantOf(tokens, issuer, p.target.url, p.provider.discovered, this.now()), p.redirect);
   }
 
@@ -236,6 +264,7 @@ export class SignIns {
       target: record.target,
       ...(record.redirect ? { redirect: record.redirect } : {}),
       ...(record.elicitationId ? { elicitationId: record.elicitationId } : {}),
+      ...(record.expected ? { expected: record.expected } : {}),
     };
   }
 }
