@@ -12,6 +12,7 @@ import { IdentityProviderError, type IdentityProvider, type SignInStart } from '
 import { INTERACTION_PATH, OIDC_SCOPES, RESOURCE_SCOPE, SILENT_PARAM } from './paths.js';
 import type { SealedStore } from '../../lib/grants/sealed-store.js';
 import type { AuthServerSettings } from './settings.js';
+import { documentClientPage, isDocumentClientId } from './document-client-page.js';
 
 export const CALLBACK_PATH = '/oauth/callback';
 const PENDING_SECONDS = 10 * 60;
@@ -64,6 +65,34 @@ export function mountSignIn(
       details = await provider.interactionDetails(ctx.req, ctx.res);
     } catch {
       return fail(ctx, 400, 'invalid_request', 'this sign-in has expired or was started in another browser; start again from the client');
+    }
+    const params = details.params as { client_id: string; redirect_uri?: string };
+    // A client known only by its metadata document: the person sees who asks before anything is granted.
+    if (isDocumentClientId(params.client_id) && ctx.query.confirmed !== '1') {
+      if ((details.params as Record<string, unknown>)[SILENT_PARAM] === '1') {
+        const to = await provider.interactionResult(
+          ctx.req,
+          ctx.res,
+          { error: 'consent_required', error_description: 'a client known by its metadata document is shown to the person first; sign in without prompt=none' },
+          { mergeWithLastSubmission: false },
+        );
+        return ctx.redirect(to);
+      }
+      const client = await provider.Client.find(params.client_id);
+      ctx.set('cache-control', 'no-store');
+      // Never framed: the page is the person's only view of who asks (no clickjacking of "Continue").
+      ctx.set('content-security-policy', "frame-ancestors 'none'");
+      ctx.set('x-frame-options', 'DENY');
+      ctx.type = 'html';
+      ctx.body = documentClientPage(
+        {
+          clientId: params.client_id,
+          ...(client?.clientName ? { name: client.clientName } : {}),
+          redirectUri: params.redirect_uri ?? client?.redirectUris?.[0] ?? '',
+        },
+        `${INTERACTION_PATH}/${encodeURIComponent(details.uid)}?confirmed=1`,
+      ).text;
+      return;
     }
     // Already signed in here (another client, a new scope): grant without a trip to the identity provider.
     if (details.prompt.name === 'consent' && details.session?.accountId) {
