@@ -34,12 +34,7 @@ const hostOf = (url: string): string => {
 export function documentClientPage(client: DocumentClient, continueUrl: string): Html {
   const documentHost = hostOf(client.clientId);
   const redirectHost = hostOf(client.redirectUri);
-  let local = false;
-  try {
-    local = isLoopbackHost(new URL(client.redirectUri).hostname.replace(/^\[|\]$/g, ''));
-  } catch {
-    local = false;
-  }
+  const local = URL.canParse(client.redirectUri) && isLoopbackHost(new URL(client.redirectUri).hostname.replace(/^\[|\]$/g, ''));
   const name = client.name ?? documentHost;
   return html`<!doctype html>
     <html lang="en">
