@@ -24,7 +24,7 @@ describe('OAuth client: grants re-keyed by issuer', () => {
     const all = { all: 'records' };
     // As the previous version wrote them: id `${owner}\0${grant.issuer}`, the issuer as discovery spelled it.
     const old = (owner: string, g: Grant, servers: string[]) =>
-      store.put<GrantRecord>('ClientGrant', `${owner}\u0000${g.issuer}`, { payload: { owner: owner as GrantRecord['owner'], servers, grant: g }, index: all });
+      store.put<GrantRecord>('ClientGrant', `${owner}\u0000${g.issuer}`, { payload: { owner: owner, servers, grant: g }, index: all });
     await old('person:alice', grant('http://as.example/', 'a-old', 1), ['vault']);
     await old('person:alice', grant('http://as.example', 'a-new', 2), ['ledger']);
     await old('person:bob', grant('http://as.example/', 'b', 1), ['vault']);
