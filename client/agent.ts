@@ -8,14 +8,14 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { packageVersion, PASSTHROUGH } from '../kernel/index.js';
+import { PASSTHROUGH } from '../kernel/index.js';
 import { connect, ClientError, disconnect } from './connection.js';
 import { CredentialStore } from './credentials.js';
 import { signIn } from './sign-in.js';
 
-export async function runAgent(endpoint: string, options: { silent: boolean; toolset?: string }): Promise<void> {
+export async function runAgent(endpoint: string, options: { silent: boolean; version: string; toolset?: string }): Promise<void> {
   const say = (line: string) => process.stderr.write(`switchboard agent: ${line}\n`);
-  const connectOptions = { name: 'switchboard-agent', forwarding: true, ...(options.toolset ? { toolset: options.toolset } : {}) };
+  const connectOptions = { name: 'switchboard-agent', forwarding: true, version: options.version, ...(options.toolset ? { toolset: options.toolset } : {}) };
   let remote: Client;
   try {
     remote = await connect(endpoint, connectOptions);
@@ -27,7 +27,7 @@ export async function runAgent(endpoint: string, options: { silent: boolean; too
   }
   const info = remote.getServerVersion();
   const server = new Server(
-    { name: info?.name ?? 'switchboard', version: info?.version ?? packageVersion() },
+    { name: info?.name ?? 'switchboard', version: info?.version ?? options.version },
     { capabilities: remote.getServerCapabilities() ?? {}, ...(remote.getInstructions() ? { instructions: remote.getInstructions()! } : {}) },
   );
   // IDE -> Switchboard

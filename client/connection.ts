@@ -8,7 +8,6 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { packageVersion } from '../kernel/index.js';
 import { CredentialStore } from './credentials.js';
 import { CliAuthProvider, SignInNeeded } from './sign-in.js';
 
@@ -24,8 +23,12 @@ export class ClientError extends Error {
   }
 }
 
-/** `forwarding`: the client stands in for another (the agent's IDE), so it offers what that one may answer. */
-export async function connect(endpoint: string, options: { toolset?: string; name?: string; forwarding?: boolean } = {}): Promise<Client> {
+/**
+ * `forwarding`: the client stands in for another (the agent's IDE), so it offers what that one may answer.
+ * `version`: the package's, told by the application (the kernel's public API, which has it, is
+ * not loaded by a one-shot command: its import alone cost more CPU than the command's request).
+ */
+export async function connect(endpoint: string, options: { version: string; toolset?: string; name?: string; forwarding?: boolean }): Promise<Client> {
   const store = new CredentialStore(endpoint);
   const provider = new CliAuthProvider(store, await store.load(), undefined);
   const transport = new StreamableHTTPClientTransport(new URL(endpoint), {
@@ -33,7 +36,7 @@ export async function connect(endpoint: string, options: { toolset?: string; nam
     ...(options.toolset ? { requestInit: { headers: { 'X-Service-Toolset': options.toolset } } } : {}),
   });
   const client = new Client(
-    { name: options.name ?? 'switchboard-cli', version: packageVersion() },
+    { name: options.name ?? 'switchboard-cli', version: options.version },
     options.forwarding ? { capabilities: { sampling: {}, elicitation: {}, roots: { listChanged: true } } } : {},
   );
   try {

@@ -3,13 +3,12 @@
  * Switchboard. One clear line on stderr and a non-zero exit for anything that fails.
  */
 import { ClientUsageError, CLIENT_USAGE, parseClientArgs, type ClientArgs, type EndpointFlags } from './args.js';
-import { runAgent } from './agent.js';
 import { call, describe, list } from './commands.js';
 import { ClientError, connect, disconnect } from './connection.js';
 import { CredentialStore } from './credentials.js';
 import { signIn } from './sign-in.js';
 
-async function run(args: ClientArgs): Promise<number> {
+async function run(args: ClientArgs, version: string): Promise<number> {
   const { run: cmd, endpoint } = args;
   const say = (line: string) => process.stderr.write(`${line}\n`);
   switch (cmd.command) {
@@ -21,11 +20,14 @@ async function run(args: ClientArgs): Promise<number> {
     case 'logout':
       say((await new CredentialStore(endpoint).forget()) ? `Signed out of ${endpoint}.` : `No credentials were stored for ${endpoint}.`);
       return 0;
-    case 'agent':
-      await runAgent(endpoint, { silent: cmd.silent, ...(args.toolset ? { toolset: args.toolset } : {}) });
+    case 'agent': {
+      // Only here: the agent is an MCP server too (the SDK's server side), which no other command loads.
+      const { runAgent } = await import('./agent.js');
+      await runAgent(endpoint, { silent: cmd.silent, version, ...(args.toolset ? { toolset: args.toolset } : {}) });
       return -1;
+    }
     default: {
-      const client = await connect(endpoint, args.toolset ? { toolset: args.toolset } : {});
+      const client = await connect(endpoint, { version, ...(args.toolset ? { toolset: args.toolset } : {}) });
       try {
         if (cmd.command === 'list') process.stdout.write(await list(client, cmd.what, args.json));
         else if (cmd.command === 'describe') process.stdout.write(await describe(client, cmd.tool, args.json));
@@ -42,8 +44,12 @@ async function run(args: ClientArgs): Promise<number> {
   }
 }
 
-/** `resolveEndpoint`: the application's rule for which Switchboard the flags name. */
-export async function clientMain(argv: readonly string[], resolveEndpoint: (flags: EndpointFlags) => Promise<{ url: string; from: string }>): Promise<void> {
+/** `resolveEndpoint`: the application's rule for which Switchboard the flags name; `version`: the package's. */
+export async function clientMain(
+  argv: readonly string[],
+  resolveEndpoint: (flags: EndpointFlags) => Promise<{ url: string; from: string }>,
+  version: string,
+): Promise<void> {
   let args: ClientArgs;
   try {
     args = parseClientArgs(argv);
@@ -60,7 +66,7 @@ export async function clientMain(argv: readonly string[], resolveEndpoint: (flag
   let from = '';
   try {
     ({ url: args.endpoint, from } = await resolveEndpoint(args.flags));
-    code = await run(args);
+    code = await run(args, version);
   } catch (err) {
     let message = (err as Error).message.split('\n')[0]!;
     // An address that was found, not given, is what to change when nothing answers there: say where it came from.

@@ -121,14 +121,17 @@ async function main(): Promise<void> {
   if (isClientCommand(process.argv.slice(2))) {
     const { clientMain } = await import('../../client/main.js');
     const env = parseArgs([], process.env);
-    return clientMain(process.argv.slice(2), (flags) =>
-      endpointOf({
-        ...(flags.endpoint ? { endpoint: flags.endpoint } : {}),
-        ...(flags.port !== undefined ? { port: flags.port } : {}),
-        configPath: flags.configPath ? resolve(flags.configPath) : env.configPath,
-        ...(env.host ? { host: env.host } : {}),
-        ...(env.port !== undefined ? { envPort: env.port } : {}),
-      }),
+    return clientMain(
+      process.argv.slice(2),
+      (flags) =>
+        endpointOf({
+          ...(flags.endpoint ? { endpoint: flags.endpoint } : {}),
+          ...(flags.port !== undefined ? { port: flags.port } : {}),
+          configPath: flags.configPath ? resolve(flags.configPath) : env.configPath,
+          ...(env.host ? { host: env.host } : {}),
+          ...(env.port !== undefined ? { envPort: env.port } : {}),
+        }),
+      packageVersion(),
     );
   }
   let args: CliArgs;
