@@ -10,7 +10,7 @@
 import { spawnSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -124,6 +124,9 @@ describe('failures that cannot heal are not retried', function () {
     );
     expect(by('crasher').reason).to.not.include('not retried');
     expect(warnings('crasher').filter((l) => l.includes('boom'))).to.have.length(1);
+    // Shown: the crasher goes, rather than restarting every 0.1 s (a node process each time) while the tests below run.
+    await rm(join(sb.configDir, 'mcpservers/crasher.yaml'));
+    await sb.waitForLog(/removed mcpserver 'crasher'/, 20_000);
   });
 
   it('`switchboard list servers` shows why each server is down', () => {

@@ -98,6 +98,9 @@ describe('operator reach: the installed command finds the running Switchboard, a
     expect(added.status, added.stderr + added.stdout).to.equal(0);
     expect(added.stdout).to.include(`wrote ${join(config, 'mcpservers', 'adder.yaml')} (stdio: node ${TEST_SERVER})`);
     expect(added.stdout).to.include(`the Switchboard at ${sb.url} loads it now`);
+    // Waited for in the running Switchboard's log, not by running list tools until it shows:
+    // each run of the installed command costs a second of CPU, and a loaded machine ran dozens.
+    await sb.waitForLog(/:adder\] connected \(/, 60_000);
     const tools = await eventually(
       async () => sh('list', 'tools', '--config-path', config).stdout,
       (out) => out.includes('x_adder_add'),
@@ -155,6 +158,7 @@ describe('operator reach: the installed command finds the running Switchboard, a
     expect(statSync(secrets).mode & 0o777).to.equal(0o600);
     // The test server offers `reveal` only with API_TOKEN set: the reference resolved from
     // secrets.env (serve's environment has no API_TOKEN), and the value is scrubbed as a secret.
+    await sb.waitForLog(/:secretive\] connected \(/, 60_000);
     const revealed = await eventually(
       async () => sh('call', 'x_secretive_reveal', '--config-path', config),
       (res) => res.status === 0,
