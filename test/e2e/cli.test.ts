@@ -1,8 +1,11 @@
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { callTool, CLI, connectHttp, eventually, makeConfigDir, startSwitchboard, stdioServer, TEST_SERVER, text } from '../support/harness.js';
+import { callTool, CLI, connectHttp, eventually, freePort, makeConfigDir, startSwitchboard, stdioServer, TEST_SERVER, text } from '../support/harness.js';
+import { recordModules } from '../support/module-recorder.js';
 
 function run(...args: string[]): { status: number | null; stdout: string; stderr: string } {
   // A bound for a command that hangs: `--help` alone took 29 s on a loaded two-core machine.
@@ -17,6 +20,35 @@ describe('the switchboard command', () => {
     expect(help.stdout).to.include('switchboard <command>').and.include('--config-path');
     const version = run('--version');
     expect(version.stdout.trim()).to.match(/^\d+\.\d+\.\d+$/);
+  });
+
+  it('a client command and connect --print load neither the kernel nor the configuration pipeline', async () => {
+    // Each costs a third of a command's start (the suites run a hundred commands); a module
+    // recorder given through NODE_OPTIONS, as an operator could, lists what a command loaded.
+    const out = join(tmpdir(), `switchboard-modules-${process.pid}-${Date.now()}.txt`);
+    const noConfigYaml = await makeConfigDir({});
+    try {
+      for (const [args, status, entry] of [
+        [['list', 'tools', '--endpoint', `http://127.0.0.1:${await freePort()}/mcp`], 1, '/dist/client/main.js'],
+        [['connect', 'cursor', '--print', '--config-path', noConfigYaml], 0, '/dist/app/cli/connect/'],
+      ] as const) {
+        const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 45_000, env: { ...process.env, ...recordModules(out) } });
+        expect(r.status, `${args.join(' ')}: ${r.stderr}`).to.equal(status);
+        const modules = readFileSync(out, 'utf8').split('\n');
+        expect(
+          modules.some((m) => m.includes(entry)),
+          `${args[0]} ran (the recorder works)`,
+        ).to.equal(true);
+        for (const unused of ['/dist/kernel/index.js', '/dist/kernel/kernel.js', '/dist/kernel/config/pipeline.js', '/dist/client/agent.js'])
+          expect(
+            modules.filter((m) => m.includes(unused)),
+            `${args[0]} loaded ${unused}`,
+          ).to.deep.equal([]);
+      }
+    } finally {
+      await rm(out, { force: true });
+      await rm(noConfigYaml, { recursive: true, force: true });
+    }
   });
 
   it('refuses an unknown option with exit 2 and usage', () => {

@@ -10,21 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { startSwitchboard, stdioServer, TEST_SERVER } from '../support/harness.js';
-
-/** Records every module URL loaded through import (ESM and the CommonJS it imports) and writes them at exit. */
-const RECORDER = `
-import { register } from 'node:module';
-import { writeFileSync } from 'node:fs';
-const seen = new Set();
-const { port1, port2 } = new MessageChannel();
-port1.on('message', (url) => seen.add(url));
-port1.unref();
-register('data:text/javascript,' + encodeURIComponent(
-  'let port; export function initialize(d) { port = d.port; }' +
-  'export async function load(url, context, next) { port.postMessage(url); return next(url, context); }'
-), { data: { port: port2 }, transferList: [port2] });
-process.on('exit', () => writeFileSync(process.env.MODULES_OUT, [...seen].join('\\n')));
-`;
+import { recordModules } from '../support/module-recorder.js';
 
 /** Packages only a plugin that is off or idle by default uses. */
 const IDLE_PACKAGES = ['oidc-provider', 'oauth4webapi', '@kubernetes/client-node', 'ioredis', '@opentelemetry/', 'quickjs-emscripten', '@cedar-policy/'];
@@ -34,10 +20,7 @@ describe('modules a start loads', function () {
 
   it('with the defaults, none of a switched-off or idle plugin, and of jose only the JWT decoder', async () => {
     const out = join(tmpdir(), `switchboard-modules-${process.pid}-${Date.now()}.txt`);
-    const sb = await startSwitchboard(
-      { 'mcpservers/test.yaml': stdioServer('test', TEST_SERVER) },
-      { env: { NODE_OPTIONS: `--import=data:text/javascript,${encodeURIComponent(RECORDER)}`, MODULES_OUT: out } },
-    );
+    const sb = await startSwitchboard({ 'mcpservers/test.yaml': stdioServer('test', TEST_SERVER) }, { env: recordModules(out) });
     try {
       await sb.stop();
       const modules = (await readFile(out, 'utf8')).split('\n');
