@@ -90,7 +90,9 @@ export class FlowProvider implements OAuthClientProvider {
   }
 
   saveClientInformation(info: OAuthClientInformationMixed): void {
-    const issuer = (info as { issuer?: string }).issuer ?? this.issuer;
+    // Under the issuer discovery checked: a registration response may carry an `issuer` member
+    // of its own (not RFC 7591's), which names nothing this client verified.
+    const issuer = this.issuer ?? (info as { issuer?: string }).issuer;
     if (issuer) this.clients.save(issuer, info);
   }
 
@@ -118,10 +120,16 @@ export class FlowProvider implements OAuthClientProvider {
   /**
    * The SDK calls this after discovery and before registration or the redirect: a metadata
    * document naming another issuer than its URL stops the flow here (IssuerError), before
-   * anything is sent to that server.
+   * anything is sent to that server. Only when the URL is an issuer identifier, named by the
+   * resource's protected resource metadata (RFC 9728): without that metadata the SDK falls
+   * back to the MCP server's origin as 2025-03-26 servers expect, a place to look rather than
+   * a name, and such servers put their metadata there under another issuer (the conformance
+   * suite's auth/2025-03-26-oauth-metadata-backcompat). The response's `iss` is still checked
+   * against the metadata's own issuer (expectedIssuer).
    */
   saveDiscoveryState(state: OAuthDiscoveryState): void {
-    if (state.authorizationServerMetadata) checkMetadataIssuer(state.authorizationServerUrl, state.authorizationServerMetadata.issuer);
+    if (state.authorizationServerMetadata && state.resourceMetadata)
+      checkMetadataIssuer(state.authorizationServerUrl, state.authorizationServerMetadata.issuer);
     this.discovery = state;
   }
 
