@@ -2,15 +2,24 @@
  * Cluster mode with a 2026-07-28 client: two replicas on one redis-server, the client's
  * requests alternating between them with nothing sticky. A modern request has no session, so
  * no replica reads or writes the session directory for it: the calls cost Redis nothing,
- * where a legacy client's initialize records its session there.
+ * where a legacy client's initialize records its session there. A `subscriptions/listen` on
+ * replica B hears a change made through replica A (B reloads from the store it watches), and
+ * opening it costs Redis nothing either (issue 40, item 7). One pair of replicas serves both.
  */
 import { expect } from 'chai';
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { commandCounts, commandsBetween, TIMER_COMMANDS } from '../support/cluster.js';
-import { connectHttp, makeConfigDir, startSwitchboard, stdioServer, TEST_SERVER, type Running } from '../support/harness.js';
+import { connectHttp, eventually, makeConfigDir, startSwitchboard, stdioServer, TEST_SERVER, text, type Running } from '../support/harness.js';
 import { redisServerMissing, startRedis, type RedisServer } from '../support/redis-server.js';
 
 const IGNORED = [...TIMER_COMMANDS, 'ping'];
+
+async function modernClient(url: string): Promise<ModernClient> {
+  const client = new ModernClient({ name: 'cluster-listen', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  await client.connect(new ModernTransport(new URL(url)));
+  return client;
+}
 
 describe('cluster mode: 2026-07-28 requests served by any replica with no session directory', function () {
   this.timeout(120_000);
@@ -68,5 +77,40 @@ describe('cluster mode: 2026-07-28 requests served by any replica with no sessio
     const recorded = commandsBetween(legacyBefore, commandCounts(redis), IGNORED);
     expect(Object.keys(recorded)).to.not.be.empty;
     await legacy.close();
+  });
+
+  it('a workflow created through replica A reaches the listen held by replica B; the listen sends no Redis command', async () => {
+    const [a, b] = replicas.map((r) => r.url) as [string, string];
+    const writer = await modernClient(a);
+    const listener = await modernClient(b);
+    const call = (name: string, args: Record<string, unknown>) =>
+      writer.callTool({ name: 'call_tool', arguments: { name, arguments: args } }) as Promise<CallToolResult>;
+    // The upstream is connected on A before anything is written.
+    await eventually(
+      () => call('x_t_ping', {}),
+      (r) => !r.isError,
+      30_000,
+    );
+    let heard = 0;
+    listener.setNotificationHandler('notifications/tools/list_changed', () => void heard++);
+    const before = commandCounts(redis);
+    const sub = await listener.listen({ toolsListChanged: true });
+    expect(sub.honoredFilter).to.deep.equal({ toolsListChanged: true });
+    const opened = commandsBetween(before, commandCounts(redis), IGNORED);
+    expect(opened, JSON.stringify(opened)).to.deep.equal({});
+
+    const created = await call('core_workflow_create', { name: 'made-on-a', steps: [{ id: 'p', tool: 'x_t_ping' }] });
+    expect(created.isError, text(created)).to.not.equal(true);
+    await eventually(
+      async () => heard,
+      (n) => n >= 1,
+      20_000,
+    );
+    // B's catalogue has it: the listener calls the new workflow through B.
+    const ran = (await listener.callTool({ name: 'call_tool', arguments: { name: 'workflow_made-on-a', arguments: {} } })) as CallToolResult;
+    expect(ran.isError, text(ran)).to.not.equal(true);
+    await sub.close();
+    await writer.close();
+    await listener.close();
   });
 });
