@@ -28,3 +28,26 @@ export function html(strings: TemplateStringsArray, ...values: unknown[]): Html 
   for (let i = 0; i < values.length; i++) out += render(values[i]) + strings[i + 1]!;
   return new Html(out);
 }
+
+const PAGE_STYLE = `body { font: 16px/1.5 system-ui, sans-serif; max-width: 36rem; margin: 4rem auto; padding: 0 1rem; color: #1c1c1c; }`;
+
+/**
+ * A short standalone page (a sign-in's outcome, a consent step): one narrow column of text.
+ * `style` adds rules for the page's own classes.
+ */
+export function shortPage(title: string, body: Html, style = ''): Html {
+  return html`<!doctype html>
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width,initial-scale=1" />
+        <title>${title} · Switchboard</title>
+        <style>
+          ${new Html(PAGE_STYLE + style)}
+        </style>
+      </head>
+      <body>
+        ${body}
+      </body>
+    </html>`;
+}

@@ -6,7 +6,7 @@
  */
 import type { default as Router, RouterContext } from '@koa/router';
 import type { OAuthClientMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { html, type Html } from '../../lib/html.js';
+import { html, shortPage, type Html } from '../../lib/html.js';
 import type { Outcome, SignIns } from './sign-ins.js';
 
 export const CLIENT_METADATA_PATH = '/.well-known/oauth-client.json';
@@ -20,29 +20,11 @@ export function redirectAllowed(target: string, allowlist: readonly string[]): b
 }
 
 function page(title: string, message: string): Html {
-  return html`<!doctype html>
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width,initial-scale=1" />
-        <title>${title} · Switchboard</title>
-        <style>
-          body {
-            font:
-              16px/1.5 system-ui,
-              sans-serif;
-            max-width: 36rem;
-            margin: 4rem auto;
-            padding: 0 1rem;
-            color: #1c1c1c;
-          }
-        </style>
-      </head>
-      <body>
-        <h1>${title}</h1>
-        <p>${message}</p>
-      </body>
-    </html>`;
+  return shortPage(
+    title,
+    html`<h1>${title}</h1>
+      <p>${message}</p>`,
+  );
 }
 
 export interface RouteParts {

@@ -7,7 +7,7 @@
  * 2026-07-28, "Localhost Redirect URI Risks": any local program can listen there). The
  * person continues or closes the page; nothing is granted until they continue.
  */
-import { html, type Html } from '../../lib/html.js';
+import { html, shortPage, type Html } from '../../lib/html.js';
 import { isLoopbackHost } from '../../lib/net/address-class.js';
 
 export interface DocumentClient {
@@ -36,48 +36,20 @@ export function documentClientPage(client: DocumentClient, continueUrl: string):
   const redirectHost = hostOf(client.redirectUri);
   const local = URL.canParse(client.redirectUri) && isLoopbackHost(new URL(client.redirectUri).hostname.replace(/^\[|\]$/g, ''));
   const name = client.name ?? documentHost;
-  return html`<!doctype html>
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width,initial-scale=1" />
-        <title>Sign in for ${name} · Switchboard</title>
-        <style>
-          body {
-            font:
-              16px/1.5 system-ui,
-              sans-serif;
-            max-width: 36rem;
-            margin: 4rem auto;
-            padding: 0 1rem;
-            color: #1c1c1c;
-          }
-          .warn {
-            background: #fff4d6;
-            padding: 0.5rem 0.75rem;
-          }
-          a.go {
-            display: inline-block;
-            padding: 0.5rem 1rem;
-            background: #1c1c1c;
-            color: #fff;
-            text-decoration: none;
-          }
-        </style>
-      </head>
-      <body>
-        <h1>${name} asks to use Switchboard as you</h1>
-        <p>It describes itself at <strong>${documentHost}</strong> (<code>${client.clientId}</code>); the name above is what that document says.</p>
-        <p>After you sign in, access is sent to <strong>${redirectHost}</strong>.</p>
-        ${
-          local
-            ? html`<p class="warn">
-                That is this computer: any program running on it could receive the access. Continue only if you started this sign-in yourself.
-              </p>`
-            : ''
-        }
-        <p><a class="go" href="${continueUrl}">Continue to sign in</a></p>
-        <p>If you did not expect this, close this page: nothing has been granted.</p>
-      </body>
-    </html>`;
+  return shortPage(
+    `Sign in for ${name}`,
+    html`<h1>${name} asks to use Switchboard as you</h1>
+      <p>It describes itself at <strong>${documentHost}</strong> (<code>${client.clientId}</code>); the name above is what that document says.</p>
+      <p>After you sign in, access is sent to <strong>${redirectHost}</strong>.</p>
+      ${
+        local
+          ? html`<p class="warn">
+              That is this computer: any program running on it could receive the access. Continue only if you started this sign-in yourself.
+            </p>`
+          : ''
+      }
+      <p><a class="go" href="${continueUrl}">Continue to sign in</a></p>
+      <p>If you did not expect this, close this page: nothing has been granted.</p>`,
+    ' .warn { background: #fff4d6; padding: 0.5rem 0.75rem; } a.go { display: inline-block; padding: 0.5rem 1rem; background: #1c1c1c; color: #fff; text-decoration: none; }',
+  );
 }
