@@ -7,13 +7,13 @@
  * the modern p50 within 1.05x the floor at 1 and 16 clients (a stateless request must not
  * cost more than a session's), the legacy figures no worse than `call-tool`'s.
  */
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { connect, interleavedWith, type CallToolFigures } from './call-tool.bench.js';
-import { startChild, type Child } from './processes.js';
+import { connect, interleavedWith, startCallToolTargets, type CallToolFigures } from './call-tool.bench.js';
+import type { Child } from './processes.js';
 
 type Target = 'direct' | 'floor' | 'legacy' | 'modern';
 
@@ -40,20 +40,7 @@ export async function benchCallToolModern(options: Options): Promise<(Omit<CallT
   const children: Child[] = [];
   const dir = await mkdtemp(join(tmpdir(), 'switchboard-bench-modern-'));
   try {
-    const upstream = await startChild([join(options.root, 'dist/bench/upstream-server.js'), '0'], /listening (\d+)/);
-    children.push(upstream);
-    const floor = await startChild([join(options.root, 'dist/bench/floor-proxy.js'), String(upstream.port)], /listening (\d+)/);
-    children.push(floor);
-    await mkdir(join(dir, 'mcpservers'), { recursive: true });
-    await writeFile(join(dir, 'mcpservers/up.yaml'), `name: up\ntype: streamable-http\nurl: http://127.0.0.1:${upstream.port}/mcp\n`);
-    const switchboard = await startChild(
-      [join(options.root, 'bin/switchboard.js'), 'serve', '--config-path', dir, '--port', '0', '--host', '127.0.0.1'],
-      /listening on http:\/\/[^\s]+:(\d+)\/mcp/,
-      { SWITCHBOARD_LOG_LEVEL: 'info' },
-    );
-    children.push(switchboard);
-    // The "ready" line follows listening; give the upstream connection a moment.
-    await new Promise((r) => setTimeout(r, 300));
+    const { upstream, floor, switchboard } = await startCallToolTargets(options.root, dir, children, 'info');
 
     // A figure of errors answered fast would flatter: each path must echo before it is timed.
     for (const [target, port] of [

@@ -125,24 +125,43 @@ export async function round1<C>(clients: C[], call: (c: C, i: number) => Promise
   return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), rps: (total * 1000) / wallMs, cpuPerCall: cpuMs / total };
 }
 
+/**
+ * The processes a call_tool bench times: the upstream, the floor proxy in front of it, and a
+ * Switchboard aggregating it from `dir` (pushed to `children`, to be stopped by the caller).
+ */
+export async function startCallToolTargets(
+  root: string,
+  dir: string,
+  children: Child[],
+  logLevel: string,
+): Promise<{ upstream: Child; floor: Child; switchboard: Child }> {
+  const upstream = await startChild([join(root, 'dist/bench/upstream-server.js'), '0'], /listening (\d+)/);
+  children.push(upstream);
+  const floor = await startChild([join(root, 'dist/bench/floor-proxy.js'), String(upstream.port)], /listening (\d+)/);
+  children.push(floor);
+  await mkdir(join(dir, 'mcpservers'), { recursive: true });
+  await writeFile(join(dir, 'mcpservers/up.yaml'), `name: up\ntype: streamable-http\nurl: http://127.0.0.1:${upstream.port}/mcp\n`);
+  const switchboard = await startChild(
+    [join(root, 'bin/switchboard.js'), 'serve', '--config-path', dir, '--port', '0', '--host', '127.0.0.1'],
+    /listening on http:\/\/[^\s]+:(\d+)\/mcp/,
+    { SWITCHBOARD_LOG_LEVEL: logLevel },
+  );
+  children.push(switchboard);
+  // The "ready" line follows listening; give the upstream connection a moment.
+  await new Promise((r) => setTimeout(r, 300));
+  return { upstream, floor, switchboard };
+}
+
 export async function benchCallTool(options: Options): Promise<CallToolFigures[]> {
   const children: Child[] = [];
   const dir = await mkdtemp(join(tmpdir(), 'switchboard-bench-'));
   try {
-    const upstream = await startChild([join(options.root, 'dist/bench/upstream-server.js'), '0'], /listening (\d+)/);
-    children.push(upstream);
-    const floor = await startChild([join(options.root, 'dist/bench/floor-proxy.js'), String(upstream.port)], /listening (\d+)/);
-    children.push(floor);
-    await mkdir(join(dir, 'mcpservers'), { recursive: true });
-    await writeFile(join(dir, 'mcpservers/up.yaml'), `name: up\ntype: streamable-http\nurl: http://127.0.0.1:${upstream.port}/mcp\n`);
-    const switchboard = await startChild(
-      [join(options.root, 'bin/switchboard.js'), 'serve', '--config-path', dir, '--port', '0', '--host', '127.0.0.1'],
-      /listening on http:\/\/[^\s]+:(\d+)\/mcp/,
-      { SWITCHBOARD_LOG_LEVEL: 'warn' === process.env.SWITCHBOARD_LOG_LEVEL ? 'warn' : 'info' },
+    const { upstream, floor, switchboard } = await startCallToolTargets(
+      options.root,
+      dir,
+      children,
+      'warn' === process.env.SWITCHBOARD_LOG_LEVEL ? 'warn' : 'info',
     );
-    children.push(switchboard);
-    // The "ready" line follows listening; give the upstream connection a moment.
-    await new Promise((r) => setTimeout(r, 300));
 
     const ports: Record<Target, number> = { direct: upstream.port, floor: floor.port, switchboard: switchboard.port };
     const cpus: Record<Target, () => number> = { direct: upstream.cpuMs, floor: floor.cpuMs, switchboard: switchboard.cpuMs };
