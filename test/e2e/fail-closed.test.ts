@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { join } from 'node:path';
 import { CLI, freePort, makeConfigDir, startSwitchboard } from '../support/harness.js';
+import { selfSignedCertificate } from '../support/self-signed.js';
 
 function run(...args: string[]): { status: number | null; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 20_000 });
@@ -111,30 +112,7 @@ describe('fail closed: a switched-on surface that cannot be honoured stops start
 
   it('TLS with a real certificate serves HTTPS', async () => {
     const dir = await makeConfigDir({ 'config.yaml': 'aggregator:\n  tls:\n    certFile: cert.pem\n    keyFile: key.pem\n' });
-    const made = spawnSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'ec',
-        '-pkeyopt',
-        'ec_paramgen_curve:prime256v1',
-        '-nodes',
-        '-keyout',
-        join(dir, 'key.pem'),
-        '-out',
-        join(dir, 'cert.pem'),
-        '-days',
-        '1',
-        '-subj',
-        '/CN=localhost',
-        '-addext',
-        'subjectAltName=IP:127.0.0.1',
-      ],
-      { encoding: 'utf8' },
-    );
-    expect(made.status, made.stderr).to.equal(0);
+    selfSignedCertificate(dir, 'localhost');
     const sb = await startSwitchboard({}, { configDir: dir, ready: /listening on https:\/\/[^\s]+:(\d+)\/mcp/ });
     try {
       const body = await new Promise<string>((resolve, reject) => {

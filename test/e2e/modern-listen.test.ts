@@ -7,7 +7,6 @@
  */
 import { expect } from 'chai';
 import type { ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { LoggingMessageNotificationSchema, ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -17,7 +16,7 @@ import {
   connectHttp,
   eventually,
   freePort,
-  ROOT,
+  MODERN_SERVER,
   startNode,
   startSwitchboard,
   stdioServer,
@@ -27,7 +26,6 @@ import {
 } from '../support/harness.js';
 import { isMethod, openListen, type RawListen } from '../support/listen-wire.js';
 
-const MODERN_SERVER = join(ROOT, 'dist/test/fixtures/modern-server.js');
 const LIST_CHANGED = 'notifications/tools/list_changed';
 
 async function modernClient(url: string): Promise<ModernClient> {

@@ -10,11 +10,10 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { callTool, eventually, meta, ROOT, startSwitchboard, stdioServer, text, type Running } from '../support/harness.js';
+import { callTool, eventually, meta, MODERN_SERVER, ROOT, startSwitchboard, stdioServer, text, type Running } from '../support/harness.js';
 import { ModernTaskClient, TASKS_EXTENSION, type Task } from '../support/modern-tasks-client.js';
 
 const TASKS = join(ROOT, 'dist/test/fixtures/task-server.js');
-const MODERN_SERVER = join(ROOT, 'dist/test/fixtures/modern-server.js');
 
 interface Upstream {
   events: string[];

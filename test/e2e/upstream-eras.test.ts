@@ -9,7 +9,6 @@
  */
 import { expect } from 'chai';
 import type { ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -21,7 +20,7 @@ import {
   freePort,
   meta,
   metaRaw,
-  ROOT,
+  MODERN_SERVER,
   startNode,
   startSwitchboard,
   stdioServer,
@@ -29,8 +28,6 @@ import {
   text,
   type Running,
 } from '../support/harness.js';
-
-const MODERN_SERVER = join(ROOT, 'dist/test/fixtures/modern-server.js');
 
 interface Listed {
   servers: { name: string; state: string; protocolVersion?: string }[];

@@ -9,7 +9,6 @@
  * address itself is test/e2e/oauth-refusals.test.ts ("with a client metadata document on
  * 127.0.0.1").
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -18,6 +17,7 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { Browser, FlowStopped, pkce, postForm } from '../support/oauth-browser.js';
 import { CLIENT_REDIRECT, registerClient, startProtected, type OAuthSetup } from '../support/oauth-setup.js';
+import { selfSignedCertificate } from '../support/self-signed.js';
 
 const NAME = 'Acme Notes';
 
@@ -41,24 +41,7 @@ describe('OAuth server: client ID metadata documents and iss', function () {
 
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'sb-cimd-'));
-    const made = spawnSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'ec',
-        '-pkeyopt',
-        'ec_paramgen_curve:prime256v1',
-        '-nodes',
-        '-keyout',
-        join(dir, 'key.pem'),
-        '-out',
-        join(dir, 'cert.pem'),
-      ].concat(['-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1']),
-      { encoding: 'utf8' },
-    );
-    expect(made.status, made.stderr).to.equal(0);
+    selfSignedCertificate(dir, '127.0.0.1');
     documents = createServer({ key: await readFile(join(dir, 'key.pem')), cert: await readFile(join(dir, 'cert.pem')) }, (req, res) => {
       const path = req.url ?? '/';
       hits.set(path, (hits.get(path) ?? 0) + 1);

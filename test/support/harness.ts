@@ -20,6 +20,8 @@ export const EVERYTHING = join(ROOT, 'node_modules/@modelcontextprotocol/server-
 export const MEMORY = join(ROOT, 'node_modules/@modelcontextprotocol/server-memory/dist/index.js');
 /** Our own small SDK-built server (test/fixtures/test-server.ts). */
 export const TEST_SERVER = join(ROOT, 'dist/test/fixtures/test-server.js');
+/** A 2026-07-28 MCP server built on the v2 SDK (test/fixtures/modern-server.ts). */
+export const MODERN_SERVER = join(ROOT, 'dist/test/fixtures/modern-server.js');
 
 export type Files = Record<string, string>;
 
