@@ -10,6 +10,10 @@
  * are upstream text that list_tools, describe_tool and the catalogue then serve as they are,
  * with no scrubbing per listing. A server that knows no secret costs nothing; one page with
  * a secret is copied once. Icons are checked here too, once (icons.ts).
+ *
+ * Annotations are shared the same way: a server's thousand tools carry a handful of distinct
+ * hint sets (`{ readOnlyHint: true }`), and one object each cost 32 bytes a tool for the
+ * connection's life (0.3 MiB at 10,000 tools, found in a heap snapshot).
  */
 import type { ListToolsResultSchema, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger, SecretsApi } from '../../kernel/index.js';
@@ -20,20 +24,25 @@ interface Page {
   nextCursor?: string;
 }
 
-/** Schemas by their JSON text; held weakly so a server that leaves frees its own. */
-const schemas = new Map<string, WeakRef<Tool['inputSchema']>>();
+/** Schemas and annotations by their JSON text; held weakly so a server that leaves frees its own. */
+const shared = new Map<string, WeakRef<object>>();
 const forget = new FinalizationRegistry<string>((key) => {
-  const ref = schemas.get(key);
-  if (ref && ref.deref() === undefined) schemas.delete(key);
+  const ref = shared.get(key);
+  if (ref && ref.deref() === undefined) shared.delete(key);
 });
 
+/** One object for every identical value (plain JSON, never mutated): the first one seen. */
+function sharedJson<T extends object>(value: T): T {
+  const key = JSON.stringify(value);
+  const existing = shared.get(key)?.deref();
+  if (existing) return existing as T;
+  shared.set(key, new WeakRef(value));
+  forget.register(value, key);
+  return value;
+}
+
 export function sharedSchema(schema: Tool['inputSchema']): Tool['inputSchema'] {
-  const key = JSON.stringify(schema);
-  const existing = schemas.get(key)?.deref();
-  if (existing) return existing;
-  schemas.set(key, new WeakRef(schema));
-  forget.register(schema, key);
-  return schema;
+  return sharedJson(schema);
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -73,6 +82,7 @@ export async function listToolsPage(
     }
     const tool = t as unknown as Tool;
     tool.inputSchema = sharedSchema(tool.inputSchema);
+    if (isObject(tool.annotations)) tool.annotations = sharedJson(tool.annotations);
     keepSafeIcons(tool, `tool '${tool.name}'`, log);
     tools.push(tool);
   }
