@@ -22,6 +22,7 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { packageRoot } from '../../../kernel/index.js';
+import { readTextInPieces, updateInPieces } from '../../../lib/files/read-text.js';
 import { stem } from '../stem.js';
 
 export const RELATED_WEIGHT = 0.2;
@@ -43,7 +44,7 @@ let stemmedHere: string | undefined;
 
 function readWords(): string {
   try {
-    return readFileSync(join(packageRoot(), RELATED_WORDS_FILE), 'utf8');
+    return readTextInPieces(join(packageRoot(), RELATED_WORDS_FILE));
   } catch (err) {
     process.emitWarning(`filter_tools ranks without WordNet's related words: cannot read ${RELATED_WORDS_FILE} (${(err as Error).message})`);
     return '';
@@ -58,7 +59,7 @@ export function stemmedFingerprint(words: string): string {
   } catch {
     // Run from sources (no compiled stem.js beside us): no copy is ever written there either.
   }
-  return createHash('sha256').update(words).update('\0').update(stemmer).digest('hex');
+  return updateInPieces(createHash('sha256'), words).update('\0').update(stemmer).digest('hex');
 }
 
 /** The word list stemmed: each line its headword's stem, then its relatives' stems, each once, none equal to the headword's. */
@@ -88,7 +89,7 @@ export function stemLines(words: string): string {
 export function stemmedCopy(file: string, words: string): string | undefined {
   const fingerprint = `# ${stemmedFingerprint(words)}\n`;
   try {
-    const copy = readFileSync(file, 'utf8');
+    const copy = readTextInPieces(file);
     return copy.startsWith(fingerprint) ? copy.slice(fingerprint.length) : undefined;
   } catch {
     return undefined; // no copy (a build without the step): stemmed here, as the build would have
@@ -99,7 +100,7 @@ function stemmedLines(): string {
   if (stemmedHere !== undefined) return stemmedHere;
   if (copyIsCurrent) {
     try {
-      const copy = readFileSync(STEMMED_FILE, 'utf8');
+      const copy = readTextInPieces(STEMMED_FILE);
       return copy.slice(copy.indexOf('\n') + 1);
     } catch {
       copyIsCurrent = false; // removed since (a reinstall): check again below
