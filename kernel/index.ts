@@ -70,6 +70,7 @@ export {
   HEADER_MISMATCH,
   isModernRequest,
   isModernVersion,
+  LOG_LEVEL_META_KEY,
   mcpNameSource,
   MODERN_PROTOCOL_VERSIONS,
   PROTOCOL_VERSION_META_KEY,

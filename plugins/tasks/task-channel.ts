@@ -5,7 +5,7 @@
  * the SDK queues them for the session's tasks/result, which delivers them on its own stream
  * and routes the answer back here. While a request waits, the task is `input_required`.
  */
-import { ErrorCode, McpError, type ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, type ClientCapabilities, type LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
 import { logLevelPasses, PASSTHROUGH, type ClientChannel, type LogMessage, type Session, type TaskCall } from '../../kernel/index.js';
 
 export class TaskChannel implements ClientChannel {
@@ -33,6 +33,10 @@ export class TaskChannel implements ClientChannel {
   notify(method: string, params: Record<string, unknown>): Promise<void> {
     // Not tied to the task (a URL-mode elicitation's completion may come after it ended): the session's own channel.
     return this.session.server.notification({ method, params });
+  }
+
+  logLevel(): LoggingLevel {
+    return this.session.logLevel ?? 'debug';
   }
 
   async log(message: LogMessage): Promise<void> {

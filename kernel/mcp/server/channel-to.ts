@@ -3,6 +3,7 @@
  * (shared/client-channel.ts). One object per call: no closures made for calls that never use it.
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
 import type { Session } from '../../sessions.js';
 import { logLevelPasses, type ClientChannel, type LogMessage } from '../shared/client-channel.js';
 import { PASSTHROUGH } from '../shared/passthrough.js';
@@ -28,6 +29,10 @@ export class ChannelTo implements ClientChannel {
   notify(method: string, params: Record<string, unknown>): Promise<void> {
     // The session's own channel (the standalone stream over HTTP): the call's stream may be closed by now.
     return this.session.server.notification({ method, params });
+  }
+
+  logLevel(): LoggingLevel {
+    return this.session.logLevel ?? 'debug';
   }
 
   async log(message: LogMessage): Promise<void> {

@@ -38,6 +38,10 @@ export class StatelessChannel implements ClientChannel {
     );
   }
 
+  logLevel(): RequestEnvelope['logLevel'] {
+    return this.level;
+  }
+
   /** 2026-07-28: no log message unless the request set `_meta` logLevel, then those at or above it, on the request's own stream. */
   async log(message: LogMessage): Promise<void> {
     if (this.level === undefined || !logLevelPasses(message.level, this.level)) return;

@@ -23,6 +23,13 @@ export interface ClientChannel {
   /** A log message, delivered when it is at or above the session's level (logging/setLevel). */
   log(message: LogMessage): Promise<void>;
   /**
+   * The least severe level the caller hears now, undefined when it hears none: a legacy
+   * session's logging/setLevel ('debug' until it sets one), a 2026-07-28 request's `_meta`
+   * logLevel (none without it). A 2026-07-28 upstream logs only at the level its request
+   * names, so this is what is passed on to one. Absent: the caller hears none.
+   */
+  logLevel?(): LoggingLevel | undefined;
+  /**
    * A notification to the client's session, not tied to the call: it may come after the call
    * ended (a URL-mode elicitation's notifications/elicitation/complete).
    */

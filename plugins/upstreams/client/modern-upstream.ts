@@ -11,6 +11,11 @@
  * and the call retried with `inputResponses` and the upstream's `requestState` echoed byte
  * for byte, at most MAX_ROUNDS times.
  *
+ * Log messages: a 2026-07-28 server logs during a request only at the level its `_meta` names,
+ * so each call names the caller's own (a legacy session's setLevel, a modern request's
+ * `_meta` level; none when the caller hears none), and what the server logs goes to that
+ * caller as a legacy upstream's log lines do (modern-call-routes.ts).
+ *
  * List changes reach Switchboard on a subscriptions/listen stream opened at connect for what
  * the server declares `listChanged`; when the server ends that stream the connection is made
  * again (lists re-read). A server that announces no tools `listChanged` has its lists read
@@ -21,12 +26,21 @@
 import { Client as ModernClient, type McpSubscription } from '@modelcontextprotocol/client';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { CLIENT_CAPABILITIES_META_KEY, SERVER_INFO, type CallContext, type JsonObject, type Logger, type SecretsApi } from '../../../kernel/index.js';
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  LOG_LEVEL_META_KEY,
+  SERVER_INFO,
+  type CallContext,
+  type JsonObject,
+  type Logger,
+  type SecretsApi,
+} from '../../../kernel/index.js';
 import type { ListSource } from '../lists.js';
-import type { ClientRelay } from './client-relay.js';
+import type { ClientRelay, RelatingTransport } from './client-relay.js';
 import { UPSTREAM_CLIENT_CAPABILITIES, type DiscoverResult } from './era-probe.js';
 import type { SessionWatcher, UpstreamSession } from './upstream-session.js';
 import type { CallFailures } from './upstream-client.js';
+import { CALL_TAG, ModernCallRoutes } from './modern-call-routes.js';
 
 /** Rounds of input_required one call may take before it is refused as a loop. */
 export const MAX_ROUNDS = 8;
@@ -42,7 +56,7 @@ type Raw = Record<string, unknown>;
 
 /** Connects the v2 client on a transport era-probe.ts found modern; rejects as a failed handshake would. */
 export async function connectModern(
-  transport: Transport,
+  transport: Transport & RelatingTransport,
   version: string,
   discover: DiscoverResult,
   timeoutMs: number,
@@ -66,6 +80,7 @@ export async function connectModern(
   transport.setProtocolVersion?.(version);
   // Our transports implement the v1 Transport, which the v2 one extends only with optional members.
   await client.connect(transport, { prior: { kind: 'modern', discover }, timeout: timeoutMs });
+  const routes = new ModernCallRoutes(transport, deps.relay);
   // Adopting a prior discover registers the list handlers but opens no stream: opened here, for what the server says it announces.
   const caps = discover.capabilities as { [K in 'tools' | 'prompts' | 'resources']?: { listChanged?: boolean } };
   const filter = {
@@ -82,7 +97,7 @@ export async function connectModern(
       throw err;
     }
   }
-  return new ModernUpstream(client, transport, version, hears, deps.relay, deps.secrets, deps.failures, subscription);
+  return new ModernUpstream(client, transport, version, hears, { relay: deps.relay, routes }, deps.secrets, deps.failures, subscription);
 }
 
 export class ModernUpstream implements UpstreamSession {
@@ -90,18 +105,22 @@ export class ModernUpstream implements UpstreamSession {
   readonly lists: ListSource;
   /** The `ttlMs` of the last tools/list's first page. */
   private toolsTtlMs: number | undefined;
+  private readonly relay: ClientRelay;
+  /** Where what the server logs during a call goes (modern-call-routes.ts). */
+  private readonly routes: ModernCallRoutes;
 
   constructor(
     readonly client: ModernClient,
     readonly transport: Transport,
     readonly protocolVersion: string,
     private readonly hears: { watcher?: SessionWatcher },
-    private readonly relay: ClientRelay,
+    parts: { relay: ClientRelay; routes: ModernCallRoutes },
     private readonly secrets: SecretsApi,
     private readonly failures: CallFailures,
     /** The subscriptions/listen stream list changes come on, when the server announces any. */
     private readonly subscription?: McpSubscription,
   ) {
+    ({ relay: this.relay, routes: this.routes } = parts);
     const page = (cursor: string | undefined) => (cursor ? { cursor } : {});
     // An explicit cursor fetches the server's own page, uncached: Switchboard keeps the lists itself.
     this.lists = {
@@ -142,10 +161,18 @@ export class ModernUpstream implements UpstreamSession {
     return this.callTool(name, args, call, timeoutMs);
   }
 
+  /**
+   * The request carries the caller's own capabilities and log level (a 2026-07-28 server logs
+   * only when its request names a level), and the tag that routes what it logs to the caller
+   * (modern-call-routes.ts).
+   */
   async callTool(name: string, args: JsonObject, call: CallContext, timeoutMs: number): Promise<CallToolResult> {
+    const route = this.routes.open(call);
     try {
       const caps = call.client?.capabilities() ?? {};
-      let params: Raw = { name, arguments: args, _meta: { [CLIENT_CAPABILITIES_META_KEY]: caps } };
+      const level = call.client?.logLevel?.();
+      const meta: Raw = { [CLIENT_CAPABILITIES_META_KEY]: caps, [CALL_TAG]: route.tag, ...(level ? { [LOG_LEVEL_META_KEY]: level } : {}) };
+      let params: Raw = { name, arguments: args, _meta: meta };
       const forward = call.progress;
       for (let round = 0; ; round++) {
         const result = (await this.client.request(
@@ -171,6 +198,8 @@ export class ModernUpstream implements UpstreamSession {
       }
     } catch (err) {
       throw this.failures.call(`tool '${name}'`, err);
+    } finally {
+      route.done();
     }
   }
 
