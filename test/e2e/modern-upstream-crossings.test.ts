@@ -1,10 +1,12 @@
 /**
- * Log levels where a 2026-07-28 upstream meets callers of both eras (issue 40, item 3 "log
- * level"). Behind one Switchboard: the v2 modern-only fixture (test/fixtures/modern-server.ts)
- * over HTTP and over stdio, and the asking fixture, a 2025-11-25 server.
+ * Log levels and resource subscriptions where a 2026-07-28 upstream meets callers of both eras
+ * (issue 40, item 3 "log level" and item 2 "resource subscriptions to modern upstreams").
+ * Behind one Switchboard: the v2 modern-only fixture (test/fixtures/modern-server.ts) over
+ * HTTP and over stdio, and the asking fixture, a 2025-11-25 server with subscribable counters.
  *
- * A 2026-07-28 server logs during a request only at the level the request's `_meta` names:
- * Switchboard passes on each caller's own level.
+ * A 2026-07-28 server logs during a request only at the level the request's `_meta` names, and
+ * has no resources/subscribe (its updates come on a subscriptions/listen stream): Switchboard
+ * passes on each caller's own level and watches the URIs on a listen of its own.
  */
 import { expect } from 'chai';
 import type { ChildProcess } from 'node:child_process';
@@ -24,6 +26,9 @@ import {
   text,
   type Running,
 } from '../support/harness.js';
+
+const WEB_COUNTER = 'modern://http/counter';
+const STDIO_COUNTER = 'modern://stdio/counter';
 
 async function modernClient(url: string): Promise<ModernClient> {
   const client = new ModernClient({ name: 'modern-crossings', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
@@ -132,6 +137,76 @@ describe('a 2026-07-28 upstream meets callers of both eras: log levels and resou
       const seen = JSON.parse(text(await chattyFrom(await modernClient(sb.url), 'x_mweb_envelope', 'notice'))) as Record<string, unknown>;
       expect(seen['io.modelcontextprotocol/logLevel']).to.equal('notice');
       expect(Object.keys(seen).filter((k) => !k.startsWith('io.modelcontextprotocol/'))).to.deep.equal([]);
+    });
+  });
+
+  describe('resource subscriptions', () => {
+    it("a legacy client's resources/subscribe to a modern upstream's resource hears notifications/resources/updated (HTTP and stdio), until it unsubscribes", async () => {
+      const watcher = await legacyHearing(sb.url);
+      closing.push(watcher.client);
+      await watcher.client.subscribeResource({ uri: WEB_COUNTER });
+      await watcher.client.subscribeResource({ uri: STDIO_COUNTER });
+      expect(text(await callTool(legacy, 'x_mweb_touch'))).to.match(/^touched \d+$/);
+      await eventually(
+        async () => watcher.updated,
+        (u) => u.includes(WEB_COUNTER),
+        10_000,
+      );
+      await callTool(legacy, 'x_mio_touch');
+      await eventually(
+        async () => watcher.updated,
+        (u) => u.includes(STDIO_COUNTER),
+        10_000,
+      );
+      expect(watcher.updated).to.deep.equal([WEB_COUNTER, STDIO_COUNTER]);
+      // The update is the resource's: reading it gives the new text.
+      const read = await watcher.client.readResource({ uri: WEB_COUNTER });
+      expect((read.contents[0] as { text: string }).text).to.match(/^\d+$/);
+
+      await watcher.client.unsubscribeResource({ uri: WEB_COUNTER });
+      await callTool(legacy, 'x_mweb_touch');
+      await callTool(legacy, 'x_mio_touch');
+      // The stdio update comes after the HTTP one would have: heard, it shows the HTTP one was not sent.
+      await eventually(
+        async () => watcher.updated,
+        (u) => u.length >= 3,
+        10_000,
+      );
+      expect(watcher.updated).to.deep.equal([WEB_COUNTER, STDIO_COUNTER, STDIO_COUNTER]);
+    });
+
+    it("a modern client's subscriptions/listen hears updates of a modern and a legacy upstream's resources on one stream", async () => {
+      const listener = await modernHearing(sb.url);
+      closing.push(listener.client);
+      const sub = await listener.client.listen({ resourceSubscriptions: [WEB_COUNTER, 'ask://counter'] });
+      expect(sub.honoredFilter).to.deep.equal({ resourceSubscriptions: [WEB_COUNTER, 'ask://counter'] });
+      await callTool(legacy, 'x_mweb_touch');
+      await callTool(legacy, 'x_ask_bump');
+      await eventually(
+        async () => listener.updated,
+        (u) => u.length >= 2,
+        10_000,
+      );
+      expect([...listener.updated].sort()).to.deep.equal(['ask://counter', WEB_COUNTER]);
+      await sub.close();
+    });
+
+    it('sessions of both eras watching one URI share one upstream listen; the last to leave ends the watch', async () => {
+      const a = await legacyHearing(sb.url);
+      const b = await modernHearing(sb.url);
+      closing.push(a.client, b.client);
+      await a.client.subscribeResource({ uri: WEB_COUNTER });
+      const sub = await b.client.listen({ resourceSubscriptions: [WEB_COUNTER] });
+      await a.client.unsubscribeResource({ uri: WEB_COUNTER });
+      // Still watched for b.
+      await callTool(legacy, 'x_mweb_touch');
+      await eventually(
+        async () => b.updated,
+        (u) => u.length >= 1,
+        10_000,
+      );
+      expect(a.updated).to.deep.equal([]);
+      await sub.close();
     });
   });
 });

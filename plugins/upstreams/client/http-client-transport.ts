@@ -8,7 +8,7 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { mcpNameSource, MODERN_PROTOCOL_VERSIONS, TooLargeError } from '../../../kernel/index.js';
 import { deliver } from './deliver.js';
@@ -29,6 +29,13 @@ export class HttpStatusError extends Error {
  * (`renew`) a fresh one after the server refused it. undefined: there is none to send.
  */
 export type BearerSource = (renew: boolean) => Promise<string | undefined>;
+
+/**
+ * What the v2 SDK client (2026-07-28 upstreams) adds to a send: a signal that ends this POST's
+ * response stream (how a subscriptions/listen is closed, and in 2026-07-28 how a request is
+ * cancelled), and a callback for when that stream ended otherwise (the server ended it).
+ */
+export type StreamSendOptions = TransportSendOptions & { requestSignal?: AbortSignal; onRequestStreamEnd?: () => void };
 
 const httpAgent = new HttpAgent({ keepAlive: true, maxSockets: 256 });
 const httpsAgent = new HttpsAgent({ keepAlive: true, maxSockets: 256 });
@@ -120,7 +127,7 @@ export class StreamableHttpClientTransport implements Transport {
     });
   }
 
-  async send(message: JSONRPCMessage): Promise<void> {
+  async send(message: JSONRPCMessage, options?: StreamSendOptions): Promise<void> {
     if (this.closed) throw new Error('Not connected');
     const body = JSON.stringify(message);
     let res: IncomingMessage;
@@ -164,6 +171,7 @@ export class StreamableHttpClientTransport implements Transport {
     const type = res.headers['content-type'] ?? '';
     if (type.includes('text/event-stream')) {
       this.consumeSse(res, 'method' in message && 'id' in message ? message.id : undefined);
+      if (options?.requestSignal || options?.onRequestStreamEnd) endsWith(res, options.requestSignal, options.onRequestStreamEnd);
       return;
     }
     // The answer to this POST is this request's result: too large fails this call only.
@@ -239,6 +247,17 @@ export class StreamableHttpClientTransport implements Transport {
     if (this.lookup) this.agent.destroy();
     this.onclose?.();
   }
+}
+
+/** A response stream its request's signal ends; `ended` hears when it ended any other way. */
+function endsWith(res: IncomingMessage, signal: AbortSignal | undefined, ended: (() => void) | undefined): void {
+  const abort = () => void res.destroy();
+  if (signal?.aborted) return abort();
+  signal?.addEventListener('abort', abort, { once: true });
+  res.once('close', () => {
+    signal?.removeEventListener('abort', abort);
+    if (!signal?.aborted) ended?.();
+  });
 }
 
 /** `Mcp-Method`, and `Mcp-Name` for the methods that name something, Base64-sentinel encoded when not plain ASCII. */

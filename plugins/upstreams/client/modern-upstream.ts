@@ -22,6 +22,11 @@
  * again once its tools/list `ttlMs` has passed (RELIST_MS, connection.ts). Lists are read page by page with explicit cursors, which the v2
  * client never serves from its cache: Switchboard's catalogue is the one copy, refreshed on
  * each change.
+ *
+ * Resource subscriptions: 2026-07-28 has no resources/subscribe; the URIs watched are named
+ * on one subscriptions/listen of Switchboard's own, replaced when the set changes
+ * (modern-resource-listen.ts), and its `notifications/resources/updated` reach the sessions
+ * and listens watching them as a legacy upstream's do.
  */
 import { Client as ModernClient, type McpSubscription } from '@modelcontextprotocol/client';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -41,6 +46,7 @@ import { UPSTREAM_CLIENT_CAPABILITIES, type DiscoverResult } from './era-probe.j
 import type { SessionWatcher, UpstreamSession } from './upstream-session.js';
 import type { CallFailures } from './upstream-client.js';
 import { CALL_TAG, ModernCallRoutes } from './modern-call-routes.js';
+import { ModernResourceListen } from './modern-resource-listen.js';
 
 /** Rounds of input_required one call may take before it is refused as a loop. */
 export const MAX_ROUNDS = 8;
@@ -97,7 +103,8 @@ export async function connectModern(
       throw err;
     }
   }
-  return new ModernUpstream(client, transport, version, hears, { relay: deps.relay, routes }, deps.secrets, deps.failures, subscription);
+  const resources = new ModernResourceListen(client, timeoutMs, () => void hears.watcher?.closed());
+  return new ModernUpstream(client, transport, version, hears, { relay: deps.relay, routes, resources }, deps.secrets, deps.failures, subscription);
 }
 
 export class ModernUpstream implements UpstreamSession {
@@ -108,19 +115,21 @@ export class ModernUpstream implements UpstreamSession {
   private readonly relay: ClientRelay;
   /** Where what the server logs during a call goes (modern-call-routes.ts). */
   private readonly routes: ModernCallRoutes;
+  /** The URIs watched, on one listen (modern-resource-listen.ts). */
+  private readonly resources: ModernResourceListen;
 
   constructor(
     readonly client: ModernClient,
     readonly transport: Transport,
     readonly protocolVersion: string,
     private readonly hears: { watcher?: SessionWatcher },
-    parts: { relay: ClientRelay; routes: ModernCallRoutes },
+    parts: { relay: ClientRelay; routes: ModernCallRoutes; resources: ModernResourceListen },
     private readonly secrets: SecretsApi,
     private readonly failures: CallFailures,
     /** The subscriptions/listen stream list changes come on, when the server announces any. */
     private readonly subscription?: McpSubscription,
   ) {
-    ({ relay: this.relay, routes: this.routes } = parts);
+    ({ relay: this.relay, routes: this.routes, resources: this.resources } = parts);
     const page = (cursor: string | undefined) => (cursor ? { cursor } : {});
     // An explicit cursor fetches the server's own page, uncached: Switchboard keeps the lists itself.
     this.lists = {
@@ -140,6 +149,8 @@ export class ModernUpstream implements UpstreamSession {
     this.hears.watcher = watcher;
     this.client.onclose = () => watcher.closed();
     this.client.onerror = (err) => watcher.error(err);
+    // On the resource listen (subscribe, below); the handler is the same whichever listen carries it.
+    this.client.setNotificationHandler('notifications/resources/updated', (n) => watcher.resourceUpdated(n.params.uri));
     // A stream the server ended (restarted, shut down) would leave the lists stale for good: connect again and re-read them.
     void this.subscription?.closed.then((how) => {
       if (how !== 'local') watcher.closed();
@@ -224,9 +235,16 @@ export class ModernUpstream implements UpstreamSession {
     }
   }
 
-  /** 2026-07-28 has no resources/subscribe: updates come on subscriptions/listen, which Switchboard does not open per resource yet. */
-  async subscribe(uri: string): Promise<void> {
-    throw this.failures.request(`subscribe to '${uri}'`, new Error('a 2026-07-28 server has no resources/subscribe'));
+  /** 2026-07-28 has no resources/subscribe: the URI is named on Switchboard's resource listen to the server instead. */
+  async subscribe(uri: string, on: boolean): Promise<void> {
+    const what = `${on ? 'subscribe to' : 'unsubscribe from'} '${uri}'`;
+    try {
+      if (on && this.client.getServerCapabilities()?.resources?.subscribe !== true)
+        throw new Error('the server does not announce resource subscriptions (capabilities.resources.subscribe)');
+      await this.resources.set(uri, on);
+    } catch (err) {
+      throw this.failures.request(what, err);
+    }
   }
 
   async complete(params: Raw): Promise<Raw> {
@@ -246,6 +264,7 @@ export class ModernUpstream implements UpstreamSession {
   }
 
   async close(): Promise<void> {
+    await this.resources.close();
     await this.subscription?.close().catch(() => undefined);
     await this.client.close().catch(() => undefined);
     await this.transport.close().catch(() => undefined);
