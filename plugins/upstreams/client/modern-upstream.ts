@@ -146,14 +146,27 @@ export class ModernUpstream implements UpstreamSession {
   }
 
   watch(watcher: SessionWatcher): void {
-    this.hears.watcher = watcher;
-    this.client.onclose = () => watcher.closed();
+    // The client's close, the list listen's end and the resource listen's loss may all come of one
+    // server going away: the connection hears of it once.
+    let ended = false;
+    const closed = () => {
+      if (ended) return;
+      ended = true;
+      watcher.closed();
+    };
+    this.hears.watcher = {
+      closed,
+      error: (err) => watcher.error(err),
+      changed: (what) => watcher.changed(what),
+      resourceUpdated: (uri) => watcher.resourceUpdated(uri),
+    };
+    this.client.onclose = closed;
     this.client.onerror = (err) => watcher.error(err);
     // On the resource listen (subscribe, below); the handler is the same whichever listen carries it.
     this.client.setNotificationHandler('notifications/resources/updated', (n) => watcher.resourceUpdated(n.params.uri));
     // A stream the server ended (restarted, shut down) would leave the lists stale for good: connect again and re-read them.
     void this.subscription?.closed.then((how) => {
-      if (how !== 'local') watcher.closed();
+      if (how !== 'local') closed();
     });
   }
 
