@@ -28,7 +28,8 @@ export class ModernResourceListen {
   private closed = false;
 
   constructor(
-    private readonly client: ModernClient,
+    /** Only its listen(): a fake stands in for it in test/unit/modern-resource-listen.test.ts. */
+    private readonly client: Pick<ModernClient, 'listen'>,
     private readonly timeoutMs: number,
     /** The listen could not be opened again after the server ended it. */
     private readonly lost: () => void,
