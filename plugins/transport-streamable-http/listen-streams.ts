@@ -127,11 +127,10 @@ export function callerOf(kernel: KernelApi, req: IncomingMessage): StatelessCall
   const identity = http.identityOf(req);
   const peer = req.socket.remoteAddress;
   const clientAddress = http.clientAddressOf(req);
-  return {
-    kind: 'streamable-http',
-    headers: req.headers,
-    ...(identity ? { identity } : {}),
-    ...(peer ? { peer } : {}),
-    ...(clientAddress ? { clientAddress } : {}),
-  };
+  // Assigned rather than spread: this runs on every stateless request.
+  const caller: StatelessCaller = { kind: 'streamable-http', headers: req.headers };
+  if (identity) caller.identity = identity;
+  if (peer) caller.peer = peer;
+  if (clientAddress) caller.clientAddress = clientAddress;
+  return caller;
 }

@@ -89,7 +89,7 @@ export function serveStateless(kernel: KernelApi, listens: ListenStreams, body: 
     if (value !== named.value)
       return answer(res, 400, id, HEADER_MISMATCH, `Header mismatch: Mcp-Name header value '${value}' does not match body value '${String(named.value)}'`);
   }
-  const request = { id, method, ...(params ? { params } : {}) };
+  const request: { id: string | number; method: string; params?: Record<string, unknown> } = params ? { id, method, params } : { id, method };
   if (method === 'subscriptions/listen') return listens.serve(request, envelope, callerOf(kernel, req), res);
   return run(kernel, request, envelope, req, res);
 }

@@ -13,21 +13,21 @@ import type { RequestEnvelope } from '../shared/modern-protocol.js';
 import type { RoundChannel } from './input-rounds.js';
 
 export class StatelessChannel implements ClientChannel {
-  private readonly declared: ClientCapabilities;
-  private readonly level: RequestEnvelope['logLevel'];
+  /** Worked out at the first `capabilities()`: a plain call never asks, and this ran per request. */
+  private declared: ClientCapabilities | undefined;
 
   constructor(
-    envelope: RequestEnvelope,
+    private readonly envelope: RequestEnvelope,
     private readonly notifyClient: (message: JSONRPCNotification) => void,
     private readonly asker?: RoundChannel,
-  ) {
-    const { sampling: _sampling, elicitation: _elicitation, roots: _roots, ...rest } = envelope.clientCapabilities;
-    this.declared = asker ? envelope.clientCapabilities : rest;
-    this.level = envelope.logLevel;
-  }
+  ) {}
 
   capabilities(): ClientCapabilities {
-    return this.declared;
+    if (this.declared) return this.declared;
+    const declared = this.envelope.clientCapabilities;
+    if (this.asker) return (this.declared = declared);
+    const { sampling: _sampling, elicitation: _elicitation, roots: _roots, ...rest } = declared;
+    return (this.declared = rest);
   }
 
   /** Asked as an input_required round (input-rounds.ts); without rounds never reached (capabilities() declares nothing to ask with). */
@@ -44,7 +44,8 @@ export class StatelessChannel implements ClientChannel {
 
   /** 2026-07-28: no log message unless the request set `_meta` logLevel, then those at or above it, on the request's own stream. */
   async log(message: LogMessage): Promise<void> {
-    if (this.level === undefined || !logLevelPasses(message.level, this.level)) return;
+    const level = this.envelope.logLevel;
+    if (level === undefined || !logLevelPasses(message.level, level)) return;
     this.notifyClient({ jsonrpc: '2.0', method: 'notifications/message', params: { ...message } });
   }
 

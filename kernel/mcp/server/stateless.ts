@@ -5,7 +5,6 @@
  * this answers the method with the same meta-tools, handlers and `onRequest` taps (toolset,
  * sign-in view, limits, authorization) a legacy session gets, per request.
  */
-import { randomUUID } from 'node:crypto';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { safeParse, type AnyObjectSchema } from '@modelcontextprotocol/sdk/server/zod-compat.js';
 import type { CallToolResult, JSONRPCMessage, JSONRPCNotification, ServerCapabilities, Tool } from '@modelcontextprotocol/sdk/types.js';
@@ -22,6 +21,7 @@ import { InputRounds, type RoundChannel } from './input-rounds.js';
 import { ModernTasks, type ModernTaskHost } from './modern-tasks.js';
 
 import { StatelessChannel } from './stateless-channel.js';
+import { StatelessSession } from './stateless-session.js';
 
 /**
  * How long a modern client may keep a list (`ttlMs`, SEP-2549). The meta-tools change only
@@ -30,6 +30,10 @@ import { StatelessChannel } from './stateless-channel.js';
  * contents are the upstream's, whose freshness is unknown.
  */
 export const CACHE_TTL_MS = { discover: 300_000, metaTools: 300_000, catalogueLists: 30_000, resourceRead: 0 } as const;
+
+/** `_meta`'s server info on every answer: made once, not per request (it is only ever serialised). */
+const SERVER_INFO_VALUE = Object.freeze({ name: SERVER_INFO.name, version: SERVER_INFO.version });
+const SERVER_INFO_ONLY: Readonly<Record<string, unknown>> = Object.freeze({ [SERVER_INFO_META_KEY]: SERVER_INFO_VALUE });
 
 const CATALOGUE_LISTS = new Set(['prompts/list', 'resources/list', 'resources/templates/list']);
 
@@ -82,6 +86,8 @@ const MAX_CALLERS = 10_000;
 
 export class StatelessServer {
   private readonly callerSlots = new Map<string, Map<symbol, unknown>>();
+  /** Whose slots `slotsOf` last returned (a person's subject, else the client's address): the newest entry of `callerSlots`. */
+  private lastCaller: { subject?: string; address?: string; slots: Map<symbol, unknown> } | undefined;
   /** Calls waiting for their client's input (multi round-trip, input-rounds.ts). */
   private readonly rounds = new InputRounds();
   /** The tasks extension (modern-tasks.ts). */
@@ -119,7 +125,7 @@ export class StatelessServer {
           call.task = work.task;
           return this.callTool(params, call);
         });
-        const answer = { ...task, resultType: 'task', _meta: { [SERVER_INFO_META_KEY]: { name: SERVER_INFO.name, version: SERVER_INFO.version } } };
+        const answer = { ...task, resultType: 'task', _meta: SERVER_INFO_ONLY };
         return { status: 200, message: { jsonrpc: '2.0', id, result: answer } };
       } else if (method === 'tools/call') {
         const caps = envelope.clientCapabilities;
@@ -140,7 +146,7 @@ export class StatelessServer {
               resultType: 'input_required',
               inputRequests,
               requestState,
-              _meta: { [SERVER_INFO_META_KEY]: { name: SERVER_INFO.name, version: SERVER_INFO.version } },
+              _meta: SERVER_INFO_ONLY,
             };
             return { status: 200, message: { jsonrpc: '2.0', id, result: answer } };
           }
@@ -167,13 +173,13 @@ export class StatelessServer {
         if (CATALOGUE_LISTS.has(method)) result = { ttlMs: CACHE_TTL_MS.catalogueLists, cacheScope: personal ? 'private' : 'public', ...result };
         else if (method === 'resources/read') result = { ttlMs: CACHE_TTL_MS.resourceRead, cacheScope: personal ? 'private' : 'public', ...result };
       }
-      const meta = (result._meta ?? {}) as Record<string, unknown>;
+      const meta = result._meta as Record<string, unknown> | null | undefined;
       return {
         status: 200,
         message: {
           jsonrpc: '2.0',
           id,
-          result: { ...result, resultType: 'complete', _meta: { ...meta, [SERVER_INFO_META_KEY]: { name: SERVER_INFO.name, version: SERVER_INFO.version } } },
+          result: { ...result, resultType: 'complete', _meta: meta == null ? SERVER_INFO_ONLY : { ...meta, [SERVER_INFO_META_KEY]: SERVER_INFO_VALUE } },
         },
       };
     } catch (err) {
@@ -234,7 +240,12 @@ export class StatelessServer {
     return this.host.callMetaTool(params.name, args as Record<string, unknown> | undefined, call);
   }
 
-  /** One request's session and call context: a session object that lives as long as the request, in no registry. */
+  /**
+   * One request's session and call context: a session object that lives as long as the
+   * request, in no registry. The request context takes the same properties in the same
+   * order as a session's call (Endpoint.callContext), so the taps and handlers both eras
+   * run see one object shape.
+   */
   private context(
     request: StatelessRequest,
     envelope: RequestEnvelope,
@@ -244,15 +255,16 @@ export class StatelessServer {
     asker?: RoundChannel,
   ): CallContext {
     const session = this.sessionFor(caller, envelope);
-    const params = request.params ?? {};
-    const context: RequestContext = {
-      session,
-      headers: caller.headers,
-      ...(request.method === 'tools/call' && typeof params.name === 'string' ? { metaTool: params.name } : {}),
-      ...(request.method === 'tools/call' ? { arguments: (params.arguments as Record<string, unknown> | undefined) ?? {} } : {}),
-      slots: new Map(),
-      ...(caller.identity ? { identity: caller.identity } : {}),
-    };
+    let context: RequestContext;
+    if (request.method === 'tools/call') {
+      const params = request.params ?? {};
+      const args = (params.arguments as Record<string, unknown> | undefined) ?? {};
+      context =
+        typeof params.name === 'string'
+          ? { session, headers: caller.headers, metaTool: params.name, arguments: args, slots: new Map() }
+          : { session, headers: caller.headers, arguments: args, slots: new Map() };
+    } else context = { session, headers: caller.headers, slots: new Map() };
+    if (caller.identity) context.identity = caller.identity;
     const call: CallContext = { request: context, cancellation, depth: 0, client: new StatelessChannel(envelope, stream, asker) };
     const token = envelope.progressToken;
     if (token !== undefined) {
@@ -268,26 +280,20 @@ export class StatelessServer {
     return call;
   }
 
-  /** A session object for one request (or one listen, listens.ts): in no registry, connected to nothing. */
+  /** A session object for one request (or one listen, listens.ts): in no registry, connected to nothing; its id, date and subscriptions made when read (stateless-session.ts). */
   sessionFor(caller: StatelessCaller, envelope: RequestEnvelope): Session {
-    return {
-      id: `stateless-${randomUUID()}`,
-      transport: caller.kind,
-      createdAt: new Date(),
-      server: this.detached,
-      slots: this.slotsOf(caller),
-      subscriptions: new Set(),
-      stateless: true,
-      ...(caller.identity ? { identity: caller.identity } : {}),
-      ...(caller.peer ? { peer: caller.peer } : {}),
-      ...(caller.clientAddress ? { clientAddress: caller.clientAddress } : {}),
-      ...(envelope.clientInfo ? { clientInfo: envelope.clientInfo } : {}),
-    };
+    return new StatelessSession(caller.kind, this.detached, this.slotsOf(caller), caller.identity, caller.peer, caller.clientAddress, envelope.clientInfo);
   }
 
   private slotsOf(caller: StatelessCaller): Map<symbol, unknown> {
-    const key = caller.identity ? `sub:${caller.identity.subject}` : caller.clientAddress ? `addr:${caller.clientAddress}` : undefined;
-    if (key === undefined) return new Map();
+    const identity = caller.identity;
+    const address = caller.clientAddress;
+    if (!identity && !address) return new Map();
+    // The same caller as the previous request (one client's calls in a row, the usual case):
+    // its slots are already the most recent entry, so there is no key to build and nothing to move.
+    const last = this.lastCaller;
+    if (last && (identity ? last.subject === identity.subject : last.subject === undefined && last.address === address)) return last.slots;
+    const key = identity ? `sub:${identity.subject}` : `addr:${address!}`;
     let slots = this.callerSlots.get(key);
     if (slots) {
       // Most recently seen last, so the oldest is the first key when the map is full.
@@ -297,6 +303,7 @@ export class StatelessServer {
       if (this.callerSlots.size >= MAX_CALLERS) this.callerSlots.delete(this.callerSlots.keys().next().value!);
     }
     this.callerSlots.set(key, slots);
+    this.lastCaller = identity ? { subject: identity.subject, slots } : { address, slots };
     return slots;
   }
 }
