@@ -27,6 +27,7 @@ import { sharedAjv } from '../../config/validate.js';
 import { InvalidArgumentsError, SwitchboardError, URL_ELICITATION_REQUIRED, UrlElicitationRequiredError } from '../../errors.js';
 import type { SessionRecord } from '../../contracts/session-directory.js';
 import type { KernelHooks } from '../../hooks.js';
+import { runSeriesTaps } from '../../series-taps.js';
 import type { Logger } from '../../log.js';
 import type { HeaderValue, Identity, RequestContext } from '../../request-context.js';
 import type { Session, SessionRegistry, TransportKind } from '../../sessions.js';
@@ -451,7 +452,9 @@ export class Endpoint {
   private async runMetaTool(meta: RegisteredMetaTool, name: string, rawArgs: Record<string, unknown> | undefined, call: CallContext): Promise<CallToolResult> {
     const request = call.request;
     try {
-      if (this.hooks.onRequest.isUsed()) await this.hooks.onRequest.promise(request);
+      // Synchronous taps run without a promise to await (series-taps.ts).
+      const tapping = runSeriesTaps(this.hooks.onRequest, request);
+      if (tapping) await tapping;
       const args = rawArgs ?? {};
       if (!meta.validate(args)) {
         const problems = argumentProblems(meta.validate.errors);
