@@ -5,9 +5,10 @@
  * and an SSE answer incrementally. Session id and protocol version are carried as the
  * transport specification says; the GET stream carries server-initiated notifications.
  */
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
+import { urlToHttpOptions } from 'node:url';
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { mcpNameSource, MODERN_PROTOCOL_VERSIONS, TooLargeError } from '../../../kernel/index.js';
@@ -54,6 +55,11 @@ export class StreamableHttpClientTransport implements Transport {
   private closed = false;
   private readonly secure: boolean;
   private readonly agent: HttpAgent;
+  /**
+   * Where every request goes, as node:http options, worked out once: handed the URL itself,
+   * node:http converts it to these again on every request (a call's largest single allocation here).
+   */
+  private readonly target: RequestOptions;
 
   constructor(
     private readonly url: URL,
@@ -70,6 +76,7 @@ export class StreamableHttpClientTransport implements Transport {
     this.secure = url.protocol === 'https:';
     const Agent = this.secure ? HttpsAgent : HttpAgent;
     this.agent = lookup ? new Agent({ keepAlive: true, maxSockets: 256, lookup }) : this.secure ? httpsAgent : httpAgent;
+    this.target = { ...urlToHttpOptions(url), agent: this.agent, ...(lookup ? { lookup } : {}) };
   }
 
   async start(): Promise<void> {}
@@ -117,11 +124,8 @@ export class StreamableHttpClientTransport implements Transport {
   private plain(method: string, headers: Record<string, string>, body?: string): Promise<IncomingMessage> {
     return new Promise((resolve, reject) => {
       // node:http never follows a redirect: a 3xx is an HttpStatusError, so no answer can send us elsewhere.
-      const req = (this.secure ? httpsRequest : httpRequest)(
-        this.url,
-        { method, headers, agent: this.agent, ...(this.lookup ? { lookup: this.lookup } : {}) },
-        resolve,
-      );
+      // The options made once, with this request's method and headers.
+      const req = (this.secure ? httpsRequest : httpRequest)({ ...this.target, method, headers }, resolve);
       req.once('error', reject);
       req.end(body);
     });
