@@ -4,7 +4,7 @@
  * call, and the argument validator is compiled once per tool and cached.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { ValidateFunction } from 'ajv';
+import type { Ajv, ValidateFunction } from 'ajv';
 import { argumentProblems } from './argument-problems.js';
 import type { Catalogue, CatalogueEntry } from './catalogue.js';
 import { createAjv } from './config/validate.js';
@@ -25,7 +25,8 @@ interface Progress {
 }
 
 export class ToolInvoker {
-  private readonly ajv = createAjv();
+  /** Made at the first tool call that needs a validator: a start that never calls one makes none. */
+  private ajv: Ajv | undefined;
   private readonly validators = new WeakMap<CatalogueEntry, ValidateFunction | typeof NO_VALIDATOR>();
   private inflight = 0;
   private draining = false;
@@ -110,7 +111,7 @@ export class ToolInvoker {
       try {
         // The draft an upstream names is not ours to enforce; its constraints are.
         const { $schema: _draft, $id: _id, ...schema } = entry.validationSchema ?? entry.inputSchema;
-        v = this.ajv.compile(schema);
+        v = (this.ajv ??= createAjv()).compile(schema);
       } catch (err) {
         // A sloppy upstream schema must not make its tools unusable: warn once, pass through.
         this.log.warn(`input schema of '${entry.name}' does not compile (${(err as Error).message}); its calls pass unvalidated`);

@@ -11,6 +11,7 @@ import type { PluginSetting } from './config/settings.js';
 import type { Plugin, PluginModule } from './plugin.js';
 import { orderPlugins } from './plugin-order.js';
 import { sharedAjv } from './config/validate.js';
+import { loadPrebuilt, optionsFingerprint, optionsValidatorName, PREBUILT_DIR } from './config/prebuilt-validators.js';
 
 export interface LoadedPlugin {
   plugin: Plugin<unknown>;
@@ -50,11 +51,12 @@ export async function loadPlugins(
   const loaded: LoadedPlugin[] = [];
   const builtInNames = new Set(builtIns.map((b) => b.name));
   const disabled: PluginModule[] = [];
-  const ajv = sharedAjv();
 
   const withOptions = (plugin: Plugin<unknown>, options: Record<string, unknown>): LoadedPlugin => {
     if (plugin.optionsSchema) {
-      const validate = ajv.compile(plugin.optionsSchema);
+      // The build's validator when it was compiled from this very schema (a built-in plugin's).
+      const validate =
+        loadPrebuilt(PREBUILT_DIR, optionsValidatorName(plugin.name), optionsFingerprint(plugin.optionsSchema)) ?? sharedAjv().compile(plugin.optionsSchema);
       if (!validate(options)) {
         const msg = (validate.errors ?? []).map((e) => `${e.instancePath || '(options)'} ${e.message}`).join('; ');
         throw new ConfigInvalidError([{ file: configFile, line: 0, column: 0, field: `plugins.${plugin.name}.options`, message: msg }]);

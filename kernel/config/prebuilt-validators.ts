@@ -8,6 +8,10 @@
  * about 20 ms. Each file carries the fingerprint of the schema text and the ajv options it was
  * compiled from: a file that is missing (a plain `tsc` build) or stale (schemas/ edited since)
  * is ignored and the schema compiled at run time as before, so the answer never depends on it.
+ *
+ * The built-in plugins' option schemas are prebuilt the same way (plugin-<name>.cjs): compiling
+ * them was 110-150 ms of every start and every `switchboard check`, most of it ajv compiling
+ * JSON Schema's meta-schema before the first of them.
  */
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
@@ -39,4 +43,17 @@ export function loadPrebuilt(dir: string, name: string, fingerprint: string): Va
     return undefined;
   }
   return typeof mod === 'function' && mod.fingerprint === fingerprint ? mod : undefined;
+}
+
+/** The ajv options a plugin's options are checked with (validate.ts's createAjv defaults). */
+export const OPTIONS_VALIDATOR_OPTIONS = {} as const;
+
+/** The prebuilt file of a built-in plugin's option schema. */
+export function optionsValidatorName(plugin: string): string {
+  return `plugin-${plugin}`;
+}
+
+/** What a plugin's option schema's validator was compiled from: the schema as JSON. */
+export function optionsFingerprint(schema: Readonly<Record<string, unknown>>): string {
+  return validatorFingerprint(JSON.stringify(schema), OPTIONS_VALIDATOR_OPTIONS);
 }

@@ -42,7 +42,15 @@ export function sharedAjv(): Ajv {
 // starts again at `#/`, so the path alone cannot find the fields a workflow step accepts.
 // The build compiles schemas/ with exactly these options (prebuild.ts).
 export const VALIDATOR_OPTIONS = { verbose: true } as const;
-const ajv = createAjv(VALIDATOR_OPTIONS);
+let documentAjvInstance: Ajv | undefined;
+/**
+ * The instance that compiles what the build did not (a plugin's own kind, a stale prebuilt
+ * file): made at the first such schema, since a start with the build's validators needs none
+ * and making one (ajv-formats' formats registered) is CPU at every start and heap kept.
+ */
+function documentAjv(): Ajv {
+  return (documentAjvInstance ??= createAjv(VALIDATOR_OPTIONS));
+}
 /** A schema's validator and the schema it checks against (where an error's schemaPath starts). */
 const compiled = new Map<SchemaName, { validate: ValidateFunction; root: unknown }>();
 const compiledOwn = new WeakMap<JsonSchema, ValidateFunction>();
@@ -58,7 +66,7 @@ export function loadSchema(name: SchemaName): Record<string, unknown> {
 function validator(schema: SchemaName | JsonSchema): { validate: ValidateFunction; root: unknown } {
   if (typeof schema !== 'string') {
     let own = compiledOwn.get(schema);
-    if (!own) compiledOwn.set(schema, (own = ajv.compile(schema)));
+    if (!own) compiledOwn.set(schema, (own = documentAjv().compile(schema)));
     return { validate: own, root: schema };
   }
   let v = compiled.get(schema);
@@ -66,7 +74,7 @@ function validator(schema: SchemaName | JsonSchema): { validate: ValidateFunctio
     const text = schemaText(schema);
     const root = JSON.parse(text) as Record<string, unknown>;
     // The build's copy when it was compiled from this very text (prebuilt-validators.ts).
-    const validate = loadPrebuilt(PREBUILT_DIR, schema, validatorFingerprint(text, VALIDATOR_OPTIONS)) ?? ajv.compile(root);
+    const validate = loadPrebuilt(PREBUILT_DIR, schema, validatorFingerprint(text, VALIDATOR_OPTIONS)) ?? documentAjv().compile(root);
     compiled.set(schema, (v = { validate, root }));
   }
   return v;

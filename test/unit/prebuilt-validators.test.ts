@@ -9,8 +9,9 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import type { ErrorObject } from 'ajv';
 import { parse } from 'yaml';
-import { writePrebuiltValidators } from '../../kernel/config/prebuild.js';
-import { loadPrebuilt, prebuiltFile, validatorFingerprint } from '../../kernel/config/prebuilt-validators.js';
+import { writePrebuiltOptionValidators, writePrebuiltValidators } from '../../kernel/config/prebuild.js';
+import { loadPrebuilt, optionsFingerprint, optionsValidatorName, prebuiltFile, validatorFingerprint } from '../../kernel/config/prebuilt-validators.js';
+import { BUILT_IN_PLUGINS } from '../../app/built-in-plugins.js';
 import { createAjv, SCHEMA_NAMES, schemaText, VALIDATOR_OPTIONS, type SchemaName } from '../../kernel/config/validate.js';
 import { ROOT } from '../support/harness.js';
 
@@ -93,6 +94,30 @@ describe('prebuilt schema validators', function () {
       expect(loadPrebuilt(broken, 'config', validatorFingerprint(schemaText('config'), VALIDATOR_OPTIONS))).to.equal(undefined);
     } finally {
       await rm(broken, { recursive: true, force: true });
+    }
+  });
+
+  it("answer a built-in plugin's options as its compiled schema does, and only for the schema they were built from", async () => {
+    const plugins: { name: string; optionsSchema: Record<string, unknown> }[] = [];
+    for (const b of BUILT_IN_PLUGINS) {
+      const plugin = (await b.load()).default;
+      if (plugin.optionsSchema) plugins.push({ name: plugin.name, optionsSchema: plugin.optionsSchema });
+    }
+    expect(plugins.length, 'built-in plugins with options').to.be.greaterThan(3);
+    writePrebuiltOptionValidators(plugins, dir);
+    for (const { name, optionsSchema } of plugins) {
+      const prebuilt = loadPrebuilt(dir, optionsValidatorName(name), optionsFingerprint(optionsSchema));
+      expect(prebuilt, `${name} prebuilt`).to.be.a('function');
+      const compiled = createAjv().compile(optionsSchema);
+      for (const options of [{}, { unknownOption: 1 }, { enabled: 'yes' }]) {
+        const a = structuredClone(options);
+        const b = structuredClone(options);
+        expect(prebuilt!(a), `${name}: ${JSON.stringify(options)}`).to.equal(compiled(b));
+        expect(plain(prebuilt!.errors), `${name} errors: ${JSON.stringify(options)}`).to.deep.equal(plain(compiled.errors));
+        expect(a, `${name} defaults: ${JSON.stringify(options)}`).to.deep.equal(b);
+      }
+      const changed = { ...optionsSchema, description: 'edited since the build' };
+      expect(loadPrebuilt(dir, optionsValidatorName(name), optionsFingerprint(changed)), `${name} edited`).to.equal(undefined);
     }
   });
 });

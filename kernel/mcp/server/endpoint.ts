@@ -64,7 +64,12 @@ export interface MetaToolDefinition {
 
 interface RegisteredMetaTool {
   def: MetaToolDefinition;
-  validate: ValidateFunction;
+  /**
+   * Its arguments' validator, compiled at the tool's first call: compiling the thirteen at
+   * every start (and JSON Schema's meta-schema before the first) was 80-100 ms of CPU that a
+   * Switchboard which never runs a meta-tool, or runs one or two, spent for nothing.
+   */
+  validate?: ValidateFunction;
 }
 
 /**
@@ -88,7 +93,6 @@ export class Endpoint {
   private capabilities: ServerCapabilities = { tools: { listChanged: true }, logging: {} };
   private readonly handlers: { schema: RequestSchema; handle: ProtocolHandler }[] = [];
   private listed: Tool[] = [];
-  private readonly ajv = sharedAjv();
   private wording: EndpointWording = NEUTRAL_WORDING;
   /** Sessions whose transport is shared with other replicas, for notifyListChanged. */
   private readonly shared = new WeakMap<Session, SharedSessionTransport>();
@@ -110,7 +114,7 @@ export class Endpoint {
 
   addMetaTool(def: MetaToolDefinition): void {
     if (this.metaTools.has(def.name)) throw new Error(`meta-tool '${def.name}' is already registered`);
-    this.metaTools.set(def.name, { def, validate: this.ajv.compile(def.inputSchema) });
+    this.metaTools.set(def.name, { def });
     const tool: Tool = { name: def.name, description: def.description, inputSchema: def.inputSchema as Tool['inputSchema'] };
     if (def.title) tool.title = def.title;
     if (def.annotations) tool.annotations = def.annotations;
@@ -456,8 +460,9 @@ export class Endpoint {
       const tapping = runSeriesTaps(this.hooks.onRequest, request);
       if (tapping) await tapping;
       const args = rawArgs ?? {};
-      if (!meta.validate(args)) {
-        const problems = argumentProblems(meta.validate.errors);
+      const validate = (meta.validate ??= sharedAjv().compile(meta.def.inputSchema));
+      if (!validate(args)) {
+        const problems = argumentProblems(validate.errors);
         // A meta-tool that takes a tool's arguments under `arguments` (call_tool, call_tools' calls).
         const wraps = JSON.stringify(meta.def.inputSchema).includes('"arguments":');
         throw new InvalidArgumentsError(name, wraps ? hintArgumentsWrapper(problems) : problems);
