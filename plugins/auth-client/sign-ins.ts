@@ -7,7 +7,6 @@
  * cluster mode: the browser may start on one replica and come back to another.
  */
 import { randomBytes } from 'node:crypto';
-import { auth, discoverOAuthServerInfo } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -16,6 +15,16 @@ import { challengeParams, FlowProvider, type FlowSettings } from './flow.js';
 import type { ClientRegistry } from './clients.js';
 import { grantOf, type Grant, type Grants } from './grants.js';
 import { checkResponseIssuer, IssuerError, issuerKey, type ExpectedIssuer, type IssuerRefusal } from './issuer.js';
+
+/**
+ * The SDK's OAuth client, loaded at the first sign-in: it brings pkce-challenge and the SDK's
+ * auth schemas, which every start loaded though most never sign in to an upstream.
+ */
+type SdkAuth = typeof import('@modelcontextprotocol/sdk/client/auth.js');
+const sdkAuth = (): Promise<SdkAuth> => import('@modelcontextprotocol/sdk/client/auth.js');
+const auth = async (...args: Parameters<SdkAuth['auth']>): ReturnType<SdkAuth['auth']> => (await sdkAuth()).auth(...args);
+const discoverOAuthServerInfo = async (...args: Parameters<SdkAuth['discoverOAuthServerInfo']>): ReturnType<SdkAuth['discoverOAuthServerInfo']> =>
+  (await sdkAuth()).discoverOAuthServerInfo(...args);
 
 const TICKET_MS = 10 * 60_000;
 

@@ -6,12 +6,19 @@
  * follows one, and the SDK's SSE transport follows only within the origin, which the pinned
  * fetch sends to the same checked address. An operator's server connects as written.
  */
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpServerDefinition } from '../../../kernel/index.js';
 import { pinnedFetch } from '../../../lib/net/pinned-fetch.js';
 import { normalHost, outboundChecked, pinnedLookup, type OutboundPolicy } from '../../../lib/net/outbound-policy.js';
 import { StreamableHttpClientTransport, type BearerSource } from './http-client-transport.js';
+
+/**
+ * The SDK's SSE client transport, loaded for the first `type: sse` server only: it brings the
+ * eventsource package, which a Switchboard without one (nearly all) loaded at every start.
+ */
+function sseModule(): Promise<typeof import('@modelcontextprotocol/sdk/client/sse.js')> {
+  return import('@modelcontextprotocol/sdk/client/sse.js');
+}
 
 /** Rejects with OutboundRefusedError when the policy refuses where a caller's URL leads. */
 export async function remoteTransport(
@@ -22,12 +29,13 @@ export async function remoteTransport(
 ): Promise<Transport> {
   const url = new URL(def.url!);
   if (!outboundChecked(def)) {
-    return def.type === 'sse'
-      ? new SSEClientTransport(url, { requestInit: { headers } })
-      : new StreamableHttpClientTransport(url, headers, def.maxMessageBytes, bearer);
+    if (def.type !== 'sse') return new StreamableHttpClientTransport(url, headers, def.maxMessageBytes, bearer);
+    const { SSEClientTransport } = await sseModule();
+    return new SSEClientTransport(url, { requestInit: { headers } });
   }
   const pinned = await policy.resolve(url.hostname, 'url');
   if (def.type !== 'sse') return new StreamableHttpClientTransport(url, headers, def.maxMessageBytes, bearer, pinnedLookup(pinned));
+  const { SSEClientTransport } = await sseModule();
   const host = normalHost(url.hostname);
   const fetch = pinnedFetch({ stream: true, resolve: (u) => (normalHost(u.hostname) === host ? Promise.resolve(pinned) : policy.resolve(u.hostname, 'url')) });
   return new SSEClientTransport(url, { requestInit: { headers }, fetch });
