@@ -11,7 +11,6 @@
  */
 import type { ReadableStreamDefaultReader } from 'node:stream/web';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { SERVER_INFO } from '../../kernel/index.js';
@@ -243,6 +242,8 @@ async function probe(
 async function sseHandshake(url: URL, headers: Record<string, string>, signal: AbortSignal, fetch: FetchLike): Promise<ServerInfo | undefined> {
   const client = new Client({ name: `${SERVER_INFO.name}-detect`, version: SERVER_INFO.version });
   try {
+    // Loaded for a detection that gets this far: it brings eventsource, which a start does not need.
+    const { SSEClientTransport } = await import('@modelcontextprotocol/sdk/client/sse.js');
     await client.connect(new SSEClientTransport(url, { requestInit: { headers }, fetch }), { signal });
     return client.getServerVersion();
   } catch {

@@ -2,8 +2,9 @@
  * What a start loads (issue 37 item 4: load what a switched-off plugin needs only when it is
  * on): a Switchboard serving one stdio server with the defaults loads no module of a plugin
  * that is off (code mode, Cedar), nor the packages only a plugin that is on but idle needs (the
- * OAuth server, cluster mode, orchestrator mode, metrics' exporter). The
- * modules are recorded by a loader hook given through NODE_OPTIONS, as an operator could.
+ * OAuth server, cluster mode, orchestrator mode, metrics' exporter, the SDK's SSE transports and
+ * OAuth client). The modules are recorded by a loader hook given through NODE_OPTIONS, as an
+ * operator could.
  */
 import { readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -39,6 +40,10 @@ describe('modules a start loads', function () {
         expect(loaded(`/dist/plugins/auth-server/${file}`), file).to.deep.equal([]);
       expect(loaded('/node_modules/jose/dist/webapi/index.js'), "jose's index").to.deep.equal([]);
       expect(loaded('/node_modules/jose/dist/webapi/jws/'), "jose's signatures").to.deep.equal([]);
+      // Without a legacy SSE client, an SSE upstream or an upstream sign-in: none of the SDK's code for them.
+      for (const file of ['server/sse.js', 'client/sse.js', 'client/auth.js'])
+        expect(loaded(`/node_modules/@modelcontextprotocol/sdk/dist/esm/${file}`), file).to.deep.equal([]);
+      for (const pkg of ['eventsource', 'pkce-challenge', 'raw-body']) expect(loaded(`/node_modules/${pkg}/`), pkg).to.deep.equal([]);
     } finally {
       await rm(out, { force: true });
     }
