@@ -72,34 +72,40 @@ async function waitingForRestart(s: ConfigSnapshot): Promise<string[]> {
  * skipped kept to be said among check's own warnings (the rest of the startup chatter is not
  * check's to repeat).
  */
-function checkLogger(storeWarnings: string[]) {
+function checkLogger(storeWarnings: string[], out: CheckOutput) {
   return createLogger({
     level: 'warn',
     sink: {
       write: (line) => {
         const warn = / WARN +\[[^\]]*:store-files\] (.*)$/.exec(line.trimEnd());
         if (warn) storeWarnings.push(`warning: ${warn[1]!}`);
-        else if (/^\S+ ERROR /.test(line)) process.stderr.write(line);
+        else if (/^\S+ ERROR /.test(line)) out.stderr.write(line);
       },
     },
   });
 }
 
-export async function check(configPath: string): Promise<number> {
+/** Where check writes: the process's streams, or (tests checking many configurations in one process) a capture. */
+export interface CheckOutput {
+  stdout: { write(text: string): unknown };
+  stderr: { write(text: string): unknown };
+}
+
+export async function check(configPath: string, out: CheckOutput = process): Promise<number> {
   try {
     const storeWarnings: string[] = [];
-    const s = await Kernel.check({ plugins: BUILT_IN_PLUGINS, configPath, log: checkLogger(storeWarnings) });
+    const s = await Kernel.check({ plugins: BUILT_IN_PLUGINS, configPath, log: checkLogger(storeWarnings, out) });
     const warned = [...storeWarnings, ...warnings(s), ...(await waitingForRestart(s))];
-    for (const w of warned) process.stderr.write(`${w}\n`);
+    for (const w of warned) out.stderr.write(`${w}\n`);
     const tail = warned.length ? `, ${warned.length} warning${warned.length === 1 ? '' : 's'}` : '';
-    process.stdout.write(`${configPath}: OK (${plural(s.mcpServers.size, 'MCP server')}, ${plural(s.workflows.size, 'workflow')}${tail})\n`);
+    out.stdout.write(`${configPath}: OK (${plural(s.mcpServers.size, 'MCP server')}, ${plural(s.workflows.size, 'workflow')}${tail})\n`);
     return 0;
   } catch (err) {
     if (err instanceof ConfigInvalidError) {
-      for (const p of err.problems) process.stderr.write(`${formatConfigProblem(p)}\n`);
+      for (const p of err.problems) out.stderr.write(`${formatConfigProblem(p)}\n`);
       return 1;
     }
-    process.stderr.write(`${(err as Error).message}\n`);
+    out.stderr.write(`${(err as Error).message}\n`);
     return 1;
   }
 }

@@ -5,18 +5,23 @@ import { request } from 'node:https';
 import { join } from 'node:path';
 import { CLI, freePort, makeConfigDir, startSwitchboard } from '../support/harness.js';
 import { selfSignedCertificate } from '../support/self-signed.js';
+import { checkInProcess } from '../support/check.js';
 
 function run(...args: string[]): { status: number | null; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 20_000 });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-/** serve and check on the same configuration: both must refuse, with the same line. */
-function refusedByBoth(dir: string): string {
+/**
+ * serve and check on the same configuration: both must refuse, with the same line. serve is the
+ * command's process; check is its function in this process (test/support/check.ts), which saves a
+ * 2 s `check` process per case: the last test runs the `check` command itself.
+ */
+async function refusedByBoth(dir: string): Promise<string> {
   const served = run('serve', '--config-path', dir, '--port', '0');
   expect(served.status, served.stderr).to.equal(1);
   expect(served.stderr).to.not.include('listening');
-  const checked = run('check', '--config-path', dir);
+  const checked = await checkInProcess(dir);
   expect(checked.status).to.equal(1);
   expect(served.stderr).to.include(checked.stderr.trim().split('\n')[0]);
   return served.stderr;
@@ -28,7 +33,7 @@ describe('fail closed: a switched-on surface that cannot be honoured stops start
       'config.yaml':
         'aggregator:\n  oauth:\n    server:\n      enabled: true\n      baseUrl: https://sb.example\n      idp: {issuer: https://idp.example, clientId: sb}\nplugins:\n  auth-server: false\n',
     });
-    const stderr = refusedByBoth(dir);
+    const stderr = await refusedByBoth(dir);
     expect(stderr).to.match(
       /config\.yaml:4:\d+: aggregator\.oauth\.server\.enabled: OAuth protection of the MCP endpoint is switched on, but no enabled plugin provides it \(plugin 'auth-server'\)/,
     );
@@ -36,7 +41,7 @@ describe('fail closed: a switched-on surface that cannot be honoured stops start
 
   it('OAuth protection switched on without its identity provider or public URL: refused, naming what is missing', async () => {
     const dir = await makeConfigDir({ 'config.yaml': 'aggregator:\n  oauth:\n    server:\n      enabled: true\n' });
-    const stderr = refusedByBoth(dir);
+    const stderr = await refusedByBoth(dir);
     expect(stderr).to.match(/aggregator\.oauth\.server.*baseUrl/);
     expect(stderr).to.match(/aggregator\.oauth\.server.*idp/);
   });
@@ -78,14 +83,14 @@ describe('fail closed: a switched-on surface that cannot be honoured stops start
     const dir = await makeConfigDir({
       'config.yaml': 'orchestrator: true\noauth:\n  mcpClient:\n    enabled: true\nplugins:\n  auth-client: false\n  store-kubernetes: false\n',
     });
-    const stderr = refusedByBoth(dir);
+    const stderr = await refusedByBoth(dir);
     expect(stderr).to.match(/config\.yaml:1:\d+: orchestrator: orchestrator mode is switched on, but no enabled plugin provides it/);
     expect(stderr).to.match(/config\.yaml:4:\d+: oauth\.mcpClient\.enabled: the OAuth client for remote MCP servers is switched on/);
   });
 
   it('the admin UI on a non-loopback address without the explicit override is refused', async () => {
     const dir = await makeConfigDir({ 'config.yaml': 'aggregator:\n  admin:\n    enabled: true\n    bindAddress: 0.0.0.0\n' });
-    const stderr = refusedByBoth(dir);
+    const stderr = await refusedByBoth(dir);
     expect(stderr).to.match(
       /config\.yaml:4:\d+: aggregator\.admin\.bindAddress: the admin UI has no authentication and would listen on 0\.0\.0\.0; .*allowNonLoopback: true/,
     );
@@ -96,7 +101,7 @@ describe('fail closed: a switched-on surface that cannot be honoured stops start
       'config.yaml': 'aggregator:\n  tls:\n    certFile: tls/cert.pem\n    keyFile: tls/missing-key.pem\n',
       'tls/cert.pem': 'not a certificate',
     });
-    const stderr = refusedByBoth(dir);
+    const stderr = await refusedByBoth(dir);
     expect(stderr).to.match(/config\.yaml:4:\d+: aggregator\.tls\.keyFile: cannot read .*tls\/missing-key\.pem \(ENOENT\); refusing to serve without TLS/);
   });
 
@@ -106,7 +111,7 @@ describe('fail closed: a switched-on surface that cannot be honoured stops start
       'cert.pem': 'garbage',
       'key.pem': 'garbage',
     });
-    const stderr = refusedByBoth(dir);
+    const stderr = await refusedByBoth(dir);
     expect(stderr).to.match(/aggregator\.tls: certificate and key are not usable together/);
   });
 

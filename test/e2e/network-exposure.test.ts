@@ -5,7 +5,7 @@
  * (with a loud warning). The shipped Kubernetes manifest must start, so it says so explicitly.
  */
 import { expect } from 'chai';
-import { execFile, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { networkInterfaces } from 'node:os';
@@ -13,12 +13,13 @@ import { join } from 'node:path';
 import { parseAllDocuments, parse as parseYaml, stringify } from 'yaml';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { callTool, CLI, connectHttp, errorCode, eventually, makeConfigDir, meta, ROOT, startSwitchboard, text, type Running } from '../support/harness.js';
+import { checkInProcess, type Checked } from '../support/check.js';
 
 type Obj = Record<string, unknown>;
 
 /**
- * How long one `serve` or `check` may take: seven run at once in places, and on a loaded two-core
- * machine (the suite beside other work) each took over 20 s of wall time and was killed.
+ * How long one `serve` or `check` process may take: on a loaded two-core machine (the suite
+ * beside other work) each took over 20 s of wall time and was killed.
  */
 const PROCESS_MS = 90_000;
 
@@ -27,16 +28,13 @@ function run(...args: string[]): { status: number | null; stdout: string; stderr
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-/** `switchboard check` without blocking, so that several configurations are checked at once. */
-function check(config: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return makeConfigDir({ 'config.yaml': config }).then(
-    (dir) =>
-      new Promise((resolve) => {
-        execFile(process.execPath, [CLI, 'check', '--config-path', dir], { encoding: 'utf8', timeout: PROCESS_MS }, (err, stdout, stderr) => {
-          resolve({ status: err ? (typeof err.code === 'number' ? err.code : null) : 0, stdout, stderr });
-        });
-      }),
-  );
+/**
+ * `switchboard check` on a config.yaml, in this process (test/support/check.ts): the rule's
+ * cases are a dozen configurations, and a `check` process for each cost 2 s of CPU. The first
+ * test runs the command itself, which proves it reaches the same function.
+ */
+async function check(config: string): Promise<Checked> {
+  return checkInProcess(await makeConfigDir({ 'config.yaml': config }));
 }
 
 /** The lines of a process's output that name the refused setting: there must be exactly one. */
@@ -60,7 +58,7 @@ const REFUSAL =
   /the MCP endpoint would listen on (\S+) .*without OAuth protection.*; set aggregator\.oauth\.server\.enabled, .*, or set aggregator\.allowUnauthenticatedNetwork: true to accept it$/;
 
 describe('network exposure: without OAuth protection the MCP endpoint stays on loopback', function () {
-  // Every case runs `switchboard serve` or `check` as a process, several at once in places.
+  // Cases run `switchboard serve` (or `check`) as a process.
   this.timeout(3 * PROCESS_MS);
   describe('refused at startup and by switchboard check', () => {
     it('host 0.0.0.0 in config.yaml: serve exits non-zero and check refuses, with one line naming the setting and its line', async () => {
@@ -74,7 +72,8 @@ describe('network exposure: without OAuth protection the MCP endpoint stays on l
     it('a LAN address, a host name and the IPv6 wildcard likewise; loopback names and addresses pass', async () => {
       const refused = ['192.0.2.2', 'switchboard.internal', "'::'"];
       const accepted = ['127.0.0.1', 'localhost', "'::1'", '127.0.0.2'];
-      const results = await Promise.all([...refused, ...accepted].map((host) => check(`aggregator:\n  host: ${host}\n`)));
+      const results: Checked[] = [];
+      for (const host of [...refused, ...accepted]) results.push(await check(`aggregator:\n  host: ${host}\n`));
       refused.forEach((host, i) => {
         const r = results[i]!;
         expect(r.status, `${host}: ${r.stdout}`).to.equal(1);
@@ -106,7 +105,8 @@ describe('network exposure: without OAuth protection the MCP endpoint stays on l
         'aggregator:\n  host: 0.0.0.0\n  transport: stdio\n',
         'aggregator:\n  host: 0.0.0.0\n  enabled: false\n',
       ];
-      const results = await Promise.all(configs.map(check));
+      const results: Checked[] = [];
+      for (const config of configs) results.push(await check(config));
       configs.forEach((config, i) => expect(results[i]!.status, `${config}\n${results[i]!.stderr}`).to.equal(0));
     });
   });
@@ -156,7 +156,7 @@ describe('network exposure: without OAuth protection the MCP endpoint stays on l
     });
 
     it('passes switchboard check', async () => {
-      expect(run('check', '--config-path', sb!.configDir).status).to.equal(0);
+      expect((await checkInProcess(sb!.configDir)).status).to.equal(0);
     });
   });
 
@@ -199,7 +199,7 @@ describe('network exposure: without OAuth protection the MCP endpoint stays on l
       await meta(client, 'call_tool', { name: 'sb_core_config_save' });
       const saved = parseYaml(readFileSync(configFile(), 'utf8')) as { aggregator: Obj };
       expect(saved.aggregator).to.deep.include({ host: '127.0.0.1', servicePrefix: 'sb' });
-      expect(run('check', '--config-path', sb.configDir).status).to.equal(0);
+      expect((await checkInProcess(sb.configDir)).status).to.equal(0);
     });
 
     it('a hot reload to 0.0.0.0 is refused with the same line, and the last good configuration stays', async () => {
@@ -242,7 +242,7 @@ describe('network exposure: without OAuth protection the MCP endpoint stays on l
       return { config: parseYaml(configMap!.data!['config.yaml']!) as { aggregator: Obj } & Obj };
     };
     /** check in orchestrator mode reads resources from an API server; this rule is about config.yaml alone. */
-    const checkOffCluster = (config: Obj): ReturnType<typeof check> => check(stringify({ ...config, orchestrator: false }));
+    const checkOffCluster = (config: Obj): Promise<Checked> => check(stringify({ ...config, orchestrator: false }));
 
     it('binds a non-loopback address only with OAuth protection on or allowUnauthenticatedNetwork set explicitly, and passes switchboard check', async () => {
       const { config } = manifest();
