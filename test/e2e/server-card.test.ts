@@ -46,15 +46,21 @@ const remotes = (c: Obj) => c.remotes as { type: string; url: string; supportedP
 describe('server card (SEP-2127)', function () {
   this.timeout(60_000);
 
+  // One open Switchboard for the card it serves and for reading other servers' cards with
+  // core_mcpserver_detect: neither changes it, and a second start cost 2 s of CPU.
+  let open: Running | undefined;
+  const openSwitchboard = async (): Promise<Running> =>
+    (open ??= await startSwitchboard({
+      'config.yaml': 'aggregator:\n  network:\n    allow: [127.0.0.1]\n',
+      'mcpservers/hiddenupstream.yaml': stdioServer('hiddenupstream', TEST_SERVER),
+    }));
+  after(() => open?.stop());
+
   describe("Switchboard's own card, open endpoint", () => {
     let sb: Running;
     before(async () => {
-      sb = await startSwitchboard({
-        'config.yaml': 'aggregator:\n  network:\n    allow: [127.0.0.1]\n',
-        'mcpservers/hiddenupstream.yaml': stdioServer('hiddenupstream', TEST_SERVER),
-      });
+      sb = await openSwitchboard();
     });
-    after(() => sb?.stop());
 
     it('describes Switchboard, the transports it serves at the URLs the requester used, its protocol versions and capabilities', async () => {
       const r = await send(sb.port, CARD);
@@ -216,7 +222,6 @@ describe('server card (SEP-2127)', function () {
   });
 
   describe("core_mcpserver_detect reads a remote server's card", () => {
-    let sb: Running;
     let client: Client;
     const children: ChildProcess[] = [];
     const listeners: Server[] = [];
@@ -252,12 +257,10 @@ describe('server card (SEP-2127)', function () {
       });
 
     before(async () => {
-      sb = await startSwitchboard({ 'config.yaml': 'aggregator:\n  network:\n    allow: [127.0.0.1]\n' });
-      client = await connectHttp(sb.url);
+      client = await connectHttp((await openSwitchboard()).url);
     });
     after(async () => {
       await client?.close();
-      await sb?.stop();
       for (const c of children) c.kill('SIGTERM');
       for (const l of listeners) l.close();
     });
