@@ -10,7 +10,7 @@
 import { expect } from 'chai';
 import { join } from 'node:path';
 import { ROOT, startSwitchboard, stdioServer, type Running } from '../support/harness.js';
-import { describePolls, flood, rssMiB, whilePolling } from '../support/health-poller.js';
+import { describePolls, flood, floodPost, rssMiB, whilePolling } from '../support/health-poller.js';
 
 const COUNTER = join(ROOT, 'dist/test/fixtures/counting-server.js');
 const HEALTH_WITHIN_MS = 100;
@@ -177,11 +177,8 @@ describe('security: JSON-RPC batches (issue 35, finding 6)', function () {
     const version = '2025-11-25';
     const session = await openSession(sb.url, version);
     const body = JSON.stringify(Array.from({ length: 20 }, (_, i) => request(i, 'tools/list')));
-    const send = async () => {
-      const res = await fetch(sb.url, { method: 'POST', headers: { ...HEADERS, 'mcp-protocol-version': version, 'mcp-session-id': session }, body });
-      await res.arrayBuffer();
-      return res.status;
-    };
+    // By node:http (floodPost), not fetch: a quarter of the client's CPU for 10,200 requests.
+    const send = async () => (await floodPost(sb.url, body, { ...HEADERS, 'mcp-protocol-version': version, 'mcp-session-id': session })).status;
     // Warm: the first requests of a path allocate what every later one reuses.
     await flood(200, 50, send, sb.proc.pid!);
     const before = await rssMiB(sb.proc.pid!);
