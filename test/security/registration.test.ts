@@ -75,6 +75,7 @@ describe('security: client registration bounded (issue 35, finding 4)', function
     let setup: OAuthSetup;
     before(async () => {
       setup = await startProtected({
+        upstream: false,
         serverYaml: `      trustedProxyCIDRs: [127.0.0.1/32]\n      registration:\n        maxClients: ${MAX_CLIENTS}`,
       });
     });
@@ -212,6 +213,7 @@ describe('security: client registration bounded (issue 35, finding 4)', function
     let setup: OAuthSetup;
     before(async () => {
       setup = await startProtected({
+        upstream: false,
         serverYaml: [
           '      registration:',
           '        mode: token',
@@ -255,7 +257,7 @@ describe('security: client registration bounded (issue 35, finding 4)', function
   describe('closed registration', () => {
     let setup: OAuthSetup;
     before(async () => {
-      setup = await startProtected({ serverYaml: '      registration:\n        mode: closed' });
+      setup = await startProtected({ upstream: false, serverYaml: '      registration:\n        mode: closed' });
     });
     after(async () => {
       await setup?.sb.stop();
