@@ -52,6 +52,7 @@ describe('OAuth server: brokered token exchange', function () {
       reportedExpiresIn: 3600,
     });
     setup = await startProtected({
+      upstream: false,
       serverYaml: brokerYaml(downstream.url, true),
       files: FILES,
       again: { idp, base: `http://127.0.0.1:${port}` } as OAuthSetup,
@@ -97,7 +98,7 @@ describe('OAuth server: brokered token exchange', function () {
 
 describe('OAuth server: brokered exchange towards a private address without allowPrivateIP', function () {
   this.timeout(30_000);
-  const suite = protectedForSuite({ serverYaml: brokerYaml('https://127.0.0.1:9443/token', false), files: FILES });
+  const suite = protectedForSuite({ upstream: false, serverYaml: brokerYaml('https://127.0.0.1:9443/token', false), files: FILES });
 
   it('fails with the DNS-rebinding error', async () => {
     const setup = suite();

@@ -200,7 +200,8 @@ describe('server card (SEP-2127)', function () {
   describe('OAuth-protected Switchboard', () => {
     let setup: OAuthSetup;
     before(async () => {
-      setup = await startProtected();
+      // The card and the metadata only: no MCP server behind it.
+      setup = await startProtected({ upstream: false });
     });
     after(async () => {
       await setup?.sb.stop();

@@ -72,7 +72,11 @@ describe('OAuth server: client ID metadata documents and iss', function () {
     });
     await new Promise<void>((resolve) => documents.listen(0, '127.0.0.1', resolve));
     docs = `https://127.0.0.1:${(documents.address() as AddressInfo).port}`;
-    setup = await startProtected({ serverYaml: '      allowPrivateIPClientMetadata: true', env: { NODE_EXTRA_CA_CERTS: join(dir, 'cert.pem') } });
+    setup = await startProtected({
+      upstream: false,
+      serverYaml: '      allowPrivateIPClientMetadata: true',
+      env: { NODE_EXTRA_CA_CERTS: join(dir, 'cert.pem') },
+    });
   });
 
   after(async () => {
