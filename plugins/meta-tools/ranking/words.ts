@@ -9,6 +9,13 @@ import { stem } from '../stem.js';
 export const STOP_WORDS = new Set([
   ...['a', 'an', 'the', 'of', 'to', 'for', 'in', 'on', 'and', 'or', 'with', 'by', 'from', 'x', 'is', 'it', 'me', 'my', 'all'],
   ...['i', 'am', 'are', 'be', 'this', 'that', 'these', 'at', 'as', 'into', 'its', 'can', 'do', 'does', 'how', 'what', 'which', 'some', 'any'],
+  // Pronouns, modals, politeness and quantifying adverbs: a request's grammar, never what it is
+  // about ("what do you remember about me"), yet each matched some tool's prose and counted in
+  // coordination. Not the auxiliaries have/was/done ("what have I done" asks for completed
+  // work) nor particles (look up, find out): measured, they lose (bench/README.md, round 4).
+  ...['you', 'your', 'yours', 'we', 'our', 'ours', 'us', 'they', 'them', 'their', 'he', 'him', 'his', 'she', 'her', 'those', 'there', 'here'],
+  ...['will', 'would', 'should', 'could', 'shall', 'please', 'just', 'so', 'if', 'than', 'also', 'very', 'too'],
+  ...['about', 'every', 'each', 'whole', 'again', 'still'],
 ]);
 
 const enum CharClass {
