@@ -39,7 +39,7 @@ export class StatelessChannel implements ClientChannel {
   }
 
   logLevel(): RequestEnvelope['logLevel'] {
-    return this.level;
+    return this.envelope.logLevel;
   }
 
   /** 2026-07-28: no log message unless the request set `_meta` logLevel, then those at or above it, on the request's own stream. */
