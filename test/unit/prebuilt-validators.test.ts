@@ -4,7 +4,6 @@
  * defaults filled in), and a stale or missing one is never used.
  */
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import type { ErrorObject } from 'ajv';
@@ -53,11 +52,18 @@ function plain(errors: readonly ErrorObject[] | null | undefined): unknown {
   return JSON.parse(JSON.stringify(errors ?? null)) as unknown;
 }
 
+/**
+ * A prebuilt validator requires ajv's runtime modules, found as the build's own are: through the
+ * node_modules above it. So the test's files go under the project's dist/, never the system's
+ * temporary folder, where nothing resolves and every validator would read as missing.
+ */
+const scratch = (name: string) => mkdtemp(join(ROOT, 'dist', `.${name}-`));
+
 describe('prebuilt schema validators', function () {
   this.timeout(60_000);
   let dir: string;
   before(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'switchboard-prebuilt-'));
+    dir = await scratch('prebuilt-test');
     writePrebuiltValidators(dir);
   });
   after(() => rm(dir, { recursive: true, force: true }));
@@ -88,7 +94,7 @@ describe('prebuilt schema validators', function () {
     expect(loadPrebuilt(dir, 'config', validatorFingerprint(edited, VALIDATOR_OPTIONS))).to.equal(undefined);
     expect(loadPrebuilt(dir, 'config', validatorFingerprint(schemaText('config'), { verbose: false }))).to.equal(undefined);
     expect(loadPrebuilt(join(dir, 'nowhere'), 'config', validatorFingerprint(schemaText('config'), VALIDATOR_OPTIONS))).to.equal(undefined);
-    const broken = await mkdtemp(join(tmpdir(), 'switchboard-prebuilt-broken-'));
+    const broken = await scratch('prebuilt-test-broken');
     try {
       await writeFile(prebuiltFile(broken, 'config'), 'module.exports = (');
       expect(loadPrebuilt(broken, 'config', validatorFingerprint(schemaText('config'), VALIDATOR_OPTIONS))).to.equal(undefined);
