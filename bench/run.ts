@@ -89,6 +89,16 @@ if (wanted('call-tool-modern')) {
   process.stdout.write(
     `\n## call_tool from a 2026-07-28 client (stateless) vs a 2025-11-25 one (session), one Switchboard (median of ${rounds} interleaved rounds)\n\n${callToolTable(figures)}\n\n| clients | floor p50 ms | legacy p50 ms | modern p50 ms | legacy vs floor, by round | modern vs floor, by round (target <= 1.05x) | modern vs legacy, by round | legacy CPU ms/call | modern CPU ms/call |\n|---|---|---|---|---|---|---|---|---|\n${rows.join('\n')}\n`,
   );
+  // Like with like: the v2 client through Switchboard to a v2 upstream against the same client through the bare proxy to it.
+  const modernRows = [1, 16].map((n) => {
+    const at = (t: string) => figures.find((f) => f.target === t && f.concurrency === n)!;
+    const floorRounds = at('modern-floor').p50VsFloorByRound ?? [];
+    const vsModernFloor = median((at('modern-to-modern').p50VsFloorByRound ?? []).map((r, i) => r / (floorRounds[i] ?? r)));
+    return `| ${n} | ${at('modern-floor').p50Ms} | ${at('modern-to-modern').p50Ms} | ${vsModernFloor.toFixed(2)}x ${vsModernFloor <= 1.05 ? 'met' : 'MISSED'} | ${at('modern-floor').serverCpuMsPerCall} | ${at('modern-to-modern').serverCpuMsPerCall} |`;
+  });
+  process.stdout.write(
+    `\n| clients | modern floor p50 ms (v2 client, bare proxy, v2 upstream) | modern to modern p50 ms (through Switchboard) | vs the modern floor, by round (<= 1.05x) | floor proxy CPU ms/call | Switchboard CPU ms/call |\n|---|---|---|---|---|---|\n${modernRows.join('\n')}\n`,
+  );
 }
 if (wanted('call-tool-cluster')) {
   const c = await benchCallToolCluster({ rounds, calls: 1500, many: 16, root });

@@ -4,11 +4,10 @@
  * writes, or a checkout of many files, becomes one reload.
  */
 import { resolve } from 'node:path';
-import type { FSWatcher } from 'chokidar';
-import { watchTree } from '../../lib/files/tree-watcher.js';
+import { watchTree, type TreeWatch } from '../../lib/files/tree-watcher.js';
 
 export class DirectoryWatcher {
-  private watcher: FSWatcher | undefined;
+  private watcher: TreeWatch | undefined;
   private timer: NodeJS.Timeout | undefined;
   readonly dir: string;
 

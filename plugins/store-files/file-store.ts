@@ -8,7 +8,6 @@
 import { readdir, readFile, rm } from 'node:fs/promises';
 import type { Dirent } from 'node:fs';
 import { basename, extname, join, relative, sep } from 'node:path';
-import type { FSWatcher } from 'chokidar';
 import { stringify } from 'yaml';
 import {
   parseYaml,
@@ -24,7 +23,7 @@ import {
 } from '../../kernel/index.js';
 import { PRIVATE_FILE, removeLeftoverTempFiles, writeFileAtomic } from '../../lib/files/atomic-write.js';
 import { readSettingsText, writeSettingsText } from '../../lib/files/settings-file.js';
-import { watchTree } from '../../lib/files/tree-watcher.js';
+import { watchTree, type TreeWatch } from '../../lib/files/tree-watcher.js';
 import { linkVerdict, realDirectories } from './links.js';
 
 function isYaml(path: string): boolean {
@@ -46,7 +45,7 @@ export interface FileStoreEvents {
 export class FileStore implements ResourceStore {
   readonly mode = 'filesystem';
   readonly lifecycle = 'imperative';
-  private watcher: FSWatcher | undefined;
+  private watcher: TreeWatch | undefined;
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private swept = false;
   /** Writes this store made per path: a watcher read that overlapped one of them is stale. */
