@@ -1,8 +1,8 @@
 /**
- * `node dist/bench/profile.js [calls] [--stdio]`: drives call_tool through a Switchboard
- * started with --cpu-prof and prints the functions with the most self time. For finding
- * hot-path cost. The upstream is the benchmark's HTTP server, or server-everything over
- * stdio with --stdio.
+ * `node dist/bench/profile.js [calls] [--stdio | --modern-upstream]`: drives call_tool through
+ * a Switchboard started with --cpu-prof and prints the functions with the most self time. For
+ * finding hot-path cost. The upstream is the benchmark's HTTP server, server-everything over
+ * stdio with --stdio, or the 2026-07-28 one (modern-upstream-server.ts) with --modern-upstream.
  */
 import { mkdtemp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -25,7 +25,8 @@ const profDir = join(dir, 'prof');
 await mkdir(join(dir, 'mcpservers'), { recursive: true });
 const stdio = process.argv.includes('--stdio');
 const everything = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
-const upstream = stdio ? undefined : await startChild([join(root, 'dist/bench/upstream-server.js'), '0'], /listening (\d+)/);
+const server = process.argv.includes('--modern-upstream') ? 'modern-upstream-server.js' : 'upstream-server.js';
+const upstream = stdio ? undefined : await startChild([join(root, 'dist/bench', server), '0'], /listening (\d+)/);
 await writeFile(
   join(dir, 'mcpservers/up.yaml'),
   upstream
