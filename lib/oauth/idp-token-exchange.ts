@@ -25,8 +25,11 @@ export interface IdpExchangeRequest {
   clientSecret: string;
   subjectToken: string;
   allowPrivate: boolean;
-  /** Epoch seconds. */
-  now: number;
+  /**
+   * The clock (epoch seconds), read when the answer arrives: a lifetime counted from before the
+   * request could outlast the token by the second that passed while the provider issued it.
+   */
+  now: () => number;
 }
 
 export interface IdpExchangeResult {
@@ -107,7 +110,7 @@ export async function exchangeAtIdp(req: IdpExchangeRequest): Promise<IdpExchang
     const expected = req.expectedIssuer.replace(/\/$/, '');
     if (claims.iss !== undefined && claims.iss !== expected && claims.iss !== `${expected}/`)
       throw new IdpExchangeError('invalid_grant', `the downstream token's issuer '${claims.iss}' is not ${expected}`);
-    if (typeof claims.exp === 'number') expiresIn = Math.min(expiresIn ?? Infinity, claims.exp - Math.floor(req.now));
+    if (typeof claims.exp === 'number') expiresIn = Math.min(expiresIn ?? Infinity, claims.exp - Math.floor(req.now()));
   }
   return {
     accessToken,

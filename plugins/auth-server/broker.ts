@@ -84,7 +84,7 @@ export async function brokeredExchange(
       clientSecret: target.credentials!.secret,
       subjectToken: idToken,
       allowPrivate: deps.broker.allowPrivate,
-      now: deps.now(),
+      now: () => deps.now(),
     });
   } catch (err) {
     if (err instanceof IdpExchangeError) throw fail(err.code, err.message);

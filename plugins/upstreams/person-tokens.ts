@@ -146,7 +146,7 @@ export class PersonTokens implements UpstreamCredentials {
         clientSecret,
         subjectToken: idToken,
         allowPrivate: this.parts.allowPrivate(),
-        now: this.now(),
+        now: () => this.now(),
       });
       return { token: result.accessToken, until: this.untilOf(result.accessToken, result.expiresIn) };
     } catch (err) {
