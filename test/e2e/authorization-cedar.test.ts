@@ -8,7 +8,7 @@
  * Startup (and `switchboard check`) refuse an invalid policy, naming file and line.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -137,10 +137,15 @@ describe('authorization-cedar: Cedar policies decide what each person sees and c
   });
 
   it('keeps the last good set when an edit is invalid, and logs file and line', async () => {
+    // Saved as careful editors and ConfigMap mounts save, by a rename: a truncating write read
+    // between its truncation and its text is an empty file, a valid (empty) set that would then
+    // be the last good one (docs/security.md, policy files).
+    const staged = join(setup.sb.configDir, 'deny.cedar.next');
     await writeFile(
-      policyFile,
+      staged,
       `${DENY_DELETE_AND_READ}\n@id("broken")\nforbid (principal, action == Action::"call", resource) when { principal.emial == "x" };\n`,
     );
+    await rename(staged, policyFile);
     const logged = await setup.sb.waitForLog(/policies rejected, the last good set stays: \S*deny\.cedar:9:\d+: [^\n]*emial/);
     expect(logged).to.include(policyFile);
     const bobs = await names(bob);
