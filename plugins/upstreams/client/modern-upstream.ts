@@ -28,7 +28,7 @@
  * (modern-resource-listen.ts), and its `notifications/resources/updated` reach the sessions
  * and listens watching them as a legacy upstream's do.
  */
-import { Client as ModernClient, type McpSubscription } from '@modelcontextprotocol/client';
+import { Client as ModernClient, type McpSubscription, type StandardSchemaV1 } from '@modelcontextprotocol/client';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import {
@@ -59,6 +59,24 @@ export const MAX_ROUNDS = 8;
 export const RELIST_MS = { floor: 2_000, unknown: 60_000, ceiling: 86_400_000 } as const;
 
 type Raw = Record<string, unknown>;
+
+/**
+ * A tools/call result is relayed as a legacy upstream's is (direct-calls.ts): unparsed, the
+ * caller's side checks and limits it. The v2 client's own result schema would parse every
+ * answer with zod, after a probe parse of `undefined` that builds and prints a zod error per
+ * request: about a tenth of Switchboard's CPU on a call to a modern upstream (a profile of
+ * 6,000 calls). The codec still tells `input_required` apart before this runs.
+ */
+const RELAYED_RESULT: StandardSchemaV1<unknown, Raw> = {
+  '~standard': {
+    version: 1,
+    vendor: 'switchboard',
+    validate: (value) =>
+      typeof value === 'object' && value !== null && !Array.isArray(value)
+        ? { value: value as Raw }
+        : { issues: [{ message: 'a tools/call result must be an object' }] },
+  },
+};
 
 /** Connects the v2 client on a transport era-probe.ts found modern; rejects as a failed handshake would. */
 export async function connectModern(
@@ -199,8 +217,9 @@ export class ModernUpstream implements UpstreamSession {
       let params: Raw = { name, arguments: args, _meta: meta };
       const forward = call.progress;
       for (let round = 0; ; round++) {
-        const result = (await this.client.request(
+        const result = await this.client.request(
           { method: 'tools/call', params: params },
+          RELAYED_RESULT,
           {
             signal: call.cancellation.signal,
             timeout: timeoutMs,
@@ -213,7 +232,7 @@ export class ModernUpstream implements UpstreamSession {
                 }
               : {}),
           },
-        )) as Raw;
+        );
         if (result.resultType !== 'input_required') return result as CallToolResult;
         if (round + 1 >= MAX_ROUNDS)
           throw new Error(`'${this.relay.server}' asked for input ${MAX_ROUNDS} times in one call; Switchboard stopped the call there`);
