@@ -217,22 +217,18 @@ export class ModernUpstream implements UpstreamSession {
       let params: Raw = { name, arguments: args, _meta: meta };
       const forward = call.progress;
       for (let round = 0; ; round++) {
-        const result = await this.client.request(
-          { method: 'tools/call', params: params },
-          RELAYED_RESULT,
-          {
-            signal: call.cancellation.signal,
-            timeout: timeoutMs,
-            allowInputRequired: true,
-            ...(forward
-              ? {
-                  resetTimeoutOnProgress: true,
-                  onprogress: (p: { progress: number; total?: number; message?: string }) =>
-                    void forward(p.progress, p.total, p.message === undefined ? undefined : this.secrets.scrubText(p.message)).catch(() => undefined),
-                }
-              : {}),
-          },
-        );
+        const result = await this.client.request({ method: 'tools/call', params: params }, RELAYED_RESULT, {
+          signal: call.cancellation.signal,
+          timeout: timeoutMs,
+          allowInputRequired: true,
+          ...(forward
+            ? {
+                resetTimeoutOnProgress: true,
+                onprogress: (p: { progress: number; total?: number; message?: string }) =>
+                  void forward(p.progress, p.total, p.message === undefined ? undefined : this.secrets.scrubText(p.message)).catch(() => undefined),
+              }
+            : {}),
+        });
         if (result.resultType !== 'input_required') return result as CallToolResult;
         if (round + 1 >= MAX_ROUNDS)
           throw new Error(`'${this.relay.server}' asked for input ${MAX_ROUNDS} times in one call; Switchboard stopped the call there`);
