@@ -25,11 +25,11 @@ import {
 import type { CompiledWorkflow } from './compile-workflow.js';
 import { recordedDocument, scrubRecord, type ExecutionRecord } from './execution-record.js';
 import { failureValue } from './failure-value.js';
-import { completedDocument, failedDocument, type DocumentParts } from './result-document.js';
+import { completedDocument, failedDocument, type DocumentParts, type OutputRendering } from './result-document.js';
 import type { EntrySink, StepEntry } from './step-entry.js';
 import { StepRunner, type RunScope, type StepError, type StepOutcome } from './step-runner.js';
 import { RenderTurns } from './render-turns.js';
-import { templateBudget } from './templates.js';
+import { RenderError, type CompiledValue } from './templates.js';
 
 /** Nested workflows deeper than this are refused (cycles are caught at validation; this is the backstop). */
 export const MAX_DEPTH = 8;
@@ -57,7 +57,6 @@ export class WorkflowEngine {
   private readonly runner: StepRunner;
   private readonly events: () => EventLog | undefined;
   private readonly callerOf: EngineOptions['callerOf'];
-  private readonly limits: () => AggregatorLimits;
   private readonly turns = new RenderTurns();
   private readonly secrets: SecretsApi | undefined;
   private readonly maxRecordedResultBytes: number;
@@ -68,7 +67,6 @@ export class WorkflowEngine {
     options: EngineOptions,
   ) {
     this.runner = new StepRunner(tools, options.maxRecordedResultBytes, options.limits, this.turns);
-    this.limits = options.limits;
     this.events = options.events ?? (() => undefined);
     this.callerOf = options.callerOf;
     this.secrets = options.secrets;
@@ -204,10 +202,8 @@ export class WorkflowEngine {
         }),
       );
     } else {
-      if (this.turns.busy()) await this.turns.take();
-      const budget = templateBudget(this.limits());
-      const done = completedDocument(wf, parts, budget);
-      this.turns.spend(budget.elapsed());
+      const output = wf.output ? await this.renderOutput(wf.output, { ...parts.data, execution_id: parts.executionId }) : undefined;
+      const done = completedDocument(wf, parts, output);
       if (done.ok) {
         record.status = 'completed';
         record.result = recordedDocument(done.doc, this.maxRecordedResultBytes);
@@ -240,6 +236,21 @@ export class WorkflowEngine {
   }
 
   /** A step's end, in the reference's words; a cancelled step says nothing (the run's cancellation does). */
+  /**
+   * The output template renders like a step's templates: in the template worker when it can
+   * loop or build, else in-process taking its turn with I/O. Rendered in-process always, a
+   * `range` in an output held the event loop for the whole budget (50 ms) and the garbage
+   * after it: /health waited up to 100 ms while a few callers ran such a workflow.
+   */
+  private async renderOutput(cv: CompiledValue, data: unknown): Promise<OutputRendering> {
+    try {
+      return { rendered: await this.runner.render(cv, data) };
+    } catch (err) {
+      if (err instanceof RenderError) return { error: err };
+      throw err;
+    }
+  }
+
   private stepEvent(record: ExecutionRecord, id: string, outcome: StepOutcome): void {
     switch (outcome.status) {
       case 'completed':

@@ -9,11 +9,10 @@
  * `outputs`.
  */
 import type { JsonObject } from '../../kernel/index.js';
-import type { Budget } from '#gotpl';
 import type { CompiledWorkflow } from './compile-workflow.js';
 import { documentEntry, type StepEntry } from './step-entry.js';
 import type { RunData } from './step-runner.js';
-import { RenderError, renderValue } from './templates.js';
+import type { RenderError } from './templates.js';
 
 export interface DocumentParts {
   executionId: string;
@@ -76,19 +75,19 @@ function fullDocument(wf: CompiledWorkflow, p: DocumentParts, showAll: boolean, 
   return doc;
 }
 
-export function completedDocument(wf: CompiledWorkflow, p: DocumentParts, budget: Budget): Completion {
-  if (!wf.output) return { ok: true, doc: jsonSafe(fullDocument(wf, p, p.debug)) as JsonObject };
-  let rendered: unknown;
-  try {
-    rendered = jsonSafe(renderValue(wf.output, { ...p.data, execution_id: p.executionId }, budget));
-  } catch (err) {
-    if (!(err instanceof RenderError)) throw err;
+/** The workflow's output template as the engine rendered it (off the event loop when it can loop). */
+export type OutputRendering = { rendered: unknown } | { error: RenderError };
+
+export function completedDocument(wf: CompiledWorkflow, p: DocumentParts, output: OutputRendering | undefined): Completion {
+  if (!wf.output || !output) return { ok: true, doc: jsonSafe(fullDocument(wf, p, p.debug)) as JsonObject };
+  if ('error' in output) {
     // A failure that loses nothing: every step's result is in the document.
-    const error = `failed to render output template: ${err.message}`;
+    const error = `failed to render output template: ${output.error.message}`;
     const doc = jsonSafe(fullDocument(wf, p, true, 'failed')) as JsonObject;
     doc.output_error = error;
     return { ok: false, doc, error };
   }
+  const rendered = jsonSafe(output.rendered);
   const shaped = shapedDocument(p.executionId, rendered);
   if (p.debug) {
     const doc = jsonSafe(fullDocument(wf, p, true)) as JsonObject;
