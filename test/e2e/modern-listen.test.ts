@@ -23,6 +23,7 @@ import {
   TEST_SERVER,
   text,
   type Running,
+  untilDescribed,
 } from '../support/harness.js';
 import { isMethod, openListen, type RawListen } from '../support/listen-wire.js';
 
@@ -55,12 +56,7 @@ describe('subscriptions/listen for 2026-07-28 clients, list changes and log leve
     });
     legacy = await connectHttp(sb.url);
     closing.push(legacy);
-    for (const tool of ['x_t_grow', 'x_ask_bump', 'x_mweb_grow'])
-      await eventually(
-        () => legacy.callTool({ name: 'describe_tool', arguments: { name: tool } }) as Promise<CallToolResult>,
-        (r) => !r.isError,
-        20_000,
-      );
+    await untilDescribed(legacy, ['x_t_grow', 'x_ask_bump', 'x_mweb_grow']);
   });
 
   after(async () => {

@@ -25,6 +25,7 @@ import {
   stdioServer,
   text,
   type Running,
+  untilDescribed,
 } from '../support/harness.js';
 
 const WEB_COUNTER = 'modern://http/counter';
@@ -85,12 +86,7 @@ describe('a 2026-07-28 upstream meets callers of both eras: log levels and resou
     });
     legacy = await connectHttp(sb.url);
     closing.push(legacy);
-    for (const tool of ['x_mweb_chatty', 'x_mio_chatty', 'x_ask_bump'])
-      await eventually(
-        () => legacy.callTool({ name: 'describe_tool', arguments: { name: tool } }) as Promise<CallToolResult>,
-        (r) => !r.isError,
-        20_000,
-      );
+    await untilDescribed(legacy, ['x_mweb_chatty', 'x_mio_chatty', 'x_ask_bump']);
   });
 
   after(async () => {

@@ -218,6 +218,16 @@ export async function eventually<T>(fn: () => Promise<T>, check: (v: T) => boole
   );
 }
 
+/** Waits until describe_tool knows each of `tools` (their servers connected), 20 s at most. */
+export async function untilDescribed(client: Client, tools: readonly string[]): Promise<void> {
+  for (const tool of tools)
+    await eventually(
+      () => client.callTool({ name: 'describe_tool', arguments: { name: tool } }) as Promise<CallToolResult>,
+      (r) => !r.isError,
+      20_000,
+    );
+}
+
 /** A port nothing listens on right now (for servers that take their port from the environment). */
 export async function freePort(): Promise<number> {
   const { createServer } = await import('node:net');
