@@ -10,7 +10,8 @@ import { Agent, request, type IncomingHttpHeaders } from 'node:http';
 /**
  * Polls /health one request at a time (the next 5 ms after the last answered) until its
  * stdin closes, then prints every latency in milliseconds as one JSON line. It says
- * "ready" after a first, untimed request: fetch's own start-up is not the gateway's delay.
+ * "ready" after a first, untimed request: fetch's own start-up is not the gateway's delay;
+ * after that it writes one "." to stderr per poll, so a test can flood until enough were made.
  */
 const POLLER = `
 const url = process.argv[1];
@@ -26,6 +27,7 @@ process.stdin.resume();
     const r = await fetch(url);
     await r.text();
     latencies.push({ ms: performance.now() - t0, status: r.status });
+    process.stderr.write('.');
     await new Promise((res) => setTimeout(res, 5));
   }
   process.stdout.write(JSON.stringify(latencies) + '\\n');
@@ -39,6 +41,8 @@ export interface HealthPoll {
 
 export interface HealthPoller {
   proc: ChildProcess;
+  /** How many polls have been answered so far. */
+  polled(): number;
   /** Stops polling; resolves every poll made. */
   finish(): Promise<HealthPoll[]>;
 }
@@ -60,6 +64,8 @@ export async function startHealthPoller(url: string): Promise<HealthPoller> {
   });
   return {
     proc,
+    // Every "." after "ready" is one answered poll.
+    polled: () => err.slice(err.indexOf('ready\n')).split('.').length - 1,
     finish: () => {
       proc.stdin?.end();
       return done;
@@ -67,11 +73,15 @@ export async function startHealthPoller(url: string): Promise<HealthPoller> {
   };
 }
 
-/** Runs `work` while /health at `url` is polled; resolves its result and every poll. */
-export async function whilePolling<T>(url: string, work: () => Promise<T>): Promise<{ result: T; polls: HealthPoll[] }> {
+/**
+ * Runs `work` while /health at `url` is polled; resolves its result and every poll. `work` is
+ * told how many polls have been answered so far: a flood that may end faster than a few polls on
+ * a quick machine repeats until enough polls have watched it.
+ */
+export async function whilePolling<T>(url: string, work: (polled: () => number) => Promise<T>): Promise<{ result: T; polls: HealthPoll[] }> {
   const poller = await startHealthPoller(url);
   try {
-    const result = await work();
+    const result = await work(() => poller.polled());
     return { result, polls: await poller.finish() };
   } catch (err) {
     await poller.finish().catch(() => undefined);
