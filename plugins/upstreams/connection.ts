@@ -57,6 +57,12 @@ export class UpstreamConnection implements ServedLists {
   private readonly relay: ClientRelay;
   /** Reads the lists of a server that announces no changes again once they expire (a modern server's `ttlMs`). */
   private relist: NodeJS.Timeout | undefined;
+  /**
+   * The resources this server was asked to watch (resources/subscribe, or a modern server's
+   * resource listen), kept across reconnects and restarts: a new connection is a new session
+   * upstream that knows none of them, and the sessions watching here still expect updates.
+   */
+  private readonly watching = new Set<string>();
   /** A failed request as the caller reads it (call-failures.ts). */
   private readonly failures: CallFailures;
 
@@ -155,7 +161,10 @@ export class UpstreamConnection implements ServedLists {
   }
 
   async subscribe(uri: string, on: boolean): Promise<void> {
-    return this.requireClient().subscribe(uri, on);
+    // Unwatched even when the server cannot be told (it is down): a reconnect must not watch it again.
+    if (!on) this.watching.delete(uri);
+    await this.requireClient().subscribe(uri, on);
+    if (on) this.watching.add(uri);
   }
 
   async complete(params: Record<string, unknown>): Promise<Record<string, unknown>> {
@@ -231,6 +240,7 @@ export class UpstreamConnection implements ServedLists {
       this.setState('running');
       this.log.info(`connected (${opened.protocolVersion ?? 'unknown version'}, ${this.tools.length} tool${this.tools.length === 1 ? '' : 's'})`);
       this.events.onContentChange(this);
+      void this.watchAgain(opened, epoch);
     } catch (err) {
       await session?.close().catch(() => undefined);
       await transport.close().catch(() => undefined);
@@ -265,6 +275,25 @@ export class UpstreamConnection implements ServedLists {
     this.error = explanation;
     this.health = 'unknown';
     this.setState('auth_required');
+  }
+
+  /**
+   * A new connection (after a drop, a restart or a resume) is told the resources the last one
+   * watched. Each is then announced as updated: it may have changed while nobody was listening,
+   * and a subscriber that reads it again loses nothing, while one that missed a change would.
+   */
+  private async watchAgain(session: UpstreamSession, epoch: number): Promise<void> {
+    for (const uri of [...this.watching]) {
+      if (epoch !== this.epoch) return;
+      try {
+        await session.subscribe(uri, true);
+      } catch (err) {
+        // Its subscribers asked while the server offered it; they are not told it stopped, so say it here.
+        this.log.warn(`could not watch '${uri}' again after reconnecting; its subscribers hear no updates: ${(err as Error).message}`);
+        continue;
+      }
+      if (epoch === this.epoch) this.events.onResourceUpdated(this, uri);
+    }
   }
 
   private readLists(session: UpstreamSession): Promise<void> {

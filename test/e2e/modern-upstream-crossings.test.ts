@@ -19,6 +19,7 @@ import {
   connectHttp,
   eventually,
   freePort,
+  meta,
   MODERN_SERVER,
   startNode,
   startSwitchboard,
@@ -203,6 +204,49 @@ describe('a 2026-07-28 upstream meets callers of both eras: log levels and resou
       );
       expect(a.updated).to.deep.equal([]);
       await sub.close();
+    });
+
+    // Last: it kills and restarts two of the servers the tests above use.
+    it('a watched resource is watched again when its server comes back, killed (stdio, 2026-07-28) or restarted (HTTP, 2025-11-25), and announced as changed', async () => {
+      const watcher = await legacyHearing(sb.url);
+      closing.push(watcher.client);
+      await watcher.client.subscribeResource({ uri: STDIO_COUNTER });
+      await watcher.client.subscribeResource({ uri: 'ask://counter' });
+      const heard = (uri: string) => watcher.updated.filter((u) => u === uri).length;
+
+      const status = () =>
+        meta<{ state: string; metadata: { pid?: number } }>(legacy, 'call_tool', { name: 'core_service_status', arguments: { name: 'mio' } });
+      const crashed = (await status()).metadata.pid!;
+      process.kill(crashed, 'SIGKILL');
+      await eventually(status, (s) => s.state === 'running' && s.metadata.pid !== crashed, 20_000);
+      // The new process is told the URI; the subscriber hears it may have changed meanwhile...
+      await eventually(
+        async () => heard(STDIO_COUNTER),
+        (n) => n === 1,
+        10_000,
+      );
+      // ...and hears its next change.
+      await callTool(legacy, 'x_mio_touch');
+      await eventually(
+        async () => heard(STDIO_COUNTER),
+        (n) => n === 2,
+        10_000,
+      );
+
+      const restarted = await callTool(legacy, 'core_service_restart', { name: 'ask' });
+      expect(restarted.isError, text(restarted)).to.not.equal(true);
+      await eventually(
+        async () => heard('ask://counter'),
+        (n) => n === 1,
+        10_000,
+      );
+      await callTool(legacy, 'x_ask_bump');
+      await eventually(
+        async () => heard('ask://counter'),
+        (n) => n === 2,
+        10_000,
+      );
+      expect(watcher.updated.filter((u) => u !== STDIO_COUNTER && u !== 'ask://counter')).to.deep.equal([]);
     });
   });
 });
