@@ -137,6 +137,47 @@ describe('a 2026-07-28 upstream meets callers of both eras: log levels and resou
     });
   });
 
+  describe('cancellation', () => {
+    const slowLog = async (server: string) => JSON.parse(text(await callTool(legacy, `x_${server}_slow_log`))) as { started: number[]; cancelled: number[] };
+
+    /** Starts a `slow` call of `ms` on `server` through `call`, cancels it once the server runs it, and waits for the server to hear it. */
+    async function cancelled(server: string, ms: number, call: (signal: AbortSignal) => Promise<unknown>): Promise<void> {
+      const stop = new AbortController();
+      const running = call(stop.signal).catch((e: unknown) => e);
+      await eventually(
+        () => slowLog(server),
+        (l) => l.started.includes(ms),
+        10_000,
+      );
+      stop.abort('changed my mind');
+      await running;
+      await eventually(
+        () => slowLog(server),
+        (l) => l.cancelled.includes(ms),
+        10_000,
+      );
+      // A cancelled call is no lost connection: the next call goes through at once, nothing said about it.
+      expect(text(await callTool(legacy, `x_${server}_echo`, { text: 'still here' }))).to.equal('still here');
+      expect(sb.logs()).to.not.match(/aborted|cancelled by its caller|lost:/);
+    }
+
+    for (const server of ['mweb', 'mio']) {
+      const over = server === 'mweb' ? 'HTTP: its request stream closes' : 'stdio: notifications/cancelled';
+      it(`a legacy client's notifications/cancelled ends the call on a modern upstream (${over})`, async () => {
+        const ms = server === 'mweb' ? 30_001 : 30_002;
+        await cancelled(server, ms, (signal) =>
+          legacy.callTool({ name: 'call_tool', arguments: { name: `x_${server}_slow`, arguments: { ms } } }, undefined, { signal }),
+        );
+      });
+      it(`a modern client closing its request ends the call on a modern upstream (${over})`, async () => {
+        const client = await modernClient(sb.url);
+        closing.push(client);
+        const ms = server === 'mweb' ? 30_003 : 30_004;
+        await cancelled(server, ms, (signal) => client.callTool({ name: 'call_tool', arguments: { name: `x_${server}_slow`, arguments: { ms } } }, { signal }));
+      });
+    }
+  });
+
   describe('resource subscriptions', () => {
     it("a legacy client's resources/subscribe to a modern upstream's resource hears notifications/resources/updated (HTTP and stdio), until it unsubscribes", async () => {
       const watcher = await legacyHearing(sb.url);

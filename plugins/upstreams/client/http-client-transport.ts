@@ -95,6 +95,15 @@ export class StreamableHttpClientTransport implements Transport {
     this.protocolVersion = on ? MODERN_PROTOCOL_VERSIONS[0] : undefined;
   }
 
+  /**
+   * Read by the v2 client on each request: true, it cancels a 2026-07-28 request by aborting its
+   * `requestSignal` (this POST is then given up), the way that revision cancels over HTTP; a
+   * stateless server cannot tie a `notifications/cancelled` on another POST to the request.
+   */
+  get hasPerRequestStream(): boolean {
+    return this.modern;
+  }
+
   private requestHeaders(extra: Record<string, string>): Record<string, string> {
     const h: Record<string, string> = { ...this.headers, ...extra };
     if (this.sessionId) h['mcp-session-id'] = this.sessionId;
@@ -102,8 +111,8 @@ export class StreamableHttpClientTransport implements Transport {
     return h;
   }
 
-  private request(method: string, headers: Record<string, string>, body?: string): Promise<IncomingMessage> {
-    return this.bearer ? this.withBearer(this.bearer, method, headers, body) : this.plain(method, headers, body);
+  private request(method: string, headers: Record<string, string>, body?: string, signal?: AbortSignal): Promise<IncomingMessage> {
+    return this.bearer ? this.withBearer(this.bearer, method, headers, body, signal) : this.plain(method, headers, body, signal);
   }
 
   /**
@@ -111,21 +120,37 @@ export class StreamableHttpClientTransport implements Transport {
    * the token is renewed once (refreshed at its authorization server) and the request sent
    * again, so an expired or rotated token costs the call nothing.
    */
-  private async withBearer(bearer: BearerSource, method: string, headers: Record<string, string>, body?: string): Promise<IncomingMessage> {
+  private async withBearer(
+    bearer: BearerSource,
+    method: string,
+    headers: Record<string, string>,
+    body?: string,
+    signal?: AbortSignal,
+  ): Promise<IncomingMessage> {
     const token = await bearer(false);
-    const first = await this.plain(method, token ? { ...headers, authorization: `Bearer ${token}` } : headers, body);
+    const first = await this.plain(method, token ? { ...headers, authorization: `Bearer ${token}` } : headers, body, signal);
     if (first.statusCode !== 401) return first;
     const renewed = await bearer(true);
     if (!renewed || renewed === token) return first;
     first.resume();
-    return this.plain(method, { ...headers, authorization: `Bearer ${renewed}` }, body);
+    return this.plain(method, { ...headers, authorization: `Bearer ${renewed}` }, body, signal);
   }
 
-  private plain(method: string, headers: Record<string, string>, body?: string): Promise<IncomingMessage> {
+  /**
+   * `signal`: aborting it gives the request up until its answer begins (a cancelled 2026-07-28
+   * request); the answer's stream is then the sender's to end (`endsWith`), quietly.
+   */
+  private plain(method: string, headers: Record<string, string>, body?: string, signal?: AbortSignal): Promise<IncomingMessage> {
     return new Promise((resolve, reject) => {
       // node:http never follows a redirect: a 3xx is an HttpStatusError, so no answer can send us elsewhere.
       // The options made once, with this request's method and headers.
-      const req = (this.secure ? httpsRequest : httpRequest)({ ...this.target, method, headers }, resolve);
+      const req = (this.secure ? httpsRequest : httpRequest)({ ...this.target, method, headers }, (res) => {
+        signal?.removeEventListener('abort', giveUp);
+        resolve(res);
+      });
+      const giveUp = () => void req.destroy(new Error('cancelled by its caller'));
+      if (signal?.aborted) giveUp();
+      else signal?.addEventListener('abort', giveUp, { once: true });
       req.once('error', reject);
       req.end(body);
     });
@@ -134,6 +159,7 @@ export class StreamableHttpClientTransport implements Transport {
   async send(message: JSONRPCMessage, options?: StreamSendOptions): Promise<void> {
     if (this.closed) throw new Error('Not connected');
     const body = JSON.stringify(message);
+    const cancel = options?.requestSignal;
     let res: IncomingMessage;
     try {
       const headers = this.requestHeaders({
@@ -142,8 +168,10 @@ export class StreamableHttpClientTransport implements Transport {
         'content-length': String(Buffer.byteLength(body)),
       });
       if (this.modern && 'method' in message) modernHeaders(headers, message.method, message.params);
-      res = await this.request('POST', headers, body);
+      res = await this.request('POST', headers, body, cancel);
     } catch (err) {
+      // Given up by its caller (cancelled): the server is not gone, and the caller expects no answer.
+      if (cancel?.aborted) return;
       // The server is gone (refused, reset): the connection is over; the owner reconnects.
       // Said with the address (no query: it may hold a key) and the socket's own words.
       const unreachable = new Error(`cannot reach ${this.url.origin}${this.url.pathname}: ${(err as Error).message}`, { cause: err });
@@ -179,7 +207,14 @@ export class StreamableHttpClientTransport implements Transport {
       return;
     }
     // The answer to this POST is this request's result: too large fails this call only.
-    const text = await readAll(res, this.maxMessageBytes);
+    let text: string;
+    try {
+      if (cancel) endsWith(res, cancel, undefined);
+      text = await readAll(res, this.maxMessageBytes);
+    } catch (err) {
+      if (cancel?.aborted) return;
+      throw err;
+    }
     if (!text) return;
     const parsed = JSON.parse(text) as JSONRPCMessage | JSONRPCMessage[];
     for (const m of Array.isArray(parsed) ? parsed : [parsed]) deliver(this.onmessage, m);
@@ -287,5 +322,7 @@ function readAll(res: IncomingMessage, limit = Number.POSITIVE_INFINITY): Promis
     });
     res.once('end', () => resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8')));
     res.once('error', reject);
+    // After 'end' this changes nothing; before it, the answer was cut (destroyed, the request given up).
+    res.once('close', () => reject(new Error('the answer ended before it was complete')));
   });
 }
