@@ -4,14 +4,32 @@
  * no replica reads or writes the session directory for it: the calls cost Redis nothing,
  * where a legacy client's initialize records its session there. A `subscriptions/listen` on
  * replica B hears a change made through replica A (B reloads from the store it watches), and
- * opening it costs Redis nothing either (issue 40, item 7). One pair of replicas serves both.
+ * opening it costs Redis nothing either (issue 40, item 7). A 2026-07-28 upstream's resource,
+ * watched by both replicas (each its own listen to the upstream), reaches a legacy session and
+ * a modern listen once each. One pair of replicas serves all of it.
  */
 import { expect } from 'chai';
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { commandCounts, commandsBetween, TIMER_COMMANDS } from '../support/cluster.js';
-import { connectHttp, eventually, makeConfigDir, startSwitchboard, stdioServer, TEST_SERVER, text, type Running } from '../support/harness.js';
+import type { ChildProcess } from 'node:child_process';
+import {
+  connectHttp,
+  eventually,
+  freePort,
+  makeConfigDir,
+  MODERN_SERVER,
+  startNode,
+  startSwitchboard,
+  stdioServer,
+  TEST_SERVER,
+  text,
+  type Running,
+} from '../support/harness.js';
 import { redisServerMissing, startRedis, type RedisServer } from '../support/redis-server.js';
+import { watcher } from '../support/steered-watcher.js';
+
+const COUNTER = 'modern://http/counter';
 
 const IGNORED = [...TIMER_COMMANDS, 'ping'];
 
@@ -25,6 +43,7 @@ describe('cluster mode: 2026-07-28 requests served by any replica with no sessio
   this.timeout(120_000);
   let redis: RedisServer;
   let replicas: Running[] = [];
+  let web: ChildProcess;
 
   before(async function () {
     const missing = redisServerMissing();
@@ -33,9 +52,12 @@ describe('cluster mode: 2026-07-28 requests served by any replica with no sessio
       this.skip();
     }
     redis = await startRedis();
+    const port = await freePort();
+    web = await startNode([MODERN_SERVER, 'http', String(port)], {}, /listening \d+/);
     const configDir = await makeConfigDir({
       'config.yaml': `aggregator:\n  cluster:\n    redis:\n      url: ${redis.url}\n`,
       'mcpservers/t.yaml': stdioServer('t', TEST_SERVER),
+      'mcpservers/mweb.yaml': `name: mweb\ntype: streamable-http\nurl: http://127.0.0.1:${port}/mcp\nautoStart: true\n`,
     });
     replicas = await Promise.all([0, 1].map(() => startSwitchboard({}, { configDir, startTimeoutMs: 60_000 })));
   });
@@ -43,6 +65,7 @@ describe('cluster mode: 2026-07-28 requests served by any replica with no sessio
   after(async () => {
     await Promise.all(replicas.map((r) => r.stop()));
     await redis?.stop();
+    web?.kill();
   });
 
   it('300 modern calls alternate two replicas: none fails, 0 Redis commands; a legacy initialize does write its session', async () => {
@@ -112,5 +135,46 @@ describe('cluster mode: 2026-07-28 requests served by any replica with no sessio
     await sub.close();
     await writer.close();
     await listener.close();
+  });
+
+  it("a 2026-07-28 upstream's resource watched on both replicas: a legacy session (stream on A, a copy on B) and a modern listen on B each hear a change once", async () => {
+    const [a, b] = replicas.map((r) => r.url) as [string, string];
+    const toucher = await modernClient(a);
+    const touch = () => toucher.callTool({ name: 'call_tool', arguments: { name: 'x_mweb_touch', arguments: {} } }) as Promise<CallToolResult>;
+    // The upstream is connected on both replicas before anything watches it.
+    for (const url of [a, b]) {
+      const probe = await modernClient(url);
+      await eventually(
+        () => probe.callTool({ name: 'describe_tool', arguments: { name: 'x_mweb_touch' } }) as Promise<CallToolResult>,
+        (r) => !r.isError,
+        30_000,
+      );
+      await probe.close();
+    }
+    // Subscribed on A, which holds the stream; B resumes a copy, and watches with it, before it answers.
+    const session = await watcher([a], () => a);
+    await session.client.subscribeResource({ uri: COUNTER });
+    session.postTo([b]);
+    await session.client.listTools();
+    const listener = await modernClient(b);
+    let listened = 0;
+    listener.setNotificationHandler('notifications/resources/updated', () => void listened++);
+    const sub = await listener.listen({ resourceSubscriptions: [COUNTER] });
+    expect(sub.honoredFilter).to.deep.equal({ resourceSubscriptions: [COUNTER] });
+
+    // Each replica hears every change from its own listen upstream; only the one holding a stream writes to it.
+    for (let n = 1; n <= 3; n++) {
+      expect(text(await touch())).to.match(/^touched \d+$/);
+      await eventually(
+        async () => [session.heard.get(COUNTER) ?? 0, listened] as const,
+        ([heard, got]) => heard >= n && got >= n,
+        10_000,
+      );
+    }
+    expect([session.heard.get(COUNTER), listened], 'changes heard by the session and the listen').to.deep.equal([3, 3]);
+    await sub.close();
+    await listener.close();
+    await session.end();
+    await toucher.close();
   });
 });
