@@ -4,9 +4,7 @@
  * (remote servers always, stdio servers when autoStart), and nothing else is touched.
  */
 import {
-  coreToolName,
   NotFoundError,
-  ownerOf,
   type ConfigSnapshot,
   type ContentChange,
   type KernelApi,
@@ -26,15 +24,12 @@ import {
   type UpstreamResourceTemplate,
 } from '../../kernel/index.js';
 import { outboundPolicy } from '../../lib/net/outbound-policy.js';
-import { authMode } from '../../lib/server-auth/auth-mode.js';
 import { UpstreamConnection } from './connection.js';
-import type { ToolListLimits } from './tool-limits.js';
 import { FamilyCatalogue } from './family-catalogue.js';
 import { enabledTools, promptEntries, toolDefinitions } from './tool-definitions.js';
 import { unavailable } from './unavailable.js';
-import { SignInGate } from './sign-in-gate.js';
-import { SignInView } from './sign-in-view.js';
-import { modeName, PersonTokens, type PersonMode } from './person-tokens.js';
+import { personModeOf, SignInGates, type SharedEvents } from './sign-in-gates.js';
+import { modeName } from './person-tokens.js';
 import { authStatus } from './auth-status.js';
 
 /** Fields whose change needs a new connection. */
@@ -53,18 +48,6 @@ function withDescription<T extends Described>(entry: T, from: Described): T {
   return entry;
 }
 
-/** The authorization server a definition pins for its sign-in, as a SignInTarget carries it. */
-function pinnedOf(d: McpServerDefinition): Pick<SignInTarget, 'pinned'> {
-  const mode = authMode(d);
-  return mode.kind === 'sign-in' && mode.pinned ? { pinned: mode.pinned } : {};
-}
-
-/** The mode of a server called with each person's own token, else undefined. */
-function personModeOf(d: McpServerDefinition): PersonMode | undefined {
-  const mode = authMode(d);
-  return mode.kind === 'forward' || mode.kind === 'exchange' ? mode : undefined;
-}
-
 /** A server's tools in the catalogue. */
 function source(conn: UpstreamConnection): string {
   return `server:${conn.name}`;
@@ -79,15 +62,25 @@ export class Upstreams implements UpstreamRegistry {
   /** Tool names each server listed last, so a call after it stopped can say so. */
   private readonly lastKnown = new Map<string, string[]>();
   private readonly watchers: ((change: ContentChange) => void)[] = [];
+  /** What every connection is given alike, the shared ones and each owner's. */
+  private readonly shared: SharedEvents;
   /** Servers waiting for sign-in, used with each owner's own grant (when the OAuth client is on). */
-  private readonly gates = new Map<string, SignInGate>();
-  private readonly views = new SignInView(this.gates, () => this.authTool());
+  private readonly gates: SignInGates;
   private readonly families: FamilyCatalogue;
 
   constructor(
     private readonly kernel: KernelApi,
     private readonly log: Logger,
   ) {
+    this.shared = {
+      onSecret: (value) => kernel.secrets.add(value),
+      secrets: kernel.secrets,
+      unavailable: (c) => this.unavailableFor(c),
+      toolLimits: () => kernel.settings().aggregator.limits,
+      outbound: () => outboundPolicy(kernel.settings()),
+      allowedEnv: () => kernel.settings().runtimeServers.allowedEnv,
+    };
+    this.gates = new SignInGates(kernel, log, { shared: this.shared, publish: (conn) => this.publish(conn) });
     this.families = new FamilyCatalogue({ catalogue: kernel.catalogue, log, lastKnown: this.lastKnown, unavailable: (c) => this.unavailableFor(c) });
   }
 
@@ -113,14 +106,9 @@ export class Upstreams implements UpstreamRegistry {
       const conn = this.conns.get(name);
       if (!conn) {
         const created = new UpstreamConnection(def, next.configPath, this.log.child(name), {
+          ...this.shared,
           onContentChange: (c) => this.publish(c),
           onStateChange: (c, previous) => this.announce(c, previous),
-          onSecret: (value) => this.kernel.secrets.add(value),
-          secrets: this.kernel.secrets,
-          unavailable: (c) => this.unavailableFor(c),
-          toolLimits: this.toolLimits,
-          outbound: () => outboundPolicy(this.kernel.settings()),
-          allowedEnv: () => this.kernel.settings().runtimeServers.allowedEnv,
           onResourceUpdated: (c, uri) => this.emit({ type: 'updated', server: c.name, uri }),
           perPerson: (d) => {
             const mode = personModeOf(d);
@@ -158,7 +146,7 @@ export class Upstreams implements UpstreamRegistry {
   }
 
   async stopAll(): Promise<void> {
-    await Promise.all([...this.gates.values()].map((g) => g.close()));
+    await this.gates.closeAll();
     await Promise.all([...this.conns.values()].map((c) => c.stop()));
   }
 
@@ -219,129 +207,28 @@ export class Upstreams implements UpstreamRegistry {
   private announce(conn: UpstreamConnection, previous: LifecycleState): void {
     // A server that never listed tools: a call under its prefix says it is down (publish() when it lists some).
     if (this.conns.get(conn.name) === conn && !conn.def.family && conn.tools.length === 0) this.explain(conn, 0);
-    if (conn.state === 'auth_required' && this.conns.get(conn.name) === conn) this.openGate(conn);
-    else if (previous === 'auth_required') this.closeGate(conn.name);
+    if (conn.state === 'auth_required' && this.conns.get(conn.name) === conn) this.gates.open(conn);
+    else if (previous === 'auth_required') this.gates.close(conn.name);
     const change = { name: conn.name, serviceType: 'MCPServer' as const, state: conn.state, previous, ...(conn.restarting ? { restart: true as const } : {}) };
     this.kernel.hooks.onServiceStateChange.call(conn.error ? { ...change, detail: conn.error } : change);
   }
 
-  private readonly toolLimits = (): ToolListLimits => this.kernel.settings().aggregator.limits;
-
-  /** The shared connection got 401: with the OAuth client on, each owner's grant opens its own connection. */
-  private openGate(conn: UpstreamConnection): void {
-    const personal = personModeOf(conn.def);
-    const tokens = personal && this.personTokens(conn.def, personal);
-    const credentials = tokens ?? this.kernel.services.find('upstream-credentials');
-    if (!credentials || this.gates.has(conn.name) || !conn.def.url) return;
-    const log = this.log.child(conn.name);
-    const gate: SignInGate = new SignInGate(
-      conn.name,
-      { url: conn.def.url, challenge: conn.challenge ?? '', ...pinnedOf(conn.def) },
-      {
-        credentials,
-        log,
-        connect: (owner, bearer, onRefused) =>
-          new UpstreamConnection(
-            conn.def,
-            this.kernel.config.configPath,
-            log,
-            {
-              onContentChange: (c) => gate.listed(c),
-              onStateChange: (c) => {
-                if (c.state === 'auth_required') onRefused();
-              },
-              onSecret: (value) => this.kernel.secrets.add(value),
-              secrets: this.kernel.secrets,
-              unavailable: (c) => this.unavailableFor(c),
-              toolLimits: this.toolLimits,
-              outbound: () => outboundPolicy(this.kernel.settings()),
-              allowedEnv: () => this.kernel.settings().runtimeServers.allowedEnv,
-              onResourceUpdated: () => undefined,
-              unauthorized: () => {
-                onRefused();
-                return gate.refusal();
-              },
-              insufficientScope: (_c, challenge) => gate.stepUp(owner, challenge),
-            },
-            bearer,
-          ),
-        publish: () => this.publish(conn),
-        authTool: () => this.authTool(),
-        notify: (owner) => this.notifyOwner(owner),
-        ...(tokens ? { notSignedIn: (owner: Owner | undefined) => tokens.refusal(owner) } : {}),
-      },
-    );
-    this.gates.set(conn.name, gate);
-    this.views.changed();
-    void gate.adoptGrants();
-  }
-
-  private personTokens(def: McpServerDefinition, mode: PersonMode): PersonTokens {
-    const kernel = this.kernel;
-    return new PersonTokens(def, mode, {
-      callerTokens: () => kernel.services.find('caller-tokens'),
-      orchestratorSecrets: () => kernel.services.find('orchestrator-secrets'),
-      configPath: kernel.config.configPath,
-      onSecret: (v) => kernel.secrets.add(v),
-      allowPrivate: () => kernel.settings().mcpClient?.tokenExchange?.allowPrivateIP === true,
-      people: () => [...new Set(kernel.sessions.all().flatMap((s) => (s.identity ? [ownerOf(s)] : [])))],
-    });
-  }
-
   /** A person's session opened: servers called with each person's token list their tools through its connection. */
   sessionOpened(owner: Owner): void {
-    for (const gate of this.gates.values()) {
-      if (gate.personal && gate.tools.length === 0 && gate.signedIn(owner))
-        void gate
-          .connect(owner)
-          .catch((err: unknown) => this.log.child(gate.server).warn(`connecting with a person's token failed: ${(err as Error).message}`));
-    }
-  }
-
-  private closeGate(name: string): void {
-    const gate = this.gates.get(name);
-    if (!gate) return;
-    this.gates.delete(name);
-    this.views.changed();
-    void gate.close();
-  }
-
-  private authTool(): string {
-    return coreToolName(this.kernel.settings().aggregator.servicePrefix, 'core_auth_login');
-  }
-
-  private notifyOwner(owner: Owner): void {
-    this.views.changed();
-    for (const session of this.kernel.sessions.all()) {
-      if (ownerOf(session) === owner) void session.server.sendToolListChanged().catch(() => undefined);
-    }
-    // The owner's subscriptions/listen streams (2026-07-28 clients) held here.
-    this.kernel.endpoint.notifyListChanged('tools', [], owner);
+    this.gates.sessionOpened(owner);
   }
 
   /** Narrows the request's view to what its owner has signed in to (a no-op while no server waits for sign-in). */
   narrow(request: RequestContext): void {
-    if (this.gates.size === 0) return;
-    const view = this.views.viewFor(ownerOf(request.session), request.view);
-    if (view) request.view = view;
+    this.gates.narrow(request);
   }
 
   signInTarget(name: string, owner?: Owner): SignInTarget | undefined {
-    const gate = this.gates.get(name);
-    // A server called with each person's own token has nothing to sign in to.
-    return gate?.personal ? undefined : gate?.targetFor(owner);
+    return this.gates.signInTarget(name, owner);
   }
 
-  async grantChanged(name: string, owner: Owner): Promise<void> {
-    const gate = this.gates.get(name);
-    if (!gate) return;
-    try {
-      gate.granted(owner);
-      if (gate.signedIn(owner)) await gate.connect(owner);
-      else await gate.drop(owner);
-    } finally {
-      this.notifyOwner(owner);
-    }
+  grantChanged(name: string, owner: Owner): Promise<void> {
+    return this.gates.grantChanged(name, owner);
   }
 
   statusFor(name: string, owner: Owner): SignInStatus {
@@ -480,7 +367,7 @@ export class Upstreams implements UpstreamRegistry {
 
   prompts(owner?: Owner): UpstreamPrompt[] {
     return [...this.conns.values()].flatMap((c) => {
-      if (!this.gates.has(c.name)) return promptEntries(c);
+      if (!this.gates.get(c.name)) return promptEntries(c);
       const src = this.contentOf(c, owner);
       return src ? promptEntries(src) : [];
     });
