@@ -12,8 +12,6 @@ import {
   type JSONRPCNotification,
   ListToolsRequestSchema,
   McpError,
-  RELATED_TASK_META_KEY,
-  type ProgressToken,
   SetLevelRequestSchema,
   type CallToolResult,
   type ServerCapabilities,
@@ -45,7 +43,8 @@ import type { Owner } from '../../contracts/sign-in.js';
 import type { RequestEnvelope } from '../shared/modern-protocol.js';
 import { NEUTRAL_WORDING, type EndpointWording } from './wording.js';
 import { SHARED_SCHEMA_VALIDATOR } from './schema-validator.js';
-import type { TaskOrigin, TaskParams, TaskSurface } from './task-surface.js';
+import type { TaskOrigin, TaskSurface } from './task-surface.js';
+import { taskParams, taskProgress } from './task-call.js';
 
 /** A request schema (the SDK's zod objects) and how a plugin answers it for a session. */
 type RequestSchema = Parameters<Server['setRequestHandler']>[0];
@@ -401,15 +400,10 @@ export class Endpoint {
     if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args)))
       throw new McpError(ErrorCode.InvalidParams, "Invalid params for tools/call: 'arguments' must be an object");
     const task = taskParams(params.task);
-    const meta = this.metaTools.get(name);
-    if (!meta) {
-      if (this.catalogue.has(name))
-        throw new McpError(ErrorCode.InvalidParams, this.wording.notCallableDirectly(name, (args as Record<string, unknown> | undefined) ?? {}));
-      throw new McpError(ErrorCode.InvalidParams, this.wording.unknownTool(name, this.metaToolNames()));
-    }
+    const rawArgs = args as Record<string, unknown> | undefined;
+    const meta = this.metaToolNamed(name, rawArgs);
     const support = meta.def.execution?.taskSupport ?? 'forbidden';
     if (support === 'forbidden') throw new McpError(ErrorCode.MethodNotFound, `Tool '${name}' cannot run as a task (its execution.taskSupport is 'forbidden')`);
-    const rawArgs = args as Record<string, unknown> | undefined;
     const origin = this.taskOrigin(name, rawArgs);
     try {
       const progressToken = extra._meta?.progressToken;
@@ -477,37 +471,4 @@ export class Endpoint {
       return errorResult(err);
     }
   }
-}
-
-/** `params.task` of a tools/call: an object whose `ttl`, when there, is a non-negative number of ms. */
-function taskParams(value: unknown): TaskParams {
-  if (typeof value !== 'object' || value === null || Array.isArray(value))
-    throw new McpError(ErrorCode.InvalidParams, "Invalid params for tools/call: 'task' must be an object");
-  const ttl = (value as { ttl?: unknown }).ttl;
-  if (ttl === undefined || ttl === null) return {};
-  if (typeof ttl !== 'number' || !Number.isFinite(ttl) || ttl < 0)
-    throw new McpError(ErrorCode.InvalidParams, "Invalid params for tools/call: 'task.ttl' must be a non-negative number of milliseconds");
-  return { ttl };
-}
-
-/**
- * Progress of a call run as a task (MCP keeps the request's progressToken valid for the
- * task's life): sent on the session's own channel (its GET stream), not queued for
- * tasks/result, so the caller sees it while the task works; with the related-task metadata;
- * dropped once the task is terminal (`ended`: the call returned or the task was cancelled).
- */
-function taskProgress(session: Session, progressToken: ProgressToken, taskId: string, ended: () => boolean): NonNullable<CallContext['progress']> {
-  return async (progress, total, message) => {
-    if (ended()) return;
-    await session.server.notification({
-      method: 'notifications/progress',
-      params: {
-        progressToken,
-        progress,
-        ...(total !== undefined ? { total } : {}),
-        ...(message ? { message } : {}),
-        _meta: { [RELATED_TASK_META_KEY]: { taskId } },
-      },
-    });
-  };
 }
