@@ -1,16 +1,17 @@
 #!/usr/bin/env node
-// `npm test`'s suite in two mocha passes, so that it keeps its ten-minute budget as it grows.
+// `npm test`'s suite in three mocha passes, so that it keeps its ten-minute budget as it grows.
 //
 // Most test files spend their time waiting on child processes (Switchboard, MCP servers,
 // redis-server, HAProxy) and the network, not on the CPU: they run in parallel mocha workers
 // (`--parallel`, one file at a time per worker). The files listed in SERIAL assert timings
-// (a /health answer within 100 ms during a flood, a rate within ±10 %, a duration) or run
-// the heaviest machinery (a Kubernetes API server with etcd, a browser); they run afterwards
-// in one serial pass, alone, as the whole suite used to. CONTRIBUTING.md says why each file is
-// there; a file is added there on a measurement (it fails under parallel load and its
-// assertion is about time), never to hide a race that waiting on a condition would fix.
+// (a /health answer within 100 ms during a flood, a rate within ±10 %, a duration); they run
+// afterwards in one serial pass, alone, as the whole suite used to. The files in PAIRED assert
+// a duration too but mostly wait on a clock: they run last, two at a time. CONTRIBUTING.md
+// says why each file is where it is; a file is moved out of the parallel pass on a measurement
+// (it fails under parallel load and its assertion is about time), never to hide a race that
+// waiting on a condition would fix.
 //
-// Both passes always run; the exit status fails when either failed. The last line is the sum:
+// Every pass always runs; the exit status fails when any failed. The last line is the sum:
 // `suite: N passing, N failing, N pending`, which .ci/run reads.
 //
 // SWITCHBOARD_TEST_JOBS sets the parallel pass's worker count (default below). Extra arguments
@@ -32,19 +33,27 @@ const SERIAL = [
   'test/security/registration',
   // A rate limit held within ±10 % across three replicas: a rate measured in wall time.
   'test/e2e/cluster-oauth',
-  // Calls in flight to a replica paused with SIGSTOP must end within the server timeout + 5 s.
-  'test/e2e/cluster-paused-replica',
-  // Measured failing beside four workers, each on a time: a status Lease taken over within
-  // 29-45 s (62.8 s); a cached session's Redis keys still live after 1,000 calls (expired: 66
-  // round trips where 3 are allowed). (value-budget, template-adversarial and
-  // reference-records left this list: they now hold a rendering to its CPU time, and accept
-  // whichever template limit trips first, so load cannot fail them; passed 4 times at load 23-31.)
-  'test/e2e/kubernetes',
+  // Measured failing beside four workers, on a time: a cached session's Redis keys still live
+  // after 1,000 calls (expired: 66 round trips where 3 are allowed). (value-budget,
+  // template-adversarial and reference-records left this list: they now hold a rendering to its
+  // CPU time, and accept whichever template limit trips first, so load cannot fail them; passed
+  // 4 times at load 23-31.)
   'test/e2e/cluster-sessions',
   // A workflow file's edit must show in describe_tool within 1 s (failed beside four workers).
   'test/workflows/engine',
   // /health within 100 ms while a code-mode script busy-loops to its CPU budget.
   'test/e2e/code-mode',
+];
+
+// Files that assert a time but spend most of theirs waiting on a clock (a liveness period, a
+// proxy's timeout): too sensitive for four workers, idle enough to share the two cores with each
+// other. They run last, two at a time: 35 s together against 64 s one after the other.
+const PAIRED = [
+  // Calls in flight to a replica paused with SIGSTOP must end within the server timeout + 5 s
+  // (9 s of CPU in 32 s: the rest waits out the 15 s liveness period and HAProxy's timeout).
+  'test/e2e/cluster-paused-replica',
+  // A status Lease taken over within 29-45 s (failed at 62.8 s beside four workers).
+  'test/e2e/kubernetes',
 ];
 
 // The slowest files of the parallel pass (each starts several processes: replicas, redis-server,
@@ -101,15 +110,16 @@ function testFiles() {
 
 const compiled = (source) => `dist/${source}.test.js`;
 const all = testFiles();
-const missing = [...SERIAL, ...SLOW_FIRST].map(compiled).filter((f) => !all.includes(f));
+const missing = [...SERIAL, ...PAIRED, ...SLOW_FIRST].map(compiled).filter((f) => !all.includes(f));
 if (missing.length > 0) {
   // A renamed or deleted file must not silently move to (or vanish from) a pass.
   console.error(`scripts/test-suite.js names test files that do not exist: ${missing.join(', ')}`);
   process.exit(2);
 }
 const serial = SERIAL.map(compiled);
+const paired = PAIRED.map(compiled);
 const slow = SLOW_FIRST.map(compiled);
-const rest = all.filter((f) => !serial.includes(f) && !slow.includes(f));
+const rest = all.filter((f) => !serial.includes(f) && !paired.includes(f) && !slow.includes(f));
 const parallel = [...slow.flatMap((f, i) => (rest[i] ? [f, rest[i]] : [f])), ...rest.slice(slow.length)];
 const extra = process.argv.slice(2);
 const common = ['--no-config', '--timeout', String(config.timeout), '--reporter', config.reporter, '--exit', ...extra];
@@ -168,6 +178,7 @@ const results = [];
 if (parallel.length > 0)
   results.push(await pass(`parallel pass (${jobs} jobs, ${parallel.length} files)`, ['--parallel', '--jobs', String(jobs), ...parallel]));
 if (serial.length > 0 && !stopped) results.push(await pass(`serial pass (${serial.length} files)`, serial));
+if (paired.length > 0 && !stopped) results.push(await pass(`paired pass (2 jobs, ${paired.length} files)`, ['--parallel', '--jobs', '2', ...paired]));
 
 console.log('');
 for (const r of results) console.log(`suite: ${r.name}: ${r.passing} passing, ${r.failing} failing, ${r.pending} pending in ${minutes(r.seconds)}`);
