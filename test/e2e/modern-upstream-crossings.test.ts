@@ -17,6 +17,7 @@ import { ASKING } from '../support/asking-servers.js';
 import {
   callTool,
   connectHttp,
+  errorCode,
   eventually,
   freePort,
   meta,
@@ -71,6 +72,7 @@ describe('a 2026-07-28 upstream meets callers of both eras: log levels and resou
   this.timeout(60_000);
   let sb: Running;
   let web: ChildProcess;
+  let brief: ChildProcess;
   let asking: ChildProcess;
   let legacy: Client;
   const closing: { close(): unknown }[] = [];
@@ -78,22 +80,27 @@ describe('a 2026-07-28 upstream meets callers of both eras: log levels and resou
   before(async () => {
     const port = await freePort();
     web = await startNode([MODERN_SERVER, 'http', String(port)], {}, /listening \d+/);
+    const briefPort = await freePort();
+    brief = await startNode([MODERN_SERVER, 'http', String(briefPort)], { MODERN_COUNTER_SCOPE: 'brief' }, /listening \d+/);
     const askPort = await freePort();
     asking = await startNode([ASKING, 'http', String(askPort)], {}, /listening \d+/);
     sb = await startSwitchboard({
       'mcpservers/mweb.yaml': `name: mweb\ntype: streamable-http\nurl: http://127.0.0.1:${port}/mcp\nautoStart: true\n`,
       'mcpservers/mio.yaml': stdioServer('mio', MODERN_SERVER, ['stdio']),
+      // Another instance of it, with a one-second call timeout.
+      'mcpservers/mbrief.yaml': `name: mbrief\ntype: streamable-http\nurl: http://127.0.0.1:${briefPort}/mcp\nautoStart: true\ncallTimeout: 1\n`,
       'mcpservers/ask.yaml': `name: ask\ntype: streamable-http\nurl: http://127.0.0.1:${askPort}/mcp\nautoStart: true\n`,
     });
     legacy = await connectHttp(sb.url);
     closing.push(legacy);
-    await untilDescribed(legacy, ['x_mweb_chatty', 'x_mio_chatty', 'x_ask_bump']);
+    await untilDescribed(legacy, ['x_mweb_chatty', 'x_mio_chatty', 'x_mbrief_slow', 'x_ask_bump']);
   });
 
   after(async () => {
     for (const c of closing) await Promise.resolve(c.close()).catch(() => undefined);
     await sb?.stop();
     web?.kill();
+    brief?.kill();
     asking?.kill();
   });
 
@@ -137,7 +144,7 @@ describe('a 2026-07-28 upstream meets callers of both eras: log levels and resou
     });
   });
 
-  describe('cancellation', () => {
+  describe('cancellation, timeouts and errors', () => {
     const slowLog = async (server: string) => JSON.parse(text(await callTool(legacy, `x_${server}_slow_log`))) as { started: number[]; cancelled: number[] };
 
     /** Starts a `slow` call of `ms` on `server` through `call`, cancels it once the server runs it, and waits for the server to hear it. */
@@ -160,6 +167,25 @@ describe('a 2026-07-28 upstream meets callers of both eras: log levels and resou
       expect(text(await callTool(legacy, `x_${server}_echo`, { text: 'still here' }))).to.equal('still here');
       expect(sb.logs()).to.not.match(/aborted|cancelled by its caller|lost:/);
     }
+
+    it("a call past the server's callTimeout fails with TIMEOUT, and the modern HTTP upstream's handler is cancelled with it", async () => {
+      const r = await callTool(legacy, 'x_mbrief_slow', { ms: 30_005 });
+      expect(r.isError).to.equal(true);
+      expect(errorCode(r), text(r)).to.equal('TIMEOUT');
+      await eventually(
+        () => slowLog('mbrief'),
+        (l) => l.cancelled.includes(30_005),
+        10_000,
+      );
+    });
+
+    it("a modern upstream's JSON-RPC error reaches the caller as UPSTREAM_ERROR with its code and words, not as the server being unavailable", async () => {
+      const r = await callTool(legacy, 'x_mweb_refuse', { code: -32602, message: 'no such invoice: 42' });
+      expect(r.isError).to.equal(true);
+      expect(errorCode(r), text(r)).to.equal('UPSTREAM_ERROR');
+      expect(text(r)).to.include('no such invoice: 42').and.include('-32602');
+      expect(text(await callTool(legacy, 'x_mweb_echo', { text: 'still here' }))).to.equal('still here');
+    });
 
     for (const server of ['mweb', 'mio']) {
       const over = server === 'mweb' ? 'HTTP: its request stream closes' : 'stdio: notifications/cancelled';

@@ -34,8 +34,30 @@ export function upstreamWords(code: number, message: string): string {
   return words;
 }
 
+/**
+ * The v2 SDK's errors (2026-07-28 upstreams), told apart by name and code: importing that SDK
+ * here would load it at every start, and only the first modern upstream should. `ProtocolError`
+ * is an error the server answered; `SdkError` one the client made itself (its codes are strings).
+ */
+type ModernError = Error & ({ name: 'ProtocolError'; code: number } | { name: 'SdkError'; code: string; data?: unknown });
+
+function isModernError(err: unknown): err is ModernError {
+  if (!(err instanceof Error)) return false;
+  const code = (err as { code?: unknown }).code;
+  return (err.name === 'ProtocolError' && typeof code === 'number') || (err.name === 'SdkError' && typeof code === 'string');
+}
+
+function mapModernError(server: string, what: string, err: ModernError, scrub: Scrub): SwitchboardError {
+  if (err.name === 'ProtocolError') return new UpstreamError(server, scrub(codeOnce(err.code, err.message)), err.code);
+  const timeout = (err.data as { timeout?: unknown } | undefined)?.timeout;
+  if (err.code === 'REQUEST_TIMEOUT' && typeof timeout === 'number') return new TimeoutError(`${what} on server '${server}'`, timeout);
+  if (err.code === 'CONNECTION_CLOSED') return new ServerUnavailableError(server, 'the connection closed during the call');
+  return new ServerUnavailableError(server, scrub(err.message));
+}
+
 export function mapUpstreamError(server: string, what: string, err: unknown, scrub: Scrub): SwitchboardError {
   if (err instanceof SwitchboardError) return err;
+  if (isModernError(err)) return mapModernError(server, what, err, scrub);
   if (err instanceof McpError) {
     if (err instanceof UpstreamAnswerError) return new UpstreamError(server, scrub(codeOnce(err.code, err.message)), err.code);
     const timeout = (err.data as { timeout?: unknown } | undefined)?.timeout;
