@@ -11,8 +11,15 @@
 import { expect } from 'chai';
 import type { ChildProcess } from 'node:child_process';
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { LoggingMessageNotificationSchema, ResourceUpdatedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {
+  ElicitRequestSchema,
+  LoggingMessageNotificationSchema,
+  ResourceUpdatedNotificationSchema,
+  type CallToolResult,
+  type ElicitRequest,
+} from '@modelcontextprotocol/sdk/types.js';
 import { ASKING } from '../support/asking-servers.js';
 import {
   callTool,
@@ -185,6 +192,41 @@ describe('a 2026-07-28 upstream meets callers of both eras: log levels and resou
       expect(errorCode(r), text(r)).to.equal('UPSTREAM_ERROR');
       expect(text(r)).to.include('no such invoice: 42').and.include('-32602');
       expect(text(await callTool(legacy, 'x_mweb_echo', { text: 'still here' }))).to.equal('still here');
+    });
+
+    it("a modern upstream's URL-mode question (input_required) is asked of a client of either era that opens pages, and its answer reaches the retry; a client that cannot is refused", async () => {
+      const asked: ElicitRequest['params'][] = [];
+      const opener = new Client({ name: 'ide', version: '1' }, { capabilities: { elicitation: { url: {} } } });
+      opener.setRequestHandler(ElicitRequestSchema, async (req) => {
+        asked.push(req.params);
+        return { action: 'accept' };
+      });
+      await opener.connect(new StreamableHTTPClientTransport(new URL(sb.url)));
+      closing.push(opener);
+      expect(text(await callTool(opener, 'x_mweb_connect'))).to.equal('connect: accept');
+      expect(asked).to.have.length(1);
+      expect(asked[0]).to.include({ mode: 'url', url: 'https://accounts.example.com/connect?flow=7', message: 'Connect your account first' });
+
+      // A modern client is asked the same (its own input_required round, answered by its handler).
+      const modernAsked: string[] = [];
+      const modern = new ModernClient(
+        { name: 'ide-2026', version: '1' },
+        { capabilities: { elicitation: { url: {} } }, versionNegotiation: { mode: { pin: '2026-07-28' } } },
+      );
+      modern.setRequestHandler('elicitation/create', async (req) => {
+        modernAsked.push(req.params.mode === 'url' ? req.params.url : 'not url');
+        return { action: 'accept' };
+      });
+      await modern.connect(new ModernTransport(new URL(sb.url)));
+      closing.push(modern);
+      const viaModern = (await modern.callTool({ name: 'call_tool', arguments: { name: 'x_mweb_connect', arguments: {} } })) as CallToolResult;
+      expect(text(viaModern)).to.equal('connect: accept');
+      expect(modernAsked).to.deep.equal(['https://accounts.example.com/connect?flow=7']);
+
+      // The legacy client declared no elicitation: the question is not asked of it.
+      const refused = await callTool(legacy, 'x_mweb_connect');
+      expect(refused.isError, text(refused)).to.equal(true);
+      expect(text(refused)).to.match(/elicitation/i);
     });
 
     for (const server of ['mweb', 'mio']) {

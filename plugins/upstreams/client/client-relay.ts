@@ -25,6 +25,7 @@
  * is replaced by the caller's own (or removed when the caller asked for no task), and a
  * status notification of the task wakes the call's polling.
  */
+import { randomUUID } from 'node:crypto';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { McpError, RELATED_TASK_META_KEY, type JSONRPCMessage, type LoggingLevel, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import {
@@ -170,9 +171,15 @@ export class ClientRelay {
    * admission (capabilities, elicitation rate), scrubbed the same way. A refusal is thrown as
    * the McpError a relayed request's upstream would have heard, so the call fails naming it.
    */
-  async ask(call: CallContext, method: string, params: Record<string, unknown> | undefined): Promise<Record<string, unknown>> {
+  async ask(call: CallContext, method: string, requested: Record<string, unknown> | undefined): Promise<Record<string, unknown>> {
     if (!isRelayed(method)) throw new McpError(-32602, `'${this.server}' asked its client for '${method}', which is not a request a client answers`);
     if (!call.client) throw new McpError(-32603, `'${this.server}' asked for ${method} during a call that has no client to ask (a workflow step or a script)`);
+    // A 2026-07-28 URL-mode question has no elicitationId (its key in inputRequests names it, and
+    // the retry is its completion); a 2025-11-25 client needs one: Switchboard gives it its own.
+    const params =
+      method === 'elicitation/create' && requested?.mode === 'url' && requested.elicitationId === undefined
+        ? { ...requested, elicitationId: randomUUID() }
+        : requested;
     const refused = refusal(this.server, method, params, call.client.capabilities());
     if (refused) throw new McpError(refused.code, refused.message);
     const wait = method === 'elicitation/create' ? this.elicitationRate.take(call.request.session) : undefined;
