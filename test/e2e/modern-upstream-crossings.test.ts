@@ -1,12 +1,15 @@
 /**
- * Log levels and resource subscriptions where a 2026-07-28 upstream meets callers of both eras
- * (issue 40, item 3 "log level" and item 2 "resource subscriptions to modern upstreams").
- * Behind one Switchboard: the v2 modern-only fixture (test/fixtures/modern-server.ts) over
- * HTTP and over stdio, and the asking fixture, a 2025-11-25 server with subscribable counters.
+ * Where a 2026-07-28 upstream meets callers of both eras (issue 40, items 2 and 3): log levels,
+ * the upstream's questions (sampling, roots, URL-mode elicitation) and progress, cancellation,
+ * timeouts and errors, and resource subscriptions. Behind one Switchboard: the v2 modern-only
+ * fixture (test/fixtures/modern-server.ts) over HTTP (twice: one with a one-second call
+ * timeout) and over stdio, and the asking fixture, a 2025-11-25 server with subscribable
+ * counters. One Switchboard and its upstreams serve every test: their start is most of the cost.
  *
- * A 2026-07-28 server logs during a request only at the level the request's `_meta` names, and
- * has no resources/subscribe (its updates come on a subscriptions/listen stream): Switchboard
- * passes on each caller's own level and watches the URIs on a listen of its own.
+ * A 2026-07-28 server logs during a request only at the level the request's `_meta` names, asks
+ * its questions inside `input_required` results, hears a cancellation over HTTP as its request
+ * closing, and has no resources/subscribe (its updates come on a subscriptions/listen stream):
+ * Switchboard translates each for a caller of either era.
  */
 import { expect } from 'chai';
 import type { ChildProcess } from 'node:child_process';
@@ -14,7 +17,9 @@ import { Client as ModernClient, StreamableHTTPClientTransport as ModernTranspor
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
+  CreateMessageRequestSchema,
   ElicitRequestSchema,
+  ListRootsRequestSchema,
   LoggingMessageNotificationSchema,
   ResourceUpdatedNotificationSchema,
   type CallToolResult,
@@ -75,7 +80,7 @@ function chattyFrom(client: ModernClient, tool: string, level?: string): Promise
   }) as Promise<CallToolResult>;
 }
 
-describe('a 2026-07-28 upstream meets callers of both eras: log levels and resource subscriptions', function () {
+describe('a 2026-07-28 upstream meets callers of both eras', function () {
   this.timeout(60_000);
   let sb: Running;
   let web: ChildProcess;
@@ -148,6 +153,50 @@ describe('a 2026-07-28 upstream meets callers of both eras: log levels and resou
       const seen = JSON.parse(text(await chattyFrom(await modernClient(sb.url), 'x_mweb_envelope', 'notice'))) as Record<string, unknown>;
       expect(seen['io.modelcontextprotocol/logLevel']).to.equal('notice');
       expect(Object.keys(seen).filter((k) => !k.startsWith('io.modelcontextprotocol/'))).to.deep.equal([]);
+    });
+  });
+
+  describe("the upstream's questions and progress", () => {
+    it('sampling, roots and progress of a modern upstream reach the calling client of either era, over HTTP and stdio', async () => {
+      const legacyAsker = new Client({ name: 'ide', version: '1' }, { capabilities: { sampling: {}, roots: {} } });
+      legacyAsker.setRequestHandler(CreateMessageRequestSchema, async () => ({ role: 'assistant', content: { type: 'text', text: 'short' }, model: 'm' }));
+      legacyAsker.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: 'file:///home/ada/project' }] }));
+      await legacyAsker.connect(new StreamableHTTPClientTransport(new URL(sb.url)));
+      const modernAsker = new ModernClient(
+        { name: 'ide-2026', version: '1' },
+        { capabilities: { sampling: {}, roots: {} }, versionNegotiation: { mode: { pin: '2026-07-28' } } },
+      );
+      modernAsker.setRequestHandler('sampling/createMessage', async () => ({ role: 'assistant', content: { type: 'text', text: 'brief' }, model: 'm' }));
+      modernAsker.setRequestHandler('roots/list', async () => ({ roots: [{ uri: 'file:///home/mo/work' }] }));
+      await modernAsker.connect(new ModernTransport(new URL(sb.url)));
+      closing.push(legacyAsker, modernAsker);
+      const viaLegacy = (tool: string, onprogress?: (p: { progress: number }) => void) =>
+        legacyAsker.callTool(
+          { name: 'call_tool', arguments: { name: tool, arguments: tool.endsWith('summarize') ? { text: 'a long text' } : {} } },
+          undefined,
+          {
+            ...(onprogress ? { onprogress } : {}),
+          },
+        ) as Promise<CallToolResult>;
+      const viaModern = (tool: string, onprogress?: (p: { progress: number }) => void) =>
+        modernAsker.callTool(
+          { name: 'call_tool', arguments: { name: tool, arguments: tool.endsWith('summarize') ? { text: 'a long text' } : {} } },
+          onprogress ? { onprogress } : {},
+        ) as Promise<CallToolResult>;
+
+      for (const server of ['mweb', 'mio']) {
+        expect(text(await viaLegacy(`x_${server}_summarize`)), server).to.equal('summary: short');
+        expect(text(await viaModern(`x_${server}_summarize`)), server).to.equal('summary: brief');
+        expect(text(await viaLegacy(`x_${server}_roots`)), server).to.equal('file:///home/ada/project');
+        expect(text(await viaModern(`x_${server}_roots`)), server).to.equal('file:///home/mo/work');
+        const heard: number[][] = [[], []];
+        expect(text(await viaLegacy(`x_${server}_steps`, (p) => heard[0]!.push(p.progress)))).to.equal('stepped');
+        expect(text(await viaModern(`x_${server}_steps`, (p) => heard[1]!.push(p.progress)))).to.equal('stepped');
+        expect(heard, `${server}: progress heard by the legacy and the modern caller`).to.deep.equal([
+          [1, 2, 3],
+          [1, 2, 3],
+        ]);
+      }
     });
   });
 
