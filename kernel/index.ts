@@ -59,6 +59,7 @@ export type { Session, TransportKind } from './sessions.js';
 export { SERVER_INFO } from './mcp/shared/implementation.js';
 export type { MetaToolDefinition, SharedSessionTransport } from './mcp/server/endpoint.js';
 export type { EndpointWording } from './mcp/server/wording.js';
+export { protocolError } from './mcp/server/protocol-error.js';
 export type { StatelessAnswer, StatelessCaller, StatelessRequest } from './mcp/server/stateless.js';
 export type { ListenHandle, ListenLimits, ListenOutcome, ListenResources, ListenStream } from './mcp/server/listens.js';
 export {

@@ -19,7 +19,7 @@ import {
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { ownerOf as sessionOwner, type CallContext, type CatalogueView, type KernelApi, type Owner, type Session } from '../../kernel/index.js';
+import { ownerOf as sessionOwner, protocolError, type CallContext, type CatalogueView, type KernelApi, type Owner, type Session } from '../../kernel/index.js';
 import { serverVisible } from './content.js';
 import { AUTH_STATUS_RESOURCE, AUTH_STATUS_URI, readAuthStatus } from './auth-status.js';
 import { ResourceSubscriptions } from './resource-subscriptions.js';
@@ -153,7 +153,12 @@ export function nativeContent(kernel: KernelApi): void {
       handle: async (req, call) => {
         const uri = String(req.params?.uri);
         if (uri === AUTH_STATUS_URI) return readAuthStatus(kernel, call.request.session);
-        return upstreams().readResource(ownerOf(uri, call), uri, sessionOwner(call.request.session));
+        // The server's own "not found" (-32602) stays the caller's error, naming the URI as Switchboard's own does.
+        return upstreams()
+          .readResource(ownerOf(uri, call), uri, sessionOwner(call.request.session))
+          .catch((err: unknown) => {
+            throw err instanceof McpError ? err : protocolError(err, { uri });
+          });
       },
     },
     {

@@ -200,6 +200,43 @@ describe('a 2026-07-28 upstream meets callers of both eras', function () {
     });
   });
 
+  describe('prompts, completions and reads', () => {
+    it("a modern upstream's prompt, completion and templated resource reach callers of both eras; a note it lacks is -32602 naming the URI", async () => {
+      const modern = await modernClient(sb.url);
+      closing.push(modern);
+      for (const [server, scope] of [
+        ['mweb', 'http'],
+        ['mio', 'stdio'],
+      ] as const) {
+        for (const client of [legacy, modern] as const) {
+          const era = client === legacy ? 'legacy' : 'modern';
+          const prompt = (await client.getPrompt({ name: `x_${server}_greet`, arguments: { name: 'Ada' } })) as Record<string, unknown>;
+          expect(JSON.stringify(prompt.messages), `${era} ${server}`).to.include('Say hello to Ada');
+          const completed = await client.complete({ ref: { type: 'ref/prompt', name: `x_${server}_greet` }, argument: { name: 'name', value: 'A' } });
+          expect(completed.completion.values, `${era} ${server}`).to.deep.equal(['Ada', 'Alan']);
+          const read = (await client.readResource({ uri: `modern://${scope}/notes/1` })) as Record<string, unknown>;
+          expect(JSON.stringify(read.contents), `${era} ${server}`).to.include('note 1');
+          if (client === legacy) {
+            // Nothing of 2026-07-28's envelope reaches a 2025-11-25 caller: not the upstream's identity, not its cache hints.
+            for (const result of [prompt, completed as Record<string, unknown>, read]) {
+              expect(result, server).to.not.have.any.keys('ttlMs', 'cacheScope', 'resultType');
+              expect((result._meta as Record<string, unknown> | undefined)?.['io.modelcontextprotocol/serverInfo'], server).to.equal(undefined);
+            }
+          } else {
+            expect((read._meta as Record<string, { name: string }>)['io.modelcontextprotocol/serverInfo']!.name).to.equal('switchboard');
+          }
+          const missing = await client.readResource({ uri: `modern://${scope}/notes/2` }).then(
+            () => undefined,
+            (err: unknown) => err as { code: number; message: string; data?: unknown },
+          );
+          expect(missing?.code, `${era} ${server}`).to.equal(-32602);
+          expect(missing?.message).to.include(`Resource not found: modern://${scope}/notes/2`).and.not.include('MCP error -32602: MCP error');
+          expect(missing?.data).to.deep.equal({ uri: `modern://${scope}/notes/2` });
+        }
+      }
+    });
+  });
+
   describe('cancellation, timeouts and errors', () => {
     const slowLog = async (server: string) => JSON.parse(text(await callTool(legacy, `x_${server}_slow_log`))) as { started: number[]; cancelled: number[] };
 

@@ -78,6 +78,28 @@ const RELAYED_RESULT: StandardSchemaV1<unknown, Raw> = {
   },
 };
 
+/** The upstream's own identity in a result's `_meta` (2026-07-28): Switchboard is the caller's server, not it. */
+const SERVER_INFO_META_KEY = 'io.modelcontextprotocol/serverInfo';
+
+/**
+ * A result as Switchboard relays it to a caller of either era: without what 2026-07-28 adds
+ * about the upstream itself (its serverInfo in `_meta`, the `ttlMs` and `cacheScope` of its
+ * answer, `resultType`). A 2025-11-25 caller has no use for them, and a 2026-07-28 caller gets
+ * Switchboard's own. The result is the one just parsed from the wire: changed in place.
+ */
+export function withoutEnvelope<T extends Raw>(result: T): T {
+  const meta = result._meta as Raw | undefined;
+  if (meta && SERVER_INFO_META_KEY in meta) {
+    const { [SERVER_INFO_META_KEY]: _upstream, ...rest } = meta;
+    if (Object.keys(rest).length === 0) delete result._meta;
+    else (result as Raw)._meta = rest;
+  }
+  delete result.ttlMs;
+  delete result.cacheScope;
+  delete result.resultType;
+  return result;
+}
+
 /** Connects the v2 client on a transport era-probe.ts found modern; rejects as a failed handshake would. */
 export async function connectModern(
   transport: Transport & RelatingTransport,
@@ -229,7 +251,7 @@ export class ModernUpstream implements UpstreamSession {
               }
             : {}),
         });
-        if (result.resultType !== 'input_required') return result as CallToolResult;
+        if (result.resultType !== 'input_required') return withoutEnvelope(result) as CallToolResult;
         if (round + 1 >= MAX_ROUNDS)
           throw new Error(`'${this.relay.server}' asked for input ${MAX_ROUNDS} times in one call; Switchboard stopped the call there`);
         const inputResponses = await this.answer(result.inputRequests, call);
@@ -257,7 +279,7 @@ export class ModernUpstream implements UpstreamSession {
 
   async readResource(uri: string): Promise<Raw> {
     try {
-      return this.secrets.scrubValue(await this.client.readResource({ uri }, { cacheMode: 'bypass' }));
+      return this.secrets.scrubValue(withoutEnvelope(await this.client.readResource({ uri }, { cacheMode: 'bypass' })));
     } catch (err) {
       throw this.failures.request(`resource '${uri}'`, err);
     }
@@ -277,7 +299,7 @@ export class ModernUpstream implements UpstreamSession {
 
   async complete(params: Raw): Promise<Raw> {
     try {
-      return this.secrets.scrubValue(await this.client.complete(params as never));
+      return this.secrets.scrubValue(withoutEnvelope(await this.client.complete(params as never)));
     } catch (err) {
       throw this.failures.request('completion', err);
     }
@@ -285,7 +307,7 @@ export class ModernUpstream implements UpstreamSession {
 
   async getPrompt(name: string, args: Record<string, string>): Promise<Raw> {
     try {
-      return this.secrets.scrubValue(await this.client.getPrompt({ name, arguments: args }));
+      return this.secrets.scrubValue(withoutEnvelope(await this.client.getPrompt({ name, arguments: args })));
     } catch (err) {
       throw this.failures.request(`prompt '${name}'`, err);
     }
