@@ -200,6 +200,14 @@ describe('a 2026-07-28 upstream meets callers of both eras', function () {
     });
   });
 
+  describe('arguments mirrored in headers (SEP-2243)', () => {
+    it("a modern upstream's tool whose argument travels in an Mcp-Param header too is called with it over HTTP, plain or Base64; stdio needs none", async () => {
+      for (const server of ['mweb', 'mio'])
+        for (const region of ['eu-west', ' Zürich'])
+          expect(text(await callTool(legacy, `x_${server}_regional`, { region, text: 'hi' })), `${server} ${region}`).to.equal(`${region}: hi`);
+    });
+  });
+
   describe('prompts, completions and reads', () => {
     it("a modern upstream's prompt, completion and templated resource reach callers of both eras; a note it lacks is -32602 naming the URI", async () => {
       const modern = await modernClient(sb.url);

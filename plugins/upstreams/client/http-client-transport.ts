@@ -13,6 +13,7 @@ import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { mcpNameSource, MODERN_PROTOCOL_VERSIONS, TooLargeError } from '../../../kernel/index.js';
 import { deliver } from './deliver.js';
+import { headerValue } from './param-headers.js';
 import { SseParser } from '../../../lib/mcp/sse-parser.js';
 
 export class HttpStatusError extends Error {
@@ -34,9 +35,14 @@ export type BearerSource = (renew: boolean) => Promise<string | undefined>;
 /**
  * What the v2 SDK client (2026-07-28 upstreams) adds to a send: a signal that ends this POST's
  * response stream (how a subscriptions/listen is closed, and in 2026-07-28 how a request is
- * cancelled), and a callback for when that stream ended otherwise (the server ended it).
+ * cancelled), a callback for when that stream ended otherwise (the server ended it), and
+ * headers of this request's own (a tools/call's SEP-2243 `Mcp-Param-*`).
  */
-export type StreamSendOptions = TransportSendOptions & { requestSignal?: AbortSignal; onRequestStreamEnd?: () => void };
+export type StreamSendOptions = TransportSendOptions & {
+  requestSignal?: AbortSignal;
+  onRequestStreamEnd?: () => void;
+  headers?: Readonly<Record<string, string>>;
+};
 
 const httpAgent = new HttpAgent({ keepAlive: true, maxSockets: 256 });
 const httpsAgent = new HttpsAgent({ keepAlive: true, maxSockets: 256 });
@@ -167,7 +173,11 @@ export class StreamableHttpClientTransport implements Transport {
         accept: 'application/json, text/event-stream',
         'content-length': String(Buffer.byteLength(body)),
       });
-      if (this.modern && 'method' in message) modernHeaders(headers, message.method, message.params);
+      if (this.modern && 'method' in message) {
+        modernHeaders(headers, message.method, message.params);
+        // SEP-2243's Mcp-Param-* headers of a tools/call (modern-upstream.ts makes them).
+        if (options?.headers) Object.assign(headers, options.headers);
+      }
       res = await this.request('POST', headers, body, cancel);
     } catch (err) {
       // Given up by its caller (cancelled): the server is not gone, and the caller expects no answer.
@@ -304,7 +314,7 @@ function modernHeaders(headers: Record<string, string>, method: string, params: 
   headers['mcp-method'] = method;
   const name = mcpNameSource(method, params)?.value;
   if (typeof name !== 'string') return;
-  headers['mcp-name'] = /^[\x20-\x7e]*$/.test(name) && name.trim() === name ? name : `=?base64?${Buffer.from(name, 'utf8').toString('base64')}?=`;
+  headers['mcp-name'] = headerValue(name);
 }
 
 function readAll(res: IncomingMessage, limit = Number.POSITIVE_INFINITY): Promise<string> {

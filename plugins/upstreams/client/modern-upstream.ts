@@ -47,6 +47,7 @@ import type { SessionWatcher, UpstreamSession } from './upstream-session.js';
 import type { CallFailures } from './upstream-client.js';
 import { CALL_TAG, ModernCallRoutes } from './modern-call-routes.js';
 import { ModernResourceListen } from './modern-resource-listen.js';
+import { paramHeaders, paramHeadersOf, type ParamHeader } from './param-headers.js';
 
 /** Rounds of input_required one call may take before it is refused as a loop. */
 export const MAX_ROUNDS = 8;
@@ -157,6 +158,8 @@ export class ModernUpstream implements UpstreamSession {
   private readonly routes: ModernCallRoutes;
   /** The URIs watched, on one listen (modern-resource-listen.ts). */
   private readonly resources: ModernResourceListen;
+  /** The tools whose arguments travel in headers too (param-headers.ts), read from each tools/list. */
+  private readonly headerParams = new Map<string, ParamHeader[]>();
 
   constructor(
     readonly client: ModernClient,
@@ -176,7 +179,14 @@ export class ModernUpstream implements UpstreamSession {
       capabilities: () => client.getServerCapabilities() ?? {},
       toolsPage: async (cursor) => {
         const result = await client.request({ method: 'tools/list', params: page(cursor) });
-        if (cursor === undefined) this.toolsTtlMs = typeof result.ttlMs === 'number' ? result.ttlMs : undefined;
+        if (cursor === undefined) {
+          this.toolsTtlMs = typeof result.ttlMs === 'number' ? result.ttlMs : undefined;
+          this.headerParams.clear();
+        }
+        for (const tool of result.tools) {
+          const marked = paramHeadersOf(tool.inputSchema);
+          if (marked.length > 0) this.headerParams.set(tool.name, marked);
+        }
         return result;
       },
       resourcesPage: (cursor) => client.request({ method: 'resources/list', params: page(cursor) }),
@@ -237,12 +247,15 @@ export class ModernUpstream implements UpstreamSession {
       const level = call.client?.logLevel?.();
       const meta: Raw = { [CLIENT_CAPABILITIES_META_KEY]: caps, [CALL_TAG]: route.tag, ...(level ? { [LOG_LEVEL_META_KEY]: level } : {}) };
       let params: Raw = { name, arguments: args, _meta: meta };
+      const marked = this.headerParams.get(name);
+      const headers = marked && paramHeaders(marked, args);
       const forward = call.progress;
       for (let round = 0; ; round++) {
         const result = await this.client.request({ method: 'tools/call', params: params }, RELAYED_RESULT, {
           signal: call.cancellation.signal,
           timeout: timeoutMs,
           allowInputRequired: true,
+          ...(headers ? { headers } : {}),
           ...(forward
             ? {
                 resetTimeoutOnProgress: true,
