@@ -9,6 +9,7 @@ import { expect } from 'chai';
 import { ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { mapUpstreamError, UpstreamAnswerError } from '../../plugins/upstreams/client/call-errors.js';
+import { HttpStatusError } from '../../plugins/upstreams/client/http-client-transport.js';
 
 const map = (err: unknown) => mapUpstreamError('billing', "tool 'pay'", err, (t) => t.replace('s3cret', '[redacted]'));
 
@@ -24,6 +25,17 @@ describe('upstream call errors as the caller reads them', () => {
       const e = map(new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out', { timeout: 1000 }));
       expect(e.code).to.equal('TIMEOUT');
       expect(e.message).to.equal("tool 'pay' on server 'billing' timed out after 1000 ms");
+    });
+
+    it("a 400 whose body is the server's JSON-RPC error (-32020: headers and body disagree) is UPSTREAM_ERROR with that code, not the server being away", () => {
+      const body = JSON.stringify({ jsonrpc: '2.0', id: 7, error: { code: -32020, message: 'Bad Request: the request headers and body disagree' } });
+      const e = map(new HttpStatusError(400, body, undefined));
+      expect(e.code).to.equal('UPSTREAM_ERROR');
+      expect(e.details).to.include({ upstreamCode: -32020 });
+      expect(e.message).to.include('headers and body disagree');
+      // Without a JSON-RPC error in it, or a 5xx, it stays SERVER_UNAVAILABLE.
+      expect(map(new HttpStatusError(400, 'Bad Request', undefined)).code).to.equal('SERVER_UNAVAILABLE');
+      expect(map(new HttpStatusError(503, body, undefined)).code).to.equal('SERVER_UNAVAILABLE');
     });
 
     it('a closed connection is SERVER_UNAVAILABLE saying so; another client failure is SERVER_UNAVAILABLE with its words', () => {

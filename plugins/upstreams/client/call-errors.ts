@@ -7,6 +7,7 @@
  */
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { ServerUnavailableError, SwitchboardError, TimeoutError, UpstreamError } from '../../../kernel/index.js';
+import { HttpStatusError } from './http-client-transport.js';
 
 /** A JSON-RPC error the upstream answered (not one the SDK or Switchboard made locally). */
 export class UpstreamAnswerError extends McpError {}
@@ -55,9 +56,28 @@ function mapModernError(server: string, what: string, err: ModernError, scrub: S
   return new ServerUnavailableError(server, scrub(err.message));
 }
 
+/**
+ * The JSON-RPC error a 4xx answer carries in its body, if any: a 2026-07-28 server answers a
+ * request it refuses at the HTTP layer (-32020 headers disagreeing with the body, -32602) with
+ * 400 and the error, which is the server's answer, not the server being away. 401 and 403 are
+ * sign-in matters (call-failures.ts), not answers.
+ */
+function answeredInBody(err: HttpStatusError): { code: number; message: string } | undefined {
+  if (err.status < 400 || err.status >= 500 || err.status === 401 || err.status === 403) return undefined;
+  try {
+    const body = JSON.parse(err.body) as { error?: { code?: unknown; message?: unknown } };
+    const { code, message } = body.error ?? {};
+    return typeof code === 'number' && typeof message === 'string' ? { code, message } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export function mapUpstreamError(server: string, what: string, err: unknown, scrub: Scrub): SwitchboardError {
   if (err instanceof SwitchboardError) return err;
   if (isModernError(err)) return mapModernError(server, what, err, scrub);
+  const answered = err instanceof HttpStatusError ? answeredInBody(err) : undefined;
+  if (answered) return new UpstreamError(server, scrub(codeOnce(answered.code, answered.message)), answered.code);
   if (err instanceof McpError) {
     if (err instanceof UpstreamAnswerError) return new UpstreamError(server, scrub(codeOnce(err.code, err.message)), err.code);
     const timeout = (err.data as { timeout?: unknown } | undefined)?.timeout;
