@@ -88,7 +88,7 @@ const SERVER_INFO_META_KEY = 'io.modelcontextprotocol/serverInfo';
  * answer, `resultType`). A 2025-11-25 caller has no use for them, and a 2026-07-28 caller gets
  * Switchboard's own. The result is the one just parsed from the wire: changed in place.
  */
-export function withoutEnvelope<T extends Raw>(result: T): T {
+function withoutEnvelope<T extends Raw>(result: T): T {
   const meta = result._meta as Raw | undefined;
   if (meta && SERVER_INFO_META_KEY in meta) {
     const { [SERVER_INFO_META_KEY]: _upstream, ...rest } = meta;
