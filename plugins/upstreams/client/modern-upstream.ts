@@ -140,8 +140,12 @@ export async function connectModern(
     try {
       subscription = await client.listen(filter, { timeout: timeoutMs });
     } catch (err) {
-      await client.close().catch(() => undefined);
-      throw err;
+      // A proxy that buffers answers, or a server whose stream is broken, must not cost its tools:
+      // its lists are then read again on a schedule (relistAfterMs), as if it announced no changes.
+      const why = deps.secrets.scrubText((err as Error).message);
+      deps.log.warn(
+        `its list changes cannot be heard (subscriptions/listen: ${why}); its lists are read again at least every ${RELIST_MS.unknown / 1000} s instead`,
+      );
     }
   }
   const resources = new ModernResourceListen(client, timeoutMs, () => void hears.watcher?.closed());
@@ -221,9 +225,11 @@ export class ModernUpstream implements UpstreamSession {
   }
 
   relistAfterMs(): number | undefined {
-    if (this.client.getServerCapabilities()?.tools?.listChanged) return undefined;
+    const announces = this.client.getServerCapabilities()?.tools?.listChanged === true;
+    if (announces && this.subscription) return undefined;
     const ttl = this.toolsTtlMs !== undefined && this.toolsTtlMs > 0 ? this.toolsTtlMs : RELIST_MS.unknown;
-    return Math.min(Math.max(ttl, RELIST_MS.floor), RELIST_MS.ceiling);
+    // A server that announces changes may keep its lists long; unheard, they are read at least every minute.
+    return Math.min(Math.max(ttl, RELIST_MS.floor), announces ? RELIST_MS.unknown : RELIST_MS.ceiling);
   }
 
   /** Tasks are the `io.modelcontextprotocol/tasks` extension in 2026-07-28: not followed yet, so every call is plain. */
