@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // `npm test`'s checks before the suite: the build (tsc, which type-checks every file as it
-// emits: a separate `tsc --noEmit` first checked the same program twice), ESLint and Prettier's
-// check. They read the sources and nothing of each other, and each uses one core: they run
-// side by side, their output printed whole, one after the other, once each ends. Any failure
-// fails `npm test` before a test runs, as before.
+// emits: a separate `tsc --noEmit` first checked the same program twice) and Prettier's check.
+// They read the sources and nothing of each other, and each uses one core: they run side by
+// side, their output printed whole, one after the other, once each ends. Any failure fails
+// `npm test` before a test runs. ESLint, the longest check, runs beside the suite at the lowest
+// CPU priority instead (scripts/lint-beside.js, started by scripts/test-suite.js).
 //
 // Not cached: ESLint's cache keys a file's result on that file alone, while the type-checked
 // rules read the types of the files it imports (a stale pass would slip through), and a clean
@@ -24,7 +25,6 @@ const steps = [
     name: 'build (tsc: type-check and emit; build-prebuilt)',
     commands: [[bin('typescript', 'bin/tsc'), '-p', 'tsconfig.json'], [join(root, 'scripts/build-prebuilt.js')]],
   },
-  { name: 'lint (eslint)', commands: [[bin('eslint', 'bin/eslint.js'), '.']] },
   { name: 'format (prettier --check)', commands: [[bin('prettier', 'bin/prettier.cjs'), '--check', '**/*.{ts,js}']] },
 ];
 

@@ -11,8 +11,9 @@
 // (it fails under parallel load and its assertion is about time), never to hide a race that
 // waiting on a condition would fix.
 //
-// Every pass always runs; the exit status fails when any failed. The last line is the sum:
-// `suite: N passing, N failing, N pending`, which .ci/run reads.
+// Every pass always runs; the exit status fails when any failed. ESLint runs beside the passes
+// at the lowest CPU priority (scripts/lint-beside.js); a lint failure counts as one failing.
+// The last line is the sum: `suite: N passing, N failing, N pending`, which .ci/run reads.
 //
 // SWITCHBOARD_TEST_JOBS sets the parallel pass's worker count (default below). Extra arguments
 // go to both passes (`npm test -- --grep cluster`).
@@ -20,6 +21,7 @@ import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { lintBeside } from './lint-beside.js';
 
 const root = join(fileURLToPath(import.meta.url), '..', '..');
 const MOCHA = join(root, 'node_modules', 'mocha', 'bin', 'mocha.js');
@@ -172,6 +174,8 @@ function pass(name, args) {
 }
 
 let stopped = false;
+const lint = lintBeside(root);
+process.on('SIGINT', lint.stop).on('SIGTERM', lint.stop);
 const minutes = (s) => `${Math.floor(s / 60)}m ${String(s % 60).padStart(2, '0')}s`;
 const started = Date.now();
 const results = [];
@@ -180,10 +184,18 @@ if (parallel.length > 0)
 if (serial.length > 0 && !stopped) results.push(await pass(`serial pass (${serial.length} files)`, serial));
 if (paired.length > 0 && !stopped) results.push(await pass(`paired pass (2 jobs, ${paired.length} files)`, ['--parallel', '--jobs', '2', ...paired]));
 
+const passesEnded = Date.now();
+const linted = await lint.done;
 console.log('');
+console.log(
+  `suite: lint (eslint, beside the passes): ${linted.ok ? 'ok' : 'FAILED'} in ${minutes(linted.seconds)}, waited ${minutes(Math.round((Date.now() - passesEnded) / 1000))} after the passes`,
+);
+if (!linted.ok || linted.output) console.log(linted.output);
 for (const r of results) console.log(`suite: ${r.name}: ${r.passing} passing, ${r.failing} failing, ${r.pending} pending in ${minutes(r.seconds)}`);
 const skipped = new Set(results.flatMap((r) => [...r.skipped]));
 for (const s of skipped) console.log(`suite: skipped: ${s}`);
 const sum = (k) => results.reduce((n, r) => n + r[k], 0);
-console.log(`suite: ${sum('passing')} passing, ${sum('failing')} failing, ${sum('pending')} pending in ${minutes(Math.round((Date.now() - started) / 1000))}`);
-process.exit(results.some((r) => r.failed) ? 1 : 0);
+console.log(
+  `suite: ${sum('passing')} passing, ${sum('failing') + (linted.ok ? 0 : 1)} failing, ${sum('pending')} pending in ${minutes(Math.round((Date.now() - started) / 1000))}`,
+);
+process.exit(results.some((r) => r.failed) || !linted.ok ? 1 : 0);
