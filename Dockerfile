@@ -15,7 +15,8 @@ COPY test test
 COPY bench bench
 COPY bin bin
 COPY schemas schemas
-RUN npx tsc -p tsconfig.json && node scripts/build-prebuilt.js && npm prune --omit=dev --no-audit --no-fund
+COPY scripts scripts
+RUN npx tsc -p tsconfig.json && node scripts/build-bundles.js && node scripts/build-prebuilt.js && npm prune --omit=dev --no-audit --no-fund
 
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production

@@ -5,9 +5,9 @@
  * announced as its own. It signs in first when the endpoint wants it and the stored
  * credentials cannot (the link goes to stderr; stdout belongs to the IDE).
  */
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Server } from '#mcp-sdk/server/index.js';
+import { StdioServerTransport } from '#mcp-sdk/server/stdio.js';
+import type { Client } from '#mcp-sdk/client/index.js';
 import { PASSTHROUGH } from '../kernel/index.js';
 import { connect, ClientError, disconnect } from './connection.js';
 import { CredentialStore } from './credentials.js';

@@ -2,8 +2,8 @@
  * list, describe and call: what a person or a script asks of a running Switchboard. People
  * get aligned tables and plain text; `--json` gives scripts the structured answer as is.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '#mcp-sdk/client/index.js';
+import type { CallToolResult } from '#mcp-sdk/types.js';
 import type { ClientCommand } from './args.js';
 import { ClientError, metaCall, resultText } from './connection.js';
 import { table } from './table.js';

@@ -4,10 +4,10 @@
  * toolset header when asked. An endpoint that wants a sign-in the store cannot give is one
  * clear line: run `switchboard login`.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Client } from '#mcp-sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '#mcp-sdk/client/streamableHttp.js';
+import { UnauthorizedError } from '#mcp-sdk/client/auth.js';
+import type { CallToolResult } from '#mcp-sdk/types.js';
 import { CredentialStore } from './credentials.js';
 import { CliAuthProvider, SignInNeeded } from './sign-in.js';
 

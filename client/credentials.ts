@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { readFile, rm } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { OAuthClientInformationMixed, OAuthTokens } from '#mcp-sdk/shared/auth.js';
 import { writeFileAtomic } from '../lib/files/atomic-write.js';
 
 export interface Credentials {

@@ -3,7 +3,7 @@
  * steps). Lookup, visibility, argument validation, onCall, invoke: nothing else happens per
  * call, and the argument validator is compiled once per tool and cached.
  */
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '#mcp-sdk/types.js';
 import type { Ajv, ValidateFunction } from 'ajv';
 import { argumentProblems } from './argument-problems.js';
 import type { Catalogue, CatalogueEntry } from './catalogue.js';

@@ -2,8 +2,8 @@
  * A session is one connected MCP client. Transports create them through the endpoint;
  * everything per-client (identity, per-session server status) hangs off it.
  */
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
+import type { Server } from '#mcp-sdk/server/index.js';
+import type { LoggingLevel } from '#mcp-sdk/types.js';
 import type { Identity } from './request-context.js';
 
 export type TransportKind = 'streamable-http' | 'sse' | 'stdio' | 'in-memory';

@@ -5,7 +5,7 @@
  */
 import type { Cancellation } from './cancellation.js';
 import type { AdminOperation } from './contracts/authorization.js';
-import type { CallToolResult, Icon } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Icon } from '#mcp-sdk/types.js';
 import type { ClientChannel } from './mcp/shared/client-channel.js';
 import type { RequestContext } from './request-context.js';
 

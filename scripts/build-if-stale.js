@@ -55,8 +55,20 @@ function staleness() {
   return undefined;
 }
 
-/** The build's second step, in a project that has it. */
+/** The build's later steps, in a project that has them. */
+const BUNDLE = join(root, 'scripts', 'build-bundles.js');
 const PREBUILD = join(root, 'scripts', 'build-prebuilt.js');
+
+/** Why the MCP SDK's bundle (scripts/build-bundles.js) is out of date: not made, or older than the SDK installed. */
+function bundleStaleness() {
+  if (mtime(BUNDLE) === undefined) return undefined;
+  const entry = join(outDir, 'packages/mcp-sdk/types.js');
+  const built = mtime(entry);
+  if (built === undefined || !readFileSync(entry, 'utf8').startsWith('import { createRequire as bundledRequire }')) return 'the MCP SDK is not bundled';
+  const sdk = mtime(join(root, 'node_modules/@modelcontextprotocol/sdk/package.json'));
+  if (sdk !== undefined && sdk > built) return 'the MCP SDK installed is newer than its bundle';
+  return undefined;
+}
 
 /** The first reason what PREBUILD writes is out of date (missing, or older than what it is made from). */
 function prebuiltStaleness() {
@@ -73,7 +85,7 @@ function prebuiltStaleness() {
 
 const started = performance.now();
 const reason = staleness();
-const prebuiltReason = reason === undefined ? prebuiltStaleness() : undefined;
+const prebuiltReason = reason === undefined ? (bundleStaleness() ?? prebuiltStaleness()) : undefined;
 if (reason === undefined && prebuiltReason === undefined) {
   process.stderr.write(`build: dist/ is up to date (checked in ${Math.round(performance.now() - started)} ms)\n`);
   process.exit(0);
@@ -86,7 +98,10 @@ if (reason !== undefined) {
 } else {
   process.stderr.write(`build: ${prebuiltReason}\n`);
 }
-// tsc ran, or only the second step's output is out of date: the second step runs (it is cheap).
-if (mtime(PREBUILD) === undefined) process.exit(0);
-const prebuilt = spawnSync(process.execPath, [PREBUILD], { cwd: root, stdio: 'inherit' });
-process.exit(prebuilt.status ?? 1);
+// tsc ran, or only a later step's output is out of date: the later steps run (they are cheap,
+// and each does nothing when its output is current).
+for (const step of [BUNDLE, PREBUILD]) {
+  if (mtime(step) === undefined) continue;
+  const result = spawnSync(process.execPath, [step], { cwd: root, stdio: 'inherit' });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}

@@ -18,12 +18,17 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 const bin = (pkg, path) => join(dirname(require.resolve(`${pkg}/package.json`)), path);
 
-// A step is one or more commands run one after the other (scripts/build-prebuilt.js computes
-// from tsc's output what a start would otherwise compute).
+// A step is one or more commands run one after the other (scripts/build-bundles.js bundles the
+// MCP SDK and the most-started test fixtures; scripts/build-prebuilt.js computes from tsc's
+// output what a start would otherwise compute).
 const steps = [
   {
-    name: 'build (tsc: type-check and emit; build-prebuilt)',
-    commands: [[bin('typescript', 'bin/tsc'), '-p', 'tsconfig.json'], [join(root, 'scripts/build-prebuilt.js')]],
+    name: 'build (tsc: type-check and emit; build-bundles with the test fixtures; build-prebuilt)',
+    commands: [
+      [bin('typescript', 'bin/tsc'), '-p', 'tsconfig.json'],
+      [join(root, 'scripts/build-bundles.js'), '--fixtures'],
+      [join(root, 'scripts/build-prebuilt.js')],
+    ],
   },
   { name: 'format (prettier --check)', commands: [[bin('prettier', 'bin/prettier.cjs'), '--check', '**/*.{ts,js}']] },
 ];

@@ -9,7 +9,7 @@
  * has a channel for what must reach it wherever it is served: a message for its GET
  * stream (held by one replica), its record changed, or its end.
  */
-import type { ClientCapabilities, Implementation, JSONRPCMessage, LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
+import type { ClientCapabilities, Implementation, JSONRPCMessage, LoggingLevel } from '#mcp-sdk/types.js';
 import type { Identity } from '../request-context.js';
 import type { TransportKind } from '../sessions.js';
 

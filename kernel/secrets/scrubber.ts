@@ -20,7 +20,7 @@
  * values alone took 2.2, 11 and 45 µs as one scan each); the replacing happens only when
  * something matched. Not caught: base64 wrapped across lines, other encodings, the secret split up.
  */
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '#mcp-sdk/types.js';
 import { REDACTED } from './redact.js';
 import { encodedForms } from './secret-forms.js';
 

@@ -3,7 +3,7 @@
  * replica running it died), the same wherever that is found: a workflow's task as its
  * execution record says (the run is the task), any other `failed` with the reason given.
  */
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '#mcp-sdk/types.js';
 import { errorResult, objectResult, SwitchboardError, type ExecutionRecord, type TaskRecord, type TerminalTaskStatus } from '../../kernel/index.js';
 
 export interface TaskEnd {

@@ -5,9 +5,9 @@
  * entry), and "run this tool" is exactly what a client's call_tool is, toolsets and limits
  * included. Nothing here writes a definition or calls a tool another way.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Client } from '#mcp-sdk/client/index.js';
+import { InMemoryTransport } from '#mcp-sdk/inMemory.js';
+import type { CallToolResult } from '#mcp-sdk/types.js';
 import { coreToolName, describePrincipal, ForbiddenError, type JsonObject, type KernelApi, type Principal } from '../../kernel/index.js';
 
 /** What a call answered: its structured result or error envelope, and its text. */

@@ -4,7 +4,7 @@
  * metadata document URL as client_id). One registration per authorization server serves
  * every owner; pre-registered clients are never replaced.
  */
-import type { OAuthClientInformationMixed } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { OAuthClientInformationMixed } from '#mcp-sdk/shared/auth.js';
 import { issuerKey as key } from './issuer.js';
 
 export class ClientRegistry {

@@ -5,8 +5,8 @@
  * authentication). This is the SDK's OAuthClientProvider for one (owner, server): it holds
  * what one flow needs and hands registrations to the shared client registry.
  */
-import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { OAuthClientProvider, OAuthDiscoveryState } from '#mcp-sdk/client/auth.js';
+import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '#mcp-sdk/shared/auth.js';
 import type { ClientRegistry } from './clients.js';
 import { isLoopbackHost } from '../../lib/net/address-class.js';
 import { checkMetadataIssuer, type ExpectedIssuer } from './issuer.js';

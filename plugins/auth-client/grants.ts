@@ -7,8 +7,8 @@
  * A grant reused by single sign-on is the same object under both servers: refreshing it for
  * one refreshes it for both, so a rotated refresh token is never presented twice.
  */
-import type { OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { OAuthDiscoveryState } from '#mcp-sdk/client/auth.js';
+import type { OAuthTokens } from '#mcp-sdk/shared/auth.js';
 import type { Owner, UpstreamCredentials } from '../../kernel/index.js';
 
 export interface Grant {

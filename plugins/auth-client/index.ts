@@ -4,8 +4,8 @@
  * themselves (core_auth_login → browser → callback); the upstreams plugin then connects to
  * the server with that caller's token and shows its tools to that caller only.
  */
-import type { OAuthClientInformationMixed } from '@modelcontextprotocol/sdk/shared/auth.js';
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { OAuthClientInformationMixed } from '#mcp-sdk/shared/auth.js';
+import type { FetchLike } from '#mcp-sdk/shared/transport.js';
 import { definePlugin, ownerOf, publishCoreTools, resolveSecretValue, SerialQueue, type KernelApi, type ResolveContext } from '../../kernel/index.js';
 import { pinnedFetch } from '../../lib/net/pinned-fetch.js';
 import { outboundChecked, outboundPolicy } from '../../lib/net/outbound-policy.js';

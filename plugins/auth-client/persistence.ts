@@ -6,7 +6,7 @@
  * A grant is one record per person and authorization server, naming the servers it serves,
  * so a grant reused by single sign-on comes back as one grant.
  */
-import type { OAuthClientInformationMixed } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { OAuthClientInformationMixed } from '#mcp-sdk/shared/auth.js';
 import type { Owner } from '../../kernel/index.js';
 import type { SealedStore } from '../../lib/grants/sealed-store.js';
 import type { Grant } from './grants.js';

@@ -5,7 +5,7 @@
  * browser sees is a short page, or a redirect to an allowlisted `redirect` target.
  */
 import type { default as Router, RouterContext } from '@koa/router';
-import type { OAuthClientMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { OAuthClientMetadata } from '#mcp-sdk/shared/auth.js';
 import { html, shortPage, type Html } from '../../lib/html.js';
 import type { Outcome, SignIns } from './sign-ins.js';
 

@@ -7,9 +7,9 @@
  * cluster mode: the browser may start on one replica and come back to another.
  */
 import { randomBytes } from 'node:crypto';
-import type { OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { OAuthClientInformationMixed } from '@modelcontextprotocol/sdk/shared/auth.js';
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { OAuthDiscoveryState } from '#mcp-sdk/client/auth.js';
+import type { OAuthClientInformationMixed } from '#mcp-sdk/shared/auth.js';
+import type { FetchLike } from '#mcp-sdk/shared/transport.js';
 import type { Owner, SignInTarget, SingleUseValues, UpstreamRegistry } from '../../kernel/index.js';
 import { challengeParams, FlowProvider, type FlowSettings } from './flow.js';
 import type { ClientRegistry } from './clients.js';
@@ -20,8 +20,8 @@ import { checkResponseIssuer, IssuerError, issuerKey, type ExpectedIssuer, type 
  * The SDK's OAuth client, loaded at the first sign-in: it brings pkce-challenge and the SDK's
  * auth schemas, which every start loaded though most never sign in to an upstream.
  */
-type SdkAuth = typeof import('@modelcontextprotocol/sdk/client/auth.js');
-const sdkAuth = (): Promise<SdkAuth> => import('@modelcontextprotocol/sdk/client/auth.js');
+type SdkAuth = typeof import('#mcp-sdk/client/auth.js');
+const sdkAuth = (): Promise<SdkAuth> => import('#mcp-sdk/client/auth.js');
 const auth = async (...args: Parameters<SdkAuth['auth']>): ReturnType<SdkAuth['auth']> => (await sdkAuth()).auth(...args);
 const discoverOAuthServerInfo = async (...args: Parameters<SdkAuth['discoverOAuthServerInfo']>): ReturnType<SdkAuth['discoverOAuthServerInfo']> =>
   (await sdkAuth()).discoverOAuthServerInfo(...args);

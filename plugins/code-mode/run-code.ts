@@ -7,7 +7,7 @@
  * depth limit and the client channel (elicitation, sampling) apply as for call_tool.
  */
 import { randomUUID } from 'node:crypto';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '#mcp-sdk/types.js';
 import {
   asSwitchboardError,
   callerOf,

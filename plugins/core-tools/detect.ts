@@ -10,9 +10,9 @@
  * Alongside the probes it reads the server's card (server-card-reader.ts) under the same rules.
  */
 import type { ReadableStreamDefaultReader } from 'node:stream/web';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
+import { Client } from '#mcp-sdk/client/index.js';
+import type { FetchLike } from '#mcp-sdk/shared/transport.js';
+import { LATEST_PROTOCOL_VERSION } from '#mcp-sdk/types.js';
 import { SERVER_INFO } from '../../kernel/index.js';
 import { SseParser } from '../../lib/mcp/sse-parser.js';
 import { pinnedFetch } from '../../lib/net/pinned-fetch.js';
@@ -243,7 +243,7 @@ async function sseHandshake(url: URL, headers: Record<string, string>, signal: A
   const client = new Client({ name: `${SERVER_INFO.name}-detect`, version: SERVER_INFO.version });
   try {
     // Loaded for a detection that gets this far: it brings eventsource, which a start does not need.
-    const { SSEClientTransport } = await import('@modelcontextprotocol/sdk/client/sse.js');
+    const { SSEClientTransport } = await import('#mcp-sdk/client/sse.js');
     await client.connect(new SSEClientTransport(url, { requestInit: { headers }, fetch }), { signal });
     return client.getServerVersion();
   } catch {

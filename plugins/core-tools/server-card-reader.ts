@@ -5,7 +5,7 @@
  * card is another party's text that ends up in front of a model: only the fields below are
  * taken, each checked for type and bounded in length; anything else is left out and said so.
  */
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { FetchLike } from '#mcp-sdk/shared/transport.js';
 
 export const CARD_PATH = '/.well-known/mcp/server-card.json';
 /** A card is a few hundred bytes; one of 64 KiB is not a card. */

@@ -14,7 +14,7 @@ import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
-import { SUPPORTED_PROTOCOL_VERSIONS, type Implementation, type ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import { SUPPORTED_PROTOCOL_VERSIONS, type Implementation, type ServerCapabilities } from '#mcp-sdk/types.js';
 import { SERVER_INFO, type AdvertisedTransport, type AuthenticationAdvertisement } from '../../kernel/index.js';
 import { hostName } from '../../lib/net/allowed-hosts.js';
 import type { TrustedProxies } from '../../lib/net/trusted-proxies.js';

@@ -18,7 +18,7 @@ import {
   ReadResourceRequestSchema,
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+} from '#mcp-sdk/types.js';
 import { ownerOf as sessionOwner, protocolError, type CallContext, type CatalogueView, type KernelApi, type Owner, type Session } from '../../kernel/index.js';
 import { serverVisible } from './content.js';
 import { AUTH_STATUS_RESOURCE, AUTH_STATUS_URI, readAuthStatus } from './auth-status.js';

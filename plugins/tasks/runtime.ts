@@ -8,8 +8,8 @@
  * by the caller rather than a session, with no session to tell and no way back to ask on.
  */
 import { randomUUID } from 'node:crypto';
-import type { CallToolResult, CreateTaskResult } from '@modelcontextprotocol/sdk/types.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, CreateTaskResult } from '#mcp-sdk/types.js';
+import { ErrorCode, McpError } from '#mcp-sdk/types.js';
 import {
   Cancellation,
   errorResult,

@@ -9,8 +9,8 @@
  * an id longer than any Switchboard issues is refused before any lookup, without repeating it,
  * so a 100,000-character id costs neither a store lookup nor a 100,000-character error.
  */
-import type { QueuedMessage, TaskMessageQueue, TaskStore as SdkTaskStore } from '@modelcontextprotocol/sdk/experimental/tasks/interfaces.js';
-import { ErrorCode, McpError, type Result, type Task } from '@modelcontextprotocol/sdk/types.js';
+import type { QueuedMessage, TaskMessageQueue, TaskStore as SdkTaskStore } from '#mcp-sdk/experimental/tasks/interfaces.js';
+import { ErrorCode, McpError, type Result, type Task } from '#mcp-sdk/types.js';
 import { SwitchboardError, type TaskRecord, type TaskStore } from '../../kernel/index.js';
 import { TASK_PAGE_SIZE } from '../../lib/tasks/task-page.js';
 

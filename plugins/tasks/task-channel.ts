@@ -5,7 +5,7 @@
  * the SDK queues them for the session's tasks/result, which delivers them on its own stream
  * and routes the answer back here. While a request waits, the task is `input_required`.
  */
-import { ErrorCode, McpError, type ClientCapabilities, type LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, type ClientCapabilities, type LoggingLevel } from '#mcp-sdk/types.js';
 import { logLevelPasses, PASSTHROUGH, type ClientChannel, type LogMessage, type Session, type TaskCall } from '../../kernel/index.js';
 
 export class TaskChannel implements ClientChannel {

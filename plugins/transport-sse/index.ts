@@ -3,7 +3,7 @@
  * event stream and names the POST endpoint; POST /message?sessionId=... carries requests.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
+import type { SSEServerTransport } from '#mcp-sdk/server/sse.js';
 import { definePlugin, foreignCaller } from '../../kernel/index.js';
 
 export default definePlugin({
@@ -22,7 +22,7 @@ export default definePlugin({
       }
       // Loaded at the first legacy client: the SDK's SSE transport brings raw-body, content-type
       // and their dependencies, which a start (most have no such client) loaded for nothing.
-      const { SSEServerTransport } = await import('@modelcontextprotocol/sdk/server/sse.js');
+      const { SSEServerTransport } = await import('#mcp-sdk/server/sse.js');
       const transport = new SSEServerTransport('/message', res);
       try {
         await kernel.endpoint.connect(

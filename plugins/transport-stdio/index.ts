@@ -3,7 +3,7 @@
  * for clients that launch Switchboard as a subprocess. When the client closes stdin,
  * Switchboard shuts down gracefully.
  */
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { StdioServerTransport } from '#mcp-sdk/server/stdio.js';
 import { definePlugin } from '../../kernel/index.js';
 
 export default definePlugin({

@@ -8,7 +8,7 @@
  * the session ended. A copy, resumed or changed, is announced as `onSessionChange(...,
  * 'elsewhere')`, so that what follows the record (resource subscriptions) follows it here. Without the service none of this exists and nothing here runs.
  */
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from '#mcp-sdk/types.js';
 import {
   foreignCaller,
   type Identity,

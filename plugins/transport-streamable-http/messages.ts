@@ -6,7 +6,7 @@ import {
   isJSONRPCResultResponse,
   SUPPORTED_PROTOCOL_VERSIONS,
   type JSONRPCMessage,
-} from '@modelcontextprotocol/sdk/types.js';
+} from '#mcp-sdk/types.js';
 
 const REQUEST_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);
 

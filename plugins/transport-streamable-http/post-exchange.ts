@@ -5,7 +5,7 @@
  * go out before the response.
  */
 import type { ServerResponse } from 'node:http';
-import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, RequestId } from '#mcp-sdk/types.js';
 
 export class PostExchange {
   private mode: 'waiting' | 'sse' | 'done' = 'waiting';

@@ -5,8 +5,8 @@
  * may be held by another replica: a message with neither here is relayed (cluster.ts).
  */
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
-import type { TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage, JSONRPCNotification, MessageExtraInfo, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { TransportSendOptions } from '#mcp-sdk/shared/transport.js';
+import type { JSONRPCMessage, JSONRPCNotification, MessageExtraInfo, RequestId } from '#mcp-sdk/types.js';
 import type { SharedSessionTransport } from '../../kernel/index.js';
 import { batchesRefused } from './messages.js';
 import { PostExchange } from './post-exchange.js';

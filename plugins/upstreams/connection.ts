@@ -5,8 +5,8 @@
  * connected client and its requests are client/upstream-client.ts, its transport
  * client/build-transport.ts, its lists lists.ts.
  */
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { CallToolResult, Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Transport } from '#mcp-sdk/shared/transport.js';
+import type { CallToolResult, Prompt, Resource, ResourceTemplate, Tool } from '#mcp-sdk/types.js';
 import type { CallContext, JsonObject, Logger, McpServerDefinition, ServiceHealth, LifecycleState, ServiceStatus } from '../../kernel/index.js';
 import { signInChallenge } from './client/auth-challenge.js';
 import { StderrTail } from './stderr-tail.js';

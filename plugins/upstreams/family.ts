@@ -12,7 +12,7 @@
  * already has an argument named like the instance argument (it would be shadowed), and, for
  * the whole family, members that disagree on the instance argument's name.
  */
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '#mcp-sdk/types.js';
 import type { JsonSchemaObject, ToolAnnotations, ToolDefinition } from '../../kernel/index.js';
 import type { UpstreamConnection } from './connection.js';
 import { familyInvoker } from './family-routing.js';

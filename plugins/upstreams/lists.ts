@@ -5,7 +5,7 @@
  * are. A tool list past the configured limits is refused whole (ToolListLimitError), page
  * by page, before the rest is read.
  */
-import type { Prompt, Resource, ResourceTemplate, ServerCapabilities, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Prompt, Resource, ResourceTemplate, ServerCapabilities, Tool } from '#mcp-sdk/types.js';
 import type { Logger, SecretsApi } from '../../kernel/index.js';
 import { keepSafeIcons } from './icons.js';
 import { checkToolPage, ToolListLimitError, type ToolListLimits } from './tool-limits.js';

@@ -5,7 +5,7 @@
  * from the last owner connection that listed them. Grants outlive connections: an owner
  * whose connection is gone (a restart, a resumed server) is reconnected on its next call.
  */
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool } from '#mcp-sdk/types.js';
 import {
   AuthRequiredError,
   ownerOf,

@@ -1,5 +1,5 @@
 /** An upstream's tools and prompts under their catalogue names. */
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool } from '#mcp-sdk/types.js';
 import type { CallContext, JsonObject, TaskSupport, ToolAnnotations, ToolDefinition, ToolInvoker, UpstreamPrompt } from '../../kernel/index.js';
 import type { UpstreamConnection } from './connection.js';
 

@@ -4,7 +4,7 @@
  * is refused whole (a partial list would hide which tools are missing) and the server's
  * status says which limit and which setting raises it.
  */
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '#mcp-sdk/types.js';
 import type { AggregatorLimits } from '../../kernel/index.js';
 
 export type ToolListLimits = Pick<AggregatorLimits, 'maxToolsPerServer' | 'maxToolNameLength'>;

@@ -15,7 +15,7 @@
  * hint sets (`{ readOnlyHint: true }`), and one object each cost 32 bytes a tool for the
  * connection's life (0.3 MiB at 10,000 tools, found in a heap snapshot).
  */
-import type { ListToolsResultSchema, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { ListToolsResultSchema, Tool } from '#mcp-sdk/types.js';
 import type { Logger, SecretsApi } from '../../kernel/index.js';
 import { keepSafeIcons } from './icons.js';
 

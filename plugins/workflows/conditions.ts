@@ -3,7 +3,7 @@
  * result checked, or a template that renders true or false. The answer comes with what was
  * examined, for the document's `condition_*` fields (reference-behaviour.md §1.1, §3).
  */
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '#mcp-sdk/types.js';
 import { errorResult, SwitchboardError, type CallContext, type JsonObject, type ToolCallsApi } from '../../kernel/index.js';
 import type { CompiledCondition, CompiledExpectation } from './compile-condition.js';
 import { isFailureValue } from './failure-value.js';

@@ -6,7 +6,7 @@
  * identity apply to each.
  */
 import { randomUUID } from 'node:crypto';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '#mcp-sdk/types.js';
 import { formatDuration } from '#gotpl';
 import {
   errorResult,

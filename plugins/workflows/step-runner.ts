@@ -5,7 +5,7 @@
  * cancelled) and adds its entries (step-entry.ts) to the sink it is given: one per tool
  * call reached, loop iterations and group members in their canonical order.
  */
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '#mcp-sdk/types.js';
 import { asSwitchboardError, errorResult, type AggregatorLimits, type CallContext, type JsonObject, type ToolCallsApi } from '../../kernel/index.js';
 import type { CompiledCondition, CompiledGroup, CompiledLoop, CompiledStep, CompiledToolStep } from './compile-step.js';
 import { evaluateCondition, type ConditionReport } from './conditions.js';

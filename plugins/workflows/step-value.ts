@@ -2,7 +2,7 @@
  * What `.results.<id>` holds for a step: the tool's structuredContent when it has one;
  * otherwise its text parsed as JSON when it parses; otherwise the text itself.
  */
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '#mcp-sdk/types.js';
 
 export function stepValue(result: CallToolResult): unknown {
   if (result.structuredContent !== undefined) return result.structuredContent;

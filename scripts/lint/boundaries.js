@@ -9,6 +9,9 @@
  *   plugins/<name>/    kernel/index.js, lib/, its own folder (and '#gotpl')
  *   client/            kernel/index.js, lib/
  *   app/, test/, bench/, examples/: anything (the composition root and its checks)
+ *
+ * '#mcp-sdk/*' (packages/mcp-sdk) is the MCP SDK package itself, re-exported to be bundled at
+ * build: any area imports it as it would import the SDK by name.
  */
 import { dirname, relative, resolve, sep } from 'node:path';
 

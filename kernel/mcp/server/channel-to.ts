@@ -2,8 +2,8 @@
  * The calling client, for what an upstream asks or logs during one call
  * (shared/client-channel.ts). One object per call: no closures made for calls that never use it.
  */
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
+import type { Server } from '#mcp-sdk/server/index.js';
+import type { LoggingLevel } from '#mcp-sdk/types.js';
 import type { Session } from '../../sessions.js';
 import { logLevelPasses, type ClientChannel, type LogMessage } from '../shared/client-channel.js';
 import { PASSTHROUGH } from '../shared/passthrough.js';

@@ -5,9 +5,9 @@
  * (tools/call) are answered here without the SDK's request machinery at all. Anything not
  * plainly one kind goes the SDK's own way, so malformed input is reported exactly as before.
  */
-import type { TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { TransportSendOptions } from '#mcp-sdk/shared/transport.js';
+import type { JSONRPCMessage, MessageExtraInfo } from '#mcp-sdk/types.js';
+import { ErrorCode, McpError } from '#mcp-sdk/types.js';
 import { plainWireError } from '../shared/wire-errors.js';
 import { Cancellation } from '../../cancellation.js';
 import { hasMeta, messageKind } from '../shared/message-shape.js';

@@ -4,9 +4,9 @@
  * worded by the plugin whose meta-tool runs catalogue tools (wording.ts).
  */
 import { randomUUID } from 'node:crypto';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { Server } from '#mcp-sdk/server/index.js';
+import { Protocol } from '#mcp-sdk/shared/protocol.js';
+import type { Transport } from '#mcp-sdk/shared/transport.js';
 import {
   ErrorCode,
   type JSONRPCNotification,
@@ -16,7 +16,7 @@ import {
   type CallToolResult,
   type ServerCapabilities,
   type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
+} from '#mcp-sdk/types.js';
 import type { ValidateFunction } from 'ajv';
 import { argumentProblems, hintArgumentsWrapper } from '../../argument-problems.js';
 import { Cancellation } from '../../cancellation.js';

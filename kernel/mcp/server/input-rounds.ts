@@ -21,8 +21,8 @@
  * refused at once).
  */
 import { createCipheriv, createDecipheriv, randomBytes, randomUUID } from 'node:crypto';
-import type { CallToolResult, JSONRPCNotification } from '@modelcontextprotocol/sdk/types.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, JSONRPCNotification } from '#mcp-sdk/types.js';
+import { ErrorCode, McpError } from '#mcp-sdk/types.js';
 import { Cancellation } from '../../cancellation.js';
 
 export const PARK_MS = 10 * 60_000;

@@ -3,7 +3,7 @@
  * the notifications of a listen stream. No SDK: the v1 SDK the endpoint is built on stops at
  * 2025-11-25.
  */
-import type { JSONRPCMessage, JSONRPCNotification, ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, JSONRPCNotification, ServerCapabilities } from '#mcp-sdk/types.js';
 import { SERVER_INFO } from '../shared/implementation.js';
 import { SERVER_INFO_META_KEY } from '../shared/modern-protocol.js';
 

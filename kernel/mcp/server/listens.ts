@@ -19,8 +19,8 @@
  * Bounded: listens per caller and per process; a stream the client does not read keeps at
  * most one pending notification per kind (they coalesce), never a queue.
  */
-import type { JSONRPCMessage, JSONRPCNotification, ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, JSONRPCNotification, ServerCapabilities } from '#mcp-sdk/types.js';
+import { ErrorCode, McpError } from '#mcp-sdk/types.js';
 import { Cancellation } from '../../cancellation.js';
 import type { CatalogueEntry } from '../../catalogue.js';
 import { ownerOf, type Owner } from '../../contracts/sign-in.js';

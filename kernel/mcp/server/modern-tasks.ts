@@ -14,8 +14,8 @@
  * client's address when anonymous) and every read is scoped by it, so another caller's task
  * id reads exactly as an unknown one.
  */
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '#mcp-sdk/types.js';
+import { ErrorCode, McpError } from '#mcp-sdk/types.js';
 import type { TaskRecord } from '../../contracts/task-store.js';
 import type { TaskSupport } from '../../tools.js';
 import type { RequestEnvelope } from '../shared/modern-protocol.js';

@@ -1,5 +1,5 @@
 /** A plugin handler's failure as the protocol error both eras answer with. */
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError } from '#mcp-sdk/types.js';
 import { SwitchboardError } from '../../errors.js';
 
 /** The upstream's words without the "MCP error <code>: " its SDK put before them (McpError adds it again). */

@@ -15,7 +15,7 @@
  */
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
+import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from '#mcp-sdk/validation/types.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 

@@ -6,8 +6,8 @@
  * the upstreams plugin then refuses the question to the upstream by name, as it does for a
  * legacy client that lacks them.
  */
-import type { ClientCapabilities, JSONRPCNotification } from '@modelcontextprotocol/sdk/types.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { ClientCapabilities, JSONRPCNotification } from '#mcp-sdk/types.js';
+import { ErrorCode, McpError } from '#mcp-sdk/types.js';
 import { logLevelPasses, type ClientChannel, type LogMessage } from '../shared/client-channel.js';
 import type { RequestEnvelope } from '../shared/modern-protocol.js';
 import type { RoundChannel } from './input-rounds.js';

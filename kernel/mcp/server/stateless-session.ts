@@ -8,8 +8,8 @@
  * or starts (`ownerOf`), is still its own, minted once and never shared between requests.
  */
 import { randomUUID } from 'node:crypto';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
+import type { Server } from '#mcp-sdk/server/index.js';
+import type { LoggingLevel } from '#mcp-sdk/types.js';
 import type { Identity } from '../../request-context.js';
 import type { Session, TransportKind } from '../../sessions.js';
 

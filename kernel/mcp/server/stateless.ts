@@ -5,10 +5,10 @@
  * this answers the method with the same meta-tools, handlers and `onRequest` taps (toolset,
  * sign-in view, limits, authorization) a legacy session gets, per request.
  */
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { safeParse, type AnyObjectSchema } from '@modelcontextprotocol/sdk/server/zod-compat.js';
-import type { CallToolResult, JSONRPCMessage, JSONRPCNotification, ServerCapabilities, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { Server } from '#mcp-sdk/server/index.js';
+import { safeParse, type AnyObjectSchema } from '#mcp-sdk/server/zod-compat.js';
+import type { CallToolResult, JSONRPCMessage, JSONRPCNotification, ServerCapabilities, Tool } from '#mcp-sdk/types.js';
+import { ErrorCode, McpError } from '#mcp-sdk/types.js';
 import { Cancellation } from '../../cancellation.js';
 import type { KernelHooks } from '../../hooks.js';
 import type { HeaderValue, Identity, RequestContext } from '../../request-context.js';

@@ -2,7 +2,7 @@
  * What a tools/call run as a task (2025-11-25's `params.task`) takes from its request: the
  * task's parameters, checked, and the way its progress reaches the caller for the task's life.
  */
-import { ErrorCode, McpError, RELATED_TASK_META_KEY, type ProgressToken } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, RELATED_TASK_META_KEY, type ProgressToken } from '#mcp-sdk/types.js';
 import type { Session } from '../../sessions.js';
 import type { CallContext } from '../../tools.js';
 import type { TaskParams } from './task-surface.js';

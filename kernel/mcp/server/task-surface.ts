@@ -6,8 +6,8 @@
  * tasks/get, tasks/result, tasks/list and tasks/cancel, and delivers what the running work
  * asks the client (queued with `related-task`) on tasks/result.
  */
-import type { TaskMessageQueue, TaskStore as SdkTaskStore } from '@modelcontextprotocol/sdk/experimental/tasks/interfaces.js';
-import type { CallToolResult, CreateTaskResult } from '@modelcontextprotocol/sdk/types.js';
+import type { TaskMessageQueue, TaskStore as SdkTaskStore } from '#mcp-sdk/experimental/tasks/interfaces.js';
+import type { CallToolResult, CreateTaskResult } from '#mcp-sdk/types.js';
 import type { Cancellation } from '../../cancellation.js';
 import type { TaskRecord } from '../../contracts/task-store.js';
 import type { Identity } from '../../request-context.js';

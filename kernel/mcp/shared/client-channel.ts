@@ -4,7 +4,7 @@
  * to it; the upstreams plugin finds the call the upstream's message belongs to and goes
  * through this channel, so the question reaches the right person and the answer returns.
  */
-import type { ClientCapabilities, LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
+import type { ClientCapabilities, LoggingLevel } from '#mcp-sdk/types.js';
 
 /** The MCP log levels, least severe first (RFC 5424 order, as the specification lists them). */
 export const LOG_LEVELS: readonly LoggingLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];

@@ -1,5 +1,5 @@
 /** How Switchboard names itself in initialize, both to its clients and to the servers it connects to. */
-import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
+import type { Implementation } from '#mcp-sdk/types.js';
 import { packageVersion } from '../../paths.js';
 import { SWITCHBOARD_ICONS } from './switchboard-icon.js';
 

@@ -6,7 +6,7 @@
  * apart by their members; this applies them. Anything that is not plainly one of the kinds is
  * `undefined`: the caller then lets the SDK judge it, so malformed input is reported as before.
  */
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from '#mcp-sdk/types.js';
 
 export type MessageKind = 'request' | 'notification' | 'response';
 

@@ -5,7 +5,7 @@
  * v1 SDK Switchboard serves legacy sessions with stops at 2025-11-25 (decisions.md, "MCP
  * 2026-07-28: the SDK move").
  */
-import { SUPPORTED_PROTOCOL_VERSIONS, type ClientCapabilities, type LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
+import { SUPPORTED_PROTOCOL_VERSIONS, type ClientCapabilities, type LoggingLevel } from '#mcp-sdk/types.js';
 import { LOG_LEVELS } from './client-channel.js';
 
 /** The modern revisions served; the first is the newest. */

@@ -4,6 +4,6 @@
  * an upstream's question) that is cost without benefit, and it would strip fields the
  * next hop may need.
  */
-import type { ResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { ResultSchema } from '#mcp-sdk/types.js';
 
 export const PASSTHROUGH = { safeParse: (data: unknown) => ({ success: true, data }) } as unknown as typeof ResultSchema;

@@ -2,7 +2,7 @@
  * The two shapes a Switchboard-made tool result takes (decisions.md, "Results and errors"):
  * an object in structuredContent mirrored as JSON text, or an error envelope.
  */
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '#mcp-sdk/types.js';
 import { asSwitchboardError } from '../../errors.js';
 import type { JsonObject } from '../../tools.js';
 

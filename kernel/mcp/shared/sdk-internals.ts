@@ -9,8 +9,8 @@
  * fails that test first. Each accessor checks the member's shape and answers `undefined`
  * (or throws, where there is no slower way) when it moved, never a half-working object.
  */
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { ClientCapabilities, Implementation, JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
+import type { Server } from '#mcp-sdk/server/index.js';
+import type { ClientCapabilities, Implementation, JSONRPCMessage, MessageExtraInfo } from '#mcp-sdk/types.js';
 
 /**
  * The SDK version these members were last checked against. The unit test compares it (and

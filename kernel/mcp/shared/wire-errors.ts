@@ -5,7 +5,7 @@
  * rendering, not to the wire: an error leaving this endpoint carries the plain message, whoever
  * threw it (the SDK itself, the kernel, a plugin, an upstream's error relayed).
  */
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from '#mcp-sdk/types.js';
 
 export function plainWireError(message: JSONRPCMessage): JSONRPCMessage {
   if (!('error' in message)) return message;

@@ -3,8 +3,8 @@
  * stdio, streamable HTTP or SSE for a remote server (remote-transport.ts). Secrets in env and
  * headers are resolved here, on every (re)connect, so a rotated secret is picked up.
  */
-import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { getDefaultEnvironment } from '#mcp-sdk/client/stdio.js';
+import type { Transport } from '#mcp-sdk/shared/transport.js';
 import { commandLine, ForbiddenError, type Logger, type McpServerDefinition } from '../../../kernel/index.js';
 import type { OutboundPolicy } from '../../../lib/net/outbound-policy.js';
 import { resolveCommand } from '../../../lib/process/find-command.js';

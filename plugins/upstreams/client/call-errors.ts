@@ -5,7 +5,7 @@
  * "timed out"), is UPSTREAM_ERROR with its code and its words, scrubbed of known secrets
  * (an upstream that quotes its own API token in an error must not hand it to the caller).
  */
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError } from '#mcp-sdk/types.js';
 import { ServerUnavailableError, SwitchboardError, TimeoutError, UpstreamError } from '../../../kernel/index.js';
 import { HttpStatusError } from './http-client-transport.js';
 

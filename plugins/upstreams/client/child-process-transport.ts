@@ -4,9 +4,9 @@
  * shells): no orphan survives a stop. stderr is handed back line by line for the log.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { serializeMessage } from '#mcp-sdk/shared/stdio.js';
+import type { Transport } from '#mcp-sdk/shared/transport.js';
+import type { JSONRPCMessage } from '#mcp-sdk/types.js';
 import { deliver } from './deliver.js';
 import { LineReader } from './line-reader.js';
 

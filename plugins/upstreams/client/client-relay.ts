@@ -26,8 +26,8 @@
  * status notification of the task wakes the call's polling.
  */
 import { randomUUID } from 'node:crypto';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { McpError, RELATED_TASK_META_KEY, type JSONRPCMessage, type LoggingLevel, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { Transport } from '#mcp-sdk/shared/transport.js';
+import { McpError, RELATED_TASK_META_KEY, type JSONRPCMessage, type LoggingLevel, type RequestId } from '#mcp-sdk/types.js';
 import {
   URL_ELICITATION_REQUIRED,
   UrlElicitationRequiredError,

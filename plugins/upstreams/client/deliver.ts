@@ -4,7 +4,7 @@
  * with its response would find its handler already gone. Responses are therefore
  * delivered one microtask late as well.
  */
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from '#mcp-sdk/types.js';
 
 export function deliver(onmessage: ((m: JSONRPCMessage) => void) | undefined, message: JSONRPCMessage): void {
   if (!onmessage) return;

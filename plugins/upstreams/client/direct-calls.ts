@@ -8,8 +8,8 @@
  * everything else (the upstream's own requests, notifications, other answers) goes on.
  * Errors are the SDK's (McpError with the same codes), so mapUpstreamError reads them alike.
  */
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, McpError, type CallToolResult, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { Transport } from '#mcp-sdk/shared/transport.js';
+import { ErrorCode, McpError, type CallToolResult, type JSONRPCMessage } from '#mcp-sdk/types.js';
 import { SwitchboardError, type Cancellation, type JsonObject } from '../../../kernel/index.js';
 import { UpstreamAnswerError } from './call-errors.js';
 

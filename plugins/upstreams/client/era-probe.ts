@@ -7,8 +7,8 @@
  * An HTTP server that does not answer at all is an outage (the connect timeout, as before); a
  * stdio server that stays silent is a legacy one that ignores requests before initialize.
  */
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { Transport } from '#mcp-sdk/shared/transport.js';
+import type { JSONRPCMessage } from '#mcp-sdk/types.js';
 import {
   CLIENT_CAPABILITIES_META_KEY,
   CLIENT_INFO_META_KEY,

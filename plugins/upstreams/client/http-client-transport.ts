@@ -9,8 +9,8 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type 
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { urlToHttpOptions } from 'node:url';
-import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { Transport, TransportSendOptions } from '#mcp-sdk/shared/transport.js';
+import type { JSONRPCMessage, RequestId } from '#mcp-sdk/types.js';
 import { mcpNameSource, MODERN_PROTOCOL_VERSIONS, TooLargeError } from '../../../kernel/index.js';
 import { deliver } from './deliver.js';
 import { headerValue } from './param-headers.js';

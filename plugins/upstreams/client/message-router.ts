@@ -17,8 +17,8 @@
  * tells `closed`, for the calls following an upstream task between requests), and
  * its word on which request's response stream carried a message goes to the relay.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { Client } from '#mcp-sdk/client/index.js';
+import type { Transport } from '#mcp-sdk/shared/transport.js';
 import { messageKind, protocolDispatch } from '../../../kernel/index.js';
 import type { ClientRelay, RelatingTransport } from './client-relay.js';
 import type { DirectCalls } from './direct-calls.js';

@@ -11,8 +11,8 @@
  * Only `notifications/message` is taken from the v2 client's stream; everything else
  * (answers, list changes, resource updates, listen acknowledgements) is its own to handle.
  */
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { Transport } from '#mcp-sdk/shared/transport.js';
+import type { JSONRPCMessage, RequestId } from '#mcp-sdk/types.js';
 import type { CallContext } from '../../../kernel/index.js';
 import type { ClientRelay, RelatingTransport } from './client-relay.js';
 

@@ -29,8 +29,8 @@
  * and listens watching them as a legacy upstream's do.
  */
 import { Client as ModernClient, type McpSubscription, type StandardSchemaV1 } from '@modelcontextprotocol/client';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Transport } from '#mcp-sdk/shared/transport.js';
+import type { CallToolResult } from '#mcp-sdk/types.js';
 import {
   CLIENT_CAPABILITIES_META_KEY,
   LOG_LEVEL_META_KEY,

@@ -3,7 +3,7 @@
  * (era-probe.ts): the v2 client for a 2026-07-28 server, the v1 client's initialize for a
  * 2025-11-25 one, as before. SSE is a 2025-era transport only, so it is never probed.
  */
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { Transport } from '#mcp-sdk/shared/transport.js';
 import type { Logger, McpServerDefinition, SecretsApi } from '../../../kernel/index.js';
 import type { ClientRelay } from './client-relay.js';
 import { probeEra } from './era-probe.js';

@@ -7,7 +7,7 @@
  * tools in sampling) or a request that is not well formed is -32602, as the SDK's own client
  * answers. Either way the upstream hears at once, with the capability named.
  */
-import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import type { ClientCapabilities } from '#mcp-sdk/types.js';
 import { readUrlElicitation } from './url-elicitation-check.js';
 
 /** The requests relayed, and the client capability each needs. */

@@ -6,7 +6,7 @@
  * follows one, and the SDK's SSE transport follows only within the origin, which the pinned
  * fetch sends to the same checked address. An operator's server connects as written.
  */
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { Transport } from '#mcp-sdk/shared/transport.js';
 import type { McpServerDefinition } from '../../../kernel/index.js';
 import { pinnedFetch } from '../../../lib/net/pinned-fetch.js';
 import { normalHost, outboundChecked, pinnedLookup, type OutboundPolicy } from '../../../lib/net/outbound-policy.js';
@@ -16,8 +16,8 @@ import { StreamableHttpClientTransport, type BearerSource } from './http-client-
  * The SDK's SSE client transport, loaded for the first `type: sse` server only: it brings the
  * eventsource package, which a Switchboard without one (nearly all) loaded at every start.
  */
-function sseModule(): Promise<typeof import('@modelcontextprotocol/sdk/client/sse.js')> {
-  return import('@modelcontextprotocol/sdk/client/sse.js');
+function sseModule(): Promise<typeof import('#mcp-sdk/client/sse.js')> {
+  return import('#mcp-sdk/client/sse.js');
 }
 
 /** Rejects with OutboundRefusedError when the policy refuses where a caller's URL leads. */

@@ -5,8 +5,8 @@
  * secrets as it comes in (tool results excepted: kernel/invoke.ts scrubs those for every kind
  * of tool), and a failure comes out as the caller reads it (CallFailures).
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { Client } from '#mcp-sdk/client/index.js';
+import type { Transport } from '#mcp-sdk/shared/transport.js';
 import {
   ErrorCode,
   McpError,
@@ -16,7 +16,7 @@ import {
   ToolListChangedNotificationSchema,
   type CallToolResult,
   type RequestId,
-} from '@modelcontextprotocol/sdk/types.js';
+} from '#mcp-sdk/types.js';
 import {
   nextRequestId,
   PASSTHROUGH,

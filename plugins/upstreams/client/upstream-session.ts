@@ -4,8 +4,8 @@
  * client (modern-upstream.ts). Which one a server gets is decided once per connection by
  * era-probe.ts.
  */
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Transport } from '#mcp-sdk/shared/transport.js';
+import type { CallToolResult } from '#mcp-sdk/types.js';
 import type { CallContext, JsonObject } from '../../../kernel/index.js';
 import type { ListSource, ListWatcher } from '../lists.js';
 

@@ -14,8 +14,8 @@
  * is nobody left to cancel). The upstream's task id is opaque data checked for length, used
  * only on this connection: it names nothing Switchboard routes by.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ErrorCode, McpError, RELATED_TASK_META_KEY, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '#mcp-sdk/client/index.js';
+import { ErrorCode, McpError, RELATED_TASK_META_KEY, type CallToolResult } from '#mcp-sdk/types.js';
 import { nextRequestId, PASSTHROUGH, SwitchboardError, TimeoutError, type CallContext, type JsonObject, type Logger } from '../../../kernel/index.js';
 import type { ClientRelay } from './client-relay.js';
 import { pollInterval, taskState, upstreamTaskId, type UpstreamTaskState } from './task-bounds.js';

@@ -1,0 +1,1 @@
+export * from '@modelcontextprotocol/sdk/client/stdio.js';

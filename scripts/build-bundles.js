@@ -1,0 +1,84 @@
+#!/usr/bin/env node
+// A build step after tsc: code Node would otherwise load file by file at every start, bundled
+// by esbuild into a few files in place of tsc's output. A start is mostly Node's ES module
+// loader reading and compiling one file after another (CONTRIBUTING.md, "What the suite
+// costs"); the MCP SDK alone is ~180 of them (its zod 3 and 4, zod-to-json-schema): 0.31 s of
+// CPU to import its server, 0.08 s bundled.
+//
+//   node scripts/build-bundles.js              the SDK, as Switchboard loads it (packages/mcp-sdk)
+//   node scripts/build-bundles.js --fixtures   and the suite's most-started MCP server fixtures
+//
+// What is bundled imports nothing of ours, so a bundle is never older than code of ours it
+// holds; tsc rewrites each file with its plain output at every build and this step bundles it
+// again. A build without this step (a plain `tsc`) runs the same, only slower to start.
+// docs/decisions.md ("The MCP SDK bundled") says why the SDK and not the whole program.
+import { buildSync } from 'esbuild';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** The suite's MCP server fixtures started most often (about 240 starts in one `npm test`). */
+const FIXTURES = ['test-server', 'asking-server', 'task-server', 'oversized-tools-server', 'family-member'];
+
+function* files(dir) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) yield* files(path);
+    else if (entry.name.endsWith('.js')) yield path;
+  }
+}
+
+// The first line of every file this step writes: how a second run knows there is nothing to do.
+const BANNER = "import { createRequire as bundledRequire } from 'node:module'; const require = bundledRequire(import.meta.url);";
+
+/**
+ * Bundles each entry over itself; with `splitting`, what entries share goes to chunk files
+ * beside them (the old ones removed first). Answers false when they were bundled already (this
+ * step run twice with no tsc between).
+ */
+function bundleInPlace(entryPoints, outdir, splitting) {
+  const sources = entryPoints.map((file) => readFileSync(file, 'utf8'));
+  const bundled = sources.filter((text) => text.startsWith(BANNER)).length;
+  if (bundled === entryPoints.length) return false;
+  if (bundled > 0) throw new Error(`${relative(root, outdir)}: some files are bundled, others not: run tsc, then this step`);
+  sources.forEach((text, i) => {
+    // Our own code inside a bundle could be left stale by a later tsc run, which rewrites only its own files.
+    const ours = /^(?:import|export)\s[^;]*?from\s+'\.{1,2}\//m.exec(text);
+    if (ours) throw new Error(`${relative(root, entryPoints[i])}: imports a module of ours (${ours[0]}...); only packages may be bundled`);
+  });
+  if (splitting) for (const chunk of readdirSync(outdir).filter((f) => f.startsWith('chunk-'))) rmSync(join(outdir, chunk));
+  // tsc's source maps describe the files this step replaces.
+  for (const file of entryPoints) rmSync(`${file}.map`, { force: true });
+  buildSync({
+    entryPoints,
+    outdir,
+    outbase: outdir,
+    allowOverwrite: true,
+    bundle: true,
+    splitting,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    logLevel: 'warning',
+    // Switchboard's own schema validators load ajv from node_modules: one copy, not two.
+    external: ['ajv', 'ajv-formats'],
+    // The bundled CommonJS packages call require(); an ES module has none of its own.
+    banner: { js: BANNER },
+  });
+  return true;
+}
+
+const started = performance.now();
+const sdk = join(root, 'dist', 'packages', 'mcp-sdk');
+const done = [];
+const entries = [...files(sdk)].filter((f) => !f.slice(sdk.length + 1).startsWith('chunk-'));
+if (bundleInPlace(entries, sdk, true)) done.push(`the MCP SDK (${entries.length} entry points)`);
+if (process.argv.includes('--fixtures')) {
+  const dir = join(root, 'dist', 'test', 'fixtures');
+  const bundled = FIXTURES.filter((name) => bundleInPlace([join(dir, `${name}.js`)], dir, false));
+  if (bundled.length) done.push(`${bundled.length} test fixtures`);
+}
+const ms = Math.round(performance.now() - started);
+process.stderr.write(done.length ? `build: bundled ${done.join(' and ')} in ${ms} ms\n` : `build: bundles up to date (checked in ${ms} ms)\n`);
