@@ -51,6 +51,21 @@ export default tseslint.config(
     },
   },
   {
+    // Switchboard loads the v1 SDK from its bundle (packages/mcp-sdk/README.md); by its name it
+    // would load a second copy, file by file, beside it. Tests and fixtures use it by name.
+    files: ['kernel/**/*.ts', 'lib/**/*.ts', 'plugins/**/*.ts', 'app/**/*.ts', 'client/**/*.ts', 'packages/gotpl/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*'], message: "Import the SDK as '#mcp-sdk/<subpath>' (packages/mcp-sdk)." },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['test/**/*.ts', 'bench/**/*.ts', 'packages/*/test/**/*.ts', 'packages/*/bench/**/*.ts'],
     rules: {
       // `let sb: Running` assigned in before(): when before() failed, after() finds it

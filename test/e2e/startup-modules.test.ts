@@ -3,7 +3,7 @@
  * on): a Switchboard serving one stdio server with the defaults loads no module of a plugin
  * that is off (code mode, Cedar), nor the packages only a plugin that is on but idle needs (the
  * OAuth server, cluster mode, orchestrator mode, metrics' exporter, the SDK's SSE transports and
- * OAuth client). The modules are recorded by a loader hook given through NODE_OPTIONS, as an
+ * OAuth client); the MCP SDK comes from its bundle, not file by file. The modules are recorded by a loader hook given through NODE_OPTIONS, as an
  * operator could.
  */
 import { readFile, rm } from 'node:fs/promises';
@@ -40,9 +40,12 @@ describe('modules a start loads', function () {
         expect(loaded(`/dist/plugins/auth-server/${file}`), file).to.deep.equal([]);
       expect(loaded('/node_modules/jose/dist/webapi/index.js'), "jose's index").to.deep.equal([]);
       expect(loaded('/node_modules/jose/dist/webapi/jws/'), "jose's signatures").to.deep.equal([]);
+      // The SDK is one bundle (packages/mcp-sdk, made by `npm run build`), not ~180 files of the SDK and zod.
+      expect(loaded('/dist/packages/mcp-sdk/server/index.js'), "the SDK's server, bundled").to.have.length(1);
+      for (const pkg of ['@modelcontextprotocol/sdk/', 'zod/', 'zod-to-json-schema/'])
+        expect(loaded(`/node_modules/${pkg}`), `${pkg} by name, beside the bundle`).to.deep.equal([]);
       // Without a legacy SSE client, an SSE upstream or an upstream sign-in: none of the SDK's code for them.
-      for (const file of ['server/sse.js', 'client/sse.js', 'client/auth.js'])
-        expect(loaded(`/node_modules/@modelcontextprotocol/sdk/dist/esm/${file}`), file).to.deep.equal([]);
+      for (const file of ['server/sse.js', 'client/sse.js', 'client/auth.js']) expect(loaded(`/dist/packages/mcp-sdk/${file}`), file).to.deep.equal([]);
       for (const pkg of ['eventsource', 'pkce-challenge', 'raw-body']) expect(loaded(`/node_modules/${pkg}/`), pkg).to.deep.equal([]);
     } finally {
       await rm(out, { force: true });

@@ -7,7 +7,8 @@
  */
 import { expect } from 'chai';
 import { ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+// The v1 SDK as Switchboard loads it (its bundle): the class its client throws.
+import { ErrorCode, McpError } from '#mcp-sdk/types.js';
 import { mapUpstreamError, UpstreamAnswerError } from '../../plugins/upstreams/client/call-errors.js';
 import { HttpStatusError } from '../../plugins/upstreams/client/http-client-transport.js';
 
