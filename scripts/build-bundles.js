@@ -11,7 +11,7 @@
 // What is bundled imports nothing of ours, so a bundle is never older than code of ours it
 // holds; tsc rewrites each file with its plain output at every build and this step bundles it
 // again. A build without this step (a plain `tsc`) runs the same, only slower to start.
-// docs/decisions.md ("The MCP SDK bundled") says why the SDK and not the whole program.
+// docs/decisions.md ("The MCP SDK bundled at build") says why the SDK and not the whole program.
 import { buildSync } from 'esbuild';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';

@@ -64,6 +64,7 @@ function bundleStaleness() {
   if (mtime(BUNDLE) === undefined) return undefined;
   const entry = join(outDir, 'packages/mcp-sdk/types.js');
   const built = mtime(entry);
+  // The first line build-bundles.js writes; tsc's re-export has none.
   if (built === undefined || !readFileSync(entry, 'utf8').startsWith('import { createRequire as bundledRequire }')) return 'the MCP SDK is not bundled';
   const sdk = mtime(join(root, 'node_modules/@modelcontextprotocol/sdk/package.json'));
   if (sdk !== undefined && sdk > built) return 'the MCP SDK installed is newer than its bundle';

@@ -12,7 +12,8 @@
 // waiting on a condition would fix.
 //
 // Every pass always runs; the exit status fails when any failed. ESLint runs beside the passes
-// at the lowest CPU priority (scripts/lint-beside.js); a lint failure counts as one failing.
+// at the lowest CPU priority (scripts/lint-beside.js), paused during the serial pass, which
+// must have the machine alone; a lint failure counts as one failing.
 // The last line is the sum: `suite: N passing, N failing, N pending`, which .ci/run reads.
 //
 // SWITCHBOARD_TEST_JOBS sets the parallel pass's worker count (default below). Extra arguments
@@ -181,14 +182,18 @@ const started = Date.now();
 const results = [];
 if (parallel.length > 0)
   results.push(await pass(`parallel pass (${jobs} jobs, ${parallel.length} files)`, ['--parallel', '--jobs', String(jobs), ...parallel]));
-if (serial.length > 0 && !stopped) results.push(await pass(`serial pass (${serial.length} files)`, serial));
+if (serial.length > 0 && !stopped) {
+  lint.pause();
+  results.push(await pass(`serial pass (${serial.length} files)`, serial));
+  lint.resume();
+}
 if (paired.length > 0 && !stopped) results.push(await pass(`paired pass (2 jobs, ${paired.length} files)`, ['--parallel', '--jobs', '2', ...paired]));
 
 const passesEnded = Date.now();
 const linted = await lint.done;
 console.log('');
 console.log(
-  `suite: lint (eslint, beside the passes): ${linted.ok ? 'ok' : 'FAILED'} in ${minutes(linted.seconds)}, waited ${minutes(Math.round((Date.now() - passesEnded) / 1000))} after the passes`,
+  `suite: lint (eslint, beside the passes): ${linted.ok ? 'ok' : 'FAILED'} in ${minutes(linted.seconds)} (paused ${minutes(linted.pausedSeconds)} for the serial pass), waited ${minutes(Math.round((Date.now() - passesEnded) / 1000))} after the passes`,
 );
 if (!linted.ok || linted.output) console.log(linted.output);
 for (const r of results) console.log(`suite: ${r.name}: ${r.passing} passing, ${r.failing} failing, ${r.pending} pending in ${minutes(r.seconds)}`);
