@@ -13,15 +13,19 @@
 //
 // Every pass always runs; the exit status fails when any failed. ESLint runs beside the passes
 // at the lowest CPU priority (scripts/lint-beside.js), paused during the serial pass, which
-// must have the machine alone; a lint failure counts as one failing.
+// must have the machine alone; a lint failure counts as one failing. The official MCP
+// conformance suite's runs (scripts/conformance-beside.js) start with the paired pass, at the
+// same priority; each scenario counts as one test.
 // The last line is the sum: `suite: N passing, N failing, N pending`, which .ci/run reads.
 //
 // SWITCHBOARD_TEST_JOBS sets the parallel pass's worker count (default below). Extra arguments
-// go to both passes (`npm test -- --grep cluster`).
+// go to every pass (`npm test -- --grep cluster`) and leave out the conformance runs, as does
+// SWITCHBOARD_SKIP_CONFORMANCE=1.
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { conformanceBeside, stopConformance } from './conformance-beside.js';
 import { lintBeside } from './lint-beside.js';
 
 const root = join(fileURLToPath(import.meta.url), '..', '..');
@@ -74,6 +78,8 @@ const SLOW_FIRST = [
   'test/e2e/kubernetes-deploy',
   'test/e2e/cluster-tasks-dead-replica',
   'test/e2e/cluster-redis-restart',
+  // One Switchboard, but 20,000 registrations (30 s of CPU): started late it would end last.
+  'test/security/registration-flood',
 ];
 
 // Waiting dominates, so more workers than cores pay; but each worker's file starts its own
@@ -214,6 +220,7 @@ async function untilQuiet() {
 let stopped = false;
 const lint = lintBeside(root);
 process.on('SIGINT', lint.stop).on('SIGTERM', lint.stop);
+process.on('SIGINT', stopConformance).on('SIGTERM', stopConformance);
 const minutes = (s) => `${Math.floor(s / 60)}m ${String(s % 60).padStart(2, '0')}s`;
 const started = Date.now();
 const results = [];
@@ -225,7 +232,11 @@ if (serial.length > 0 && !stopped) {
   results.push(await pass(`serial pass (${serial.length} files)`, serial));
   lint.resume();
 }
+// The conformance runs begin beside the paired pass (not before: the serial pass must be alone).
+const skipConformance = process.env.SWITCHBOARD_SKIP_CONFORMANCE === '1';
+const conformance = !stopped && extra.length === 0 && !skipConformance ? conformanceBeside(root) : undefined;
 if (paired.length > 0 && !stopped) results.push(await pass(`paired pass (2 jobs, ${paired.length} files)`, ['--parallel', '--jobs', '2', ...paired]));
+const conformed = await conformance;
 
 const passesEnded = Date.now();
 const linted = await lint.done;
@@ -234,8 +245,21 @@ console.log(
   `suite: lint (eslint, beside the passes): ${linted.ok ? 'ok' : 'FAILED'} in ${minutes(linted.seconds)} (paused ${minutes(linted.pausedSeconds)} for the serial pass), waited ${minutes(Math.round((Date.now() - passesEnded) / 1000))} after the passes`,
 );
 if (!linted.ok || linted.output) console.log(linted.output);
+if (conformed) {
+  for (const line of conformed.lines) console.log(line);
+  results.push({
+    name: 'conformance (the official MCP suite, beside the paired pass)',
+    seconds: conformed.seconds,
+    passing: conformed.passed,
+    failing: conformed.failed,
+    pending: 0,
+    skipped: new Set(conformed.skipped),
+    failed: conformed.failed > 0,
+  });
+}
 for (const r of results) console.log(`suite: ${r.name}: ${r.passing} passing, ${r.failing} failing, ${r.pending} pending in ${minutes(r.seconds)}`);
 const skipped = new Set(results.flatMap((r) => [...r.skipped]));
+if (skipConformance) skipped.add('the official MCP conformance suite (SWITCHBOARD_SKIP_CONFORMANCE=1)');
 for (const s of skipped) console.log(`suite: skipped: ${s}`);
 const sum = (k) => results.reduce((n, r) => n + r[k], 0);
 console.log(
