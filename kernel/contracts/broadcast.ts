@@ -10,8 +10,11 @@
  * it holds when it turns false and keep nothing while it stays false.
  */
 export interface Broadcast {
-  /** Sends `message` on `topic` to every replica listening, this one included; resolves once it left. */
-  publish(topic: string, message: string): Promise<void>;
+  /**
+   * Sends `message` on `topic` to every replica listening, this one included; resolves once it
+   * left, with how many replicas it went to (those listening on `topic`, this one included).
+   */
+  publish(topic: string, message: string): Promise<number>;
   /** Hears `topic` until the returned function is called. */
   subscribe(topic: string, onMessage: (message: string) => void): Promise<() => Promise<void>>;
   /** False while messages may be lost (the shared connection is down). */

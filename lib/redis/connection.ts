@@ -25,7 +25,7 @@ export interface RedisConnection {
    */
   subscribe(channel: string, onMessage: (message: string) => void): Promise<() => Promise<void>>;
   /** Publishes on `channel` (prefixed with keyPrefix, like `subscribe`). */
-  publish(channel: string, message: string): Promise<void>;
+  publish(channel: string, message: string): Promise<number>;
   /** keyPrefix followed by the parts joined by ':'. */
   key(...parts: string[]): string;
   /** Both connections are ready. A field read: cheap enough for every /health request. */
@@ -285,8 +285,9 @@ class SharedConnection implements RedisConnection {
     };
   }
 
-  async publish(channel: string, message: string): Promise<void> {
-    await this.client.publish(this.prefix + channel, message);
+  /** Answers how many subscriber connections it went to (Redis PUBLISH's count). */
+  publish(channel: string, message: string): Promise<number> {
+    return this.client.publish(this.prefix + channel, message);
   }
 
   close(): Promise<void> {

@@ -72,8 +72,8 @@ export class GrantSync {
   }
 
   /** `owner`'s grant from `issuer` was written: the other replicas read it again. */
-  announce(owner: Owner, issuer: string): Promise<void> {
-    return this.parts.broadcast.publish(TOPIC, JSON.stringify({ from: this.replica, owner, issuer } satisfies GrantChanged));
+  async announce(owner: Owner, issuer: string): Promise<void> {
+    await this.parts.broadcast.publish(TOPIC, JSON.stringify({ from: this.replica, owner, issuer } satisfies GrantChanged));
   }
 
   private async reread(owner: Owner, issuer: string): Promise<void> {

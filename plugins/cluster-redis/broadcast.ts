@@ -13,7 +13,7 @@ const channelOf = (topic: string): string => `broadcast:${topic}`;
 export class RedisBroadcast implements Broadcast {
   constructor(private readonly redis: RedisConnection) {}
 
-  publish(topic: string, message: string): Promise<void> {
+  publish(topic: string, message: string): Promise<number> {
     return shared(this.redis, `telling every replica (${topic})`, () => this.redis.publish(channelOf(topic), message));
   }
 

@@ -40,8 +40,8 @@ export class SessionChannels {
   constructor(private readonly redis: RedisConnection) {}
 
   /** `<session id>\n<signal JSON>`: a session id never holds a newline (the transport makes them). */
-  publish(id: string, signal: SessionSignal): Promise<void> {
-    return shared(this.redis, `telling the replicas serving session '${id}'`, () => this.redis.publish(CHANNEL, `${id}\n${JSON.stringify(signal)}`));
+  async publish(id: string, signal: SessionSignal): Promise<void> {
+    await shared(this.redis, `telling the replicas serving session '${id}'`, () => this.redis.publish(CHANNEL, `${id}\n${JSON.stringify(signal)}`));
   }
 
   subscribe(id: string, onSignal: (signal: SessionSignal) => void): Promise<() => Promise<void>> {

@@ -11,11 +11,29 @@ import { tokenDigest, VerifiedTokens, type VerifiedToken } from '../../plugins/a
 class LocalBroadcast implements Broadcast {
   private readonly topics = new Map<string, Set<(m: string) => void>>();
   private readonly reliabilityListeners = new Set<(r: boolean) => void>();
+  /** Topics whose messages wait for release(): a replica that has not read them yet. */
+  private readonly held = new Map<string, (() => void)[]>();
   reliable = true;
 
-  publish(topic: string, message: string): Promise<void> {
-    for (const l of this.topics.get(topic) ?? []) l(message);
-    return Promise.resolve();
+  publish(topic: string, message: string): Promise<number> {
+    const listeners = [...(this.topics.get(topic) ?? [])];
+    const deliver = () => {
+      for (const l of listeners) l(message);
+    };
+    const queue = this.held.get(topic);
+    if (queue) queue.push(deliver);
+    else deliver();
+    return Promise.resolve(listeners.length);
+  }
+
+  hold(topic: string): void {
+    this.held.set(topic, []);
+  }
+
+  release(topic: string): void {
+    const queue = this.held.get(topic) ?? [];
+    this.held.delete(topic);
+    for (const deliver of queue) deliver();
   }
 
   subscribe(topic: string, onMessage: (message: string) => void): Promise<() => Promise<void>> {
@@ -104,6 +122,38 @@ describe('verified tokens cache', () => {
     }
     await a.stop();
     await b.stop();
+  });
+
+  it('a revocation is answered only once every replica it went to dropped its copies', async () => {
+    const bus = new LocalBroadcast();
+    const [a, b] = [new VerifiedTokens(now, bus), new VerifiedTokens(now, bus)];
+    await a.start();
+    await b.start();
+    b.put(tokenDigest('t1'), token(), b.mark);
+    // The message is on its way but no replica has read it yet (a loaded machine).
+    bus.hold('access-tokens-revoked');
+    let answered = false;
+    const revoking = a.revoked({ kind: 'token', digest: tokenDigest('t1') }).then(() => (answered = true));
+    await new Promise((r) => setImmediate(r));
+    expect(answered, 'answered before B read the revocation').to.equal(false);
+    expect(b.get(tokenDigest('t1')), "B's copy, not yet told").to.not.equal(undefined);
+    bus.release('access-tokens-revoked');
+    await revoking;
+    expect(b.get(tokenDigest('t1'))).to.equal(undefined);
+    await a.stop();
+    await b.stop();
+  });
+
+  it('a replica that never acknowledges delays the answer by ackWaitMs, not forever', async () => {
+    const bus = new LocalBroadcast();
+    const a = new VerifiedTokens(now, bus, { maxAgeSeconds: 30, maxEntries: 10, ackWaitMs: 20 });
+    await a.start();
+    // Another replica listening, paused: it hears nothing and says nothing.
+    await bus.subscribe('access-tokens-revoked', () => undefined);
+    a.put(tokenDigest('t1'), token(), a.mark);
+    await a.revoked({ kind: 'token', digest: tokenDigest('t1') });
+    expect(a.get(tokenDigest('t1'))).to.equal(undefined);
+    await a.stop();
   });
 
   it('a lookup overtaken by a revocation is not kept (it may have read the token before its deletion)', async () => {
