@@ -139,7 +139,7 @@ export async function benchSearchHybrid(root: string, vectorsFile: string): Prom
       hybridMs.push(performance.now() - t);
     }
     const s = bigVectors.snapshot!;
-    const vectorBytes = s.data.byteLength + s.meanDot.byteLength + s.centredNorm.byteLength + s.mean.byteLength;
+    const vectorBytes = s.matrix.byteLength + s.meanDot.byteLength + s.centredNorm.byteLength + s.mean.byteLength;
     return {
       tools: all.length,
       steps: ranks.lexical!.length,

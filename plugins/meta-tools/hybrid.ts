@@ -39,10 +39,10 @@ export interface Semantic {
  * (`withoutCore`) when the query does not ask for them: a core tool ranks only on a strong
  * lexical match (ranking/standing.ts), and meaning alone never is one.
  *
- * The hot loop of a hybrid query: tools x dimension multiply-adds. It reads the snapshot's
- * arrays through locals, walks rows in memory order when the candidates are the snapshot's own
- * catalogue (the usual case: no view, no pattern), and keeps the best `depth` in a bounded
- * min-heap of typed arrays, so a query allocates O(depth), not O(tools), and sorts nothing.
+ * The hot loop of a hybrid query: tools x dimension multiply-adds, every row's dot product with
+ * the query in one WebAssembly SIMD call (dot-rows.ts); then each candidate's score from its
+ * product, read through locals, and the best `depth` kept in a bounded min-heap of typed
+ * arrays, so a query allocates O(depth), not O(tools), and sorts nothing.
  */
 export function semanticRanking(
   s: VectorSnapshot,
@@ -51,7 +51,7 @@ export function semanticRanking(
   depth = SEMANTIC_DEPTH,
   withoutCore = false,
 ): Semantic {
-  const { dimension: d, data, mean, meanDot, centredNorm, meanSquare, core } = s;
+  const { dimension: d, matrix, mean, meanDot, centredNorm, meanSquare, core } = s;
   let qMean = 0;
   let qSq = 0;
   for (let i = 0; i < d; i++) {
@@ -71,6 +71,7 @@ export function semanticRanking(
     subset = found.subarray(0, n);
   }
   const count = subset ? subset.length : s.entries.length;
+  const dots = matrix.scan(query);
   const k = Math.min(depth, count);
   // Min-heap on score (equal scores: the later row is the lesser); slot 0 is the weakest kept.
   const heapRows = new Int32Array(k);
@@ -80,21 +81,7 @@ export function semanticRanking(
     const row = subset ? subset[c]! : c;
     const norm = centredNorm[row]!;
     if (norm === 0 || (withoutCore && core[row] === 1)) continue;
-    // Four running sums: independent multiply-adds the CPU overlaps (1.5x at dimension 300).
-    let d0 = 0;
-    let d1 = 0;
-    let d2 = 0;
-    let d3 = 0;
-    let i = 0;
-    let at = row * d;
-    for (; i + 3 < d; i += 4, at += 4) {
-      d0 += query[i]! * data[at]!;
-      d1 += query[i + 1]! * data[at + 1]!;
-      d2 += query[i + 2]! * data[at + 2]!;
-      d3 += query[i + 3]! * data[at + 3]!;
-    }
-    for (; i < d; i++, at++) d0 += query[i]! * data[at]!;
-    const dot = d0 + d1 + d2 + d3;
+    const dot = dots[row]!;
     const score = (dot - qMean - meanDot[row]! + meanSquare) / (qNorm * norm);
     if (size < k) {
       let i = size++;

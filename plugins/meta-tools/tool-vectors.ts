@@ -12,6 +12,7 @@
  */
 import { EmbedderError, type CatalogueApi, type CatalogueEntry, type Embedder, type Logger } from '../../kernel/index.js';
 import { vectorKey, type VectorCache } from './vector-cache.js';
+import { DotRows } from './dot-rows.js';
 
 const COALESCE_MS = 250;
 /** Texts per embed() call: a local model runs in process, so the loop yields between chunks. */
@@ -29,7 +30,7 @@ export interface VectorSnapshot {
   entries: readonly CatalogueEntry[];
   keys: string[];
   /** rows x dimension, each row of unit length (or zero: a text of no known word). */
-  data: Float32Array;
+  matrix: DotRows;
   mean: Float32Array;
   /** Per row: row . mean. */
   meanDot: Float32Array;
@@ -58,11 +59,11 @@ export function unit(v: Float32Array): Float32Array {
 
 function snapshotOf(version: number, entries: readonly CatalogueEntry[], keys: string[], vectors: Float32Array[], dimension: number): VectorSnapshot {
   const n = entries.length;
-  const data = new Float32Array(n * dimension);
+  const matrix = new DotRows(n, dimension);
   const mean = new Float32Array(dimension);
   const rows = new Map<CatalogueEntry, number>();
   vectors.forEach((v, i) => {
-    data.set(v, i * dimension);
+    matrix.set(i, v);
     for (let d = 0; d < dimension; d++) mean[d]! += v[d]! / n;
     rows.set(entries[i]!, i);
   });
@@ -71,17 +72,18 @@ function snapshotOf(version: number, entries: readonly CatalogueEntry[], keys: s
   const meanDot = new Float32Array(n);
   const centredNorm = new Float32Array(n);
   for (let i = 0; i < n; i++) {
+    const v = vectors[i]!;
     let dot = 0;
     let sq = 0;
-    for (let d = 0, at = i * dimension; d < dimension; d++, at++) {
-      dot += data[at]! * mean[d]!;
-      sq += data[at]! * data[at]!;
+    for (let d = 0; d < dimension; d++) {
+      dot += v[d]! * mean[d]!;
+      sq += v[d]! * v[d]!;
     }
     meanDot[i] = dot;
     centredNorm[i] = Math.sqrt(Math.max(0, sq - 2 * dot + meanSquare));
   }
   const core = Uint8Array.from(entries, (e) => Number(e.kind === 'core'));
-  return { catalogueVersion: version, dimension, rows, entries, keys, data, mean, meanDot, centredNorm, meanSquare, core };
+  return { catalogueVersion: version, dimension, rows, entries, keys, matrix, mean, meanDot, centredNorm, meanSquare, core };
 }
 
 export class ToolVectors {
@@ -164,7 +166,7 @@ export class ToolVectors {
       const prevRows = new Map(prev.keys.map((k, i) => [k, i]));
       keys.forEach((k, i) => {
         const row = prevRows.get(k);
-        if (row !== undefined) vectors[i] = prev.data.slice(row * prev.dimension, (row + 1) * prev.dimension);
+        if (row !== undefined) vectors[i] = prev.matrix.row(row).slice();
       });
     }
     let missing = keys.flatMap((_, i) => (vectors[i] ? [] : [i]));
