@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pkce } from '../support/oauth-browser.js';
 import { CLIENT_REDIRECT, signIn, startProtected, type OAuthSetup } from '../support/oauth-setup.js';
-import { address, MAX_CLIENTS, openRegistration, register, SMALL } from '../support/registration-client.js';
+import { address, MAX_CLIENTS, openRegistrationForSuite, register, SMALL } from '../support/registration-client.js';
 import { eventually } from '../support/harness.js';
 import { describePolls, flood, rssMiB, whilePolling } from '../support/health-poller.js';
 
@@ -48,14 +48,9 @@ describe('security: client registration bounded (issue 35, finding 4)', function
   this.timeout(300_000);
 
   describe('open registration behind a trusted proxy, at most 50 clients', () => {
+    const current = openRegistrationForSuite();
     let setup: OAuthSetup;
-    before(async () => {
-      setup = await openRegistration();
-    });
-    after(async () => {
-      await setup?.sb.stop();
-      await setup?.idp.close();
-    });
+    before(() => (setup = current()));
 
     // The finding sent 3,000. What is asserted needs far fewer: the burst (20) and the refill are
     // judged by size and the rest turned away by the rate, and 1,000 such documents (48 MiB of

@@ -3,7 +3,7 @@
  * document, one registration from an address behind the trusted proxy, distinct addresses from
  * a counter, and the protected Switchboard those tests register with.
  */
-import { CLIENT_REDIRECT, startProtected, type OAuthSetup } from './oauth-setup.js';
+import { CLIENT_REDIRECT, protectedForSuite, type OAuthSetup } from './oauth-setup.js';
 import { floodPost } from './health-poller.js';
 
 /** At most this many clients stay registered in openRegistration(). */
@@ -35,9 +35,12 @@ export async function register(base: string, doc: unknown, from: string, headers
 /** Addresses of distinct clients: 10.x.y.z from a counter. */
 export const address = (n: number): string => `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
 
-/** Open registration behind a trusted proxy at 127.0.0.1, at most MAX_CLIENTS clients. */
-export function openRegistration(): Promise<OAuthSetup> {
-  return startProtected({
+/**
+ * For the enclosing mocha suite: open registration behind a trusted proxy at 127.0.0.1, at
+ * most MAX_CLIENTS clients (started before the suite, stopped after it).
+ */
+export function openRegistrationForSuite(): () => OAuthSetup {
+  return protectedForSuite({
     upstream: false,
     serverYaml: `      trustedProxyCIDRs: [127.0.0.1/32]\n      registration:\n        maxClients: ${MAX_CLIENTS}`,
   });
