@@ -67,11 +67,12 @@ function run(root, script, args, env = {}) {
 
 /** Installs (or finds in its cache) the suite of `version` and Node 22; answers why not, or undefined. */
 async function install(root, version) {
-  const probe = `. scripts/conformance-env.sh && "$node22" "$suite" --version >/dev/null`;
+  const probe = 'set -e; . scripts/conformance-env.sh; "$node22" "$suite" --version >/dev/null';
   const { code, output } = await new Promise((resolve) => {
-    const child = spawn('bash', ['-c', `root=${JSON.stringify(root)}; conformance_version=${version}; ${probe}`], {
+    const child = spawn('bash', ['-c', probe], {
       cwd: root,
       stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, root, conformance_version: version },
     });
     const out = [];
     child.stdout.on('data', (c) => out.push(c));
@@ -80,8 +81,10 @@ async function install(root, version) {
     child.on('close', (c) => resolve({ code: c, output: Buffer.concat(out).toString('utf8') }));
   });
   if (code === 0) return undefined;
-  const last = output.trim().split('\n').pop() || `exit ${code}`;
-  return `the conformance suite ${version} or Node 22 could not be installed (${last})`;
+  // npm's first error line says why (`npm error code ECONNREFUSED`); its last points at a log file.
+  const lines = output.trim().split('\n');
+  const why = lines.find((l) => l.startsWith('npm error')) ?? lines.pop() ?? `exit ${code}`;
+  return `the conformance suite ${version} or Node 22 could not be installed from the npm registry (${why || `exit ${code}`})`;
 }
 
 /** PASSED/FAILED lines of the client scenario runs. */
