@@ -44,42 +44,31 @@ export function stopConformance() {
 }
 
 /**
- * Runs a script at the lowest priority, in a process group of its own (a scenario's suite,
- * OAuth client and Switchboard stop with it); resolves with its exit code and its whole output.
+ * Runs `command` in a process group of its own (a scenario's suite, OAuth client and
+ * Switchboard stop with it); resolves with its exit code and its whole output.
  */
-function run(root, script, args, env = {}) {
+function run(root, command, args, env = {}) {
   return new Promise((resolve) => {
-    const child = spawn('nice', ['-n', '19', 'bash', join(root, 'scripts', script), ...args], {
-      cwd: root,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, ...env },
-    });
+    const child = spawn(command, args, { cwd: root, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
     running.add(child.pid);
-    child.on('close', () => running.delete(child.pid));
     const out = [];
     child.stdout.on('data', (c) => out.push(c));
     child.stderr.on('data', (c) => out.push(c));
-    child.on('error', (err) => resolve({ code: 1, output: `could not start ${script}: ${err.message}` }));
-    child.on('close', (code, signal) => resolve({ code: code ?? signal, output: Buffer.concat(out).toString('utf8') }));
+    child.on('error', (err) => resolve({ code: 1, output: `could not start ${command}: ${err.message}` }));
+    child.on('close', (code, signal) => {
+      running.delete(child.pid);
+      resolve({ code: code ?? signal, output: Buffer.concat(out).toString('utf8') });
+    });
   });
 }
+
+/** One of the conformance scripts, at the lowest priority. */
+const script = (root, name, args, env = {}) => run(root, 'nice', ['-n', '19', 'bash', join(root, 'scripts', name), ...args], env);
 
 /** Installs (or finds in its cache) the suite of `version` and Node 22; answers why not, or undefined. */
 async function install(root, version) {
   const probe = 'set -e; . scripts/conformance-env.sh; "$node22" "$suite" --version >/dev/null';
-  const { code, output } = await new Promise((resolve) => {
-    const child = spawn('bash', ['-c', probe], {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, root, conformance_version: version },
-    });
-    const out = [];
-    child.stdout.on('data', (c) => out.push(c));
-    child.stderr.on('data', (c) => out.push(c));
-    child.on('error', (err) => resolve({ code: 1, output: err.message }));
-    child.on('close', (c) => resolve({ code: c, output: Buffer.concat(out).toString('utf8') }));
-  });
+  const { code, output } = await run(root, 'bash', ['-c', probe], { root, conformance_version: version });
   if (code === 0) return undefined;
   // npm's first error line says why (`npm error code ECONNREFUSED`); its last points at a log file.
   const lines = output.trim().split('\n');
@@ -111,13 +100,13 @@ export async function conformanceBeside(root) {
   else {
     const all = scenarios(root, 'client-scenarios.txt');
     for (const half of [all.filter((_, i) => i % 2 === 0), all.filter((_, i) => i % 2 === 1)])
-      lanes.push(run(root, 'conformance-client.sh', half).then(({ output }) => ({ kind: 'client', output })));
+      lanes.push(script(root, 'conformance-client.sh', half).then(({ output }) => ({ kind: 'client', output })));
   }
   if (modern) skipped.push(`the 2026-07-28 conformance runs: ${modern}`);
   else {
     const env = { conformance_version: SUITE_2026 };
-    lanes.push(run(root, 'conformance-client.sh', scenarios(root, 'client-scenarios-2026.txt'), env).then(({ output }) => ({ kind: 'client', output })));
-    lanes.push(run(root, 'conformance.sh', ['--spec-version', '2026-07-28']).then(({ code, output }) => ({ kind: 'server', code, output })));
+    lanes.push(script(root, 'conformance-client.sh', scenarios(root, 'client-scenarios-2026.txt'), env).then(({ output }) => ({ kind: 'client', output })));
+    lanes.push(script(root, 'conformance.sh', ['--spec-version', '2026-07-28']).then(({ code, output }) => ({ kind: 'server', code, output })));
   }
   for (const lane of await Promise.all(lanes)) {
     if (lane.kind === 'client') {

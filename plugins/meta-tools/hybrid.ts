@@ -42,7 +42,9 @@ export interface Semantic {
  * The hot loop of a hybrid query: tools x dimension multiply-adds, every row's dot product with
  * the query in one WebAssembly SIMD call (dot-rows.ts); then each candidate's score from its
  * product, read through locals, and the best `depth` kept in a bounded min-heap of typed
- * arrays, so a query allocates O(depth), not O(tools), and sorts nothing.
+ * arrays, so a query allocates O(depth), not O(tools), and sorts nothing. A subset of the
+ * catalogue (a view, a pattern) is scored from the same whole scan: one call over every row
+ * (0.8 ms at 10,000 x 300) costs less than choosing rows for it.
  */
 export function semanticRanking(
   s: VectorSnapshot,
