@@ -23,6 +23,7 @@ ENV NODE_ENV=production
 WORKDIR /app
 COPY --from=build /src/package.json ./
 COPY --from=build /src/node_modules node_modules
+COPY --from=build /src/dist/bundle dist/bundle
 COPY --from=build /src/dist/kernel dist/kernel
 COPY --from=build /src/dist/lib dist/lib
 COPY --from=build /src/dist/packages dist/packages

@@ -5,14 +5,18 @@
 // costs"); the MCP SDK alone is ~180 of them (its zod 3 and 4, zod-to-json-schema): 0.31 s of
 // CPU to import its server, 0.08 s bundled.
 //
-//   node scripts/build-bundles.js              the SDK, as Switchboard loads it (packages/mcp-sdk)
+//   node scripts/build-bundles.js              the SDK, as Switchboard loads it (packages/mcp-sdk),
+//                                              then the whole program (dist/bundle: build-program.js)
 //   node scripts/build-bundles.js --fixtures   and the suite's most-started MCP server fixtures
 //
-// What is bundled imports nothing of ours, so a bundle is never older than code of ours it
-// holds; tsc rewrites each file with its plain output at every build and this step bundles it
-// again. A build without this step (a plain `tsc`) runs the same, only slower to start.
-// docs/decisions.md ("The MCP SDK bundled at build") says why the SDK and not the whole program.
+// The SDK's and the fixtures' bundles import nothing of ours, so they are never older than code
+// of ours they hold; tsc rewrites each file with its plain output at every build and this step
+// bundles it again. The program's bundle holds our code: tsc switches it off by rewriting
+// dist/kernel/public.js (build-program.js). A build without this step (a plain `tsc`) runs the
+// same, only slower to start. docs/decisions.md: "The MCP SDK bundled at build", "The program
+// bundled at build".
 import { buildSync } from 'esbuild';
+import { bundleProgram } from './build-program.js';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -80,5 +84,7 @@ if (process.argv.includes('--fixtures')) {
   const bundled = FIXTURES.filter((name) => bundleInPlace([join(dir, `${name}.js`)], dir, false));
   if (bundled.length) done.push(`${bundled.length} test fixtures`);
 }
+// Last: the program's bundle holds the SDK's, and is what bin/switchboard.js runs (build-program.js).
+if (await bundleProgram(root)) done.push('the program (dist/bundle)');
 const ms = Math.round(performance.now() - started);
 process.stderr.write(done.length ? `build: bundled ${done.join(' and ')} in ${ms} ms\n` : `build: bundles up to date (checked in ${ms} ms)\n`);

@@ -59,15 +59,17 @@ function staleness() {
 const BUNDLE = join(root, 'scripts', 'build-bundles.js');
 const PREBUILD = join(root, 'scripts', 'build-prebuilt.js');
 
-/** Why the MCP SDK's bundle (scripts/build-bundles.js) is out of date: not made, or older than the SDK installed. */
-function bundleStaleness() {
+/** Why a bundle (scripts/build-bundles.js) is out of date: not made, or the SDK's older than the SDK installed. */
+async function bundleStaleness() {
   if (mtime(BUNDLE) === undefined) return undefined;
+  const { programBundled } = await import('./build-program.js');
   const entry = join(outDir, 'packages/mcp-sdk/types.js');
   const built = mtime(entry);
   // The first line build-bundles.js writes; tsc's re-export has none.
   if (built === undefined || !readFileSync(entry, 'utf8').startsWith('import { createRequire as bundledRequire }')) return 'the MCP SDK is not bundled';
   const sdk = mtime(join(root, 'node_modules/@modelcontextprotocol/sdk/package.json'));
   if (sdk !== undefined && sdk > built) return 'the MCP SDK installed is newer than its bundle';
+  if (!programBundled(root)) return 'the program is not bundled';
   return undefined;
 }
 
@@ -86,7 +88,7 @@ function prebuiltStaleness() {
 
 const started = performance.now();
 const reason = staleness();
-const prebuiltReason = reason === undefined ? (bundleStaleness() ?? prebuiltStaleness()) : undefined;
+const prebuiltReason = reason === undefined ? ((await bundleStaleness()) ?? prebuiltStaleness()) : undefined;
 if (reason === undefined && prebuiltReason === undefined) {
   process.stderr.write(`build: dist/ is up to date (checked in ${Math.round(performance.now() - started)} ms)\n`);
   process.exit(0);

@@ -1,11 +1,10 @@
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { callTool, CLI, connectHttp, eventually, freePort, makeConfigDir, startSwitchboard, stdioServer, TEST_SERVER, text } from '../support/harness.js';
-import { recordModules } from '../support/module-recorder.js';
+import { loadedModules, recordModules } from '../support/module-recorder.js';
 
 function run(...args: string[]): { status: number | null; stdout: string; stderr: string } {
   // A bound for a command that hangs: `--help` alone took 29 s on a loaded two-core machine.
@@ -34,7 +33,7 @@ describe('the switchboard command', () => {
       ] as const) {
         const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 45_000, env: { ...process.env, ...recordModules(out) } });
         expect(r.status, `${args.join(' ')}: ${r.stderr}`).to.equal(status);
-        const modules = readFileSync(out, 'utf8').split('\n');
+        const modules = await loadedModules(out);
         expect(
           modules.some((m) => m.includes(entry)),
           `${args[0]} ran (the recorder works)`,

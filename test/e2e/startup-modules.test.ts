@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { startSwitchboard, stdioServer, TEST_SERVER } from '../support/harness.js';
-import { recordModules } from '../support/module-recorder.js';
+import { loadedModules, recordModules } from '../support/module-recorder.js';
 
 /** Packages only a plugin that is off or idle by default uses. */
 const IDLE_PACKAGES = ['oidc-provider', 'oauth4webapi', '@kubernetes/client-node', 'ioredis', '@opentelemetry/', 'quickjs-emscripten', '@cedar-policy/'];
@@ -24,7 +24,12 @@ describe('modules a start loads', function () {
     const sb = await startSwitchboard({ 'mcpservers/test.yaml': stdioServer('test', TEST_SERVER) }, { env: recordModules(out) });
     try {
       await sb.stop();
-      const modules = (await readFile(out, 'utf8')).split('\n');
+      const modules = await loadedModules(out);
+      // `npm run build` bundled the program and bin/switchboard.js ran the bundle: no file of
+      // the kernel or of a plugin as tsc wrote it (one kernel in the process).
+      const files = (await readFile(out, 'utf8')).split('\n');
+      expect(files.some((m) => m.endsWith('/dist/bundle/main.js'))).to.equal(true);
+      expect(files.filter((m) => m.includes('/dist/kernel/') || m.includes('/dist/plugins/'))).to.deep.equal([]);
       // The recorder works: what every start needs is there.
       expect(modules.some((m) => m.includes('/dist/kernel/kernel.js'))).to.equal(true);
       expect(modules.some((m) => m.includes('/dist/plugins/upstreams/index.js'))).to.equal(true);

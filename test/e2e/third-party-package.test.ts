@@ -11,7 +11,7 @@ import { copyFile, mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { callTool, connectHttp, ROOT, startSwitchboard, stdioServer, TEST_SERVER } from '../support/harness.js';
+import { callTool, connectHttp, errorCode, ROOT, startSwitchboard, stdioServer, TEST_SERVER } from '../support/harness.js';
 import { packedInstall } from '../support/packed-install.js';
 
 const run = promisify(execFile);
@@ -38,7 +38,7 @@ describe('a third-party plugin, from the packed package', function () {
 
   it('the package holds the built application and the public API, not the tests', async () => {
     const dist = await readdir(join(installed, 'dist'));
-    expect(dist.sort()).to.deep.equal(['app', 'client', 'kernel', 'lib', 'packages', 'plugins']);
+    expect(dist.sort()).to.deep.equal(['app', 'bundle', 'client', 'kernel', 'lib', 'packages', 'plugins']);
     const { stdout } = await run(
       process.execPath,
       ['--input-type=module', '-e', "const k = await import('switchboard/kernel'); console.log(typeof k.definePlugin, typeof k.coreTool, 'loadPlugins' in k)"],
@@ -47,11 +47,25 @@ describe('a third-party plugin, from the packed package', function () {
     expect(stdout.trim()).to.equal('function function false');
   });
 
-  it('loads the example plugin through plugins: in config.yaml; its tool answers and its hook journals the calls', async () => {
+  it("loads the example plugin through plugins: in config.yaml; its tool answers, its hook journals the calls, and an error it throws is the running kernel's", async () => {
     const config = join(home, 'config');
     await mkdir(join(config, 'mcpservers'), { recursive: true });
     await copyFile(join(ROOT, 'examples', 'call-journal', 'index.js'), join(home, 'call-journal.js'));
-    await writeFile(join(config, 'config.yaml'), 'plugins:\n  call-journal:\n    module: ../call-journal.js\n    options: { path: journal.jsonl }\n');
+    // A second plugin throws the kernel's ForbiddenError: the gateway reads it as its own only
+    // if the plugin's `switchboard/kernel` is the kernel it runs (the bundle's: no second copy).
+    await writeFile(
+      join(home, 'kernel-probe.js'),
+      [
+        "import { coreTool, definePlugin, ForbiddenError } from 'switchboard/kernel';",
+        "export default definePlugin({ name: 'kernel-probe', description: 'Refuses.', provides: [], setup({ kernel }) {",
+        "  kernel.catalogue.replaceSource('kernel-probe', [coreTool('', { name: 'probe_refuse', description: 'Always refuses.', properties: {}, async run() { throw new ForbiddenError('the probe refuses'); } })]);",
+        '} });',
+      ].join('\n'),
+    );
+    await writeFile(
+      join(config, 'config.yaml'),
+      'plugins:\n  call-journal:\n    module: ../call-journal.js\n    options: { path: journal.jsonl }\n  kernel-probe:\n    module: ../kernel-probe.js\n',
+    );
     await writeFile(join(config, 'mcpservers', 'fixture.yaml'), stdioServer('fixture', TEST_SERVER));
     const sb = await startSwitchboard({}, { configDir: config, cli: join(installed, 'bin', 'switchboard.js') });
     const client = await connectHttp(sb.url);
@@ -65,6 +79,8 @@ describe('a third-party plugin, from the packed package', function () {
         ['x_fixture_ping', 'ok'],
         [null, 'refused'],
       ]);
+      const refused = await callTool(client, 'probe_refuse');
+      expect(errorCode(refused), JSON.stringify(refused.content)).to.equal('FORBIDDEN');
     } finally {
       await client.close();
       await sb.stop();

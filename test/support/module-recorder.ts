@@ -1,8 +1,15 @@
 /**
  * Which modules a process loads, recorded by a loader hook given through NODE_OPTIONS, as an
  * operator could: every module URL loaded through import (ESM and the CommonJS it imports),
- * written one a line to $MODULES_OUT when the process exits.
+ * written one a line to $MODULES_OUT when the process exits. A file of the bundled program
+ * (dist/bundle/, scripts/build-program.js) stands for the modules it holds: `loadedModules`
+ * lists them beside it, so a test names the modules of ours and the packages it means.
  */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ROOT } from './harness.js';
+
 const RECORDER = `
 import { register } from 'node:module';
 import { writeFileSync } from 'node:fs';
@@ -20,4 +27,20 @@ process.on('exit', () => writeFileSync(process.env.MODULES_OUT, [...seen].join('
 /** The environment that makes a node process record its modules into `out`. */
 export function recordModules(out: string): Record<string, string> {
   return { NODE_OPTIONS: `--import=data:text/javascript,${encodeURIComponent(RECORDER)}`, MODULES_OUT: out };
+}
+
+/** What the bundle's files hold (written by the build), by file name. */
+async function bundleInputs(): Promise<Record<string, string[]>> {
+  return JSON.parse(await readFile(join(ROOT, 'dist/bundle/inputs.json'), 'utf8')) as Record<string, string[]>;
+}
+
+/** The module URLs recorded in `out`; after each bundle file, the URLs of the modules it holds. */
+export async function loadedModules(out: string): Promise<string[]> {
+  const recorded = (await readFile(out, 'utf8')).split('\n');
+  const bundle = `${pathToFileURL(join(ROOT, 'dist/bundle')).href}/`;
+  if (!recorded.some((url) => url.startsWith(bundle))) return recorded;
+  const inputs = await bundleInputs();
+  return recorded.flatMap((url) =>
+    url.startsWith(bundle) ? [url, ...(inputs[url.slice(bundle.length)] ?? []).map((input) => pathToFileURL(join(ROOT, input)).href)] : [url],
+  );
 }
