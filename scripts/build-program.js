@@ -37,15 +37,16 @@ export function programBundled(root) {
 }
 
 /**
- * Each module of ours keeps its own `import.meta.url`: the URL of its file in dist/, computed
- * from the chunk's own URL (every chunk sits in dist/bundle/), so the paths it derives (the
- * template worker, the prebuilt validators, the package root) are those of an unbundled build.
+ * Every module keeps its own `import.meta.url`: the URL of its file, computed from the chunk's
+ * own URL (every chunk sits in dist/bundle/), so the paths one of ours derives (the template
+ * worker, the prebuilt validators, the package root) are those of an unbundled build, and a
+ * package that finds a file beside its code would find it too.
  */
 function ownUrls(bundleDir) {
   return {
     name: 'own-import-meta-url',
     setup(b) {
-      b.onLoad({ filter: /\/dist\/.*\.js$/ }, (args) => {
+      b.onLoad({ filter: /\.[cm]?js$/ }, (args) => {
         let text = readFileSync(args.path, 'utf8');
         if (text.startsWith(REQUIRE_BANNER)) text = text.slice(REQUIRE_BANNER.length);
         const own = `new URL(${JSON.stringify(relative(bundleDir, args.path))}, import.meta.url).href`;
@@ -89,7 +90,7 @@ export async function bundleProgram(root) {
   // (test/support/module-recorder.ts).
   const inputs = {};
   for (const [file, output] of Object.entries(result.metafile.outputs)) {
-    inputs[relative(making, join(root, file))] = Object.keys(output.inputs).map((input) => relative(root, join(root, input)));
+    inputs[relative(making, join(root, file))] = Object.keys(output.inputs); // relative to root (absWorkingDir)
   }
   writeFileSync(join(making, 'inputs.json'), `${JSON.stringify(inputs, null, 1)}\n`);
   rmSync(final, { recursive: true, force: true });
