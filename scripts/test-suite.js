@@ -12,10 +12,10 @@
 // waiting on a condition would fix.
 //
 // Every pass always runs; the exit status fails when any failed. ESLint runs beside the passes
-// at the lowest CPU priority (scripts/lint-beside.js), paused during the serial pass, which
-// must have the machine alone; a lint failure counts as one failing. The official MCP
-// conformance suite's runs (scripts/conformance-beside.js) start with the paired pass, at the
-// same priority; each scenario counts as one test.
+// at the lowest CPU priority (scripts/lint-beside.js: the idle scheduling class on Linux, which
+// leaves the serial pass's latencies alone); a lint failure counts as one failing. The official MCP
+// conformance suite's runs (scripts/conformance-beside.js) start with the paired pass, at
+// nice 19; each scenario counts as one test.
 // The last line is the sum: `suite: N passing, N failing, N pending`, which .ci/run reads.
 //
 // SWITCHBOARD_TEST_JOBS sets the parallel pass's worker count (default below). Extra arguments
@@ -227,10 +227,11 @@ const results = [];
 if (parallel.length > 0)
   results.push(await pass(`parallel pass (${jobs} jobs, ${parallel.length} files)`, ['--parallel', '--jobs', String(jobs), ...parallel]));
 if (serial.length > 0 && !stopped) {
+  // ESLint, idle class, stays beside the pass (lint-beside.js), but it would count as busy.
   lint.pause();
   await untilQuiet();
-  results.push(await pass(`serial pass (${serial.length} files)`, serial));
   lint.resume();
+  results.push(await pass(`serial pass (${serial.length} files)`, serial));
 }
 // The conformance runs begin beside the paired pass (not before: the serial pass must be alone).
 const skipConformance = process.env.SWITCHBOARD_SKIP_CONFORMANCE === '1';
@@ -242,7 +243,7 @@ const passesEnded = Date.now();
 const linted = await lint.done;
 console.log('');
 console.log(
-  `suite: lint (eslint, beside the passes): ${linted.ok ? 'ok' : 'FAILED'} in ${minutes(linted.seconds)} (paused ${minutes(linted.pausedSeconds)} for the serial pass), waited ${minutes(Math.round((Date.now() - passesEnded) / 1000))} after the passes`,
+  `suite: lint (eslint, beside the passes): ${linted.ok ? 'ok' : 'FAILED'} in ${minutes(linted.seconds)} (paused ${minutes(linted.pausedSeconds)} while the suite waited for a quiet machine), waited ${minutes(Math.round((Date.now() - passesEnded) / 1000))} after the passes`,
 );
 if (!linted.ok || linted.output) console.log(linted.output);
 if (conformed) {
