@@ -33,7 +33,7 @@ describe('the switchboard command', () => {
       ] as const) {
         const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 45_000, env: { ...process.env, ...recordModules(out) } });
         expect(r.status, `${args.join(' ')}: ${r.stderr}`).to.equal(status);
-        const modules = await loadedModules(out);
+        const { modules } = await loadedModules(out);
         expect(
           modules.some((m) => m.includes(entry)),
           `${args[0]} ran (the recorder works)`,

@@ -6,7 +6,7 @@
  * OAuth client); the MCP SDK comes from its bundle, not file by file. The modules are recorded by a loader hook given through NODE_OPTIONS, as an
  * operator could.
  */
-import { readFile, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
@@ -24,10 +24,9 @@ describe('modules a start loads', function () {
     const sb = await startSwitchboard({ 'mcpservers/test.yaml': stdioServer('test', TEST_SERVER) }, { env: recordModules(out) });
     try {
       await sb.stop();
-      const modules = await loadedModules(out);
+      const { files, modules } = await loadedModules(out);
       // `npm run build` bundled the program and bin/switchboard.js ran the bundle: no file of
       // the kernel or of a plugin as tsc wrote it (one kernel in the process).
-      const files = (await readFile(out, 'utf8')).split('\n');
       expect(files.some((m) => m.endsWith('/dist/bundle/main.js'))).to.equal(true);
       expect(files.filter((m) => m.includes('/dist/kernel/') || m.includes('/dist/plugins/'))).to.deep.equal([]);
       // The recorder works: what every start needs is there.

@@ -34,13 +34,17 @@ async function bundleInputs(): Promise<Record<string, string[]>> {
   return JSON.parse(await readFile(join(ROOT, 'dist/bundle/inputs.json'), 'utf8')) as Record<string, string[]>;
 }
 
-/** The module URLs recorded in `out`; after each bundle file, the URLs of the modules it holds. */
-export async function loadedModules(out: string): Promise<string[]> {
-  const recorded = (await readFile(out, 'utf8')).split('\n');
+/**
+ * What the process recorded into `out`: `files`, the URLs it loaded, and `modules`, the same with
+ * the URLs of the modules each bundle file holds after that file.
+ */
+export async function loadedModules(out: string): Promise<{ files: string[]; modules: string[] }> {
+  const files = (await readFile(out, 'utf8')).split('\n');
   const bundle = `${pathToFileURL(join(ROOT, 'dist/bundle')).href}/`;
-  if (!recorded.some((url) => url.startsWith(bundle))) return recorded;
+  if (!files.some((url) => url.startsWith(bundle))) return { files, modules: files };
   const inputs = await bundleInputs();
-  return recorded.flatMap((url) =>
+  const modules = files.flatMap((url) =>
     url.startsWith(bundle) ? [url, ...(inputs[url.slice(bundle.length)] ?? []).map((input) => pathToFileURL(join(ROOT, input)).href)] : [url],
   );
+  return { files, modules };
 }
