@@ -175,14 +175,25 @@ if (wanted('code-mode')) {
     ].join('\n'),
   );
 }
-// `search-hybrid --vectors <file.vec>`: semantic ranking with those word vectors, in process.
+// `search-hybrid --vectors <file.vec>`: semantic ranking with those word vectors, in process;
+// `search-hybrid --embeddings-url <baseUrl> --model <name>`: with an OpenAI-compatible endpoint's.
 if (named('search-hybrid')) {
-  const at = process.argv.indexOf('--vectors');
-  const file = at >= 0 ? process.argv[at + 1] : undefined;
-  if (!file) throw new Error('search-hybrid needs --vectors <file.vec> (fastText .vec or GloVe text)');
-  const h = await benchSearchHybrid(root, resolve(file));
+  const arg = (flag: string) => {
+    const at = process.argv.indexOf(flag);
+    return at >= 0 ? process.argv[at + 1] : undefined;
+  };
+  const file = arg('--vectors');
+  const baseUrl = arg('--embeddings-url');
+  const model = arg('--model');
+  if (!file && !(baseUrl && model))
+    throw new Error('search-hybrid needs --vectors <file.vec> (fastText .vec or GloVe text), or --embeddings-url <baseUrl> --model <name>');
+  const apiKey = process.env.EMBEDDINGS_API_KEY;
+  const h = await benchSearchHybrid(
+    root,
+    file ? { kind: 'vectors', file: resolve(file) } : { kind: 'openai', baseUrl: baseUrl!, model: model!, ...(apiKey ? { apiKey } : {}) },
+  );
   results.searchHybrid = h;
-  process.stdout.write(`\n## filter_tools query, lexical vs hybrid with static word vectors (bench/devset, in process)\n\n${hybridTable(h)}\n`);
+  process.stdout.write(`\n## filter_tools query, lexical vs hybrid (bench/devset, in process)\n\n${hybridTable(h)}\n`);
 }
 if (wanted('workflow')) {
   const w = await benchWorkflow();
