@@ -13,6 +13,10 @@
 // the pass's 58 s. The suite pauses it (SIGSTOP) only while it waits for the machine to quiet
 // down before that pass, and waits for it at the end; a lint failure fails `npm test` as it did
 // when it ran before the suite, printed whole, after the tests' own summary.
+//
+// `npm test` does not start one here: the build's process goes on as ESLint on the program it
+// has just checked (scripts/typecheck-and-lint.js, lintAttached below), which puts itself in the
+// idle class. lintBeside starts ESLint for a suite run without --checks.
 import { spawn, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -26,35 +30,20 @@ function idleClass() {
 }
 
 /**
- * Starts `eslint .` in `root` at the lowest priority. Answers `done`, which resolves with
- * `{ ok, seconds, pausedSeconds, output }` once it ends; `pause()` and `resume()` around a
+ * What the suite holds of a lint process: `done`, which resolves with
+ * `{ ok, seconds, pausedSeconds, output }` once `result` does; `pause()` and `resume()` around a
  * measurement of how busy the machine is; `stop()` for a suite that was interrupted.
  */
-export function lintBeside(root) {
+function lintHandle(child, result) {
   const started = Date.now();
-  const lowest = ['nice', '-n', '19', process.execPath, eslint, '.'];
-  const [command, ...args] = process.platform === 'win32' ? [process.execPath, eslint, '.'] : idleClass() ? ['chrt', '--idle', '0', ...lowest] : lowest;
-  const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-  const out = [];
-  child.stdout.on('data', (c) => out.push(c));
-  child.stderr.on('data', (c) => out.push(c));
   let ended = false;
   let pausedAt;
   let pausedMs = 0;
-  const done = new Promise((resolve) => {
-    const end = (ok, extra = '') => {
-      ended = true;
-      resolve({
-        ok,
-        seconds: Math.round((Date.now() - started) / 1000),
-        pausedSeconds: Math.round(pausedMs / 1000),
-        output: (Buffer.concat(out).toString('utf8') + extra).trimEnd(),
-      });
-    };
-    child.on('error', (err) => end(false, `\ncould not start ESLint: ${err.message}`));
-    child.on('close', (code, signal) => end(code === 0, code === 0 ? '' : `\nESLint exited with ${code ?? signal}`));
+  const done = result.then(({ ok, output }) => {
+    ended = true;
+    return { ok, seconds: Math.round((Date.now() - started) / 1000), pausedSeconds: Math.round(pausedMs / 1000), output: output.trimEnd() };
   });
-  // `chrt` and `nice` exec, so the child is ESLint itself; a stopped process stops every thread of it.
+  // A stopped process stops every thread of it.
   const pause = () => {
     if (ended || pausedAt !== undefined || process.platform === 'win32') return;
     pausedAt = Date.now();
@@ -72,4 +61,42 @@ export function lintBeside(root) {
     resume();
   };
   return { done, pause, resume, stop };
+}
+
+/** Starts `eslint .` in `root` at the lowest priority (`chrt` and `nice` exec, so the child is ESLint itself). */
+export function lintBeside(root) {
+  const lowest = ['nice', '-n', '19', process.execPath, eslint, '.'];
+  const [command, ...args] = process.platform === 'win32' ? [process.execPath, eslint, '.'] : idleClass() ? ['chrt', '--idle', '0', ...lowest] : lowest;
+  const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  const out = [];
+  child.stdout.on('data', (c) => out.push(c));
+  child.stderr.on('data', (c) => out.push(c));
+  const result = new Promise((resolve) => {
+    const text = (extra = '') => Buffer.concat(out).toString('utf8') + extra;
+    child.on('error', (err) => resolve({ ok: false, output: text(`\ncould not start ESLint: ${err.message}`) }));
+    child.on('close', (code, signal) => resolve({ ok: code === 0, output: text(code === 0 ? '' : `\nESLint exited with ${code ?? signal}`) }));
+  });
+  return lintHandle(child, result);
+}
+
+/**
+ * ESLint already running in `child`, scripts/typecheck-and-lint.js after its build: it lowered
+ * its own priority as lintBeside's ESLint starts with, and reports `{ type: 'linted', ok, output }`.
+ */
+export function lintAttached(child) {
+  const out = [];
+  child.stdout?.on('data', (c) => out.push(c));
+  child.stderr?.on('data', (c) => out.push(c));
+  let linted;
+  child.on('message', (m) => {
+    if (m.type === 'linted') linted = m;
+  });
+  const result = new Promise((resolve) => {
+    child.on('close', (code, signal) => {
+      const printed = Buffer.concat(out).toString('utf8');
+      if (linted) resolve({ ok: linted.ok && code === 0, output: `${linted.output}${linted.ok ? '' : printed}` });
+      else resolve({ ok: false, output: `${printed}\nESLint ended without a result (exit ${code ?? signal})` });
+    });
+  });
+  return lintHandle(child, result);
 }

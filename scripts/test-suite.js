@@ -11,9 +11,12 @@
 // (it fails under parallel load and its assertion is about time), never to hide a race that
 // waiting on a condition would fix.
 //
-// Every pass always runs; the exit status fails when any failed. ESLint runs beside the passes
-// at the lowest CPU priority (scripts/lint-beside.js: the idle scheduling class on Linux, which
-// leaves the serial pass's latencies alone); a lint failure counts as one failing. The official MCP
+// With --checks (`npm test`), the build and Prettier's check run first (scripts/checks.js) and
+// a failure ends the run before a test. Every pass always runs; the exit status fails when any
+// failed. ESLint runs beside the passes at the lowest CPU priority (scripts/lint-beside.js: the
+// idle scheduling class on Linux, which leaves the serial pass's latencies alone), with
+// --checks in the build's own process, on the program it checked; a lint failure counts as
+// one failing. The official MCP
 // conformance suite's runs (scripts/conformance-beside.js) start with the paired pass, at
 // nice 19; each scenario counts as one test.
 // The last line is the sum: `suite: N passing, N failing, N pending`, which .ci/run reads.
@@ -25,6 +28,7 @@ import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runChecks } from './checks.js';
 import { conformanceBeside, stopConformance } from './conformance-beside.js';
 import { lintBeside } from './lint-beside.js';
 
@@ -87,6 +91,17 @@ const SLOW_FIRST = [
 // by the dozen (CONTRIBUTING.md has the figures).
 const DEFAULT_JOBS = 4;
 
+// `npm test` passes --checks: the build and Prettier's check first (scripts/checks.js), and
+// ESLint then goes on in the build's own process, on the program it has just type-checked.
+// Without it (a run after a build of one's own), ESLint starts here.
+const withChecks = process.argv.includes('--checks');
+let checkedLint;
+if (withChecks) {
+  const checked = await runChecks({ lint: true });
+  if (!checked.ok) process.exit(1);
+  checkedLint = checked.linting;
+}
+
 const config = JSON.parse(readFileSync(join(root, '.mocharc.json'), 'utf8'));
 const jobs = Number(process.env.SWITCHBOARD_TEST_JOBS ?? DEFAULT_JOBS);
 if (!Number.isInteger(jobs) || jobs < 1) {
@@ -130,7 +145,7 @@ const paired = PAIRED.map(compiled);
 const slow = SLOW_FIRST.map(compiled);
 const rest = all.filter((f) => !serial.includes(f) && !paired.includes(f) && !slow.includes(f));
 const parallel = [...slow.flatMap((f, i) => (rest[i] ? [f, rest[i]] : [f])), ...rest.slice(slow.length)];
-const extra = process.argv.slice(2);
+const extra = process.argv.slice(2).filter((a) => a !== '--checks');
 const common = ['--no-config', '--timeout', String(config.timeout), '--reporter', config.reporter, '--exit', ...extra];
 
 /** Runs one pass, its output passed through; resolves with its counts and what it skipped. */
@@ -218,7 +233,7 @@ async function untilQuiet() {
 }
 
 let stopped = false;
-const lint = lintBeside(root);
+const lint = checkedLint ?? lintBeside(root);
 process.on('SIGINT', lint.stop).on('SIGTERM', lint.stop);
 process.on('SIGINT', stopConformance).on('SIGTERM', stopConformance);
 const minutes = (s) => `${Math.floor(s / 60)}m ${String(s % 60).padStart(2, '0')}s`;
