@@ -1,11 +1,8 @@
 #!/usr/bin/env node
 // `npm test`'s checks before the suite: the build (type-check and emit; the bundles; the
-// prebuilt validators) and Prettier's check. They read the sources and nothing of each other:
-// they run side by side, their output printed whole, one after the other, once each ends, and
-// a failure of the build fails `npm test` before a test runs. For the suite, Prettier's check
-// runs at the lowest CPU priority instead and is waited for after the tests, as ESLint is: the
-// type-check takes about 1.4 cores and Prettier as much, so beside it at an equal priority
-// Prettier lengthened the build from about 30 s to 45.
+// prebuilt validators) and Prettier's check. They read the sources and nothing of each other,
+// and each uses about one core: they run side by side, their output printed whole, one after
+// the other, once each ends. Any failure fails `npm test` before a test runs.
 //
 // The build's type-check is scripts/typecheck-and-lint.js, which checks and emits as
 // `tsc -p tsconfig.json` does. For `npm test` (scripts/test-suite.js --checks) the same process
@@ -17,12 +14,12 @@
 // rules read the types of the files it imports (a stale pass would slip through), and a clean
 // clone, what CI runs, has no cache to reuse anyway.
 //
-//   node scripts/checks.js      the checks alone (the build and Prettier), no ESLint
+//   node scripts/checks.js      the checks alone (what `npm test` runs before its suite), no ESLint
 import { fork, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { formatBeside, lintAttached } from './lint-beside.js';
+import { lintAttached } from './lint-beside.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -62,15 +59,11 @@ const typecheck = (lint, out) =>
   });
 
 /**
- * Runs the checks; answers whether they passed and, with `lint`, the checks that go on beside
- * whatever comes next, ESLint's and Prettier's (lint-beside.js's handles: `done`, `pause`,
- * `resume`, `stop`).
+ * Runs the checks; answers whether they passed and, with `lint`, ESLint's run beside whatever
+ * comes next (lint-beside.js's handle: `done`, `pause`, `resume`, `stop`).
  */
 export async function runChecks({ lint = false } = {}) {
   let linting;
-  // For the suite, Prettier's check goes beside the build at the lowest priority and goes on
-  // beside the suite (lint-beside.js); alone, it is a step like the build.
-  const formatting = lint ? formatBeside(root) : undefined;
   const steps = [
     {
       name: 'build (type-check and emit; build-bundles with the test fixtures; build-prebuilt)',
@@ -84,9 +77,7 @@ export async function runChecks({ lint = false } = {}) {
         (out) => run([join(root, 'scripts/build-prebuilt.js')], out),
       ],
     },
-    ...(formatting
-      ? []
-      : [{ name: 'format (prettier --check)', commands: [(out) => run([bin('prettier', 'bin/prettier.cjs'), '--check', '**/*.{ts,js}'], out)] }]),
+    { name: 'format (prettier --check)', commands: [(out) => run([bin('prettier', 'bin/prettier.cjs'), '--check', '**/*.{ts,js}'], out)] },
   ];
   const started = Date.now();
   const results = await Promise.all(
@@ -104,11 +95,8 @@ export async function runChecks({ lint = false } = {}) {
   );
   console.log(`pretest: ${((Date.now() - started) / 1000).toFixed(0)} s`);
   const ok = results.every(Boolean);
-  if (!ok) {
-    linting?.stop();
-    formatting?.stop();
-  }
-  return { ok, beside: ok ? { lint: linting, format: formatting } : undefined };
+  if (!ok) linting?.stop();
+  return { ok, linting: ok ? linting : undefined };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -23,7 +23,6 @@ import { dirname, join } from 'node:path';
 
 const require = createRequire(import.meta.url);
 const eslint = join(dirname(require.resolve('eslint/package.json')), 'bin', 'eslint.js');
-const prettier = join(dirname(require.resolve('prettier/package.json')), 'bin', 'prettier.cjs');
 
 /** Whether `chrt` can put a process in the idle scheduling class here (Linux with util-linux). */
 function idleClass() {
@@ -64,38 +63,20 @@ function lintHandle(child, result) {
   return { done, pause, resume, stop };
 }
 
-/**
- * Starts `node <script> <args>` in `root` at the lowest priority (`chrt` and `nice` exec, so the
- * child is the check itself); `name` is what its failure messages call it.
- */
-function besideAtLowest(root, name, script, args) {
-  const node = [process.execPath, script, ...args];
-  const lowest = ['nice', '-n', '19', ...node];
-  const [command, ...rest] = process.platform === 'win32' ? node : idleClass() ? ['chrt', '--idle', '0', ...lowest] : lowest;
-  const child = spawn(command, rest, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Starts `eslint .` in `root` at the lowest priority (`chrt` and `nice` exec, so the child is ESLint itself). */
+export function lintBeside(root) {
+  const lowest = ['nice', '-n', '19', process.execPath, eslint, '.'];
+  const [command, ...args] = process.platform === 'win32' ? [process.execPath, eslint, '.'] : idleClass() ? ['chrt', '--idle', '0', ...lowest] : lowest;
+  const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
   const out = [];
   child.stdout.on('data', (c) => out.push(c));
   child.stderr.on('data', (c) => out.push(c));
   const result = new Promise((resolve) => {
     const text = (extra = '') => Buffer.concat(out).toString('utf8') + extra;
-    child.on('error', (err) => resolve({ ok: false, output: text(`\ncould not start ${name}: ${err.message}`) }));
-    child.on('close', (code, signal) => resolve({ ok: code === 0, output: text(code === 0 ? '' : `\n${name} exited with ${code ?? signal}`) }));
+    child.on('error', (err) => resolve({ ok: false, output: text(`\ncould not start ESLint: ${err.message}`) }));
+    child.on('close', (code, signal) => resolve({ ok: code === 0, output: text(code === 0 ? '' : `\nESLint exited with ${code ?? signal}`) }));
   });
   return lintHandle(child, result);
-}
-
-/** Starts `eslint .` in `root` at the lowest priority. */
-export function lintBeside(root) {
-  return besideAtLowest(root, 'ESLint', eslint, ['.']);
-}
-
-/**
- * Starts Prettier's check in `root` at the lowest priority: `npm test` runs it beside the build
- * and then the suite (scripts/checks.js), since beside the build at an equal priority it
- * lengthened the build by a third (two checks of about 1.4 cores each on two cores).
- */
-export function formatBeside(root) {
-  return besideAtLowest(root, 'Prettier', prettier, ['--check', '**/*.{ts,js}']);
 }
 
 /**

@@ -11,9 +11,8 @@
 // (it fails under parallel load and its assertion is about time), never to hide a race that
 // waiting on a condition would fix.
 //
-// With --checks (`npm test`), the build runs first (scripts/checks.js) and a failure ends the
-// run before a test; Prettier's check starts beside it at the lowest priority and is waited for
-// at the end, as ESLint is. Every pass always runs; the exit status fails when any
+// With --checks (`npm test`), the build and Prettier's check run first (scripts/checks.js) and
+// a failure ends the run before a test. Every pass always runs; the exit status fails when any
 // failed. ESLint runs beside the passes at the lowest CPU priority (scripts/lint-beside.js: the
 // idle scheduling class on Linux, which leaves the serial pass's latencies alone), with
 // --checks in the build's own process, on the program it checked; a lint failure counts as
@@ -95,11 +94,11 @@ const DEFAULT_JOBS = 4;
 // ESLint then goes on in the build's own process, on the program it has just type-checked.
 // Without it (a run after a build of one's own), ESLint starts here.
 const withChecks = process.argv.includes('--checks');
-let checkedBeside;
+let checkedLint;
 if (withChecks) {
   const checked = await runChecks({ lint: true });
   if (!checked.ok) process.exit(1);
-  checkedBeside = checked.beside;
+  checkedLint = checked.linting;
 }
 
 const config = JSON.parse(readFileSync(join(root, '.mocharc.json'), 'utf8'));
@@ -233,12 +232,8 @@ async function untilQuiet() {
 }
 
 let stopped = false;
-// The checks that run beside the passes at the lowest priority: ESLint, and with --checks Prettier's.
-const beside = [
-  { name: 'lint (eslint, beside the passes)', check: checkedBeside?.lint ?? lintBeside(root) },
-  ...(checkedBeside?.format ? [{ name: 'format (prettier --check, beside the build and the passes)', check: checkedBeside.format }] : []),
-];
-for (const { check } of beside) process.on('SIGINT', check.stop).on('SIGTERM', check.stop);
+const lint = checkedLint ?? lintBeside(root);
+process.on('SIGINT', lint.stop).on('SIGTERM', lint.stop);
 process.on('SIGINT', stopConformance).on('SIGTERM', stopConformance);
 const minutes = (s) => `${Math.floor(s / 60)}m ${String(s % 60).padStart(2, '0')}s`;
 const started = Date.now();
@@ -246,10 +241,10 @@ const results = [];
 if (parallel.length > 0)
   results.push(await pass(`parallel pass (${jobs} jobs, ${parallel.length} files)`, ['--parallel', '--jobs', String(jobs), ...parallel]));
 if (serial.length > 0 && !stopped) {
-  // ESLint and Prettier, idle class, stay beside the pass (lint-beside.js), but they would count as busy.
-  for (const { check } of beside) check.pause();
+  // ESLint, idle class, stays beside the pass (lint-beside.js), but it would count as busy.
+  lint.pause();
   await untilQuiet();
-  for (const { check } of beside) check.resume();
+  lint.resume();
   results.push(await pass(`serial pass (${serial.length} files)`, serial));
 }
 // The conformance runs begin beside the paired pass (not before: the serial pass must be alone).
@@ -259,16 +254,12 @@ if (paired.length > 0 && !stopped) results.push(await pass(`paired pass (2 jobs,
 const conformed = await conformance;
 
 const passesEnded = Date.now();
+const linted = await lint.done;
 console.log('');
-let besideFailed = 0;
-for (const { name, check } of beside) {
-  const r = await check.done;
-  if (!r.ok) besideFailed++;
-  console.log(
-    `suite: ${name}: ${r.ok ? 'ok' : 'FAILED'} in ${minutes(r.seconds)} (paused ${minutes(r.pausedSeconds)} while the suite waited for a quiet machine), waited ${minutes(Math.round((Date.now() - passesEnded) / 1000))} after the passes`,
-  );
-  if (!r.ok || r.output) console.log(r.output);
-}
+console.log(
+  `suite: lint (eslint, beside the passes): ${linted.ok ? 'ok' : 'FAILED'} in ${minutes(linted.seconds)} (paused ${minutes(linted.pausedSeconds)} while the suite waited for a quiet machine), waited ${minutes(Math.round((Date.now() - passesEnded) / 1000))} after the passes`,
+);
+if (!linted.ok || linted.output) console.log(linted.output);
 if (conformed) {
   for (const line of conformed.lines) console.log(line);
   results.push({
@@ -287,6 +278,6 @@ if (skipConformance) skipped.add('the official MCP conformance suite (SWITCHBOAR
 for (const s of skipped) console.log(`suite: skipped: ${s}`);
 const sum = (k) => results.reduce((n, r) => n + r[k], 0);
 console.log(
-  `suite: ${sum('passing')} passing, ${sum('failing') + besideFailed} failing, ${sum('pending')} pending in ${minutes(Math.round((Date.now() - started) / 1000))}`,
+  `suite: ${sum('passing')} passing, ${sum('failing') + (linted.ok ? 0 : 1)} failing, ${sum('pending')} pending in ${minutes(Math.round((Date.now() - started) / 1000))}`,
 );
-process.exit(results.some((r) => r.failed) || besideFailed > 0 ? 1 : 0);
+process.exit(results.some((r) => r.failed) || !linted.ok ? 1 : 0);
