@@ -98,24 +98,25 @@ function openAiEmbedder(source: Extract<VectorSource, { kind: 'openai' }>): Embe
   );
 }
 
+/** Makes an embedder per catalogue from the source the bench was given (word vectors are read once). */
+async function embeddersOf(source: VectorSource): Promise<(id: string) => Embedder> {
+  if (source.kind === 'openai') return () => openAiEmbedder(source);
+  const words = await readVectorsFile(source.file, '--vectors', { maxFileBytes: 4 * 1024 ** 3, maxDimension: 4096, maxWords: 200_000 });
+  return (id) =>
+    new StaticEmbedder(
+      id,
+      () => Promise.resolve(words),
+      0.001,
+      () => undefined,
+      () => undefined,
+    );
+}
+
 export async function benchSearchHybrid(root: string, source: VectorSource): Promise<HybridFigures> {
   const { catalogues, queries } = await loadDevset(root);
-  const words =
-    source.kind === 'vectors'
-      ? await readVectorsFile(source.file, '--vectors', { maxFileBytes: 4 * 1024 ** 3, maxDimension: 4096, maxWords: 200_000 })
-      : undefined;
+  const embed = await embeddersOf(source);
   const dir = await mkdtemp(join(tmpdir(), 'sb-hybrid-'));
   try {
-    const embed = (id: string): Embedder =>
-      words
-        ? new StaticEmbedder(
-            id,
-            () => Promise.resolve(words),
-            0.001,
-            () => undefined,
-            () => undefined,
-          )
-        : openAiEmbedder(source as Extract<VectorSource, { kind: 'openai' }>);
     const catalogue = catalogueOf(catalogues, 1);
     const embedder = embed('bench');
     const tv = new ToolVectors(catalogue, embedder, new VectorCache(dir, 'bench'), quiet as never);
@@ -170,14 +171,14 @@ export async function benchSearchHybrid(root: string, source: VectorSource): Pro
       ]),
     ) as HybridFigures['quality'];
     const figures: HybridFigures = {
-      source: words ? `word vectors ${source.kind === 'vectors' ? source.file : ''}` : embedder.modelId,
+      source: source.kind === 'vectors' ? `word vectors ${source.file}` : embedder.modelId,
       tools: all.length,
       steps: ranks.lexical!.length,
       dimension: snap.dimension,
       quality,
       toolVectorsSeconds,
     };
-    if (!words) return { ...figures, queryEmbedP50Ms: p50(embedMs) };
+    if (source.kind === 'openai') return { ...figures, queryEmbedP50Ms: p50(embedMs) };
 
     // 10,000 tools: the set repeated under other server names.
     const copies = Math.ceil(10_000 / all.length);

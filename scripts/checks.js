@@ -41,13 +41,17 @@ const run = (args, out) =>
 const typecheck = (lint, out) =>
   new Promise((resolve) => {
     const child = fork(join(root, 'scripts/typecheck-and-lint.js'), lint ? ['--lint'] : [], { cwd: root, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+    // What it prints before it reports (a crash): lintAttached collects what comes after.
     const early = [];
-    child.stdout.on('data', (c) => early.push(c));
-    child.stderr.on('data', (c) => early.push(c));
+    const keep = (c) => early.push(c);
+    child.stdout.on('data', keep);
+    child.stderr.on('data', keep);
     let built = false;
     child.on('message', (m) => {
       if (m.type !== 'built' || built) return;
       built = true;
+      child.stdout.off('data', keep);
+      child.stderr.off('data', keep);
       if (m.output) out.push(Buffer.from(`${m.output}\n`));
       resolve({ code: m.ok ? 0 : 2, linting: m.ok && lint ? lintAttached(child) : undefined });
     });
