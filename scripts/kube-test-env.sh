@@ -9,6 +9,7 @@
 #                                            DIR/pids; tokens in DIR/tokens.csv
 #   scripts/kube-test-env.sh stop DIR
 #   scripts/kube-test-env.sh helm            build helm once into the cache; prints its path
+#   scripts/kube-test-env.sh prepare         all of it once (kube-apiserver, etcd, helm): .ci/run, before the suite
 # Cache: ${SWITCHBOARD_KUBE_CACHE:-~/.cache/switchboard-kube}. Needs Go and openssl; installs
 # etcd-server with apt-get when missing.
 set -euo pipefail
@@ -16,8 +17,21 @@ VERSION=${KUBE_VERSION:-1.34.2}
 cache=${SWITCHBOARD_KUBE_CACHE:-$HOME/.cache/switchboard-kube}
 apiserver="$cache/kube-apiserver-$VERSION"
 
+# Parallel test files ask for the same binary at once: on a cold cache each would build it
+# (minutes of CPU each, on the same cores; seen: three builds of kube-apiserver side by side,
+# 36 minutes, every kube test file timed out). The first takes the cache's lock and builds;
+# the others wait on the lock and find the binary done. The lock is released when its holder
+# exits, however it exits (flock on a descriptor of this shell).
+with_cache_lock() {
+  mkdir -p "$cache"
+  exec 9>"$cache/.build.lock"
+  flock 9
+}
+
 build() {
   [ -x "$apiserver" ] && return 0
+  with_cache_lock
+  [ -x "$apiserver" ] && { exec 9>&-; return 0; }
   command -v go >/dev/null || { echo "kube-test-env: Go is needed to build kube-apiserver" >&2; exit 1; }
   local mod; mod=$(mktemp -d)
   local minor=${VERSION#1.}
@@ -34,14 +48,17 @@ build() {
   printf 'package main\nimport _ "k8s.io/kubernetes/cmd/kube-apiserver/app"\nfunc main() {}\n' > "$mod/tools.go"
   (cd "$mod" && go mod tidy >/dev/null 2>&1 || true; go mod download k8s.io/kubernetes >/dev/null 2>&1 || true
    GOFLAGS=-mod=mod go build -trimpath -ldflags='-s -w' -o "$apiserver.tmp.$$" k8s.io/kubernetes/cmd/kube-apiserver)
-  # Two test files may build at once (parallel workers): each writes its own temp file, and
-  # the rename puts a whole binary in place whichever ends first.
+  # Built beside its final name and renamed: a start never sees half a binary.
   mv "$apiserver.tmp.$$" "$apiserver"
   rm -rf "$mod"
+  exec 9>&-
 }
 
 helm_bin() {
   local helm="$cache/bin/helm"
+  if [ ! -x "$helm" ]; then
+    with_cache_lock
+  fi
   if [ ! -x "$helm" ]; then
     command -v go >/dev/null || { echo "kube-test-env: Go is needed to build helm" >&2; exit 1; }
     GOFLAGS=-mod=mod GOBIN="$cache/bin" go install helm.sh/helm/v3/cmd/helm@v3.19.2 >/dev/null 2>&1
@@ -51,8 +68,12 @@ helm_bin() {
 
 ensure_etcd() {
   command -v etcd >/dev/null && return 0
+  # Two installs at once: the second would fail on dpkg's lock.
+  with_cache_lock
+  command -v etcd >/dev/null && { exec 9>&-; return 0; }
   { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends etcd-server; } >/dev/null 2>&1 \
     || { echo "kube-test-env: etcd-server could not be installed" >&2; exit 1; }
+  exec 9>&-
 }
 
 free_port() { node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'; }
@@ -135,8 +156,9 @@ stop() {
 
 case "${1:-}" in
   build) build; echo "$apiserver" ;;
+  prepare) build >/dev/null; ensure_etcd; helm_bin >/dev/null ;;
   start) start "${2:?directory}" ;;
   stop) stop "${2:?directory}" ;;
   helm) helm_bin ;;
-  *) echo "usage: $0 build | start DIR | stop DIR | helm" >&2; exit 2 ;;
+  *) echo "usage: $0 build | start DIR | stop DIR | helm | prepare" >&2; exit 2 ;;
 esac

@@ -6,9 +6,10 @@
  * (about 30 s of CPU; a vocabulary of ~47,000 words, ~10 MB as text).
  *
  * Cached in ~/.cache/switchboard-embedder/ under a hash of the corpus and the settings,
- * written atomically (trained in a temp dir, renamed into place), so parallel test files and
- * later runs share one model. Answers undefined, with the reason, when fasttext or WordNet is
- * not installed (.ci/run installs both).
+ * written atomically (trained in a temp dir, renamed into place) by one test file at a time
+ * (cache-lock.ts), so parallel test files and later runs share one model and train it once.
+ * Answers undefined, with the reason, when fasttext or WordNet is not installed (.ci/run
+ * installs both).
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -16,6 +17,7 @@ import { access, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { withCacheLock } from './cache-lock.js';
 
 const run = promisify(execFile);
 const WORDNET = '/usr/share/wordnet';
@@ -98,23 +100,29 @@ export async function fasttextModel(): Promise<ModelOutcome> {
   const id = createHash('sha256').update(TRAINING.join(' ')).update(corpus).digest('hex').slice(0, 16);
   const dir = join(homedir(), '.cache', 'switchboard-embedder');
   const file = join(dir, `wordnet-${id}.vec`);
-  try {
-    await access(file);
-    return { file };
-  } catch {
-    // Not trained yet.
-  }
+  if (await exists(file)) return { file };
   await mkdir(dir, { recursive: true });
-  const work = await mkdtemp(join(dir, '.training-'));
-  try {
-    await writeFile(join(work, 'corpus.txt'), corpus);
-    await run('fasttext', [TRAINING[0]!, '-input', join(work, 'corpus.txt'), '-output', join(work, 'model'), ...TRAINING.slice(1)], {
-      timeout: 15 * 60_000,
-      maxBuffer: 16 * 1024 * 1024,
-    });
-    await rename(join(work, 'model.vec'), file);
-  } finally {
-    await rm(work, { recursive: true, force: true });
-  }
+  // Trained by one test file; the others asking meanwhile wait for it.
+  await withCacheLock(join(dir, '.training.lock'), async () => {
+    if (await exists(file)) return;
+    const work = await mkdtemp(join(dir, '.training-'));
+    try {
+      await writeFile(join(work, 'corpus.txt'), corpus);
+      await run('fasttext', [TRAINING[0]!, '-input', join(work, 'corpus.txt'), '-output', join(work, 'model'), ...TRAINING.slice(1)], {
+        timeout: 15 * 60_000,
+        maxBuffer: 16 * 1024 * 1024,
+      });
+      await rename(join(work, 'model.vec'), file);
+    } finally {
+      await rm(work, { recursive: true, force: true });
+    }
+  });
   return { file };
+}
+
+async function exists(path: string): Promise<boolean> {
+  return access(path).then(
+    () => true,
+    () => false,
+  );
 }
