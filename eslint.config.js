@@ -10,7 +10,7 @@ import tseslint from 'typescript-eslint';
 import boundaries from './scripts/lint/boundaries.js';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '**/*.js', '**/*.cjs'] },
+  { ignores: ['dist/**', 'node_modules/**', '**/*.js'] },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
   {

@@ -12,21 +12,14 @@ import { readFileSync } from 'node:fs';
 // under the system temp dir; NODE_DISABLE_COMPILE_CACHE=1 switches it off), so a start
 // compiles again only what changed; Node 20 has no such cache and skips this.
 module.enableCompileCache?.();
-// `npm run build` bundles the program (dist/bundle/program-<hash>.cjs: one file to read, and
-// compiled once then kept in V8's code cache, app/cli/code-cache.js) and then points the public
-// kernel at it; a plain tsc since points it back at its own files. The program runs whichever
-// kernel a third-party plugin would import (scripts/build-program.js).
-let bundle;
+// `npm run build` bundles the program (dist/bundle: a few files to read and compile instead of
+// ~900) and then points the public kernel at the bundle's; a plain tsc since points it back at
+// its own files. The program runs whichever kernel a third-party plugin would import
+// (scripts/build-program.js).
+let bundled = false;
 try {
-  bundle = /\('\.\.\/bundle\/(program-[0-9a-f]+\.cjs)'\)/.exec(readFileSync(new URL('../dist/kernel/public.js', import.meta.url), 'utf8'))?.[1];
+  bundled = readFileSync(new URL('../dist/kernel/public.js', import.meta.url), 'utf8').includes("from '../bundle/kernel.js'");
 } catch {
   // dist/ built before public.js existed: tsc's files.
 }
-if (bundle) {
-  const { loadProgram } = await import('../dist/app/cli/code-cache.js');
-  const program = loadProgram(new URL(`../dist/bundle/${bundle}`, import.meta.url));
-  await program.main({ started: program.started });
-} else {
-  const { main } = await import('../dist/app/cli/main.js');
-  await main();
-}
+await import(bundled ? '../dist/bundle/main.js' : '../dist/app/cli/main.js');

@@ -10,13 +10,7 @@ import { resolveEndpoint, endpointFor } from './endpoint.js';
 import { removeOwnRunFile, runFilePath, writeRunFile } from './run-file.js';
 import { parseArgs, USAGE, UsageError, type CliArgs } from './args.js';
 
-/** What the process running the CLI wants to hear of (bin/switchboard.js: the code cache). */
-export interface MainHooks {
-  /** Called once `serve` is ready: what ran up to here is what a start runs. */
-  started?: () => void;
-}
-
-async function serve(args: CliArgs, hooks: MainHooks): Promise<void> {
+async function serve(args: CliArgs): Promise<void> {
   const [
     { BUILT_IN_PLUGINS },
     { ConfigInvalidError, formatConfigProblem },
@@ -75,8 +69,6 @@ async function serve(args: CliArgs, hooks: MainHooks): Promise<void> {
       // Before the ready line: a client started on "ready" finds the port.
       beforeReady: (k) => announce(k, args.configPath, log),
     });
-    // Before the idle compaction, which changes V8's flags (a code cache records them).
-    hooks.started?.();
     startIdleCompaction();
     // For `switchboard check`: which restart-only keys config.yaml had at startup (nothing to wait for).
     recordSettingsAtStart(args.configPath).catch((err: unknown) => log.debug(`not recording the settings at start: ${(err as Error).message}`));
@@ -125,8 +117,7 @@ function endpointOf(a: { endpoint?: string; port?: number; configPath: string; h
   return resolveEndpoint({ ...a, env: process.env, note: (line) => process.stderr.write(`${line}\n`) });
 }
 
-/** The `switchboard` command line of this process (bin/switchboard.js calls it). */
-export async function main(hooks: MainHooks = {}): Promise<void> {
+async function main(): Promise<void> {
   if (isClientCommand(process.argv.slice(2))) {
     const { clientMain } = await import('../../client/main.js');
     const env = parseArgs([], process.env);
@@ -230,6 +221,8 @@ export async function main(hooks: MainHooks = {}): Promise<void> {
       return;
     }
     case 'serve':
-      await serve(args, hooks);
+      await serve(args);
   }
 }
+
+await main();
