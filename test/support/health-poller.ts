@@ -91,7 +91,7 @@ export async function whilePolling<T>(url: string, work: (polled: () => number) 
 }
 
 /**
- * Runs `work` (the flood) with this process's threads at nice 10, then puts them back. An
+ * Runs `work` (the flood) with this process's threads at nice 10 (or lower already), then puts them back. An
  * attacker is another machine; here the flooding client shares the gateway's two cores and,
  * at an equal priority, takes turns with it: one poll in a flood once waited 101 ms for that
  * alone (the gateway's own answers were 27-67 ms at worst in runs of the same file by itself).
@@ -100,27 +100,22 @@ export async function whilePolling<T>(url: string, work: (polled: () => number) 
  * back (no CAP_SYS_NICE), the rest of this process runs at nice 10: slower, never wrong.
  */
 async function asAnOutsider<T>(work: () => Promise<T>): Promise<T> {
-  const threads = (await readdir('/proc/self/task').catch(() => [] as string[])).map(Number);
-  const before = threads.map((tid) => priorityOf(tid));
-  const set = (tid: number, priority: number | undefined): void => {
-    if (priority === undefined) return;
-    try {
-      setPriority(tid, priority);
-    } catch {
-      // A thread that ended meanwhile, or no right to raise it back.
-    }
-  };
-  threads.forEach((tid) => set(tid, 10));
+  const tids = (await readdir('/proc/self/task').catch(() => [] as string[])).map(Number);
+  // Each thread with the priority it had (one that ended meanwhile is left out); never raised.
+  const threads = tids.flatMap((tid) => attempt(() => [{ tid, priority: getPriority(tid) }]) ?? []);
+  for (const { tid, priority } of threads) attempt(() => setPriority(tid, Math.max(priority, 10)));
   try {
     return await work();
   } finally {
-    threads.forEach((tid, i) => set(tid, before[i]));
+    // No right to raise it back (no CAP_SYS_NICE) or a thread gone: left as it is.
+    for (const { tid, priority } of threads) attempt(() => setPriority(tid, priority));
   }
 }
 
-function priorityOf(tid: number): number | undefined {
+/** What `f` answers, or undefined when it throws. */
+function attempt<R>(f: () => R): R | undefined {
   try {
-    return getPriority(tid);
+    return f();
   } catch {
     return undefined;
   }
