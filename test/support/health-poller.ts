@@ -91,9 +91,9 @@ export async function whilePolling<T>(url: string, work: (polled: () => number) 
 }
 
 /**
- * Runs `work` (the flood) with this process's threads at nice 10 (or lower already), then puts them back. An
- * attacker is another machine; here the flooding client shares the gateway's two cores and,
- * at an equal priority, takes turns with it: one poll in a flood once waited 101 ms for that
+ * Runs `work` (the flood) with this process's threads at nice 10 (or lower already), then
+ * puts them back. An attacker is another machine; here the flooding client shares the
+ * gateway's two cores and, at an equal priority, takes turns with it: one poll in a flood once waited 101 ms for that
  * alone (the gateway's own answers were 27-67 ms at worst in runs of the same file by itself).
  * Lowered, it still sends as fast as the cores left over allow, and the gateway (and the
  * poller, started before) keeps the priority it would have. Where the priority cannot be put
