@@ -8,6 +8,9 @@
 import { definePlugin, switchedOffClause } from '../../kernel/index.js';
 import type { KubeApi } from './kube-api.js';
 
+/** The longest one start-up attempt waits for an answer. */
+const ATTEMPT_TIMEOUT_MS = 15_000;
+
 async function connect(namespace: string, retryMs: number, onRetry: (message: string) => void): Promise<KubeApi> {
   const { KubeApi } = await import('./kube-api.js');
   const deadline = Date.now() + retryMs;
@@ -15,8 +18,12 @@ async function connect(namespace: string, retryMs: number, onRetry: (message: st
   for (;;) {
     try {
       const api = KubeApi.fromEnvironment(namespace);
-      // Proves the server, the credentials and the CRDs at once.
-      if ((await api.groupKinds()).length === 0) throw new Error(`no custom resource definitions of the group are installed (install the chart's CRDs)`);
+      // Proves the server, the credentials and the CRDs at once. An API server that takes the
+      // connection and never answers (a load balancer with no backend) must not carry start-up
+      // past its deadline: the attempt gets what is left of it, at least a second.
+      const timeoutMs = Math.min(ATTEMPT_TIMEOUT_MS, Math.max(1000, deadline - Date.now()));
+      if ((await api.groupKinds(timeoutMs)).length === 0)
+        throw new Error(`no custom resource definitions of the group are installed (install the chart's CRDs)`);
       return api;
     } catch (err) {
       const reason = (err as Error).message;

@@ -9,6 +9,9 @@ import { request as httpRequest } from 'node:http';
 import { KubeConfig, Watch } from '@kubernetes/client-node';
 import { CRD_GROUP, CRD_VERSION } from './crds.js';
 
+/** How long one call waits for an answer unless its caller says otherwise. */
+const REQUEST_TIMEOUT_MS = 15_000;
+
 /** A custom resource's plural (a registered kind's `plural`): `mcpservers`. */
 export type Plural = string;
 
@@ -64,7 +67,13 @@ export class KubeApi {
    * One call. `bearer` replaces the configured credentials (a write as the caller); the
    * connection's TLS settings stay the configured ones.
    */
-  async request<T>(method: string, path: string, body?: unknown, options: { contentType?: string; bearer?: string | undefined } = {}): Promise<T> {
+  async request<T>(
+    method: string,
+    path: string,
+    body?: unknown,
+    options: { contentType?: string; bearer?: string | undefined; timeoutMs?: number } = {},
+  ): Promise<T> {
+    const timeoutMs = options.timeoutMs ?? REQUEST_TIMEOUT_MS;
     const opts: RequestOptions = { method, headers: {} };
     await this.config.applyToHTTPSOptions(opts);
     const headers: Record<string, string> = { ...(opts.headers as Record<string, string>), accept: 'application/json' };
@@ -78,7 +87,7 @@ export class KubeApi {
     const url = new URL(path, this.server);
     return new Promise<T>((resolve, reject) => {
       const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-      const req = send(url, { ...opts, headers, timeout: 15_000 }, (res) => {
+      const req = send(url, { ...opts, headers, timeout: timeoutMs }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {
@@ -96,7 +105,11 @@ export class KubeApi {
         });
         res.on('error', reject);
       });
-      req.on('timeout', () => req.destroy(new Error(`the Kubernetes API server at ${this.server.origin} did not answer in 15 s`)));
+      req.on('timeout', () =>
+        req.destroy(
+          new Error(`the Kubernetes API server at ${this.server.origin} did not answer in ${(timeoutMs / 1000).toFixed(timeoutMs % 1000 ? 1 : 0)} s`),
+        ),
+      );
       req.on('error', reject);
       req.end(payload);
     });
@@ -105,10 +118,16 @@ export class KubeApi {
   /**
    * The kinds the cluster serves in Switchboard's API group (the CRDs installed), by their
    * discovery document; subresources (`mcpservers/status`) are left out. Proves the server,
-   * the credentials and the CRDs with one request that names no kind.
+   * the credentials and the CRDs with one request that names no kind. `timeoutMs` lets start-up
+   * keep an attempt inside its retry deadline.
    */
-  async groupKinds(): Promise<{ plural: string; kind: string }[]> {
-    const doc = await this.request<{ resources?: { name: string; kind: string; namespaced?: boolean }[] }>('GET', `/apis/${CRD_GROUP}/${CRD_VERSION}`);
+  async groupKinds(timeoutMs?: number): Promise<{ plural: string; kind: string }[]> {
+    const doc = await this.request<{ resources?: { name: string; kind: string; namespaced?: boolean }[] }>(
+      'GET',
+      `/apis/${CRD_GROUP}/${CRD_VERSION}`,
+      undefined,
+      timeoutMs === undefined ? {} : { timeoutMs },
+    );
     return (doc.resources ?? []).filter((r) => !r.name.includes('/')).map((r) => ({ plural: r.name, kind: r.kind }));
   }
 

@@ -25,17 +25,23 @@ import {
 } from '../support/harness.js';
 import { startKubeEnv, type KubeEnv } from '../support/kube-env.js';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createServer, type Socket } from 'node:net';
 
 const NS = 'switchboard';
 
-/** A kubeconfig naming an API server that is not there (a closed port). */
-async function downKubeconfig(dir: string): Promise<string> {
-  const file = join(dir, 'kubeconfig-down');
+/** A kubeconfig naming the API server at `port` on this host, with a token it never checks. */
+async function kubeconfigAt(dir: string, name: string, port: number): Promise<string> {
+  const file = join(dir, name);
   await writeFile(
     file,
-    `apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "https://127.0.0.1:${await freePort()}"}}]\nusers: [{name: u, user: {token: t}}]\ncontexts: [{name: c, context: {cluster: c, user: u}}]\ncurrent-context: c\n`,
+    `apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "https://127.0.0.1:${port}"}}]\nusers: [{name: u, user: {token: t}}]\ncontexts: [{name: c, context: {cluster: c, user: u}}]\ncurrent-context: c\n`,
   );
   return file;
+}
+
+/** A kubeconfig naming an API server that is not there (a closed port). */
+async function downKubeconfig(dir: string): Promise<string> {
+  return kubeconfigAt(dir, 'kubeconfig-down', await freePort());
 }
 
 const API = `/apis/switchboard.dev/v1alpha1/namespaces/${NS}`;
@@ -286,22 +292,42 @@ describe('orchestrator mode: MCPServer and Workflow resources on a real API serv
     await eventually(toolNames, (t) => t.includes('x_beta_ping'), 15_000);
   });
 
-  it('start-up with the API server down (or refusing it) retries, then exits naming why (no fallback to files)', async () => {
+  it('start-up with the API server down, refusing it or never answering retries, then exits naming why (no fallback to files)', async () => {
     const dir = await makeConfigDir({
       'config.yaml': `orchestrator: true\nnamespace: ${NS}\nplugins:\n  store-kubernetes:\n    options:\n      startupRetrySeconds: 2\n`,
     });
-    const down = await downKubeconfig(dir);
-    for (const kubeconfig of [down, await kube.kubeconfig('not-a-valid-token')]) {
-      const started = Date.now();
-      const r = spawnSync(process.execPath, [CLI, 'serve', '--config-path', dir, '--port', '0'], {
-        env: { ...process.env, KUBECONFIG: kubeconfig },
-        encoding: 'utf8',
-        timeout: 30_000,
-      });
-      expect(r.status, r.stderr).to.equal(1);
-      expect(Date.now() - started).to.be.greaterThan(1900);
-      expect(r.stderr).to.contain('the Kubernetes API server cannot be used').and.contain('retried for 2 s; there is no fallback to files');
-      expect(r.stderr).to.not.contain('listening');
+    // Takes the connection and never says a word, as a load balancer with no backend does.
+    const held: Socket[] = [];
+    const silent = createServer((socket) => void held.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const silentPort = (silent.address() as { port: number }).port;
+      const cases = [
+        { kubeconfig: await downKubeconfig(dir), reason: 'ECONNREFUSED' },
+        { kubeconfig: await kube.kubeconfig('not-a-valid-token'), reason: 'Unauthorized' },
+        { kubeconfig: await kubeconfigAt(dir, 'kubeconfig-silent', silentPort), reason: 'did not answer' },
+      ];
+      for (const { kubeconfig, reason } of cases) {
+        const started = Date.now();
+        const r = spawnSync(process.execPath, [CLI, 'serve', '--config-path', dir, '--port', '0'], {
+          env: { ...process.env, KUBECONFIG: kubeconfig },
+          encoding: 'utf8',
+          timeout: 30_000,
+        });
+        expect(r.status, r.stderr).to.equal(1);
+        const took = Date.now() - started;
+        expect(took).to.be.greaterThan(1900);
+        // A silent server holds each attempt to what is left of the 2 s, not to a request's 15 s.
+        expect(took, r.stderr).to.be.lessThan(12_000);
+        expect(r.stderr)
+          .to.contain('the Kubernetes API server cannot be used')
+          .and.contain('retried for 2 s; there is no fallback to files')
+          .and.contain(reason);
+        expect(r.stderr).to.not.contain('listening');
+      }
+    } finally {
+      for (const socket of held) socket.destroy();
+      silent.close();
     }
   });
 
