@@ -18,10 +18,12 @@
  * "replica <id> ended during the run" knows which one it was; a random suffix keeps two
  * processes that reuse a pid apart. Epochs count per id (the id is this process's alone).
  *
- * A renewal Redis refuses (out of memory under `noeviction`, unreachable) is not silent: once
- * the last renewal that landed is TTL_MS old, the key may have lapsed and the others may take
- * this replica for ended; it says so (an error in its log, /health degraded through `problem`,
- * `onLapse` listeners), and again when a renewal lands.
+ * Redis full (out of memory under `noeviction`) refuses the renewal's PSETEX: the key is kept
+ * alive by PEXPIRE then, which Redis takes while full. A renewal that fails (Redis unreachable,
+ * the key gone while full) is not silent: once the last renewal that landed is TTL_MS old, the
+ * key may have lapsed and the others may take this replica for ended; it says so (an error in
+ * its log, /health degraded through `problem`, `onLapse` listeners), and again when a renewal
+ * lands.
  */
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
@@ -31,6 +33,8 @@ import type { RedisConnection } from '../../lib/redis/connection.js';
 /** A replica unheard of for this long is taken as ended: three renewals missed. */
 export const TTL_MS = 15_000;
 const RENEW_MS = 5_000;
+/** Redis' refusal of a write under `maxmemory` (`noeviction`). */
+const OUT_OF_MEMORY = /^OOM\b/;
 /**
  * How long a fence is kept: longer than a fenced replica can hold a write of that epoch back
  * (a pause past this would find every record it held already taken over: their own
@@ -193,16 +197,26 @@ export class ReplicaLiveness {
    * of the call path can tell this timer's traffic apart. The key is set before the fence is
    * read, so a survivor's FENCE either sees the replica alive (and takes nothing) or fenced it
    * before this read.
+   *
+   * Redis full (`noeviction`) refuses PSETEX but not PEXPIRE: the key this replica already
+   * holds at its epoch is extended instead, so a full Redis does not make the replicas take
+   * each other for ended once it frees. Only a key that is gone (or holds another epoch)
+   * leaves the renewal failed.
    */
   private async renew(): Promise<void> {
     const epoch = this.current;
-    const replies = await this.redis.client
-      .pipeline()
-      .psetex(this.keyOf(this.id), TTL_MS, String(epoch))
-      .exists(this.fenceKey(tokenText({ id: this.id, epoch })))
-      .exec();
-    for (const [err] of replies ?? []) if (err) throw err;
+    const key = this.keyOf(this.id);
+    const fence = this.fenceKey(tokenText({ id: this.id, epoch }));
+    const replies = await this.redis.client.pipeline().psetex(key, TTL_MS, String(epoch)).exists(fence).exec();
+    const refused = replies?.[0]?.[0];
+    let fenced = replies?.[1];
+    if (refused && OUT_OF_MEMORY.test(refused.message)) {
+      const extended = await this.redis.client.pipeline().pexpire(key, TTL_MS).get(key).exists(fence).exec();
+      for (const [err] of extended ?? []) if (err) throw err;
+      if (extended?.[0]?.[1] !== 1 || extended[1]?.[1] !== String(epoch)) throw refused;
+      fenced = extended[2];
+    } else for (const [err] of replies ?? []) if (err) throw err;
     this.renewedAt = Date.now();
-    if (replies?.[1]?.[1] === 1) this.fenced(epoch);
+    if (fenced?.[1] === 1) this.fenced(epoch);
   }
 }
