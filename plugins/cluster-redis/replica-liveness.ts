@@ -24,6 +24,10 @@
  * key may have lapsed and the others may take this replica for ended; it says so (an error in
  * its log, /health degraded through `problem`, `onLapse` listeners), and again when a renewal
  * lands.
+ *
+ * An outage of Redis is everyone's: while this replica's own renewals fail, and for a renewal
+ * period after they land again, it takes no other replica for ended (`alive` says all are);
+ * the others' keys lapsed in the same outage and they renew as they come back.
  */
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
@@ -33,6 +37,11 @@ import type { RedisConnection } from '../../lib/redis/connection.js';
 /** A replica unheard of for this long is taken as ended: three renewals missed. */
 export const TTL_MS = 15_000;
 const RENEW_MS = 5_000;
+/**
+ * How long after its own renewals land again (after failing) a replica waits before it takes
+ * another for ended: a renewal period, and the longest reconnect backoff (2 s) of the others.
+ */
+const JUDGE_AFTER_MS = RENEW_MS + 2_000;
 /** Redis' refusal of a write under `maxmemory` (`noeviction`). */
 const OUT_OF_MEMORY = /^OOM\b/;
 /**
@@ -79,6 +88,11 @@ export class ReplicaLiveness {
   /** When the last renewal landed (ms). */
   private renewedAt = 0;
   private lastError: string | undefined;
+  /** A renewal failed since the last one that landed. */
+  private outOfTouch = false;
+  /** When renewals landed again after an outage (see `inTouch`). */
+  private backSince: number | undefined;
+  private offHealth: (() => void) | undefined;
   private lapsed = false;
   private readonly lapseListeners = new Set<(lapsed: boolean) => void>();
   private readonly fences: FenceCommands;
@@ -112,34 +126,52 @@ export class ReplicaLiveness {
 
   async start(): Promise<void> {
     await this.renew();
-    this.timer = setInterval(() => {
-      this.renew().then(
-        () => {
-          this.warned = false;
-          this.lastError = undefined;
-          if (this.lapsed) {
-            this.lapsed = false;
-            this.log.info('this replica says it is alive again');
-            for (const l of [...this.lapseListeners]) l(false);
-          }
-        },
-        (err: unknown) => {
-          this.lastError = (err as Error).message;
-          // Said once per outage: the connection's own warning says the rest.
-          if (!this.warned)
-            this.log.warn(`this replica could not say it is alive (${this.lastError}); its runs in progress may be marked failed by the others`);
-          this.warned = true;
-          if (!this.lapsed && Date.now() - this.renewedAt >= TTL_MS) {
-            this.lapsed = true;
-            this.log.error(
-              `this replica cannot prove it is alive: its liveness key was last renewed ${Math.round((Date.now() - this.renewedAt) / 1000)} s ago (${this.lastError}); the others may take it for ended`,
-            );
-            for (const l of [...this.lapseListeners]) l(true);
-          }
-        },
-      );
-    }, RENEW_MS);
+    this.timer = setInterval(() => void this.tick(), RENEW_MS);
     this.timer.unref();
+    // Back in touch after an outage: say so at once rather than at the next tick, so the
+    // others (who wait JUDGE_AFTER_MS after their own return) find this replica alive.
+    this.offHealth = this.redis.onHealthChange((healthy) => {
+      if (healthy) void this.tick();
+    });
+  }
+
+  /** One renewal, its outcome said once per change (never rejects). */
+  private async tick(): Promise<void> {
+    try {
+      await this.renew();
+    } catch (err) {
+      this.lastError = (err as Error).message;
+      this.outOfTouch = true;
+      // Said once per outage: the connection's own warning says the rest.
+      if (!this.warned) this.log.warn(`this replica could not say it is alive (${this.lastError}); its runs in progress may be marked failed by the others`);
+      this.warned = true;
+      if (!this.lapsed && Date.now() - this.renewedAt >= TTL_MS) {
+        this.lapsed = true;
+        this.log.error(
+          `this replica cannot prove it is alive: its liveness key was last renewed ${Math.round((Date.now() - this.renewedAt) / 1000)} s ago (${this.lastError}); the others may take it for ended`,
+        );
+        for (const l of [...this.lapseListeners]) l(true);
+      }
+      return;
+    }
+    this.warned = false;
+    this.lastError = undefined;
+    if (this.lapsed) {
+      this.lapsed = false;
+      this.log.info('this replica says it is alive again');
+      for (const l of [...this.lapseListeners]) l(false);
+    }
+  }
+
+  /**
+   * Whether this replica may take another for ended now: not while its own renewals fail,
+   * nor for JUDGE_AFTER_MS after they land again. An outage that kept this replica from Redis
+   * kept the others too; their keys lapsed meanwhile, and they renew within a renewal period
+   * of Redis coming back (at once, on reconnecting). Judging before then would end the work
+   * of every replica that merely shared the outage.
+   */
+  private inTouch(): boolean {
+    return this.lastError === undefined && (this.backSince === undefined || Date.now() - this.backSince >= JUDGE_AFTER_MS);
   }
 
   /** Why /health is degraded while renewals fail (Redis refusing writes or away), else undefined. */
@@ -154,9 +186,13 @@ export class ReplicaLiveness {
     return () => this.lapseListeners.delete(listener);
   }
 
-  /** Which of `tokens` are alive now (one round trip): the replica's key holds the token's epoch. */
+  /**
+   * Which of `tokens` are alive now (one round trip): the replica's key holds the token's
+   * epoch. All of them while this replica is not in touch with Redis itself (`inTouch`).
+   */
   async alive(tokens: readonly string[]): Promise<Set<string>> {
     if (tokens.length === 0) return new Set();
+    if (!this.inTouch()) return new Set(tokens);
     const parsed = tokens.map(parseToken);
     const found = await this.redis.client.mget(parsed.map((t) => this.keyOf(t.id)));
     return new Set(tokens.filter((_, i) => found[i] !== null && (parsed[i]!.epoch === undefined || found[i] === String(parsed[i]!.epoch))));
@@ -189,6 +225,7 @@ export class ReplicaLiveness {
   /** Stopping: the others need not wait out the TTL to know this replica's runs will not finish. */
   async stop(): Promise<void> {
     clearInterval(this.timer);
+    this.offHealth?.();
     await this.redis.client.del(this.keyOf(this.id)).catch(() => undefined);
   }
 
@@ -216,7 +253,12 @@ export class ReplicaLiveness {
       if (extended?.[0]?.[1] !== 1 || extended[1]?.[1] !== String(epoch)) throw refused;
       fenced = extended[2];
     } else for (const [err] of replies ?? []) if (err) throw err;
-    this.renewedAt = Date.now();
+    const now = Date.now();
+    // A renewal that lands after failing, or long after the last one (Redis frozen, this
+    // process paused), ends an outage: the others may still be on their way back.
+    if (this.outOfTouch || (this.renewedAt > 0 && now - this.renewedAt > 2 * RENEW_MS)) this.backSince = now;
+    this.outOfTouch = false;
+    this.renewedAt = now;
     if (fenced?.[1] === 1) this.fenced(epoch);
   }
 }

@@ -1,8 +1,11 @@
 /**
- * A replica stays alive while Redis is full (cluster-redis, on a real redis-server at
- * `maxmemory` under `noeviction`): the renewal's PSETEX is refused, the key it holds is
- * extended instead, so once memory comes back the others find it alive and take none of
- * its runs. A key that is gone cannot be kept that way: the renewal fails and says so.
+ * A replica's liveness through Redis' own faults (cluster-redis, on a real redis-server).
+ * Full (`maxmemory` under `noeviction`): the renewal's PSETEX is refused, the key it holds is
+ * extended instead, so once memory comes back the others find it alive and take none of its
+ * runs; a key that is gone cannot be kept that way, and the renewal fails and says so. An
+ * outage in which every key lapsed: no replica takes another for ended until its own renewals
+ * land again and the others had a renewal period to come back; a replica that really ended
+ * is taken for ended after that.
  */
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
@@ -20,7 +23,7 @@ const RETENTION: ExecutionRetention = { maxCount: 100, maxAgeDays: 1, maxTotalBy
 /** One renewal period (5 s) and room for a busy machine. */
 const RENEWAL_WAIT_MS = 12_000;
 
-describe('a replica stays alive while Redis is full (cluster-redis)', function () {
+describe("a replica's liveness through Redis' faults (cluster-redis)", function () {
   this.timeout(30_000);
   const redis = useRedisServer();
   let probe: Redis;
@@ -59,16 +62,7 @@ describe('a replica stays alive while Redis is full (cluster-redis)', function (
   it('renewed while full: its key outlives the liveness period, its run is not taken over once memory comes back', async () => {
     const prefix = `full-${randomUUID()}:`;
     const [a, b] = [await replica(prefix), await replica(prefix)];
-    const run: ExecutionRecord = {
-      execution_id: randomUUID(),
-      workflow_name: 'slow',
-      status: 'running',
-      started_at: new Date().toISOString(),
-      input: {},
-      steps: [],
-    };
-    a.records.add(run);
-    await a.records.flush();
+    const run = await startRun(a);
     const key = a.connection.key('replica', a.liveness.id);
 
     await full();
@@ -101,7 +95,70 @@ describe('a replica stays alive while Redis is full (cluster-redis)', function (
     );
     expect(problem).to.match(new RegExp(`^replica ${a.liveness.id} cannot renew its liveness key \\(OOM command not allowed`));
   });
+
+  it('an outage in which every key lapsed: nobody is taken for ended until a renewal period after its own renewals land again; then only a replica that ended is', async function () {
+    this.timeout(60_000);
+    const prefix = `outage-${randomUUID()}:`;
+    const [a, b, c] = [await replica(prefix), await replica(prefix), await replica(prefix)];
+    const [onA, onC] = [await startRun(a), await startRun(c)];
+    const status = async (run: ExecutionRecord) => (await b.records.get(run.execution_id))?.status;
+
+    // Redis refuses every write and every liveness key is gone, as after an outage longer than
+    // their 15 s; C ended during it (it never renews again).
+    await full();
+    await c.liveness.stop();
+    await probe.del(a.connection.key('replica', a.liveness.id), b.connection.key('replica', b.liveness.id));
+    await eventually(
+      () => Promise.resolve(b.liveness.problem),
+      (p) => p !== undefined,
+      RENEWAL_WAIT_MS,
+      100,
+    );
+    await freed();
+
+    // B, not yet renewed itself, takes nobody for ended (A's key is as gone as C's).
+    await b.records.sweepOrphans();
+    expect(await status(onA)).to.equal('running');
+    expect(await status(onC)).to.equal('running');
+    // Its own renewal lands: it still waits for the others to come back.
+    await eventually(
+      () => Promise.resolve(b.liveness.problem),
+      (p) => p === undefined,
+      RENEWAL_WAIT_MS,
+      100,
+    );
+    const back = Date.now();
+    await b.records.sweepOrphans();
+    expect(await status(onC)).to.equal('running');
+    // A renews; after the wait, C (ended) is taken for ended and A (alive) is not.
+    await eventually(
+      async () => {
+        await b.records.sweepOrphans();
+        return status(onC);
+      },
+      (s) => s === 'failed',
+      RENEWAL_WAIT_MS + 5_000,
+      250,
+    );
+    expect(Date.now() - back).to.be.at.least(6_500);
+    expect(await status(onA)).to.equal('running');
+  });
 });
+
+/** A run in progress on `r`, stored. */
+async function startRun(r: { records: RedisExecutionRecords }): Promise<ExecutionRecord> {
+  const run: ExecutionRecord = {
+    execution_id: randomUUID(),
+    workflow_name: 'slow',
+    status: 'running',
+    started_at: new Date().toISOString(),
+    input: {},
+    steps: [],
+  };
+  r.records.add(run);
+  await r.records.flush();
+  return run;
+}
 
 async function expectRejection(p: Promise<unknown>, message: RegExp): Promise<void> {
   const err = await p.then(
