@@ -7,6 +7,8 @@
  * - 1 s Redis latency (a delaying TCP hop between the replicas and Redis) for 20 s;
  * - Redis full (`noeviction`, maxmemory just above what it holds, filled) for 20 s;
  * - Redis restarted without persistence, then 75 s of load: past the sessions' expiry push-back;
+ * - Redis cut off from every replica for 20 s (it runs on with its data, so every liveness key
+ *   lapses meanwhile) while a call and a workflow run as tasks;
  * - SIGSTOP of one replica for 20 s (past its liveness) while it runs a call and a workflow as tasks;
  * - kill -9 of one replica while it runs a call and a workflow as tasks, then its restart.
  *
@@ -177,6 +179,29 @@ async function redisRestart(rig: Rig): Promise<FaultFigures> {
   });
 }
 
+async function redisCutOff(rig: Rig): Promise<FaultFigures> {
+  return phase(rig, 'Redis cut off from every replica for 20 s (a call and a workflow running as tasks)', async () => {
+    rig.witness.steer(rig.balancer);
+    const tracked: Tracked[] = [
+      { kind: 'call task', id: await rig.witness.task('x_tools_slow', { ms: 30_000 }) },
+      { kind: 'workflow task', id: await rig.witness.task('workflow_hold', { ms: 30_000 }) },
+    ];
+    rig.hop.setCut(true);
+    await sleep(20_000);
+    rig.hop.setCut(false);
+    const endedAt = rig.load.now();
+    return {
+      endedAt,
+      records: async () => {
+        await rig.witness.untilFinal(tracked, 60_000);
+        // A sweep that took the replicas for ended would have written by now.
+        await sleep(10_000);
+        return rig.witness.verdict(tracked);
+      },
+    };
+  });
+}
+
 /** Creates a call task and a workflow task on `victim` (the witness's requests go straight to it). */
 async function tasksOn(rig: Rig, victim: Replica, ms: number): Promise<Tracked[]> {
   rig.witness.steer(victim.url);
@@ -252,7 +277,9 @@ export async function benchClusterFaults(root: string): Promise<FaultFigures[]> 
     witness = await Witness.open(balancer.url);
     const rig: Rig = { redis, probe, hop, replicas, balancer: balancer.url, load, witness };
     const figures: FaultFigures[] = [];
-    for (const fault of [latency, redisFull, redisRestart, pause, kill]) figures.push(await fault(rig));
+    const only = process.env.SWITCHBOARD_BENCH_FAULTS?.split(',');
+    const faults = [latency, redisFull, redisRestart, redisCutOff, pause, kill].filter((f) => only === undefined || only.includes(f.name));
+    for (const fault of faults) figures.push(await fault(rig));
     return figures;
   } finally {
     await load?.stop();
