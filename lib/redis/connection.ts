@@ -57,7 +57,8 @@ export class RedisStartupError extends Error {
 
 /** How long one command may wait for its answer before it fails (a half-open connection must not hold a call for ever). */
 const COMMAND_TIMEOUT_MS = 5000;
-const MAX_RECONNECT_DELAY_MS = 2000;
+/** The longest wait between reconnect attempts: a replica is back this long after Redis is. */
+export const MAX_RECONNECT_DELAY_MS = 2000;
 
 export async function openRedis(settings: RedisSettings, log: Logger, options: OpenRedisOptions = {}): Promise<RedisConnection> {
   const server = describeRedisUrl(settings.url);

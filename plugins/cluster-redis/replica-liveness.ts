@@ -32,16 +32,12 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from '../../kernel/index.js';
-import type { RedisConnection } from '../../lib/redis/connection.js';
+import { MAX_RECONNECT_DELAY_MS, type RedisConnection } from '../../lib/redis/connection.js';
 
 /** A replica unheard of for this long is taken as ended: three renewals missed. */
 export const TTL_MS = 15_000;
-const RENEW_MS = 5_000;
-/**
- * How long after its own renewals land again (after failing) a replica waits before it takes
- * another for ended: a renewal period, and the longest reconnect backoff (2 s) of the others.
- */
-const JUDGE_AFTER_MS = RENEW_MS + 2_000;
+/** How often a replica renews its key (three renewals fit in TTL_MS). */
+export const RENEW_MS = 5_000;
 /** Redis' refusal of a write under `maxmemory` (`noeviction`). */
 const OUT_OF_MEMORY = /^OOM\b/;
 /**
@@ -100,6 +96,8 @@ export class ReplicaLiveness {
   constructor(
     private readonly redis: RedisConnection,
     private readonly log: Logger,
+    /** RENEW_MS; shorter only where a test waits for renewals. */
+    private readonly renewMs = RENEW_MS,
   ) {
     redis.client.defineCommand('switchboardReplicaFence', { lua: FENCE, numberOfKeys: 2 });
     this.fences = redis.client as unknown as FenceCommands;
@@ -126,10 +124,10 @@ export class ReplicaLiveness {
 
   async start(): Promise<void> {
     await this.renew();
-    this.timer = setInterval(() => void this.tick(), RENEW_MS);
+    this.timer = setInterval(() => void this.tick(), this.renewMs);
     this.timer.unref();
     // Back in touch after an outage: say so at once rather than at the next tick, so the
-    // others (who wait JUDGE_AFTER_MS after their own return) find this replica alive.
+    // others (who wait a renewal period after their own return) find this replica alive.
     this.offHealth = this.redis.onHealthChange((healthy) => {
       if (healthy) void this.tick();
     });
@@ -165,13 +163,13 @@ export class ReplicaLiveness {
 
   /**
    * Whether this replica may take another for ended now: not while its own renewals fail,
-   * nor for JUDGE_AFTER_MS after they land again. An outage that kept this replica from Redis
+   * nor for a renewal period and the others' longest reconnect backoff after they land again. An outage that kept this replica from Redis
    * kept the others too; their keys lapsed meanwhile, and they renew within a renewal period
    * of Redis coming back (at once, on reconnecting). Judging before then would end the work
    * of every replica that merely shared the outage.
    */
   private inTouch(): boolean {
-    return this.lastError === undefined && (this.backSince === undefined || Date.now() - this.backSince >= JUDGE_AFTER_MS);
+    return this.lastError === undefined && (this.backSince === undefined || Date.now() - this.backSince >= this.renewMs + MAX_RECONNECT_DELAY_MS);
   }
 
   /** Why /health is degraded while renewals fail (Redis refusing writes or away), else undefined. */
@@ -256,7 +254,7 @@ export class ReplicaLiveness {
     const now = Date.now();
     // A renewal that lands after failing, or long after the last one (Redis frozen, this
     // process paused), ends an outage: the others may still be on their way back.
-    if (this.outOfTouch || (this.renewedAt > 0 && now - this.renewedAt > 2 * RENEW_MS)) this.backSince = now;
+    if (this.outOfTouch || (this.renewedAt > 0 && now - this.renewedAt > 2 * this.renewMs)) this.backSince = now;
     this.outOfTouch = false;
     this.renewedAt = now;
     if (fenced?.[1] === 1) this.fenced(epoch);

@@ -20,8 +20,10 @@ import { useRedisServer } from '../support/redis-server.js';
 
 const log = createLogger({ level: 'error' });
 const RETENTION: ExecutionRetention = { maxCount: 100, maxAgeDays: 1, maxTotalBytes: () => 10_000_000 };
-/** One renewal period (5 s) and room for a busy machine. */
-const RENEWAL_WAIT_MS = 12_000;
+/** A renewal period of 500 ms, not 5 s: the waits below are for renewals. */
+const RENEW_MS = 500;
+/** Room for a few renewals on a busy machine. */
+const RENEWAL_WAIT_MS = 10_000;
 
 describe("a replica's liveness through Redis' faults (cluster-redis)", function () {
   this.timeout(30_000);
@@ -31,7 +33,7 @@ describe("a replica's liveness through Redis' faults (cluster-redis)", function 
 
   const replica = async (prefix: string) => {
     const connection = await openRedis({ url: redis().url, keyPrefix: prefix, connectTimeoutSeconds: 10 }, log);
-    const liveness = new ReplicaLiveness(connection, log);
+    const liveness = new ReplicaLiveness(connection, log, RENEW_MS);
     await liveness.start();
     const r = { connection, liveness, records: new RedisExecutionRecords(connection, RETENTION, log, liveness) };
     opened.push(r);
@@ -137,10 +139,11 @@ describe("a replica's liveness through Redis' faults (cluster-redis)", function 
         return status(onC);
       },
       (s) => s === 'failed',
-      RENEWAL_WAIT_MS + 5_000,
-      250,
+      RENEWAL_WAIT_MS,
+      100,
     );
-    expect(Date.now() - back).to.be.at.least(6_500);
+    // A renewal period and the longest reconnect backoff (2 s).
+    expect(Date.now() - back).to.be.at.least(RENEW_MS + 2_000 - 200);
     expect(await status(onA)).to.equal('running');
   });
 });
