@@ -101,7 +101,8 @@ describe("cluster mode: a person's grant for a remote server obtained on one rep
       20_000,
     );
     setup.idp.signInAs('alice');
-    expect((await new Browser().visit(login.sign_in_url!)).status).to.equal(200);
+    const signedIn = await new Browser().visit(login.sign_in_url!);
+    expect(signedIn.status, signedIn.body).to.equal(200);
     expect((await callTool(onA, 'x_vault_whoami')).structuredContent).to.deep.equal({ server: 'vault', subject: 'alice' });
 
     // B hears the change and connects as alice: waiting on the outcome, never on time.
