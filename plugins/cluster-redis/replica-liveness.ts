@@ -163,10 +163,11 @@ export class ReplicaLiveness {
 
   /**
    * Whether this replica may take another for ended now: not while its own renewals fail,
-   * nor for a renewal period and the others' longest reconnect backoff after they land again. An outage that kept this replica from Redis
-   * kept the others too; their keys lapsed meanwhile, and they renew within a renewal period
-   * of Redis coming back (at once, on reconnecting). Judging before then would end the work
-   * of every replica that merely shared the outage.
+   * nor for a renewal period and the others' longest reconnect backoff after they land again.
+   * An outage that kept this replica from Redis kept the others too; their keys lapsed
+   * meanwhile, and they renew within a renewal period of Redis coming back (at once, on
+   * reconnecting). Judging before then would end the work of every replica that merely
+   * shared the outage.
    */
   private inTouch(): boolean {
     return this.lastError === undefined && (this.backSince === undefined || Date.now() - this.backSince >= this.renewMs + MAX_RECONNECT_DELAY_MS);
