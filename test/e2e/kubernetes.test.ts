@@ -24,7 +24,7 @@ import {
   type Running,
 } from '../support/harness.js';
 import { startKubeEnv, type KubeEnv } from '../support/kube-env.js';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type Socket } from 'node:net';
 
 const NS = 'switchboard';
@@ -54,18 +54,14 @@ interface Served {
 }
 
 /**
- * `serve` in orchestrator mode against an API server that is not there, with the default
- * start-up retry (about 30 s of waiting), started without waiting for it: the file starts it
- * first, so that it waits while the other tests run instead of alone at the end of the
- * serial pass. What is measured starts at its first warning, not at the spawn: the start
- * before it (Node, the modules, the Kubernetes client's first attempt) is 1.7 s on a quiet
- * machine, but beside the API server's own start and the paired pass the spawn-to-exit time
- * was 47-49 s twice for a 30 s retry; from the warning the retry ends within 50 ms of it.
+ * `serve` in orchestrator mode with `kubeconfig`, started without waiting for it; `done` once
+ * it exited. Never spawnSync in this file: a blocked event loop would hear the default-retry
+ * child below end only when it is free again (a 30 s retry measured 40.9 and 44.6 s in CI, the
+ * down-server test's spawnSync runs having held the loop 10-15 s).
  */
-async function serveWithApiDown(): Promise<{ child: ChildProcess; done: Promise<Served> }> {
-  const dir = await makeConfigDir({ 'config.yaml': `orchestrator: true\nnamespace: ${NS}\n` });
+function serve(dir: string, kubeconfig: string): { child: ChildProcess; done: Promise<Served> } {
   const child = spawn(process.execPath, [CLI, 'serve', '--config-path', dir, '--port', '0'], {
-    env: { ...process.env, KUBECONFIG: await downKubeconfig(dir) },
+    env: { ...process.env, KUBECONFIG: kubeconfig },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
@@ -78,6 +74,20 @@ async function serveWithApiDown(): Promise<{ child: ChildProcess; done: Promise<
     child.once('close', (status) => resolve({ status, stderr, retrySeconds: (Date.now() - (warnedAt ?? Number.NaN)) / 1000 })),
   );
   return { child, done };
+}
+
+/**
+ * `serve` against an API server that is not there, with the default start-up retry (about
+ * 30 s of waiting): the file starts it first, so that it waits while the other tests run
+ * instead of alone at the end of the serial pass. What is measured starts at its first
+ * warning, not at the spawn: the start before it (Node, the modules, the Kubernetes client's
+ * first attempt) is 1.7 s on a quiet machine, but beside the API server's own start and the
+ * paired pass the spawn-to-exit time was 47-49 s twice for a 30 s retry; from the warning the
+ * retry ends within 50 ms of it.
+ */
+async function serveWithApiDown(): Promise<{ child: ChildProcess; done: Promise<Served> }> {
+  const dir = await makeConfigDir({ 'config.yaml': `orchestrator: true\nnamespace: ${NS}\n` });
+  return serve(dir, await downKubeconfig(dir));
 }
 
 interface McpServerObject {
@@ -309,11 +319,7 @@ describe('orchestrator mode: MCPServer and Workflow resources on a real API serv
       ];
       for (const { kubeconfig, reason } of cases) {
         const started = Date.now();
-        const r = spawnSync(process.execPath, [CLI, 'serve', '--config-path', dir, '--port', '0'], {
-          env: { ...process.env, KUBECONFIG: kubeconfig },
-          encoding: 'utf8',
-          timeout: 30_000,
-        });
+        const r = await serve(dir, kubeconfig).done;
         expect(r.status, r.stderr).to.equal(1);
         const took = Date.now() - started;
         expect(took).to.be.greaterThan(1900);
