@@ -159,13 +159,18 @@ async function redisFull(rig: Rig): Promise<FaultFigures> {
   });
 }
 
+/** Creates a call task and a workflow task, each lasting `ms`, on whichever replicas the balancer picks. */
+async function tasksThroughBalancer(rig: Rig, ms: number): Promise<Tracked[]> {
+  rig.witness.steer(rig.balancer);
+  return [
+    { kind: 'call task', id: await rig.witness.task('x_tools_slow', { ms }) },
+    { kind: 'workflow task', id: await rig.witness.task('workflow_hold', { ms }) },
+  ];
+}
+
 async function redisRestart(rig: Rig): Promise<FaultFigures> {
   return phase(rig, 'Redis restarted without persistence, then 75 s of load', async () => {
-    rig.witness.steer(rig.balancer);
-    const tracked: Tracked[] = [
-      { kind: 'call task', id: await rig.witness.task('x_tools_slow', { ms: 30_000 }) },
-      { kind: 'workflow task', id: await rig.witness.task('workflow_hold', { ms: 30_000 }) },
-    ];
+    const tracked = await tasksThroughBalancer(rig, 30_000);
     await rig.redis.restart();
     const endedAt = rig.load.now();
     await sleep(75_000);
@@ -181,11 +186,7 @@ async function redisRestart(rig: Rig): Promise<FaultFigures> {
 
 async function redisCutOff(rig: Rig): Promise<FaultFigures> {
   return phase(rig, 'Redis cut off from every replica for 20 s (a call and a workflow running as tasks)', async () => {
-    rig.witness.steer(rig.balancer);
-    const tracked: Tracked[] = [
-      { kind: 'call task', id: await rig.witness.task('x_tools_slow', { ms: 30_000 }) },
-      { kind: 'workflow task', id: await rig.witness.task('workflow_hold', { ms: 30_000 }) },
-    ];
+    const tracked = await tasksThroughBalancer(rig, 30_000);
     rig.hop.setCut(true);
     await sleep(20_000);
     rig.hop.setCut(false);
