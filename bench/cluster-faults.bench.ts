@@ -159,18 +159,25 @@ async function redisFull(rig: Rig): Promise<FaultFigures> {
   });
 }
 
-/** Creates a call task and a workflow task, each lasting `ms`, on whichever replicas the balancer picks. */
-async function tasksThroughBalancer(rig: Rig, ms: number): Promise<Tracked[]> {
-  rig.witness.steer(rig.balancer);
+/** Creates a call task and a workflow task, each lasting `ms`, through `target` (the balancer or one replica). */
+async function startTasks(rig: Rig, target: string, ms: number): Promise<Tracked[]> {
+  rig.witness.steer(target);
   return [
     { kind: 'call task', id: await rig.witness.task('x_tools_slow', { ms }) },
     { kind: 'workflow task', id: await rig.witness.task('workflow_hold', { ms }) },
   ];
 }
 
+/** The verdict once every tracked record is final and a replica that writes late (fenced, or a sweep) has had 10 s to. */
+async function settledVerdict(rig: Rig, tracked: Tracked[]): Promise<RecordFigures> {
+  await rig.witness.untilFinal(tracked, 60_000);
+  await sleep(10_000);
+  return rig.witness.verdict(tracked);
+}
+
 async function redisRestart(rig: Rig): Promise<FaultFigures> {
   return phase(rig, 'Redis restarted without persistence, then 75 s of load', async () => {
-    const tracked = await tasksThroughBalancer(rig, 30_000);
+    const tracked = await startTasks(rig, rig.balancer, 30_000);
     await rig.redis.restart();
     const endedAt = rig.load.now();
     await sleep(75_000);
@@ -186,30 +193,22 @@ async function redisRestart(rig: Rig): Promise<FaultFigures> {
 
 async function redisCutOff(rig: Rig): Promise<FaultFigures> {
   return phase(rig, 'Redis cut off from every replica for 20 s (a call and a workflow running as tasks)', async () => {
-    const tracked = await tasksThroughBalancer(rig, 30_000);
+    const tracked = await startTasks(rig, rig.balancer, 30_000);
     rig.hop.setCut(true);
     await sleep(20_000);
     rig.hop.setCut(false);
     const endedAt = rig.load.now();
     return {
       endedAt,
-      records: async () => {
-        await rig.witness.untilFinal(tracked, 60_000);
-        // A sweep that took the replicas for ended would have written by now.
-        await sleep(10_000);
-        return rig.witness.verdict(tracked);
-      },
+      // A sweep that took the replicas for ended would have written by then.
+      records: () => settledVerdict(rig, tracked),
     };
   });
 }
 
 /** Creates a call task and a workflow task on `victim` (the witness's requests go straight to it). */
 async function tasksOn(rig: Rig, victim: Replica, ms: number): Promise<Tracked[]> {
-  rig.witness.steer(victim.url);
-  const tracked: Tracked[] = [
-    { kind: 'call task', id: await rig.witness.task('x_tools_slow', { ms }) },
-    { kind: 'workflow task', id: await rig.witness.task('workflow_hold', { ms }) },
-  ];
+  const tracked = await startTasks(rig, victim.url, ms);
   // Both are under way on the victim once the run's first step is recorded.
   const deadline = Date.now() + 20_000;
   while (Date.now() < deadline && (await rig.witness.runStatus(tracked[1]!.id)) === 'lost') await sleep(100);
@@ -231,12 +230,8 @@ async function pause(rig: Rig): Promise<FaultFigures> {
     const endedAt = rig.load.now();
     return {
       endedAt,
-      records: async () => {
-        // The paused replica's own work ends ~5 s after SIGCONT; read after it could have written.
-        await rig.witness.untilFinal(tracked, 60_000);
-        await sleep(10_000);
-        return rig.witness.verdict(tracked);
-      },
+      // The paused replica's own work ends ~5 s after SIGCONT; read after it could have written.
+      records: () => settledVerdict(rig, tracked),
     };
   });
 }

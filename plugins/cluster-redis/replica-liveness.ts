@@ -37,7 +37,7 @@ import { MAX_RECONNECT_DELAY_MS, type RedisConnection } from '../../lib/redis/co
 /** A replica unheard of for this long is taken as ended: three renewals missed. */
 export const TTL_MS = 15_000;
 /** How often a replica renews its key (three renewals fit in TTL_MS). */
-export const RENEW_MS = 5_000;
+const RENEW_MS = 5_000;
 /** Redis' refusal of a write under `maxmemory` (`noeviction`). */
 const OUT_OF_MEMORY = /^OOM\b/;
 /**
