@@ -76,13 +76,16 @@ ensure_etcd() {
   exec 9>&-
 }
 
+# Ports: the test harness names them (KUBE_ETCD_PORT, KUBE_PEER_PORT, KUBE_API_PORT), reserved
+# across its parallel workers outside the ephemeral range (test/support/free-port.ts); run by
+# hand, any free ones.
 free_port() { node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'; }
 
 start() {
   local dir=$1; mkdir -p "$dir"
   build; ensure_etcd
   local etcd_port peer_port api_port
-  etcd_port=$(free_port); peer_port=$(free_port); api_port=$(free_port)
+  etcd_port=${KUBE_ETCD_PORT:-$(free_port)}; peer_port=${KUBE_PEER_PORT:-$(free_port)}; api_port=${KUBE_API_PORT:-$(free_port)}
   # Certificates: a CA, the serving certificate for 127.0.0.1, the service-account key.
   openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=kube-test-ca -keyout "$dir/ca.key" -out "$dir/ca.crt" 2>/dev/null
   openssl req -newkey rsa:2048 -nodes -subj /CN=kube-apiserver -keyout "$dir/server.key" -out "$dir/server.csr" 2>/dev/null

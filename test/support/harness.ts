@@ -12,6 +12,8 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
+export { freePort } from './free-port.js';
+
 const here = dirname(fileURLToPath(import.meta.url));
 /** The repository root (dist/test/support -> ../../..). */
 export const ROOT = resolve(here, '../../..');
@@ -226,16 +228,6 @@ export async function untilDescribed(client: Client, tools: readonly string[]): 
       (r) => !r.isError,
       20_000,
     );
-}
-
-/** A port nothing listens on right now (for servers that take their port from the environment). */
-export async function freePort(): Promise<number> {
-  const { createServer } = await import('node:net');
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
-  const port = (s.address() as { port: number }).port;
-  await new Promise((r) => s.close(r));
-  return port;
 }
 
 export function pidAlive(pid: number): boolean {

@@ -9,7 +9,7 @@ import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { ROOT } from './harness.js';
+import { freePort, ROOT } from './harness.js';
 
 const run = promisify(execFile);
 const SCRIPT = join(ROOT, 'scripts/kube-test-env.sh');
@@ -63,6 +63,9 @@ export async function startKubeEnv(oidc?: { issuer: string; clientId: string; ca
   const dir = await mkdtemp(join(tmpdir(), 'sb-kube-'));
   const startEnv = {
     ...process.env,
+    KUBE_ETCD_PORT: String(await freePort()),
+    KUBE_PEER_PORT: String(await freePort()),
+    KUBE_API_PORT: String(await freePort()),
     ...(oidc ? { KUBE_OIDC_ISSUER_URL: oidc.issuer, KUBE_OIDC_CLIENT_ID: oidc.clientId, KUBE_OIDC_CA_FILE: oidc.caFile } : {}),
     ...(options.watchSeconds ? { KUBE_MIN_REQUEST_TIMEOUT: String(options.watchSeconds) } : {}),
   };
