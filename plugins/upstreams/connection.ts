@@ -219,9 +219,14 @@ export class UpstreamConnection implements ServedLists {
         return;
       }
       this.connected = opened;
+      // A close while the lists are read fails that reading, and the catch below counts the
+      // failure; counted here too, one failure doubled the backoff and was warned twice.
+      const opening = { now: true, closed: false };
       opened.watch({
         closed: () => {
-          if (epoch === this.epoch) this.onDropped('connection closed');
+          if (epoch !== this.epoch) return;
+          if (opening.now) opening.closed = true;
+          else this.onDropped('connection closed');
         },
         error: (err) => this.log.warn(`transport: ${err.message}`),
         changed: (what) => this.refresh(opened, epoch, what),
@@ -231,6 +236,9 @@ export class UpstreamConnection implements ServedLists {
       });
       await this.readLists(opened);
       if (epoch !== this.epoch) return;
+      opening.now = false;
+      // Closed after the last list was read: nothing failed, so the drop is said here.
+      if (opening.closed) return this.onDropped('connection closed');
       this.scheduleRelist(opened, epoch);
       this.retry.failures = 0;
       this.error = undefined;

@@ -145,19 +145,31 @@ export class StreamableHttpClientTransport implements Transport {
   /**
    * `signal`: aborting it gives the request up until its answer begins (a cancelled 2026-07-28
    * request); the answer's stream is then the sender's to end (`endsWith`), quietly.
+   *
+   * A request reset on a kept-alive socket before any answer is sent once more, on a socket of
+   * its own: the server closed that idle socket as the request went out (the keep-alive race;
+   * a loaded machine fires the agent's own close late), and the request never reached it.
+   * Without this, the call failed and the whole connection was taken for lost (docs/decisions.md,
+   * "A request reset on a kept-alive socket").
    */
-  private plain(method: string, headers: Record<string, string>, body?: string, signal?: AbortSignal): Promise<IncomingMessage> {
+  private plain(method: string, headers: Record<string, string>, body?: string, signal?: AbortSignal, again = false): Promise<IncomingMessage> {
     return new Promise((resolve, reject) => {
       // node:http never follows a redirect: a 3xx is an HttpStatusError, so no answer can send us elsewhere.
       // The options made once, with this request's method and headers.
-      const req = (this.secure ? httpsRequest : httpRequest)({ ...this.target, method, headers }, (res) => {
+      // Sent again: on a socket of its own (agent: false), not another of the pool's idle ones.
+      const options: RequestOptions = again ? { ...this.target, agent: false, method, headers } : { ...this.target, method, headers };
+      const req = (this.secure ? httpsRequest : httpRequest)(options, (res) => {
         signal?.removeEventListener('abort', giveUp);
         resolve(res);
       });
       const giveUp = () => void req.destroy(new Error('cancelled by its caller'));
       if (signal?.aborted) giveUp();
       else signal?.addEventListener('abort', giveUp, { once: true });
-      req.once('error', reject);
+      req.once('error', (err: NodeJS.ErrnoException) => {
+        signal?.removeEventListener('abort', giveUp);
+        if (!again && req.reusedSocket && err.code === 'ECONNRESET' && !signal?.aborted) resolve(this.plain(method, headers, body, signal, true));
+        else reject(err);
+      });
       req.end(body);
     });
   }
