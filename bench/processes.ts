@@ -1,6 +1,7 @@
 /** Child processes for the benchmark, and their CPU time from /proc. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { constants } from 'node:os';
 
 export interface Child {
   proc: ChildProcess;
@@ -18,9 +19,28 @@ export function cpuMsOf(pid: number): number {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
 }
 
+/**
+ * The children still running. A benchmark that ends any way but SIGKILL stops them: a driver
+ * killed by its closed output pipe (`| head`) once left a Switchboard profiling at 15 % of a
+ * core for as long as nobody noticed, and every later measurement on the machine paid for it.
+ */
+const running = new Set<ChildProcess>();
+let stopsChildren = false;
+function stopChildrenOnExit(): void {
+  if (stopsChildren) return;
+  stopsChildren = true;
+  process.once('exit', () => {
+    for (const proc of running) proc.kill('SIGTERM');
+  });
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => process.exit(128 + constants.signals[signal]));
+}
+
 export function startChild(args: string[], ready: RegExp, env: Record<string, string> = {}): Promise<Child> {
+  stopChildrenOnExit();
   return new Promise((resolve, reject) => {
     const proc = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+    running.add(proc);
+    proc.once('exit', () => running.delete(proc));
     let out = '';
     const onData = (c: Buffer) => {
       out += c.toString();

@@ -211,6 +211,10 @@ export class UpstreamConnection implements ServedLists {
       return;
     }
     let session: UpstreamSession | undefined;
+    // A close while the lists are read fails that reading, and the catch below counts the
+    // failure; counted by the close watcher too, one failure doubled the backoff and was warned
+    // twice. `cause`: what the transport said, which tells more than the SDK's "Connection closed".
+    const opening: { now: boolean; closed: boolean; cause?: string } = { now: true, closed: false };
     try {
       session = await openUpstream(transport, this.def, { relay: this.relay, secrets: this.events.secrets, failures: this.failures, log: this.log });
       const opened = session;
@@ -219,16 +223,16 @@ export class UpstreamConnection implements ServedLists {
         return;
       }
       this.connected = opened;
-      // A close while the lists are read fails that reading, and the catch below counts the
-      // failure; counted here too, one failure doubled the backoff and was warned twice.
-      const opening = { now: true, closed: false };
       opened.watch({
         closed: () => {
           if (epoch !== this.epoch) return;
           if (opening.now) opening.closed = true;
           else this.onDropped('connection closed');
         },
-        error: (err) => this.log.warn(`transport: ${err.message}`),
+        error: (err) => {
+          this.log.warn(`transport: ${err.message}`);
+          if (opening.now) opening.cause ??= err.message;
+        },
         changed: (what) => this.refresh(opened, epoch, what),
         resourceUpdated: (uri) => {
           if (epoch === this.epoch) this.events.onResourceUpdated(this, uri);
@@ -256,7 +260,8 @@ export class UpstreamConnection implements ServedLists {
       this.connected = undefined;
       const challenge = signInChallenge(err);
       if (challenge !== undefined) return this.requireSignIn(challenge);
-      this.fail(err instanceof Error ? err.message : String(err), lastingFailure(err));
+      const message = err instanceof Error ? err.message : String(err);
+      this.fail(opening.closed && opening.cause !== undefined ? opening.cause : message, lastingFailure(err));
     }
   }
 

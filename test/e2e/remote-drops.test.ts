@@ -67,9 +67,11 @@ describe('a remote upstream that goes away while its lists are read', function (
   // A long first backoff: the test reads the first failure's schedule before any retry.
   const { running, status } = remoteSuite('vanishing', ['--reset-from', 'tools/list'], 'backoff:\n  initialSeconds: 20\n  maxSeconds: 3600\n');
 
-  it('is one failure: one warning, and the retry on the first step of the backoff (16-24 s), not the second', async () => {
+  it('is one failure, named by what the transport met: one warning, and the retry on the first step of the backoff (16-24 s), not the second', async () => {
     const failed = await eventually(status, (s) => s.nextRetryAfter !== undefined, 20_000);
     expect(failed.state).to.equal('failed');
+    // What the transport met, not the SDK's "Connection closed".
+    expect(failed.error).to.match(/^cannot reach http:\/\/127\.0\.0\.1:\d+\/mcp: read ECONNRESET$/);
     const wait = Date.parse(failed.nextRetryAfter!) - Date.now();
     expect(wait, `next retry in ${wait} ms`).to.be.at.most(24_000);
     const warnings = running
