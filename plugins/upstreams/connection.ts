@@ -254,14 +254,15 @@ export class UpstreamConnection implements ServedLists {
       this.events.onContentChange(this);
       void this.watchAgain(opened, epoch);
     } catch (err) {
+      // Read before the closes below, which the watcher hears too.
+      const lostTo = opening.closed ? opening.cause : undefined;
       await session?.close().catch(() => undefined);
       await transport.close().catch(() => undefined);
       if (epoch !== this.epoch) return;
       this.connected = undefined;
       const challenge = signInChallenge(err);
       if (challenge !== undefined) return this.requireSignIn(challenge);
-      const message = err instanceof Error ? err.message : String(err);
-      this.fail(opening.closed && opening.cause !== undefined ? opening.cause : message, lastingFailure(err));
+      this.fail(lostTo ?? (err instanceof Error ? err.message : String(err)), lastingFailure(err));
     }
   }
 
