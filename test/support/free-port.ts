@@ -65,10 +65,17 @@ function bindable(port: number): Promise<boolean> {
   });
 }
 
+/** The range, read once a process; the reservations' directory made with it. */
+let ports: [number, number] | undefined;
+function testPorts(): [number, number] {
+  if (ports) return ports;
+  mkdirSync(RESERVATIONS, { recursive: true });
+  return (ports = range());
+}
+
 /** A port nothing listens on, that no other test process is handed while this run lasts. */
 export async function freePort(): Promise<number> {
-  mkdirSync(RESERVATIONS, { recursive: true });
-  const [from, to] = range();
+  const [from, to] = testPorts();
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const port = randomInt(from, to);
     if (reserve(port) && (await bindable(port))) return port;
