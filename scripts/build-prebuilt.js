@@ -1,14 +1,16 @@
 #!/usr/bin/env node
 // The build's second step, after tsc: what every start would otherwise compute, computed once
 // from tsc's output. The schema validators of schemas/ and of the built-in plugins' options
-// (kernel/config/prebuilt-validators.ts) and the stemmed WordNet table (plugins/meta-tools/ranking/related.ts). Each file carries a
-// fingerprint of what it was made from; a start ignores a missing or stale one and computes it
-// as before, so a plain `tsc` build still runs, only slower to start.
+// (kernel/config/prebuilt-validators.ts), the validator of ajv's meta-schema
+// (kernel/config/meta-schema-check.ts) and the stemmed WordNet table
+// (plugins/meta-tools/ranking/related.ts). Each file carries a fingerprint of what it was made
+// from; a start ignores a missing or stale one and computes it as before, so a plain `tsc` build
+// still runs, only slower to start.
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const { writePrebuiltValidators, writePrebuiltOptionValidators } = await import('../dist/kernel/config/prebuild.js');
+const { writePrebuiltValidators, writePrebuiltOptionValidators, writePrebuiltMetaSchemaValidator } = await import('../dist/kernel/config/prebuild.js');
 const { BUILT_IN_PLUGINS } = await import('../dist/app/built-in-plugins.js');
 const { writeStemmedTable } = await import('../dist/plugins/meta-tools/ranking/related.js');
 const started = performance.now();
@@ -17,7 +19,7 @@ for (const b of BUILT_IN_PLUGINS) {
   const plugin = (await b.load()).default;
   if (plugin.optionsSchema) withOptions.push({ name: plugin.name, optionsSchema: plugin.optionsSchema });
 }
-const files = [...writePrebuiltValidators(), ...writePrebuiltOptionValidators(withOptions), writeStemmedTable()];
+const files = [...writePrebuiltValidators(), ...writePrebuiltOptionValidators(withOptions), writePrebuiltMetaSchemaValidator(), writeStemmedTable()];
 process.stderr.write(
   `build: ${files.length} files prebuilt in ${Math.round(performance.now() - started)} ms (${files.map((f) => relative(root, f)).join(', ')})\n`,
 );

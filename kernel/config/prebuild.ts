@@ -6,6 +6,7 @@
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { createAjv, SCHEMA_NAMES, schemaText, VALIDATOR_OPTIONS, type JsonSchema } from './validate.js';
+import { META_SCHEMA_ID, META_VALIDATOR_NAME, metaSchemaFingerprint } from './meta-schema-check.js';
 import {
   OPTIONS_VALIDATOR_OPTIONS,
   optionsFingerprint,
@@ -53,4 +54,14 @@ export function writePrebuiltOptionValidators(plugins: readonly { name: string; 
     const code = standalone(ajv, ajv.compile(optionsSchema));
     return writeValidator(dir, optionsValidatorName(name), `the options schema of the plugin '${name}'`, code, optionsFingerprint(optionsSchema));
   });
+}
+
+/** Compiles ajv's default meta-schema, as createAjv's instances check schemas with it, into `dir`; answers the file written. */
+export function writePrebuiltMetaSchemaValidator(dir: string = PREBUILT_DIR): string {
+  mkdirSync(dir, { recursive: true });
+  const ajv = createAjv({ code: { source: true } });
+  const validate = ajv.getSchema(META_SCHEMA_ID);
+  const fingerprint = metaSchemaFingerprint(ajv);
+  if (!validate || fingerprint === undefined) throw new Error(`ajv has no meta-schema ${META_SCHEMA_ID}`);
+  return writeValidator(dir, META_VALIDATOR_NAME, `ajv's meta-schema ${META_SCHEMA_ID}`, standalone(ajv, validate), fingerprint);
 }

@@ -3,7 +3,7 @@
  * built-in defaults (ajv `useDefaults` fills them in), so the schema is the one place a
  * default is written down, and docs/config-reference.md is generated from it.
  */
-import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
+import type { Ajv, ErrorObject, Options, ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,6 +11,7 @@ import type { ConfigProblem } from '../errors.js';
 import { closestName } from './did-you-mean.js';
 import { packageRoot } from '../paths.js';
 import { loadPrebuilt, PREBUILT_DIR, validatorFingerprint } from './prebuilt-validators.js';
+import { PrecheckedAjv } from './meta-schema-check.js';
 import type { ParsedYaml, PathSegment } from './yaml-document.js';
 
 /** A schema of schemas/, by file name. */
@@ -22,7 +23,7 @@ export type JsonSchema = Record<string, unknown>;
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
 export function createAjv(options: Options = {}): Ajv {
-  const ajv = new Ajv({ allErrors: true, useDefaults: true, strict: false, allowUnionTypes: true, ...options });
+  const ajv = new PrecheckedAjv({ allErrors: true, useDefaults: true, strict: false, allowUnionTypes: true, ...options });
   addFormats(ajv);
   return ajv;
 }

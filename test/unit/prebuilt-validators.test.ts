@@ -8,8 +8,18 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import type { ErrorObject } from 'ajv';
 import { parse } from 'yaml';
+import { Ajv } from 'ajv';
+import addFormatsModule from 'ajv-formats';
 import { writePrebuiltOptionValidators, writePrebuiltValidators } from '../../kernel/config/prebuild.js';
-import { loadPrebuilt, optionsFingerprint, optionsValidatorName, prebuiltFile, validatorFingerprint } from '../../kernel/config/prebuilt-validators.js';
+import { META_SCHEMA_ID, META_VALIDATOR_NAME, metaSchemaFingerprint } from '../../kernel/config/meta-schema-check.js';
+import {
+  loadPrebuilt,
+  optionsFingerprint,
+  optionsValidatorName,
+  PREBUILT_DIR,
+  prebuiltFile,
+  validatorFingerprint,
+} from '../../kernel/config/prebuilt-validators.js';
 import { BUILT_IN_PLUGINS } from '../../app/built-in-plugins.js';
 import { createAjv, SCHEMA_NAMES, schemaText, VALIDATOR_OPTIONS, type SchemaName } from '../../kernel/config/validate.js';
 import { ROOT } from '../support/harness.js';
@@ -125,5 +135,62 @@ describe('prebuilt schema validators', function () {
       const changed = { ...optionsSchema, description: 'edited since the build' };
       expect(loadPrebuilt(dir, optionsValidatorName(name), optionsFingerprint(changed)), `${name} edited`).to.equal(undefined);
     }
+  });
+});
+
+describe("ajv's meta-schema check, prebuilt by the build", () => {
+  // Schemas as upstream servers and plugins write them, sound and not.
+  const schemas: Record<string, unknown>[] = [
+    { type: 'object', properties: { path: { type: 'string', minLength: 1 } }, required: ['path'], additionalProperties: false },
+    { type: 'object', properties: { when: { type: 'string', format: 'date-time' }, n: { type: ['integer', 'null'], maximum: 9 } } },
+    { type: 'strin' },
+    { type: 'object', required: 'path' },
+    { type: 'object', properties: { a: { minLength: -1 } } },
+    { type: 'object', properties: 5, additionalProperties: 'no' },
+    { anyOf: [], enum: 'x' },
+  ];
+  const ajvOwn = () => {
+    const ajv = new Ajv({ allErrors: true, useDefaults: true, strict: false, allowUnionTypes: true });
+    (addFormatsModule as unknown as (a: Ajv) => Ajv)(ajv);
+    return ajv;
+  };
+  const outcome = (ajv: Ajv, schema: Record<string, unknown>): string => {
+    try {
+      ajv.compile(structuredClone(schema));
+      return 'compiled';
+    } catch (err) {
+      return (err as Error).message;
+    }
+  };
+
+  it("is in the build's output, compiled from the meta-schema and options createAjv's instances have", () => {
+    const fingerprint = metaSchemaFingerprint(createAjv());
+    expect(fingerprint).to.be.a('string');
+    expect(loadPrebuilt(PREBUILT_DIR, META_VALIDATOR_NAME, fingerprint!), 'loaded for this fingerprint').to.be.a('function');
+    expect(metaSchemaFingerprint(createAjv({ allErrors: false })), 'other options, another fingerprint').to.not.equal(fingerprint);
+  });
+
+  it('refuses and accepts exactly what ajv refuses and accepts, with the same message, without compiling the meta-schema', () => {
+    const outcomes = new Set<string>();
+    for (const schema of schemas) {
+      const ours = createAjv();
+      const expected = outcome(ajvOwn(), schema);
+      expect(outcome(ours, schema), JSON.stringify(schema)).to.equal(expected);
+      outcomes.add(expected === 'compiled' ? expected : 'refused');
+      // ajv's own check would have compiled the meta-schema's validator in this instance.
+      expect(ours.schemas[META_SCHEMA_ID]?.validate, `the meta-schema compiled for ${JSON.stringify(schema)}`).to.equal(undefined);
+    }
+    expect([...outcomes].sort()).to.deep.equal(['compiled', 'refused']);
+    expect(outcome(createAjv(), { type: 'strin' })).to.match(/^schema is invalid: data\/type must be equal to one of the allowed values/);
+  });
+
+  it("leaves a schema that names its draft, and an instance with other options, to ajv's own check", () => {
+    const named = { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', required: 'path' };
+    const ours = createAjv();
+    expect(outcome(ours, named)).to.equal(outcome(ajvOwn(), named));
+    expect(ours.schemas[META_SCHEMA_ID]?.validate).to.be.a('function');
+    const other = createAjv({ allErrors: false });
+    expect(outcome(other, schemas[3]!)).to.match(/^schema is invalid/);
+    expect(other.schemas[META_SCHEMA_ID]?.validate).to.be.a('function');
   });
 });
