@@ -75,13 +75,16 @@ describe('code mode: run_code through the SDK client', function () {
     expect(tools.map((t) => t.name)).to.deep.equal([...THIRTEEN, 'run_code']);
   });
 
-  it('an agent searches, calls three servers in parallel and in sequence, and gets back only its summary', async () => {
+  it('an agent searches, calls servers in parallel and in sequence, and gets back only its summary', async () => {
+    // The slow call is in flight while the other two parallel calls start, however the machine
+    // schedules the sandbox: two calls of a millisecond each could end before the other began.
     const code = `
       const found = await tools.search('read the contents of a text file', 5);
       const reader = found.map((t) => t.name).find((n) => n.startsWith('x_filesystem_read'));
       const [sum, text] = await Promise.all([
         tools['x_everything_get-sum']({ a: 20, b: 22 }),
         tools.call(reader, { path: ${JSON.stringify(join(dir, 'notes.txt'))} }),
+        tools.x_tools_slow({ ms: 400 }),
       ]);
       const body = typeof text === 'string' ? text : text.content;
       await tools.x_memory_create_entities({ entities: [{ name: 'Notes', entityType: 'file', observations: [body.split('\\n')[0]] }] });
@@ -98,17 +101,19 @@ describe('code mode: run_code through the SDK client', function () {
       ['call', true],
       ['call', true],
       ['call', true],
+      ['call', true],
     ]);
-    // In the order they ended: the two parallel calls either way round, then the two in sequence.
+    // In the order they ended: the three parallel calls in any order, then the two in sequence.
     const server = (c: Summary) => c.name.split('_')[1];
-    expect(out.calls.slice(1, 3).map(server).sort()).to.deep.equal(['everything', 'filesystem']);
-    expect(out.calls.slice(3).map(server)).to.deep.equal(['memory', 'memory']);
+    expect(out.calls.slice(1, 4).map(server).sort()).to.deep.equal(['everything', 'filesystem', 'tools']);
+    expect(out.calls.slice(4).map(server)).to.deep.equal(['memory', 'memory']);
     expect(out.logs).to.have.length(1);
     expect(out.logs[0]).to.match(/^reader x_filesystem_read/);
-    // The two parallel calls overlapped; the sequential ones did not.
-    const [, first, second, c, d] = out.calls as [Summary, Summary, Summary, Summary, Summary];
-    const [a, b] = first.at <= second.at ? [first, second] : [second, first];
-    expect(b.at).to.be.below(a.at + a.ms);
+    // The parallel calls overlapped (each began while the slow one ran); the sequential ones did not.
+    const parallel = out.calls.slice(1, 4);
+    const slow = parallel.find((c) => server(c) === 'tools')!;
+    for (const other of parallel.filter((c) => c !== slow)) expect(other.at, other.name).to.be.below(slow.at + slow.ms);
+    const [c, d] = out.calls.slice(4) as [Summary, Summary];
     expect(d.at).to.be.at.least(c.at + c.ms - 1);
   });
 

@@ -33,6 +33,7 @@ import { TOOLS_PAGE } from '../tool-list.js';
 import type { ClientRelay } from './client-relay.js';
 import { UPSTREAM_CLIENT_CAPABILITIES } from './era-probe.js';
 import { DirectCalls } from './direct-calls.js';
+import { OutputValidatorOnFirstSchema } from './output-validator.js';
 import { routeMessages } from './message-router.js';
 import type { SessionWatcher, UpstreamSession } from './upstream-session.js';
 import { runUpstreamTask } from './upstream-task.js';
@@ -51,7 +52,10 @@ export async function handshake(
   server: string,
 ): Promise<{ client: Client; failed: false; protocolVersion: string | undefined } | { client: Client; failed: true; error: unknown }> {
   // Declared on the shared connection; each request is relayed only to a calling client that has the capability.
-  const client = new Client({ name: SERVER_INFO.name, version: SERVER_INFO.version }, { capabilities: UPSTREAM_CLIENT_CAPABILITIES });
+  const client = new Client(
+    { name: SERVER_INFO.name, version: SERVER_INFO.version },
+    { capabilities: UPSTREAM_CLIENT_CAPABILITIES, jsonSchemaValidator: new OutputValidatorOnFirstSchema() },
+  );
   let timer: NodeJS.Timeout | undefined;
   // The transport's own failure (refused, reset, a TLS error) comes before the SDK's generic
   // "Connection closed" that fails the pending initialize: that is the one worth reporting.
