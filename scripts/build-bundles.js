@@ -49,7 +49,7 @@ function bundleInPlace(entryPoints, outdir, splitting, external) {
   if (bundled > 0) throw new Error(`${relative(root, outdir)}: some files are bundled, others not: run tsc, then this step`);
   sources.forEach((text, i) => {
     // Our own code inside a bundle could be left stale by a later tsc run, which rewrites only its own files.
-    const ours = /^(?:import|export)\s[^;]*?from\s+['"]\.{1,2}\//m.exec(text);
+    const ours = /^(?:import|export)\s[^;]*?from\s+'\.{1,2}\//m.exec(text);
     if (ours) throw new Error(`${relative(root, entryPoints[i])}: imports a module of ours (${ours[0]}...); only packages may be bundled`);
   });
   if (splitting) for (const chunk of readdirSync(outdir).filter((f) => f.startsWith('chunk-'))) rmSync(join(outdir, chunk));

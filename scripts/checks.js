@@ -1,29 +1,25 @@
 #!/usr/bin/env node
-// The checks `npm test` makes besides its tests, and the build they need.
+// `npm test`'s checks before the suite: the build (type-check and emit; the bundles; the
+// prebuilt validators) and Prettier's check. They read the sources and nothing of each other,
+// and each uses about one core: they run side by side, their output printed whole, one after
+// the other, once each ends. Any failure fails `npm test` before a test runs.
 //
-// `npm test` (scripts/test-suite.js --checks) runs runSuiteChecks: dist/ written by esbuild
-// without the type-check (scripts/transpile.js, 1-2 s), then the bundles and the prebuilt
-// validators, and the suite starts; the type-check (scripts/typecheck-and-lint.js --no-emit,
-// which then runs ESLint on the program it has just checked: one program for both instead of
-// two, 41 s of CPU fewer) and Prettier's check run beside the suite at the lowest CPU priority
-// (scripts/lint-beside.js) and are reported after it, each failure counted as one failing. tsc's
-// emit before the first test was 35-40 s of wall, one core, while Prettier's check took the
-// other (docs/decisions.md, "The type-check beside the suite").
-//
-// runChecks is the same checks one after the other, as a build does them: tsc's type-check and
-// emit, the bundles, the prebuilt files, and Prettier's check beside them (each uses about one
-// core); any failure fails it.
+// The build's type-check is scripts/typecheck-and-lint.js, which checks and emits as
+// `tsc -p tsconfig.json` does. For `npm test` (scripts/test-suite.js --checks) the same process
+// then goes on, once dist/ is written, with ESLint on the program it has just checked, beside
+// the suite at the lowest CPU priority (scripts/lint-beside.js): one program for both instead of
+// two, 41 s of CPU fewer.
 //
 // Not cached: ESLint's cache keys a file's result on that file alone, while the type-checked
 // rules read the types of the files it imports (a stale pass would slip through), and a clean
 // clone, what CI runs, has no cache to reuse anyway.
 //
-//   node scripts/checks.js      runChecks (`npm run checks`): the build and Prettier's check, no ESLint
+//   node scripts/checks.js      the checks alone (what `npm test` runs before its suite), no ESLint
 import { fork, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { atLowestPriority, lintAttached } from './lint-beside.js';
+import { lintAttached } from './lint-beside.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -38,16 +34,49 @@ const run = (args, out) =>
     child.on('close', (code) => resolve(code));
   });
 
-/** tsc's type-check and emit (typecheck-and-lint.js, no ESLint); answers its exit code. */
-const typecheck = (out) => run([join(root, 'scripts/typecheck-and-lint.js')], out);
+/**
+ * The type-check and emit of typecheck-and-lint.js; answers its exit code once dist/ is
+ * written (or it failed), and, with `lint`, the process that goes on linting.
+ */
+const typecheck = (lint, out) =>
+  new Promise((resolve) => {
+    const child = fork(join(root, 'scripts/typecheck-and-lint.js'), lint ? ['--lint'] : [], { cwd: root, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+    // What it prints before it reports (a crash): lintAttached collects what comes after.
+    const early = [];
+    const keep = (c) => early.push(c);
+    child.stdout.on('data', keep);
+    child.stderr.on('data', keep);
+    let built = false;
+    child.on('message', (m) => {
+      if (m.type !== 'built' || built) return;
+      built = true;
+      child.stdout.off('data', keep);
+      child.stderr.off('data', keep);
+      if (m.output) out.push(Buffer.from(`${m.output}\n`));
+      resolve({ code: m.ok ? 0 : 2, linting: m.ok && lint ? lintAttached(child) : undefined });
+    });
+    child.on('close', (code) => {
+      if (built) return;
+      out.push(...early);
+      resolve({ code: code || 1, linting: undefined });
+    });
+  });
 
-/** Runs the checks as a build does (the header says which); answers whether they passed. */
-export async function runChecks() {
+/**
+ * Runs the checks; answers whether they passed and, with `lint`, ESLint's run beside whatever
+ * comes next (lint-beside.js's handle: `done`, `pause`, `resume`, `stop`).
+ */
+export async function runChecks({ lint = false } = {}) {
+  let linting;
   const steps = [
     {
       name: 'build (type-check and emit; build-bundles with the test fixtures; build-prebuilt)',
       commands: [
-        typecheck,
+        async (out) => {
+          const r = await typecheck(lint, out);
+          linting = r.linting;
+          return r.code;
+        },
         (out) => run([join(root, 'scripts/build-bundles.js'), '--fixtures'], out),
         (out) => run([join(root, 'scripts/build-prebuilt.js')], out),
       ],
@@ -63,46 +92,18 @@ export async function runChecks() {
       for (const command of step.commands) if ((code = await command(out)) !== 0) break;
       const text = Buffer.concat(out).toString('utf8').trimEnd();
       const seconds = ((Date.now() - t0) / 1000).toFixed(0);
-      console.log(`checks: ${step.name}: ${code === 0 ? 'ok' : `FAILED (exit ${code})`} in ${seconds} s`);
+      console.log(`pretest: ${step.name}: ${code === 0 ? 'ok' : `FAILED (exit ${code})`} in ${seconds} s`);
       if (text) console.log(text);
       return code === 0;
     }),
   );
-  console.log(`checks: ${((Date.now() - started) / 1000).toFixed(0)} s`);
-  return results.every(Boolean);
-}
-
-/** The steps that make dist/ without tsc, for the suite (transpile.js's header says why). */
-const fastBuild = [
-  (out) => run([join(root, 'scripts/transpile.js')], out),
-  (out) => run([join(root, 'scripts/build-bundles.js'), '--fixtures'], out),
-  (out) => run([join(root, 'scripts/build-prebuilt.js')], out),
-];
-
-/**
- * `npm test`'s checks: starts the type-check (with ESLint after it) and Prettier's check beside
- * the suite, makes dist/, and answers whether it was made, with the two checks under way
- * (lint-beside.js's handles: `done`, `pause`, `resume`, `stop`), each with its name.
- */
-export async function runSuiteChecks() {
-  const checker = fork(join(root, 'scripts/typecheck-and-lint.js'), ['--no-emit', '--lint'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
-  const beside = [
-    { name: 'type-check and lint (tsc, eslint)', handle: lintAttached(checker) },
-    { name: 'format (prettier --check)', handle: atLowestPriority(root, [bin('prettier', 'bin/prettier.cjs'), '--check', '**/*.{ts,js}'], 'Prettier') },
-  ];
-  const started = Date.now();
-  const out = [];
-  let code = 0;
-  for (const step of fastBuild) if ((code = await step(out)) !== 0) break;
-  const text = Buffer.concat(out).toString('utf8').trimEnd();
-  console.log(
-    `pretest: build (transpile; build-bundles with the test fixtures; build-prebuilt): ${code === 0 ? 'ok' : `FAILED (exit ${code})`} in ${((Date.now() - started) / 1000).toFixed(0)} s`,
-  );
-  if (text) console.log(text);
-  if (code !== 0) for (const { handle } of beside) handle.stop();
-  return { ok: code === 0, beside: code === 0 ? beside : [] };
+  console.log(`pretest: ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  const ok = results.every(Boolean);
+  if (!ok) linting?.stop();
+  return { ok, linting: ok ? linting : undefined };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  process.exit((await runChecks()) ? 0 : 1);
+  const { ok } = await runChecks();
+  process.exit(ok ? 0 : 1);
 }

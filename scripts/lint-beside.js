@@ -63,54 +63,39 @@ function lintHandle(child, result) {
   return { done, pause, resume, stop };
 }
 
-/**
- * Starts `node <args>` in `root` at the lowest priority (`chrt` and `nice` exec, so the child is
- * node itself); `what` names it in a failure. Prettier's check beside `npm test`'s suite comes
- * this way too (scripts/checks.js).
- */
-export function atLowestPriority(root, args, what) {
-  const lowest = ['nice', '-n', '19', process.execPath, ...args];
-  const [command, ...rest] = process.platform === 'win32' ? [process.execPath, ...args] : idleClass() ? ['chrt', '--idle', '0', ...lowest] : lowest;
-  const child = spawn(command, rest, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Starts `eslint .` in `root` at the lowest priority (`chrt` and `nice` exec, so the child is ESLint itself). */
+export function lintBeside(root) {
+  const lowest = ['nice', '-n', '19', process.execPath, eslint, '.'];
+  const [command, ...args] = process.platform === 'win32' ? [process.execPath, eslint, '.'] : idleClass() ? ['chrt', '--idle', '0', ...lowest] : lowest;
+  const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
   const out = [];
   child.stdout.on('data', (c) => out.push(c));
   child.stderr.on('data', (c) => out.push(c));
   const result = new Promise((resolve) => {
     const text = (extra = '') => Buffer.concat(out).toString('utf8') + extra;
-    child.on('error', (err) => resolve({ ok: false, output: text(`\ncould not start ${what}: ${err.message}`) }));
-    child.on('close', (code, signal) => resolve({ ok: code === 0, output: text(code === 0 ? '' : `\n${what} exited with ${code ?? signal}`) }));
+    child.on('error', (err) => resolve({ ok: false, output: text(`\ncould not start ESLint: ${err.message}`) }));
+    child.on('close', (code, signal) => resolve({ ok: code === 0, output: text(code === 0 ? '' : `\nESLint exited with ${code ?? signal}`) }));
   });
   return lintHandle(child, result);
-}
-
-/** Starts `eslint .` in `root` at the lowest priority. */
-export function lintBeside(root) {
-  return atLowestPriority(root, [eslint, '.'], 'ESLint');
 }
 
 /**
  * ESLint already running in `child`, scripts/typecheck-and-lint.js after its build: it lowered
  * its own priority as lintBeside's ESLint starts with, and reports `{ type: 'linted', ok, output }`.
- * Attached before it reported its type-check (`npm test`'s --no-emit run), the type-check's
- * errors count here too, printed before ESLint's.
  */
 export function lintAttached(child) {
   const out = [];
   child.stdout?.on('data', (c) => out.push(c));
   child.stderr?.on('data', (c) => out.push(c));
-  let checked;
   let linted;
   child.on('message', (m) => {
-    if (m.type === 'built') checked = m;
     if (m.type === 'linted') linted = m;
   });
   const result = new Promise((resolve) => {
     child.on('close', (code, signal) => {
       const printed = Buffer.concat(out).toString('utf8');
-      const typeErrors = checked && !checked.ok ? `${checked.output}\n` : '';
-      if (linted) resolve({ ok: (checked?.ok ?? true) && linted.ok && code === 0, output: `${typeErrors}${linted.output}${linted.ok ? '' : printed}` });
-      else if (checked) resolve({ ok: false, output: `${typeErrors}${printed}\nESLint ended without a result (exit ${code ?? signal})` });
-      else resolve({ ok: false, output: `${printed}\nthe type-check and ESLint ended without a result (exit ${code ?? signal})` });
+      if (linted) resolve({ ok: linted.ok && code === 0, output: `${linted.output}${linted.ok ? '' : printed}` });
+      else resolve({ ok: false, output: `${printed}\nESLint ended without a result (exit ${code ?? signal})` });
     });
   });
   return lintHandle(child, result);

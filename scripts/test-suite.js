@@ -11,14 +11,13 @@
 // (it fails under parallel load and its assertion is about time), never to hide a race that
 // waiting on a condition would fix.
 //
-// With --checks (`npm test`), dist/ is made first without the type-check (scripts/checks.js,
-// runSuiteChecks: a failure ends the run before a test), and the type-check with ESLint on its
-// program, and Prettier's check, run beside the passes at the lowest CPU priority
-// (scripts/lint-beside.js: the idle scheduling class on Linux, which leaves the serial pass's
-// latencies alone); without it (a run after a build of one's own), ESLint alone runs beside.
-// Each of them that fails counts as one failing. Every pass always runs; the exit status fails
-// when any failed. The official MCP conformance suite's runs (scripts/conformance-beside.js)
-// start with the paired pass, at nice 19; each scenario counts as one test.
+// With --checks (`npm test`), the build and Prettier's check run first (scripts/checks.js) and
+// a failure ends the run before a test. Every pass always runs; the exit status fails when any
+// failed. ESLint runs beside the passes at the lowest CPU priority (scripts/lint-beside.js: the
+// idle scheduling class on Linux, which leaves the serial pass's latencies alone), with
+// --checks in the build's own process, on the program it checked; a lint failure counts as
+// one failing. The official MCP conformance suite's runs (scripts/conformance-beside.js) start
+// with the paired pass, at nice 19; each scenario counts as one test.
 // The last line is the sum: `suite: N passing, N failing, N pending`, which .ci/run reads.
 //
 // SWITCHBOARD_TEST_JOBS sets the parallel pass's worker count (default below). Extra arguments
@@ -28,7 +27,7 @@ import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runSuiteChecks } from './checks.js';
+import { runChecks } from './checks.js';
 import { conformanceBeside, stopConformance } from './conformance-beside.js';
 import { lintBeside } from './lint-beside.js';
 
@@ -92,14 +91,15 @@ const SLOW_FIRST = [
 // (CONTRIBUTING.md has the figures).
 const DEFAULT_JOBS = 6;
 
-// `npm test` passes --checks: dist/ first, the checks beside the passes (scripts/checks.js).
-// Without it (a run after a build of one's own), ESLint alone starts beside them, below.
+// `npm test` passes --checks: the build and Prettier's check first (scripts/checks.js), and
+// ESLint then goes on in the build's own process, on the program it has just type-checked.
+// Without it (a run after a build of one's own), ESLint starts here.
 const withChecks = process.argv.includes('--checks');
-let checking;
+let checkedLint;
 if (withChecks) {
-  const checked = await runSuiteChecks();
+  const checked = await runChecks({ lint: true });
   if (!checked.ok) process.exit(1);
-  checking = checked.beside;
+  checkedLint = checked.linting;
 }
 
 const config = JSON.parse(readFileSync(join(root, '.mocharc.json'), 'utf8'));
@@ -233,9 +233,8 @@ async function untilQuiet() {
 }
 
 let stopped = false;
-/** What runs beside the passes, each a lint-beside.js handle with its name. */
-const beside = checking ?? [{ name: 'lint (eslint)', handle: lintBeside(root) }];
-for (const { handle } of beside) process.on('SIGINT', handle.stop).on('SIGTERM', handle.stop);
+const lint = checkedLint ?? lintBeside(root);
+process.on('SIGINT', lint.stop).on('SIGTERM', lint.stop);
 process.on('SIGINT', stopConformance).on('SIGTERM', stopConformance);
 const minutes = (s) => `${Math.floor(s / 60)}m ${String(s % 60).padStart(2, '0')}s`;
 const started = Date.now();
@@ -243,10 +242,10 @@ const results = [];
 if (parallel.length > 0)
   results.push(await pass(`parallel pass (${jobs} jobs, ${parallel.length} files)`, ['--parallel', '--jobs', String(jobs), ...parallel]));
 if (serial.length > 0 && !stopped) {
-  // The checks, idle class, stay beside the pass (lint-beside.js), but they would count as busy.
-  for (const { handle } of beside) handle.pause();
+  // ESLint, idle class, stays beside the pass (lint-beside.js), but it would count as busy.
+  lint.pause();
   await untilQuiet();
-  for (const { handle } of beside) handle.resume();
+  lint.resume();
   results.push(await pass(`serial pass (${serial.length} files)`, serial));
 }
 // The conformance runs begin beside the paired pass (not before: the serial pass must be alone).
@@ -256,16 +255,12 @@ if (paired.length > 0 && !stopped) results.push(await pass(`paired pass (2 jobs,
 const conformed = await conformance;
 
 const passesEnded = Date.now();
+const linted = await lint.done;
 console.log('');
-let besideFailed = 0;
-for (const { name, handle } of beside) {
-  const r = await handle.done;
-  console.log(
-    `suite: ${name}, beside the passes: ${r.ok ? 'ok' : 'FAILED'} in ${minutes(r.seconds)} (paused ${minutes(r.pausedSeconds)} while the suite waited for a quiet machine), waited ${minutes(Math.round((Date.now() - passesEnded) / 1000))} after the passes`,
-  );
-  if (!r.ok || r.output) console.log(r.output);
-  if (!r.ok) besideFailed += 1;
-}
+console.log(
+  `suite: lint (eslint, beside the passes): ${linted.ok ? 'ok' : 'FAILED'} in ${minutes(linted.seconds)} (paused ${minutes(linted.pausedSeconds)} while the suite waited for a quiet machine), waited ${minutes(Math.round((Date.now() - passesEnded) / 1000))} after the passes`,
+);
+if (!linted.ok || linted.output) console.log(linted.output);
 if (conformed) {
   for (const line of conformed.lines) console.log(line);
   results.push({
@@ -284,6 +279,6 @@ if (skipConformance) skipped.add('the official MCP conformance suite (SWITCHBOAR
 for (const s of skipped) console.log(`suite: skipped: ${s}`);
 const sum = (k) => results.reduce((n, r) => n + r[k], 0);
 console.log(
-  `suite: ${sum('passing')} passing, ${sum('failing') + besideFailed} failing, ${sum('pending')} pending in ${minutes(Math.round((Date.now() - started) / 1000))}`,
+  `suite: ${sum('passing')} passing, ${sum('failing') + (linted.ok ? 0 : 1)} failing, ${sum('pending')} pending in ${minutes(Math.round((Date.now() - started) / 1000))}`,
 );
-process.exit(results.some((r) => r.failed) || besideFailed > 0 ? 1 : 0);
+process.exit(results.some((r) => r.failed) || !linted.ok ? 1 : 0);

@@ -4,22 +4,17 @@
 // `tsc -p tsconfig.json` builds a program of every source, checks it and emits dist/; ESLint's
 // type-checked rules then built the same program again (typescript-eslint's project service) and
 // asked its checker for the types tsc had just computed. Here the program is made once: checked
-// (and emitted, unless --no-emit) as tsc does (the same options, so the same files in dist/),
-// then handed to ESLint (`parserOptions.programs`), whose rules find their types already
-// computed. Measured on the two-core machine: tsc 44 s of CPU and ESLint alone 102, here 36 for
-// the build and 61 for the lint.
+// and emitted as tsc does (the same options, so the same files in dist/), then handed to ESLint
+// (`parserOptions.programs`), whose rules find their types already computed. Measured on the
+// two-core machine: tsc 44 s of CPU and ESLint alone 102, here 36 for the build and 61 for the
+// lint.
 //
-//   node scripts/typecheck-and-lint.js                     the build only (what tsc -p tsconfig.json does)
-//   node scripts/typecheck-and-lint.js --lint              then ESLint, at the lowest CPU priority
-//   node scripts/typecheck-and-lint.js --no-emit --lint    `npm test`'s: the type-check and ESLint,
-//                                                          all of it at the lowest CPU priority,
-//                                                          beside the suite (dist/ is written by
-//                                                          scripts/transpile.js)
+//   node scripts/typecheck-and-lint.js          the build only (what tsc -p tsconfig.json does)
+//   node scripts/typecheck-and-lint.js --lint   then ESLint, at the lowest CPU priority
 //
 // Started with an IPC channel (scripts/checks.js), it reports `{ type: 'built', ok, output }`
-// once the program is checked (and dist/ written), then `{ type: 'linted', ok, output }`, and
-// ends when its parent does. Without one, it prints and exits as tsc and ESLint would (status 1
-// on an error).
+// once dist/ is written, then `{ type: 'linted', ok, output }`, and ends when its parent does.
+// Without one, it prints and exits as tsc and ESLint would (status 1 on an error).
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { setPriority } from 'node:os';
@@ -47,8 +42,6 @@ const host = {
   getNewLine: () => '\n',
 };
 
-const emit = !process.argv.includes('--no-emit');
-
 function build() {
   const configErrors = [];
   const config = ts.getParsedCommandLineOfConfigFile(
@@ -61,7 +54,7 @@ function build() {
   );
   if (!config) return { ok: false, output: ts.formatDiagnostics(configErrors, host) };
   const program = ts.createProgram({ rootNames: config.fileNames, options: config.options, projectReferences: config.projectReferences });
-  const diagnostics = [...config.errors, ...ts.getPreEmitDiagnostics(program), ...(emit ? program.emit().diagnostics : [])];
+  const diagnostics = [...config.errors, ...ts.getPreEmitDiagnostics(program), ...program.emit().diagnostics];
   const errors = diagnostics.filter((d) => d.category === ts.DiagnosticCategory.Error).length;
   const output = diagnostics.length ? `${ts.formatDiagnostics(diagnostics, host)}\nFound ${errors} error(s).` : '';
   return { ok: errors === 0, output, program };
@@ -90,19 +83,15 @@ async function lint(program) {
   return { ok: problems === 0, output: text };
 }
 
-// Beside the suite (--no-emit), the type-check too takes only what the tests leave idle.
-if (!emit) lowestPriority();
 const built = build();
 report({ type: 'built', ok: built.ok, output: built.output });
-// A type error does not stop the lint beside the suite: both are reported, once the tests end.
-const lints = process.argv.includes('--lint') && built.program !== undefined && (built.ok || !emit);
-if (!lints) {
+if (!built.ok || !process.argv.includes('--lint')) {
   process.exitCode = built.ok ? 0 : 1;
 } else {
-  if (emit) lowestPriority();
+  lowestPriority();
   const linted = await lint(built.program).catch((/** @type {Error} */ err) => ({ ok: false, output: `ESLint failed: ${err.stack ?? err.message}` }));
   report({ type: 'linted', ...linted });
-  process.exitCode = built.ok && linted.ok ? 0 : 1;
+  process.exitCode = linted.ok ? 0 : 1;
 }
 if (process.send) {
   process.off('disconnect', orphaned);
