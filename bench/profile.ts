@@ -1,13 +1,16 @@
 /**
- * `node dist/bench/profile.js [calls] [--stdio | --modern-upstream]`: drives call_tool through
- * a Switchboard started with --cpu-prof and prints the functions with the most self time. For
- * finding hot-path cost. The upstream is the benchmark's HTTP server, server-everything over
- * stdio with --stdio, or the 2026-07-28 one (modern-upstream-server.ts) with --modern-upstream.
+ * `node dist/bench/profile.js [calls] [--stdio | --modern-upstream] [--modern-client]`: drives
+ * call_tool through a Switchboard started with --cpu-prof and prints the functions with the
+ * most self time. For finding hot-path cost. The upstream is the benchmark's HTTP server,
+ * server-everything over stdio with --stdio, or the 2026-07-28 one (modern-upstream-server.ts)
+ * with --modern-upstream; the client is the v1 SDK's on a 2025-11-25 session, or with
+ * --modern-client the v2 SDK's pinned to 2026-07-28 (every request stateless).
  */
 import { mkdtemp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startChild } from './processes.js';
@@ -49,8 +52,11 @@ const sb = await startChild(
   /listening on http:\/\/[^\s]+:(\d+)\/mcp/,
 );
 await new Promise((r) => setTimeout(r, stdio ? 1500 : 300));
-const client = new Client({ name: 'prof', version: '1' });
-await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${sb.port}/mcp`)));
+const endpoint = new URL(`http://127.0.0.1:${sb.port}/mcp`);
+const client = process.argv.includes('--modern-client')
+  ? new ModernClient({ name: 'prof', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } })
+  : new Client({ name: 'prof', version: '1' });
+await (client instanceof ModernClient ? client.connect(new ModernTransport(endpoint)) : client.connect(new StreamableHTTPClientTransport(endpoint)));
 for (let i = 0; i < calls; i++) await client.callTool({ name: 'call_tool', arguments: { name: 'x_up_echo', arguments: { message: `m${i}` } } });
 await client.close();
 await sb.stop();
