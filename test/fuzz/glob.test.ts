@@ -208,20 +208,25 @@ describe('fuzz: glob patterns', function () {
       fc.array(fc.constantFrom('*', '?', 'a', 'b', '#', '[ab]', '*?'), { minLength: 60, maxLength: 60 }).map((p) => p.join('').slice(0, MAX_GLOB_LENGTH)),
       { numRuns: 20, seed: SEED },
     );
+    // One pass over the name is the unit everything is measured in, on this machine: taken just
+    // before each try, so that other work slowing the machine (a parallel pass on two cores)
+    // slows the unit and the try alike; a pattern holds when one of three tries keeps the bound.
+    const scan = compileGlob('*#');
     for (const text of texts) {
-      // One pass over the name: the unit everything is measured in, on this machine, now.
-      const scan = compileGlob('*#');
-      const unit = fastest(() => scan.test(text));
       for (const p of [...adversarial, ...random]) {
         expect(p.length).to.be.at.most(MAX_GLOB_LENGTH);
         const glob = compileGlob(p);
-        const spent = fastest(() => glob.test(text), 3);
-        // At most a few scans per pattern character; a backtracking matcher needs 3.4^pairs.
-        const bound = 4 * (p.length + 1) * unit + 5e6;
-        expect(
-          spent,
-          `${JSON.stringify(p.slice(0, 40))}… (${p.length} chars) on ${text.slice(0, 8)}… (${text.length} chars): ${spent} ns, bound ${bound} ns (one scan ${unit} ns)`,
-        ).to.be.at.most(bound);
+        let held = false;
+        let measured = '';
+        for (let round = 0; round < 3 && !held; round++) {
+          const unit = fastest(() => scan.test(text), 3);
+          const spent = fastest(() => glob.test(text), 1);
+          // At most a few scans per pattern character; a backtracking matcher needs 3.4^pairs.
+          const bound = 4 * (p.length + 1) * unit + 5e6;
+          held = spent <= bound;
+          measured += ` ${spent} ns against ${bound} ns (one scan ${unit} ns);`;
+        }
+        expect(held, `${JSON.stringify(p.slice(0, 40))}… (${p.length} chars) on ${text.slice(0, 8)}… (${text.length} chars):${measured}`).to.equal(true);
       }
     }
   });
