@@ -149,7 +149,7 @@ function compare(p: string, text: string): void {
 }
 
 /** Fastest of a few runs: the least disturbed by whatever else the machine does. */
-function fastest(run: () => unknown, times = 5): number {
+function fastest(run: () => unknown, times: number): number {
   let best = Infinity;
   for (let i = 0; i < times; i++) {
     const t0 = process.hrtime.bigint();
