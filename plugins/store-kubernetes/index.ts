@@ -136,6 +136,7 @@ export default definePlugin<Options>({
         lease.start();
       },
       stop: async () => {
+        status.close();
         await lease.stop();
         grants?.close();
         await store.close();

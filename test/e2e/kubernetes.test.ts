@@ -24,6 +24,7 @@ import {
   type Running,
 } from '../support/harness.js';
 import { startKubeEnv, type KubeEnv } from '../support/kube-env.js';
+import { startKubeFaultProxy } from '../support/kube-fault-proxy.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type Socket } from 'node:net';
 
@@ -114,8 +115,8 @@ describe('orchestrator mode: MCPServer and Workflow resources on a real API serv
     kube.call('PATCH', `${API}/mcpservers/${name}`, { spec }, { contentType: 'application/merge-patch+json' });
   const getServer = async (name: string) => (await kube.call<McpServerObject>('GET', `${API}/mcpservers/${name}`)).body;
   const toolNames = async () => (await meta<{ tools: { name: string }[] }>(client!, 'list_tools', { limit: 500 })).tools.map((t) => t.name);
-  const start = async () => {
-    sb = await startSwitchboard({}, { configDir, env: { KUBECONFIG: await kube.kubeconfig(kube.tokens.admin) } });
+  const start = async (kubeconfig?: string) => {
+    sb = await startSwitchboard({}, { configDir, env: { KUBECONFIG: kubeconfig ?? (await kube.kubeconfig(kube.tokens.admin)) } });
     client = await connectHttp(sb.url);
   };
   const stop = async () => {
@@ -281,6 +282,37 @@ describe('orchestrator mode: MCPServer and Workflow resources on a real API serv
       .and.not.equal('');
     expect(Date.parse(observed.status!.nextRetryAfter!)).to.be.greaterThan(Date.now() - 60_000);
     await kube.call('DELETE', `${API}/mcpservers/down`);
+  });
+
+  it('a status write the API server refuses is tried again on its own, with nothing else changing', async () => {
+    // The write that reports 'running' is the last one a quiet server causes: refused once, only a retry can land it.
+    const proxy = await startKubeFaultProxy(
+      kube,
+      (call) =>
+        call.method === 'PATCH' && call.path.endsWith('/mcpservers/steady/status') && call.body.includes('"state":"running"') && proxy.refused.length === 0,
+    );
+    await stop();
+    try {
+      await start(await proxy.kubeconfig(configDir, kube.tokens.admin));
+      expect((await kube.call('POST', `${API}/mcpservers`, server('steady'))).status).to.equal(201);
+      await eventually(
+        async () => proxy.refused.length,
+        (n) => n === 1,
+        15_000,
+      );
+      const observed = await eventually(
+        () => getServer('steady'),
+        (o) => o.status?.state === 'running',
+        15_000,
+      );
+      expect(observed.status).to.include({ health: 'healthy' });
+      expect(sb!.logs()).to.contain("writing the status of MCPServer 'steady' failed").and.contain('refused by the test');
+    } finally {
+      await kube.call('DELETE', `${API}/mcpservers/steady`);
+      await stop();
+      await proxy.close();
+      await start();
+    }
   });
 
   it('deleting the resource removes the server and its tools', async () => {

@@ -1,0 +1,81 @@
+/**
+ * A plain-HTTP stand-in for the test API server that passes every call through to it (over
+ * TLS, trusting its CA) except those a test chooses to refuse, which it answers itself the way
+ * an overloaded API server does: 500 with a Status body. Watches stream through as they come.
+ * (The Kubernetes client speaks plain HTTP only with TLS checks switched off, which names no
+ * certificate here.)
+ */
+import { writeFile } from 'node:fs/promises';
+import { createServer, type IncomingMessage } from 'node:http';
+import { request } from 'node:https';
+import { join } from 'node:path';
+import type { KubeEnv } from './kube-env.js';
+
+export interface KubeCall {
+  method: string;
+  path: string;
+  body: string;
+}
+
+export interface KubeFaultProxy {
+  /** The calls refused so far, in order. */
+  readonly refused: KubeCall[];
+  /** The calls passed through so far, in order (watches counted when they start). */
+  readonly passed: KubeCall[];
+  /** A kubeconfig file in `dir` that reaches the API server through this proxy with `token`. */
+  kubeconfig(dir: string, token: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+async function bodyOf(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** `refuse` decides per call; it sees each call once. */
+export async function startKubeFaultProxy(kube: KubeEnv, refuse: (call: KubeCall) => boolean): Promise<KubeFaultProxy> {
+  const target = new URL(kube.server);
+  const refused: KubeCall[] = [];
+  const passed: KubeCall[] = [];
+  const server = createServer((req, res) => {
+    void bodyOf(req).then((body) => {
+      const call = { method: req.method ?? 'GET', path: req.url ?? '/', body };
+      if (refuse(call)) {
+        refused.push(call);
+        res.writeHead(500, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'InternalError', message: 'refused by the test', code: 500 }));
+        return;
+      }
+      passed.push(call);
+      const { host: _host, connection: _connection, ...headers } = req.headers;
+      const upstream = request({ hostname: target.hostname, port: target.port, path: call.path, method: call.method, headers, ca: kube.ca }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        // A watch's headers come long before its first event, and its client waits for them.
+        res.flushHeaders();
+        answer.pipe(res);
+      });
+      upstream.on('error', (err) => res.destroy(err));
+      res.on('close', () => upstream.destroy());
+      upstream.end(body || undefined);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  return {
+    refused,
+    passed,
+    async kubeconfig(dir, token) {
+      const file = join(dir, `kubeconfig-proxy-${port}`);
+      await writeFile(
+        file,
+        `apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "http://127.0.0.1:${port}", insecure-skip-tls-verify: true}}]\nusers: [{name: u, user: {token: "${token}"}}]\ncontexts: [{name: c, context: {cluster: c, user: u, namespace: switchboard}}]\ncurrent-context: c\n`,
+      );
+      return file;
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
