@@ -219,18 +219,24 @@ export class KubeStore implements ResourceStore {
         onChange({ type: 'remove', kind: kind.name, key });
       }
     }
-    const abort = await this.api.watch(
-      plural,
-      list.metadata.resourceVersion,
-      (type, obj) => this.report(kind, type, obj, onChange),
-      (err) => {
-        this.aborts.delete(abort);
-        if (this.closed) return;
-        if (err) this.onWatchError(`watching ${plural} ended: ${err instanceof Error ? err.message : JSON.stringify(err)}; watching again`);
-        setTimeout(() => void this.follow(kind, onChange), err ? REWATCH_MS : 0).unref();
-      },
-    );
-    this.aborts.add(abort);
+    // A watch refused at once (a 500, a 410 for a compacted version, the server gone since the
+    // list) ends before `watch` returns: `ended` says so, and its controller is never kept.
+    const current: { watch?: AbortController; ended: boolean } = { ended: false };
+    const again = (err: unknown): void => {
+      current.ended = true;
+      if (current.watch) this.aborts.delete(current.watch);
+      if (this.closed) return;
+      if (err) this.onWatchError(`watching ${plural} ended: ${err instanceof Error ? err.message : JSON.stringify(err)}; watching again`);
+      setTimeout(() => void this.follow(kind, onChange), err ? REWATCH_MS : 0).unref();
+    };
+    try {
+      current.watch = await this.api.watch(plural, list.metadata.resourceVersion, (type, obj) => this.report(kind, type, obj, onChange), again);
+    } catch (err) {
+      // What fails before the request is made (the credentials' exec plugin, say).
+      if (!current.ended) again(err);
+      return;
+    }
+    if (!current.ended) this.aborts.add(current.watch);
   }
 
   private report(kind: ResourceKindDefinition, type: string, obj: KubeObject, onChange: (change: StoreChange) => void): void {

@@ -6,7 +6,7 @@
  * certificate here.)
  */
 import { writeFile } from 'node:fs/promises';
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { request } from 'node:https';
 import { join } from 'node:path';
 import type { KubeEnv } from './kube-env.js';
@@ -22,6 +22,8 @@ export interface KubeFaultProxy {
   readonly refused: KubeCall[];
   /** The calls passed through so far, in order (watches counted when they start). */
   readonly passed: KubeCall[];
+  /** Ends every watch passed through so far, as an API server that restarts does (its clients watch again). */
+  endWatches(): void;
   /** A kubeconfig file in `dir` that reaches the API server through this proxy with `token`. */
   kubeconfig(dir: string, token: string): Promise<string>;
   close(): Promise<void>;
@@ -38,6 +40,7 @@ export async function startKubeFaultProxy(kube: KubeEnv, refuse: (call: KubeCall
   const target = new URL(kube.server);
   const refused: KubeCall[] = [];
   const passed: KubeCall[] = [];
+  const watches = new Set<ServerResponse>();
   const server = createServer((req, res) => {
     void bodyOf(req).then((body) => {
       const call = { method: req.method ?? 'GET', path: req.url ?? '/', body };
@@ -48,6 +51,10 @@ export async function startKubeFaultProxy(kube: KubeEnv, refuse: (call: KubeCall
         return;
       }
       passed.push(call);
+      if (/[?&]watch=true/.test(call.path)) {
+        watches.add(res);
+        res.on('close', () => watches.delete(res));
+      }
       const { host: _host, connection: _connection, ...headers } = req.headers;
       const upstream = request({ hostname: target.hostname, port: target.port, path: call.path, method: call.method, headers, ca: kube.ca }, (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
@@ -65,6 +72,9 @@ export async function startKubeFaultProxy(kube: KubeEnv, refuse: (call: KubeCall
   return {
     refused,
     passed,
+    endWatches() {
+      for (const res of watches) res.end();
+    },
     async kubeconfig(dir, token) {
       const file = join(dir, `kubeconfig-proxy-${port}`);
       await writeFile(
