@@ -295,7 +295,10 @@ describe('orchestrator mode: MCPServer and Workflow resources on a real API serv
 
     before(async () => {
       proxy = await startKubeFaultProxy(kube, (call) => {
-        if (refusedWatch(call) && watchesToRefuse > 0) return watchesToRefuse-- > 0;
+        if (refusedWatch(call) && watchesToRefuse > 0) {
+          watchesToRefuse--;
+          return true;
+        }
         return refusedStatus(call) && !proxy.refused.some(refusedStatus);
       });
       await stop();
@@ -303,6 +306,8 @@ describe('orchestrator mode: MCPServer and Workflow resources on a real API serv
     });
 
     after(async () => {
+      // Also when a test failed before its own clean-up: the file's later tests count servers.
+      for (const name of ['late', 'steady']) await kube.call('DELETE', `${API}/mcpservers/${name}`);
       await stop();
       await proxy.close();
       await start();

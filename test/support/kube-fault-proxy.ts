@@ -20,8 +20,6 @@ export interface KubeCall {
 export interface KubeFaultProxy {
   /** The calls refused so far, in order. */
   readonly refused: KubeCall[];
-  /** The calls passed through so far, in order (watches counted when they start). */
-  readonly passed: KubeCall[];
   /** Ends every watch passed through so far, as an API server that restarts does (its clients watch again). */
   endWatches(): void;
   /** A kubeconfig file in `dir` that reaches the API server through this proxy with `token`. */
@@ -39,7 +37,6 @@ async function bodyOf(req: IncomingMessage): Promise<string> {
 export async function startKubeFaultProxy(kube: KubeEnv, refuse: (call: KubeCall) => boolean): Promise<KubeFaultProxy> {
   const target = new URL(kube.server);
   const refused: KubeCall[] = [];
-  const passed: KubeCall[] = [];
   const watches = new Set<ServerResponse>();
   const server = createServer((req, res) => {
     void bodyOf(req).then((body) => {
@@ -50,7 +47,6 @@ export async function startKubeFaultProxy(kube: KubeEnv, refuse: (call: KubeCall
         res.end(JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'InternalError', message: 'refused by the test', code: 500 }));
         return;
       }
-      passed.push(call);
       if (/[?&]watch=true/.test(call.path)) {
         watches.add(res);
         res.on('close', () => watches.delete(res));
@@ -71,7 +67,6 @@ export async function startKubeFaultProxy(kube: KubeEnv, refuse: (call: KubeCall
   const port = (server.address() as { port: number }).port;
   return {
     refused,
-    passed,
     endWatches() {
       for (const res of watches) res.end();
     },
