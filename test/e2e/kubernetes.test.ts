@@ -284,74 +284,6 @@ describe('orchestrator mode: MCPServer and Workflow resources on a real API serv
     await kube.call('DELETE', `${API}/mcpservers/down`);
   });
 
-  describe('through an API server that refuses one call of a kind', () => {
-    const refusedWatch = (call: KubeCall) => call.method === 'GET' && call.path.includes('/mcpservers?') && call.path.includes('watch=true');
-    // The write that reports 'running' is the last one a quiet server causes: refused once, only a retry can land it.
-    const refusedStatus = (call: KubeCall) =>
-      call.method === 'PATCH' && call.path.endsWith('/mcpservers/steady/status') && call.body.includes('"state":"running"');
-    let proxy: KubeFaultProxy;
-    /** How many more watches of mcpservers to refuse. */
-    let watchesToRefuse = 1;
-
-    before(async () => {
-      proxy = await startKubeFaultProxy(kube, (call) => {
-        if (refusedWatch(call) && watchesToRefuse > 0) {
-          watchesToRefuse--;
-          return true;
-        }
-        return refusedStatus(call) && !proxy.refused.some(refusedStatus);
-      });
-      await stop();
-      await start(await proxy.kubeconfig(configDir, kube.tokens.admin));
-    });
-
-    after(async () => {
-      // Also when a test failed before its own clean-up: the file's later tests count servers.
-      for (const name of ['late', 'steady']) await kube.call('DELETE', `${API}/mcpservers/${name}`);
-      await stop();
-      await proxy.close();
-      await start();
-    });
-
-    it('a watch refused at start-up is started again: Switchboard serves, and a resource created after it brings its tools', async () => {
-      expect(proxy.refused.filter(refusedWatch)).to.have.length(1);
-      expect(sb!.logs()).to.match(/watching mcpservers ended: .*; watching again/);
-      const r = await kube.call('POST', `${API}/mcpservers`, server('late'));
-      expect(r.status, JSON.stringify(r.body)).to.equal(201);
-      await eventually(toolNames, (t) => t.includes('x_late_ping'), 15_000);
-    });
-
-    it('a watch that ends and is refused when started again is started once more: the replica lives on and follows changes', async () => {
-      watchesToRefuse = 1;
-      proxy.endWatches();
-      await eventually(
-        async () => proxy.refused.filter(refusedWatch).length,
-        (n) => n === 2,
-        15_000,
-      );
-      expect((await kube.call('DELETE', `${API}/mcpservers/late`)).status).to.equal(200);
-      await eventually(toolNames, (t) => !t.includes('x_late_ping'), 15_000);
-      expect(sb!.proc.exitCode).to.equal(null);
-    });
-
-    it('a status write the API server refuses is tried again on its own, with nothing else changing', async () => {
-      expect((await kube.call('POST', `${API}/mcpservers`, server('steady'))).status).to.equal(201);
-      await eventually(
-        async () => proxy.refused.filter(refusedStatus).length,
-        (n) => n === 1,
-        15_000,
-      );
-      const observed = await eventually(
-        () => getServer('steady'),
-        (o) => o.status?.state === 'running',
-        15_000,
-      );
-      expect(observed.status).to.include({ health: 'healthy' });
-      expect(sb!.logs()).to.contain("writing the status of MCPServer 'steady' failed").and.contain('refused by the test');
-      await kube.call('DELETE', `${API}/mcpservers/steady`);
-    });
-  });
-
   it('deleting the resource removes the server and its tools', async () => {
     const r = await kube.call('DELETE', `${API}/mcpservers/alpha`);
     expect(r.status).to.equal(200);
@@ -414,5 +346,73 @@ describe('orchestrator mode: MCPServer and Workflow resources on a real API serv
     // The first attempt fails before the warning; the deadline is 30 s after it.
     expect(r.retrySeconds, r.stderr).to.be.within(27, 40);
     expect(r.stderr).to.contain('retrying for up to 30 s').and.contain('retried for 30 s; there is no fallback to files');
+  });
+
+  describe('through an API server that refuses one call of a kind', () => {
+    const refusedWatch = (call: KubeCall) => call.method === 'GET' && call.path.includes('/mcpservers?') && call.path.includes('watch=true');
+    // The write that reports 'running' is the last one a quiet server causes: refused once, only a retry can land it.
+    const refusedStatus = (call: KubeCall) =>
+      call.method === 'PATCH' && call.path.endsWith('/mcpservers/steady/status') && call.body.includes('"state":"running"');
+    let proxy: KubeFaultProxy;
+    /** How many more watches of mcpservers to refuse. */
+    let watchesToRefuse = 1;
+
+    before(async () => {
+      proxy = await startKubeFaultProxy(kube, (call) => {
+        if (refusedWatch(call) && watchesToRefuse > 0) {
+          watchesToRefuse--;
+          return true;
+        }
+        return refusedStatus(call) && !proxy.refused.some(refusedStatus);
+      });
+      await stop();
+      await start(await proxy.kubeconfig(configDir, kube.tokens.admin));
+    });
+
+    // Mocha runs a suite's own tests before its nested suites: nothing runs after these, so the
+    // proxied Switchboard is not swapped back for the plain one.
+    after(async () => {
+      await stop();
+      await proxy.close();
+      for (const name of ['late', 'steady']) await kube.call('DELETE', `${API}/mcpservers/${name}`);
+    });
+
+    it('a watch refused at start-up is started again: Switchboard serves, and a resource created after it brings its tools', async () => {
+      expect(proxy.refused.filter(refusedWatch)).to.have.length(1);
+      expect(sb!.logs()).to.match(/watching mcpservers ended: .*; watching again/);
+      const r = await kube.call('POST', `${API}/mcpservers`, server('late'));
+      expect(r.status, JSON.stringify(r.body)).to.equal(201);
+      await eventually(toolNames, (t) => t.includes('x_late_ping'), 15_000);
+    });
+
+    it('a watch that ends and is refused when started again is started once more: the replica lives on and follows changes', async () => {
+      watchesToRefuse = 1;
+      proxy.endWatches();
+      await eventually(
+        async () => proxy.refused.filter(refusedWatch).length,
+        (n) => n === 2,
+        15_000,
+      );
+      expect((await kube.call('DELETE', `${API}/mcpservers/late`)).status).to.equal(200);
+      await eventually(toolNames, (t) => !t.includes('x_late_ping'), 15_000);
+      expect(sb!.proc.exitCode).to.equal(null);
+    });
+
+    it('a status write the API server refuses is tried again on its own, with nothing else changing', async () => {
+      expect((await kube.call('POST', `${API}/mcpservers`, server('steady'))).status).to.equal(201);
+      await eventually(
+        async () => proxy.refused.filter(refusedStatus).length,
+        (n) => n === 1,
+        15_000,
+      );
+      const observed = await eventually(
+        () => getServer('steady'),
+        (o) => o.status?.state === 'running',
+        15_000,
+      );
+      expect(observed.status).to.include({ health: 'healthy' });
+      expect(sb!.logs()).to.contain("writing the status of MCPServer 'steady' failed").and.contain('refused by the test');
+      await kube.call('DELETE', `${API}/mcpservers/steady`);
+    });
   });
 });
