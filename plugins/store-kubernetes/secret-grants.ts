@@ -19,6 +19,18 @@ interface SecretObject {
 const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
 const unb64 = (s: string | undefined) => (s === undefined ? undefined : Buffer.from(s, 'base64').toString('utf8'));
 
+/** A record's lookup keys as written (a JSON object of strings), or undefined for anything else. */
+function indexOf(text: string): Record<string, string> | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return undefined;
+  return Object.values(parsed).every((v) => typeof v === 'string') ? (parsed as Record<string, string>) : undefined;
+}
+
 /** Records as Secrets, one per record, labelled as Switchboard's. */
 class GrantSecrets implements GrantBacking {
   constructor(
@@ -50,7 +62,15 @@ class GrantSecrets implements GrantBacking {
       const record: StoredRecord = { value };
       const expiresAt = Number(unb64(d.expiresAt));
       if (d.expiresAt !== undefined && Number.isFinite(expiresAt)) record.expiresAt = expiresAt;
-      if (d.index !== undefined) record.index = JSON.parse(unb64(d.index)!) as Record<string, string>;
+      if (d.index !== undefined) {
+        const index = indexOf(unb64(d.index)!);
+        // One Secret nobody can read is left out, as a file would be: it never stops a start.
+        if (!index) {
+          this.warn(`grant store: skipped Secret ${s.metadata.name}: its index is not a JSON object of strings`);
+          continue;
+        }
+        record.index = index;
+      }
       out.push({ kind, id, record });
     }
     return out;

@@ -195,11 +195,26 @@ describe('orchestrator mode: writes as the caller', function () {
     expect(secrets.body.items.length).to.be.greaterThan(2);
     expect(secrets.body.items.every((s) => s.type === 'switchboard.dev/grant')).to.equal(true);
     expect(JSON.stringify(secrets.body)).to.not.contain(Buffer.from(aliceToken).toString('base64'));
+    // Secrets that carry the label but no record Switchboard could have written: each is left out, named, and the start goes on.
+    const junk = (name: string, data: Record<string, string>) =>
+      kube.call('POST', `/api/v1/namespaces/${NS}/secrets`, {
+        apiVersion: 'v1',
+        kind: 'Secret',
+        type: 'switchboard.dev/grant',
+        metadata: { name, labels: { 'switchboard.dev/grant': 'true' } },
+        data: Object.fromEntries(Object.entries(data).map(([k, v]) => [k, Buffer.from(v).toString('base64')])),
+      });
+    expect((await junk('junk-index', { kind: 'Grant', id: 'g1', value: 'x', index: '{"accountId": 7' })).status).to.equal(201);
+    expect((await junk('junk-fields', { value: 'x' })).status).to.equal(201);
     await alice.close();
     await setup.sb.stop();
     setup = await startAgain();
+    expect(setup.sb.logs())
+      .to.contain('grant store: skipped Secret junk-index: its index is not a JSON object of strings')
+      .and.contain('grant store: skipped Secret junk-fields: not a stored record');
     alice = await mcpClient(setup.sb.url, aliceToken);
     const listed = await callTool(alice, 'core_workflow_list');
     expect(listed.isError, text(listed)).to.not.equal(true);
+    for (const name of ['junk-index', 'junk-fields']) await kube.call('DELETE', `/api/v1/namespaces/${NS}/secrets/${name}`);
   });
 });
