@@ -222,12 +222,17 @@ export class KubeStore implements ResourceStore {
     // A watch refused at once (a 500, a 410 for a compacted version, the server gone since the
     // list) ends before `watch` returns: `ended` says so, and its controller is never kept.
     const current: { watch?: AbortController; ended: boolean } = { ended: false };
+    const startedAt = Date.now();
     const again = (err: unknown): void => {
       current.ended = true;
       if (current.watch) this.aborts.delete(current.watch);
       if (this.closed) return;
       if (err) this.onWatchError(`watching ${plural} ended: ${err instanceof Error ? err.message : JSON.stringify(err)}; watching again`);
-      setTimeout(() => void this.follow(kind, onChange), err ? REWATCH_MS : 0).unref();
+      // A watch that ends in good order after a while (the server's request timeout) is started
+      // again at once; one that ends at once (a balancer that cuts every stream) waits, or
+      // list and watch would loop as fast as the API server answers.
+      const lasted = Date.now() - startedAt;
+      setTimeout(() => void this.follow(kind, onChange), err || lasted < REWATCH_MS ? REWATCH_MS : 0).unref();
     };
     try {
       current.watch = await this.api.watch(plural, list.metadata.resourceVersion, (type, obj) => this.report(kind, type, obj, onChange), again);

@@ -374,7 +374,7 @@ describe('orchestrator mode: MCPServer and Workflow resources on a real API serv
     after(async () => {
       await stop();
       await proxy.close();
-      for (const name of ['late', 'steady']) await kube.call('DELETE', `${API}/mcpservers/${name}`);
+      for (const name of ['late', 'aftercuts', 'steady']) await kube.call('DELETE', `${API}/mcpservers/${name}`);
     });
 
     it('a watch refused at start-up is started again: Switchboard serves, and a resource created after it brings its tools', async () => {
@@ -396,6 +396,28 @@ describe('orchestrator mode: MCPServer and Workflow resources on a real API serv
       expect((await kube.call('DELETE', `${API}/mcpservers/late`)).status).to.equal(200);
       await eventually(toolNames, (t) => !t.includes('x_late_ping'), 15_000);
       expect(sb!.proc.exitCode).to.equal(null);
+    });
+
+    it('watches cut as soon as they start are started again once a second, not as fast as the server answers', async () => {
+      proxy.cutWatches(true);
+      try {
+        const from = proxy.cut.length;
+        const startedAt = Date.now();
+        proxy.endWatches();
+        // Two kinds are watched (MCPServers, Workflows): six cuts are three of one kind at least,
+        // two waits of a second between them. A loop without the wait made them in milliseconds.
+        await eventually(
+          async () => proxy.cut.length - from,
+          (n) => n >= 6,
+          20_000,
+        );
+        expect(Date.now() - startedAt).to.be.at.least(2000);
+      } finally {
+        proxy.cutWatches(false);
+      }
+      // Once the streams stay open again, changes arrive.
+      expect((await kube.call('POST', `${API}/mcpservers`, server('aftercuts'))).status).to.equal(201);
+      await eventually(toolNames, (t) => t.includes('x_aftercuts_ping'), 15_000);
     });
 
     it('a status write the API server refuses is tried again on its own, with nothing else changing', async () => {

@@ -1,7 +1,9 @@
 /**
  * A plain-HTTP stand-in for the test API server that passes every call through to it (over
  * TLS, trusting its CA) except those a test chooses to refuse, which it answers itself the way
- * an overloaded API server does: 500 with a Status body. Watches stream through as they come.
+ * an overloaded API server does: 500 with a Status body. Watches stream through as they come,
+ * unless the test has every watch cut as soon as it starts, as a balancer with a short idle
+ * timeout would.
  * (The Kubernetes client speaks plain HTTP only with TLS checks switched off, which names no
  * certificate here.)
  */
@@ -22,6 +24,9 @@ export interface KubeFaultProxy {
   readonly refused: KubeCall[];
   /** Ends every watch passed through so far, as an API server that restarts does (its clients watch again). */
   endWatches(): void;
+  /** While on, each watch is ended as soon as its answer's headers went through; `cut` counts them. */
+  cutWatches(on: boolean): void;
+  readonly cut: KubeCall[];
   /** A kubeconfig file in `dir` that reaches the API server through this proxy with `token`. */
   kubeconfig(dir: string, token: string): Promise<string>;
   close(): Promise<void>;
@@ -38,6 +43,8 @@ export async function startKubeFaultProxy(kube: KubeEnv, refuse: (call: KubeCall
   const target = new URL(kube.server);
   const refused: KubeCall[] = [];
   const watches = new Set<ServerResponse>();
+  const cut: KubeCall[] = [];
+  let cutting = false;
   const server = createServer((req, res) => {
     void bodyOf(req).then((body) => {
       const call = { method: req.method ?? 'GET', path: req.url ?? '/', body };
@@ -47,7 +54,8 @@ export async function startKubeFaultProxy(kube: KubeEnv, refuse: (call: KubeCall
         res.end(JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'InternalError', message: 'refused by the test', code: 500 }));
         return;
       }
-      if (/[?&]watch=true/.test(call.path)) {
+      const watch = /[?&]watch=true/.test(call.path);
+      if (watch) {
         watches.add(res);
         res.on('close', () => watches.delete(res));
       }
@@ -56,6 +64,12 @@ export async function startKubeFaultProxy(kube: KubeEnv, refuse: (call: KubeCall
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         // A watch's headers come long before its first event, and its client waits for them.
         res.flushHeaders();
+        if (watch && cutting && answer.statusCode === 200) {
+          cut.push(call);
+          answer.destroy();
+          res.end();
+          return;
+        }
         answer.pipe(res);
       });
       upstream.on('error', (err) => res.destroy(err));
@@ -67,8 +81,12 @@ export async function startKubeFaultProxy(kube: KubeEnv, refuse: (call: KubeCall
   const port = (server.address() as { port: number }).port;
   return {
     refused,
+    cut,
     endWatches() {
       for (const res of watches) res.end();
+    },
+    cutWatches(on) {
+      cutting = on;
     },
     async kubeconfig(dir, token) {
       const file = join(dir, `kubeconfig-proxy-${port}`);
