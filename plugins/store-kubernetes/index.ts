@@ -41,6 +41,7 @@ async function connect(namespace: string, retryMs: number, onRetry: (message: st
 
 interface Options {
   startupRetrySeconds: number;
+  watchTimeoutSeconds: number;
   statusLease: { name: string; durationSeconds: number };
 }
 
@@ -54,6 +55,15 @@ export default definePlugin<Options>({
     additionalProperties: false,
     properties: {
       startupRetrySeconds: { type: 'number', minimum: 0, default: 30, description: 'How long start-up retries an API server it cannot use before it fails.' },
+      watchTimeoutSeconds: {
+        type: 'integer',
+        minimum: 1,
+        maximum: 3600,
+        // As client-go's reflectors (5-10 minutes); the API server's own default is 30-60.
+        default: 300,
+        description:
+          'How long the API server is asked to run each watch before it ends it (Switchboard then lists and watches again). A watch not ended half as long again after that (1-30 s more) is taken for a dead connection and replaced.',
+      },
       statusLease: {
         type: 'object',
         additionalProperties: false,
@@ -97,6 +107,7 @@ export default definePlugin<Options>({
       () => kernel.config.kinds(),
       (m) => log.warn(m),
       (where, kind) => log.warn(`${where} is ignored: no plugin that is on keeps ${kind} resources${switchedOffClause(kernel.settings().plugins)}`),
+      options.watchTimeoutSeconds,
     );
     kernel.services.provide('store', store);
     // What an auth plugin issues, kept as Secrets (the files of store-files have no place in a pod);

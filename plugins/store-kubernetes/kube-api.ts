@@ -6,7 +6,7 @@
  */
 import { request as httpsRequest, type RequestOptions } from 'node:https';
 import { request as httpRequest } from 'node:http';
-import { KubeConfig, Watch } from '@kubernetes/client-node';
+import { KubeConfig } from '@kubernetes/client-node';
 import { CRD_GROUP, CRD_VERSION } from './crds.js';
 
 /** How long one call waits for an answer unless its caller says otherwise. */
@@ -40,6 +40,12 @@ export class KubeApiError extends Error {
   }
 }
 
+/** A refusal as the API server answered it: its Status body's reason and message, or the text a proxy sent. */
+export function refusalOf(status: number, parsed: unknown, text: string): KubeApiError {
+  const s = (parsed ?? {}) as { reason?: string; message?: string };
+  return new KubeApiError(status, s.reason ?? String(status), s.message ?? (text.slice(0, 300) || `HTTP ${status}`));
+}
+
 export class KubeApi {
   private readonly server: URL;
 
@@ -64,6 +70,24 @@ export class KubeApi {
   }
 
   /**
+   * How a call to `path` is sent: its URL, node:http or node:https by the server's scheme, and
+   * the options that carry the configured credentials and TLS settings (a watch sends its own
+   * call with them: kube-watch.ts).
+   */
+  async connection(
+    path: string,
+  ): Promise<{ url: URL; send: typeof httpRequest; options: Omit<RequestOptions, 'headers'> & { headers: Record<string, string> } }> {
+    const options: RequestOptions = { headers: {} };
+    await this.config.applyToHTTPSOptions(options);
+    const url = new URL(path, this.server);
+    return {
+      url,
+      send: url.protocol === 'https:' ? httpsRequest : httpRequest,
+      options: { ...options, headers: { ...(options.headers as Record<string, string>) } },
+    };
+  }
+
+  /**
    * One call. `bearer` replaces the configured credentials (a write as the caller); the
    * connection's TLS settings stay the configured ones.
    */
@@ -74,9 +98,8 @@ export class KubeApi {
     options: { contentType?: string; bearer?: string | undefined; timeoutMs?: number } = {},
   ): Promise<T> {
     const timeoutMs = options.timeoutMs ?? REQUEST_TIMEOUT_MS;
-    const opts: RequestOptions = { method, headers: {} };
-    await this.config.applyToHTTPSOptions(opts);
-    const headers: Record<string, string> = { ...(opts.headers as Record<string, string>), accept: 'application/json' };
+    const { url, send, options: opts } = await this.connection(path);
+    const headers: Record<string, string> = { ...opts.headers, accept: 'application/json' };
     if (options.bearer) {
       headers.authorization = `Bearer ${options.bearer}`;
       delete opts.cert;
@@ -84,10 +107,8 @@ export class KubeApi {
     }
     const payload = body === undefined ? undefined : JSON.stringify(body);
     if (payload !== undefined) headers['content-type'] = options.contentType ?? 'application/json';
-    const url = new URL(path, this.server);
     return new Promise<T>((resolve, reject) => {
-      const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-      const req = send(url, { ...opts, headers, timeout: timeoutMs }, (res) => {
+      const req = send(url, { ...opts, method, headers, timeout: timeoutMs }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {
@@ -100,8 +121,7 @@ export class KubeApi {
             parsed = undefined;
           }
           if (status >= 200 && status < 300) return resolve(parsed as T);
-          const s = (parsed ?? {}) as { reason?: string; message?: string };
-          reject(new KubeApiError(status, s.reason ?? String(status), s.message ?? (text.slice(0, 300) || `HTTP ${status}`)));
+          reject(refusalOf(status, parsed, text));
         });
         res.on('error', reject);
       });
@@ -137,20 +157,5 @@ export class KubeApi {
 
   get(plural: Plural, name: string): Promise<KubeObject> {
     return this.request('GET', this.path(plural, name));
-  }
-
-  /** Watches `plural` from `resourceVersion` on; `done` when the stream ends (the caller lists again and re-watches). */
-  async watch(
-    plural: Plural,
-    resourceVersion: string,
-    onEvent: (type: string, obj: KubeObject) => void,
-    done: (err: unknown) => void,
-  ): Promise<AbortController> {
-    return new Watch(this.config).watch(
-      this.path(plural),
-      { resourceVersion, allowWatchBookmarks: true },
-      (type, obj) => onEvent(type, obj as KubeObject),
-      done,
-    );
   }
 }

@@ -22,6 +22,7 @@ import {
 import { CRD_GROUP, CRD_VERSION } from './crds.js';
 import { readSettingsText, writeSettingsText } from '../../lib/files/settings-file.js';
 import { KubeApiError, type KubeApi, type KubeObject } from './kube-api.js';
+import { watchKind, type WatchHandle } from './kube-watch.js';
 import type { ResourceKindDefinition } from '../../kernel/index.js';
 /** Conflicting writes (someone else changed the resource in between) are retried this often. */
 const CONFLICT_RETRIES = 3;
@@ -50,7 +51,8 @@ export class KubeStore implements ResourceStore {
   private readonly seen = new Map<string, string>();
   /** metadata.generation of each resource as last read (`plural/name`): what a status's observedGeneration says was seen. */
   private readonly generations = new Map<string, number>();
-  private readonly aborts = new Set<AbortController>();
+  /** The watches running now, stopped at close. */
+  private readonly watches = new Set<WatchHandle>();
   private closed = false;
   private readonly unclaimedSaid = new Set<string>();
 
@@ -62,6 +64,8 @@ export class KubeStore implements ResourceStore {
     private readonly onWatchError: (message: string) => void = () => undefined,
     /** Told once about each custom resource no registered kind reads: where it is, and its kind. */
     private readonly onUnclaimed?: (where: string, kind: string) => void,
+    /** How long the server is asked to run each watch before it ends it (the plugin's `watchTimeoutSeconds`; kube-watch.ts). */
+    private readonly watchTimeoutSeconds = 300,
   ) {}
 
   private kindNamed(name: ResourceKind): ResourceKindDefinition {
@@ -219,29 +223,26 @@ export class KubeStore implements ResourceStore {
         onChange({ type: 'remove', kind: kind.name, key });
       }
     }
-    // A watch refused at once (a 500, a 410 for a compacted version, the server gone since the
-    // list) ends before `watch` returns: `ended` says so, and its controller is never kept.
-    const current: { watch?: AbortController; ended: boolean } = { ended: false };
     const startedAt = Date.now();
-    const again = (err: unknown): void => {
-      current.ended = true;
-      if (current.watch) this.aborts.delete(current.watch);
-      if (this.closed) return;
-      if (err) this.onWatchError(`watching ${plural} ended: ${err instanceof Error ? err.message : JSON.stringify(err)}; watching again`);
-      // A watch that ends in good order after a while (the server's request timeout) is started
-      // again at once; one that ends at once (a balancer that cuts every stream) waits, or
-      // list and watch would loop as fast as the API server answers.
-      const lasted = Date.now() - startedAt;
-      setTimeout(() => void this.follow(kind, onChange), err || lasted < REWATCH_MS ? REWATCH_MS : 0).unref();
-    };
-    try {
-      current.watch = await this.api.watch(plural, list.metadata.resourceVersion, (type, obj) => this.report(kind, type, obj, onChange), again);
-    } catch (err) {
-      // What fails before the request is made (the credentials' exec plugin, say).
-      if (!current.ended) again(err);
-      return;
-    }
-    if (!current.ended) this.aborts.add(current.watch);
+    const watch = watchKind(
+      this.api,
+      plural,
+      list.metadata.resourceVersion,
+      (type, obj) => this.report(kind, type, obj, onChange),
+      // Never called before watchKind returned (kube-watch.ts), so `watch` is there to delete.
+      (err) => {
+        this.watches.delete(watch);
+        if (this.closed) return;
+        if (err) this.onWatchError(`watching ${plural} ended: ${err.message}; watching again`);
+        // A watch that ends in good order after a while (the timeout it asked for) is started
+        // again at once; one that ends at once (a balancer that cuts every stream) waits, or
+        // list and watch would loop as fast as the API server answers.
+        const lasted = Date.now() - startedAt;
+        setTimeout(() => void this.follow(kind, onChange), err || lasted < REWATCH_MS ? REWATCH_MS : 0).unref();
+      },
+      { timeoutSeconds: this.watchTimeoutSeconds },
+    );
+    this.watches.add(watch);
   }
 
   private report(kind: ResourceKindDefinition, type: string, obj: KubeObject, onChange: (change: StoreChange) => void): void {
@@ -270,7 +271,7 @@ export class KubeStore implements ResourceStore {
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const a of this.aborts) a.abort();
-    this.aborts.clear();
+    for (const w of this.watches) w.stop();
+    this.watches.clear();
   }
 }

@@ -115,8 +115,8 @@ describe('orchestrator mode: MCPServer and Workflow resources on a real API serv
     kube.call('PATCH', `${API}/mcpservers/${name}`, { spec }, { contentType: 'application/merge-patch+json' });
   const getServer = async (name: string) => (await kube.call<McpServerObject>('GET', `${API}/mcpservers/${name}`)).body;
   const toolNames = async () => (await meta<{ tools: { name: string }[] }>(client!, 'list_tools', { limit: 500 })).tools.map((t) => t.name);
-  const start = async (kubeconfig?: string) => {
-    sb = await startSwitchboard({}, { configDir, env: { KUBECONFIG: kubeconfig ?? (await kube.kubeconfig(kube.tokens.admin)) } });
+  const start = async (kubeconfig?: string, dir = configDir) => {
+    sb = await startSwitchboard({}, { configDir: dir, env: { KUBECONFIG: kubeconfig ?? (await kube.kubeconfig(kube.tokens.admin)) } });
     client = await connectHttp(sb.url);
   };
   const stop = async () => {
@@ -366,7 +366,10 @@ describe('orchestrator mode: MCPServer and Workflow resources on a real API serv
         return refusedStatus(call) && !proxy.refused.some(refusedStatus);
       });
       await stop();
-      await start(await proxy.kubeconfig(configDir, kube.tokens.admin));
+      const dir = await makeConfigDir({
+        'config.yaml': `orchestrator: true\nnamespace: ${NS}\nplugins:\n  store-kubernetes:\n    options:\n      watchTimeoutSeconds: 2\n`,
+      });
+      await start(await proxy.kubeconfig(dir, kube.tokens.admin), dir);
     });
 
     // Mocha runs a suite's own tests before its nested suites: nothing runs after these, so the
@@ -374,7 +377,7 @@ describe('orchestrator mode: MCPServer and Workflow resources on a real API serv
     after(async () => {
       await stop();
       await proxy.close();
-      for (const name of ['late', 'aftercuts', 'steady']) await kube.call('DELETE', `${API}/mcpservers/${name}`);
+      for (const name of ['late', 'aftercuts', 'afterhold', 'steady']) await kube.call('DELETE', `${API}/mcpservers/${name}`);
     });
 
     it('a watch refused at start-up is started again: Switchboard serves, and a resource created after it brings its tools', async () => {
@@ -418,6 +421,28 @@ describe('orchestrator mode: MCPServer and Workflow resources on a real API serv
       // Once the streams stay open again, changes arrive.
       expect((await kube.call('POST', `${API}/mcpservers`, server('aftercuts'))).status).to.equal(201);
       await eventually(toolNames, (t) => t.includes('x_aftercuts_ping'), 15_000);
+    });
+
+    it('a watch that gets no answer is given up after its deadline and sent again; changes arrive once answers do', async () => {
+      // This Switchboard asks for 2 s watches: one unanswered 3 s after it was sent is taken for a dead connection.
+      const mcpWatch = (call: KubeCall) => call.path.includes('/mcpservers?');
+      proxy.holdWatches(true);
+      try {
+        const from = proxy.held.filter(mcpWatch).length;
+        proxy.endWatches();
+        await eventually(
+          async () => proxy.held.filter(mcpWatch).length - from,
+          (n) => n >= 2,
+          20_000,
+        );
+      } finally {
+        proxy.holdWatches(false);
+      }
+      expect(sb!.logs()).to.match(
+        /watching mcpservers ended: the API server did not end the watch of mcpservers 3 s after it began \(asked for 2 s\): taken for a dead connection/,
+      );
+      expect((await kube.call('POST', `${API}/mcpservers`, server('afterhold'))).status).to.equal(201);
+      await eventually(toolNames, (t) => t.includes('x_afterhold_ping'), 15_000);
     });
 
     it('a status write the API server refuses is tried again on its own, with nothing else changing', async () => {

@@ -3,7 +3,7 @@
  * TLS, trusting its CA) except those a test chooses to refuse, which it answers itself the way
  * an overloaded API server does: 500 with a Status body. Watches stream through as they come,
  * unless the test has every watch cut as soon as it starts, as a balancer with a short idle
- * timeout would.
+ * timeout would, or held unanswered, as a connection whose peer is gone is.
  * (The Kubernetes client speaks plain HTTP only with TLS checks switched off, which names no
  * certificate here.)
  */
@@ -27,6 +27,9 @@ export interface KubeFaultProxy {
   /** While on, each watch is ended as soon as its answer's headers went through; `cut` counts them. */
   cutWatches(on: boolean): void;
   readonly cut: KubeCall[];
+  /** While on, each new watch gets no answer at all (its connection stays open); `held` counts them. */
+  holdWatches(on: boolean): void;
+  readonly held: KubeCall[];
   /** A kubeconfig file in `dir` that reaches the API server through this proxy with `token`. */
   kubeconfig(dir: string, token: string): Promise<string>;
   close(): Promise<void>;
@@ -45,6 +48,8 @@ export async function startKubeFaultProxy(kube: KubeEnv, refuse: (call: KubeCall
   const watches = new Set<ServerResponse>();
   const cut: KubeCall[] = [];
   let cutting = false;
+  const held: KubeCall[] = [];
+  let holding = false;
   const server = createServer((req, res) => {
     void bodyOf(req).then((body) => {
       const call = { method: req.method ?? 'GET', path: req.url ?? '/', body };
@@ -55,6 +60,10 @@ export async function startKubeFaultProxy(kube: KubeEnv, refuse: (call: KubeCall
         return;
       }
       const watch = /[?&]watch=true/.test(call.path);
+      if (watch && holding) {
+        held.push(call);
+        return;
+      }
       if (watch) {
         watches.add(res);
         res.on('close', () => watches.delete(res));
@@ -87,6 +96,10 @@ export async function startKubeFaultProxy(kube: KubeEnv, refuse: (call: KubeCall
     },
     cutWatches(on) {
       cutting = on;
+    },
+    held,
+    holdWatches(on) {
+      holding = on;
     },
     async kubeconfig(dir, token) {
       const file = join(dir, `kubeconfig-proxy-${port}`);
