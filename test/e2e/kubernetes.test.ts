@@ -377,7 +377,7 @@ describe('orchestrator mode: MCPServer and Workflow resources on a real API serv
     after(async () => {
       await stop();
       await proxy.close();
-      for (const name of ['late', 'aftercuts', 'afterhold', 'steady']) await kube.call('DELETE', `${API}/mcpservers/${name}`);
+      for (const name of ['late', 'aftercuts', 'afterhold', 'afterexpiry', 'steady']) await kube.call('DELETE', `${API}/mcpservers/${name}`);
     });
 
     it('a watch refused at start-up is started again: Switchboard serves, and a resource created after it brings its tools', async () => {
@@ -443,6 +443,20 @@ describe('orchestrator mode: MCPServer and Workflow resources on a real API serv
       );
       expect((await kube.call('POST', `${API}/mcpservers`, server('afterhold'))).status).to.equal(201);
       await eventually(toolNames, (t) => t.includes('x_afterhold_ping'), 15_000);
+    });
+
+    it('a watch the server ends with an ERROR event (410: the version is too old) is listed and watched again', async () => {
+      const from = proxy.expired.length;
+      proxy.expireWatches(1);
+      proxy.endWatches();
+      await eventually(
+        async () => proxy.expired.length - from,
+        (n) => n === 1,
+        15_000,
+      );
+      await sb!.waitForLog(/watching \w+ ended: too old resource version \(expired by the test\); watching again/);
+      expect((await kube.call('POST', `${API}/mcpservers`, server('afterexpiry'))).status).to.equal(201);
+      await eventually(toolNames, (t) => t.includes('x_afterexpiry_ping'), 15_000);
     });
 
     it('a status write the API server refuses is tried again on its own, with nothing else changing', async () => {

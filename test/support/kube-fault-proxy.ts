@@ -27,6 +27,9 @@ export interface KubeFaultProxy {
   /** While on, each watch is ended as soon as its answer's headers went through; `cut` counts them. */
   cutWatches(on: boolean): void;
   readonly cut: KubeCall[];
+  /** The next `count` watches are answered 200 with only an ERROR event (410 Expired), as for a compacted resource version. */
+  expireWatches(count: number): void;
+  readonly expired: KubeCall[];
   /** While on, each new watch gets no answer at all (its connection stays open); `held` counts them. */
   holdWatches(on: boolean): void;
   readonly held: KubeCall[];
@@ -50,6 +53,8 @@ export async function startKubeFaultProxy(kube: KubeEnv, refuse: (call: KubeCall
   let cutting = false;
   const held: KubeCall[] = [];
   let holding = false;
+  const expired: KubeCall[] = [];
+  let toExpire = 0;
   const server = createServer((req, res) => {
     void bodyOf(req).then((body) => {
       const call = { method: req.method ?? 'GET', path: req.url ?? '/', body };
@@ -62,6 +67,21 @@ export async function startKubeFaultProxy(kube: KubeEnv, refuse: (call: KubeCall
       const watch = /[?&]watch=true/.test(call.path);
       if (watch && holding) {
         held.push(call);
+        return;
+      }
+      if (watch && toExpire > 0) {
+        toExpire--;
+        expired.push(call);
+        res.writeHead(200, { 'content-type': 'application/json' });
+        const status = {
+          kind: 'Status',
+          apiVersion: 'v1',
+          status: 'Failure',
+          reason: 'Expired',
+          message: 'too old resource version (expired by the test)',
+          code: 410,
+        };
+        res.end(`${JSON.stringify({ type: 'ERROR', object: status })}\n`);
         return;
       }
       if (watch) {
@@ -96,6 +116,10 @@ export async function startKubeFaultProxy(kube: KubeEnv, refuse: (call: KubeCall
     },
     cutWatches(on) {
       cutting = on;
+    },
+    expired,
+    expireWatches(count) {
+      toExpire = count;
     },
     held,
     holdWatches(on) {
