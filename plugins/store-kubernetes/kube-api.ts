@@ -41,7 +41,13 @@ export class KubeApiError extends Error {
 }
 
 /** A refusal as the API server answered it: its Status body's reason and message, or the text a proxy sent. */
-export function refusalOf(status: number, parsed: unknown, text: string): KubeApiError {
+export function refusalOf(status: number, text: string): KubeApiError {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // A plain-text answer (a proxy's, or `404 page not found`): its first words are the message.
+  }
   const s = (parsed ?? {}) as { reason?: string; message?: string };
   return new KubeApiError(status, s.reason ?? String(status), s.message ?? (text.slice(0, 300) || `HTTP ${status}`));
 }
@@ -121,7 +127,7 @@ export class KubeApi {
             parsed = undefined;
           }
           if (status >= 200 && status < 300) return resolve(parsed as T);
-          reject(refusalOf(status, parsed, text));
+          reject(refusalOf(status, text));
         });
         res.on('error', reject);
       });

@@ -18,7 +18,7 @@ export interface WatchHandle {
 }
 
 /** How long after the server was to end a watch it is taken for dead: half as long again, 1-30 s. */
-export function watchDeadlineMs(timeoutSeconds: number): number {
+function watchDeadlineMs(timeoutSeconds: number): number {
   return (timeoutSeconds + Math.min(30, Math.max(1, timeoutSeconds / 2))) * 1000;
 }
 
@@ -67,16 +67,7 @@ export function watchKind(
         if (status !== 200) {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => {
-            const text = Buffer.concat(chunks).toString('utf8');
-            let parsed: unknown;
-            try {
-              parsed = JSON.parse(text);
-            } catch {
-              // A plain-text answer (a proxy's): its first words are the message.
-            }
-            finish(refusalOf(status, parsed, text));
-          });
+          res.on('end', () => finish(refusalOf(status, Buffer.concat(chunks).toString('utf8'))));
           return;
         }
         let pending = '';
