@@ -132,11 +132,16 @@ export default definePlugin<Options>({
     });
     const lease = new StatusLease(api, { ...options.statusLease, identity }, log, (now) => {
       if (now.leading) status.rewriteAll();
-      log.info(
-        now.leading
-          ? `replica '${identity}' holds the status Lease '${options.statusLease.name}': it writes MCPServer and Workflow status`
-          : `replica '${identity}' does not hold the status Lease '${options.statusLease.name}'${now.holder ? ` ('${now.holder}' does)` : ''}: it leaves status to the holder`,
-      );
+      if (now.leading) log.info(`replica '${identity}' holds the status Lease '${options.statusLease.name}': it writes MCPServer and Workflow status`);
+      // Still named the holder, but not renewed in time: another replica may take it over from now on.
+      else if (now.holder === identity)
+        log.warn(
+          `replica '${identity}' could not renew the status Lease '${options.statusLease.name}' in time: it stops writing status until it renews it, or another replica takes it over`,
+        );
+      else
+        log.info(
+          `replica '${identity}' does not hold the status Lease '${options.statusLease.name}'${now.holder ? ` ('${now.holder}' does)` : ''}: it leaves status to the holder`,
+        );
     });
     status.attach();
     log.info(`orchestrator mode: MCPServer and Workflow resources in namespace '${namespace}'`);

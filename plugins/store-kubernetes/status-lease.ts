@@ -166,13 +166,20 @@ export class StatusLease {
     };
   }
 
-  /** PUT with the resourceVersion read: a Conflict means another replica wrote in between and this one did not get (or keep) it. */
+  /**
+   * PUT with the resourceVersion read: a Conflict means another replica wrote in between and
+   * this one did not get (or keep) it. Any other failure (a 5xx, a timeout, a refusal) changed
+   * nothing anyone else can act on: nobody takes the Lease before it has gone unrenewed for its
+   * duration, so a holder keeps writing status until its last renewal's margin runs out
+   * (`leadingUntil`) instead of handing over at one refused renewal and writing every status
+   * again at the next.
+   */
   private async replace(lease: LeaseObject, spec: LeaseSpec, startedAt: number): Promise<void> {
     try {
       const written = await this.api.request<LeaseObject>('PUT', this.path(this.options.name), { ...lease, spec });
       this.won(written, startedAt);
     } catch (err) {
-      this.leadingUntil = 0;
+      if (err instanceof KubeApiError && err.status === 409) this.leadingUntil = 0;
       throw err;
     }
   }

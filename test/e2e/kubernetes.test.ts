@@ -353,21 +353,32 @@ describe('orchestrator mode: MCPServer and Workflow resources on a real API serv
     // The write that reports 'running' is the last one a quiet server causes: refused once, only a retry can land it.
     const refusedStatus = (call: KubeCall) =>
       call.method === 'PATCH' && call.path.endsWith('/mcpservers/steady/status') && call.body.includes('"state":"running"');
+    const LEASE = `/apis/coordination.k8s.io/v1/namespaces/${NS}/leases/switchboard-status`;
+    const renewal = (call: KubeCall) => call.method === 'PUT' && call.path === LEASE;
     let proxy: KubeFaultProxy;
-    /** How many more watches of mcpservers to refuse. */
+    /** How many more watches of mcpservers, and how many more writes of the status Lease, to refuse. */
     let watchesToRefuse = 1;
+    let renewalsToRefuse = 0;
+    /** Every status write that reached the proxy, refused or not. */
+    const statusWrites: KubeCall[] = [];
 
     before(async () => {
       proxy = await startKubeFaultProxy(kube, (call) => {
+        if (call.method === 'PATCH' && call.path.endsWith('/status')) statusWrites.push(call);
         if (refusedWatch(call) && watchesToRefuse > 0) {
           watchesToRefuse--;
+          return true;
+        }
+        if (renewal(call) && renewalsToRefuse > 0) {
+          renewalsToRefuse--;
           return true;
         }
         return refusedStatus(call) && !proxy.refused.some(refusedStatus);
       });
       await stop();
+      // A 4 s Lease, renewed every second: its faults play out in seconds.
       const dir = await makeConfigDir({
-        'config.yaml': `orchestrator: true\nnamespace: ${NS}\nplugins:\n  store-kubernetes:\n    options:\n      watchTimeoutSeconds: 2\n`,
+        'config.yaml': `orchestrator: true\nnamespace: ${NS}\nplugins:\n  store-kubernetes:\n    options:\n      watchTimeoutSeconds: 2\n      statusLease: { name: switchboard-status, durationSeconds: 4 }\n`,
       });
       await start(await proxy.kubeconfig(dir, kube.tokens.admin), dir);
     });
@@ -377,7 +388,7 @@ describe('orchestrator mode: MCPServer and Workflow resources on a real API serv
     after(async () => {
       await stop();
       await proxy.close();
-      for (const name of ['late', 'aftercuts', 'afterhold', 'afterexpiry', 'steady']) await kube.call('DELETE', `${API}/mcpservers/${name}`);
+      for (const name of ['late', 'aftercuts', 'afterhold', 'afterexpiry', 'steady', 'leaderless']) await kube.call('DELETE', `${API}/mcpservers/${name}`);
     });
 
     it('a watch refused at start-up is started again: Switchboard serves, and a resource created after it brings its tools', async () => {
@@ -474,6 +485,40 @@ describe('orchestrator mode: MCPServer and Workflow resources on a real API serv
       expect(observed.status).to.include({ health: 'healthy' });
       expect(sb!.logs()).to.contain("writing the status of MCPServer 'steady' failed").and.contain('refused by the test');
       await kube.call('DELETE', `${API}/mcpservers/steady`);
+    });
+
+    it('a Lease renewal the API server refuses once changes nothing: the holder goes on writing status and renews at its next look', async () => {
+      await sb!.waitForLog(/holds the status Lease 'switchboard-status'/);
+      renewalsToRefuse = 1;
+      await eventually(
+        async () => proxy.refused.filter(renewal).length,
+        (n) => n === 1,
+        15_000,
+      );
+      const refusedAt = Date.now();
+      await eventually(
+        async () => Date.parse((await kube.call<{ spec: { renewTime: string } }>('GET', LEASE)).body.spec.renewTime),
+        (renewed) => renewed > refusedAt,
+        15_000,
+      );
+      // A Lease nobody may take before its duration is out is still this replica's: no hand-over, no second writing of every status.
+      expect(sb!.logs()).to.match(/status Lease 'switchboard\/switchboard-status': refused by the test/);
+      expect(sb!.logs()).not.to.match(/does not hold the status Lease|could not renew the status Lease/);
+    });
+
+    it('Lease renewals refused past its duration: the holder stops writing status, says why, and writes every status again once a renewal lands', async () => {
+      renewalsToRefuse = Number.POSITIVE_INFINITY;
+      await sb!.waitForLog(/could not renew the status Lease 'switchboard-status' in time: it stops writing status/, 15_000);
+      const lapsedAt = statusWrites.length;
+      expect((await kube.call('POST', `${API}/mcpservers`, server('leaderless'))).status).to.equal(201);
+      await eventually(toolNames, (t) => t.includes('x_leaderless_ping'), 15_000);
+      const statusOf = async () => (await getServer('leaderless')).status;
+      expect(await statusOf(), 'written while the Lease was not renewed').to.equal(undefined);
+      renewalsToRefuse = 0;
+      const observed = await eventually(statusOf, (st) => st?.state === 'running', 15_000);
+      expect(observed).to.include({ health: 'healthy' });
+      expect(statusWrites.slice(lapsedAt).filter((w) => w.path.includes('/leaderless/'))).to.have.length.of.at.least(1);
+      expect(sb!.logs().match(/holds the status Lease 'switchboard-status'/g)).to.have.length(2);
     });
   });
 });
