@@ -16,14 +16,11 @@
 //
 //   node scripts/checks.js      the checks alone (what `npm test` runs before its suite), no ESLint
 import { fork, spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { lintAttached } from './lint-beside.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const require = createRequire(import.meta.url);
-const bin = (pkg, path) => join(dirname(require.resolve(`${pkg}/package.json`)), path);
 
 /** Runs one command; answers its exit code, its output appended to `out`. */
 const run = (args, out) =>
@@ -81,7 +78,8 @@ export async function runChecks({ lint = false } = {}) {
         (out) => run([join(root, 'scripts/build-prebuilt.js')], out),
       ],
     },
-    { name: 'format (prettier --check)', commands: [(out) => run([bin('prettier', 'bin/prettier.cjs'), '--check', '**/*.{ts,js}'], out)] },
+    // Files found formatted before, unchanged since, are not checked again (scripts/format-check.js).
+    { name: 'format (prettier --check)', commands: [(out) => run([join(root, 'scripts/format-check.js')], out)] },
   ];
   const started = Date.now();
   const results = await Promise.all(
