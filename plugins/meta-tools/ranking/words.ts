@@ -16,6 +16,9 @@ export const STOP_WORDS = new Set([
   ...['you', 'your', 'yours', 'we', 'our', 'ours', 'us', 'they', 'them', 'their', 'he', 'him', 'his', 'she', 'her', 'those', 'there', 'here'],
   ...['will', 'would', 'should', 'could', 'shall', 'please', 'just', 'so', 'if', 'than', 'also', 'very', 'too'],
   ...['about', 'every', 'each', 'whole', 'again', 'still'],
+  // Indefinite pronouns of things and places, grammar too ("everything" is also a test server's
+  // name); those of persons (someone, everyone) say that a person is meant, and stay.
+  ...['everything', 'something', 'anything', 'somewhere', 'anywhere', 'everywhere'],
 ]);
 
 const enum CharClass {
