@@ -4,7 +4,7 @@
  * Switchboard following along: tools appear and go, suspension holds across a restart, a
  * restart request is acted on once and mirrored into status, status reports what runs.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { parseAllDocuments } from 'yaml';
@@ -304,9 +304,12 @@ describe('orchestrator mode: MCPServer and Workflow resources on a real API serv
   });
 
   it('start-up with the API server down, refusing it or never answering retries, then exits naming why (no fallback to files)', async () => {
-    const dir = await makeConfigDir({
-      'config.yaml': `orchestrator: true\nnamespace: ${NS}\nplugins:\n  store-kubernetes:\n    options:\n      startupRetrySeconds: 2\n`,
-    });
+    // One configuration directory each: the three run at once.
+    const configured = () =>
+      makeConfigDir({
+        'config.yaml': `orchestrator: true\nnamespace: ${NS}\nplugins:\n  store-kubernetes:\n    options:\n      startupRetrySeconds: 2\n`,
+      });
+    const dirs = [await configured(), await configured(), await configured()] as const;
     // Takes the connection and never says a word, as a load balancer with no backend does.
     const held: Socket[] = [];
     const silent = createServer((socket) => void held.push(socket));
@@ -314,15 +317,20 @@ describe('orchestrator mode: MCPServer and Workflow resources on a real API serv
     try {
       const silentPort = (silent.address() as { port: number }).port;
       const cases = [
-        { kubeconfig: await downKubeconfig(dir), reason: 'ECONNREFUSED' },
-        { kubeconfig: await kube.kubeconfig('not-a-valid-token'), reason: 'Unauthorized' },
-        { kubeconfig: await kubeconfigAt(dir, 'kubeconfig-silent', silentPort), reason: 'did not answer' },
+        { dir: dirs[0], kubeconfig: await downKubeconfig(dirs[0]), reason: 'ECONNREFUSED' },
+        { dir: dirs[1], kubeconfig: await kube.kubeconfig('not-a-valid-token'), reason: 'Unauthorized' },
+        { dir: dirs[2], kubeconfig: await kubeconfigAt(dirs[2], 'kubeconfig-silent', silentPort), reason: 'did not answer' },
       ];
-      for (const { kubeconfig, reason } of cases) {
-        const started = Date.now();
-        const r = await serve(dir, kubeconfig).done;
+      // The three at once: each waits out its own 2 s, and none depends on another.
+      const ended = await Promise.all(
+        cases.map(async ({ dir, kubeconfig, reason }) => {
+          const started = Date.now();
+          const r = await serve(dir, kubeconfig).done;
+          return { reason, r, took: Date.now() - started };
+        }),
+      );
+      for (const { reason, r, took } of ended) {
         expect(r.status, r.stderr).to.equal(1);
-        const took = Date.now() - started;
         expect(took).to.be.greaterThan(1900);
         // A silent server holds each attempt to what is left of the 2 s, not to a request's 15 s.
         expect(took, r.stderr).to.be.lessThan(12_000);
@@ -335,6 +343,7 @@ describe('orchestrator mode: MCPServer and Workflow resources on a real API serv
     } finally {
       for (const socket of held) socket.destroy();
       silent.close();
+      for (const dir of dirs) await rm(dir, { recursive: true, force: true });
     }
   });
 
