@@ -347,16 +347,6 @@ describe('orchestrator mode: MCPServer and Workflow resources on a real API serv
     }
   });
 
-  it('by default start-up retries for about 30 s before it gives up', async function () {
-    this.timeout(90_000);
-    // Started by the before hook, the first thing this file did.
-    const r = await defaultRetry!.done;
-    expect(r.status, r.stderr).to.equal(1);
-    // The first attempt fails before the warning; the deadline is 30 s after it.
-    expect(r.retrySeconds, r.stderr).to.be.within(27, 40);
-    expect(r.stderr).to.contain('retrying for up to 30 s').and.contain('retried for 30 s; there is no fallback to files');
-  });
-
   describe('through an API server that refuses one call of a kind', () => {
     const refusedWatch = (call: KubeCall) => call.method === 'GET' && call.path.includes('/mcpservers?') && call.path.includes('watch=true');
     // The write that reports 'running' is the last one a quiet server causes: refused once, only a retry can land it.
@@ -392,8 +382,9 @@ describe('orchestrator mode: MCPServer and Workflow resources on a real API serv
       await start(await proxy.kubeconfig(dir, kube.tokens.admin), dir);
     });
 
-    // Mocha runs a suite's own tests before its nested suites: nothing runs after these, so the
-    // proxied Switchboard is not swapped back for the plain one.
+    // Mocha runs a suite's own tests before its nested suites: only the start-up retry's suite
+    // runs after these, and it uses no Switchboard of this file's, so the proxied Switchboard is
+    // not swapped back for the plain one.
     after(async () => {
       await stop();
       await proxy.close();
@@ -528,6 +519,18 @@ describe('orchestrator mode: MCPServer and Workflow resources on a real API serv
       expect(observed).to.include({ health: 'healthy' });
       expect(statusWrites.slice(lapsedAt).filter((w) => w.path.includes('/leaderless/'))).to.have.length.of.at.least(1);
       expect(sb!.logs().match(/holds the status Lease 'switchboard-status'/g)).to.have.length(2);
+    });
+  });
+
+  // Last in the file: the 30 s it waits out, from the before hook on, pass while everything else runs.
+  describe('the default start-up retry, started before everything else', () => {
+    it('by default start-up retries for about 30 s before it gives up', async function () {
+      this.timeout(90_000);
+      const r = await defaultRetry!.done;
+      expect(r.status, r.stderr).to.equal(1);
+      // The first attempt fails before the warning; the deadline is 30 s after it.
+      expect(r.retrySeconds, r.stderr).to.be.within(27, 40);
+      expect(r.stderr).to.contain('retrying for up to 30 s').and.contain('retried for 30 s; there is no fallback to files');
     });
   });
 });
