@@ -40,6 +40,14 @@ export class KubeApiError extends Error {
   }
 }
 
+/** A call that got no answer: the connection refused, reset or failed its TLS handshake, or no answer in time. */
+export class KubeUnreachableError extends Error {
+  constructor(cause: Error) {
+    super(cause.message, { cause });
+    this.name = 'KubeUnreachableError';
+  }
+}
+
 /** A refusal as the API server answered it: its Status body's reason and message, or the text a proxy sent. */
 export function refusalOf(status: number, text: string): KubeApiError {
   let parsed: unknown;
@@ -129,14 +137,14 @@ export class KubeApi {
           if (status >= 200 && status < 300) return resolve(parsed as T);
           reject(refusalOf(status, text));
         });
-        res.on('error', reject);
+        res.on('error', (err) => reject(new KubeUnreachableError(err)));
       });
       req.on('timeout', () =>
         req.destroy(
           new Error(`the Kubernetes API server at ${this.server.origin} did not answer in ${(timeoutMs / 1000).toFixed(timeoutMs % 1000 ? 1 : 0)} s`),
         ),
       );
-      req.on('error', reject);
+      req.on('error', (err) => reject(new KubeUnreachableError(err)));
       req.end(payload);
     });
   }

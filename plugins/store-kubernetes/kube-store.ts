@@ -9,6 +9,7 @@ import { stringify } from 'yaml';
 import {
   ForbiddenError,
   parseYaml,
+  SharedStateUnavailableError,
   SwitchboardError,
   type ConfigProblem,
   type RawResource,
@@ -21,7 +22,7 @@ import {
 } from '../../kernel/index.js';
 import { CRD_GROUP, CRD_VERSION } from './crds.js';
 import { readSettingsText, writeSettingsText } from '../../lib/files/settings-file.js';
-import { KubeApiError, type KubeApi, type KubeObject } from './kube-api.js';
+import { KubeApiError, KubeUnreachableError, type KubeApi, type KubeObject } from './kube-api.js';
 import { watchKind, type WatchHandle } from './kube-watch.js';
 import type { ResourceKindDefinition } from '../../kernel/index.js';
 /** Conflicting writes (someone else changed the resource in between) are retried this often. */
@@ -30,9 +31,13 @@ const REWATCH_MS = 1000;
 
 /**
  * A write the orchestrator refused: for lack of permission (its message names user, verb,
- * resource and namespace), or because it did not accept the identity the write carried.
+ * resource and namespace), or because it did not accept the identity the write carried. One
+ * it could not take now (no answer, a 5xx, 429 from priority and fairness) is the shared
+ * state of the replicas being out of reach, as Redis being down is in cluster mode: nothing
+ * was written, and the caller is told to try again rather than handed an internal error.
  */
-function refused(err: unknown): unknown {
+function refused(err: unknown, what: string): unknown {
+  if (err instanceof KubeUnreachableError) return new SharedStateUnavailableError(what, `the Kubernetes API server cannot be reached: ${err.message}`);
   if (!(err instanceof KubeApiError)) return err;
   if (err.status === 403) return new ForbiddenError(`The orchestrator refused the write: ${err.message}`, { reason: err.reason });
   if (err.status === 401)
@@ -41,6 +46,7 @@ function refused(err: unknown): unknown {
       'The orchestrator did not accept the identity this write carried (401); if it is your sign-in, sign in again (switchboard login); check that the cluster trusts the identity provider',
       { reason: err.reason },
     );
+  if (err.status >= 500 || err.status === 429) return new SharedStateUnavailableError(what, `the Kubernetes API server answered ${err.status}: ${err.message}`);
   return err;
 }
 
@@ -171,7 +177,7 @@ export class KubeStore implements ResourceStore {
         return raw;
       } catch (err) {
         if (err instanceof KubeApiError && err.status === 409 && err.reason === 'Conflict' && attempt < CONFLICT_RETRIES) continue;
-        throw refused(err);
+        throw refused(err, `writing ${kind.kind} '${name}'`);
       }
     }
   }
@@ -180,7 +186,7 @@ export class KubeStore implements ResourceStore {
     const name = key.slice(key.indexOf('/') + 1);
     const { plural, kind } = this.kindNamed(kindName);
     await this.api.request('DELETE', this.api.path(plural, name), undefined, as).catch((err: unknown) => {
-      if (!(err instanceof KubeApiError && err.status === 404)) throw refused(err);
+      if (!(err instanceof KubeApiError && err.status === 404)) throw refused(err, `deleting ${kind} '${name}'`);
     });
     this.seen.delete(key);
     this.generations.delete(key);

@@ -19,6 +19,7 @@ import {
   startSwitchboard,
   TEST_SERVER,
   callTool,
+  errorCode,
   text,
   CLI,
   type Running,
@@ -352,6 +353,7 @@ describe('orchestrator mode: MCPServer and Workflow resources on a real API serv
     // The write that reports 'running' is the last one a quiet server causes: refused once, only a retry can land it.
     const refusedStatus = (call: KubeCall) =>
       call.method === 'PATCH' && call.path.endsWith('/mcpservers/steady/status') && call.body.includes('"state":"running"');
+    const refusedCreate = (call: KubeCall) => call.method === 'POST' && call.path.endsWith('/mcpservers') && call.body.includes('"name":"retried"');
     const LEASE = `/apis/coordination.k8s.io/v1/namespaces/${NS}/leases/switchboard-status`;
     const renewal = (call: KubeCall) => call.method === 'PUT' && call.path === LEASE;
     let proxy: KubeFaultProxy;
@@ -372,6 +374,7 @@ describe('orchestrator mode: MCPServer and Workflow resources on a real API serv
           renewalsToRefuse--;
           return true;
         }
+        if (refusedCreate(call)) return !proxy.refused.some(refusedCreate);
         return refusedStatus(call) && !proxy.refused.some(refusedStatus);
       });
       await stop();
@@ -388,7 +391,8 @@ describe('orchestrator mode: MCPServer and Workflow resources on a real API serv
     after(async () => {
       await stop();
       await proxy.close();
-      for (const name of ['late', 'aftercuts', 'afterhold', 'afterexpiry', 'steady', 'leaderless']) await kube.call('DELETE', `${API}/mcpservers/${name}`);
+      for (const name of ['late', 'aftercuts', 'afterhold', 'afterexpiry', 'steady', 'leaderless', 'retried'])
+        await kube.call('DELETE', `${API}/mcpservers/${name}`);
     });
 
     it('a watch refused at start-up is started again: Switchboard serves, and a resource created after it brings its tools', async () => {
@@ -485,6 +489,20 @@ describe('orchestrator mode: MCPServer and Workflow resources on a real API serv
       expect(observed.status).to.include({ health: 'healthy' });
       expect(sb!.logs()).to.contain("writing the status of MCPServer 'steady' failed").and.contain('refused by the test');
       await kube.call('DELETE', `${API}/mcpservers/steady`);
+    });
+
+    it('a write the API server cannot take now is refused as one to retry, naming what and why; tried again, it is written', async () => {
+      const args = { name: 'retried', type: 'stdio', command: [process.execPath, TEST_SERVER, 'stdio', '--name', 'retried'], autoStart: true };
+      const first = await callTool(client!, 'core_mcpserver_create', args);
+      expect(errorCode(first), text(first)).to.equal('SHARED_STATE_UNAVAILABLE');
+      expect(text(first))
+        .to.contain("writing MCPServer 'retried'")
+        .and.contain('the Kubernetes API server answered 500: refused by the test')
+        .and.contain('retry shortly');
+      expect((await kube.call('GET', `${API}/mcpservers/retried`)).status).to.equal(404);
+      const created = await meta<{ name: string }>(client!, 'call_tool', { name: 'core_mcpserver_create', arguments: args });
+      expect(created.name).to.equal('retried');
+      await eventually(toolNames, (t) => t.includes('x_retried_ping'), 15_000);
     });
 
     it('a Lease renewal the API server refuses once changes nothing: the holder goes on writing status and renews at its next look', async () => {
