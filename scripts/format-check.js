@@ -29,8 +29,12 @@ const PRETTIER = join(prettierDir, 'bin', 'prettier.cjs');
 const GLOB = '**/*.{ts,js}';
 /** Enough for several branches' worth of files; the oldest keys go first. */
 const MAX_KEYS = 20_000;
-/** What decides Prettier's answer besides a file's own path and text. */
-const CONFIG_FILES = ['.prettierrc.json', '.prettierignore', '.editorconfig'];
+/** What decides Prettier's answer besides a file's own path and text: any configuration file it reads at the root (and package.json's `prettier` key, below). */
+const CONFIG_FILES = [
+  ...['.prettierrc', '.prettierrc.json', '.prettierrc.json5', '.prettierrc.yaml', '.prettierrc.yml', '.prettierrc.toml'],
+  ...['.prettierrc.js', '.prettierrc.cjs', '.prettierrc.mjs', 'prettier.config.js', 'prettier.config.cjs', 'prettier.config.mjs'],
+  ...['.prettierignore', '.editorconfig'],
+];
 
 /** Runs Prettier's check with `args`; answers its exit status, its output passed through. */
 function prettier(args) {
@@ -75,6 +79,7 @@ if (files === undefined) process.exit(prettier([GLOB]));
 
 const settings = createHash('sha256').update(JSON.parse(readFileSync(join(prettierDir, 'package.json'), 'utf8')).version);
 for (const name of CONFIG_FILES) settings.update(`\0${name}\0`).update(existsSync(join(root, name)) ? readFileSync(join(root, name)) : '');
+settings.update(`\0package.json\0${JSON.stringify(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).prettier ?? null)}`);
 const salt = settings.digest('hex');
 const keyOf = (file) =>
   createHash('sha256')
