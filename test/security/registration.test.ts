@@ -149,7 +149,7 @@ describe('security: client registration bounded (issue 35, finding 4)', function
     });
   });
 
-  describe('token mode with persistent file storage, unused clients expiring after 5 seconds', () => {
+  describe('token mode with persistent file storage, unused clients expiring after 2 seconds', () => {
     let setup: OAuthSetup;
     before(async () => {
       setup = await startProtected({
@@ -158,7 +158,7 @@ describe('security: client registration bounded (issue 35, finding 4)', function
           '      registration:',
           '        mode: token',
           '        token: ${REGISTRATION_TOKEN}',
-          `        unusedClientHours: ${5 / 3600}`,
+          `        unusedClientHours: ${2 / 3600}`,
           '      storage:',
           '        persistent: true',
           '        encryptionKey: ${GRANT_KEY}',
