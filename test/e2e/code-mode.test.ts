@@ -226,8 +226,8 @@ describe('code mode: run_code through the SDK client', function () {
     });
 
     it('maxScriptsPerCaller', async () => {
-      const first = runCode(client, 'return await tools.x_tools_slow({ ms: 3000 });');
-      await sb.waitForLog(/slow 3000: started/);
+      const first = runCode(client, 'return await tools.x_tools_slow({ ms: 1500 });');
+      await sb.waitForLog(/slow 1500: started/);
       const second = await runCode(client, 'return 1');
       expect(limitOf(second)).to.equal('maxScriptsPerCaller');
       ran(await first);
