@@ -14,6 +14,7 @@ import type { ConnectionOptions } from 'node:tls';
 import { Redis, type RedisOptions } from 'ioredis';
 import type { Logger, RedisSettings } from '../../kernel/index.js';
 import { describeRedisUrl } from './redis-url.js';
+import { probeSilentConnections } from './silent-connection-probe.js';
 
 export interface RedisConnection {
   /** For commands and scripts. Keys are not prefixed for you: build them with `key`. */
@@ -59,6 +60,8 @@ export class RedisStartupError extends Error {
 const COMMAND_TIMEOUT_MS = 5000;
 /** The longest wait between reconnect attempts: a replica is back this long after Redis is. */
 export const MAX_RECONNECT_DELAY_MS = 2000;
+/** How often each connection is asked PING (silent-connection-probe.ts): a dead one is found within this and COMMAND_TIMEOUT_MS. */
+const PROBE_INTERVAL_MS = 5000;
 
 export async function openRedis(settings: RedisSettings, log: Logger, options: OpenRedisOptions = {}): Promise<RedisConnection> {
   const server = describeRedisUrl(settings.url);
@@ -140,6 +143,7 @@ class HealthWatch {
     private readonly log: Logger,
     private readonly watched: readonly Watched[],
   ) {
+    this.detach.push(probeSilentConnections(watched, { intervalMs: PROBE_INTERVAL_MS, onSilent: (role, reason) => this.lastError.set(role, reason) }));
     for (const { role, redis } of watched) {
       const onError = (err: Error): void => {
         this.lastError.set(role, err.message || err.name);

@@ -31,7 +31,7 @@ import { watcher } from '../support/steered-watcher.js';
 
 const COUNTER = 'modern://http/counter';
 
-const IGNORED = [...TIMER_COMMANDS, 'ping'];
+const IGNORED = TIMER_COMMANDS;
 
 async function modernClient(url: string): Promise<ModernClient> {
   const client = new ModernClient({ name: 'cluster-listen', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });

@@ -32,11 +32,12 @@ export function commandCounts(redis: RedisServer): Map<string, number> {
 
 /**
  * Commands every replica sends on a timer, whatever the calls do: the liveness key and its
- * fence (PSETEX and EXISTS, every 5 s) and the looks for runs and tasks of ended replicas
- * (HGETALL, each every 5 s). Nothing on a request's path sends them (replica-liveness.ts,
- * execution-records.ts, task-store.ts).
+ * fence (PSETEX and EXISTS, every 5 s), the looks for runs and tasks of ended replicas
+ * (HGETALL, each every 5 s) and a PING on each connection (every 5 s). Nothing on a request's
+ * path sends them (replica-liveness.ts, execution-records.ts, task-store.ts,
+ * lib/redis/silent-connection-probe.ts).
  */
-export const TIMER_COMMANDS: readonly string[] = ['psetex', 'exists', 'hgetall'];
+export const TIMER_COMMANDS: readonly string[] = ['psetex', 'exists', 'hgetall', 'ping'];
 
 /** What ran between two `commandCounts`, by name (only names that ran), leaving out `ignore`. */
 export function commandsBetween(before: Map<string, number>, after: Map<string, number>, ignore: readonly string[] = []): Record<string, number> {
