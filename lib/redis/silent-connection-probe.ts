@@ -20,6 +20,11 @@ export interface ProbedConnection {
 /** ioredis' words for a command that outlived `commandTimeout`. */
 const TIMED_OUT = 'Command timed out';
 
+/** Whether `err` is a command that got no answer within its timeout (not a refusal, not a closed connection). */
+export function unanswered(err: unknown): boolean {
+  return err instanceof Error && err.message === TIMED_OUT;
+}
+
 /**
  * Starts probing; the answer stops it. `onSilent` hears the role and the reason before the
  * connection is closed (the owner's health then says it). The timer never keeps the process
@@ -39,7 +44,7 @@ export function probeSilentConnections(
       .catch((err: unknown) => {
         // Only silence counts: a refusal (LOADING, NOAUTH) is an answer, and a connection that
         // dropped meanwhile is being connected again already.
-        if (!(err instanceof Error && err.message === TIMED_OUT) || redis.status !== 'ready' || redis.stream !== connection) return;
+        if (!unanswered(err) || redis.status !== 'ready' || redis.stream !== connection) return;
         options.onSilent(role, `the ${role} connection answered no PING in time: taken for dead, connecting again`);
         redis.disconnect(true);
       })

@@ -22,6 +22,7 @@ import type { EventJournal, EventJournalFactory, EventPage, EventQuery, EventRet
 import type { WriteLosses } from './write-losses.js';
 import { queryEvents } from '../../lib/events/event-query.js';
 import type { RedisConnection } from '../../lib/redis/connection.js';
+import { unanswered } from '../../lib/redis/silent-connection-probe.js';
 import { shared } from './shared-state.js';
 import { WriteBacklog } from './write-backlog.js';
 
@@ -162,6 +163,10 @@ export class RedisEventJournal implements EventJournal {
           if (reader.status !== 'ready') await ready(reader);
           answer = await reader.xread('COUNT', PAGE, 'BLOCK', BLOCK_MS, 'STREAMS', this.stream, cursor);
         } catch (err) {
+          // A blocking read is answered within BLOCK_MS: one with no answer by the command
+          // timeout waited on a connection that died without a word, which nothing else on this
+          // connection would notice (lib/redis/silent-connection-probe.ts): closed and made again.
+          if (unanswered(err) && reader.status === 'ready') reader.disconnect(true);
           // Closing ends the read too; the loop's condition then stops it.
           this.log.debug(`event log: following the shared stream paused: ${(err as Error).message}`);
           await retryAfter(reader);

@@ -7,6 +7,7 @@
  */
 import { expect } from 'chai';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { callTool, connectHttp, errorCode, eventually, startSwitchboard, stdioServer, TEST_SERVER, text, type Running } from '../support/harness.js';
 import { type RedisServer, startRedisOrSkip } from '../support/redis-server.js';
 import { startStrandingProxy, type StrandingProxy } from '../support/stranding-proxy.js';
@@ -30,6 +31,9 @@ describe('cluster mode: connections to Redis that die without a word', function 
   let proxy: StrandingProxy;
   let sb: Running;
   let client: Client;
+  /** Another replica on the same Redis, reached directly: what it records, the stranded one must hear. */
+  let other: Running;
+  let otherClient: Client;
 
   before(async function () {
     redis = await startRedisOrSkip(this);
@@ -49,6 +53,11 @@ describe('cluster mode: connections to Redis that die without a word', function 
       'mcpservers/tools.yaml': stdioServer('tools', TEST_SERVER),
     });
     client = await connectHttp(sb.url);
+    other = await startSwitchboard({
+      'config.yaml': `aggregator:\n  cluster:\n    redis:\n      url: ${redis.url}\n      keyPrefix: "stranded:"\n`,
+      'mcpservers/tools.yaml': stdioServer('tools', TEST_SERVER),
+    });
+    otherClient = await connectHttp(other.url);
     await eventually(
       () => callTool(client, 'x_tools_ping'),
       (r) => !r.isError,
@@ -58,7 +67,9 @@ describe('cluster mode: connections to Redis that die without a word', function 
 
   after(async () => {
     await client?.close().catch(() => undefined);
+    await otherClient?.close().catch(() => undefined);
     await sb?.stop();
+    await other?.stop();
     await proxy?.close();
   });
 
@@ -88,5 +99,42 @@ describe('cluster mode: connections to Redis that die without a word', function 
       15_000,
     );
     expect([...again.keys()].sort()).to.deep.equal([...subscribed.keys()].sort());
+  });
+
+  it('a follow of events on it hears again what another replica records: its blocking read, unanswered, is made again on a new connection', async () => {
+    const follower = await connectHttp(sb.url);
+    const seen: string[] = [];
+    follower.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+      if (n.params.logger === 'switchboard.events') seen.push(JSON.stringify(n.params.data));
+    });
+    const name = 'heard-after-stranding';
+    const answer = await callTool(follower, 'core_events', { follow: true, resourceType: 'Workflow', resourceName: name });
+    expect(answer.structuredContent).to.deep.include({ following: 'session' });
+    const record = () => callTool(otherClient, 'core_workflow_validate', { name, steps: [{ id: 'p', tool: 'x_tools_ping' }] });
+    // The follow reads the shared stream once its session's stream is open: the other replica records until one arrives.
+    await eventually(
+      async () => {
+        await record();
+        return seen.length;
+      },
+      (n) => n > 0,
+      30_000,
+      500,
+    );
+    proxy.strand();
+    await eventually(
+      () => callTool(client, 'x_tools_ping'),
+      (c) => !c.isError,
+      30_000,
+    );
+    const before = seen.length;
+    await record();
+    await eventually(
+      async () => seen.length,
+      (n) => n > before,
+      20_000,
+      100,
+    );
+    await follower.close();
   });
 });
