@@ -10,11 +10,11 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { urlToHttpOptions } from 'node:url';
 import type { Transport, TransportSendOptions } from '#mcp-sdk/shared/transport.js';
-import type { JSONRPCMessage, RequestId } from '#mcp-sdk/types.js';
+import { ErrorCode, type JSONRPCMessage, type RequestId } from '#mcp-sdk/types.js';
 import { mcpNameSource, MODERN_PROTOCOL_VERSIONS, TooLargeError } from '../../../kernel/index.js';
 import { deliver } from './deliver.js';
+import { EventStreamReading, type StreamEnd } from './event-stream.js';
 import { headerValue } from './param-headers.js';
-import { SseParser } from '../../../lib/mcp/sse-parser.js';
 
 export class HttpStatusError extends Error {
   constructor(
@@ -44,6 +44,27 @@ export type StreamSendOptions = TransportSendOptions & {
   headers?: Readonly<Record<string, string>>;
 };
 
+/** How a request goes out: given up when `signal` aborts; on a socket of its own; failed when no answer begins in time. */
+interface RequestOptionsOf {
+  signal?: AbortSignal | undefined;
+  ownSocket?: boolean;
+  answerWithinMs?: number;
+}
+
+/** A stream opened again (the notification stream, or a request's answer resumed) must begin answering within this. */
+const REOPEN_ANSWER_MS = 10_000;
+/** A request's answer is resumed at most this many times in a row without an event coming through. */
+const MAX_ANSWER_RESUMES = 5;
+
+/**
+ * The wait before a stream is opened again: the server's `retry` if it sent one (bounded: a
+ * hostile 0 must not become a storm, nor an hour a stream never reopened), else a backoff.
+ */
+function reopenDelay(retryMs: number | undefined, failures: number): number {
+  if (retryMs !== undefined) return Math.min(Math.max(retryMs, 250), 60_000);
+  return Math.min(1_000 * 2 ** Math.min(failures, 5), 30_000);
+}
+
 const httpAgent = new HttpAgent({ keepAlive: true, maxSockets: 256 });
 const httpsAgent = new HttpsAgent({ keepAlive: true, maxSockets: 256 });
 
@@ -53,11 +74,28 @@ export class StreamableHttpClientTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
   /** See client-relay.ts: which of our requests' streams carried a message. */
   onrelated?: (message: JSONRPCMessage, relatedRequestId: RequestId) => void;
+  /**
+   * The notification stream was down and came back without resuming (the server gave no event
+   * ids, or no longer knew them): notifications may have been missed, so the lists are read again.
+   */
+  onresync?: () => void;
   sessionId?: string;
   private protocolVersion: string | undefined;
   /** Set for a 2026-07-28 server (era-probe.ts): each POST says its method and name in headers. */
   private modern = false;
-  private stream: IncomingMessage | undefined;
+  /** The notification stream (GET), while open. */
+  private stream: EventStreamReading | undefined;
+  /** Where the notification stream resumes: the last event id it carried, across reopenings. */
+  private streamFrom: string | undefined;
+  /** The keep-alive rhythm the last notification stream showed, which the next one is judged by (event-stream.ts). */
+  private streamRhythmMs: number | undefined;
+  /** Reopenings of the notification stream that failed in a row. */
+  private streamFailures = 0;
+  private reopenTimer: NodeJS.Timeout | undefined;
+  /** Our requests whose answer comes as a stream not yet ended with it (a 2025-11-25 server's): resumed if it ends early. */
+  private readonly answering = new Set<RequestId>();
+  /** The server's reconnection time (`retry:`), kept across streams as an event source keeps it. */
+  private retryMs: number | undefined;
   private closed = false;
   private readonly secure: boolean;
   private readonly agent: HttpAgent;
@@ -117,8 +155,8 @@ export class StreamableHttpClientTransport implements Transport {
     return h;
   }
 
-  private request(method: string, headers: Record<string, string>, body?: string, signal?: AbortSignal): Promise<IncomingMessage> {
-    return this.bearer ? this.withBearer(this.bearer, method, headers, body, signal) : this.plain(method, headers, body, signal);
+  private request(method: string, headers: Record<string, string>, body?: string, how: RequestOptionsOf = {}): Promise<IncomingMessage> {
+    return this.bearer ? this.withBearer(this.bearer, method, headers, body, how) : this.plain(method, headers, body, how);
   }
 
   /**
@@ -130,21 +168,23 @@ export class StreamableHttpClientTransport implements Transport {
     bearer: BearerSource,
     method: string,
     headers: Record<string, string>,
-    body?: string,
-    signal?: AbortSignal,
+    body: string | undefined,
+    how: RequestOptionsOf,
   ): Promise<IncomingMessage> {
     const token = await bearer(false);
-    const first = await this.plain(method, token ? { ...headers, authorization: `Bearer ${token}` } : headers, body, signal);
+    const first = await this.plain(method, token ? { ...headers, authorization: `Bearer ${token}` } : headers, body, how);
     if (first.statusCode !== 401) return first;
     const renewed = await bearer(true);
     if (!renewed || renewed === token) return first;
     first.resume();
-    return this.plain(method, { ...headers, authorization: `Bearer ${renewed}` }, body, signal);
+    return this.plain(method, { ...headers, authorization: `Bearer ${renewed}` }, body, how);
   }
 
   /**
    * `signal`: aborting it gives the request up until its answer begins (a cancelled 2026-07-28
    * request); the answer's stream is then the sender's to end (`endsWith`), quietly.
+   * `answerWithinMs`: no answer begun by then gives the request up (a stream opened again, whose
+   * path may be as dead as the stream it replaces).
    *
    * A request reset on a kept-alive socket before any answer is sent once more, on a socket of
    * its own: the server closed that idle socket as the request went out (the keep-alive race;
@@ -152,22 +192,30 @@ export class StreamableHttpClientTransport implements Transport {
    * Without this, the call failed and the whole connection was taken for lost (docs/decisions.md,
    * "A request reset on a kept-alive socket").
    */
-  private plain(method: string, headers: Record<string, string>, body?: string, signal?: AbortSignal, again = false): Promise<IncomingMessage> {
+  private plain(method: string, headers: Record<string, string>, body: string | undefined, how: RequestOptionsOf): Promise<IncomingMessage> {
+    const { signal, ownSocket = false, answerWithinMs } = how;
     return new Promise((resolve, reject) => {
       // node:http never follows a redirect: a 3xx is an HttpStatusError, so no answer can send us elsewhere.
       // The options made once, with this request's method and headers.
-      // Sent again: on a socket of its own (agent: false), not another of the pool's idle ones.
-      const options: RequestOptions = again ? { ...this.target, agent: false, method, headers } : { ...this.target, method, headers };
+      // On a socket of its own (agent: false), not another of the pool's idle ones.
+      const options: RequestOptions = ownSocket ? { ...this.target, agent: false, method, headers } : { ...this.target, method, headers };
       const req = (this.secure ? httpsRequest : httpRequest)(options, (res) => {
         signal?.removeEventListener('abort', giveUp);
+        clearTimeout(deadline);
         resolve(res);
       });
       const giveUp = () => void req.destroy(new Error('cancelled by its caller'));
       if (signal?.aborted) giveUp();
       else signal?.addEventListener('abort', giveUp, { once: true });
+      const deadline =
+        answerWithinMs === undefined
+          ? undefined
+          : setTimeout(() => void req.destroy(new Error(`no answer began within ${answerWithinMs} ms`)), answerWithinMs).unref();
       req.once('error', (err: NodeJS.ErrnoException) => {
         signal?.removeEventListener('abort', giveUp);
-        if (!again && req.reusedSocket && err.code === 'ECONNRESET' && !signal?.aborted) resolve(this.plain(method, headers, body, signal, true));
+        clearTimeout(deadline);
+        if (!ownSocket && req.reusedSocket && err.code === 'ECONNRESET' && !signal?.aborted)
+          resolve(this.plain(method, headers, body, { ...how, ownSocket: true }));
         else reject(err);
       });
       req.end(body);
@@ -176,6 +224,9 @@ export class StreamableHttpClientTransport implements Transport {
 
   async send(message: JSONRPCMessage, options?: StreamSendOptions): Promise<void> {
     if (this.closed) throw new Error('Not connected');
+    // A cancelled request's stream may end without its answer: it is not resumed.
+    if (this.answering.size > 0 && 'method' in message && message.method === 'notifications/cancelled')
+      this.answering.delete(message.params?.requestId as RequestId);
     const body = JSON.stringify(message);
     const cancel = options?.requestSignal;
     let res: IncomingMessage;
@@ -190,13 +241,13 @@ export class StreamableHttpClientTransport implements Transport {
         // SEP-2243's Mcp-Param-* headers of a tools/call (modern-upstream.ts makes them).
         if (options?.headers) Object.assign(headers, options.headers);
       }
-      res = await this.request('POST', headers, body, cancel);
+      res = await this.request('POST', headers, body, { signal: cancel });
     } catch (err) {
       // Given up by its caller (cancelled): the server is not gone, and the caller expects no answer.
       if (cancel?.aborted) return;
       // The server is gone (refused, reset): the connection is over; the owner reconnects.
       // Said with the address (no query: it may hold a key) and the socket's own words.
-      const unreachable = new Error(`cannot reach ${this.url.origin}${this.url.pathname}: ${(err as Error).message}`, { cause: err });
+      const unreachable = new Error(`cannot reach ${this.where()}: ${(err as Error).message}`, { cause: err });
       this.lost(unreachable, false);
       throw unreachable;
     }
@@ -224,7 +275,7 @@ export class StreamableHttpClientTransport implements Transport {
     }
     const type = res.headers['content-type'] ?? '';
     if (type.includes('text/event-stream')) {
-      this.consumeSse(res, 'method' in message && 'id' in message ? message.id : undefined);
+      this.readAnswer(res, 'method' in message && 'id' in message ? message.id : undefined, undefined);
       if (options?.requestSignal || options?.onRequestStreamEnd) endsWith(res, options.requestSignal, options.onRequestStreamEnd);
       return;
     }
@@ -242,42 +293,156 @@ export class StreamableHttpClientTransport implements Transport {
     for (const m of Array.isArray(parsed) ? parsed : [parsed]) deliver(this.onmessage, m);
   }
 
-  /** `related`: the id of our request whose response stream this is (what arrives on it belongs to that call). */
-  private consumeSse(res: IncomingMessage, related?: RequestId): void {
-    const parser = new SseParser((e) => {
-      // An event without data primes resumption (its id is what a reconnect resumes from); nothing to deliver.
-      if (e.event !== 'message' || e.data === '') return;
-      try {
-        const message = JSON.parse(e.data) as JSONRPCMessage;
-        if (related !== undefined && !('result' in message || 'error' in message)) this.onrelated?.(message, related);
-        deliver(this.onmessage, message);
-      } catch (err) {
-        this.onerror?.(err as Error);
-      }
-    });
-    res.setEncoding('utf8');
-    res.on('data', (chunk: string) => parser.push(chunk));
-    res.on('error', (err) => this.onerror?.(err));
+  /**
+   * A POST's answer as a stream. `id`: our request it answers; what arrives before the answer
+   * belongs to that call (onrelated). From a 2025-11-25 server, a stream that ends before the
+   * answer is resumed over GET from its last event id (SEP-1699: a server may end it on purpose
+   * and let the client poll); one with no id to resume from fails its call now, not at its timeout.
+   */
+  private readAnswer(res: IncomingMessage, id: RequestId | undefined, from: string | undefined): void {
+    const resumable = id !== undefined && !this.modern;
+    if (resumable) this.answering.add(id);
+    const reading: EventStreamReading = new EventStreamReading(
+      res,
+      {
+        message: (m) => {
+          if (id !== undefined) {
+            if (!('result' in m || 'error' in m)) this.onrelated?.(m, id);
+            else if (m.id === id) this.answering.delete(id);
+          }
+          deliver(this.onmessage, m);
+        },
+        malformed: (err) => {
+          if (err instanceof TooLargeError && resumable) this.failAnswer(id, err.message);
+          else this.onerror?.(err);
+        },
+        end: (how) => {
+          if (!resumable || !this.answering.has(id) || this.closed) return;
+          this.keepRetry(reading);
+          const resumeFrom = reading.lastEventId ?? from;
+          if (resumeFrom === undefined)
+            return this.failAnswer(id, 'the server ended the stream of its answer before answering, with no event id to resume it from');
+          setTimeout(() => void this.resumeAnswer(id, resumeFrom, how, 0), reopenDelay(this.retryMs, 0)).unref();
+        },
+      },
+      this.maxMessageBytes,
+    );
   }
 
-  private async openStream(): Promise<void> {
-    if (this.closed || this.stream) return;
+  /** Opens a request's answer again from event `from`; `failures`: attempts that found no stream, in a row. */
+  private async resumeAnswer(id: RequestId, from: string, how: StreamEnd, failures: number): Promise<void> {
+    if (this.closed || !this.answering.has(id)) return;
+    const headers = this.requestHeaders({ accept: 'text/event-stream', 'last-event-id': from });
+    let res: IncomingMessage;
     try {
-      const res = await this.request('GET', this.requestHeaders({ accept: 'text/event-stream' }));
-      // close() may have run while the request was under way, whatever the narrowing above says.
-      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
-      if (res.statusCode !== 200 || this.closed) {
-        res.resume();
-        return;
-      }
-      this.stream = res;
-      res.once('close', () => {
-        if (this.stream === res) this.stream = undefined;
-      });
-      this.consumeSse(res);
-    } catch {
-      // A server without a GET stream simply sends no unsolicited notifications.
+      res = await this.request('GET', headers, undefined, { ownSocket: how === 'silent', answerWithinMs: REOPEN_ANSWER_MS });
+    } catch (err) {
+      if (failures + 1 >= MAX_ANSWER_RESUMES)
+        return this.failAnswer(id, `could not resume the stream of its answer (${MAX_ANSWER_RESUMES} attempts): ${(err as Error).message}`);
+      setTimeout(() => void this.resumeAnswer(id, from, 'failed', failures + 1), reopenDelay(undefined, failures)).unref();
+      return;
     }
+    const status = res.statusCode ?? 0;
+    if (this.isClosed() || status !== 200 || !isEventStream(res)) {
+      const text = await readAll(res, 4096).catch(() => '');
+      if (this.isClosed()) return;
+      const error = new HttpStatusError(status, text, res.headers['www-authenticate']);
+      if (status === 404) return this.lost(error, false);
+      return this.failAnswer(id, `could not resume the stream of its answer: ${error.message}`);
+    }
+    this.readAnswer(res, id, from);
+  }
+
+  /** The call waiting on `id` fails with `reason`, as an error answer from the connection. */
+  private failAnswer(id: RequestId, reason: string): void {
+    this.answering.delete(id);
+    deliver(this.onmessage, { jsonrpc: '2.0', id, error: { code: ErrorCode.ConnectionClosed, message: reason } });
+  }
+
+  private keepRetry(reading: EventStreamReading): void {
+    if (reading.retryMs !== undefined) this.retryMs = reading.retryMs;
+  }
+
+  /**
+   * The notification stream (GET), opened after initialize and again whenever it ends (`after`:
+   * how the last one ended): after the server's `retry` or a backoff, resumed from its last event
+   * id. Opened again without one, it may have missed notifications: `onresync` reads the lists
+   * again. A server without the stream (405) sends no unsolicited notifications; one that no
+   * longer knows the session (404) or still holds a stream of it we lost (409) gets a new session.
+   */
+  private async openStream(after?: StreamEnd): Promise<void> {
+    if (this.closed || this.stream) return;
+    const from = this.streamFrom;
+    const headers = this.requestHeaders({ accept: 'text/event-stream' });
+    if (from !== undefined) headers['last-event-id'] = from;
+    let res: IncomingMessage;
+    try {
+      res = await this.request('GET', headers, undefined, after ? { ownSocket: after === 'silent', answerWithinMs: REOPEN_ANSWER_MS } : {});
+    } catch (err) {
+      if (this.streamFailures++ === 0)
+        this.onerror?.(new Error(`could not open the notification stream of ${this.where()}: ${(err as Error).message}; trying again`));
+      return this.reopenStream('failed');
+    }
+    const status = res.statusCode ?? 0;
+    if (this.isClosed() || status !== 200 || !isEventStream(res)) {
+      const text = await readAll(res, 4096).catch(() => '');
+      if (this.isClosed() || status === 405 || (after === undefined && status < 500)) return;
+      const error = new HttpStatusError(status, text, res.headers['www-authenticate']);
+      if (status === 404) return this.lost(error, false);
+      if (status === 409)
+        return this.lost(new Error(`the server still holds an earlier notification stream of this session (${error.message}); starting a new session`), false);
+      // Refused with an event id to resume from: the server may not know it (any more); the
+      // next try opens the stream fresh, and the lists are read again.
+      if (from !== undefined) this.streamFrom = undefined;
+      if (this.streamFailures++ === 0) this.onerror?.(new Error(`could not open the notification stream of ${this.where()}: ${error.message}; trying again`));
+      return this.reopenStream('failed');
+    }
+    this.streamFailures = 0;
+    const reading: EventStreamReading = new EventStreamReading(
+      res,
+      { message: (m) => deliver(this.onmessage, m), malformed: (err) => this.onerror?.(err), end: (how) => this.streamEnded(reading, how) },
+      this.maxMessageBytes,
+      this.streamRhythmMs,
+    );
+    this.stream = reading;
+    if (after !== undefined && from === undefined) this.onresync?.();
+  }
+
+  private streamEnded(reading: EventStreamReading, how: StreamEnd): void {
+    if (this.stream === reading) this.stream = undefined;
+    // Resumed, an event past the limit would come again: opened past it instead (and the lists read again).
+    this.streamFrom = how === 'too-large' ? undefined : (reading.lastEventId ?? this.streamFrom);
+    this.streamRhythmMs = reading.rhythmMs;
+    this.keepRetry(reading);
+    if (this.closed) return;
+    if (how === 'silent') {
+      // The path that stranded this stream may have stranded the pool's idle sockets with it.
+      this.dropIdleSockets();
+      this.onerror?.(new Error(`the notification stream of ${this.where()} went silent past its keep-alives; opening it again`));
+    }
+    this.reopenStream(how);
+  }
+
+  private reopenStream(after: StreamEnd): void {
+    clearTimeout(this.reopenTimer);
+    const delay = after === 'silent' ? 0 : reopenDelay(this.retryMs, this.streamFailures);
+    this.reopenTimer = setTimeout(() => void this.openStream(after), delay).unref();
+  }
+
+  private dropIdleSockets(): void {
+    // Named as node:http names a request's pool: by its hostname (the options' `host` is unset).
+    const name = this.agent.getName({ ...this.target, host: this.target.hostname ?? null });
+    for (const socket of this.agent.freeSockets[name] ?? []) socket.destroy();
+  }
+
+  /** Read after an await: close() may have run meanwhile, whatever TypeScript's narrowing of `closed` says. */
+  private isClosed(): boolean {
+    return this.closed;
+  }
+
+  /** The server's address as said in messages (no query: it may hold a key). */
+  private where(): string {
+    return `${this.url.origin}${this.url.pathname}`;
   }
 
   private lost(error: Error, polite: boolean): void {
@@ -293,8 +458,10 @@ export class StreamableHttpClientTransport implements Transport {
   private async shutdown(polite: boolean): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    this.stream?.destroy();
+    clearTimeout(this.reopenTimer);
+    this.stream?.close();
     this.stream = undefined;
+    this.answering.clear();
     if (polite && this.sessionId) {
       // Be polite: end the session on the server. Best effort, never blocks long.
       await Promise.race([
@@ -327,6 +494,10 @@ function modernHeaders(headers: Record<string, string>, method: string, params: 
   const name = mcpNameSource(method, params)?.value;
   if (typeof name !== 'string') return;
   headers['mcp-name'] = headerValue(name);
+}
+
+function isEventStream(res: IncomingMessage): boolean {
+  return (res.headers['content-type'] ?? '').includes('text/event-stream');
 }
 
 function readAll(res: IncomingMessage, limit = Number.POSITIVE_INFINITY): Promise<string> {

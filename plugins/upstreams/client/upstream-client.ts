@@ -35,7 +35,7 @@ import { UPSTREAM_CLIENT_CAPABILITIES } from './era-probe.js';
 import { DirectCalls } from './direct-calls.js';
 import { OutputValidatorOnFirstSchema } from './output-validator.js';
 import { routeMessages } from './message-router.js';
-import type { SessionWatcher, UpstreamSession } from './upstream-session.js';
+import type { ResyncingTransport, SessionWatcher, UpstreamSession } from './upstream-session.js';
 import { runUpstreamTask } from './upstream-task.js';
 
 export interface CallFailures {
@@ -124,6 +124,8 @@ export class UpstreamClient implements UpstreamSession {
     client.setNotificationHandler(ResourceListChangedNotificationSchema, () => watcher.changed('resource'));
     client.setNotificationHandler(PromptListChangedNotificationSchema, () => watcher.changed('prompt'));
     client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => watcher.resourceUpdated(n.params.uri));
+    // Its notification stream was down and could not be resumed: any list may have changed unheard.
+    (this.transport as Transport & ResyncingTransport).onresync = () => void watcher.changed('a possibly missed');
   }
 
   /** The server declared it runs tools/call as tasks (2025-11-25 `capabilities.tasks.requests.tools.call`). */

@@ -16,6 +16,11 @@ export interface SessionWatcher extends ListWatcher {
   error(err: Error): void;
 }
 
+/** A transport that can say it may have missed notifications (http-client-transport.ts: its notification stream came back without resuming). */
+export interface ResyncingTransport {
+  onresync?: () => void;
+}
+
 export interface UpstreamSession {
   readonly era: 'legacy' | 'modern';
   /** The protocol revision agreed with the server (initialize's answer, or the modern one discover offered). */

@@ -1,0 +1,138 @@
+/**
+ * A remote (streamable HTTP, 2025-11-25) upstream's event streams end early or die without a
+ * word, and Switchboard takes them up again (SEP-1699) instead of going deaf for the rest of
+ * the connection. Two real SDK servers (test/fixtures/resumable-server.ts) behind one
+ * Switchboard: `plain` keeps no events; `kept` keeps them (Last-Event-ID resumes), asks for a
+ * 200 ms `retry`, marks time every 400 ms, and sits behind a proxy that can strand every
+ * connection open at one moment (test/support/stranding-proxy.ts).
+ */
+import { expect } from 'chai';
+import type { ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { callTool, connectHttp, eventually, freePort, ROOT, startNode, startSwitchboard, text, untilDescribed, type Running } from '../support/harness.js';
+import { startStrandingProxy, type StrandingProxy } from '../support/stranding-proxy.js';
+
+const RESUMABLE = join(ROOT, 'dist/test/fixtures/resumable-server.js');
+
+interface Fixture {
+  port: number;
+  process: ChildProcess;
+  /** Every `last-event-id` its GETs carried, in order (`none` for a GET without one). */
+  gets: string[];
+  /** Keep-alives written on the latest GET's stream. */
+  keepalives: number;
+}
+
+async function startFixture(flags: string[]): Promise<Fixture> {
+  const port = await freePort();
+  const process = await startNode([RESUMABLE, String(port), ...flags], {}, /listening \d+/);
+  const fixture: Fixture = { port, process, gets: [], keepalives: 0 };
+  process.stderr!.on('data', (c: Buffer) => {
+    for (const m of c.toString().matchAll(/GET last-event-id=(\S+)|keepalive/g)) {
+      if (m[1] === undefined) fixture.keepalives++;
+      else {
+        fixture.gets.push(m[1]);
+        fixture.keepalives = 0;
+      }
+    }
+  });
+  return fixture;
+}
+
+/** Adds a tool to every session of `fixture`, outside MCP; its name. */
+async function growOutside(fixture: Fixture): Promise<string> {
+  const res = await fetch(`http://127.0.0.1:${fixture.port}/grow`, { method: 'POST' });
+  return res.text();
+}
+
+describe('a remote upstream whose event streams end or go silent', function () {
+  this.timeout(60_000);
+  let plain: Fixture;
+  let kept: Fixture;
+  let proxy: StrandingProxy;
+  let sb: Running;
+  let client: Client;
+
+  before(async () => {
+    [plain, kept] = await Promise.all([startFixture([]), startFixture(['--event-store', '--retry', '200', '--keepalive', '400'])]);
+    proxy = await startStrandingProxy(kept.port);
+    sb = await startSwitchboard({
+      'mcpservers/plain.yaml': `name: plain\ntype: streamable-http\nurl: http://127.0.0.1:${plain.port}/mcp\n`,
+      'mcpservers/kept.yaml': `name: kept\ntype: streamable-http\nurl: http://127.0.0.1:${proxy.port}/mcp\n`,
+    });
+    client = await connectHttp(sb.url);
+    await untilDescribed(client, ['x_plain_ping', 'x_kept_ping']);
+    // Each opened its notification stream once connected.
+    await eventually(
+      () => Promise.resolve([plain.gets.length, kept.gets.length]),
+      ([p, k]) => p! >= 1 && k! >= 1,
+      10_000,
+    );
+  });
+  after(async () => {
+    await client.close();
+    await sb.stop();
+    await proxy.close();
+    plain.process.kill('SIGTERM');
+    kept.process.kill('SIGTERM');
+  });
+
+  it('a notification stream the server ends is opened again, and a change announced while it was down (and lost) is found by reading the lists again', async () => {
+    const r = await callTool(client, 'x_plain_end_stream_then_grow');
+    expect(text(r)).to.equal('grew grown_1 with the stream ended');
+    // The announcement went nowhere (no stream, nothing kept): only a fresh reading of the lists finds the tool.
+    await untilDescribed(client, ['x_plain_grown_1']);
+    expect(plain.gets.slice(0, 2)).to.deep.equal(['none', 'none']);
+    const called = await callTool(client, 'x_plain_grown_1');
+    expect(text(called)).to.equal('grown 1');
+  });
+
+  it("a request whose answer's stream ends before the answer, with no event id to resume from, fails at once and says why", async () => {
+    const r = await callTool(client, 'x_plain_answer_later');
+    expect(r.isError).to.equal(true);
+    expect(text(r)).to.include('the server ended the stream of its answer before answering, with no event id to resume it from');
+  });
+
+  it('a notification stream with event ids is resumed from the last one: what the server announced meanwhile is replayed', async () => {
+    // One announcement on the stream gives it an event id to resume from.
+    expect(await growOutside(kept)).to.equal('grown_1');
+    await untilDescribed(client, ['x_kept_grown_1']);
+    const r = await callTool(client, 'x_kept_end_stream_then_grow');
+    expect(text(r)).to.equal('grew grown_2 with the stream ended');
+    await untilDescribed(client, ['x_kept_grown_2']);
+    expect(kept.gets[0]).to.equal('none');
+    expect(
+      kept.gets.slice(1).some((id) => id !== 'none'),
+      `the stream opened again from an event id: ${kept.gets.join(', ')}`,
+    ).to.equal(true);
+  });
+
+  it("a request whose answer's stream the server ends on purpose (SEP-1699 polling) gets its answer, resumed from the stream's event id", async () => {
+    const before = kept.gets.length;
+    const r = await callTool(client, 'x_kept_answer_later');
+    expect(r.isError, text(r)).to.not.equal(true);
+    expect(text(r)).to.equal('answered after its stream ended');
+    const resumed = kept.gets.slice(before);
+    expect(resumed.length, 'one GET resumed the answer').to.be.at.least(1);
+    expect(resumed.every((id) => id !== 'none')).to.equal(true);
+  });
+
+  it('a notification stream stranded silent (a partition, a dropped NAT entry) is taken for dead past its keep-alives, opened again on a new connection and resumed; calls go out on new connections too', async () => {
+    // Stranded once the stream has shown its rhythm (a keep-alive written on it after the last GET).
+    await eventually(
+      () => Promise.resolve(kept.keepalives),
+      (n) => n >= 2,
+      10_000,
+    );
+    const accepted = proxy.accepted();
+    proxy.strand();
+    const grown = await growOutside(kept);
+    // Heard only once the stream is found silent and resumed over a connection made after the stranding.
+    await untilDescribed(client, [`x_kept_${grown}`]);
+    expect(proxy.accepted()).to.be.above(accepted);
+    const called = await callTool(client, `x_kept_${grown}`);
+    expect(text(called)).to.equal(`grown ${grown.slice('grown_'.length)}`);
+    expect(sb.logs()).to.match(/the notification stream of http:\/\/127\.0\.0\.1:\d+\/mcp went silent past its keep-alives; opening it again/);
+  });
+});
