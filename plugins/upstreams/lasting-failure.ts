@@ -7,7 +7,7 @@
  * refused connection, a crash, a timeout) may heal by itself and keeps backing off.
  */
 import { SwitchboardError } from '../../kernel/index.js';
-import { HttpStatusError } from './client/http-client-transport.js';
+import { HttpStatusError } from './client/http-answer.js';
 
 /** A stdio server's command is not on Switchboard's PATH (build-transport.ts). */
 export class CommandNotFoundError extends Error {

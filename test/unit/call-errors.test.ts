@@ -10,7 +10,7 @@ import { ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/cli
 // The v1 SDK as Switchboard loads it (its bundle): the class its client throws.
 import { ErrorCode, McpError } from '#mcp-sdk/types.js';
 import { mapUpstreamError, UpstreamAnswerError } from '../../plugins/upstreams/client/call-errors.js';
-import { HttpStatusError } from '../../plugins/upstreams/client/http-client-transport.js';
+import { HttpStatusError } from '../../plugins/upstreams/client/http-answer.js';
 
 const map = (err: unknown) => mapUpstreamError('billing', "tool 'pay'", err, (t) => t.replace('s3cret', '[redacted]'));
 

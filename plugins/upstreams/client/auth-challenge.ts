@@ -3,7 +3,7 @@
  * insufficient_scope (step up), with the WWW-Authenticate header it came with. The error may
  * be wrapped by the SDK or the transport, so the cause chain is followed a few links deep.
  */
-import { HttpStatusError } from './http-client-transport.js';
+import { HttpStatusError } from './http-answer.js';
 
 /** The WWW-Authenticate challenge ('' when none) of a 401 answer, or undefined for any other failure. */
 export function signInChallenge(err: unknown): string | undefined {

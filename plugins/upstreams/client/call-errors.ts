@@ -7,7 +7,7 @@
  */
 import { ErrorCode, McpError } from '#mcp-sdk/types.js';
 import { ServerUnavailableError, SwitchboardError, TimeoutError, UpstreamError } from '../../../kernel/index.js';
-import { HttpStatusError } from './http-client-transport.js';
+import { HttpStatusError } from './http-answer.js';
 
 /** A JSON-RPC error the upstream answered (not one the SDK or Switchboard made locally). */
 export class UpstreamAnswerError extends McpError {}

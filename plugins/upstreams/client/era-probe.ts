@@ -17,7 +17,7 @@ import {
   SERVER_INFO,
   TimeoutError,
 } from '../../../kernel/index.js';
-import { HttpStatusError } from './http-client-transport.js';
+import { HttpStatusError } from './http-answer.js';
 
 /** What a modern upstream's server/discover said, as the v2 SDK client adopts it (`prior`). */
 export interface DiscoverResult {

@@ -31,6 +31,18 @@ export interface EventStreamHandlers {
   end(how: StreamEnd): void;
 }
 
+/** A stream opened again (the notification stream, or a request's answer resumed) must begin answering within this. */
+export const REOPENED_ANSWER_WITHIN_MS = 10_000;
+
+/**
+ * The wait before a stream is opened again: the server's `retry` if it sent one (bounded: a
+ * hostile 0 must not become a storm, nor an hour a stream never reopened), else a backoff.
+ */
+export function reopenDelay(retryMs: number | undefined, failures: number): number {
+  if (retryMs !== undefined) return Math.min(Math.max(retryMs, 250), 60_000);
+  return Math.min(1_000 * 2 ** Math.min(failures, 5), 30_000);
+}
+
 /** A silence shorter than this is never taken for a dead stream, whatever rhythm a stream showed. */
 const MIN_SILENCE_MS = 1_000;
 

@@ -3,28 +3,21 @@
  * The SDK's goes through fetch and web streams, which costs more CPU per call than the
  * whole rest of a forwarded call; this one parses a JSON answer straight from the socket
  * and an SSE answer incrementally. Session id and protocol version are carried as the
- * transport specification says; the GET stream carries server-initiated notifications.
+ * transport specification says. Streams are taken up again when they end early: a request's
+ * answer (answer-streams.ts) and the session's notification stream (notification-stream.ts).
  */
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { urlToHttpOptions } from 'node:url';
 import type { Transport, TransportSendOptions } from '#mcp-sdk/shared/transport.js';
-import { ErrorCode, type JSONRPCMessage, type RequestId } from '#mcp-sdk/types.js';
-import { mcpNameSource, MODERN_PROTOCOL_VERSIONS, TooLargeError } from '../../../kernel/index.js';
+import type { JSONRPCMessage, RequestId } from '#mcp-sdk/types.js';
+import { mcpNameSource, MODERN_PROTOCOL_VERSIONS } from '../../../kernel/index.js';
 import { deliver } from './deliver.js';
-import { EventStreamReading, type StreamEnd } from './event-stream.js';
+import { AnswerStreams } from './answer-streams.js';
+import { HttpStatusError, readAll, type RequestHow } from './http-answer.js';
+import { NotificationStream } from './notification-stream.js';
 import { headerValue } from './param-headers.js';
-
-export class HttpStatusError extends Error {
-  constructor(
-    readonly status: number,
-    readonly body: string,
-    readonly wwwAuthenticate: string | undefined,
-  ) {
-    super(`HTTP ${status}${body ? `: ${body.slice(0, 200)}` : ''}`);
-  }
-}
 
 /**
  * Where a signed-in connection gets its bearer token, per request: the current one, or
@@ -44,27 +37,6 @@ export type StreamSendOptions = TransportSendOptions & {
   headers?: Readonly<Record<string, string>>;
 };
 
-/** How a request goes out: given up when `signal` aborts; on a socket of its own; failed when no answer begins in time. */
-interface RequestOptionsOf {
-  signal?: AbortSignal | undefined;
-  ownSocket?: boolean;
-  answerWithinMs?: number;
-}
-
-/** A stream opened again (the notification stream, or a request's answer resumed) must begin answering within this. */
-const REOPEN_ANSWER_MS = 10_000;
-/** A request's answer is resumed at most this many times in a row without an event coming through. */
-const MAX_ANSWER_RESUMES = 5;
-
-/**
- * The wait before a stream is opened again: the server's `retry` if it sent one (bounded: a
- * hostile 0 must not become a storm, nor an hour a stream never reopened), else a backoff.
- */
-function reopenDelay(retryMs: number | undefined, failures: number): number {
-  if (retryMs !== undefined) return Math.min(Math.max(retryMs, 250), 60_000);
-  return Math.min(1_000 * 2 ** Math.min(failures, 5), 30_000);
-}
-
 const httpAgent = new HttpAgent({ keepAlive: true, maxSockets: 256 });
 const httpsAgent = new HttpsAgent({ keepAlive: true, maxSockets: 256 });
 
@@ -83,19 +55,10 @@ export class StreamableHttpClientTransport implements Transport {
   private protocolVersion: string | undefined;
   /** Set for a 2026-07-28 server (era-probe.ts): each POST says its method and name in headers. */
   private modern = false;
-  /** The notification stream (GET), while open. */
-  private stream: EventStreamReading | undefined;
-  /** Where the notification stream resumes: the last event id it carried, across reopenings. */
-  private streamFrom: string | undefined;
-  /** The keep-alive rhythm the last notification stream showed, which the next one is judged by (event-stream.ts). */
-  private streamRhythmMs: number | undefined;
-  /** Reopenings of the notification stream that failed in a row. */
-  private streamFailures = 0;
-  private reopenTimer: NodeJS.Timeout | undefined;
-  /** Our requests whose answer comes as a stream not yet ended with it (a 2025-11-25 server's): resumed if it ends early. */
-  private readonly answering = new Set<RequestId>();
-  /** The server's reconnection time (`retry:`), kept across streams as an event source keeps it. */
-  private retryMs: number | undefined;
+  /** The notification stream (GET) of a session, once initialized. */
+  private notifications: NotificationStream | undefined;
+  /** Requests answered as a stream (answer-streams.ts). */
+  private readonly answers: AnswerStreams;
   private closed = false;
   private readonly secure: boolean;
   private readonly agent: HttpAgent;
@@ -121,6 +84,14 @@ export class StreamableHttpClientTransport implements Transport {
     const Agent = this.secure ? HttpsAgent : HttpAgent;
     this.agent = lookup ? new Agent({ keepAlive: true, maxSockets: 256, lookup }) : this.secure ? httpsAgent : httpAgent;
     this.target = { ...urlToHttpOptions(url), agent: this.agent, ...(lookup ? { lookup } : {}) };
+    this.answers = new AnswerStreams({
+      get: (extra, how) => this.get(extra, how),
+      message: (m) => deliver(this.onmessage, m),
+      related: (m, id) => this.onrelated?.(m, id),
+      error: (err) => this.onerror?.(err),
+      lost: (err) => this.lost(err, false),
+      maxEventChars: maxMessageBytes,
+    });
   }
 
   async start(): Promise<void> {}
@@ -155,7 +126,7 @@ export class StreamableHttpClientTransport implements Transport {
     return h;
   }
 
-  private request(method: string, headers: Record<string, string>, body?: string, how: RequestOptionsOf = {}): Promise<IncomingMessage> {
+  private request(method: string, headers: Record<string, string>, body?: string, how: RequestHow = {}): Promise<IncomingMessage> {
     return this.bearer ? this.withBearer(this.bearer, method, headers, body, how) : this.plain(method, headers, body, how);
   }
 
@@ -169,7 +140,7 @@ export class StreamableHttpClientTransport implements Transport {
     method: string,
     headers: Record<string, string>,
     body: string | undefined,
-    how: RequestOptionsOf,
+    how: RequestHow,
   ): Promise<IncomingMessage> {
     const token = await bearer(false);
     const first = await this.plain(method, token ? { ...headers, authorization: `Bearer ${token}` } : headers, body, how);
@@ -192,7 +163,7 @@ export class StreamableHttpClientTransport implements Transport {
    * Without this, the call failed and the whole connection was taken for lost (docs/decisions.md,
    * "A request reset on a kept-alive socket").
    */
-  private plain(method: string, headers: Record<string, string>, body: string | undefined, how: RequestOptionsOf): Promise<IncomingMessage> {
+  private plain(method: string, headers: Record<string, string>, body: string | undefined, how: RequestHow): Promise<IncomingMessage> {
     const { signal, ownSocket = false, answerWithinMs } = how;
     return new Promise((resolve, reject) => {
       // node:http never follows a redirect: a 3xx is an HttpStatusError, so no answer can send us elsewhere.
@@ -225,8 +196,8 @@ export class StreamableHttpClientTransport implements Transport {
   async send(message: JSONRPCMessage, options?: StreamSendOptions): Promise<void> {
     if (this.closed) throw new Error('Not connected');
     // A cancelled request's stream may end without its answer: it is not resumed.
-    if (this.answering.size > 0 && 'method' in message && message.method === 'notifications/cancelled')
-      this.answering.delete(message.params?.requestId as RequestId);
+    if (this.answers.anyWaiting && 'method' in message && message.method === 'notifications/cancelled')
+      this.answers.cancelled(message.params?.requestId as RequestId);
     const body = JSON.stringify(message);
     const cancel = options?.requestSignal;
     let res: IncomingMessage;
@@ -257,7 +228,8 @@ export class StreamableHttpClientTransport implements Transport {
       this.sessionId = sid;
       if (first && 'method' in message && message.method === 'initialize') {
         // Open the notification stream once initialized; its absence (405) is allowed.
-        setImmediate(() => void this.openStream());
+        const notifications = this.notificationStream();
+        setImmediate(() => void notifications.open());
       }
     }
     const status = res.statusCode ?? 0;
@@ -275,7 +247,7 @@ export class StreamableHttpClientTransport implements Transport {
     }
     const type = res.headers['content-type'] ?? '';
     if (type.includes('text/event-stream')) {
-      this.readAnswer(res, 'method' in message && 'id' in message ? message.id : undefined, undefined);
+      this.answers.read(res, 'method' in message && 'id' in message ? message.id : undefined, !this.modern);
       if (options?.requestSignal || options?.onRequestStreamEnd) endsWith(res, options.requestSignal, options.onRequestStreamEnd);
       return;
     }
@@ -293,151 +265,29 @@ export class StreamableHttpClientTransport implements Transport {
     for (const m of Array.isArray(parsed) ? parsed : [parsed]) deliver(this.onmessage, m);
   }
 
-  /**
-   * A POST's answer as a stream. `id`: our request it answers; what arrives before the answer
-   * belongs to that call (onrelated). From a 2025-11-25 server, a stream that ends before the
-   * answer is resumed over GET from its last event id (SEP-1699: a server may end it on purpose
-   * and let the client poll); one with no id to resume from fails its call now, not at its timeout.
-   */
-  private readAnswer(res: IncomingMessage, id: RequestId | undefined, from: string | undefined): void {
-    const resumable = id !== undefined && !this.modern;
-    if (resumable) this.answering.add(id);
-    const reading: EventStreamReading = new EventStreamReading(
-      res,
-      {
-        message: (m) => {
-          if (id !== undefined) {
-            if (!('result' in m || 'error' in m)) this.onrelated?.(m, id);
-            else if (m.id === id) this.answering.delete(id);
-          }
-          deliver(this.onmessage, m);
-        },
-        malformed: (err) => {
-          if (err instanceof TooLargeError && resumable) this.failAnswer(id, err.message);
-          else this.onerror?.(err);
-        },
-        end: (how) => {
-          if (!resumable || !this.answering.has(id) || this.closed) return;
-          this.keepRetry(reading);
-          const resumeFrom = reading.lastEventId ?? from;
-          if (resumeFrom === undefined)
-            return this.failAnswer(id, 'the server ended the stream of its answer before answering, with no event id to resume it from');
-          setTimeout(() => void this.resumeAnswer(id, resumeFrom, how, 0), reopenDelay(this.retryMs, 0)).unref();
-        },
-      },
-      this.maxMessageBytes,
-    );
+  /** A GET of the endpoint for an event stream: the notification stream, or an answer resumed. */
+  private get(extra: Record<string, string>, how: RequestHow): Promise<IncomingMessage> {
+    return this.request('GET', this.requestHeaders({ accept: 'text/event-stream', ...extra }), undefined, how);
   }
 
-  /** Opens a request's answer again from event `from`; `failures`: attempts that found no stream, in a row. */
-  private async resumeAnswer(id: RequestId, from: string, how: StreamEnd, failures: number): Promise<void> {
-    if (this.closed || !this.answering.has(id)) return;
-    const headers = this.requestHeaders({ accept: 'text/event-stream', 'last-event-id': from });
-    let res: IncomingMessage;
-    try {
-      res = await this.request('GET', headers, undefined, { ownSocket: how === 'silent', answerWithinMs: REOPEN_ANSWER_MS });
-    } catch (err) {
-      if (failures + 1 >= MAX_ANSWER_RESUMES)
-        return this.failAnswer(id, `could not resume the stream of its answer (${MAX_ANSWER_RESUMES} attempts): ${(err as Error).message}`);
-      setTimeout(() => void this.resumeAnswer(id, from, 'failed', failures + 1), reopenDelay(undefined, failures)).unref();
-      return;
-    }
-    const status = res.statusCode ?? 0;
-    if (this.isClosed() || status !== 200 || !isEventStream(res)) {
-      const text = await readAll(res, 4096).catch(() => '');
-      if (this.isClosed()) return;
-      const error = new HttpStatusError(status, text, res.headers['www-authenticate']);
-      if (status === 404) return this.lost(error, false);
-      return this.failAnswer(id, `could not resume the stream of its answer: ${error.message}`);
-    }
-    this.readAnswer(res, id, from);
-  }
-
-  /** The call waiting on `id` fails with `reason`, as an error answer from the connection. */
-  private failAnswer(id: RequestId, reason: string): void {
-    this.answering.delete(id);
-    deliver(this.onmessage, { jsonrpc: '2.0', id, error: { code: ErrorCode.ConnectionClosed, message: reason } });
-  }
-
-  private keepRetry(reading: EventStreamReading): void {
-    if (reading.retryMs !== undefined) this.retryMs = reading.retryMs;
-  }
-
-  /**
-   * The notification stream (GET), opened after initialize and again whenever it ends (`after`:
-   * how the last one ended): after the server's `retry` or a backoff, resumed from its last event
-   * id. Opened again without one, it may have missed notifications: `onresync` reads the lists
-   * again. A server without the stream (405) sends no unsolicited notifications; one that no
-   * longer knows the session (404) or still holds a stream of it we lost (409) gets a new session.
-   */
-  private async openStream(after?: StreamEnd): Promise<void> {
-    if (this.closed || this.stream) return;
-    const from = this.streamFrom;
-    const headers = this.requestHeaders({ accept: 'text/event-stream' });
-    if (from !== undefined) headers['last-event-id'] = from;
-    let res: IncomingMessage;
-    try {
-      res = await this.request('GET', headers, undefined, after ? { ownSocket: after === 'silent', answerWithinMs: REOPEN_ANSWER_MS } : {});
-    } catch (err) {
-      if (this.streamFailures++ === 0)
-        this.onerror?.(new Error(`could not open the notification stream of ${this.where()}: ${(err as Error).message}; trying again`));
-      return this.reopenStream('failed');
-    }
-    const status = res.statusCode ?? 0;
-    if (this.isClosed() || status !== 200 || !isEventStream(res)) {
-      const text = await readAll(res, 4096).catch(() => '');
-      if (this.isClosed() || status === 405 || (after === undefined && status < 500)) return;
-      const error = new HttpStatusError(status, text, res.headers['www-authenticate']);
-      if (status === 404) return this.lost(error, false);
-      if (status === 409)
-        return this.lost(new Error(`the server still holds an earlier notification stream of this session (${error.message}); starting a new session`), false);
-      // Refused with an event id to resume from: the server may not know it (any more); the
-      // next try opens the stream fresh, and the lists are read again.
-      if (from !== undefined) this.streamFrom = undefined;
-      if (this.streamFailures++ === 0) this.onerror?.(new Error(`could not open the notification stream of ${this.where()}: ${error.message}; trying again`));
-      return this.reopenStream('failed');
-    }
-    this.streamFailures = 0;
-    const reading: EventStreamReading = new EventStreamReading(
-      res,
-      { message: (m) => deliver(this.onmessage, m), malformed: (err) => this.onerror?.(err), end: (how) => this.streamEnded(reading, how) },
-      this.maxMessageBytes,
-      this.streamRhythmMs,
-    );
-    this.stream = reading;
-    if (after !== undefined && from === undefined) this.onresync?.();
-  }
-
-  private streamEnded(reading: EventStreamReading, how: StreamEnd): void {
-    if (this.stream === reading) this.stream = undefined;
-    // Resumed, an event past the limit would come again: opened past it instead (and the lists read again).
-    this.streamFrom = how === 'too-large' ? undefined : (reading.lastEventId ?? this.streamFrom);
-    this.streamRhythmMs = reading.rhythmMs;
-    this.keepRetry(reading);
-    if (this.closed) return;
-    if (how === 'silent') {
-      // The path that stranded this stream may have stranded the pool's idle sockets with it.
-      this.dropIdleSockets();
-      this.onerror?.(new Error(`the notification stream of ${this.where()} went silent past its keep-alives; opening it again`));
-    }
-    this.reopenStream(how);
-  }
-
-  private reopenStream(after: StreamEnd): void {
-    clearTimeout(this.reopenTimer);
-    const delay = after === 'silent' ? 0 : reopenDelay(this.retryMs, this.streamFailures);
-    this.reopenTimer = setTimeout(() => void this.openStream(after), delay).unref();
+  private notificationStream(): NotificationStream {
+    this.notifications = new NotificationStream({
+      get: (extra, how) => this.get(extra, how),
+      message: (m) => deliver(this.onmessage, m),
+      error: (err) => this.onerror?.(err),
+      lost: (err) => this.lost(err, false),
+      resync: () => this.onresync?.(),
+      dropIdleSockets: () => this.dropIdleSockets(),
+      where: this.where(),
+      maxEventChars: this.maxMessageBytes,
+    });
+    return this.notifications;
   }
 
   private dropIdleSockets(): void {
     // Named as node:http names a request's pool: by its hostname (the options' `host` is unset).
     const name = this.agent.getName({ ...this.target, host: this.target.hostname ?? null });
     for (const socket of this.agent.freeSockets[name] ?? []) socket.destroy();
-  }
-
-  /** Read after an await: close() may have run meanwhile, whatever TypeScript's narrowing of `closed` says. */
-  private isClosed(): boolean {
-    return this.closed;
   }
 
   /** The server's address as said in messages (no query: it may hold a key). */
@@ -458,10 +308,8 @@ export class StreamableHttpClientTransport implements Transport {
   private async shutdown(polite: boolean): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    clearTimeout(this.reopenTimer);
-    this.stream?.close();
-    this.stream = undefined;
-    this.answering.clear();
+    this.notifications?.close();
+    this.answers.close();
     if (polite && this.sessionId) {
       // Be polite: end the session on the server. Best effort, never blocks long.
       await Promise.race([
@@ -494,28 +342,4 @@ function modernHeaders(headers: Record<string, string>, method: string, params: 
   const name = mcpNameSource(method, params)?.value;
   if (typeof name !== 'string') return;
   headers['mcp-name'] = headerValue(name);
-}
-
-function isEventStream(res: IncomingMessage): boolean {
-  return (res.headers['content-type'] ?? '').includes('text/event-stream');
-}
-
-function readAll(res: IncomingMessage, limit = Number.POSITIVE_INFINITY): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    res.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > limit) {
-        res.destroy();
-        reject(new TooLargeError("The server's answer", size, limit));
-        return;
-      }
-      chunks.push(c);
-    });
-    res.once('end', () => resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8')));
-    res.once('error', reject);
-    // After 'end' this changes nothing; before it, the answer was cut (destroyed, the request given up).
-    res.once('close', () => reject(new Error('the answer ended before it was complete')));
-  });
 }
