@@ -21,6 +21,7 @@ import {
   SharedStateUnavailableError,
 } from '../../kernel/index.js';
 import { HttpSessionTransport } from './session-transport.js';
+import type { StreamKeepAlive } from './keep-alive.js';
 
 /** Why a session could not be resumed here, as the HTTP answer says it. */
 export interface Refusal {
@@ -47,6 +48,7 @@ export class ClusterSessions {
     private readonly kernel: KernelApi,
     private readonly directory: SessionDirectory,
     private readonly sessions: Map<string, HttpSessionTransport>,
+    private readonly keptAlive: StreamKeepAlive,
     private readonly idleSeconds: number,
     private readonly log: Logger,
   ) {
@@ -162,7 +164,7 @@ export class ClusterSessions {
         ? { status: 403, code: -32000, message: `Forbidden: ${foreign}` }
         : { status: 404, code: -32001, message: `Session '${id}' not found (it ended or never existed); initialize a new session` };
     }
-    const t = new HttpSessionTransport(id);
+    const t = new HttpSessionTransport(id, this.keptAlive);
     t.onclose = () => {
       if (this.sessions.get(id) === t) this.sessions.delete(id);
       this.released(t);

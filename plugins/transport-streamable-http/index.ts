@@ -10,6 +10,7 @@ import { ClusterSessions } from './cluster.js';
 import { asMessages, batchOpensSession, batchRefusal, INITIALIZE_BATCH, isInitialize, protocolVersionSupported } from './messages.js';
 import { HttpSessionTransport } from './session-transport.js';
 import { LISTEN_DEFAULTS, ListenStreams, type ListenOptions } from './listen-streams.js';
+import { StreamKeepAlive } from './keep-alive.js';
 import { serveStateless } from './stateless-post.js';
 
 const MODERN_BATCH = 'Invalid Request: a 2026-07-28 POST carries one JSON-RPC message, never a batch';
@@ -26,7 +27,7 @@ function accepts(req: IncomingMessage, type: string): boolean {
   return accept === undefined || accept.includes(type) || accept.includes('*/*');
 }
 
-export default definePlugin<{ path: string; sessionIdleMinutes: number; listen: ListenOptions }>({
+export default definePlugin<{ path: string; sessionIdleMinutes: number; keepAliveSeconds: number; listen: ListenOptions }>({
   name: 'transport-streamable-http',
   description: 'MCP over streamable HTTP (POST/GET/DELETE /mcp).',
   needs: ['http'],
@@ -37,6 +38,15 @@ export default definePlugin<{ path: string; sessionIdleMinutes: number; listen: 
     properties: {
       path: { type: 'string', pattern: '^/', default: '/mcp' },
       sessionIdleMinutes: { type: 'number', minimum: 0, default: 60, description: 'Sessions idle this long are ended (0: never).' },
+      keepAliveSeconds: {
+        type: 'number',
+        exclusiveMinimum: 0,
+        // A timer past 2^31 ms would fire every millisecond instead (Node clamps it to 1).
+        maximum: 3600,
+        default: 15,
+        description:
+          "How often a keep-alive comment goes on a session's GET stream and on a POST whose answer has been awaited that long (then answered as an event stream), so that a proxy's idle timeout does not cut them.",
+      },
       listen: {
         type: 'object',
         additionalProperties: false,
@@ -53,6 +63,7 @@ export default definePlugin<{ path: string; sessionIdleMinutes: number; listen: 
           keepAliveSeconds: {
             type: 'number',
             exclusiveMinimum: 0,
+            maximum: 3600,
             default: LISTEN_DEFAULTS.keepAliveSeconds,
             description: 'How often a keep-alive comment goes on every open stream.',
           },
@@ -71,8 +82,9 @@ export default definePlugin<{ path: string; sessionIdleMinutes: number; listen: 
     let sweeper: NodeJS.Timeout | undefined;
 
     const listens = new ListenStreams(kernel, options.listen);
+    const keptAlive = new StreamKeepAlive(options.keepAliveSeconds * 1000);
     const directory = kernel.services.find('session-directory');
-    const cluster = directory && new ClusterSessions(kernel, directory, sessions, options.sessionIdleMinutes * 60, log);
+    const cluster = directory && new ClusterSessions(kernel, directory, sessions, keptAlive, options.sessionIdleMinutes * 60, log);
 
     /** A session another replica holds, rebuilt here; undefined once the request is answered. */
     const resumed = async (id: string, req: IncomingMessage, res: ServerResponse): Promise<HttpSessionTransport | undefined> => {
@@ -124,14 +136,14 @@ export default definePlugin<{ path: string; sessionIdleMinutes: number; listen: 
       // 2026-07-28 (the header says so, or the body's _meta claims a version no session has):
       // served statelessly, whatever Mcp-Session-Id says. A legacy request pays a header
       // comparison and a look for params._meta.
-      if (isModernRequest(version, read.body)) return serveStateless(kernel, listens, read.body, req, res);
+      if (isModernRequest(version, read.body)) return serveStateless(kernel, listens, keptAlive, read.body, req, res);
       const parsed = asMessages(read.body);
       if (typeof parsed === 'string') return reject(res, 400, -32600, `Invalid Request: ${parsed}`);
       const { messages, batch } = parsed;
       if (messages.some(isInitialize)) {
         if (messages.length > 1) return reject(res, 400, -32600, 'Invalid Request: initialize must be sent alone');
         const id = randomUUID();
-        const transport = new HttpSessionTransport(id);
+        const transport = new HttpSessionTransport(id, keptAlive);
         transport.onclose = () => {
           sessions.delete(id);
           cluster?.released(transport);
@@ -248,6 +260,7 @@ export default definePlugin<{ path: string; sessionIdleMinutes: number; listen: 
       async stop() {
         clearInterval(sweeper);
         listens.stop();
+        keptAlive.stop();
         // In cluster mode the sessions go on through the other replicas: only this copy goes.
         if (cluster) for (const t of [...sessions.values()]) letGo(t);
         else await Promise.all([...sessions.values()].map((t) => t.close()));

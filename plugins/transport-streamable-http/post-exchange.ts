@@ -2,15 +2,19 @@
  * One POST's worth of JSON-RPC exchange. Answers with plain JSON when every response is
  * ready before anything else needs saying (the common case, and the cheapest), and
  * upgrades to an SSE stream the moment a related notification (progress, logging) must
- * go out before the response.
+ * go out before the response, or once the answer has been awaited a whole keep-alive
+ * interval: from then on a comment each interval keeps proxies from cutting it (keep-alive.ts).
  */
 import type { ServerResponse } from 'node:http';
 import type { JSONRPCMessage, RequestId } from '#mcp-sdk/types.js';
+import { KEEP_ALIVE_COMMENT, type KeptAlive, type StreamKeepAlive } from './keep-alive.js';
 
-export class PostExchange {
+export class PostExchange implements KeptAlive {
   private mode: 'waiting' | 'sse' | 'done' = 'waiting';
   private readonly responses: JSONRPCMessage[] = [];
   private remaining: number;
+  /** Keep-alive ticks seen: the first may come a moment after the POST, the second a whole interval after. */
+  private ticks = 0;
 
   constructor(
     private readonly res: ServerResponse,
@@ -18,12 +22,20 @@ export class PostExchange {
     private readonly batch: boolean,
     private readonly headers: Record<string, string>,
     private readonly onDone: () => void,
+    private readonly keptAlive: StreamKeepAlive,
   ) {
     this.remaining = ids.length;
     // `on`, not `once`: a response closes once, and a once-wrapper per POST is hot-path cost.
     res.on('close', () => {
       if (this.mode !== 'done') this.finish(false);
     });
+    keptAlive.add(this);
+  }
+
+  keepAlive(): void {
+    if (this.mode === 'done' || ++this.ticks < 2 || this.res.writableNeedDrain) return;
+    if (this.mode === 'waiting') this.upgrade();
+    this.res.write(KEEP_ALIVE_COMMENT);
   }
 
   /** A response (or error) for one of this exchange's requests. */
@@ -46,12 +58,15 @@ export class PostExchange {
   /** A request or notification related to this exchange's requests. */
   notify(message: JSONRPCMessage): void {
     if (this.mode === 'done') return;
-    if (this.mode === 'waiting') {
-      this.mode = 'sse';
-      this.res.writeHead(200, { ...this.headers, 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
-      for (const r of this.responses.splice(0)) this.writeEvent(r);
-    }
+    if (this.mode === 'waiting') this.upgrade();
     this.writeEvent(message);
+  }
+
+  /** From JSON to an SSE stream: the headers go, and the responses already ready as its first events. */
+  private upgrade(): void {
+    this.mode = 'sse';
+    this.res.writeHead(200, { ...this.headers, 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    for (const r of this.responses.splice(0)) this.writeEvent(r);
   }
 
   /**
@@ -99,6 +114,7 @@ export class PostExchange {
 
   private finish(_completed: boolean): void {
     this.mode = 'done';
+    this.keptAlive.delete(this);
     this.onDone();
   }
 }

@@ -9,6 +9,7 @@ import type { TransportSendOptions } from '#mcp-sdk/shared/transport.js';
 import type { JSONRPCMessage, JSONRPCNotification, MessageExtraInfo, RequestId } from '#mcp-sdk/types.js';
 import type { SharedSessionTransport } from '../../kernel/index.js';
 import { batchesRefused } from './messages.js';
+import { KEEP_ALIVE_COMMENT, type KeptAlive, type StreamKeepAlive } from './keep-alive.js';
 import { PostExchange } from './post-exchange.js';
 
 /** What leaves for an initialize in cluster mode: its answer, or a refusal that hands out no session. */
@@ -38,7 +39,10 @@ export class HttpSessionTransport implements SharedSessionTransport {
   /** Why this session may not batch, worked out once its revision is known (never per POST). */
   batchesRefused: string | undefined = batchesRefused(undefined);
 
-  constructor(readonly sessionId: string) {}
+  constructor(
+    readonly sessionId: string,
+    private readonly keptAlive: StreamKeepAlive,
+  ) {}
 
   /** The protocol revision the session negotiated (its initialize answer; a cluster record). */
   get protocolVersion(): string | undefined {
@@ -62,9 +66,16 @@ export class HttpSessionTransport implements SharedSessionTransport {
       res.writeHead(202, { 'mcp-session-id': this.sessionId });
       res.end();
     } else {
-      const exchange = new PostExchange(res, ids, batch, { 'mcp-session-id': this.sessionId }, () => {
-        for (const id of ids) if (this.exchanges.get(id) === exchange) this.exchanges.delete(id);
-      });
+      const exchange = new PostExchange(
+        res,
+        ids,
+        batch,
+        { 'mcp-session-id': this.sessionId },
+        () => {
+          for (const id of ids) if (this.exchanges.get(id) === exchange) this.exchanges.delete(id);
+        },
+        this.keptAlive,
+      );
       for (const id of ids) this.exchanges.set(id, exchange);
     }
     const extra: MessageExtraInfo = { requestInfo: { headers } };
@@ -77,7 +88,11 @@ export class HttpSessionTransport implements SharedSessionTransport {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', 'mcp-session-id': this.sessionId });
     res.flushHeaders();
     this.stream = res;
+    // A comment each interval while the client reads: a proxy's idle timeout must not cut it.
+    const kept: KeptAlive = { keepAlive: () => void (res.writableNeedDrain || res.write(KEEP_ALIVE_COMMENT)) };
+    this.keptAlive.add(kept);
     res.once('close', () => {
+      this.keptAlive.delete(kept);
       if (this.stream === res) this.stream = undefined;
     });
     return true;

@@ -20,6 +20,7 @@ import {
   UNSUPPORTED_PROTOCOL_VERSION,
 } from '../../kernel/index.js';
 import { callerOf, type ListenStreams } from './listen-streams.js';
+import type { StreamKeepAlive } from './keep-alive.js';
 import { PostExchange } from './post-exchange.js';
 
 type Id = string | number | null;
@@ -37,7 +38,14 @@ function header(req: IncomingMessage, name: string): string | undefined {
 }
 
 /** Serves one modern POST whose body is already parsed (not an array); a subscriptions/listen stays open on `listens`. */
-export function serveStateless(kernel: KernelApi, listens: ListenStreams, body: unknown, req: IncomingMessage, res: ServerResponse): true | Promise<true> {
+export function serveStateless(
+  kernel: KernelApi,
+  listens: ListenStreams,
+  keptAlive: StreamKeepAlive,
+  body: unknown,
+  req: IncomingMessage,
+  res: ServerResponse,
+): true | Promise<true> {
   if (typeof body !== 'object' || body === null) return answer(res, 400, null, -32600, 'Invalid Request: the body must be one JSON-RPC request object');
   const m = body as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown };
   const id: Id = typeof m.id === 'string' || (typeof m.id === 'number' && Number.isSafeInteger(m.id)) ? m.id : null;
@@ -91,11 +99,12 @@ export function serveStateless(kernel: KernelApi, listens: ListenStreams, body: 
   }
   const request: { id: string | number; method: string; params?: Record<string, unknown> } = params ? { id, method, params } : { id, method };
   if (method === 'subscriptions/listen') return listens.serve(request, envelope, callerOf(kernel, req), res);
-  return run(kernel, request, envelope, req, res);
+  return run(kernel, keptAlive, request, envelope, req, res);
 }
 
 async function run(
   kernel: KernelApi,
+  keptAlive: StreamKeepAlive,
   request: { id: string | number; method: string; params?: Record<string, unknown> },
   envelope: Exclude<ReturnType<typeof readEnvelope>, string>,
   req: IncomingMessage,
@@ -103,10 +112,17 @@ async function run(
 ): Promise<true> {
   const cancellation = new Cancellation();
   let done = false;
-  const exchange = new PostExchange(res, [request.id], false, {}, () => {
-    // Closing the response before the answer is the client's cancellation (2026-07-28 has no notifications/cancelled over HTTP).
-    if (!done) cancellation.abort(new Error('the client closed the request'));
-  });
+  const exchange = new PostExchange(
+    res,
+    [request.id],
+    false,
+    {},
+    () => {
+      // Closing the response before the answer is the client's cancellation (2026-07-28 has no notifications/cancelled over HTTP).
+      if (!done) cancellation.abort(new Error('the client closed the request'));
+    },
+    keptAlive,
+  );
   const outcome = await kernel.endpoint.serveStateless(request, envelope, callerOf(kernel, req), (n) => exchange.notify(n), cancellation);
   done = true;
   if (outcome.status === 200) exchange.respond(outcome.message);
