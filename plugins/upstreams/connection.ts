@@ -234,6 +234,12 @@ export class UpstreamConnection implements ServedLists {
           if (opening.now) opening.cause ??= err.message;
         },
         changed: (what) => this.refresh(opened, epoch, what),
+        missed: () => {
+          if (epoch !== this.epoch) return;
+          void this.refresh(opened, epoch, 'a possibly missed');
+          // As after a reconnect (watchAgain): a subscriber that reads again loses nothing; one that missed a change would.
+          for (const uri of this.watching) this.events.onResourceUpdated(this, uri);
+        },
         resourceUpdated: (uri) => {
           if (epoch === this.epoch) this.events.onResourceUpdated(this, uri);
         },

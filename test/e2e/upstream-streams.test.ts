@@ -10,6 +10,7 @@ import { expect } from 'chai';
 import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { callTool, connectHttp, eventually, freePort, ROOT, startNode, startSwitchboard, text, untilDescribed, type Running } from '../support/harness.js';
 import { startStrandingProxy, type StrandingProxy } from '../support/stranding-proxy.js';
 
@@ -55,7 +56,7 @@ describe('a remote upstream whose event streams end or go silent', function () {
   let client: Client;
 
   before(async () => {
-    [plain, kept] = await Promise.all([startFixture([]), startFixture(['--event-store', '--retry', '200', '--keepalive', '400'])]);
+    [plain, kept] = await Promise.all([startFixture(['--note-scheme', 'plain']), startFixture(['--event-store', '--retry', '200', '--keepalive', '400'])]);
     proxy = await startStrandingProxy(kept.port);
     sb = await startSwitchboard({
       'mcpservers/plain.yaml': `name: plain\ntype: streamable-http\nurl: http://127.0.0.1:${plain.port}/mcp\n`,
@@ -86,6 +87,22 @@ describe('a remote upstream whose event streams end or go silent', function () {
     expect(plain.gets.slice(0, 2)).to.deep.equal(['none', 'none']);
     const called = await callTool(client, 'x_plain_grown_1');
     expect(text(called)).to.equal('grown 1');
+  });
+
+  it('a resource a client watches, changed while that stream was down (and the update lost), is announced as updated once it is back', async () => {
+    const updated: string[] = [];
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updated.push(n.params.uri));
+    await client.subscribeResource({ uri: 'plain://note' });
+    expect(text(await callTool(client, 'x_plain_end_stream'))).to.equal('the stream ended');
+    // Announced while the stream is down (it is opened again a second later): the update goes nowhere.
+    expect(await (await fetch(`http://127.0.0.1:${plain.port}/touch`, { method: 'POST' })).text()).to.equal('note at version 2');
+    await eventually(
+      () => Promise.resolve(updated),
+      (u) => u.includes('plain://note'),
+      10_000,
+    );
+    const read = await client.readResource({ uri: 'plain://note' });
+    expect(read.contents[0]).to.include({ text: 'note, version 2' });
   });
 
   it("a request whose answer's stream ends before the answer, with no event id to resume from, fails at once and says why", async () => {

@@ -212,6 +212,7 @@ export class ModernUpstream implements UpstreamSession {
       closed,
       error: (err) => watcher.error(err),
       changed: (what) => watcher.changed(what),
+      missed: () => watcher.missed(),
       resourceUpdated: (uri) => watcher.resourceUpdated(uri),
     };
     this.client.onclose = closed;

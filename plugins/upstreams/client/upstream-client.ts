@@ -124,8 +124,7 @@ export class UpstreamClient implements UpstreamSession {
     client.setNotificationHandler(ResourceListChangedNotificationSchema, () => watcher.changed('resource'));
     client.setNotificationHandler(PromptListChangedNotificationSchema, () => watcher.changed('prompt'));
     client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => watcher.resourceUpdated(n.params.uri));
-    // Its notification stream was down and could not be resumed: any list may have changed unheard.
-    (this.transport as Transport & ResyncingTransport).onresync = () => void watcher.changed('a possibly missed');
+    (this.transport as Transport & ResyncingTransport).onresync = () => watcher.missed();
   }
 
   /** The server declared it runs tools/call as tasks (2025-11-25 `capabilities.tasks.requests.tools.call`). */

@@ -14,6 +14,8 @@ export interface SessionWatcher extends ListWatcher {
   closed(): void;
   /** A transport error that did not end the connection. */
   error(err: Error): void;
+  /** Notifications may have been missed (the notification stream came back without resuming): lists and watched resources may have changed unheard. */
+  missed(): void;
 }
 
 /** A transport that can say it may have missed notifications (http-client-transport.ts: its notification stream came back without resuming). */
