@@ -11,7 +11,19 @@ import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { callTool, connectHttp, eventually, freePort, ROOT, startNode, startSwitchboard, text, untilDescribed, type Running } from '../support/harness.js';
+import {
+  callTool,
+  connectHttp,
+  errorCode,
+  eventually,
+  freePort,
+  ROOT,
+  startNode,
+  startSwitchboard,
+  text,
+  untilDescribed,
+  type Running,
+} from '../support/harness.js';
 import { startStrandingProxy, type StrandingProxy } from '../support/stranding-proxy.js';
 
 const RESUMABLE = join(ROOT, 'dist/test/fixtures/resumable-server.js');
@@ -108,6 +120,8 @@ describe('a remote upstream whose event streams end or go silent', function () {
   it("a request whose answer's stream ends before the answer, with no event id to resume from, fails at once and says why", async () => {
     const r = await callTool(client, 'x_plain_answer_later');
     expect(r.isError).to.equal(true);
+    // Lost on Switchboard's side of the wire, not refused by the server: SERVER_UNAVAILABLE, not UPSTREAM_ERROR.
+    expect(errorCode(r)).to.equal('SERVER_UNAVAILABLE');
     expect(text(r)).to.include('the server ended the stream of its answer before answering, with no event id to resume it from');
   });
 

@@ -9,6 +9,7 @@ import { expect } from 'chai';
 import { ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 // The v1 SDK as Switchboard loads it (its bundle): the class its client throws.
 import { ErrorCode, McpError } from '#mcp-sdk/types.js';
+import { LOST_ANSWER } from '../../plugins/upstreams/client/answer-streams.js';
 import { mapUpstreamError, UpstreamAnswerError } from '../../plugins/upstreams/client/call-errors.js';
 import { HttpStatusError } from '../../plugins/upstreams/client/http-answer.js';
 
@@ -48,6 +49,15 @@ describe('upstream call errors as the caller reads them', () => {
   });
 
   describe('2025-11-25 upstreams (the v1 client)', () => {
+    it("an answer the transport lost (its stream ended early, not resumable) is SERVER_UNAVAILABLE with the transport's reason, scrubbed", () => {
+      const reason = 'the server ended the stream of its answer before answering (s3cret)';
+      const e = map(new UpstreamAnswerError(ErrorCode.ConnectionClosed, reason, { [LOST_ANSWER]: reason }));
+      expect(e.code).to.equal('SERVER_UNAVAILABLE');
+      expect(e.message).to.include('the server ended the stream of its answer before answering ([redacted])');
+      // Only the transport's own mark (a string) counts: anything else under that key is the server's answer.
+      expect(map(new UpstreamAnswerError(ErrorCode.ConnectionClosed, 'nope', { [LOST_ANSWER]: true })).code).to.equal('UPSTREAM_ERROR');
+    });
+
     it("the server's answer is UPSTREAM_ERROR, even with the codes the SDK uses for its own failures", () => {
       expect(map(new UpstreamAnswerError(ErrorCode.RequestTimeout, 'slow backend')).code).to.equal('UPSTREAM_ERROR');
       expect(map(new UpstreamAnswerError(ErrorCode.ConnectionClosed, 'Connection closed')).code).to.equal('UPSTREAM_ERROR');

@@ -13,6 +13,12 @@ import { HttpStatusError, isEventStream, readAll, type RequestHow } from './http
 /** Opening a request's answer again may fail this many times in a row before its call fails. */
 const MAX_RESUMES = 5;
 
+/**
+ * The key in an error answer's `data` that marks it as made here, not by the server: the answer
+ * was lost on our side of the wire (call-errors.ts reads it as SERVER_UNAVAILABLE); its value is why.
+ */
+export const LOST_ANSWER = 'io.switchboard/lost-answer';
+
 /** What the answers need of their transport. */
 export interface AnswerStreamsHost {
   /** A GET of the endpoint with the session's headers and `extra`. */
@@ -108,7 +114,7 @@ export class AnswerStreams {
   /** The call waiting on `id` fails with `reason`, as an error answer from the connection. */
   private fail(id: RequestId, reason: string): void {
     this.waiting.delete(id);
-    this.host.message({ jsonrpc: '2.0', id, error: { code: ErrorCode.ConnectionClosed, message: reason } });
+    this.host.message({ jsonrpc: '2.0', id, error: { code: ErrorCode.ConnectionClosed, message: reason, data: { [LOST_ANSWER]: reason } } });
   }
 
   /** Read after an await: close() may have run meanwhile, whatever TypeScript's narrowing of `closed` says. */

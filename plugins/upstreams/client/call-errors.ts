@@ -7,6 +7,7 @@
  */
 import { ErrorCode, McpError } from '#mcp-sdk/types.js';
 import { ServerUnavailableError, SwitchboardError, TimeoutError, UpstreamError } from '../../../kernel/index.js';
+import { LOST_ANSWER } from './answer-streams.js';
 import { HttpStatusError } from './http-answer.js';
 
 /** A JSON-RPC error the upstream answered (not one the SDK or Switchboard made locally). */
@@ -79,6 +80,9 @@ export function mapUpstreamError(server: string, what: string, err: unknown, scr
   const answered = err instanceof HttpStatusError ? answeredInBody(err) : undefined;
   if (answered) return new UpstreamError(server, scrub(codeOnce(answered.code, answered.message)), answered.code);
   if (err instanceof McpError) {
+    // Made by our transport (answer-streams.ts): the answer was lost on our side, not refused by the server.
+    const lost = (err.data as Record<string, unknown> | undefined)?.[LOST_ANSWER];
+    if (typeof lost === 'string') return new ServerUnavailableError(server, scrub(lost));
     if (err instanceof UpstreamAnswerError) return new UpstreamError(server, scrub(codeOnce(err.code, err.message)), err.code);
     const timeout = (err.data as { timeout?: unknown } | undefined)?.timeout;
     // The SDK's own timeout carries its length; a -32001 without it came from the upstream.
