@@ -1,11 +1,12 @@
 /**
- * Switchboard behind a proxy with an idle timeout (a real HAProxy, `timeout server 1s`, as
+ * Switchboard behind a proxy with an idle timeout (a real HAProxy, `timeout server 2s`, as
  * nginx's and AWS ALB's 60 s are in production): what it holds open without a word gets a
- * keep-alive comment every `keepAliveSeconds` (0.25 here), so the proxy does not cut it:
+ * keep-alive comment every `keepAliveSeconds` (0.2 here), so the proxy does not cut it:
  * - a session's GET stream (notifications) stays open past the timeout;
  * - a tool call that takes longer than the timeout gets its answer, as an event stream whose
- *   comments kept the proxy waiting, for a 2025-11-25 session and a 2026-07-28 request alike;
- * - a quick call is still plain JSON.
+ *   comments kept the proxy waiting, for a 2025-11-25 session and a 2026-07-28 request alike.
+ * (A quick answer stays plain JSON: the wire tests that read answers as JSON hold it, at the
+ * default 15 s; at 0.2 s here any call slowed by a loaded machine may stream.)
  */
 import { expect } from 'chai';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -13,7 +14,7 @@ import { checkInProcess } from '../support/check.js';
 import { callTool, connectHttp, makeConfigDir, startSwitchboard, stdioServer, TEST_SERVER, text, untilDescribed, type Running } from '../support/harness.js';
 import { ensureHaproxy, startHaproxy, type RunningHaproxy } from '../support/haproxy.js';
 
-const IDLE_TIMEOUT_MS = 1_000;
+const IDLE_TIMEOUT_MS = 2_000;
 const MODERN = '2026-07-28';
 
 /** The text of an event stream until it ends, or until `enough` says so (the stream is then left open). */
@@ -34,7 +35,7 @@ async function readStream(res: Response, enough: (text: string) => boolean = () 
 
 const comments = (text: string): number => text.split('\n').filter((l) => l.startsWith(':')).length;
 
-describe('keep-alives on what Switchboard holds open, behind a proxy with a 1 s idle timeout', function () {
+describe('keep-alives on what Switchboard holds open, behind a proxy with a 2 s idle timeout', function () {
   this.timeout(60_000);
   let sb: Running;
   let lb: RunningHaproxy;
@@ -47,7 +48,7 @@ describe('keep-alives on what Switchboard holds open, behind a proxy with a 1 s 
       this.skip();
     }
     sb = await startSwitchboard({
-      'config.yaml': 'plugins:\n  transport-streamable-http:\n    options:\n      keepAliveSeconds: 0.25\n',
+      'config.yaml': 'plugins:\n  transport-streamable-http:\n    options:\n      keepAliveSeconds: 0.2\n',
       'mcpservers/test.yaml': stdioServer('test', TEST_SERVER),
     });
     lb = await startHaproxy([sb.port], '/mcp', { serverTimeoutMs: IDLE_TIMEOUT_MS });
@@ -82,19 +83,19 @@ describe('keep-alives on what Switchboard holds open, behind a proxy with a 1 s 
     const stream = await fetch(lb.url, { headers: { ...headers, accept: 'text/event-stream' } });
     expect(stream.status).to.equal(200);
     const started = Date.now();
-    // Eight comments at 0.25 s are twice the proxy's timeout: the stream outlived it, or it ended first.
-    const read = await readStream(stream, (t) => comments(t) >= 8);
+    // Fifteen comments at 0.2 s are 1.5 times the proxy's timeout: the stream outlived it, or it ended first.
+    const read = await readStream(stream, (t) => comments(t) >= 15);
     expect(read.ended, `the proxy cut the stream after ${Date.now() - started} ms: ${JSON.stringify(read.text)}`).to.equal(false);
     expect(Date.now() - started).to.be.above(IDLE_TIMEOUT_MS);
   });
 
-  it('a 2025-11-25 tool call that takes 2.5 s, longer than the timeout, gets its answer', async () => {
-    const r = await callTool(client, 'x_test_slow', { ms: 2_500 });
+  it('a 2025-11-25 tool call that takes 3 s, longer than the timeout, gets its answer', async () => {
+    const r = await callTool(client, 'x_test_slow', { ms: 3_000 });
     expect(r.isError, text(r)).to.not.equal(true);
-    expect(text(r)).to.equal('waited 2500');
+    expect(text(r)).to.equal('waited 3000');
   });
 
-  it('a 2026-07-28 request that takes 2.5 s gets its answer as an event stream kept alive; a quick one is still plain JSON', async () => {
+  it('a 2026-07-28 request that takes 3 s gets its answer as an event stream kept alive', async () => {
     const post = (id: number, args: Record<string, unknown>) =>
       fetch(lb.url, {
         method: 'POST',
@@ -120,7 +121,7 @@ describe('keep-alives on what Switchboard holds open, behind a proxy with a 1 s 
           },
         }),
       });
-    const slow = await post(1, { name: 'x_test_slow', arguments: { ms: 2_500 } });
+    const slow = await post(1, { name: 'x_test_slow', arguments: { ms: 3_000 } });
     expect(slow.status).to.equal(200);
     expect(slow.headers.get('content-type')).to.include('text/event-stream');
     const { text: body } = await readStream(slow);
@@ -128,11 +129,7 @@ describe('keep-alives on what Switchboard holds open, behind a proxy with a 1 s 
     const data = body.split('\n').find((l) => l.startsWith('data: '));
     const answer = JSON.parse(data!.slice('data: '.length)) as { id: number; result: { content: { text: string }[] } };
     expect(answer.id).to.equal(1);
-    expect(answer.result.content[0]!.text).to.equal('waited 2500');
-
-    const quick = await post(2, { name: 'x_test_ping', arguments: {} });
-    expect(quick.headers.get('content-type')).to.include('application/json');
-    expect(((await quick.json()) as { result: { content: { text: string }[] } }).result.content[0]!.text).to.match(/^pong from test-server/);
+    expect(answer.result.content[0]!.text).to.equal('waited 3000');
   });
 
   it('an interval past an hour is refused, naming the option (a timer past 2^31 ms would fire every millisecond)', async () => {
