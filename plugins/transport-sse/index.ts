@@ -5,13 +5,24 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SSEServerTransport } from '#mcp-sdk/server/sse.js';
 import { definePlugin, foreignCaller } from '../../kernel/index.js';
+import { KEEP_ALIVE_COMMENT, keepAliveSecondsSchema, StreamKeepAlive, type KeptAlive } from '../../lib/http/stream-keep-alive.js';
 
-export default definePlugin({
+export default definePlugin<{ keepAliveSeconds: number }>({
   name: 'transport-sse',
   description: 'MCP over the legacy HTTP+SSE transport (GET /sse, POST /message).',
   needs: ['http'],
-  setup({ kernel }) {
+  optionsSchema: {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      keepAliveSeconds: keepAliveSecondsSchema(
+        "How often a keep-alive comment goes on a session's event stream (the whole session lives on it), so that a proxy's idle timeout does not cut it.",
+      ),
+    },
+  },
+  setup({ kernel, options }) {
     const sessions = new Map<string, SSEServerTransport>();
+    const keptAlive = new StreamKeepAlive(options.keepAliveSeconds * 1000);
     const http = kernel.services.get('http');
 
     http.handle('/sse', async (req: IncomingMessage, res: ServerResponse) => {
@@ -43,7 +54,13 @@ export default definePlugin({
       }
       sessions.set(transport.sessionId, transport);
       transport.onclose = () => sessions.delete(transport.sessionId);
-      res.once('close', () => void transport.close());
+      // The SDK's transport writes whole events; a comment between two of them is one more.
+      const kept: KeptAlive = { keepAlive: () => void (res.writableNeedDrain || res.write(KEEP_ALIVE_COMMENT)) };
+      keptAlive.add(kept);
+      res.once('close', () => {
+        keptAlive.delete(kept);
+        void transport.close();
+      });
       return true;
     });
 
@@ -77,6 +94,7 @@ export default definePlugin({
 
     return {
       async stop() {
+        keptAlive.stop();
         await Promise.all([...sessions.values()].map((t) => t.close()));
       },
     };

@@ -21,7 +21,7 @@ import {
   SharedStateUnavailableError,
 } from '../../kernel/index.js';
 import { HttpSessionTransport } from './session-transport.js';
-import type { StreamKeepAlive } from './keep-alive.js';
+import type { StreamKeepAlive } from '../../lib/http/stream-keep-alive.js';
 
 /** Why a session could not be resumed here, as the HTTP answer says it. */
 export interface Refusal {

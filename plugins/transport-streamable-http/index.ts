@@ -10,7 +10,7 @@ import { ClusterSessions } from './cluster.js';
 import { asMessages, batchOpensSession, batchRefusal, INITIALIZE_BATCH, isInitialize, protocolVersionSupported } from './messages.js';
 import { HttpSessionTransport } from './session-transport.js';
 import { LISTEN_DEFAULTS, ListenStreams, type ListenOptions } from './listen-streams.js';
-import { StreamKeepAlive } from './keep-alive.js';
+import { keepAliveSecondsSchema, StreamKeepAlive } from '../../lib/http/stream-keep-alive.js';
 import { serveStateless } from './stateless-post.js';
 
 const MODERN_BATCH = 'Invalid Request: a 2026-07-28 POST carries one JSON-RPC message, never a batch';
@@ -38,15 +38,10 @@ export default definePlugin<{ path: string; sessionIdleMinutes: number; keepAliv
     properties: {
       path: { type: 'string', pattern: '^/', default: '/mcp' },
       sessionIdleMinutes: { type: 'number', minimum: 0, default: 60, description: 'Sessions idle this long are ended (0: never).' },
-      keepAliveSeconds: {
-        type: 'number',
-        exclusiveMinimum: 0,
-        // A timer past 2^31 ms would fire every millisecond instead (Node clamps it to 1).
-        maximum: 3600,
-        default: 15,
-        description:
-          "How often a keep-alive comment goes on a session's GET stream and on a POST whose answer has been awaited that long (then answered as an event stream), so that a proxy's idle timeout does not cut them.",
-      },
+      keepAliveSeconds: keepAliveSecondsSchema(
+        "How often a keep-alive comment goes on a session's GET stream and on a POST whose answer has been awaited that long (then answered as an event stream), so that a proxy's idle timeout does not cut them.",
+      ),
+
       listen: {
         type: 'object',
         additionalProperties: false,
@@ -60,13 +55,8 @@ export default definePlugin<{ path: string; sessionIdleMinutes: number; keepAliv
             description: 'Open listens one caller (person, or client address when anonymous) may hold on a replica.',
           },
           maxOpen: { type: 'integer', minimum: 1, default: LISTEN_DEFAULTS.maxOpen, description: 'Open listens one replica holds.' },
-          keepAliveSeconds: {
-            type: 'number',
-            exclusiveMinimum: 0,
-            maximum: 3600,
-            default: LISTEN_DEFAULTS.keepAliveSeconds,
-            description: 'How often a keep-alive comment goes on every open stream.',
-          },
+          keepAliveSeconds: keepAliveSecondsSchema('How often a keep-alive comment goes on every open stream.', LISTEN_DEFAULTS.keepAliveSeconds),
+
           stallSeconds: {
             type: 'number',
             exclusiveMinimum: 0,

@@ -7,7 +7,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { JSONRPCMessage, RequestId } from '#mcp-sdk/types.js';
-import { KEEP_ALIVE_COMMENT, type KeptAlive, type StreamKeepAlive } from './keep-alive.js';
+import { KEEP_ALIVE_COMMENT, type KeptAlive, type StreamKeepAlive } from '../../lib/http/stream-keep-alive.js';
 
 export class PostExchange implements KeptAlive {
   private mode: 'waiting' | 'sse' | 'done' = 'waiting';

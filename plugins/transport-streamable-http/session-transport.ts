@@ -9,7 +9,7 @@ import type { TransportSendOptions } from '#mcp-sdk/shared/transport.js';
 import type { JSONRPCMessage, JSONRPCNotification, MessageExtraInfo, RequestId } from '#mcp-sdk/types.js';
 import type { SharedSessionTransport } from '../../kernel/index.js';
 import { batchesRefused } from './messages.js';
-import { KEEP_ALIVE_COMMENT, type KeptAlive, type StreamKeepAlive } from './keep-alive.js';
+import { KEEP_ALIVE_COMMENT, type KeptAlive, type StreamKeepAlive } from '../../lib/http/stream-keep-alive.js';
 import { PostExchange } from './post-exchange.js';
 
 /** What leaves for an initialize in cluster mode: its answer, or a refusal that hands out no session. */

@@ -20,7 +20,7 @@ import {
   UNSUPPORTED_PROTOCOL_VERSION,
 } from '../../kernel/index.js';
 import { callerOf, type ListenStreams } from './listen-streams.js';
-import type { StreamKeepAlive } from './keep-alive.js';
+import type { StreamKeepAlive } from '../../lib/http/stream-keep-alive.js';
 import { PostExchange } from './post-exchange.js';
 
 type Id = string | number | null;

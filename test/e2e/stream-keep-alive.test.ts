@@ -2,7 +2,8 @@
  * Switchboard behind a proxy with an idle timeout (a real HAProxy, `timeout server 2s`, as
  * nginx's and AWS ALB's 60 s are in production): what it holds open without a word gets a
  * keep-alive comment every `keepAliveSeconds` (0.2 here), so the proxy does not cut it:
- * - a session's GET stream (notifications) stays open past the timeout;
+ * - a session's GET stream (notifications) stays open past the timeout, and so does the stream
+ *   of a session of the older HTTP+SSE transport;
  * - a tool call that takes longer than the timeout gets its answer, as an event stream whose
  *   comments kept the proxy waiting, for a 2025-11-25 session and a 2026-07-28 request alike.
  * (A quick answer stays plain JSON: the wire tests that read answers as JSON hold it, at the
@@ -48,7 +49,8 @@ describe('keep-alives on what Switchboard holds open, behind a proxy with a 2 s 
       this.skip();
     }
     sb = await startSwitchboard({
-      'config.yaml': 'plugins:\n  transport-streamable-http:\n    options:\n      keepAliveSeconds: 0.2\n',
+      'config.yaml':
+        'plugins:\n  transport-streamable-http:\n    options:\n      keepAliveSeconds: 0.2\n  transport-sse:\n    options:\n      keepAliveSeconds: 0.2\n',
       'mcpservers/test.yaml': stdioServer('test', TEST_SERVER),
     });
     lb = await startHaproxy([sb.port], '/mcp', { serverTimeoutMs: IDLE_TIMEOUT_MS });
@@ -86,6 +88,16 @@ describe('keep-alives on what Switchboard holds open, behind a proxy with a 2 s 
     // Fifteen comments at 0.2 s are 1.5 times the proxy's timeout: the stream outlived it, or it ended first.
     const read = await readStream(stream, (t) => comments(t) >= 15);
     expect(read.ended, `the proxy cut the stream after ${Date.now() - started} ms: ${JSON.stringify(read.text)}`).to.equal(false);
+    expect(Date.now() - started).to.be.above(IDLE_TIMEOUT_MS);
+  });
+
+  it('a session of the older HTTP+SSE transport (its whole session on one stream) stays open past the timeout too', async () => {
+    const stream = await fetch(lb.url.replace(/\/mcp$/, '/sse'), { headers: { accept: 'text/event-stream' } });
+    expect(stream.status).to.equal(200);
+    const started = Date.now();
+    const read = await readStream(stream, (t) => comments(t) >= 15);
+    expect(read.ended, `the proxy cut the stream after ${Date.now() - started} ms: ${JSON.stringify(read.text)}`).to.equal(false);
+    expect(read.text).to.match(/^event: endpoint\ndata: \/message\?sessionId=/);
     expect(Date.now() - started).to.be.above(IDLE_TIMEOUT_MS);
   });
 
@@ -133,9 +145,13 @@ describe('keep-alives on what Switchboard holds open, behind a proxy with a 2 s 
   });
 
   it('an interval past an hour is refused, naming the option (a timer past 2^31 ms would fire every millisecond)', async () => {
-    for (const option of ['keepAliveSeconds: 10000000', 'listen: { keepAliveSeconds: 10000000 }']) {
-      const checked = await checkInProcess(await makeConfigDir({ 'config.yaml': `plugins:\n  transport-streamable-http:\n    options:\n      ${option}\n` }));
-      expect(checked.status, option).to.equal(1);
+    for (const [plugin, option] of [
+      ['transport-streamable-http', 'keepAliveSeconds: 10000000'],
+      ['transport-streamable-http', 'listen: { keepAliveSeconds: 10000000 }'],
+      ['transport-sse', 'keepAliveSeconds: 10000000'],
+    ]) {
+      const checked = await checkInProcess(await makeConfigDir({ 'config.yaml': `plugins:\n  ${plugin}:\n    options:\n      ${option}\n` }));
+      expect(checked.status, `${plugin} ${option}`).to.equal(1);
       expect(checked.stdout + checked.stderr, option)
         .to.match(/keepAliveSeconds/)
         .and.to.match(/3600/);
