@@ -17,12 +17,13 @@ import {
   errorCode,
   eventually,
   freePort,
+  meta,
   ROOT,
+  type Running,
   startNode,
   startSwitchboard,
   text,
   untilDescribed,
-  type Running,
 } from '../support/harness.js';
 import { startStrandingProxy, type StrandingProxy } from '../support/stranding-proxy.js';
 
@@ -165,5 +166,17 @@ describe('a remote upstream whose event streams end or go silent', function () {
     const called = await callTool(client, `x_kept_${grown}`);
     expect(text(called)).to.equal(`grown ${grown.slice('grown_'.length)}`);
     expect(sb.logs()).to.match(/the notification stream of http:\/\/127\.0\.0\.1:\d+\/mcp went silent past its keep-alives; opening it again/);
+  });
+
+  it('a remote server that goes away is found by its notification stream, without waiting for a call', async () => {
+    plain.process.kill('SIGKILL');
+    // No call is made: the stream's end, and its reopening refused, say the server is gone.
+    const status = await eventually(
+      () => meta<{ state: string; error?: string }>(client, 'call_tool', { name: 'core_service_status', arguments: { name: 'plain' } }),
+      (s) => s.state !== 'connected',
+      15_000,
+    );
+    expect(status.state, JSON.stringify(status)).to.equal('failed');
+    expect(sb.logs()).to.match(/\[switchboard:upstreams:plain\] transport: cannot reach http:\/\/127\.0\.0\.1:\d+\/mcp: connect ECONNREFUSED/);
   });
 });

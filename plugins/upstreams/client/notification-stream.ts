@@ -4,7 +4,7 @@
  * from its last event id (`Last-Event-ID`, SEP-1699). Opened again without one, it may have
  * missed notifications, and the lists are read again (`resync`). A server without the stream
  * (405) sends no unsolicited notifications; one that no longer knows the session (404), or still
- * holds a stream of it we lost (409), gets a new session.
+ * holds a stream of it we lost (409), gets a new session, and so does one that cannot be reached.
  */
 import type { IncomingMessage } from 'node:http';
 import type { JSONRPCMessage } from '#mcp-sdk/types.js';
@@ -55,7 +55,9 @@ export class NotificationStream {
         after ? { ownSocket: after === 'silent', answerWithinMs: REOPENED_ANSWER_WITHIN_MS } : {},
       );
     } catch (err) {
-      return this.failed((err as Error).message);
+      // Refused, reset or unanswered: the server is gone, as a POST that meets this says (the
+      // connection is made again on its backoff), rather than found only at the next call.
+      return this.host.lost(new Error(`cannot reach ${this.host.where}: ${(err as Error).message}`, { cause: err }));
     }
     const status = res.statusCode ?? 0;
     if (this.isClosed() || status !== 200 || !isEventStream(res)) {
