@@ -10,7 +10,7 @@ import { expect } from 'chai';
 import { Redis } from 'ioredis';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { callTool, eventually, makeConfigDir, startSwitchboard, stdioServer, TEST_SERVER, text, type Running } from '../support/harness.js';
+import { callTool, eventually, makeConfigDir, postInitialize, type Running, startSwitchboard, stdioServer, TEST_SERVER, text } from '../support/harness.js';
 import { health } from '../support/cluster.js';
 import type { EventPage } from '../support/event-page.js';
 import { type RedisServer, startRedisOrSkip } from '../support/redis-server.js';
@@ -29,20 +29,6 @@ async function connect(url: string): Promise<{ client: Client; sessionId: string
   const transport = new StreamableHTTPClientTransport(new URL(url));
   await client.connect(transport);
   return { client, sessionId: transport.sessionId! };
-}
-
-/** An initialize as any client sends it, answered as is (status, headers, body). */
-async function initialize(url: string): Promise<Response> {
-  return fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-    }),
-  });
 }
 
 /** A tools/call on one replica for a session it may never have seen. */
@@ -116,7 +102,7 @@ describe('cluster mode: Redis full (noeviction): refused loudly, kept until it t
     const filledAt = Date.now();
     try {
       // Never a session the other replicas cannot find.
-      const refused = await initialize(a.url);
+      const refused = await postInitialize(a.url);
       expect(refused.status).to.equal(503);
       expect(refused.headers.get('mcp-session-id')).to.equal(null);
       expect(refused.headers.get('retry-after')).to.equal('1');

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose';
 import { createHash } from 'node:crypto';
-import { meta } from '../support/harness.js';
+import { meta, postInitialize } from '../support/harness.js';
 import { Browser, FlowStopped, pkce, postForm } from '../support/oauth-browser.js';
 import { CLIENT_REDIRECT, mcpClient, protectedForSuite, registerClient, signIn, startProtected, type OAuthSetup } from '../support/oauth-setup.js';
 
@@ -38,18 +38,8 @@ async function refusedAt(start: string): Promise<{ error?: string; error_descrip
   }
 }
 
-function initialize(url: string, headers: Record<string, string>): Promise<Response> {
-  return fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
-    }),
-  });
-}
+/** An initialize carrying `headers` (a token, a DPoP proof), answered as is. */
+const initialize = (url: string, headers: Record<string, string>): Promise<Response> => postInitialize(url, '2025-06-18', headers);
 
 async function dpopProof(key: { privateKey: CryptoKey; jwk: JWK }, htm: string, htu: string, accessToken?: string): Promise<string> {
   return new SignJWT({ htm, htu, jti: randomUUID(), ...(accessToken ? { ath: createHash('sha256').update(accessToken).digest('base64url') } : {}) })

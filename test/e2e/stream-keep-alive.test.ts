@@ -12,11 +12,22 @@
 import { expect } from 'chai';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { checkInProcess } from '../support/check.js';
-import { callTool, connectHttp, makeConfigDir, startSwitchboard, stdioServer, TEST_SERVER, text, untilDescribed, type Running } from '../support/harness.js';
+import {
+  callTool,
+  connectHttp,
+  makeConfigDir,
+  postInitialize,
+  type Running,
+  startSwitchboard,
+  stdioServer,
+  TEST_SERVER,
+  text,
+  untilDescribed,
+} from '../support/harness.js';
 import { ensureHaproxy, startHaproxy, type RunningHaproxy } from '../support/haproxy.js';
+import { postCallTool } from '../support/modern-wire.js';
 
 const IDLE_TIMEOUT_MS = 2_000;
-const MODERN = '2026-07-28';
 
 /** The text of an event stream until it ends, or until `enough` says so (the stream is then left open). */
 async function readStream(res: Response, enough: (text: string) => boolean = () => false): Promise<{ text: string; ended: boolean }> {
@@ -64,16 +75,7 @@ describe('keep-alives on what Switchboard holds open, behind a proxy with a 2 s 
   });
 
   it("a session's GET stream stays open past the proxy's idle timeout, a comment each interval", async () => {
-    const init = await fetch(lb.url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-      }),
-    });
+    const init = await postInitialize(lb.url, '2025-11-25');
     const session = init.headers.get('mcp-session-id')!;
     await init.text();
     const headers = { 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' };
@@ -108,32 +110,7 @@ describe('keep-alives on what Switchboard holds open, behind a proxy with a 2 s 
   });
 
   it('a 2026-07-28 request that takes 3 s gets its answer as an event stream kept alive', async () => {
-    const post = (id: number, args: Record<string, unknown>) =>
-      fetch(lb.url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'mcp-protocol-version': MODERN,
-          'mcp-method': 'tools/call',
-          'mcp-name': 'call_tool',
-        },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id,
-          method: 'tools/call',
-          params: {
-            name: 'call_tool',
-            arguments: args,
-            _meta: {
-              'io.modelcontextprotocol/protocolVersion': MODERN,
-              'io.modelcontextprotocol/clientCapabilities': {},
-              'io.modelcontextprotocol/clientInfo': { name: 'wire', version: '1' },
-            },
-          },
-        }),
-      });
-    const slow = await post(1, { name: 'x_test_slow', arguments: { ms: 3_000 } });
+    const slow = await postCallTool(lb.url, 1, { name: 'x_test_slow', arguments: { ms: 3_000 } });
     expect(slow.status).to.equal(200);
     expect(slow.headers.get('content-type')).to.include('text/event-stream');
     const { text: body } = await readStream(slow);

@@ -158,6 +158,20 @@ export async function connectHttp(url: string, headers: Record<string, string> =
   return client;
 }
 
+/** A raw initialize POST (no client library), its answer unread: for tests of the HTTP exchange itself. */
+export function postInitialize(url: string, protocolVersion = '2025-06-18', headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    }),
+  });
+}
+
 /** A client whose extra headers can change between requests on one session. */
 export async function connectHttpWithHeaders(url: string): Promise<{ client: Client; setHeaders: (h: Record<string, string>) => void }> {
   let current: Record<string, string> = {};
