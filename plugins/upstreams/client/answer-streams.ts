@@ -36,6 +36,8 @@ export interface AnswerStreamsHost {
 export class AnswerStreams {
   /** Our requests whose answer stream has not yet carried the answer. */
   private readonly waiting = new Set<RequestId>();
+  /** The stream each of them is read from now: its POST's, or a GET resuming it. */
+  private readonly streams = new Map<RequestId, IncomingMessage>();
   /** The server's reconnection time (`retry:`), kept across streams as an event source keeps it. */
   private retryMs: number | undefined;
   private closed = false;
@@ -48,7 +50,10 @@ export class AnswerStreams {
    */
   read(res: IncomingMessage, id: RequestId | undefined, resumable: boolean, from?: string): void {
     const resuming = resumable && id !== undefined;
-    if (resuming) this.waiting.add(id);
+    if (resuming) {
+      this.waiting.add(id);
+      this.streams.set(id, res);
+    }
     const reading: EventStreamReading = new EventStreamReading(
       res,
       {
@@ -64,6 +69,7 @@ export class AnswerStreams {
           else this.host.error(err);
         },
         end: (how) => {
+          if (resuming && this.streams.get(id) === res) this.streams.delete(id);
           if (!resuming || !this.waiting.has(id) || this.closed) return;
           if (reading.retryMs !== undefined) this.retryMs = reading.retryMs;
           const resumeFrom = reading.lastEventId ?? from;
@@ -75,18 +81,18 @@ export class AnswerStreams {
     );
   }
 
-  /** Our request `id` was cancelled: its stream may end without an answer, and is not resumed. */
+  /** Our request `id` was given up: its answer is no longer read, nor its stream resumed. */
   cancelled(id: RequestId): void {
     this.waiting.delete(id);
-  }
-
-  get anyWaiting(): boolean {
-    return this.waiting.size > 0;
+    this.streams.get(id)?.destroy();
+    this.streams.delete(id);
   }
 
   close(): void {
     this.closed = true;
     this.waiting.clear();
+    for (const stream of this.streams.values()) stream.destroy();
+    this.streams.clear();
   }
 
   /** Opens the answer to `id` again from event `from`; `failures`: attempts that found no stream, in a row. */

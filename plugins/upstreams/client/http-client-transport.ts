@@ -15,7 +15,7 @@ import type { JSONRPCMessage, RequestId } from '#mcp-sdk/types.js';
 import { mcpNameSource, MODERN_PROTOCOL_VERSIONS } from '../../../kernel/index.js';
 import { deliver } from './deliver.js';
 import { AnswerStreams } from './answer-streams.js';
-import { HttpStatusError, readAll, type RequestHow } from './http-answer.js';
+import { Exchange, HttpStatusError, readAll, type RequestHow } from './http-answer.js';
 import { NotificationStream } from './notification-stream.js';
 import { headerValue } from './param-headers.js';
 
@@ -59,6 +59,14 @@ export class StreamableHttpClientTransport implements Transport {
   private notifications: NotificationStream | undefined;
   /** Requests answered as a stream (answer-streams.ts). */
   private readonly answers: AnswerStreams;
+  /**
+   * Our requests not yet answered, by id, each with what gives its POST up. A request given up
+   * (its `notifications/cancelled` sent: the call timed out or its caller cancelled it) ends its
+   * POST: the server may never answer (a hung tool), or, as the SDK's server does, drop the
+   * answer and leave its stream open; either way the socket was held for good, and with 256 so
+   * held (the pool's cap) every request to that server waited behind them.
+   */
+  private readonly unanswered = new Map<RequestId, Exchange>();
   private closed = false;
   private readonly secure: boolean;
   private readonly agent: HttpAgent;
@@ -164,8 +172,9 @@ export class StreamableHttpClientTransport implements Transport {
    * "A request reset on a kept-alive socket").
    */
   private plain(method: string, headers: Record<string, string>, body: string | undefined, how: RequestHow): Promise<IncomingMessage> {
-    const { signal, ownSocket = false, answerWithinMs } = how;
+    const { signal, exchange, ownSocket = false, answerWithinMs } = how;
     return new Promise((resolve, reject) => {
+      if (exchange?.givenUp) return reject(new Error('given up by its sender'));
       // node:http never follows a redirect: a 3xx is an HttpStatusError, so no answer can send us elsewhere.
       // The options made once, with this request's method and headers.
       // On a socket of its own (agent: false), not another of the pool's idle ones.
@@ -175,6 +184,7 @@ export class StreamableHttpClientTransport implements Transport {
         clearTimeout(deadline);
         resolve(res);
       });
+      if (exchange) exchange.request = req;
       const giveUp = () => void req.destroy(new Error('cancelled by its caller'));
       if (signal?.aborted) giveUp();
       else signal?.addEventListener('abort', giveUp, { once: true });
@@ -185,7 +195,7 @@ export class StreamableHttpClientTransport implements Transport {
       req.once('error', (err: NodeJS.ErrnoException) => {
         signal?.removeEventListener('abort', giveUp);
         clearTimeout(deadline);
-        if (!ownSocket && req.reusedSocket && err.code === 'ECONNRESET' && !signal?.aborted)
+        if (!ownSocket && req.reusedSocket && err.code === 'ECONNRESET' && !signal?.aborted && !exchange?.givenUp)
           resolve(this.plain(method, headers, body, { ...how, ownSocket: true }));
         else reject(err);
       });
@@ -195,11 +205,46 @@ export class StreamableHttpClientTransport implements Transport {
 
   async send(message: JSONRPCMessage, options?: StreamSendOptions): Promise<void> {
     if (this.closed) throw new Error('Not connected');
-    // A cancelled request's stream may end without its answer: it is not resumed.
-    if (this.answers.anyWaiting && 'method' in message && message.method === 'notifications/cancelled')
-      this.answers.cancelled(message.params?.requestId as RequestId);
-    const body = JSON.stringify(message);
+    let exchange: Exchange | undefined;
+    let answered: (() => void) | undefined;
+    if ('method' in message) {
+      if (message.method === 'notifications/cancelled') this.givenUp(message.params?.requestId as RequestId);
+      // A 2026-07-28 request comes with its own signal (the v2 client cancels by aborting it).
+      else if (options?.requestSignal === undefined && 'id' in message) {
+        const id = message.id;
+        const ours = (exchange = new Exchange());
+        this.unanswered.set(id, ours);
+        answered = () => void (this.unanswered.get(id) === ours && this.unanswered.delete(id));
+      }
+    }
+    let streaming = false;
+    try {
+      streaming = await this.post(message, options, exchange, answered);
+    } finally {
+      // An answer still coming on an event stream is done when that stream ends.
+      if (!streaming) answered?.();
+    }
+  }
+
+  /** Our request `id` was given up: its answer is neither awaited nor resumed, and its exchange ends. */
+  private givenUp(id: RequestId): void {
+    this.answers.cancelled(id);
+    this.unanswered.get(id)?.giveUp();
+    this.unanswered.delete(id);
+  }
+
+  /**
+   * Sends `message` as a POST and takes its answer; true when that answer goes on as an event
+   * stream (`answered` is called when it ends).
+   */
+  private async post(
+    message: JSONRPCMessage,
+    options: StreamSendOptions | undefined,
+    exchange: Exchange | undefined,
+    answered: (() => void) | undefined,
+  ): Promise<boolean> {
     const cancel = options?.requestSignal;
+    const body = JSON.stringify(message);
     let res: IncomingMessage;
     try {
       const headers = this.requestHeaders({
@@ -212,10 +257,10 @@ export class StreamableHttpClientTransport implements Transport {
         // SEP-2243's Mcp-Param-* headers of a tools/call (modern-upstream.ts makes them).
         if (options?.headers) Object.assign(headers, options.headers);
       }
-      res = await this.request('POST', headers, body, { signal: cancel });
+      res = await this.request('POST', headers, body, { signal: cancel, exchange });
     } catch (err) {
       // Given up by its caller (cancelled): the server is not gone, and the caller expects no answer.
-      if (cancel?.aborted) return;
+      if (cancel?.aborted || exchange?.givenUp) return false;
       // The server is gone (refused, reset): the connection is over; the owner reconnects.
       // Said with the address (no query: it may hold a key) and the socket's own words.
       const unreachable = new Error(`cannot reach ${this.where()}: ${(err as Error).message}`, { cause: err });
@@ -235,7 +280,7 @@ export class StreamableHttpClientTransport implements Transport {
     const status = res.statusCode ?? 0;
     if (status === 202) {
       res.resume();
-      return;
+      return false;
     }
     if (status < 200 || status >= 300) {
       const text = await readAll(res);
@@ -248,8 +293,10 @@ export class StreamableHttpClientTransport implements Transport {
     const type = res.headers['content-type'] ?? '';
     if (type.includes('text/event-stream')) {
       this.answers.read(res, 'method' in message && 'id' in message ? message.id : undefined, !this.modern);
-      if (options?.requestSignal || options?.onRequestStreamEnd) endsWith(res, options.requestSignal, options.onRequestStreamEnd);
-      return;
+      const streamEnd = options?.onRequestStreamEnd;
+      if (cancel || streamEnd) endsWith(res, cancel, streamEnd);
+      if (answered) res.once('close', answered);
+      return answered !== undefined;
     }
     // The answer to this POST is this request's result: too large fails this call only.
     let text: string;
@@ -257,12 +304,13 @@ export class StreamableHttpClientTransport implements Transport {
       if (cancel) endsWith(res, cancel, undefined);
       text = await readAll(res, this.maxMessageBytes);
     } catch (err) {
-      if (cancel?.aborted) return;
+      if (cancel?.aborted || exchange?.givenUp) return false;
       throw err;
     }
-    if (!text) return;
+    if (!text) return false;
     const parsed = JSON.parse(text) as JSONRPCMessage | JSONRPCMessage[];
     for (const m of Array.isArray(parsed) ? parsed : [parsed]) deliver(this.onmessage, m);
+    return false;
   }
 
   /** A GET of the endpoint for an event stream: the notification stream, or an answer resumed. */
@@ -310,6 +358,9 @@ export class StreamableHttpClientTransport implements Transport {
     this.closed = true;
     this.notifications?.close();
     this.answers.close();
+    // The session is over: no answer to a request of it is awaited any more.
+    for (const exchange of this.unanswered.values()) exchange.giveUp();
+    this.unanswered.clear();
     if (polite && this.sessionId) {
       // Be polite: end the session on the server. Best effort, never blocks long.
       await Promise.race([
