@@ -13,6 +13,8 @@ export class PostExchange implements KeptAlive {
   private mode: 'waiting' | 'sse' | 'done' = 'waiting';
   private readonly responses: JSONRPCMessage[] = [];
   private remaining: number;
+  /** Requests of this exchange the client cancelled: no answer is coming for them, nor counted if one comes. */
+  private cancelled: Set<RequestId> | undefined;
   /** Keep-alive ticks seen: the first may come a moment after the POST, the second a whole interval after. */
   private ticks = 0;
 
@@ -40,11 +42,32 @@ export class PostExchange implements KeptAlive {
 
   /** A response (or error) for one of this exchange's requests. */
   respond(message: JSONRPCMessage): void {
-    if (this.mode === 'done') return;
+    if (this.mode === 'done' || (this.cancelled !== undefined && this.cancelled.has((message as { id: RequestId }).id))) return;
     this.remaining--;
     if (this.mode === 'sse') this.writeEvent(message);
     else this.responses.push(message);
-    if (this.remaining > 0) return;
+    if (this.remaining === 0) this.complete();
+  }
+
+  /**
+   * The client cancelled request `id` of this exchange: its answer is not sent (the specification
+   * says a cancelled request is not answered), so the exchange ends once the others are answered,
+   * as if it had been. Left open, the stream was held for as long as the client kept reading,
+   * which a client that cancelled has no reason to stop doing.
+   */
+  cancel(id: RequestId): void {
+    if (this.mode === 'done' || !this.ids.includes(id) || this.cancelled?.has(id)) return;
+    (this.cancelled ??= new Set()).add(id);
+    if (--this.remaining === 0) this.complete();
+  }
+
+  /** Every request answered or cancelled: the answers go, as JSON when nothing went before them. */
+  private complete(): void {
+    if (this.mode === 'waiting' && this.responses.length === 0) {
+      // Nothing to answer (every request cancelled): a stream with no event, which a client
+      // takes like one its server ended early. JSON would need a body; 202 is for notifications.
+      this.upgrade();
+    }
     if (this.mode === 'sse') {
       this.res.end();
     } else {

@@ -79,7 +79,16 @@ export class HttpSessionTransport implements SharedSessionTransport {
       for (const id of ids) this.exchanges.set(id, exchange);
     }
     const extra: MessageExtraInfo = { requestInfo: { headers } };
-    for (const m of messages) this.onmessage?.(m, extra);
+    for (const m of messages) {
+      // The SDK drops a cancelled request's answer; its exchange must not wait for it.
+      if ('method' in m && m.method === 'notifications/cancelled' && !('id' in m)) this.cancelled(m.params?.requestId);
+      this.onmessage?.(m, extra);
+    }
+  }
+
+  private cancelled(id: unknown): void {
+    if (typeof id !== 'string' && typeof id !== 'number') return;
+    this.exchanges.get(id)?.cancel(id);
   }
 
   /** The GET stream for messages not tied to a request (list_changed and the like). */

@@ -8,6 +8,7 @@ import {
   EVERYTHING,
   meta,
   metaRaw,
+  postInitialize,
   startSwitchboard,
   stdioServer,
   TEST_SERVER,
@@ -289,6 +290,44 @@ describe('meta-tools over streamable HTTP, aggregating real servers', () => {
     expect(String(await running)).to.match(/changed my mind/);
     await sb.waitForLog(/slow 4321: cancelled by the client/);
     expect(text(await callTool(client, 'x_fx_add', { a: 2, b: 3 }))).to.equal('5');
+  });
+
+  it("ends the stream of a request its client cancelled, answer or no answer: the client's socket is not held for good", async () => {
+    // A raw client: the SDK's keeps reading a cancelled request's stream, so only the server can end it.
+    const init = await postInitialize(sb.url, '2025-11-25');
+    const headers = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-session-id': init.headers.get('mcp-session-id')!,
+      'mcp-protocol-version': '2025-11-25',
+    };
+    await init.text();
+    const post = (message: object) => fetch(sb.url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', ...message }) });
+    await (await post({ method: 'notifications/initialized' })).text();
+    const cancel = async (requestId: number) =>
+      expect((await post({ method: 'notifications/cancelled', params: { requestId, reason: 'stop' } })).status).to.equal(202);
+    const call = (id: number, ms: number, progressToken?: string) =>
+      post({
+        id,
+        method: 'tools/call',
+        params: { name: 'call_tool', arguments: { name: 'x_fx_slow', arguments: { ms } }, ...(progressToken ? { _meta: { progressToken } } : {}) },
+      });
+
+    // Cancelled before a word of its answer was written.
+    // (Its headers too: the answer may not begin before the call ends.)
+    const quiet = call(101, 60_000);
+    await sb.waitForLog(/slow 60000: started/);
+    await cancel(101);
+    expect(await (await quiet).text(), 'the stream of a cancelled request').not.to.include('"result"');
+
+    // Cancelled once its answer is a stream (progress went first).
+    const streamed = await call(102, 8_000, 'p102');
+    const reader: ReadableStreamDefaultReader<Uint8Array> = streamed.body!.getReader();
+    let body = '';
+    while (!body.includes('notifications/progress')) body += new TextDecoder().decode((await reader.read()).value);
+    await cancel(102);
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) body += new TextDecoder().decode(chunk.value);
+    expect(body, 'the stream of a cancelled request').not.to.include('"result"');
   });
 
   it('reports the progress of a call_tools batch as calls done of calls asked, in order, before the result', async () => {
