@@ -23,6 +23,7 @@ import type { ConnectionEvents } from './connection-events.js';
 import { serviceStatus } from './connection-status.js';
 import { lastingFailure } from './lasting-failure.js';
 import { RetrySchedule } from './retry-schedule.js';
+import { StrandedStreamCheck } from './stranded-stream.js';
 import { ToolListLimitError } from './tool-limits.js';
 
 /** After this many failed attempts in a row a remote server is reported unreachable. */
@@ -65,6 +66,8 @@ export class UpstreamConnection implements ServedLists {
   private readonly watching = new Set<string>();
   /** A failed request as the caller reads it (call-failures.ts). */
   private readonly failures: CallFailures;
+  /** Over HTTP+SSE, a call that times out has the connection's one stream checked (stranded-stream.ts). */
+  private readonly streamCheck = new StrandedStreamCheck((session, reason) => this.stranded(session, reason));
 
   constructor(
     public def: McpServerDefinition,
@@ -133,7 +136,8 @@ export class UpstreamConnection implements ServedLists {
   callTool(originalName: string, args: JsonObject, call: CallContext): Promise<CallToolResult> {
     const c = this.connected;
     if (!c || this.state !== 'running') return Promise.reject(this.events.unavailable(this));
-    return c.callTool(originalName, args, call, this.def.callTimeout * 1000);
+    const calling = c.callTool(originalName, args, call, this.def.callTimeout * 1000);
+    return this.def.type === 'sse' ? this.streamCheck.watch(calling, c) : calling;
   }
 
   /**
@@ -143,7 +147,8 @@ export class UpstreamConnection implements ServedLists {
   callToolTask(originalName: string, args: JsonObject, call: CallContext): Promise<CallToolResult> {
     const c = this.connected;
     if (!c || this.state !== 'running') return Promise.reject(this.events.unavailable(this));
-    return c.callToolTask(originalName, args, call, this.def.callTimeout * 1000);
+    const calling = c.callToolTask(originalName, args, call, this.def.callTimeout * 1000);
+    return this.def.type === 'sse' ? this.streamCheck.watch(calling, c) : calling;
   }
 
   /** The MCP revision spoken with the server while connected (2026-07-28, or what initialize agreed). */
@@ -347,6 +352,15 @@ export class UpstreamConnection implements ServedLists {
     if (ms === undefined || epoch !== this.epoch) return;
     this.relist = setTimeout(() => void this.refresh(session, epoch, 'expired (ttlMs)'), ms);
     this.relist.unref();
+  }
+
+  /** `session`'s event stream was found dead: it is closed and the connection made again. */
+  private stranded(session: UpstreamSession, reason: string): void {
+    if (this.connected !== session) return;
+    // Its close, heard by the session's watcher, is not a second drop.
+    this.epoch++;
+    void session.close();
+    this.onDropped(reason);
   }
 
   private onDropped(reason: string): void {

@@ -4,7 +4,8 @@
  * the connection. Two real SDK servers (test/fixtures/resumable-server.ts) behind one
  * Switchboard: `plain` keeps no events; `kept` keeps them (Last-Event-ID resumes), asks for a
  * 200 ms `retry`, marks time every 400 ms, and sits behind a proxy that can strand every
- * connection open at one moment (test/support/stranding-proxy.ts).
+ * connection open at one moment (test/support/stranding-proxy.ts). server-everything over the
+ * older HTTP+SSE transport sits behind another such proxy.
  */
 import { expect } from 'chai';
 import type { ChildProcess } from 'node:child_process';
@@ -18,6 +19,7 @@ import {
   eventually,
   freePort,
   meta,
+  EVERYTHING,
   ROOT,
   type Running,
   startNode,
@@ -65,18 +67,25 @@ describe('a remote upstream whose event streams end or go silent', function () {
   let plain: Fixture;
   let kept: Fixture;
   let proxy: StrandingProxy;
+  /** server-everything over the older HTTP+SSE transport, where every answer rides one stream, behind a proxy of its own. */
+  let legacy: ChildProcess;
+  let legacyProxy: StrandingProxy;
   let sb: Running;
   let client: Client;
 
   before(async () => {
     [plain, kept] = await Promise.all([startFixture(['--note-scheme', 'plain']), startFixture(['--event-store', '--retry', '200', '--keepalive', '400'])]);
     proxy = await startStrandingProxy(kept.port);
+    const legacyPort = await freePort();
+    legacy = await startNode([EVERYTHING, 'sse'], { PORT: String(legacyPort) }, /running on port/i);
+    legacyProxy = await startStrandingProxy(legacyPort);
     sb = await startSwitchboard({
       'mcpservers/plain.yaml': `name: plain\ntype: streamable-http\nurl: http://127.0.0.1:${plain.port}/mcp\n`,
       'mcpservers/kept.yaml': `name: kept\ntype: streamable-http\nurl: http://127.0.0.1:${proxy.port}/mcp\n`,
+      'mcpservers/legacy.yaml': `name: legacy\ntype: sse\nurl: http://127.0.0.1:${legacyProxy.port}/sse\ncallTimeout: 1\n`,
     });
     client = await connectHttp(sb.url);
-    await untilDescribed(client, ['x_plain_ping', 'x_kept_ping']);
+    await untilDescribed(client, ['x_plain_ping', 'x_kept_ping', 'x_legacy_echo']);
     // Each opened its notification stream once connected.
     await eventually(
       () => Promise.resolve([plain.gets.length, kept.gets.length]),
@@ -88,6 +97,8 @@ describe('a remote upstream whose event streams end or go silent', function () {
     await client.close();
     await sb.stop();
     await proxy.close();
+    await legacyProxy.close();
+    legacy.kill('SIGTERM');
     plain.process.kill('SIGTERM');
     kept.process.kill('SIGTERM');
   });
@@ -166,6 +177,24 @@ describe('a remote upstream whose event streams end or go silent', function () {
     const called = await callTool(client, `x_kept_${grown}`);
     expect(text(called)).to.equal(`grown ${grown.slice('grown_'.length)}`);
     expect(sb.logs()).to.match(/the notification stream of http:\/\/127\.0\.0\.1:\d+\/mcp went silent past its keep-alives; opening it again/);
+  });
+
+  it('an HTTP+SSE server whose one stream is stranded: a call times out, an unanswered ping finds the stream dead, and the connection is made again', async () => {
+    expect(text(await callTool(client, 'x_legacy_echo', { message: 'before' }))).to.equal('Echo: before');
+    legacyProxy.strand();
+    // The answer goes out on the stranded stream: lost, the call times out (callTimeout 1 s).
+    expect(errorCode(await callTool(client, 'x_legacy_echo', { message: 'lost' }))).to.equal('TIMEOUT');
+    // Made again over a connection opened after the stranding, which passes: calls are answered again.
+    const back = await eventually(
+      () => callTool(client, 'x_legacy_echo', { message: 'after' }),
+      (r) => text(r) === 'Echo: after',
+      30_000,
+      250,
+    );
+    expect(text(back)).to.equal('Echo: after');
+    expect(sb.logs()).to.match(
+      /\[switchboard:upstreams:legacy\] lost: a call timed out and a ping got no answer within 5 s: the event stream that carries every answer is taken for dead/,
+    );
   });
 
   it('a remote server that goes away is found by its notification stream, without waiting for a call', async () => {

@@ -235,6 +235,15 @@ export class UpstreamClient implements UpstreamSession {
     }
   }
 
+  async answersWithin(ms: number): Promise<boolean> {
+    try {
+      await this.client.ping({ timeout: ms });
+      return true;
+    } catch (err) {
+      return !(err instanceof McpError && err.code === (ErrorCode.RequestTimeout as number));
+    }
+  }
+
   async close(): Promise<void> {
     await this.client.close().catch(() => undefined);
     await this.transport.close().catch(() => undefined);

@@ -44,5 +44,11 @@ export interface UpstreamSession {
   subscribe(uri: string, on: boolean): Promise<void>;
   complete(params: Record<string, unknown>): Promise<Record<string, unknown>>;
   getPrompt(name: string, args: Record<string, string>): Promise<Record<string, unknown>>;
+  /**
+   * Whether the server answers an MCP `ping` within `ms` (any answer, an error too: it was
+   * heard). Only the legacy era has ping (2026-07-28 dropped it); its session is the one whose
+   * answers may all ride a single stream (HTTP+SSE).
+   */
+  answersWithin?(ms: number): Promise<boolean>;
   close(): Promise<void>;
 }
