@@ -40,7 +40,12 @@ export type SessionSignal =
   /** The record changed on another replica (log level, subscriptions): copies update theirs. */
   | { kind: 'record'; record: SessionRecord }
   /** The session ended (DELETE, the admin UI, idle): copies are dropped. */
-  | { kind: 'end' };
+  | { kind: 'end' }
+  /**
+   * The client cancelled request `requestId` through a replica that does not run it: the one
+   * that does cancels it (its POST, its upstream call), the others ignore it.
+   */
+  | { kind: 'cancelled'; requestId: string | number; reason?: string };
 
 /** What pushing back a session's expiry found (SessionDirectory.touch). */
 export type TouchOutcome =

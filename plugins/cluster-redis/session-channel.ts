@@ -1,6 +1,6 @@
 /**
  * What must reach a session wherever it is served (a message for its GET stream, its record
- * changed, its end) travels on one pub/sub channel every replica listens on,
+ * changed, its end, a cancellation of a request another replica runs) travels on one pub/sub channel every replica listens on,
  * `<keyPrefix>session-channel`, each message naming its session. Every replica that holds a
  * copy of the session hears it (the others drop it unread); the replica holding the GET stream
  * writes messages to it.
@@ -16,7 +16,7 @@ import type { SessionSignal } from '../../kernel/index.js';
 import type { RedisConnection } from '../../lib/redis/connection.js';
 import { shared } from './shared-state.js';
 
-const KINDS = new Set(['message', 'record', 'end']);
+const KINDS = new Set(['message', 'record', 'end', 'cancelled']);
 
 /** The channel's name; the connection adds the key prefix. */
 const CHANNEL = 'session-channel';

@@ -8,7 +8,6 @@
  * the session ended. A copy, resumed or changed, is announced as `onSessionChange(...,
  * 'elsewhere')`, so that what follows the record (resource subscriptions) follows it here. Without the service none of this exists and nothing here runs.
  */
-import type { JSONRPCMessage } from '#mcp-sdk/types.js';
 import {
   foreignCaller,
   type Identity,
@@ -185,7 +184,7 @@ export class ClusterSessions {
         .promise(session, 'elsewhere')
         .catch((err: unknown) => this.log.warn(`session ${id}: its subscriptions could not be taken here: ${(err as Error).message}`));
     this.listening.set(id, unlisten);
-    t.relay = (message) => this.relay(id, message);
+    this.relayFrom(t);
     this.touched.set(t, Date.now());
     this.sessions.set(id, t);
     transport = t;
@@ -198,13 +197,19 @@ export class ClusterSessions {
     const id = transport.sessionId;
     const unlisten = await this.directory.subscribe(id, (signal) => this.signal(transport, signal));
     this.listening.set(id, unlisten);
-    transport.relay = (message) => this.relay(id, message);
+    this.relayFrom(transport);
   }
 
-  private relay(id: string, message: JSONRPCMessage): void {
-    this.directory
-      .publish(id, { kind: 'message', message })
-      .catch((err: unknown) => this.log.warn(`session ${id}: a message for its stream was lost: ${(err as Error).message}`));
+  /** What a session's transport here cannot deliver itself goes to the replicas that can. */
+  private relayFrom(transport: HttpSessionTransport): void {
+    const id = transport.sessionId;
+    transport.relay = (message) => this.publish(id, { kind: 'message', message }, 'a message for its stream');
+    transport.cancelElsewhere = (requestId, reason) =>
+      this.publish(id, { kind: 'cancelled', requestId, ...(reason === undefined ? {} : { reason }) }, `the cancellation of request ${requestId}`);
+  }
+
+  private publish(id: string, signal: SessionSignal, what: string): void {
+    this.directory.publish(id, signal).catch((err: unknown) => this.log.warn(`session ${id}: ${what} was lost: ${(err as Error).message}`));
   }
 
   private signal(transport: HttpSessionTransport, signal: SessionSignal): void {
@@ -214,6 +219,9 @@ export class ClusterSessions {
         return;
       case 'end':
         transport.drop();
+        return;
+      case 'cancelled':
+        transport.cancelledElsewhere(signal.requestId, signal.reason);
         return;
       case 'record': {
         const session = this.kernel.sessions.get(transport.sessionId);

@@ -28,6 +28,8 @@ export class HttpSessionTransport implements SharedSessionTransport {
   lastActivity = Date.now();
   /** Cluster mode: where a message goes that has no POST exchange and no GET stream here. */
   relay?: (message: JSONRPCMessage) => void;
+  /** Cluster mode: where a cancellation goes whose request has no POST exchange here. */
+  cancelElsewhere?: (id: string | number, reason: string | undefined) => void;
   /**
    * Cluster mode: runs before the initialize answer leaves, so another replica knows the
    * session when the client's next request reaches it; a session that cannot be recorded is
@@ -81,14 +83,28 @@ export class HttpSessionTransport implements SharedSessionTransport {
     const extra: MessageExtraInfo = { requestInfo: { headers } };
     for (const m of messages) {
       // The SDK drops a cancelled request's answer; its exchange must not wait for it.
-      if ('method' in m && m.method === 'notifications/cancelled' && !('id' in m)) this.cancelled(m.params?.requestId);
+      if ('method' in m && m.method === 'notifications/cancelled' && !('id' in m)) this.cancelled(m.params?.requestId, m.params?.reason);
       this.onmessage?.(m, extra);
     }
   }
 
-  private cancelled(id: unknown): void {
+  private cancelled(id: unknown, reason: unknown): void {
     if (typeof id !== 'string' && typeof id !== 'number') return;
-    this.exchanges.get(id)?.cancel(id);
+    const exchange = this.exchanges.get(id);
+    if (exchange) exchange.cancel(id);
+    // Cluster mode: the request may run on another replica, whose SDK alone can cancel it.
+    else this.cancelElsewhere?.(id, typeof reason === 'string' ? reason : undefined);
+  }
+
+  /**
+   * Cluster mode: the client cancelled `id` through another replica. If it runs here, it is
+   * cancelled as if the notification had come here (the handler aborted, the POST ended).
+   */
+  cancelledElsewhere(id: string | number, reason: string | undefined): void {
+    const exchange = this.exchanges.get(id);
+    if (!exchange || this.closed) return;
+    exchange.cancel(id);
+    this.onmessage?.({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, ...(reason === undefined ? {} : { reason }) } });
   }
 
   /** The GET stream for messages not tied to a request (list_changed and the like). */

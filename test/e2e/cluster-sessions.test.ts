@@ -160,7 +160,8 @@ describe('cluster mode: MCP sessions any replica serves (redis-server, HAProxy, 
     configDir = await makeConfigDir({
       'config.yaml': `aggregator:\n  network:\n    allow: [127.0.0.1]\n  cluster:\n    redis:\n      url: ${redis.url}\nauthorization:\n  admins: [anonymous]\nplugins:\n  auth-server: false\n  people:\n    module: ./people.js\n`,
       'people.js': PEOPLE,
-      'mcpservers/t.yaml': stdioServer('t', TEST_SERVER),
+      // Its stderr at info: a call's start and its cancellation, as the fixture says them, are in the replica's log.
+      'mcpservers/t.yaml': stdioServer('t', TEST_SERVER, [], 'stderrLogLevel: info\n'),
       'mcpservers/ask.yaml': stdioServer('ask', join(ROOT, 'dist/test/fixtures/asking-server.js')),
     });
     replicas = await Promise.all([0, 1, 2].map(() => startSwitchboard({}, { configDir })));
@@ -284,6 +285,30 @@ describe('cluster mode: MCP sessions any replica serves (redis-server, HAProxy, 
     expect(updates).to.deep.equal(['ask://counter', 'ask://counter']);
     await bumper.client.close();
     await s.client.close();
+  });
+
+  it("a client's cancellation sent through another replica than the one running the call cancels it there: the server hears it, the call's POST ends unanswered", async () => {
+    const [a, b] = replicas as [Running, Running];
+    const { client, sessionId } = await routedClient([a.url], a.url);
+    const headers = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-session-id': sessionId(),
+      'mcp-protocol-version': LATEST_PROTOCOL_VERSION,
+    };
+    const post = (url: string, message: object) => fetch(url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', ...message }) });
+    // Raw: the SDK's client reads a cancelled request's stream to its end, so this one reads it.
+    const call = post(a.url, {
+      id: 'across-1',
+      method: 'tools/call',
+      params: { name: 'call_tool', arguments: { name: 'x_t_slow', arguments: { ms: 60_001 } } },
+    });
+    await a.waitForLog(/slow 60001: started/);
+    const cancelled = await post(b.url, { method: 'notifications/cancelled', params: { requestId: 'across-1', reason: 'changed my mind' } });
+    expect(cancelled.status).to.equal(202);
+    expect(await (await call).text(), "the cancelled call's stream").not.to.include('"result"');
+    await a.waitForLog(/slow 60001: cancelled by the client/);
+    await client.close();
   });
 
   it('DELETE on one replica ends the session on all: each answers 404 for it', async () => {
