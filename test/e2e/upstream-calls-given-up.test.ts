@@ -26,6 +26,7 @@ import {
   type Running,
   startNode,
   startSwitchboard,
+  stopNode,
   TEST_SERVER,
   text,
   untilDescribed,
@@ -87,8 +88,7 @@ describe('calls given up on a remote upstream end its requests', function () {
   after(async () => {
     await client.close();
     await sb.stop();
-    stateful.process.kill('SIGTERM');
-    stateless.process.kill('SIGTERM');
+    await Promise.all([stopNode(stateful.process), stopNode(stateless.process)]);
   });
 
   it('a call past its timeout closes its request, whether its answer was to come as an event stream or as JSON', async () => {

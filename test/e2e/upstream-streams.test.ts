@@ -24,6 +24,7 @@ import {
   type Running,
   startNode,
   startSwitchboard,
+  stopNode,
   text,
   untilDescribed,
 } from '../support/harness.js';
@@ -98,9 +99,7 @@ describe('a remote upstream whose event streams end or go silent', function () {
     await sb.stop();
     await proxy.close();
     await legacyProxy.close();
-    legacy.kill('SIGTERM');
-    plain.process.kill('SIGTERM');
-    kept.process.kill('SIGTERM');
+    await Promise.all([stopNode(legacy), stopNode(plain.process), stopNode(kept.process)]);
   });
 
   it('a notification stream the server ends is opened again, and a change announced while it was down (and lost) is found by reading the lists again', async () => {

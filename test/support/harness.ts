@@ -152,6 +152,14 @@ export function startNode(args: string[], env: Record<string, string>, ready: Re
   });
 }
 
+/** Ends a process startNode started and waits for it to be gone (its CPU is then this file's, not the next one's). */
+export function stopNode(p: ChildProcess): Promise<void> {
+  if (p.exitCode !== null || p.signalCode !== null) return Promise.resolve();
+  const gone = new Promise<void>((resolve) => p.once('exit', () => resolve()));
+  p.kill('SIGTERM');
+  return gone;
+}
+
 export async function connectHttp(url: string, headers: Record<string, string> = {}): Promise<Client> {
   const client = new Client({ name: 'switchboard-test', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
