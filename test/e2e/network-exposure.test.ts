@@ -12,6 +12,7 @@ import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { parseAllDocuments, parse as parseYaml, stringify } from 'yaml';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { writeFileAtomic } from '../../lib/files/atomic-write.js';
 import { callTool, CLI, connectHttp, errorCode, eventually, makeConfigDir, meta, ROOT, startSwitchboard, text, type Running } from '../support/harness.js';
 import { checkInProcess, type Checked } from '../support/check.js';
 
@@ -203,14 +204,16 @@ describe('network exposure: without OAuth protection the MCP endpoint stays on l
     });
 
     it('a hot reload to 0.0.0.0 is refused with the same line, and the last good configuration stays', async () => {
-      await writeFile(configFile(), 'aggregator:\n  servicePrefix: hot\n  host: 0.0.0.0\n');
+      // Saved whole (temp file and rename, as editors save): a plain write is a truncation and
+      // then the text, and read between the two under load, the empty file was applied first.
+      await writeFileAtomic(configFile(), 'aggregator:\n  servicePrefix: hot\n  host: 0.0.0.0\n');
       const line = await sb.waitForLog(/config\.yaml:3:9: aggregator\.host: .*\(keeping the last good definition\)/, 5000);
       expect(line).to.match(/the MCP endpoint would listen on 0\.0\.0\.0 without OAuth protection/);
       // Nothing of the refused edit applied: neither the bind nor the prefix beside it.
       const agg = await meta<Obj>(client, 'call_tool', { name: 'sb_core_config_get_aggregator' });
       expect(agg).to.deep.include({ Host: '127.0.0.1', ServicePrefix: 'sb' });
       // The watcher still applies a good edit afterwards.
-      await writeFile(configFile(), 'aggregator:\n  servicePrefix: hot\n  host: 127.0.0.1\n');
+      await writeFileAtomic(configFile(), 'aggregator:\n  servicePrefix: hot\n  host: 127.0.0.1\n');
       await eventually(
         () => meta<Obj>(client, 'call_tool', { name: 'hot_core_config_get_aggregator' }).catch((): Obj => ({})),
         (a) => a.ServicePrefix === 'hot',
