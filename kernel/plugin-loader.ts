@@ -23,7 +23,9 @@ export interface LoadedPlugin {
 function normalise(setting: PluginSetting | undefined): { enabled: boolean | undefined; module?: string; options: Record<string, unknown> } {
   if (setting === undefined) return { enabled: undefined, options: {} };
   if (typeof setting === 'boolean') return { enabled: setting, options: {} };
-  return { enabled: setting.enabled, ...(setting.module ? { module: setting.module } : {}), options: setting.options ?? {} };
+  // A copy: validating fills in the schema's defaults, and the settings in force must stay as
+  // written, or every later edit of config.yaml would seem to change the options (a restart key).
+  return { enabled: setting.enabled, ...(setting.module ? { module: setting.module } : {}), options: structuredClone(setting.options ?? {}) };
 }
 
 /**
@@ -66,8 +68,11 @@ export async function loadPlugins(
   };
 
   for (const b of builtIns) {
-    const s = normalise(settings[b.name]);
-    const enabled = s.enabled ?? !b.optIn;
+    const setting = settings[b.name];
+    const s = normalise(setting);
+    // Written as an object (options, say), a plugin is on unless it says `enabled: false`, as the
+    // schema's default says: an opt-in plugin given options was meant to run with them.
+    const enabled = s.enabled ?? (typeof setting === 'object' || !b.optIn);
     if (!enabled) {
       disabled.push(b);
       continue;

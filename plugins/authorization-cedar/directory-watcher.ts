@@ -1,14 +1,21 @@
 /**
  * Watches one directory's files (see lib/files/tree-watcher.ts for a directory that does not
  * exist yet or is removed and made again). Events are debounced: an editor's save in several
- * writes, or a checkout of many files, becomes one reload.
+ * writes, or a checkout of many files, becomes one reload. A file a change left empty holds the
+ * reload back a while (lib/files/empty-file-grace.ts): a save in place truncates it first, and
+ * an empty policy file read then is a valid set without that file's forbids.
  */
 import { resolve } from 'node:path';
+import { EmptyFileGrace } from '../../lib/files/empty-file-grace.js';
 import { watchTree, type TreeWatch } from '../../lib/files/tree-watcher.js';
 
 export class DirectoryWatcher {
   private watcher: TreeWatch | undefined;
   private timer: NodeJS.Timeout | undefined;
+  /** Files added or changed since the last reload: the ones that may be a save caught halfway. */
+  private readonly changed = new Set<string>();
+  private readonly grace: EmptyFileGrace;
+  private closed = false;
   readonly dir: string;
 
   constructor(
@@ -16,24 +23,49 @@ export class DirectoryWatcher {
     private readonly debounceMs: number,
     private readonly onChange: () => void,
     private readonly onError: (err: Error) => void,
+    emptyFiles: { graceMs: number; onHeld: (path: string, graceMs: number) => void },
   ) {
     this.dir = resolve(dir);
+    this.grace = new EmptyFileGrace(emptyFiles.graceMs, emptyFiles.onHeld);
   }
 
   /** Resolves once the watch is in place: a change from then on is reported. */
   async start(): Promise<void> {
     // A configuration directory also holds state/, mcpservers/...: only the directory's own entries.
-    this.watcher = await watchTree(this.dir, { depth: 1, relevant: () => true, onEvent: () => this.schedule(), onError: this.onError });
+    this.watcher = await watchTree(this.dir, {
+      depth: 1,
+      relevant: () => true,
+      onEvent: (event, path) => {
+        if (event === 'unlink') this.changed.delete(path);
+        else this.changed.add(path);
+        this.schedule(this.debounceMs);
+      },
+      onError: this.onError,
+    });
   }
-  private schedule(): void {
+
+  private schedule(ms: number): void {
+    if (this.closed) return;
     clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      this.onChange();
-    }, this.debounceMs);
+      void this.fire();
+    }, ms);
+  }
+
+  private async fire(): Promise<void> {
+    const wait = await this.grace.wait(this.changed);
+    if (wait > 0) {
+      // An event that came while we looked has set its own timer already.
+      if (!this.timer) this.schedule(wait);
+      return;
+    }
+    this.changed.clear();
+    this.onChange();
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     clearTimeout(this.timer);
     this.timer = undefined;
     await this.watcher?.close();

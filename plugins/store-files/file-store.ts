@@ -22,6 +22,7 @@ import {
   type ResourceKindDefinition,
 } from '../../kernel/index.js';
 import { PRIVATE_FILE, removeLeftoverTempFiles, writeFileAtomic } from '../../lib/files/atomic-write.js';
+import { EmptyFileGrace } from '../../lib/files/empty-file-grace.js';
 import { readSettingsText, writeSettingsText } from '../../lib/files/settings-file.js';
 import { watchTree, type TreeWatch } from '../../lib/files/tree-watcher.js';
 import { linkVerdict, realDirectories } from './links.js';
@@ -40,6 +41,8 @@ export interface FileStoreEvents {
   onWatchError?: (err: Error) => void;
   /** A link whose target leaves the configuration directory, skipped (said once per link and target). */
   onOutsideLink?: (link: string, dir: string) => void;
+  /** A file a change left empty, held back for a while: a save in place truncates before it writes. */
+  onEmptyHeld?: (path: string, graceMs: number) => void;
 }
 
 export class FileStore implements ResourceStore {
@@ -54,6 +57,8 @@ export class FileStore implements ResourceStore {
   private readonly reported = new Set<string>();
   /** Links skipped for leaving the directory, with the target they had when said. */
   private readonly skippedLinks = new Map<string, string>();
+  private readonly grace: EmptyFileGrace;
+  private closed = false;
 
   constructor(
     private readonly root: string,
@@ -63,7 +68,10 @@ export class FileStore implements ResourceStore {
     private readonly events: FileStoreEvents = {},
     /** Read links whose target is outside the configuration directory too (the option followLinksOutside). */
     private readonly followLinksOutside = false,
-  ) {}
+    graceMs?: number,
+  ) {
+    this.grace = new EmptyFileGrace(graceMs, (path, ms) => this.events.onEmptyHeld?.(path, ms));
+  }
 
   /** Once, before the first load: temp files of writes a crash interrupted. */
   private async sweep(): Promise<void> {
@@ -182,17 +190,6 @@ export class FileStore implements ResourceStore {
   }
 
   async watch(onChange: (change: StoreChange) => void): Promise<void> {
-    const settingsFile = join(this.root, SETTINGS_FILE);
-    const schedule = (path: string, removed: boolean): void => {
-      clearTimeout(this.timers.get(path));
-      this.timers.set(
-        path,
-        setTimeout(() => {
-          this.timers.delete(path);
-          void this.emit(path, removed, settingsFile, onChange);
-        }, this.debounceMs),
-      );
-    };
     // The config directory itself and the kinds' folders may appear after start-up (a first
     // run, `switchboard import`): the tree is watched, not only the folders that exist now.
     this.watcher = await watchTree(this.root, {
@@ -204,13 +201,35 @@ export class FileStore implements ResourceStore {
         if (rel.length === 1) return rel[0] === SETTINGS_FILE || plurals.includes(rel[0]!);
         return rel.length === 2 && plurals.includes(rel[0]!);
       },
-      onEvent: (event, path) => schedule(path, event === 'unlink'),
+      onEvent: (event, path) => this.schedule(path, event === 'unlink', this.debounceMs, onChange),
       onError: (err) => this.events.onWatchError?.(err),
     });
   }
 
-  private async emit(path: string, removed: boolean, settingsFile: string, onChange: (c: StoreChange) => void): Promise<void> {
-    if (path === settingsFile) {
+  /** Reads `path` once it has been quiet for `ms`: a later event for it starts the wait again. */
+  private schedule(path: string, removed: boolean, ms: number, onChange: (c: StoreChange) => void): void {
+    if (this.closed) return;
+    clearTimeout(this.timers.get(path));
+    this.timers.set(
+      path,
+      setTimeout(() => {
+        this.timers.delete(path);
+        void this.emit(path, removed, onChange);
+      }, ms),
+    );
+  }
+
+  private async emit(path: string, removed: boolean, onChange: (c: StoreChange) => void): Promise<void> {
+    if (!removed) {
+      // An empty file may be a save caught halfway: its next event, or the grace's end, reads it
+      // (an event that came while we looked has set its own timer already).
+      const wait = await this.grace.wait([path]);
+      if (wait > 0) {
+        if (!this.timers.has(path)) this.schedule(path, removed, wait, onChange);
+        return;
+      }
+    }
+    if (path === join(this.root, SETTINGS_FILE)) {
       onChange({ type: 'settings' });
       return;
     }
@@ -241,6 +260,7 @@ export class FileStore implements ResourceStore {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     for (const t of this.timers.values()) clearTimeout(t);
     this.timers.clear();
     await this.watcher?.close();

@@ -4,12 +4,13 @@
  */
 import { join } from 'node:path';
 import { definePlugin } from '../../kernel/index.js';
+import { EMPTY_FILE_GRACE_OPTION, emptyFileHeldMessage } from '../../lib/files/empty-file-grace.js';
 import { FileStore } from './file-store.js';
 import { FileGrantStore } from './grant-files.js';
 import { outsideLinkWarning } from './links.js';
 import { unclaimedFileWarning } from './unclaimed.js';
 
-export default definePlugin<{ debounceMs: number; followLinksOutside: boolean }>({
+export default definePlugin<{ debounceMs: number; emptyFileGraceMs: number; followLinksOutside: boolean }>({
   name: 'store-files',
   description: 'Keeps resources as YAML files under the config directory and watches them; keeps OAuth grants under state/grants.',
   provides: ['store', 'grant-store'],
@@ -20,6 +21,7 @@ export default definePlugin<{ debounceMs: number; followLinksOutside: boolean }>
     additionalProperties: false,
     properties: {
       debounceMs: { type: 'integer', minimum: 0, default: 75 },
+      emptyFileGraceMs: EMPTY_FILE_GRACE_OPTION,
       followLinksOutside: {
         type: 'boolean',
         default: false,
@@ -44,6 +46,7 @@ export default definePlugin<{ debounceMs: number; followLinksOutside: boolean }>
         {
           onLeftover: leftover,
           onUnclaimed: unclaimed,
+          onEmptyHeld: (path, ms) => log.info(emptyFileHeldMessage(path, ms)),
           onWatchError: (err) => log.warn(`watching ${kernel.config.configPath} failed: ${err.message}; edits may go unseen until core_config_reload`),
           onOutsideLink: (link, dir) => {
             const message = outsideLinkWarning(link, dir);
@@ -54,6 +57,7 @@ export default definePlugin<{ debounceMs: number; followLinksOutside: boolean }>
           },
         },
         options.followLinksOutside,
+        options.emptyFileGraceMs,
       ),
     );
     // In cluster mode grants are shared through Redis (cluster-redis provides grant-store): no files for them.

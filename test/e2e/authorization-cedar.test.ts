@@ -8,7 +8,7 @@
  * Startup (and `switchboard check`) refuse an invalid policy, naming file and line.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, open, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -17,6 +17,7 @@ import { mcpClient, registerClient, signIn, startProtected, type OAuthSetup } fr
 
 const DELETE = 'x_memory_delete_entities';
 const READ = 'x_memory_read_graph';
+const PING = 'x_tools_ping';
 
 const DENY_DELETE = [
   '// The apps group may not delete memory entities.',
@@ -38,7 +39,8 @@ const SETTINGS = [
   'authorization:',
   "  admins: ['group:platform']",
   'plugins:',
-  '  authorization-cedar: true',
+  // Long enough that a loaded machine never ends it before the test writes the rest of a save.
+  '  authorization-cedar: { options: { emptyFileGraceMs: 10000 } }',
 ].join('\n');
 
 async function names(client: Client): Promise<string[]> {
@@ -134,6 +136,24 @@ describe('authorization-cedar: Cedar policies decide what each person sees and c
     expect(await names(alice))
       .to.include(READ)
       .and.include(DELETE);
+  });
+
+  it('keeps its forbids while a policy file saved in place is empty, then applies the rest of the save', async () => {
+    // A save in place truncates the file first: read then, it is a valid set without its forbids.
+    const from = setup.sb.logs().length;
+    const logged = (re: RegExp) => eventually(async () => setup.sb.logs().slice(from), (l) => re.test(l), 30_000);
+    const file = await open(policyFile, 'w');
+    await logged(/policies: \S*deny\.cedar is empty after a change: waiting up to 10000 ms/);
+    const bobs = await names(bob);
+    expect(bobs).not.to.include(READ);
+    expect(bobs).not.to.include(DELETE);
+    await file.writeFile(`${DENY_DELETE_AND_READ}@id("apps-no-ping")\nforbid (principal in Group::"apps", action == Action::"call", resource == Tool::"${PING}");\n`);
+    await file.close();
+    expect(await logged(/policies reloaded: 3 policies from 1 files/)).not.to.match(/policies reloaded: 0 policies/);
+    expect(await names(bob))
+      .not.to.include(PING)
+      .and.not.include(READ)
+      .and.not.include(DELETE);
   });
 
   it('keeps the last good set when an edit is invalid, and logs file and line', async () => {
