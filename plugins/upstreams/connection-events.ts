@@ -26,6 +26,8 @@ export interface ConnectionEvents {
   unavailable(conn: UpstreamConnection): ServerUnavailableError;
   /** The limits a tool list is held to, as configured now. */
   toolLimits(): ToolListLimits;
+  /** How often the secrets env and headers reference are read again (secret-rotation.ts); absent or 0: never. */
+  secretPollMs?: number;
   /** A signed-in connection's server refused its credentials during a call: the error the caller gets. */
   unauthorized?(conn: UpstreamConnection): SwitchboardError;
   /**

@@ -7,7 +7,16 @@
  */
 import type { Transport } from '#mcp-sdk/shared/transport.js';
 import type { CallToolResult, Prompt, Resource, ResourceTemplate, Tool } from '#mcp-sdk/types.js';
-import type { CallContext, JsonObject, Logger, McpServerDefinition, ServiceHealth, LifecycleState, ServiceStatus } from '../../kernel/index.js';
+import {
+  SwitchboardError,
+  type CallContext,
+  type JsonObject,
+  type Logger,
+  type McpServerDefinition,
+  type ServiceHealth,
+  type LifecycleState,
+  type ServiceStatus,
+} from '../../kernel/index.js';
 import { signInChallenge } from './client/auth-challenge.js';
 import { StderrTail } from './stderr-tail.js';
 import { buildTransport } from './client/build-transport.js';
@@ -23,6 +32,7 @@ import type { ConnectionEvents } from './connection-events.js';
 import { serviceStatus } from './connection-status.js';
 import { lastingFailure } from './lasting-failure.js';
 import { RetrySchedule } from './retry-schedule.js';
+import { hasReferences, rotationLine, SecretRotation } from './secret-rotation.js';
 import { StrandedStreamCheck } from './stranded-stream.js';
 import { ToolListLimitError } from './tool-limits.js';
 
@@ -66,6 +76,8 @@ export class UpstreamConnection implements ServedLists {
   private readonly watching = new Set<string>();
   /** A failed request as the caller reads it (call-failures.ts). */
   private readonly failures: CallFailures;
+  /** What the definition's references resolved to, read again on a timer while wanted (secret-rotation.ts). */
+  private readonly rotation = new SecretRotation();
   /** Over HTTP+SSE, a call that times out has the connection's one stream checked (stranded-stream.ts). */
   private readonly streamCheck = new StrandedStreamCheck((session, reason) => this.stranded(session, reason));
 
@@ -101,6 +113,7 @@ export class UpstreamConnection implements ServedLists {
 
   async start(): Promise<void> {
     this.wanted = true;
+    if (this.rereadsSecrets) this.rotation.poll(this.events.secretPollMs ?? 0, () => this.lookAtSecrets());
     if (this.state === 'running' || this.state === 'starting') return;
     this.retry.failures = 0;
     this.lasting = false;
@@ -109,6 +122,7 @@ export class UpstreamConnection implements ServedLists {
 
   async stop(): Promise<void> {
     this.wanted = false;
+    this.rotation.stopPolling();
     this.epoch++;
     this.retry.clear();
     if (this.state === 'stopped') return;
@@ -201,7 +215,7 @@ export class UpstreamConnection implements ServedLists {
     let transport: Transport;
     try {
       const events = this.events;
-      transport = await buildTransport(this.def, {
+      const built = await buildTransport(this.def, {
         configPath: this.configPath,
         log: this.log,
         onSecret: (value) => events.onSecret(value),
@@ -210,9 +224,12 @@ export class UpstreamConnection implements ServedLists {
         onStderrLine: (line) => this.stderr.push(line),
         ...(this.bearer ? { bearer: this.bearer } : {}),
       });
+      transport = built.transport;
+      this.rotation.madeWith(built.resolved, built.liveHeaders);
     } catch (err) {
+      if (err instanceof SwitchboardError && err.code === 'SECRET_UNRESOLVED') this.rotation.unresolved();
       // An unresolvable secret or a missing command is a lasting failure (lasting-failure.ts); the rest backs off.
-      this.fail((err as Error).message, lastingFailure(err));
+      this.fail((err as Error).message, lastingFailure(err, this.rereadsSecrets));
       return;
     }
     let session: UpstreamSession | undefined;
@@ -275,6 +292,21 @@ export class UpstreamConnection implements ServedLists {
       if (challenge !== undefined) return this.requireSignIn(challenge);
       this.fail(lostTo ?? (err instanceof Error ? err.message : String(err)), lastingFailure(err));
     }
+  }
+
+  /** Whether its references are read again on a timer: not for a connection per person (auth.forwardToken...), made with their tokens. */
+  private get rereadsSecrets(): boolean {
+    return (this.events.secretPollMs ?? 0) > 0 && !this.bearer && !this.events.perPerson?.(this.def) && hasReferences(this.def);
+  }
+
+  /** A referenced secret was renewed where it is kept: used from the next request, or connected with. */
+  private lookAtSecrets(): void {
+    if (!this.wanted || this.state === 'starting' || this.state === 'stopping') return;
+    const found = this.rotation.look(this.def, this.configPath, this.state === 'running', (value) => this.events.onSecret(value));
+    const line = rotationLine(found);
+    if (line) this.log[line.level](line.text);
+    if (found.kind === 'headers') found.apply();
+    else if (found.kind === 'reconnect') void this.restart();
   }
 
   /**

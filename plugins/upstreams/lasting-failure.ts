@@ -3,7 +3,8 @@
  * a referenced file that cannot be read, a package npm does not have, a server that refuses
  * the credentials. Retrying them on the backoff only repeats the same WARN forever; the
  * connection stops in `failed` with a reason that says what to change, and tries again when
- * its definition changes (registry.ts) or someone starts or restarts it. Everything else (a
+ * its definition changes (registry.ts), someone starts or restarts it, or what its references
+ * resolve to changes (secret-rotation.ts). Everything else (a
  * refused connection, a crash, a timeout) may heal by itself and keeps backing off.
  */
 import { SwitchboardError } from '../../kernel/index.js';
@@ -35,16 +36,23 @@ function refused(err: unknown): boolean {
   return false;
 }
 
-/** The reason with advice when `err` cannot heal by retrying; undefined when it may. */
-export function lastingFailure(err: unknown): string | undefined {
+/** Said of a reference that does not resolve while its references are read again (secret-rotation.ts). */
+export const RETRIED_WHEN_RESOLVED = 'tried again as soon as it resolves';
+
+/**
+ * The reason with advice when `err` cannot heal by retrying; undefined when it may.
+ * `rereadsSecrets`: the connection reads its references again on a timer, so a reference that
+ * resolves later (a file created, a secrets.env entry added) connects it without an edit.
+ */
+export function lastingFailure(err: unknown, rereadsSecrets = false): string | undefined {
   if (err instanceof CommandNotFoundError) return `${err.message}: install it, or change 'command' in the definition; ${NOT_RETRIED}`;
   if (err instanceof SwitchboardError && err.code === 'SECRET_UNRESOLVED') {
     const field = typeof err.details?.field === 'string' ? err.details.field : 'the reference';
     const variable = REFERENCE.exec(err.message)?.[1];
     const fix = variable
       ? `set ${variable} in secrets.env (config directory) or in Switchboard's environment, or change ${field} in the definition`
-      : `create the file (then edit the definition or start the server again), or change ${field} in the definition`;
-    return `${err.message}: ${fix}; ${NOT_RETRIED}`;
+      : `create the file${rereadsSecrets ? '' : ' (then edit the definition or start the server again)'}, or change ${field} in the definition`;
+    return `${err.message}: ${fix}; ${rereadsSecrets ? RETRIED_WHEN_RESOLVED : NOT_RETRIED}`;
   }
   if ((err as NodeJS.ErrnoException | undefined)?.code === 'ENOENT' && (err as NodeJS.ErrnoException).syscall?.startsWith('spawn'))
     return `${(err as Error).message}: install the command, or change 'command' in the definition; ${NOT_RETRIED}`;

@@ -71,6 +71,7 @@ export class Upstreams implements UpstreamRegistry {
   constructor(
     private readonly kernel: KernelApi,
     private readonly log: Logger,
+    private readonly options: { secretPollMs: number } = { secretPollMs: 0 },
   ) {
     this.shared = {
       onSecret: (value) => kernel.secrets.add(value),
@@ -110,6 +111,7 @@ export class Upstreams implements UpstreamRegistry {
           onContentChange: (c) => this.publish(c),
           onStateChange: (c, previous) => this.announce(c, previous),
           onResourceUpdated: (c, uri) => this.emit({ type: 'updated', server: c.name, uri }),
+          secretPollMs: this.options.secretPollMs,
           perPerson: (d) => {
             const mode = personModeOf(d);
             return mode && `calls carry each signed-in person's own token (${modeName(mode)}): one connection per person, made at their first use`;

@@ -157,7 +157,7 @@ describe('secrets in server definitions', () => {
       10_000,
     );
     expect(status.error).to.equal(
-      "env.TOKEN: ${SB_TEST_NEVER_SET} is not set in Switchboard's environment: set SB_TEST_NEVER_SET in secrets.env (config directory) or in Switchboard's environment, or change env.TOKEN in the definition; not retried until its definition changes or it is started again",
+      "env.TOKEN: ${SB_TEST_NEVER_SET} is not set in Switchboard's environment: set SB_TEST_NEVER_SET in secrets.env (config directory) or in Switchboard's environment, or change env.TOKEN in the definition; tried again as soon as it resolves",
     );
   });
 

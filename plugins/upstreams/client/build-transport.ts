@@ -1,7 +1,8 @@
 /**
  * The transport to an upstream server as its definition describes it: a child process for
  * stdio, streamable HTTP or SSE for a remote server (remote-transport.ts). Secrets in env and
- * headers are resolved here, on every (re)connect, so a rotated secret is picked up.
+ * headers are resolved here, on every (re)connect; while connected, secret-rotation.ts reads
+ * them again.
  */
 import { getDefaultEnvironment } from '#mcp-sdk/client/stdio.js';
 import type { Transport } from '#mcp-sdk/shared/transport.js';
@@ -11,6 +12,7 @@ import { resolveCommand } from '../../../lib/process/find-command.js';
 import { loaderVariables } from '../../../lib/process/loader-env.js';
 import { CommandNotFoundError } from '../lasting-failure.js';
 import { operatorWritten, resolvedSecrets } from '../resolved-secrets.js';
+import type { ResolvedSecrets } from '../secret-rotation.js';
 import { ChildProcessTransport } from './child-process-transport.js';
 import type { BearerSource } from './http-client-transport.js';
 import { remoteTransport } from './remote-transport.js';
@@ -30,9 +32,18 @@ export interface TransportNeeds {
   onStderrLine?: (line: string) => void;
 }
 
+/** A transport, and what the definition's references resolved to for it (secret-rotation.ts). */
+export interface BuiltTransport {
+  transport: Transport;
+  resolved: ResolvedSecrets;
+  /** A streamable-HTTP transport's headers, read at each request: a renewed credential is written here. */
+  liveHeaders?: Record<string, string>;
+}
+
 /** Rejects when a secret does not resolve or the outbound policy refuses the server's address. */
-export async function buildTransport(d: McpServerDefinition, needs: TransportNeeds): Promise<Transport> {
+export async function buildTransport(d: McpServerDefinition, needs: TransportNeeds): Promise<BuiltTransport> {
   const { env, headers } = resolvedSecrets(d, needs.configPath, needs.onSecret);
+  const resolved = { env: { ...env }, headers: { ...headers } };
   if (needs.bearer && d.type === 'sse') {
     // The SSE transport takes its headers once: the token of the moment, renewed by reconnecting.
     const token = await needs.bearer(false);
@@ -51,7 +62,7 @@ export async function buildTransport(d: McpServerDefinition, needs: TransportNee
     // The program allowedCommands admitted by name is the one on Switchboard's PATH, not on the PATH env sets.
     const executable = resolveCommand(command!, needs.configPath);
     if (executable === undefined) throw new CommandNotFoundError(command!, needs.configPath);
-    return new ChildProcessTransport({
+    const transport = new ChildProcessTransport({
       command: executable,
       argv0: command!,
       args,
@@ -60,8 +71,10 @@ export async function buildTransport(d: McpServerDefinition, needs: TransportNee
       maxMessageBytes: d.maxMessageBytes,
       onStderrLine: withTail(stderrLogger(d.stderrLogLevel, needs.log), needs.onStderrLine),
     });
+    return { transport, resolved };
   }
-  return remoteTransport(d, headers, needs.outbound(), needs.bearer);
+  const transport = await remoteTransport(d, headers, needs.outbound(), needs.bearer);
+  return d.type === 'sse' ? { transport, resolved } : { transport, resolved, liveHeaders: headers };
 }
 
 /** A stdio server's stderr at its definition's level: a chatty server's banner need not flood the log at info. */
