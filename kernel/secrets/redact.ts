@@ -15,7 +15,11 @@ const SCHEME_ONLY = /^(?:(?:Bearer|Basic|Token|Bot|DPoP)\s*)?$/i;
 const SECRET_KEY = /secret|token|password|passwd|credential|api[-_]?key|private[-_]?key|^key$/i;
 
 export function shownSecretValue(value: SecretValue): SecretValue {
-  if (isFileReference(value)) return { fromFile: value.fromFile };
+  if (isFileReference(value)) {
+    if (value.prefix === undefined) return { fromFile: value.fromFile };
+    // A prefix is the operator's literal: shown when it is an auth scheme, like the text beside a `${NAME}`.
+    return { fromFile: value.fromFile, prefix: SCHEME_ONLY.test(value.prefix.trim()) ? value.prefix : REDACTED };
+  }
   if (!value.includes('${')) return REDACTED;
   let references = 0;
   const rest = value.replace(REFERENCE, (_whole, name: string | undefined) => {

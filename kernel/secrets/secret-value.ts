@@ -1,8 +1,8 @@
 /**
  * Values of an MCP server's `env` and `headers` may keep their secret out of the YAML:
  * `${NAME}` is replaced by Switchboard's own environment variable NAME, and
- * `{fromFile: path}` by the contents of that file (relative paths from the configuration
- * directory, one trailing newline dropped). They are resolved when the server connects,
+ * `{fromFile: path, prefix?}` by the contents of that file (relative paths from the
+ * configuration directory, one trailing newline dropped) after the prefix. They are resolved when the server connects,
  * so a rotated file or variable takes effect on the next (re)start.
  */
 import { readFileSync } from 'node:fs';
@@ -11,6 +11,8 @@ import { SwitchboardError } from '../errors.js';
 
 export interface FileReference {
   fromFile: string;
+  /** Written before the file's contents (`Bearer ` for a file that holds a bare token). */
+  prefix?: string;
 }
 
 /** A value as written in a definition. */
@@ -64,7 +66,8 @@ function readReferencedFile(ref: FileReference, field: string, ctx: ResolveConte
   }
   const value = text.endsWith('\r\n') ? text.slice(0, -2) : text.endsWith('\n') ? text.slice(0, -1) : text;
   ctx.onSecret?.(value);
-  return value;
+  // An empty file stays empty with its prefix: what reads "no value" must still read so.
+  return ref.prefix && value !== '' ? ref.prefix + value : value;
 }
 
 export function resolveSecretValue(value: SecretValue, field: string, ctx: ResolveContext): string {

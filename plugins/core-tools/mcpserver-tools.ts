@@ -34,13 +34,18 @@ import { serverResource } from './server-resource.js';
 import { AUTH_FIELD } from './auth-field.js';
 
 const STRING_MAP = { type: 'object', additionalProperties: { type: 'string' } };
-/** env and headers values: a string (with optional `${NAME}` references) or `{fromFile}`. */
+/** env and headers values: a string (with optional `${NAME}` references) or `{fromFile, prefix?}`. */
 const SECRET_MAP = {
   type: 'object',
   additionalProperties: {
     oneOf: [
       { type: 'string' },
-      { type: 'object', additionalProperties: false, required: ['fromFile'], properties: { fromFile: { type: 'string', minLength: 1 } } },
+      {
+        type: 'object',
+        additionalProperties: false,
+        required: ['fromFile'],
+        properties: { fromFile: { type: 'string', minLength: 1 }, prefix: { type: 'string', maxLength: 64, pattern: '^[^\\r\\n]*$' } },
+      },
     ],
   },
 };

@@ -57,13 +57,14 @@ describe('secrets renewed where they are kept', function () {
     const dir = await makeConfigDir({
       'config.yaml': 'plugins:\n  upstreams:\n    options: { secretPollSeconds: 1 }\n',
       'server-token': 't1\n',
-      'secrets/authorization': 'Bearer t1\n',
+      // A bare token, as a projected service-account token's file holds it.
+      'secrets/authorization': 't1\n',
       'mcpservers/locked.yaml': [
         'name: locked',
         'type: streamable-http',
         `url: http://127.0.0.1:${port}/mcp`,
         'headers:',
-        '  Authorization: { fromFile: secrets/authorization }',
+        "  Authorization: { fromFile: secrets/authorization, prefix: 'Bearer ' }",
         'backoff: {initialSeconds: 0.1, maxSeconds: 0.2}',
         '',
       ].join('\n'),
@@ -87,7 +88,7 @@ describe('secrets renewed where they are kept', function () {
 
   it('sends a renewed header from the next request on, on the same connection', async () => {
     await loggedFromNow(/\[switchboard:upstreams:locked\] headers\.Authorization changed where it is kept: the next requests carry the new value/, () =>
-      renew(kept('authorization'), 'Bearer t2\n'),
+      renew(kept('authorization'), 't2\n'),
     );
     await renew(serverToken, 't2\n');
     const r = await callTool(client, 'x_locked_ping');
@@ -97,6 +98,9 @@ describe('secrets renewed where they are kept', function () {
     expect(sb.logs().match(/\[switchboard:upstreams:locked\] connected/g)).to.have.length(1);
     // The renewed token is a secret like the first: never in a log line.
     expect(sb.logs()).not.to.include('t2');
+    // The definition shows the reference as written, prefix included.
+    const shown = (await callTool(client, 'core_mcpserver_get', { name: 'locked' })).structuredContent as { headers: Record<string, unknown> };
+    expect(shown.headers.Authorization).to.deep.equal({ fromFile: 'secrets/authorization', prefix: 'Bearer ' });
   });
 
   it('connects again a server that refused the old credential (auth_required) once the new one is kept', async () => {
@@ -111,7 +115,7 @@ describe('secrets renewed where they are kept', function () {
       30_000,
     );
     await loggedFromNow(/\[switchboard:upstreams:locked\] headers\.Authorization changed where it is kept: connecting again/, () =>
-      renew(kept('authorization'), 'Bearer t3\n'),
+      renew(kept('authorization'), 't3\n'),
     );
     await eventually(
       () => status('locked'),

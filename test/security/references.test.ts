@@ -51,6 +51,15 @@ describe('security: ${NAME} and {fromFile} through core tools', function () {
     });
   }
 
+  it('refuses a file prefix that would split the header (CR or LF) or runs over 64 characters, naming the field', async () => {
+    for (const prefix of ['Bearer x\r\nX-Injected: yes\r\n', 'B'.repeat(65)]) {
+      const r = await callTool(client, 'core_mcpserver_create', remote('split', { Authorization: { fromFile: 'secrets/token.txt', prefix } }));
+      expect(r.isError, text(r)).to.equal(true);
+      expect(text(r)).to.include('headers').and.include('prefix');
+      expect(errorCode(await callTool(client, 'core_mcpserver_get', { name: 'split' }))).to.equal('NOT_FOUND');
+    }
+  });
+
   it('lets an administrator reference what the operator allowed', async () => {
     const r = await callTool(
       client,
