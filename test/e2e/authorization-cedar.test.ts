@@ -141,13 +141,20 @@ describe('authorization-cedar: Cedar policies decide what each person sees and c
   it('keeps its forbids while a policy file saved in place is empty, then applies the rest of the save', async () => {
     // A save in place truncates the file first: read then, it is a valid set without its forbids.
     const from = setup.sb.logs().length;
-    const logged = (re: RegExp) => eventually(async () => setup.sb.logs().slice(from), (l) => re.test(l), 30_000);
+    const logged = (re: RegExp) =>
+      eventually(
+        async () => setup.sb.logs().slice(from),
+        (l) => re.test(l),
+        30_000,
+      );
     const file = await open(policyFile, 'w');
     await logged(/policies: \S*deny\.cedar is empty after a change: waiting up to 10000 ms/);
     const bobs = await names(bob);
     expect(bobs).not.to.include(READ);
     expect(bobs).not.to.include(DELETE);
-    await file.writeFile(`${DENY_DELETE_AND_READ}@id("apps-no-ping")\nforbid (principal in Group::"apps", action == Action::"call", resource == Tool::"${PING}");\n`);
+    await file.writeFile(
+      `${DENY_DELETE_AND_READ}@id("apps-no-ping")\nforbid (principal in Group::"apps", action == Action::"call", resource == Tool::"${PING}");\n`,
+    );
     await file.close();
     expect(await logged(/policies reloaded: 3 policies from 1 files/)).not.to.match(/policies reloaded: 0 policies/);
     expect(await names(bob))

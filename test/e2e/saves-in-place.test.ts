@@ -16,7 +16,15 @@ import { connectHttp, eventually, meta, startSwitchboard, stdioServer, TEST_SERV
 const GRACE_MS = 5_000;
 
 function settings(prefix: string): string {
-  return ['namespace: team-a', 'aggregator:', `  servicePrefix: ${prefix}`, 'plugins:', '  store-files:', `    options: { emptyFileGraceMs: ${GRACE_MS} }`, ''].join('\n');
+  return [
+    'namespace: team-a',
+    'aggregator:',
+    `  servicePrefix: ${prefix}`,
+    'plugins:',
+    '  store-files:',
+    `    options: { emptyFileGraceMs: ${GRACE_MS} }`,
+    '',
+  ].join('\n');
 }
 
 describe('a save in place caught halfway is not applied', function () {
@@ -35,7 +43,11 @@ describe('a save in place caught halfway is not applied', function () {
   async function loggedFromNow(re: RegExp, act: () => Promise<void>): Promise<string> {
     const from = sb.logs().length;
     await act();
-    return eventually(async () => sb.logs().slice(from), (l) => re.test(l), 30_000);
+    return eventually(
+      async () => sb.logs().slice(from),
+      (l) => re.test(l),
+      30_000,
+    );
   }
 
   /** Truncates `path` and waits until Switchboard says it holds the empty file; returns the open file to finish the save. */
