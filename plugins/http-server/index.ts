@@ -26,6 +26,7 @@ import { hostCheck } from '../../lib/net/allowed-hosts.js';
 import { TrustedProxies } from '../../lib/net/trusted-proxies.js';
 import { mountServerCard } from './server-card.js';
 import { loadTls } from './tls.js';
+import { TLS_RELOAD_SECONDS, TlsRenewal } from './tls-renewal.js';
 
 const BASE = 'http://switchboard.local';
 
@@ -57,17 +58,32 @@ function misdirected(res: ServerResponse, host: string): void {
   res.end(body);
 }
 
-export default definePlugin({
+export default definePlugin<{ tlsReloadSeconds: number }>({
   name: 'http-server',
   description: 'The HTTP listener shared by the MCP transports, health and other HTTP surfaces.',
   provides: ['http'],
-  setup({ kernel, log }) {
+  optionsSchema: {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      tlsReloadSeconds: {
+        type: 'integer',
+        minimum: 0,
+        maximum: 86_400,
+        default: TLS_RELOAD_SECONDS,
+        description:
+          'How often the files of aggregator.tls are read again: a certificate renewed in place (cert-manager, certbot) is served to new connections without a restart. 0: only at startup.',
+      },
+    },
+  },
+  setup({ kernel, log, options }) {
     const router = new Router();
     const raw = new Map<string, { handlers: RawHandler[]; url: URL }>();
     const openPaths = new Set<string>();
     const identities = new WeakMap<IncomingMessage, Identity>();
     const app = new Koa();
     let server: Server | undefined;
+    let renewal: TlsRenewal | undefined;
     let bound: { host: string; port: number; scheme: 'http' | 'https' } | undefined;
     const aggregator = () => kernel.settings().aggregator;
     const transports: AdvertisedTransport[] = [];
@@ -194,7 +210,14 @@ export default definePlugin({
         if (tls && !tls.ok) throw new Error(tls.problems.map((p) => `${p.field}: ${p.message}`).join('; '));
         const reading = readTimeouts(settings.limits);
         if (tls) scheme = 'https';
-        server = tls ? createHttpsServer({ ...tls.material, ...reading }, listener) : createServer(reading, listener);
+        if (tls && settings.tls) {
+          const https = createHttpsServer({ ...tls.material, ...reading }, listener);
+          renewal = new TlsRenewal(https, settings.tls, kernel.config.configPath, tls.material, log);
+          renewal.start(options.tlsReloadSeconds * 1000);
+          server = https;
+        } else {
+          server = createServer(reading, listener);
+        }
         server.keepAliveTimeout = 65_000;
         await new Promise<void>((resolve, reject) => {
           server!.once('error', reject);
@@ -206,6 +229,8 @@ export default definePlugin({
         log.info(`listening on ${tls ? 'https' : 'http'}://${shown}:${addr.port}/mcp`);
       },
       async stop() {
+        renewal?.stop();
+        renewal = undefined;
         if (!server) return;
         const s = server;
         server = undefined;
