@@ -14,6 +14,7 @@ import type { ConnectionOptions } from 'node:tls';
 import { Redis, type RedisOptions } from 'ioredis';
 import type { Logger, RedisSettings } from '../../kernel/index.js';
 import { describeRedisUrl } from './redis-url.js';
+import { renewPasswordOnReconnect } from './renewed-password.js';
 import { probeSilentConnections } from './silent-connection-probe.js';
 
 export interface RedisConnection {
@@ -69,6 +70,7 @@ export async function openRedis(settings: RedisSettings, log: Logger, options: O
   const redisOptions = connectionOptions(settings, server, boundMs, options);
   const client = new Redis(settings.url, redisOptions);
   const subscriber = new Redis(settings.url, { ...redisOptions, connectionName: 'switchboard-subscriber' });
+  if (settings.passwordFile !== undefined) renewPasswordOnReconnect([client, subscriber], filePath(settings.passwordFile, options), log, options.onSecret);
   const watch = new HealthWatch(server, log, [
     { role: 'commands', redis: client },
     { role: 'subscriber', redis: subscriber },
@@ -85,8 +87,13 @@ export async function openRedis(settings: RedisSettings, log: Logger, options: O
   return new SharedConnection(client, subscriber, settings.keyPrefix, watch);
 }
 
+/** A passwordFile or caFile as written: relative ones start at the configuration directory. */
+function filePath(file: string, options: OpenRedisOptions): string {
+  return isAbsolute(file) || options.baseDir === undefined ? file : resolve(options.baseDir, file);
+}
+
 function connectionOptions(settings: RedisSettings, server: string, boundMs: number, options: OpenRedisOptions): RedisOptions {
-  const path = (file: string): string => (isAbsolute(file) || options.baseDir === undefined ? file : resolve(options.baseDir, file));
+  const path = (file: string): string => filePath(file, options);
   const read = (field: string, file: string): string => {
     try {
       return readFileSync(path(file), 'utf8');

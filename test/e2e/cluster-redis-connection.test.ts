@@ -5,7 +5,9 @@
  * comes from a file and appears in no log line.
  */
 import { expect } from 'chai';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { CLI, eventually, freePort, makeConfigDir, startSwitchboard, type Running } from '../support/harness.js';
 import { redisServerMissing, startRedis, type RedisServer } from '../support/redis-server.js';
 
@@ -99,6 +101,44 @@ describe('cluster mode: the connection to Redis', function () {
         await sb.stop();
       }
     } finally {
+      await redis.stop();
+    }
+  });
+
+  it('a password renewed in its file is used from the next reconnect (a rotated Secret), and never logged', async () => {
+    const redis = await startRedis({ password: 'first-redis-pass' });
+    const sb = await startSwitchboard({
+      'config.yaml': `aggregator:\n  cluster:\n    redis:\n      url: ${redis.url}\n      passwordFile: redis-password\n`,
+      'redis-password': 'first-redis-pass\n',
+    });
+    /** redis-cli authenticated with `password` (the helper's knows only the first). */
+    const cli = (password: string, ...command: string[]) => {
+      const r = spawnSync('redis-cli', ['-h', '127.0.0.1', '-p', String(redis.port), '--no-auth-warning', '-a', password, ...command], { encoding: 'utf8' });
+      expect(r.status, r.stderr).to.equal(0);
+      return r.stdout;
+    };
+    try {
+      expect(await health(sb)).to.deep.equal({ status: 'ok' });
+      // Redis is told the new password and drops its clients: each must authenticate again.
+      cli('first-redis-pass', 'CONFIG', 'SET', 'requirepass', 'second-redis-pass');
+      cli('second-redis-pass', 'CLIENT', 'KILL', 'TYPE', 'normal');
+      cli('second-redis-pass', 'CLIENT', 'KILL', 'TYPE', 'pubsub');
+      // Refused with the old password, and /health says so.
+      await eventually(
+        () => health(sb),
+        (h) => h.status === 'degraded' && /WRONGPASS|invalid password/.test(h.reason ?? ''),
+        30_000,
+      );
+      await writeFile(join(sb.configDir, 'redis-password'), 'second-redis-pass\n');
+      await eventually(
+        () => health(sb),
+        (h) => h.status === 'ok',
+        30_000,
+      );
+      expect(sb.logs()).to.match(/the Redis password in \S+redis-password changed: reconnecting with it/);
+      expect(sb.logs()).to.not.include('first-redis-pass').and.not.include('second-redis-pass');
+    } finally {
+      await sb.stop();
       await redis.stop();
     }
   });
