@@ -10,7 +10,7 @@ import { expect } from 'chai';
 import { open, type FileHandle } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { connectHttp, eventually, meta, startSwitchboard, stdioServer, TEST_SERVER, type Running } from '../support/harness.js';
+import { connectHttp, eventually, loggedAfter, meta, startSwitchboard, stdioServer, TEST_SERVER, type Running } from '../support/harness.js';
 
 /** Long enough that a loaded machine never ends it before the test writes the rest. */
 const GRACE_MS = 5_000;
@@ -39,21 +39,10 @@ describe('a save in place caught halfway is not applied', function () {
     return listed.tools.map((t) => t.name);
   }
 
-  /** What Switchboard logs from now on, once it says `re`. */
-  async function loggedFromNow(re: RegExp, act: () => Promise<void>): Promise<string> {
-    const from = sb.logs().length;
-    await act();
-    return eventually(
-      async () => sb.logs().slice(from),
-      (l) => re.test(l),
-      30_000,
-    );
-  }
-
   /** Truncates `path` and waits until Switchboard says it holds the empty file; returns the open file to finish the save. */
   async function truncate(path: string): Promise<FileHandle> {
     let file: FileHandle | undefined;
-    await loggedFromNow(new RegExp(`${basename(path).replace('.', '\\.')} is empty after a change: waiting up to ${GRACE_MS} ms`), async () => {
+    await loggedAfter(sb, new RegExp(`${basename(path).replace('.', '\\.')} is empty after a change: waiting up to ${GRACE_MS} ms`), async () => {
       file = await open(path, 'w');
     });
     return file!;
@@ -84,7 +73,7 @@ describe('a save in place caught halfway is not applied', function () {
     const from = sb.logs().length;
     const file = await truncate(steady());
     expect((await names()).some((t) => t.startsWith('x_steady_'))).to.equal(true);
-    await loggedFromNow(/reloaded mcpserver 'steady' from \S*steady\.yaml/, async () => {
+    await loggedAfter(sb, /reloaded mcpserver 'steady' from \S*steady\.yaml/, async () => {
       await file.writeFile(stdioServer('steady', TEST_SERVER, [], 'description: saved in place\n'));
       await file.close();
     });

@@ -7,7 +7,8 @@
  * `secretPollSeconds`).
  */
 import type { ChildProcess } from 'node:child_process';
-import { rename, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
+import { writeFileAtomic } from '../../lib/files/atomic-write.js';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -16,6 +17,7 @@ import {
   connectHttp,
   eventually,
   freePort,
+  loggedAfter,
   makeConfigDir,
   startNode,
   startSwitchboard,
@@ -27,12 +29,6 @@ import {
 
 type Status = { state: string; error?: string; metadata: { pid?: number }; lastRestartedAt?: string };
 
-/** Written whole, as a Secret volume or `mv` renews a file. */
-async function renew(path: string, content: string): Promise<void> {
-  await writeFile(`${path}.next`, content);
-  await rename(`${path}.next`, path);
-}
-
 describe('secrets renewed where they are kept', function () {
   this.timeout(120_000);
   let remote: ChildProcess;
@@ -41,16 +37,6 @@ describe('secrets renewed where they are kept', function () {
   let serverToken: string;
   const kept = (name: string) => join(sb.configDir, 'secrets', name);
   const status = async (name: string) => (await callTool(client, 'core_service_status', { name })).structuredContent as Status;
-  /** What Switchboard logs from now on, once it says `re`. */
-  async function loggedFromNow(re: RegExp, act: () => Promise<void>): Promise<string> {
-    const from = sb.logs().length;
-    await act();
-    return eventually(
-      async () => sb.logs().slice(from),
-      (l) => re.test(l),
-      30_000,
-    );
-  }
 
   before(async () => {
     const port = await freePort();
@@ -87,10 +73,10 @@ describe('secrets renewed where they are kept', function () {
   });
 
   it('sends a renewed header from the next request on, on the same connection', async () => {
-    await loggedFromNow(/\[switchboard:upstreams:locked\] headers\.Authorization changed where it is kept: the next requests carry the new value/, () =>
-      renew(kept('authorization'), 't2\n'),
+    await loggedAfter(sb, /\[switchboard:upstreams:locked\] headers\.Authorization changed where it is kept: the next requests carry the new value/, () =>
+      writeFileAtomic(kept('authorization'), 't2\n'),
     );
-    await renew(serverToken, 't2\n');
+    await writeFileAtomic(serverToken, 't2\n');
     const r = await callTool(client, 'x_locked_ping');
     expect(r.isError ?? false, text(r)).to.equal(false);
     // Updated in place: not connected again.
@@ -104,7 +90,7 @@ describe('secrets renewed where they are kept', function () {
   });
 
   it('connects again a server that refused the old credential (auth_required) once the new one is kept', async () => {
-    await renew(serverToken, 't3\n');
+    await writeFileAtomic(serverToken, 't3\n');
     const refused = await callTool(client, 'x_locked_ping');
     expect(refused.isError).to.equal(true);
     // Connected again with the old credential, the server is waiting for sign-in.
@@ -114,8 +100,8 @@ describe('secrets renewed where they are kept', function () {
       (s) => s.state === 'auth_required',
       30_000,
     );
-    await loggedFromNow(/\[switchboard:upstreams:locked\] headers\.Authorization changed where it is kept: connecting again/, () =>
-      renew(kept('authorization'), 't3\n'),
+    await loggedAfter(sb, /\[switchboard:upstreams:locked\] headers\.Authorization changed where it is kept: connecting again/, () =>
+      writeFileAtomic(kept('authorization'), 't3\n'),
     );
     await eventually(
       () => status('locked'),
@@ -133,15 +119,15 @@ describe('secrets renewed where they are kept', function () {
       30_000,
     );
     expect(failed.error).to.match(/env\.API_TOKEN: cannot read the referenced file 'secrets\/api-token'/);
-    await renew(kept('api-token'), 'key-one\n');
+    await writeFileAtomic(kept('api-token'), 'key-one\n');
     const first = await eventually(
       () => status('keyed'),
       (s) => s.state === 'running' && s.metadata.pid !== undefined,
       30_000,
     );
     // A process's environment is fixed when it starts: a renewed value starts it again.
-    await loggedFromNow(/\[switchboard:upstreams:keyed\] env\.API_TOKEN changed where it is kept: connecting again/, () =>
-      renew(kept('api-token'), 'key-two\n'),
+    await loggedAfter(sb, /\[switchboard:upstreams:keyed\] env\.API_TOKEN changed where it is kept: connecting again/, () =>
+      writeFileAtomic(kept('api-token'), 'key-two\n'),
     );
     const second = await eventually(
       () => status('keyed'),
@@ -154,12 +140,14 @@ describe('secrets renewed where they are kept', function () {
 
   it('leaves a value that turned empty alone, saying so once (a file caught halfway through a save)', async () => {
     const before = await status('keyed');
-    await loggedFromNow(/WARN {2}\[switchboard:upstreams:keyed\] env\.API_TOKEN reads empty where it is kept: the value in use stays until it is renewed/, () =>
-      writeFile(kept('api-token'), ''),
+    await loggedAfter(
+      sb,
+      /WARN {2}\[switchboard:upstreams:keyed\] env\.API_TOKEN reads empty where it is kept: the value in use stays until it is renewed/,
+      () => writeFile(kept('api-token'), ''),
     );
     expect((await status('keyed')).metadata.pid).to.equal(before.metadata.pid);
-    await loggedFromNow(/\[switchboard:upstreams:keyed\] env\.API_TOKEN changed where it is kept: connecting again/, () =>
-      renew(kept('api-token'), 'key-three\n'),
+    await loggedAfter(sb, /\[switchboard:upstreams:keyed\] env\.API_TOKEN changed where it is kept: connecting again/, () =>
+      writeFileAtomic(kept('api-token'), 'key-three\n'),
     );
     expect(sb.logs().match(/env\.API_TOKEN reads empty/g)).to.have.length(1);
   });

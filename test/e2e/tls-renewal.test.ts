@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, type PeerCertificate } from 'node:tls';
 import { expect } from 'chai';
-import { eventually, makeConfigDir, startSwitchboard, type Running } from '../support/harness.js';
+import { loggedAfter, makeConfigDir, startSwitchboard, type Running } from '../support/harness.js';
 import { selfSignedCertificate } from '../support/self-signed.js';
 
 type Pair = { dir: string; certFile: string; keyFile: string; fingerprint: string };
@@ -62,16 +62,6 @@ describe('a TLS certificate renewed in place', function () {
     await rename(tls('key.pem.next'), tls('key.pem'));
   }
 
-  async function loggedFromNow(re: RegExp, act: () => Promise<void>): Promise<string> {
-    const from = sb.logs().length;
-    await act();
-    return eventually(
-      async () => sb.logs().slice(from),
-      (l) => re.test(l),
-      30_000,
-    );
-  }
-
   before(async () => {
     [first, second] = await Promise.all([certificate('first'), certificate('second')]);
     const dir = await makeConfigDir({
@@ -93,7 +83,8 @@ describe('a TLS certificate renewed in place', function () {
   });
 
   it('serves a renewed certificate to new connections, saying until when it is valid', async () => {
-    await loggedFromNow(
+    await loggedAfter(
+      sb,
       /INFO {2}\[switchboard:http-server\] aggregator\.tls: tls\/cert\.pem was renewed: serving it to new connections \(valid until .+\)/,
       () => install(second.certFile, second.keyFile),
     );
@@ -103,14 +94,15 @@ describe('a TLS certificate renewed in place', function () {
   });
 
   it('keeps the certificate in service when the new files do not work together, saying so once', async () => {
-    const logged = await loggedFromNow(
+    const logged = await loggedAfter(
+      sb,
       /WARN {2}\[switchboard:http-server\] aggregator\.tls: the certificate and key in tls\/cert\.pem and tls\/key\.pem changed but are not usable together \(.+\): still serving the previous certificate/,
       () => install(first.certFile, second.keyFile),
     );
     expect(logged.match(/not usable together/g)).to.have.length(1);
     expect((await served(sb.port)).fingerprint256).to.equal(second.fingerprint);
     // Put right, the pair is served.
-    await loggedFromNow(/aggregator\.tls: tls\/cert\.pem was renewed/, () => install(first.certFile, first.keyFile));
+    await loggedAfter(sb, /aggregator\.tls: tls\/cert\.pem was renewed/, () => install(first.certFile, first.keyFile));
     expect((await served(sb.port)).fingerprint256).to.equal(first.fingerprint);
   });
 });

@@ -242,6 +242,17 @@ export async function eventually<T>(fn: () => Promise<T>, check: (v: T) => boole
   );
 }
 
+/** Runs `act`, then waits until what `sb` logged since just before it matches `re`; resolves that part of the log. */
+export async function loggedAfter(sb: Running, re: RegExp, act: () => Promise<unknown>, timeoutMs = 30_000): Promise<string> {
+  const from = sb.logs().length;
+  await act();
+  return eventually(
+    async () => sb.logs().slice(from),
+    (l) => re.test(l),
+    timeoutMs,
+  );
+}
+
 /** Waits until describe_tool knows each of `tools` (their servers connected), 20 s at most. */
 export async function untilDescribed(client: Client, tools: readonly string[]): Promise<void> {
   for (const tool of tools)
