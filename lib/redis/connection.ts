@@ -67,7 +67,7 @@ const PROBE_INTERVAL_MS = 5000;
 export async function openRedis(settings: RedisSettings, log: Logger, options: OpenRedisOptions = {}): Promise<RedisConnection> {
   const server = describeRedisUrl(settings.url);
   const boundMs = settings.connectTimeoutSeconds * 1000;
-  const redisOptions = connectionOptions(settings, server, boundMs, options);
+  const redisOptions = connectionOptions(settings, server, boundMs, options, log);
   const client = new Redis(settings.url, redisOptions);
   const subscriber = new Redis(settings.url, { ...redisOptions, connectionName: 'switchboard-subscriber' });
   if (settings.passwordFile !== undefined) renewPasswordOnReconnect([client, subscriber], filePath(settings.passwordFile, options), log, options.onSecret);
@@ -87,12 +87,31 @@ export async function openRedis(settings: RedisSettings, log: Logger, options: O
   return new SharedConnection(client, subscriber, settings.keyPrefix, watch);
 }
 
+/**
+ * After a failover the old primary may keep its connections open as a replica, refusing every
+ * write with READONLY for as long as they last (managed Redis, a Service moved to the new
+ * primary). Such a refusal connects again, which reaches whatever the address names now, and
+ * sends the refused command there (a write refused READONLY was never run). Said at most once a
+ * minute: every write in flight hears the same refusal.
+ */
+function failoverReconnect(server: string, log: Logger): (err: Error) => 2 | false {
+  let saidAt = 0;
+  return (err) => {
+    if (!/^READONLY\b/.test(err.message)) return false;
+    if (Date.now() - saidAt > 60_000) {
+      saidAt = Date.now();
+      log.warn(`Redis at ${server} answered READONLY (it is a replica now: failed over?): connecting again`);
+    }
+    return 2;
+  };
+}
+
 /** A passwordFile or caFile as written: relative ones start at the configuration directory. */
 function filePath(file: string, options: OpenRedisOptions): string {
   return isAbsolute(file) || options.baseDir === undefined ? file : resolve(options.baseDir, file);
 }
 
-function connectionOptions(settings: RedisSettings, server: string, boundMs: number, options: OpenRedisOptions): RedisOptions {
+function connectionOptions(settings: RedisSettings, server: string, boundMs: number, options: OpenRedisOptions, log: Logger): RedisOptions {
   const path = (file: string): string => filePath(file, options);
   const read = (field: string, file: string): string => {
     try {
@@ -112,6 +131,7 @@ function connectionOptions(settings: RedisSettings, server: string, boundMs: num
     // In-flight commands fail when their connection drops; the caller hears why at once.
     maxRetriesPerRequest: 0,
     retryStrategy: (attempt) => Math.min(attempt * 100, MAX_RECONNECT_DELAY_MS),
+    reconnectOnError: failoverReconnect(server, log),
     // Keys are prefixed by `key()` explicitly: ioredis' own keyPrefix does not reach Lua KEYS built at run time or channels.
     keyPrefix: '',
   };

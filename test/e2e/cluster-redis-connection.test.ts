@@ -8,7 +8,8 @@ import { expect } from 'chai';
 import { spawn, spawnSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CLI, eventually, freePort, makeConfigDir, startSwitchboard, type Running } from '../support/harness.js';
+import { CLI, connectHttp, eventually, freePort, makeConfigDir, meta, startSwitchboard, type Running } from '../support/harness.js';
+import { startStrandingProxy } from '../support/stranding-proxy.js';
 import { redisServerMissing, startRedis, type RedisServer } from '../support/redis-server.js';
 
 interface Exit {
@@ -140,6 +141,35 @@ describe('cluster mode: the connection to Redis', function () {
     } finally {
       await sb.stop();
       await redis.stop();
+    }
+  });
+
+  it('after a failover, a write refused READONLY by the old primary connects again to what the address names now', async () => {
+    const [old, next] = await Promise.all([startRedis(), startRedis()]);
+    const proxy = await startStrandingProxy(old.port);
+    const sb = await startSwitchboard({ 'config.yaml': `aggregator:\n  cluster:\n    redis:\n      url: redis://127.0.0.1:${proxy.port}\n` });
+    try {
+      const before = await connectHttp(sb.url);
+      await before.close();
+      // The failover: the old primary follows the new one (read-only, its connections kept open), and the name moves.
+      old.cli('REPLICAOF', '127.0.0.1', String(next.port));
+      proxy.retarget(next.port);
+      // A new session's record is a write: refused by the old primary, then written on the new one.
+      const client = await eventually(
+        () => connectHttp(sb.url),
+        () => true,
+        30_000,
+      );
+      expect((await meta<{ tools: unknown[] }>(client, 'list_tools')).tools).to.be.an('array');
+      await client.close();
+      expect(sb.logs()).to.match(
+        /WARN {2}\[switchboard:cluster-redis\] Redis at redis:\/\/127\.0\.0\.1:\d+ answered READONLY \(it is a replica now: failed over\?\): connecting again/,
+      );
+      expect(Number(next.cli('DBSIZE').trim()), 'keys written on the new primary').to.be.above(0);
+    } finally {
+      await sb.stop();
+      await proxy.close();
+      await Promise.all([old.stop(), next.stop()]);
     }
   });
 

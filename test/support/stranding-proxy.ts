@@ -3,7 +3,8 @@
  * stranded: from `strand()` on, every connection open at that moment passes nothing either way
  * and is never closed, as one is after a partition, a dropped NAT or balancer entry, or a host
  * gone without a reset. Connections made afterwards pass as before (the network healed, the
- * old connections did not).
+ * old connections did not). `retarget` sends connections made from then on to another server
+ * (a failover moved the name), leaving those open where they are.
  */
 import { createConnection, createServer, type Socket } from 'node:net';
 
@@ -14,11 +15,14 @@ export interface StrandingProxy {
   accepted(): number;
   /** Every connection open now goes silent for good. */
   strand(): void;
+  /** Connections made from now on go to `port`. */
+  retarget(port: number): void;
   close(): Promise<void>;
 }
 
-export async function startStrandingProxy(targetPort: number): Promise<StrandingProxy> {
+export async function startStrandingProxy(firstTarget: number): Promise<StrandingProxy> {
   let accepted = 0;
+  let targetPort = firstTarget;
   const open = new Set<{ client: Socket; upstream: Socket; stranded: boolean }>();
   const server = createServer((client) => {
     accepted++;
@@ -44,6 +48,9 @@ export async function startStrandingProxy(targetPort: number): Promise<Stranding
     accepted: () => accepted,
     strand() {
       for (const pair of open) pair.stranded = true;
+    },
+    retarget(port) {
+      targetPort = port;
     },
     async close() {
       for (const pair of open) {
