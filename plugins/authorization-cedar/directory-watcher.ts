@@ -1,20 +1,20 @@
 /**
  * Watches one directory's files (see lib/files/tree-watcher.ts for a directory that does not
  * exist yet or is removed and made again). Events are debounced: an editor's save in several
- * writes, or a checkout of many files, becomes one reload. A file a change left empty holds the
- * reload back a while (lib/files/empty-file-grace.ts): a save in place truncates it first, and
- * an empty policy file read then is a valid set without that file's forbids.
+ * writes, or a checkout of many files, becomes one reload. A file a change left empty or removed
+ * holds the reload back a while (lib/files/save-grace.ts): a save may be halfway, and a policy
+ * file read empty or missing then is a set without that file's forbids.
  */
 import { resolve } from 'node:path';
-import { EmptyFileGrace } from '../../lib/files/empty-file-grace.js';
+import { SaveGrace, type HalfSaved } from '../../lib/files/save-grace.js';
 import { watchTree, type TreeWatch } from '../../lib/files/tree-watcher.js';
 
 export class DirectoryWatcher {
   private watcher: TreeWatch | undefined;
   private timer: NodeJS.Timeout | undefined;
-  /** Files added or changed since the last reload: the ones that may be a save caught halfway. */
+  /** Files added, changed or removed since the last reload: the ones that may be a save caught halfway. */
   private readonly changed = new Set<string>();
-  private readonly grace: EmptyFileGrace;
+  private readonly grace: SaveGrace;
   private closed = false;
   readonly dir: string;
 
@@ -23,10 +23,10 @@ export class DirectoryWatcher {
     private readonly debounceMs: number,
     private readonly onChange: () => void,
     private readonly onError: (err: Error) => void,
-    emptyFiles: { graceMs: number; onHeld: (path: string, graceMs: number) => void },
+    halfSaved: { graceMs: number; onHeld: (path: string, how: HalfSaved, graceMs: number) => void },
   ) {
     this.dir = resolve(dir);
-    this.grace = new EmptyFileGrace(emptyFiles.graceMs, emptyFiles.onHeld);
+    this.grace = new SaveGrace(halfSaved.graceMs, halfSaved.onHeld);
   }
 
   /** Resolves once the watch is in place: a change from then on is reported. */
@@ -35,9 +35,8 @@ export class DirectoryWatcher {
     this.watcher = await watchTree(this.dir, {
       depth: 1,
       relevant: () => true,
-      onEvent: (event, path) => {
-        if (event === 'unlink') this.changed.delete(path);
-        else this.changed.add(path);
+      onEvent: (_event, path) => {
+        this.changed.add(path);
         this.schedule(this.debounceMs);
       },
       onError: this.onError,

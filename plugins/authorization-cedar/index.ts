@@ -8,7 +8,7 @@
  * policy refuses startup and check alike, naming file and line. Edits then reload while running.
  */
 import { definePlugin } from '../../kernel/index.js';
-import { EMPTY_FILE_GRACE_OPTION } from '../../lib/files/empty-file-grace.js';
+import { SAVE_GRACE_OPTION } from '../../lib/files/save-grace.js';
 import { shippedPolicies } from './assets.js';
 import { CedarAuthorizer } from './authorizer.js';
 import { PolicyLoader } from './policy-loader.js';
@@ -16,7 +16,7 @@ import { PolicyLoader } from './policy-loader.js';
 export interface CedarOptions {
   baseline: boolean;
   debounceMs: number;
-  emptyFileGraceMs: number;
+  saveGraceMs: number;
 }
 
 export default definePlugin<CedarOptions>({
@@ -33,7 +33,7 @@ export default definePlugin<CedarOptions>({
         description: "Load the baseline policies (the built-in roles); false: the operator's files are the whole policy set.",
       },
       debounceMs: { type: 'integer', minimum: 0, default: 75, description: 'How long the policies directory is quiet before a change is reloaded.' },
-      emptyFileGraceMs: EMPTY_FILE_GRACE_OPTION,
+      saveGraceMs: SAVE_GRACE_OPTION,
     },
   },
   async setup({ kernel, options, log }) {
@@ -45,7 +45,7 @@ export default definePlugin<CedarOptions>({
       authorizer,
       log,
       debounceMs: options.debounceMs,
-      emptyFileGraceMs: options.emptyFileGraceMs,
+      saveGraceMs: options.saveGraceMs,
       onRejected: (problems) => kernel.hooks.onConfigRejected.call(problems),
     });
     await loader.load(kernel.settings().authorization.policiesPath);

@@ -10,7 +10,7 @@ import { resolve } from 'node:path';
 import { ConfigInvalidError, formatConfigProblem, type ConfigProblem, type Logger } from '../../kernel/index.js';
 import type { CedarAuthorizer } from './authorizer.js';
 import { compilePolicies, type CompileResult, type CompiledPolicySet } from './compile.js';
-import { emptyFileHeldMessage } from '../../lib/files/empty-file-grace.js';
+import { halfSavedMessage } from '../../lib/files/save-grace.js';
 import { DirectoryWatcher } from './directory-watcher.js';
 import type { ShippedPolicies } from './assets.js';
 import { readPolicyFiles } from './policy-files.js';
@@ -24,8 +24,8 @@ export interface PolicyLoaderOptions {
   authorizer: CedarAuthorizer;
   log: Logger;
   debounceMs: number;
-  /** How long a policy file a change left empty waits before it is read as empty. */
-  emptyFileGraceMs: number;
+  /** How long a policy file a change left empty or removed waits before that is read (lib/files/save-grace.ts). */
+  saveGraceMs: number;
   /** Told of a reload refused (the last good set stays). */
   onRejected(problems: readonly ConfigProblem[]): void;
 }
@@ -119,7 +119,7 @@ export class PolicyLoader {
       this.o.debounceMs,
       () => void this.reload(),
       (err) => this.o.log.warn(`policies: watching ${this.dirValue}: ${err.message}`),
-      { graceMs: this.o.emptyFileGraceMs, onHeld: (path, ms) => this.o.log.info(`policies: ${emptyFileHeldMessage(path, ms)}`) },
+      { graceMs: this.o.saveGraceMs, onHeld: (path, how, ms) => this.o.log.info(`policies: ${halfSavedMessage(path, how, ms)}`) },
     );
     this.watcher = watcher;
     await watcher.start();

@@ -22,7 +22,7 @@ import {
   type ResourceKindDefinition,
 } from '../../kernel/index.js';
 import { PRIVATE_FILE, removeLeftoverTempFiles, writeFileAtomic } from '../../lib/files/atomic-write.js';
-import { EmptyFileGrace } from '../../lib/files/empty-file-grace.js';
+import { SaveGrace, type HalfSaved } from '../../lib/files/save-grace.js';
 import { readSettingsText, writeSettingsText } from '../../lib/files/settings-file.js';
 import { watchTree, type TreeWatch } from '../../lib/files/tree-watcher.js';
 import { linkVerdict, realDirectories } from './links.js';
@@ -41,8 +41,8 @@ export interface FileStoreEvents {
   onWatchError?: (err: Error) => void;
   /** A link whose target leaves the configuration directory, skipped (said once per link and target). */
   onOutsideLink?: (link: string, dir: string) => void;
-  /** A file a change left empty, held back for a while: a save in place truncates before it writes. */
-  onEmptyHeld?: (path: string, graceMs: number) => void;
+  /** A file a change left empty or removed, held back for a while: a save may be halfway (lib/files/save-grace.ts). */
+  onHalfSaved?: (path: string, how: HalfSaved, graceMs: number) => void;
 }
 
 export class FileStore implements ResourceStore {
@@ -57,7 +57,7 @@ export class FileStore implements ResourceStore {
   private readonly reported = new Set<string>();
   /** Links skipped for leaving the directory, with the target they had when said. */
   private readonly skippedLinks = new Map<string, string>();
-  private readonly grace: EmptyFileGrace;
+  private readonly grace: SaveGrace;
   private closed = false;
 
   constructor(
@@ -70,7 +70,7 @@ export class FileStore implements ResourceStore {
     private readonly followLinksOutside = false,
     graceMs?: number,
   ) {
-    this.grace = new EmptyFileGrace(graceMs, (path, ms) => this.events.onEmptyHeld?.(path, ms));
+    this.grace = new SaveGrace(graceMs, (path, how, ms) => this.events.onHalfSaved?.(path, how, ms));
   }
 
   /** Once, before the first load: temp files of writes a crash interrupted. */
@@ -220,14 +220,12 @@ export class FileStore implements ResourceStore {
   }
 
   private async emit(path: string, removed: boolean, onChange: (c: StoreChange) => void): Promise<void> {
-    if (!removed) {
-      // An empty file may be a save caught halfway: its next event, or the grace's end, reads it
-      // (an event that came while we looked has set its own timer already).
-      const wait = await this.grace.wait([path]);
-      if (wait > 0) {
-        if (!this.timers.has(path)) this.schedule(path, removed, wait, onChange);
-        return;
-      }
+    // An empty or missing file may be a save caught halfway: its next event, or the grace's end,
+    // reads it (an event that came while we looked has set its own timer already).
+    const wait = await this.grace.wait([path]);
+    if (wait > 0) {
+      if (!this.timers.has(path)) this.schedule(path, removed, wait, onChange);
+      return;
     }
     if (path === join(this.root, SETTINGS_FILE)) {
       onChange({ type: 'settings' });

@@ -4,13 +4,13 @@
  */
 import { join } from 'node:path';
 import { definePlugin } from '../../kernel/index.js';
-import { EMPTY_FILE_GRACE_OPTION, emptyFileHeldMessage } from '../../lib/files/empty-file-grace.js';
+import { halfSavedMessage, SAVE_GRACE_OPTION } from '../../lib/files/save-grace.js';
 import { FileStore } from './file-store.js';
 import { FileGrantStore } from './grant-files.js';
 import { outsideLinkWarning } from './links.js';
 import { unclaimedFileWarning } from './unclaimed.js';
 
-export default definePlugin<{ debounceMs: number; emptyFileGraceMs: number; followLinksOutside: boolean }>({
+export default definePlugin<{ debounceMs: number; saveGraceMs: number; followLinksOutside: boolean }>({
   name: 'store-files',
   description: 'Keeps resources as YAML files under the config directory and watches them; keeps OAuth grants under state/grants.',
   provides: ['store', 'grant-store'],
@@ -21,7 +21,7 @@ export default definePlugin<{ debounceMs: number; emptyFileGraceMs: number; foll
     additionalProperties: false,
     properties: {
       debounceMs: { type: 'integer', minimum: 0, default: 75 },
-      emptyFileGraceMs: EMPTY_FILE_GRACE_OPTION,
+      saveGraceMs: SAVE_GRACE_OPTION,
       followLinksOutside: {
         type: 'boolean',
         default: false,
@@ -46,7 +46,7 @@ export default definePlugin<{ debounceMs: number; emptyFileGraceMs: number; foll
         {
           onLeftover: leftover,
           onUnclaimed: unclaimed,
-          onEmptyHeld: (path, ms) => log.info(emptyFileHeldMessage(path, ms)),
+          onHalfSaved: (path, how, ms) => log.info(halfSavedMessage(path, how, ms)),
           onWatchError: (err) => log.warn(`watching ${kernel.config.configPath} failed: ${err.message}; edits may go unseen until core_config_reload`),
           onOutsideLink: (link, dir) => {
             const message = outsideLinkWarning(link, dir);
@@ -57,7 +57,7 @@ export default definePlugin<{ debounceMs: number; emptyFileGraceMs: number; foll
           },
         },
         options.followLinksOutside,
-        options.emptyFileGraceMs,
+        options.saveGraceMs,
       ),
     );
     // In cluster mode grants are shared through Redis (cluster-redis provides grant-store): no files for them.

@@ -40,7 +40,7 @@ const SETTINGS = [
   "  admins: ['group:platform']",
   'plugins:',
   // Long enough that a loaded machine never ends it before the test writes the rest of a save.
-  '  authorization-cedar: { options: { emptyFileGraceMs: 10000 } }',
+  '  authorization-cedar: { options: { saveGraceMs: 5000 } }',
 ].join('\n');
 
 async function names(client: Client): Promise<string[]> {
@@ -148,7 +148,7 @@ describe('authorization-cedar: Cedar policies decide what each person sees and c
         30_000,
       );
     const file = await open(policyFile, 'w');
-    await logged(/policies: \S*deny\.cedar is empty after a change: waiting up to 10000 ms/);
+    await logged(/policies: \S*deny\.cedar is empty after a change: waiting up to 5000 ms/);
     const bobs = await names(bob);
     expect(bobs).not.to.include(READ);
     expect(bobs).not.to.include(DELETE);
@@ -196,6 +196,8 @@ describe('authorization-cedar: Cedar policies decide what each person sees and c
     await eventually(
       () => names(bob),
       (n) => n.includes(READ) && n.includes(DELETE),
+      // Its files are gone: believed once the save grace (5 s here) is over.
+      30_000,
     );
     await mkdir(join(setup.sb.configDir, 'policies'));
     await writeFile(policyFile, DENY_DELETE);

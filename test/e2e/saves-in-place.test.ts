@@ -1,13 +1,14 @@
 /**
- * A save in place (nano, VS Code, a shell's `>`, scp) truncates the file before it writes it.
- * Read in between, config.yaml is an empty, valid document (every setting back to its default)
- * and a definition file an invalid one. Switchboard holds an empty file back for a grace
- * period (plugin option `emptyFileGraceMs`): the rest of the save is what gets applied, and a
- * file left empty past the grace is applied as it is. The writer here pauses between its
- * truncation and its text for as long as the test likes: a descheduled or network-fed writer.
+ * A save in place (nano, VS Code, a shell's `>`, scp) truncates the file before it writes it;
+ * a save by rename (vim, Emacs) moves it away before it writes the new one. Read in between,
+ * config.yaml is an empty, valid document (every setting back to its default), a definition
+ * file an invalid one or a server removed. Switchboard holds an empty or missing file back for
+ * a grace period (plugin option `saveGraceMs`): the rest of the save is what gets applied, and
+ * a file left empty past the grace is applied as it is. The writer here pauses between its
+ * steps for as long as the test likes: a descheduled or network-fed writer.
  */
 import { expect } from 'chai';
-import { open, type FileHandle } from 'node:fs/promises';
+import { open, rename, rm, writeFile, type FileHandle } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { connectHttp, eventually, loggedAfter, meta, startSwitchboard, stdioServer, TEST_SERVER, type Running } from '../support/harness.js';
@@ -16,15 +17,9 @@ import { connectHttp, eventually, loggedAfter, meta, startSwitchboard, stdioServ
 const GRACE_MS = 5_000;
 
 function settings(prefix: string): string {
-  return [
-    'namespace: team-a',
-    'aggregator:',
-    `  servicePrefix: ${prefix}`,
-    'plugins:',
-    '  store-files:',
-    `    options: { emptyFileGraceMs: ${GRACE_MS} }`,
-    '',
-  ].join('\n');
+  return ['namespace: team-a', 'aggregator:', `  servicePrefix: ${prefix}`, 'plugins:', '  store-files:', `    options: { saveGraceMs: ${GRACE_MS} }`, ''].join(
+    '\n',
+  );
 }
 
 describe('a save in place caught halfway is not applied', function () {
@@ -79,6 +74,18 @@ describe('a save in place caught halfway is not applied', function () {
     });
     // Read empty, the file is invalid: an error naming it and the last good definition kept.
     expect(sb.logs().slice(from)).not.to.match(/ERROR/);
+  });
+
+  it('keeps a definition in force while a save by rename has moved its file away, then applies the new file', async () => {
+    const from = sb.logs().length;
+    await loggedAfter(sb, /steady\.yaml is gone after a change: waiting up to 5000 ms for it to come back/, () => rename(steady(), `${steady()}~`));
+    expect((await names()).some((t) => t.startsWith('x_steady_'))).to.equal(true);
+    await loggedAfter(sb, /reloaded mcpserver 'steady' from \S*steady\.yaml/, () =>
+      writeFile(steady(), stdioServer('steady', TEST_SERVER, [], 'description: saved by rename\n')),
+    );
+    await rm(`${steady()}~`);
+    // Read while it was away, the server would have been removed (stopped) and added again.
+    expect(sb.logs().slice(from)).not.to.match(/removed mcpserver 'steady'|\[switchboard:upstreams:steady\] connected/);
   });
 
   it('applies a file still empty when the grace is over: emptied on purpose', async () => {

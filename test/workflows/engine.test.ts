@@ -129,6 +129,9 @@ describe('workflows: Go-template workflows run through call_tool', () => {
   let sb: Running;
   let client: Client;
   const files = {
+    // A removed file waits the save grace (1 s by default: a save by rename moves it away
+    // first); shorter here, where an edit and a removal are each held to a second.
+    'config.yaml': 'plugins:\n  store-files:\n    options: { saveGraceMs: 250 }\n',
     'mcpservers/everything.yaml': stdioServer('everything', EVERYTHING, ['stdio']),
     'mcpservers/fixture.yaml': stdioServer('fixture', TEST_SERVER, [], 'toolPrefix: fx\n'),
     'workflows/pipeline.yaml': PIPELINE,
