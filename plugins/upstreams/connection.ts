@@ -290,7 +290,7 @@ export class UpstreamConnection implements ServedLists {
       this.connected = undefined;
       const challenge = signInChallenge(err);
       if (challenge !== undefined) return this.requireSignIn(challenge);
-      this.fail(lostTo ?? (err instanceof Error ? err.message : String(err)), lastingFailure(err));
+      this.fail(lostTo ?? (err instanceof Error ? err.message : String(err)), lastingFailure(err, this.rereadsSecrets));
     }
   }
 

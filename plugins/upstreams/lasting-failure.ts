@@ -56,7 +56,11 @@ export function lastingFailure(err: unknown, rereadsSecrets = false): string | u
   }
   if ((err as NodeJS.ErrnoException | undefined)?.code === 'ENOENT' && (err as NodeJS.ErrnoException).syscall?.startsWith('spawn'))
     return `${(err as Error).message}: install the command, or change 'command' in the definition; ${NOT_RETRIED}`;
-  if (refused(err)) return `the server refused Switchboard's credentials (HTTP 403): change its 'headers' (or 'auth') in the definition; ${NOT_RETRIED}`;
+  if (refused(err)) {
+    return rereadsSecrets
+      ? `the server refused Switchboard's credentials (HTTP 403): renew the secret its 'headers' reference, or change its 'headers' (or 'auth') in the definition; tried again as soon as either changes`
+      : `the server refused Switchboard's credentials (HTTP 403): change its 'headers' (or 'auth') in the definition; ${NOT_RETRIED}`;
+  }
   const message = err instanceof Error ? err.message : String(err);
   if (NPM_NOT_FOUND.test(message)) {
     // The line that names the package ("404 Not Found - GET <url>") rather than npm's code line.
