@@ -24,7 +24,7 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 /** The suite's MCP server fixtures started most often (about 240 starts in one `npm test`). */
-const FIXTURES = ['test-server', 'asking-server', 'task-server', 'oversized-tools-server', 'family-member'];
+const FIXTURES = ['test-server', 'asking-server', 'task-server', 'oversized-tools-server', 'family-member', 'modern-server'];
 
 function* files(dir) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {

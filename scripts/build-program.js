@@ -17,12 +17,14 @@ import { dirname, join, relative } from 'node:path';
 export const BUNDLED_KERNEL = "export * from '../bundle/kernel.js';";
 
 /**
- * Packages Node loads from node_modules: Cedar reads its .wasm beside its own code; the
- * Kubernetes client (about 9 MB of code and its own dependencies) loads only in a cluster;
+ * Packages Node loads from node_modules: Cedar reads its .wasm beside its own code;
  * OpenTelemetry's CommonJS modules, bundled, lose their exports (`PrometheusExporter is not a
- * constructor`), and load only with metrics on.
+ * constructor`), and load only with metrics on. The Kubernetes client is bundled, in the lazy
+ * chunk of the Kubernetes store: the store takes only its KubeConfig, and Node would load all
+ * of it (its generated API, about 1,000 files) at 1.0 s of CPU per start, the bundle's
+ * tree-shaken part at 0.25 s (docs/decisions.md, "The program bundled at build").
  */
-const EXTERNAL = ['@cedar-policy/*', '@kubernetes/client-node', '@opentelemetry/*'];
+const EXTERNAL = ['@cedar-policy/*', '@opentelemetry/*'];
 
 /** The first line the SDK's bundle has (build-bundles.js): the program's bundle declares its own `require`. */
 const REQUIRE_BANNER = "import { createRequire as bundledRequire } from 'node:module'; const require = bundledRequire(import.meta.url);";
@@ -57,6 +59,25 @@ function ownUrls(bundleDir) {
 }
 
 /**
+ * A large JSON file a package requires (mime-db's database of every media type, read by koa at
+ * each start) becomes a `JSON.parse` of its text instead of esbuild's object literal: V8 parses
+ * JSON several times faster than the same data as code, and this one runs at every start.
+ */
+const JSON_AS_TEXT_BYTES = 10_000;
+function largeJsonParsed() {
+  return {
+    name: 'large-json-parsed',
+    setup(b) {
+      b.onLoad({ filter: /\.json$/ }, (args) => {
+        const text = readFileSync(args.path, 'utf8');
+        if (text.length < JSON_AS_TEXT_BYTES) return undefined;
+        return { contents: `module.exports = JSON.parse(${JSON.stringify(JSON.stringify(JSON.parse(text)))});`, loader: 'js' };
+      });
+    },
+  };
+}
+
+/**
  * Bundles the program into dist/bundle/ and points public.js at it; answers false when it was
  * bundled already. The bundle is made in a directory beside it (the same depth, so the same
  * relative URLs) and renamed into place: a start never sees half of one.
@@ -80,7 +101,7 @@ export async function bundleProgram(root) {
     format: 'esm',
     target: 'node20',
     external: EXTERNAL,
-    plugins: [ownUrls(final)],
+    plugins: [ownUrls(final), largeJsonParsed()],
     metafile: true,
     logLevel: 'warning',
     // The CommonJS packages inside call require(); an ES module has none of its own.
