@@ -14,9 +14,13 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CLI } from '../support/harness.js';
+import { fileURLToPath } from 'node:url';
+// The SDK as Switchboard itself loads it, bundled (packages/mcp-sdk), and no harness: this
+// driver starts once per scenario, 26 times beside the paired pass.
+import { Client } from '#mcp-sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '#mcp-sdk/client/streamableHttp.js';
+
+const CLI = fileURLToPath(new URL('../../../bin/switchboard.js', import.meta.url));
 
 const PUBLIC = 'https://switchboard.conformance.invalid';
 const CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json';
