@@ -9,6 +9,7 @@ import { packageRoot, packageVersion } from '../../kernel/paths.js';
 import { resolveEndpoint, endpointFor } from './endpoint.js';
 import { removeOwnRunFile, runFilePath, writeRunFile } from './run-file.js';
 import { parseArgs, USAGE, UsageError, type CliArgs } from './args.js';
+import { useClientWasmTier } from './client-wasm-tier.js';
 
 async function serve(args: CliArgs): Promise<void> {
   const [
@@ -119,6 +120,7 @@ function endpointOf(a: { endpoint?: string; port?: number; configPath: string; h
 
 async function main(): Promise<void> {
   if (isClientCommand(process.argv.slice(2))) {
+    useClientWasmTier();
     const { clientMain } = await import('../../client/main.js');
     const env = parseArgs([], process.env);
     return clientMain(
