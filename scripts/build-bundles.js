@@ -15,13 +15,22 @@
 // dist/kernel/public.js (build-program.js). A build without this step (a plain `tsc`) runs the
 // same, only slower to start. docs/decisions.md: "The MCP SDK bundled at build", "The program
 // bundled at build".
-import { buildSync } from 'esbuild';
+import { build, buildSync } from 'esbuild';
 import { bundleProgram } from './build-program.js';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/**
+ * The reference MCP servers the suite runs over stdio (npm packages of the MCP project), each
+ * bundled from node_modules into dist/test/reference-servers/<package>.js: the same code, one
+ * file instead of the SDK's and their own read one by one (server-everything: 0.62 s of CPU to
+ * load it, about a hundred starts in one `npm test`). test/support/harness.ts starts the bundle
+ * when there is one (a build without --fixtures runs the packages as they are).
+ */
+const REFERENCE_SERVERS = ['server-everything', 'server-memory', 'server-filesystem', 'server-sequential-thinking'];
 
 /** The suite's MCP server fixtures started most often (about 240 starts in one `npm test`). */
 const FIXTURES = ['test-server', 'asking-server', 'task-server', 'oversized-tools-server', 'family-member', 'modern-server'];
@@ -73,6 +82,39 @@ function bundleInPlace(entryPoints, outdir, splitting, external) {
   return true;
 }
 
+/**
+ * One reference server's package bundled into `out/<name>.js`. server-everything reads its docs
+ * and server-memory its default file beside their own modules: each module's `import.meta.url`
+ * stays the URL of its file in node_modules, written relative to the bundle so that a moved
+ * checkout still finds it.
+ */
+async function bundleReferenceServer(name, out) {
+  const entry = join(root, 'node_modules', '@modelcontextprotocol', name, 'dist', 'index.js');
+  await build({
+    entryPoints: [entry],
+    outfile: join(out, `${name}.js`),
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    logLevel: 'warning',
+    banner: { js: BANNER },
+    plugins: [
+      {
+        name: 'own-import-meta-url',
+        setup(b) {
+          b.onLoad({ filter: /\.js$/ }, (args) => {
+            const text = readFileSync(args.path, 'utf8');
+            if (!text.includes('import.meta.url')) return undefined;
+            const own = `new URL(${JSON.stringify(relative(out, args.path).split(sep).join('/'))}, import.meta.url).href`;
+            return { contents: text.replaceAll('import.meta.url', own), loader: 'js', resolveDir: dirname(args.path) };
+          });
+        },
+      },
+    ],
+  });
+}
+
 const started = performance.now();
 const sdk = join(root, 'dist', 'packages', 'mcp-sdk');
 const done = [];
@@ -85,6 +127,11 @@ if (process.argv.includes('--fixtures')) {
   // were a sixth of a fixture's start: 380 against 312 ms of CPU to answer tools/list).
   const bundled = FIXTURES.filter((name) => bundleInPlace([join(dir, `${name}.js`)], dir, false, []));
   if (bundled.length) done.push(`${bundled.length} test fixtures`);
+}
+if (process.argv.includes('--fixtures')) {
+  const out = join(root, 'dist', 'test', 'reference-servers');
+  await Promise.all(REFERENCE_SERVERS.map((name) => bundleReferenceServer(name, out)));
+  done.push(`${REFERENCE_SERVERS.length} reference servers`);
 }
 // Last: the program's bundle holds the SDK's, and is what bin/switchboard.js runs (build-program.js).
 if (await bundleProgram(root)) done.push('the program (dist/bundle)');

@@ -3,6 +3,7 @@
  * directory, and real SDK clients to talk to it. Nothing here is mocked.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -18,8 +19,18 @@ const here = dirname(fileURLToPath(import.meta.url));
 /** The repository root (dist/test/support -> ../../..). */
 export const ROOT = resolve(here, '../../..');
 export const CLI = join(ROOT, 'bin/switchboard.js');
-export const EVERYTHING = join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
-export const MEMORY = join(ROOT, 'node_modules/@modelcontextprotocol/server-memory/dist/index.js');
+/**
+ * A reference MCP server of the MCP project (an npm package) as the suite starts it: the copy
+ * `npm test`'s build bundled into one file (scripts/build-bundles.js --fixtures), the package's
+ * own entry when there is none. The same code either way; the bundle starts for a fraction of
+ * the CPU, and the suite starts these servers about a hundred times.
+ */
+export function referenceServer(name: 'server-everything' | 'server-memory' | 'server-filesystem' | 'server-sequential-thinking'): string {
+  const bundled = join(ROOT, 'dist/test/reference-servers', `${name}.js`);
+  return existsSync(bundled) ? bundled : join(ROOT, 'node_modules/@modelcontextprotocol', name, 'dist/index.js');
+}
+export const EVERYTHING = referenceServer('server-everything');
+export const MEMORY = referenceServer('server-memory');
 /** Our own small SDK-built server (test/fixtures/test-server.ts). */
 export const TEST_SERVER = join(ROOT, 'dist/test/fixtures/test-server.js');
 /** A 2026-07-28 MCP server built on the v2 SDK (test/fixtures/modern-server.ts). */

@@ -5,10 +5,10 @@
  * both rank the very same catalogue.
  */
 import { join } from 'node:path';
-import { EVERYTHING, MEMORY, ROOT, stdioServer, type Files } from './harness.js';
+import { EVERYTHING, MEMORY, referenceServer, stdioServer, type Files } from './harness.js';
 
-export const SEQUENTIAL_THINKING = join(ROOT, 'node_modules/@modelcontextprotocol/server-sequential-thinking/dist/index.js');
-export const FILESYSTEM = join(ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
+export const SEQUENTIAL_THINKING = referenceServer('server-sequential-thinking');
+export const FILESYSTEM = referenceServer('server-filesystem');
 
 /** `allowedDir` is the one directory server-filesystem may touch (it refuses to start without one). */
 export function searchServers(allowedDir: string): Files {
