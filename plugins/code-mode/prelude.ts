@@ -6,8 +6,10 @@
  * stringifies arguments and parses answers with JSON functions it captured before the script
  * ran, so a script that redefines JSON or Object.prototype spoils only its own values.
  *
- * Evaluated to a function `(host, log, namesJson) => runner`; `runner(code)` compiles the
- * script as an async function body and resolves to its returned value as JSON text.
+ * Evaluated to a function `(host, log, namesJson) => [run, format]`: `run(code)` compiles the
+ * script as an async function body and calls it (its promise, which the host looks at before
+ * any job runs: sandbox-worker.ts); `format(promise)` resolves to the returned value as JSON
+ * text.
  */
 export const PRELUDE = String.raw`(function (host, log, namesJson) {
   'use strict';
@@ -83,11 +85,11 @@ export const PRELUDE = String.raw`(function (host, log, namesJson) {
     return out;
   };
   const AsyncFunction = (async function () {}).constructor;
-  return (code) => {
-    const fn = new AsyncFunction('tools', 'console', 'parallel', code);
-    return fn(tools, console, parallel).then((value) => {
+  const run = (code) => new AsyncFunction('tools', 'console', 'parallel', code)(tools, console, parallel);
+  const format = (ran) =>
+    ran.then((value) => {
       const text = stringify(value === undefined ? null : value);
       return text === undefined ? 'null' : text;
     });
-  };
+  return [run, format];
 })`;

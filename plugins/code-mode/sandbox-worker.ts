@@ -27,6 +27,15 @@ function post(message: FromWorker): void {
   port!.postMessage(message);
 }
 
+/**
+ * What is allocated to tell a thrown `null` from running out of memory: a sixteenth of the
+ * script's memory, at least 64 KiB. A job that failed was freed before the probe, so the probe
+ * must be larger than one job's worth; a script that throws null itself within a sixteenth of
+ * its limit is taken as out of memory, which it nearly was.
+ */
+const OUT_OF_MEMORY_PROBE_SHARE = 16;
+const OUT_OF_MEMORY_PROBE_MIN_BYTES = 64 << 10;
+
 /** QuickJS's own words for the limits it enforces itself. */
 function limitOfError(message: string): LimitName | undefined {
   if (message === 'out of memory') return 'memoryBytes';
@@ -71,10 +80,14 @@ class Run {
     const log = this.keep(vm.newFunction('log', (text) => this.log(vm.getString(text))));
     const prelude = this.slice(() => vm.evalCode(PRELUDE, 'prelude.js'));
     if (prelude.error) return this.failWith(this.keep(prelude.error));
-    const runner = this.slice(() => vm.callFunction(this.keep(prelude.value), vm.undefined, host, log, this.keep(vm.newString(JSON.stringify(names)))));
-    if (runner.error) return this.failWith(this.keep(runner.error));
+    const api = this.slice(() => vm.callFunction(this.keep(prelude.value), vm.undefined, host, log, this.keep(vm.newString(JSON.stringify(names)))));
+    if (api.error) return this.failWith(this.keep(api.error));
+    const [run, format] = [0, 1].map((i) => this.keep(vm.getProp(this.keep(api.value), i))) as [QuickJSHandle, QuickJSHandle];
     this.startMs = performance.now() - this.started;
-    const result = this.slice(() => vm.callFunction(this.keep(runner.value), vm.undefined, this.keep(vm.newString(code))));
+    const ran = this.slice(() => vm.callFunction(run, vm.undefined, this.keep(vm.newString(code))));
+    if (ran.error) return this.failWith(this.keep(ran.error));
+    this.checkOutOfMemory(this.keep(ran.value));
+    const result = this.slice(() => vm.callFunction(format, vm.undefined, ran.value));
     if (result.error) return this.failWith(this.keep(result.error));
     this.promise = this.keep(result.value);
     this.pump();
@@ -235,8 +248,45 @@ class Run {
   private failWith(error: QuickJSHandle): void {
     if (this.stopped !== undefined) return this.end(this.stoppedOutcome(this.stopped));
     const message = this.errorText(error);
-    const limit = limitOfError(message.split('\n', 1)[0]!.replace(/^\w*Error: /, ''));
+    const limit = limitOfError(message.split('\n', 1)[0]!.replace(/^\w*Error: /, '')) ?? (this.outOfMemory(error) ? 'memoryBytes' : undefined);
     this.end(limit ? this.stoppedOutcome(limit) : { ok: false, kind: 'error', message });
+  }
+
+  /**
+   * The script's own promise (`run`'s, before any job ran) rejected with `null` by running out of
+   * memory in its synchronous part: stopped for memoryBytes now, before its queued jobs run and
+   * free what filled the memory (a flood of promise reactions).
+   */
+  private checkOutOfMemory(ran: QuickJSHandle): void {
+    if (this.stopped !== undefined) return;
+    const state = this.vm.getPromiseState(ran);
+    if (state.type === 'fulfilled') state.value.dispose();
+    if (state.type !== 'rejected') return;
+    const out = this.outOfMemory(state.error);
+    state.error.dispose();
+    if (out) this.stopped = 'memoryBytes';
+  }
+
+  /**
+   * QuickJS throws `null` for running out of memory when it cannot allocate even its own
+   * InternalError: a flood of promise reactions fills the runtime with queued jobs, which stay
+   * queued after the exception. A script may throw null itself, so the memory is asked: an
+   * allocation that fails too says the limit was reached.
+   */
+  private outOfMemory(error: QuickJSHandle): boolean {
+    return this.vm.typeof(error) === 'object' && this.vm.dump(error) === null && this.memoryFull();
+  }
+
+  /** Whether the script's memory is (nearly) all used: an allocation of a sixteenth of it fails. */
+  private memoryFull(): boolean {
+    const bytes = Math.max(OUT_OF_MEMORY_PROBE_MIN_BYTES, Math.floor(this.budgets.memoryBytes / OUT_OF_MEMORY_PROBE_SHARE));
+    const probe = this.vm.evalCode(`new Uint8Array(${bytes}).length`);
+    if (probe.error) {
+      probe.error.dispose();
+      return true;
+    }
+    probe.value.dispose();
+    return false;
   }
 
   private end(outcome: RunOutcome): void {
