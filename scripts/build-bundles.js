@@ -27,7 +27,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
  * The reference MCP servers the suite runs over stdio (npm packages of the MCP project), each
  * bundled from node_modules into dist/test/reference-servers/<package>.js: the same code, one
  * file instead of the SDK's and their own read one by one (server-everything: 0.62 s of CPU to
- * load it, about a hundred starts in one `npm test`). test/support/harness.ts starts the bundle
+ * load it; 53 places in the tests start it). test/support/harness.ts starts the bundle
  * when there is one (a build without --fixtures runs the packages as they are).
  */
 const REFERENCE_SERVERS = ['server-everything', 'server-memory', 'server-filesystem', 'server-sequential-thinking'];

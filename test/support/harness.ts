@@ -23,7 +23,7 @@ export const CLI = join(ROOT, 'bin/switchboard.js');
  * A reference MCP server of the MCP project (an npm package) as the suite starts it: the copy
  * `npm test`'s build bundled into one file (scripts/build-bundles.js --fixtures), the package's
  * own entry when there is none. The same code either way; the bundle starts for a fraction of
- * the CPU, and the suite starts these servers about a hundred times.
+ * the CPU, and the suite starts these servers again and again.
  */
 export function referenceServer(name: 'server-everything' | 'server-memory' | 'server-filesystem' | 'server-sequential-thinking'): string {
   const bundled = join(ROOT, 'dist/test/reference-servers', `${name}.js`);
