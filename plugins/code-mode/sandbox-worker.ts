@@ -29,9 +29,10 @@ function post(message: FromWorker): void {
 
 /**
  * What is allocated to tell a thrown `null` from running out of memory: a sixteenth of the
- * script's memory, at least 64 KiB. A job that failed was freed before the probe, so the probe
- * must be larger than one job's worth; a script that throws null itself within a sixteenth of
- * its limit is taken as out of memory, which it nearly was.
+ * script's memory, at least 64 KiB, so that what the failed allocation itself left free cannot
+ * pass for room. A script that throws null itself within a sixteenth of its limit is taken as
+ * out of memory, which it nearly was. The probe runs in the script's context: a script that
+ * replaced Uint8Array changes only which of the two its own end is called.
  */
 const OUT_OF_MEMORY_PROBE_SHARE = 16;
 const OUT_OF_MEMORY_PROBE_MIN_BYTES = 64 << 10;
