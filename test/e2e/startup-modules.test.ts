@@ -3,7 +3,7 @@
  * on): a Switchboard serving one stdio server with the defaults loads no module of a plugin
  * that is off (code mode, Cedar), nor the packages only a plugin that is on but idle needs (the
  * OAuth server, cluster mode, orchestrator mode, metrics' exporter, the SDK's SSE transports and
- * OAuth client); the MCP SDK comes from its bundle, not file by file. The modules are recorded by a loader hook given through NODE_OPTIONS, as an
+ * OAuth client), nor re2js before a template matches a pattern; the MCP SDK comes from its bundle, not file by file. The modules are recorded by a loader hook given through NODE_OPTIONS, as an
  * operator could.
  */
 import { rm } from 'node:fs/promises';
@@ -15,6 +15,8 @@ import { loadedModules, recordModules } from '../support/module-recorder.js';
 
 /** Packages only a plugin that is off or idle by default uses. */
 const IDLE_PACKAGES = ['oidc-provider', 'oauth4webapi', '@kubernetes/client-node', 'ioredis', '@opentelemetry/', 'quickjs-emscripten', '@cedar-policy/'];
+/** Packages only a template that uses them loads: re2js for regular expressions and semver constraints. */
+const ON_FIRST_USE = ['re2js'];
 
 describe('modules a start loads', function () {
   this.timeout(120_000);
@@ -28,14 +30,18 @@ describe('modules a start loads', function () {
       // `npm run build` bundled the program and bin/switchboard.js ran the bundle: no file of
       // the kernel or of a plugin as tsc wrote it (one kernel in the process).
       expect(files.some((m) => m.endsWith('/dist/bundle/main.js'))).to.equal(true);
-      expect(files.filter((m) => m.includes('/dist/kernel/') || m.includes('/dist/plugins/'))).to.deep.equal([]);
+      // (The build's prebuilt validators are required from dist/kernel/config/prebuilt/.)
+      const compiledByTsc = (m: string) => (m.includes('/dist/kernel/') && !m.includes('/dist/kernel/config/prebuilt/')) || m.includes('/dist/plugins/');
+      expect(files.filter(compiledByTsc)).to.deep.equal([]);
       // The recorder works: what every start needs is there.
       expect(modules.some((m) => m.includes('/dist/kernel/kernel.js'))).to.equal(true);
       expect(modules.some((m) => m.includes('/dist/plugins/upstreams/index.js'))).to.equal(true);
       expect(modules.some((m) => m.includes('/node_modules/jose/dist/webapi/util/decode_jwt.js'))).to.equal(true);
+      // ...and what is required, not imported: the configuration's prebuilt validators.
+      expect(modules.some((m) => m.endsWith('/dist/kernel/config/prebuilt/config.cjs'))).to.equal(true);
 
       const loaded = (part: string) => modules.filter((m) => m.includes(part));
-      for (const pkg of IDLE_PACKAGES) expect(loaded(`/node_modules/${pkg}`), pkg).to.deep.equal([]);
+      for (const pkg of [...IDLE_PACKAGES, ...ON_FIRST_USE]) expect(loaded(`/node_modules/${pkg}`), pkg).to.deep.equal([]);
       // Off: code mode and Cedar are opt-in.
       expect(loaded('/dist/plugins/code-mode/'), 'code-mode is off').to.deep.equal([]);
       expect(loaded('/dist/plugins/authorization-cedar/'), 'authorization-cedar is off').to.deep.equal([]);

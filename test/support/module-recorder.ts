@@ -1,7 +1,9 @@
 /**
  * Which modules a process loads, recorded by a loader hook given through NODE_OPTIONS, as an
  * operator could: every module URL loaded through import (ESM and the CommonJS it imports),
- * written one a line to $MODULES_OUT when the process exits. A file of the bundled program
+ * and every CommonJS file loaded by require (which Node 20's loader hooks do not see: what a
+ * module requires on first use, as gotpl does re2js), written one a line to $MODULES_OUT
+ * when the process exits. A file of the bundled program
  * (dist/bundle/, scripts/build-program.js) stands for the modules it holds: `loadedModules`
  * lists them beside it, so a test names the modules of ours and the packages it means.
  */
@@ -11,8 +13,9 @@ import { pathToFileURL } from 'node:url';
 import { ROOT } from './harness.js';
 
 const RECORDER = `
-import { register } from 'node:module';
+import { createRequire, register } from 'node:module';
 import { writeFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 const seen = new Set();
 const { port1, port2 } = new MessageChannel();
 port1.on('message', (url) => seen.add(url));
@@ -21,7 +24,10 @@ register('data:text/javascript,' + encodeURIComponent(
   'let port; export function initialize(d) { port = d.port; }' +
   'export async function load(url, context, next) { port.postMessage(url); return next(url, context); }'
 ), { data: { port: port2 }, transferList: [port2] });
-process.on('exit', () => writeFileSync(process.env.MODULES_OUT, [...seen].join('\\n')));
+process.on('exit', () => {
+  for (const file of Object.keys(createRequire(process.execPath).cache)) seen.add(pathToFileURL(file).href);
+  writeFileSync(process.env.MODULES_OUT, [...seen].join('\\n'));
+});
 `;
 
 /** The environment that makes a node process record its modules into `out`. */

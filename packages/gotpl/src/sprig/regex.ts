@@ -6,10 +6,10 @@
  * patterns are cached. The loops around single matches (find all, replace all, split) are
  * Go's, ported from regexp.go, including where they allow empty matches.
  */
-import { RE2JS } from 're2js';
 import type { Budget } from '../budget.js';
 import { spendBytes, spendIterations, spendWork } from '../budget.js';
 import { canBackquote, quoteString, utf8Length } from '../unicode.js';
+import { compileRe2, type RE2JS } from './re2.js';
 import type { FunctionGroup } from './define.js';
 import { fixed, INT, S } from './define.js';
 
@@ -31,7 +31,7 @@ function compile(pattern: string): RE2JS | Error {
   if (pattern.length > MAX_PATTERN) compiled = new Error(`error parsing regexp: expression too large`);
   else {
     try {
-      compiled = RE2JS.compile(pattern);
+      compiled = compileRe2(pattern);
     } catch (e) {
       compiled = new Error((e as Error).message);
     }

@@ -4,10 +4,10 @@
  * regular expressions, which run on re2js so that a hostile constraint cannot make them
  * backtrack.
  */
-import { RE2JS } from 're2js';
 import { GoStruct } from '../values.js';
 import type { FunctionGroup } from './define.js';
 import { fixed, S } from './define.js';
+import { compileRe2, type RE2JS } from './re2.js';
 
 const SEMVER = 'v?([0-9]+)(\\.[0-9]+)?(\\.[0-9]+)?(-([0-9A-Za-z\\-]+(\\.[0-9A-Za-z\\-]+)*))?(\\+([0-9A-Za-z\\-]+(\\.[0-9A-Za-z\\-]+)*))?';
 const CV = 'v?([0-9|x|X|\\*]+)(\\.[0-9|x|X|\\*]+)?(\\.[0-9|x|X|\\*]+)?(-([0-9A-Za-z\\-]+(\\.[0-9A-Za-z\\-]+)*))?(\\+([0-9A-Za-z\\-]+(\\.[0-9A-Za-z\\-]+)*))?';
@@ -19,7 +19,7 @@ const OPS = '=||!=|>|<|>=|=>|<=|=<|~|~>|\\^';
  */
 function lazily(pattern: string): () => RE2JS {
   let re: RE2JS | undefined;
-  return () => (re ??= RE2JS.compile(pattern));
+  return () => (re ??= compileRe2(pattern));
 }
 const VERSION = lazily(`^${SEMVER}$`);
 const CONSTRAINT = lazily(`^\\s*(${OPS})\\s*(${CV})\\s*$`);
