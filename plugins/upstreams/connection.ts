@@ -32,12 +32,15 @@ import type { ConnectionEvents } from './connection-events.js';
 import { serviceStatus } from './connection-status.js';
 import { lastingFailure } from './lasting-failure.js';
 import { RetrySchedule } from './retry-schedule.js';
+import { RequestDrain } from './request-drain.js';
 import { hasReferences, rotationLine, SecretRotation } from './secret-rotation.js';
 import { StrandedStreamCheck } from './stranded-stream.js';
 import { ToolListLimitError } from './tool-limits.js';
 
 /** After this many failed attempts in a row a remote server is reported unreachable. */
 const UNREACHABLE_AFTER = 3;
+/** A renewal that starts the server again waits at most this long (or its call timeout) for the requests in flight. */
+const RENEWAL_DRAIN_SECONDS = 30;
 
 export class UpstreamConnection implements ServedLists {
   state: LifecycleState = 'stopped';
@@ -78,6 +81,8 @@ export class UpstreamConnection implements ServedLists {
   private readonly failures: CallFailures;
   /** What the definition's references resolved to, read again on a timer while wanted (secret-rotation.ts). */
   private readonly rotation = new SecretRotation();
+  /** The requests in flight, which a renewal lets end before it starts the server again (request-drain.ts). */
+  private readonly requests = new RequestDrain();
   /** Over HTTP+SSE, a call that times out has the connection's one stream checked (stranded-stream.ts). */
   private readonly streamCheck = new StrandedStreamCheck((session, reason) => this.stranded(session, reason));
 
@@ -148,9 +153,10 @@ export class UpstreamConnection implements ServedLists {
 
   /** Runs one tool on this server for `call` (its client hears what the server asks meanwhile). Hot path. */
   callTool(originalName: string, args: JsonObject, call: CallContext): Promise<CallToolResult> {
+    if (this.requests.held) return this.requests.held.then(() => this.callTool(originalName, args, call));
     const c = this.connected;
     if (!c || this.state !== 'running') return Promise.reject(this.events.unavailable(this));
-    const calling = c.callTool(originalName, args, call, this.def.callTimeout * 1000);
+    const calling = this.requests.track(c.callTool(originalName, args, call, this.def.callTimeout * 1000));
     return this.def.type === 'sse' ? this.streamCheck.watch(calling, c) : calling;
   }
 
@@ -159,9 +165,10 @@ export class UpstreamConnection implements ServedLists {
    * created, followed and its result fetched within the call timeout.
    */
   callToolTask(originalName: string, args: JsonObject, call: CallContext): Promise<CallToolResult> {
+    if (this.requests.held) return this.requests.held.then(() => this.callToolTask(originalName, args, call));
     const c = this.connected;
     if (!c || this.state !== 'running') return Promise.reject(this.events.unavailable(this));
-    const calling = c.callToolTask(originalName, args, call, this.def.callTimeout * 1000);
+    const calling = this.requests.track(c.callToolTask(originalName, args, call, this.def.callTimeout * 1000));
     return this.def.type === 'sse' ? this.streamCheck.watch(calling, c) : calling;
   }
 
@@ -176,7 +183,8 @@ export class UpstreamConnection implements ServedLists {
   }
 
   async readResource(uri: string): Promise<Record<string, unknown>> {
-    return this.requireClient().readResource(uri);
+    await this.requests.held;
+    return this.requests.track(this.requireClient().readResource(uri));
   }
 
   async subscribe(uri: string, on: boolean): Promise<void> {
@@ -187,11 +195,13 @@ export class UpstreamConnection implements ServedLists {
   }
 
   async complete(params: Record<string, unknown>): Promise<Record<string, unknown>> {
-    return this.requireClient().complete(params);
+    await this.requests.held;
+    return this.requests.track(this.requireClient().complete(params));
   }
 
   async getPrompt(name: string, args: Record<string, string>): Promise<Record<string, unknown>> {
-    return this.requireClient().getPrompt(name, args);
+    await this.requests.held;
+    return this.requests.track(this.requireClient().getPrompt(name, args));
   }
 
   private requireClient(): UpstreamSession {
@@ -301,12 +311,34 @@ export class UpstreamConnection implements ServedLists {
 
   /** A referenced secret was renewed where it is kept: used from the next request, or connected with. */
   private lookAtSecrets(): void {
-    if (!this.wanted || this.state === 'starting' || this.state === 'stopping') return;
+    // A renewal under way already starts it again with what is kept now.
+    if (!this.wanted || this.state === 'starting' || this.state === 'stopping' || this.requests.held) return;
     const found = this.rotation.look(this.def, this.configPath, this.state === 'running', (value) => this.events.onSecret(value));
     const line = rotationLine(found);
     if (line) this.log[line.level](line.text);
     if (found.kind === 'headers') found.apply();
-    else if (found.kind === 'reconnect') void this.restart();
+    else if (found.kind === 'reconnect') void this.renew();
+  }
+
+  /**
+   * Starts the server again with a renewed secret its process (or connection) was made with,
+   * once the requests in flight have ended: new requests wait for the new connection meanwhile
+   * (request-drain.ts), so a renewal nobody asked for fails no call that ends within the wait.
+   */
+  private async renew(): Promise<void> {
+    const epoch = this.epoch;
+    const seconds = Math.min(this.def.callTimeout, RENEWAL_DRAIN_SECONDS);
+    const inFlight = this.requests.count;
+    if (inFlight > 0)
+      this.log.info(
+        `waiting for ${inFlight === 1 ? '1 request' : `${inFlight} requests`} in flight to end (at most ${seconds} s); new requests wait for the new connection`,
+      );
+    await this.requests
+      .holdFor(seconds * 1000, async () => {
+        // Stopped, started or redefined meanwhile: that connection was made with the renewed value.
+        if (epoch === this.epoch && this.wanted) await this.restart();
+      })
+      .catch((err: unknown) => this.log.warn(this.events.secrets.scrubText(`starting again with the renewed value failed: ${(err as Error).message}`)));
   }
 
   /**

@@ -12,6 +12,7 @@ import { writeFileAtomic } from '../../lib/files/atomic-write.js';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import {
   callTool,
   connectHttp,
@@ -54,7 +55,7 @@ describe('secrets renewed where they are kept', function () {
         'backoff: {initialSeconds: 0.1, maxSeconds: 0.2}',
         '',
       ].join('\n'),
-      'mcpservers/keyed.yaml': stdioServer('keyed', TEST_SERVER, [], 'env:\n  API_TOKEN: { fromFile: secrets/api-token }\n'),
+      'mcpservers/keyed.yaml': stdioServer('keyed', TEST_SERVER, [], 'env:\n  API_TOKEN: { fromFile: secrets/api-token }\nstderrLogLevel: info\n'),
     });
     serverToken = join(dir, 'server-token');
     remote = await startNode([TEST_SERVER, 'http', String(port), '--name', 'locked', '--bearer-file', serverToken], {}, /listening \d+/);
@@ -150,5 +151,28 @@ describe('secrets renewed where they are kept', function () {
       writeFileAtomic(kept('api-token'), 'key-three\n'),
     );
     expect(sb.logs().match(/env\.API_TOKEN reads empty/g)).to.have.length(1);
+  });
+
+  it('lets the calls in flight end before it starts the server again, and holds the calls that come meanwhile for the new process', async () => {
+    const before = await eventually(
+      () => status('keyed'),
+      (s) => s.state === 'running' && s.metadata.pid !== undefined,
+      30_000,
+    );
+    let slow: Promise<CallToolResult> | undefined;
+    await loggedAfter(sb, /slow 6000: started/, async () => {
+      slow = callTool(client, 'x_keyed_slow', { ms: 6000 });
+    });
+    await loggedAfter(sb, /\[switchboard:upstreams:keyed\] waiting for 1 request in flight to end \(at most 30 s\)/, () =>
+      writeFileAtomic(kept('api-token'), 'key-four\n'),
+    );
+    // Sent while the slow call runs on the old process: answered by the new one.
+    const ping = text(await callTool(client, 'x_keyed_ping'));
+    const pid = Number(/pong from \S+ pid (\d+)/.exec(ping)?.[1]);
+    expect(pid, ping).to.be.above(0).and.not.equal(before.metadata.pid);
+    const finished = await slow!;
+    expect(finished.isError ?? false, text(finished)).to.equal(false);
+    expect(text(finished)).to.equal('waited 6000');
+    expect((await status('keyed')).metadata.pid).to.equal(pid);
   });
 });
