@@ -23,6 +23,7 @@ import { Catalogue } from '../kernel/catalogue.js';
 import type { ToolDefinition } from '../kernel/tools.js';
 import type { Embedder } from '../kernel/contracts/embedder.js';
 import { OutboundPolicy } from '../lib/net/outbound-policy.js';
+import { RenewableSecret } from '../lib/secrets/renewable-secret.js';
 import { OpenAiEmbedder } from '../plugins/embedder-openai/openai-embedder.js';
 import { readVectorsFile } from '../plugins/embedder-static/vectors-file.js';
 import { StaticEmbedder } from '../plugins/embedder-static/static-embedder.js';
@@ -94,7 +95,10 @@ function openAiEmbedder(source: Extract<VectorSource, { kind: 'openai' }>): Embe
       maxInputChars: 2000,
       maxResponseBytes: 256 * 1024 ** 2,
     },
-    { apiKey: source.apiKey, resolve: (url) => policy.resolve(url.hostname, '--embeddings-url') },
+    {
+      apiKey: source.apiKey === undefined ? undefined : new RenewableSecret(() => source.apiKey!),
+      resolve: (url) => policy.resolve(url.hostname, '--embeddings-url'),
+    },
   );
 }
 

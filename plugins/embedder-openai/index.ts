@@ -2,7 +2,8 @@
  * embedder-openai: the `embedder` service over any OpenAI-compatible `/v1/embeddings`
  * endpoint (OpenAI, Ollama, TEI, vLLM; `embedder.openai`). Without that setting it does
  * nothing and loads nothing. The key is an operator secret (`${ENV}` or `{fromFile}`),
- * resolved once at startup and scrubbed from logs and results; the endpoint obeys the
+ * resolved at startup, read again when the endpoint refuses it, and scrubbed from logs and
+ * results; the endpoint obeys the
  * outbound policy like every connection Switchboard makes on its own.
  */
 import { ConfigInvalidError, definePlugin, resolveSecretValue } from '../../kernel/index.js';
@@ -20,16 +21,24 @@ export default definePlugin({
         { file: 'config.yaml', line: 0, column: 0, field: 'embedder.openai.baseUrl', message: 'carries credentials: put the key in embedder.openai.apiKey' },
       ]);
     }
+    const configPath = kernel.config.configPath;
+    const reference = s.apiKey;
+    const { RenewableSecret } = await import('../../lib/secrets/renewable-secret.js');
+    const { referenceEnvironment } = await import('../../lib/secrets/secrets-env.js');
+    // Read again when the endpoint refuses it: a key renewed in its file or in secrets.env
+    // takes effect without a restart (lib/secrets/renewable-secret.ts).
     const apiKey =
-      s.apiKey === undefined
+      reference === undefined
         ? undefined
-        : resolveSecretValue(s.apiKey, 'embedder.openai.apiKey', {
-            configPath: kernel.config.configPath,
-            env: process.env,
-            onSecret: (v) => kernel.secrets.add(v),
-          });
+        : new RenewableSecret(() =>
+            resolveSecretValue(reference, 'embedder.openai.apiKey', {
+              configPath,
+              env: referenceEnvironment(configPath),
+              onSecret: (v) => kernel.secrets.add(v),
+            }),
+          );
     // A literal key in config.yaml is no reference, but it is a secret all the same.
-    if (apiKey) kernel.secrets.add(apiKey);
+    if (apiKey?.current) kernel.secrets.add(apiKey.current);
     const { outboundPolicy } = await import('../../lib/net/outbound-policy.js');
     const { OpenAiEmbedder } = await import('./openai-embedder.js');
     kernel.services.provide(

@@ -8,13 +8,14 @@
 import { EmbedderError, type EmbedOptions, type Embedder, type OpenAiEmbedderSettings } from '../../kernel/index.js';
 import { OutboundRefusedError, type PinnedAddress } from '../../lib/net/outbound-policy.js';
 import { pinnedFetch } from '../../lib/net/pinned-fetch.js';
+import type { RenewableSecret } from '../../lib/secrets/renewable-secret.js';
 import { parseEmbeddings, type EmbeddingsRequest } from './wire.js';
 
 export interface OpenAiEmbedderDeps {
   /** The outbound policy of the settings in force: resolves and checks the host. */
   resolve: (url: URL) => Promise<PinnedAddress>;
-  /** The resolved key, or undefined for none. */
-  apiKey: string | undefined;
+  /** The operator's key (read again when the endpoint refuses it), or undefined for none. */
+  apiKey: RenewableSecret | undefined;
 }
 
 function failure(err: unknown, url: string, timeoutMs: number): EmbedderError {
@@ -56,7 +57,7 @@ export class OpenAiEmbedder implements Embedder {
     return out;
   }
 
-  private async batch(texts: readonly string[], options: EmbedOptions): Promise<Float32Array[]> {
+  private async batch(texts: readonly string[], options: EmbedOptions, renewed = false): Promise<Float32Array[]> {
     const body: EmbeddingsRequest = {
       model: this.s.model,
       // An empty input is refused by some servers: a single space means "nothing" to all of them.
@@ -65,21 +66,24 @@ export class OpenAiEmbedder implements Embedder {
       ...(this.s.dimensions ? { dimensions: this.s.dimensions } : {}),
     };
     const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
-    if (this.deps.apiKey !== undefined) headers.authorization = `Bearer ${this.deps.apiKey}`;
+    if (this.deps.apiKey !== undefined) headers.authorization = `Bearer ${this.deps.apiKey.current}`;
     const signal = options.signal ? AbortSignal.any([options.signal, AbortSignal.timeout(this.timeoutMs)]) : AbortSignal.timeout(this.timeoutMs);
     let res: Response;
-    let json: unknown;
+    let text: string;
     try {
       res = await this.fetch(this.url, { method: 'POST', headers, body: JSON.stringify(body), signal });
-      const text = await res.text();
-      if (!res.ok) throw new EmbedderError('http-status', `${this.url} answered HTTP ${res.status}`);
-      try {
-        json = JSON.parse(text);
-      } catch {
-        throw new EmbedderError('bad-response', `${this.url}: the answer is not JSON`);
-      }
+      text = await res.text();
     } catch (err) {
       throw failure(err, this.url, this.timeoutMs);
+    }
+    // Refused: the key may have been renewed where it is kept; read it again, and try once more with a new one.
+    if ((res.status === 401 || res.status === 403) && !renewed && this.deps.apiKey?.renew()) return this.batch(texts, options, true);
+    if (!res.ok) throw new EmbedderError('http-status', `${this.url} answered HTTP ${res.status}`);
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw new EmbedderError('bad-response', `${this.url}: the answer is not JSON`);
     }
     const vectors = parseEmbeddings(json, texts.length, this.dimension);
     this.dimension ??= vectors[0]?.length;

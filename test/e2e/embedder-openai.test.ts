@@ -2,14 +2,16 @@
  * embedder-openai against a local server speaking the real `/v1/embeddings` wire format,
  * backed by the same real vectors as the embedder-static tests (fastText trained on WordNet):
  * hybrid ranking through the SDK client, requests batched and carrying the operator's key,
- * then an outage: the server goes away and filter_tools answers with lexical ranking, saying
- * why, and never the key.
+ * that key renewed in secrets.env while it runs, then an outage: the server goes away and
+ * filter_tools answers with lexical ranking, saying why, and never the key.
  */
+import { join } from 'node:path';
 import { expect } from 'chai';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { callTool, connectHttp, eventually, meta, startSwitchboard, text, type Running } from '../support/harness.js';
 import { startEmbeddingsServer, type EmbeddingsServer } from '../support/embeddings-server.js';
 import { fasttextModel } from '../support/fasttext-model.js';
+import { writeFileAtomic } from '../../lib/files/atomic-write.js';
 import { PARAPHRASES, replayServers } from '../support/embedder-fixtures.js';
 
 interface Found {
@@ -50,8 +52,9 @@ describe('embedder-openai: hybrid ranking through an OpenAI-compatible /v1/embed
       '    batchSize: 16',
     ].join('\n');
     sb = await startSwitchboard(
-      { ...replayServers(), 'config.yaml': `${config}\n` },
-      { args: ['--host', '127.0.0.1'], env: { SB_TEST_EMBEDDINGS_KEY: KEY }, startTimeoutMs: 60_000 },
+      // The key in the operator's secrets.env, where it can be renewed while Switchboard runs.
+      { ...replayServers(), 'config.yaml': `${config}\n`, 'secrets.env': `SB_TEST_EMBEDDINGS_KEY=${KEY}\n` },
+      { args: ['--host', '127.0.0.1'], startTimeoutMs: 60_000 },
     );
     client = await connectHttp(sb.url);
     const total = Number(/ready: (\d+) tools/.exec(await sb.waitForLog(/ready: \d+ tools/))![1]);
@@ -87,6 +90,21 @@ describe('embedder-openai: hybrid ranking through an OpenAI-compatible /v1/embed
     const again = await query(p.query);
     expect(again.ranking).to.equal('hybrid');
     expect(emb.requests.length).to.equal(sent);
+  });
+
+  it('a key renewed in secrets.env is sent from the first refusal of the old one on, without a restart', async () => {
+    const renewed = `sk-renewed-${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`;
+    await writeFileAtomic(join(sb.configDir, 'secrets.env'), `SB_TEST_EMBEDDINGS_KEY=${renewed}\n`);
+    emb.renewKey(renewed);
+    const sent = emb.requests.length;
+    // A query not asked before, so its embedding is asked for now.
+    const found = await query('which words mean the same as happy');
+    expect(found.ranking).to.equal('hybrid');
+    expect(emb.requests.slice(sent).map((r) => r.authorization)).to.deep.equal([`Bearer ${KEY}`, `Bearer ${renewed}`]);
+    const again = await query('which words mean the opposite of happy');
+    expect(again.ranking).to.equal('hybrid');
+    expect(emb.requests.at(-1)!.authorization).to.equal(`Bearer ${renewed}`);
+    for (const a of [...answers, sb.logs()]) expect(a).to.not.include(renewed);
   });
 
   it('with the endpoint down, answers with lexical ranking and says why in `ranking`', async () => {

@@ -2,7 +2,8 @@
  * A local HTTP server speaking the OpenAI `/v1/embeddings` wire format, backed by real word
  * vectors (the fastText model of fasttext-model.ts, averaged with SIF like embedder-static):
  * what the embedder-openai tests talk to instead of OpenAI, Ollama or TEI. It checks the
- * bearer key, records what it was sent, and can be closed to play an outage.
+ * bearer key (which the test can renew: from then on only the new one is accepted), records
+ * what it was sent, and can be closed to play an outage.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,10 +14,13 @@ export interface EmbeddingsServer {
   baseUrl: string;
   /** Every request's Authorization header and input count, in order. */
   requests: { authorization: string | undefined; inputs: number; model: unknown }[];
+  /** Accepts `key` from now on, and no longer the one before. */
+  renewKey(key: string): void;
   close(): Promise<void>;
 }
 
-export async function startEmbeddingsServer(vecFile: string, key: string): Promise<EmbeddingsServer> {
+export async function startEmbeddingsServer(vecFile: string, firstKey: string): Promise<EmbeddingsServer> {
+  let key = firstKey;
   const words = await readVectorsFile(vecFile, 'test', { maxFileBytes: 1024 ** 3, maxDimension: 1024, maxWords: 200_000 });
   const model = new StaticEmbedder(
     'test',
@@ -56,6 +60,9 @@ export async function startEmbeddingsServer(vecFile: string, key: string): Promi
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
+    renewKey: (renewed) => {
+      key = renewed;
+    },
     close: () =>
       new Promise<void>((r) => {
         server.closeAllConnections();

@@ -1,0 +1,46 @@
+/**
+ * A credential the operator keeps outside Switchboard (`{fromFile: path}`, `${NAME}` from
+ * secrets.env) that Switchboard shows to another party (an embeddings endpoint, an identity
+ * provider): resolved at start, and again when that party refuses it. A key renewed where it
+ * is kept then takes effect at the first refusal, with no restart and nothing read on the
+ * request path while the key in use is accepted.
+ */
+
+/** At most one read again per this many milliseconds, however many requests are refused. */
+const RENEW_AT_MOST_EVERY_MS = 1000;
+
+export class RenewableSecret {
+  private value: string;
+  private readAt = 0;
+
+  /** `resolve` reads the reference (and reports the value for scrubbing); it throws when it cannot. */
+  constructor(
+    private readonly resolve: () => string,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.value = resolve();
+  }
+
+  get current(): string {
+    return this.value;
+  }
+
+  /**
+   * Reads it again after a refusal; true when it changed. A reference that no longer resolves
+   * or reads empty (a file caught halfway through a save) keeps the value in use.
+   */
+  renew(): boolean {
+    const now = this.now();
+    if (now - this.readAt < RENEW_AT_MOST_EVERY_MS) return false;
+    this.readAt = now;
+    let fresh: string;
+    try {
+      fresh = this.resolve();
+    } catch {
+      return false;
+    }
+    if (fresh === '' || fresh === this.value) return false;
+    this.value = fresh;
+    return true;
+  }
+}

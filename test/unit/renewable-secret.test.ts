@@ -1,0 +1,59 @@
+import { expect } from 'chai';
+import { RenewableSecret } from '../../lib/secrets/renewable-secret.js';
+
+describe('a credential read again when it is refused (renewable-secret)', () => {
+  /** A reference whose value the test sets (a file, secrets.env), on a clock the test moves. */
+  function kept(first: string) {
+    const store = { value: first as string | Error, reads: 0, now: 10_000 };
+    const secret = new RenewableSecret(
+      () => {
+        store.reads++;
+        if (store.value instanceof Error) throw store.value;
+        return store.value;
+      },
+      () => store.now,
+    );
+    return { store, secret };
+  }
+
+  it('resolves at start; a refusal reads it again and says whether it changed', () => {
+    const { store, secret } = kept('key-1');
+    expect(secret.current).to.equal('key-1');
+    expect(secret.renew(), 'unchanged').to.equal(false);
+    store.value = 'key-2';
+    store.now += 1000;
+    expect(secret.renew()).to.equal(true);
+    expect(secret.current).to.equal('key-2');
+  });
+
+  it('keeps the value in use when the reference no longer resolves or reads empty (a save caught halfway)', () => {
+    const { store, secret } = kept('key-1');
+    store.value = new Error('cannot read the referenced file');
+    expect(secret.renew()).to.equal(false);
+    store.value = '';
+    store.now += 1000;
+    expect(secret.renew()).to.equal(false);
+    expect(secret.current).to.equal('key-1');
+  });
+
+  it('reads at most once a second, however many requests are refused', () => {
+    const { store, secret } = kept('key-1');
+    store.value = 'key-2';
+    for (let i = 0; i < 100; i++) secret.renew();
+    expect(store.reads, 'the start, then one read').to.equal(2);
+    store.value = 'key-3';
+    expect(secret.renew(), 'within the second').to.equal(false);
+    store.now += 1000;
+    expect(secret.renew()).to.equal(true);
+    expect(secret.current).to.equal('key-3');
+  });
+
+  it('a reference that cannot be resolved at start fails the start, as before', () => {
+    expect(
+      () =>
+        new RenewableSecret(() => {
+          throw new Error('embedder.openai.apiKey: ${KEY} is not set');
+        }),
+    ).to.throw(/is not set/);
+  });
+});
