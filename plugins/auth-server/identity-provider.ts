@@ -61,7 +61,25 @@ export class IdentityProvider {
   }
 
   private get clientAuth(): oauth.ClientAuth {
-    return this.settings.clientSecret !== undefined ? oauth.ClientSecretBasic(this.settings.clientSecret) : oauth.None();
+    return this.settings.clientSecret !== undefined ? oauth.ClientSecretBasic(this.settings.clientSecret.current) : oauth.None();
+  }
+
+  /**
+   * A request to the token endpoint, sent once more with the client secret read again when the
+   * provider answers `invalid_client`: a secret rotated at the provider and renewed where it is
+   * kept (its file, secrets.env) takes effect at the first refusal, with no restart. The
+   * provider authenticates the client before it looks at the code or refresh token, so the
+   * grant is still good for the second try.
+   */
+  private async tokenRequest(send: (auth: oauth.ClientAuth) => Promise<Response>): Promise<Response> {
+    const response = await send(this.clientAuth);
+    if (response.status !== 400 && response.status !== 401) return response;
+    const answer = (await response
+      .clone()
+      .json()
+      .catch(() => undefined)) as { error?: unknown } | undefined;
+    if (answer?.error !== 'invalid_client' || !this.settings.clientSecret?.renew()) return response;
+    return send(this.clientAuth);
   }
 
   /** Reads the provider's metadata, retrying until `retryMs` has passed; then throws one clear line. */
@@ -135,7 +153,9 @@ export class IdentityProvider {
         cause instanceof URLSearchParams ? (cause.get('error') ?? undefined) : undefined,
       );
     }
-    const response = await oauth.authorizationCodeGrantRequest(this.as, this.client, this.clientAuth, params, redirectUri, started.verifier, this.options);
+    const response = await this.tokenRequest((auth) =>
+      oauth.authorizationCodeGrantRequest(this.as, this.client, auth, params, redirectUri, started.verifier, this.options),
+    );
     const result = await oauth.processAuthorizationCodeResponse(this.as, this.client, response, { expectedNonce: started.nonce, requireIdToken: true });
     const claims = await this.verifyIdToken(result.id_token!);
     const person = { ...(await this.userInfo(result.access_token, String(claims.sub))), ...claims };
@@ -158,7 +178,7 @@ export class IdentityProvider {
   }
 
   async refresh(refreshToken: string): Promise<IdpTokens> {
-    const response = await oauth.refreshTokenGrantRequest(this.as, this.client, this.clientAuth, refreshToken, this.options);
+    const response = await this.tokenRequest((auth) => oauth.refreshTokenGrantRequest(this.as, this.client, auth, refreshToken, this.options));
     const result = await oauth.processRefreshTokenResponse(this.as, this.client, response);
     return this.tokensOf(result, refreshToken);
   }

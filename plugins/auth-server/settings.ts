@@ -1,7 +1,8 @@
 /**
  * aggregator.oauth.server as the plugin uses it: secrets resolved, durations in seconds,
- * the audience decided. Resolution happens once at start; a missing secret stops startup
- * with the field that named it.
+ * the audience decided. Resolution happens once at start (the identity provider's client
+ * secret is read again when the provider refuses it); a missing secret stops startup with
+ * the field that named it.
  */
 import {
   resolveSecretValue,
@@ -12,11 +13,14 @@ import {
   type ResolveContext,
   type Settings,
 } from '../../kernel/index.js';
+import { RenewableSecret } from '../../lib/secrets/renewable-secret.js';
+import { referenceEnvironment } from '../../lib/secrets/secrets-env.js';
 
 export interface IdentityProviderSettings {
   issuer: string;
   clientId: string;
-  clientSecret?: string;
+  /** Read again when the provider refuses it (a secret rotated at the provider and renewed where it is kept). */
+  clientSecret?: RenewableSecret;
   scopes: string[];
   /** Discovery and JWKS may reach a private or loopback address (idp.allowPrivateIPOIDC). */
   allowPrivate: boolean;
@@ -69,9 +73,12 @@ export function resolveAuthSettings(all: Settings, ctx: ResolveContext): AuthSer
   if (!s.baseUrl) throw new AuthSettingsError('baseUrl', 'is required when enabled (the public URL of this instance)');
   if (!s.idp) throw new AuthSettingsError('idp', 'is required when enabled (the identity provider people sign in with)');
   const secret = (field: string, value: Parameters<typeof resolveSecretValue>[0]) => resolveSecretValue(value, `aggregator.oauth.server.${field}`, ctx);
-  let clientSecret: string | undefined;
-  if (s.idp.clientSecret !== undefined) clientSecret = secret('idp.clientSecret', s.idp.clientSecret);
-  else if (s.idp.clientSecretFile) clientSecret = secret('idp.clientSecretFile', { fromFile: s.idp.clientSecretFile });
+  // `${NAME}`: Switchboard's environment, then secrets.env, read again at each renewal.
+  const renewable = (field: string, value: Parameters<typeof resolveSecretValue>[0]) =>
+    new RenewableSecret(() => resolveSecretValue(value, `aggregator.oauth.server.${field}`, { ...ctx, env: referenceEnvironment(ctx.configPath, ctx.env) }));
+  let clientSecret: RenewableSecret | undefined;
+  if (s.idp.clientSecret !== undefined) clientSecret = renewable('idp.clientSecret', s.idp.clientSecret);
+  else if (s.idp.clientSecretFile) clientSecret = renewable('idp.clientSecretFile', { fromFile: s.idp.clientSecretFile });
   const issuer = s.baseUrl.replace(/\/+$/, '');
   let storage: AuthServerSettings['storage'] = { persistent: false };
   if (s.storage.persistent) {

@@ -40,10 +40,13 @@ export function resourceServerAtIdp(): NonNullable<TestIdpOptions['clients']>[nu
   };
 }
 
+/** Switchboard's client secret at the identity provider, as configured at first. */
+const IDP_SECRET = 'switchboard-idp-secret';
+
 export function switchboardAtIdp(base: string): NonNullable<TestIdpOptions['clients']>[number] {
   return {
     client_id: 'switchboard',
-    client_secret: 'switchboard-idp-secret',
+    client_secret: IDP_SECRET,
     redirect_uris: [`${base}/oauth/callback`],
     grant_types: ['authorization_code', 'refresh_token'],
     response_types: ['code'],
@@ -60,6 +63,8 @@ export async function startProtected(
     again?: OAuthSetup;
     /** false: no MCP server behind it, for a test of the authorization server alone (a stdio server's start is 0.85 s of CPU). */
     upstream?: boolean;
+    /** Where `${IDP_CLIENT_SECRET}` is found: Switchboard's environment (the default) or its secrets.env, where it can be renewed. */
+    idpSecretIn?: 'environment' | 'secrets.env';
   } = {},
 ): Promise<OAuthSetup> {
   const port = opts.again ? Number(new URL(opts.again.base).port) : await freePort();
@@ -85,7 +90,13 @@ export async function startProtected(
     'idp:',
     '  allowPrivateIPOIDC: true',
   ].join('\n');
-  const files = { 'config.yaml': config, ...(opts.upstream === false ? {} : { 'mcpservers/tools.yaml': stdioServer('tools', TEST_SERVER) }), ...opts.files };
+  const inSecretsEnv = opts.idpSecretIn === 'secrets.env';
+  const files = {
+    'config.yaml': config,
+    ...(opts.upstream === false ? {} : { 'mcpservers/tools.yaml': stdioServer('tools', TEST_SERVER) }),
+    ...(inSecretsEnv ? { 'secrets.env': `IDP_CLIENT_SECRET=${IDP_SECRET}\n` } : {}),
+    ...opts.files,
+  };
   if (opts.configDir) {
     for (const [name, text] of Object.entries(files)) {
       await mkdir(dirname(join(opts.configDir, name)), { recursive: true });
@@ -94,7 +105,7 @@ export async function startProtected(
   }
   const sb = await startSwitchboard(files, {
     args: ['--port', String(port)],
-    env: { IDP_CLIENT_SECRET: 'switchboard-idp-secret', ...opts.env },
+    env: { ...(inSecretsEnv ? {} : { IDP_CLIENT_SECRET: IDP_SECRET }), ...opts.env },
     ...(opts.configDir ? { configDir: opts.configDir } : {}),
   });
   return { idp, sb, base };
