@@ -73,10 +73,15 @@ export async function startRedis(options: { password?: string; args?: readonly s
   const missing = redisServerMissing();
   if (missing) throw new Error(missing);
   const dir = await mkdtemp(join(tmpdir(), 'switchboard-redis-'));
-  // Empty but for what a stopped server leaves; removed with the test process, after any restart.
-  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   const port = await freePort();
   let proc: ChildProcess | undefined;
+  // Empty but for what a stopped server leaves; removed with the test process, after any
+  // restart. A server a test did not stop (a failed hook, a worker ending) goes with it too:
+  // left running, one outlived the suite by minutes.
+  process.once('exit', () => {
+    if (proc && proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  });
   let output = '';
   const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--protected-mode', 'yes'];
   if (options.password !== undefined) args.push('--requirepass', options.password);
