@@ -129,6 +129,8 @@ export class UpstreamConnection implements ServedLists {
     this.wanted = false;
     this.rotation.stopPolling();
     this.epoch++;
+    // A renewal waiting for requests in flight has nothing left to restart (its epoch is gone).
+    this.requests.stopWaiting();
     this.retry.clear();
     if (this.state === 'stopped') return;
     this.setState('stopping');

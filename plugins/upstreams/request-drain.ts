@@ -44,6 +44,11 @@ export class RequestDrain {
     }
   }
 
+  /** Ends a renewal's wait now (the connection was stopped or redefined meanwhile): the held requests need not wait out the rest. */
+  stopWaiting(): void {
+    this.onDrained?.();
+  }
+
   private drained(ms: number): Promise<void> {
     if (this.inFlight === 0) return Promise.resolve();
     return new Promise<void>((resolve) => {

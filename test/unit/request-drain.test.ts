@@ -57,6 +57,21 @@ describe('upstreams: requests in flight across a renewal (request-drain)', () =>
     expect(drain.count, 'the request outlasted the wait').to.equal(1);
   });
 
+  it('stopped while it waits: the wait ends at once, and the held requests go', async () => {
+    const drain = new RequestDrain();
+    void drain.track(pending().promise);
+    let ran = false;
+    const renewal = drain.holdFor(60_000, async () => {
+      ran = true;
+    });
+    const held = drain.held!;
+    drain.stopWaiting();
+    await renewal;
+    await held;
+    expect(ran, 'the restart step runs (and finds its epoch gone)').to.equal(true);
+    expect(drain.held).to.equal(undefined);
+  });
+
   it('lets held requests go when the restart fails', async () => {
     const drain = new RequestDrain();
     const renewal = drain.holdFor(0, () => Promise.reject(new Error('spawn failed')));
