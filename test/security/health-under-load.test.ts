@@ -93,8 +93,10 @@ describe('security: /health answers within 100 ms while the pathological request
         );
       if (kind === 'forEach') {
         expect(errorCode(r)).to.equal('WORKFLOW_FAILED');
-        expect(text(r), text(r).slice(0, 600)).to.include(
-          'forEach.items has 100000 items; at most 1000 are allowed (aggregator.limits.workflows.maxIterations)',
+        // Which limit ends it depends on the machine's load: the items counted past
+        // maxIterations, or their rendering past the template's time budget first.
+        expect(text(r), text(r).slice(0, 600)).to.match(
+          /forEach\.items has 100000 items; at most 1000 are allowed \(aggregator\.limits\.workflows\.maxIterations\)|forEach\.items.*template stopped: .*\(aggregator\.limits\.templates\.maxMilliseconds\)/,
         );
       }
     }
