@@ -100,8 +100,9 @@ describe('idle sessions', () => {
     const sb = await startSwitchboard({
       'config.yaml': 'plugins:\n  transport-streamable-http:\n    options: { sessionIdleMinutes: 0.05 }\n',
     });
-    const client = await connectHttp(sb.url);
+    let client: Client | undefined;
     try {
+      client = await connectHttp(sb.url);
       await meta(client, 'list_tools');
       await sb.waitForLog(/ending idle session/, 30_000);
       let gone: Error | undefined;
@@ -112,7 +113,8 @@ describe('idle sessions', () => {
       }
       expect(gone?.message).to.match(/Session '[^']+' not found \(it ended or never existed\); initialize a new session/);
     } finally {
-      await client.close();
+      // Stopped even when connecting failed: a Switchboard left running outlives the suite.
+      await client?.close();
       await sb.stop();
     }
   });
