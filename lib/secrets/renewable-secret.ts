@@ -5,6 +5,8 @@
  * is kept then takes effect at the first refusal, with no restart and nothing read on the
  * request path while the key in use is accepted.
  */
+import { resolveSecretValue, type ResolveContext, type SecretValue } from '../../kernel/index.js';
+import { referenceEnvironment } from './secrets-env.js';
 
 /** At most one read again per this many milliseconds, however many requests are refused. */
 const RENEW_AT_MOST_EVERY_MS = 1000;
@@ -43,4 +45,12 @@ export class RenewableSecret {
     this.value = fresh;
     return true;
   }
+}
+
+/**
+ * `value` (a literal, `${NAME}` or `{fromFile}`) for `field`, resolved now and again at each
+ * renewal: `${NAME}` reads Switchboard's environment, then the configuration's secrets.env.
+ */
+export function renewableReference(value: SecretValue, field: string, ctx: ResolveContext): RenewableSecret {
+  return new RenewableSecret(() => resolveSecretValue(value, field, { ...ctx, env: referenceEnvironment(ctx.configPath, ctx.env) }));
 }

@@ -11,10 +11,10 @@ import {
   type RateLimit,
   type RegistrationMode,
   type ResolveContext,
+  type SecretValue,
   type Settings,
 } from '../../kernel/index.js';
-import { RenewableSecret } from '../../lib/secrets/renewable-secret.js';
-import { referenceEnvironment } from '../../lib/secrets/secrets-env.js';
+import { renewableReference, type RenewableSecret } from '../../lib/secrets/renewable-secret.js';
 
 export interface IdentityProviderSettings {
   issuer: string;
@@ -72,10 +72,8 @@ export function resolveAuthSettings(all: Settings, ctx: ResolveContext): AuthSer
   const s: OAuthServerSettings = all.aggregator.oauth.server;
   if (!s.baseUrl) throw new AuthSettingsError('baseUrl', 'is required when enabled (the public URL of this instance)');
   if (!s.idp) throw new AuthSettingsError('idp', 'is required when enabled (the identity provider people sign in with)');
-  const secret = (field: string, value: Parameters<typeof resolveSecretValue>[0]) => resolveSecretValue(value, `aggregator.oauth.server.${field}`, ctx);
-  // `${NAME}`: Switchboard's environment, then secrets.env, read again at each renewal.
-  const renewable = (field: string, value: Parameters<typeof resolveSecretValue>[0]) =>
-    new RenewableSecret(() => resolveSecretValue(value, `aggregator.oauth.server.${field}`, { ...ctx, env: referenceEnvironment(ctx.configPath, ctx.env) }));
+  const secret = (field: string, value: SecretValue) => resolveSecretValue(value, `aggregator.oauth.server.${field}`, ctx);
+  const renewable = (field: string, value: SecretValue) => renewableReference(value, `aggregator.oauth.server.${field}`, ctx);
   let clientSecret: RenewableSecret | undefined;
   if (s.idp.clientSecret !== undefined) clientSecret = renewable('idp.clientSecret', s.idp.clientSecret);
   else if (s.idp.clientSecretFile) clientSecret = renewable('idp.clientSecretFile', { fromFile: s.idp.clientSecretFile });

@@ -6,7 +6,7 @@
  * results; the endpoint obeys the
  * outbound policy like every connection Switchboard makes on its own.
  */
-import { ConfigInvalidError, definePlugin, resolveSecretValue } from '../../kernel/index.js';
+import { ConfigInvalidError, definePlugin } from '../../kernel/index.js';
 
 export default definePlugin({
   name: 'embedder-openai',
@@ -21,22 +21,17 @@ export default definePlugin({
         { file: 'config.yaml', line: 0, column: 0, field: 'embedder.openai.baseUrl', message: 'carries credentials: put the key in embedder.openai.apiKey' },
       ]);
     }
-    const configPath = kernel.config.configPath;
-    const reference = s.apiKey;
-    const { RenewableSecret } = await import('../../lib/secrets/renewable-secret.js');
-    const { referenceEnvironment } = await import('../../lib/secrets/secrets-env.js');
+    const { renewableReference } = await import('../../lib/secrets/renewable-secret.js');
     // Read again when the endpoint refuses it: a key renewed in its file or in secrets.env
     // takes effect without a restart (lib/secrets/renewable-secret.ts).
     const apiKey =
-      reference === undefined
+      s.apiKey === undefined
         ? undefined
-        : new RenewableSecret(() =>
-            resolveSecretValue(reference, 'embedder.openai.apiKey', {
-              configPath,
-              env: referenceEnvironment(configPath),
-              onSecret: (v) => kernel.secrets.add(v),
-            }),
-          );
+        : renewableReference(s.apiKey, 'embedder.openai.apiKey', {
+            configPath: kernel.config.configPath,
+            env: process.env,
+            onSecret: (v) => kernel.secrets.add(v),
+          });
     // A literal key in config.yaml is no reference, but it is a secret all the same.
     if (apiKey?.current) kernel.secrets.add(apiKey.current);
     const { outboundPolicy } = await import('../../lib/net/outbound-policy.js');

@@ -1,6 +1,6 @@
 /**
  * re2js, loaded the first time a template compiles a regular expression (regex functions,
- * semver constraints). Its half megabyte (the RE2 engine and its Unicode tables) took 55-75 ms
+ * semver constraints). Its half megabyte (the RE2 engine and its Unicode tables) took 15-20 ms
  * of CPU to compile and evaluate at every start of a program that loads the template engine,
  * Switchboard's `serve` among them, though few templates ever match a pattern. Template
  * functions are synchronous, so it is required, not imported: the package's CommonJS build,
