@@ -5,24 +5,32 @@
  * every owner; pre-registered clients are never replaced.
  */
 import type { OAuthClientInformationMixed } from '#mcp-sdk/shared/auth.js';
+import type { RenewableSecret } from '../../lib/secrets/renewable-secret.js';
 import { issuerKey as key } from './issuer.js';
+
+/** A client the operator registered by hand: its secret read again when the server refuses it. */
+export interface PreregisteredClient {
+  issuer: string;
+  info: OAuthClientInformationMixed;
+  secret?: RenewableSecret;
+}
 
 export class ClientRegistry {
   private readonly registered = new Map<string, OAuthClientInformationMixed>();
-  private readonly preregistered = new Map<string, OAuthClientInformationMixed>();
+  private readonly preregistered = new Map<string, PreregisteredClient>();
 
   constructor(
-    preregistered: readonly { issuer: string; info: OAuthClientInformationMixed }[],
+    preregistered: readonly PreregisteredClient[],
     /** Told of each registration obtained (what persistence writes). */
     private readonly registeredNow: (issuer: string, info: OAuthClientInformationMixed) => void = () => undefined,
   ) {
-    for (const p of preregistered) this.preregistered.set(key(p.issuer), p.info);
+    for (const p of preregistered) this.preregistered.set(key(p.issuer), p);
   }
 
   /** The client at `issuer`, stamped with the issuer exactly as discovery spelled it. */
   get(issuer: string): OAuthClientInformationMixed | undefined {
     const pre = this.preregistered.get(key(issuer));
-    if (pre) return { ...pre, issuer };
+    if (pre) return { ...pre.info, ...(pre.secret ? { client_secret: pre.secret.current } : {}), issuer };
     return this.registered.get(key(issuer));
   }
 
@@ -40,6 +48,15 @@ export class ClientRegistry {
   /** Registrations kept from before a restart. */
   restore(issuer: string, info: OAuthClientInformationMixed): void {
     if (!this.preregistered.has(key(issuer))) this.registered.set(key(issuer), info);
+  }
+
+  /**
+   * The authorization server refused a pre-registered client (`invalid_client`): its secret is
+   * read again where the operator keeps it. True when it changed, so the refused request is
+   * worth sending once more as it was.
+   */
+  renewSecret(issuer: string): boolean {
+    return this.preregistered.get(key(issuer))?.secret?.renew() ?? false;
   }
 
   /** The authorization server no longer knows the registration: register again next time. */

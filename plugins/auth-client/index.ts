@@ -8,6 +8,7 @@ import type { OAuthClientInformationMixed } from '#mcp-sdk/shared/auth.js';
 import type { FetchLike } from '#mcp-sdk/shared/transport.js';
 import { definePlugin, ownerOf, publishCoreTools, resolveSecretValue, SerialQueue, type KernelApi, type ResolveContext } from '../../kernel/index.js';
 import { pinnedFetch } from '../../lib/net/pinned-fetch.js';
+import { renewableReference } from '../../lib/secrets/renewable-secret.js';
 import { outboundChecked, outboundPolicy } from '../../lib/net/outbound-policy.js';
 import { ClientRegistry } from './clients.js';
 import { applicationTypeFor, type FlowSettings } from './flow.js';
@@ -121,8 +122,8 @@ export default definePlugin({
     const clients = new ClientRegistry(
       settings().clients.map((c, i) => {
         const info: OAuthClientInformationMixed = { client_id: c.clientId };
-        if (c.clientSecret !== undefined) info.client_secret = resolveSecretValue(c.clientSecret, `oauth.mcpClient.clients.${i}.clientSecret`, secrets);
-        return { issuer: c.issuer, info };
+        if (c.clientSecret === undefined) return { issuer: c.issuer, info };
+        return { issuer: c.issuer, info, secret: renewableReference(c.clientSecret, `oauth.mcpClient.clients.${i}.clientSecret`, secrets) };
       }),
       (issuer, info) => {
         if (persistence) write('a client registration', () => persistence.saveRegistration(issuer, info));

@@ -84,10 +84,24 @@ describe('security: run_code scripts are hostile input', function () {
     // wall-time backstop then ends the flood first (seen once in the parallel pass).
     const floodLimits = ['cpuMs', 'memoryBytes', 'wallMs'];
     expect(floodLimits).to.include(limitOf(await runCode(client, 'for (;;) Promise.resolve().then(() => 0);')));
-    expect(floodLimits).to.include(limitOf(await runCode(client, 'const spin = () => Promise.resolve().then(spin); spin(); await new Promise(() => {});')));
+    // A reaction that queues the next one forever, holding nothing: only the CPU budget can end it.
+    const endless = await runCode(client, 'const spin = () => { Promise.resolve().then(spin); }; spin(); await new Promise(() => {});');
+    expect(['cpuMs', 'wallMs']).to.include(limitOf(endless));
     const flood = await runCode(client, "for (let i = 0; i < 100000; i++) tools.x_everything_echo({ message: 'f' }); await new Promise(() => {});");
     expect(limitOf(flood)).to.equal('maxCalls');
     expect(failedCalls(flood).length).to.be.at.most(OPTIONS.maxCalls);
+  });
+
+  it('a reaction chain that grows until memory runs out ends the script; the next script runs', async () => {
+    // Each reaction resolves its promise with the next one, so the chain holds memory until an
+    // allocation fails inside a reaction. That failure rejects only the chain's own promise,
+    // which nothing handles and which is then garbage (QuickJS as built by quickjs-emscripten
+    // offers no hook for such a rejection): the script is left awaiting a promise nothing can
+    // settle, and says so, unless its CPU budget ended it first (about as long on an idle machine).
+    const grown = await runCode(client, 'const spin = () => Promise.resolve().then(spin); spin(); await new Promise(() => {});');
+    if (errorCode(grown) === 'CODE_LIMIT') expect(['cpuMs', 'memoryBytes', 'wallMs']).to.include(limitOf(grown));
+    else expect(text(grown), errorCode(grown)).to.match(/nothing can settle/);
+    expect(ran(await runCode(client, 'return 1 + 1')).result).to.equal(2);
   });
 
   it('run_code cannot reenter itself: it is no catalogue tool', async () => {
