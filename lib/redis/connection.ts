@@ -14,7 +14,7 @@ import type { ConnectionOptions } from 'node:tls';
 import { Redis, type RedisOptions } from 'ioredis';
 import type { Logger, RedisSettings } from '../../kernel/index.js';
 import { describeRedisUrl } from './redis-url.js';
-import { renewPasswordOnReconnect } from './renewed-password.js';
+import { renewCaOnReconnect, renewPasswordOnReconnect } from './renewed-on-reconnect.js';
 import { probeSilentConnections } from './silent-connection-probe.js';
 
 export interface RedisConnection {
@@ -71,6 +71,7 @@ export async function openRedis(settings: RedisSettings, log: Logger, options: O
   const client = new Redis(settings.url, redisOptions);
   const subscriber = new Redis(settings.url, { ...redisOptions, connectionName: 'switchboard-subscriber' });
   if (settings.passwordFile !== undefined) renewPasswordOnReconnect([client, subscriber], filePath(settings.passwordFile, options), log, options.onSecret);
+  if (settings.tls?.caFile !== undefined) renewCaOnReconnect([client, subscriber], filePath(settings.tls.caFile, options), log);
   const watch = new HealthWatch(server, log, [
     { role: 'commands', redis: client },
     { role: 'subscriber', redis: subscriber },

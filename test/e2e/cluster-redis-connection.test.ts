@@ -2,13 +2,16 @@
  * Cluster mode's connection to Redis, through real processes: a real redis-server and a real
  * Switchboard. Startup with Redis unreachable stops within the bound, naming the server and
  * the reason; /health says degraded while Redis is down and ok once it is back; the password
- * comes from a file and appears in no log line.
+ * comes from a file and appears in no log line; a renewed password or CA file is read again at
+ * the next reconnect.
  */
 import { expect } from 'chai';
 import { spawn, spawnSync } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CLI, connectHttp, eventually, freePort, makeConfigDir, meta, startSwitchboard, type Running } from '../support/harness.js';
+import { selfSignedCertificate } from '../support/self-signed.js';
 import { startStrandingProxy } from '../support/stranding-proxy.js';
 import { redisServerMissing, startRedis, type RedisServer } from '../support/redis-server.js';
 
@@ -141,6 +144,45 @@ describe('cluster mode: the connection to Redis', function () {
     } finally {
       await sb.stop();
       await redis.stop();
+    }
+  });
+
+  it('CA certificates renewed in tls.caFile are used from the next reconnect (Redis given a certificate from a new CA)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'redis-tls-'));
+    const [first, second] = await Promise.all(
+      ['first', 'second'].map(async (name) => selfSignedCertificate(await mkdtemp(join(dir, `${name}-`)), `redis-${name}`)),
+    );
+    const tlsPort = await freePort();
+    /** Redis's settings for serving `c` (its own CA: self-signed), as CONFIG SET takes them. */
+    const tls = (c: { certFile: string; keyFile: string }) => ['tls-cert-file', c.certFile, 'tls-key-file', c.keyFile, 'tls-ca-cert-file', c.certFile];
+    const asArgs = (settings: string[]) => settings.map((v, i) => (i % 2 === 0 ? `--${v}` : v));
+    const redis = await startRedis({ args: ['--tls-port', String(tlsPort), '--tls-auth-clients', 'no', ...asArgs(tls(first!))] });
+    const sb = await startSwitchboard({
+      'config.yaml': `aggregator:\n  cluster:\n    redis:\n      url: rediss://127.0.0.1:${tlsPort}/3\n      tls:\n        caFile: redis-ca.pem\n`,
+      'redis-ca.pem': await readFile(first!.certFile, 'utf8'),
+    });
+    try {
+      expect(await health(sb)).to.deep.equal({ status: 'ok' });
+      // Redis serves a certificate of the new CA and drops its clients: each must verify it again.
+      redis.cli('CONFIG', 'SET', ...tls(second!));
+      redis.cli('CLIENT', 'KILL', 'TYPE', 'normal');
+      redis.cli('CLIENT', 'KILL', 'TYPE', 'pubsub');
+      await eventually(
+        () => health(sb),
+        (h) => h.status === 'degraded' && /certificate/i.test(h.reason ?? ''),
+        30_000,
+      );
+      await writeFile(join(sb.configDir, 'redis-ca.pem'), await readFile(second!.certFile, 'utf8'));
+      await eventually(
+        () => health(sb),
+        (h) => h.status === 'ok',
+        30_000,
+      );
+      expect(sb.logs()).to.match(/the Redis CA certificates in \S+redis-ca\.pem changed: reconnecting with it/);
+    } finally {
+      await sb.stop();
+      await redis.stop();
+      await rm(dir, { recursive: true, force: true });
     }
   });
 
