@@ -11,14 +11,17 @@
 // 100 ms during a flood" failed 2 times in 6 beside ESLint (the suite then paused ESLint for
 // that pass); in the idle class, 12 of 12 passed beside it, and ESLint took about 50 s of CPU in
 // the pass's 58 s. The suite pauses it (SIGSTOP) only while it waits for the machine to quiet
-// down before that pass, and waits for it at the end; a lint failure fails `npm test` as it did
-// when it ran before the suite, printed whole, after the tests' own summary.
+// down before that pass; at the end it gives it the normal priority back (`hurry`: no test is
+// left to protect, and any other load would starve it) and waits for it. A lint failure fails
+// `npm test` as it did when it ran before the suite, printed whole, after the tests' own summary.
 //
 // `npm test` does not start one here: the build's process goes on as ESLint on the program it
 // has just checked (scripts/typecheck-and-lint.js, lintAttached below), which puts itself in the
 // idle class. lintBeside starts ESLint for a suite run without --checks.
 import { spawn, spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { setPriority } from 'node:os';
 import { dirname, join } from 'node:path';
 
 const require = createRequire(import.meta.url);
@@ -32,7 +35,8 @@ function idleClass() {
 /**
  * What the suite holds of a lint process: `done`, which resolves with
  * `{ ok, seconds, pausedSeconds, output }` once `result` does; `pause()` and `resume()` around a
- * measurement of how busy the machine is; `stop()` for a suite that was interrupted.
+ * measurement of how busy the machine is; `hurry()` once the tests are over; `stop()` for a
+ * suite that was interrupted.
  */
 function lintHandle(child, result) {
   const started = Date.now();
@@ -60,7 +64,27 @@ function lintHandle(child, result) {
     child.kill('SIGTERM');
     resume();
   };
-  return { done, pause, resume, stop };
+  // The tests are over and nothing of the suite needs a core: in the idle class any other load
+  // on the machine would starve ESLint (two busy loops beside the suite held it 7m43s past the
+  // passes), so every thread of it goes back to the normal class and nice 0, where permitted.
+  const hurry = () => {
+    if (ended || process.platform !== 'linux' || child.pid === undefined) return;
+    spawnSync('chrt', ['--all-tasks', '--other', '-p', '0', String(child.pid)], { stdio: 'ignore' });
+    let threads = [String(child.pid)];
+    try {
+      threads = readdirSync(`/proc/${child.pid}/task`);
+    } catch {
+      // Gone already, or no /proc: the process itself is enough.
+    }
+    for (const tid of threads) {
+      try {
+        setPriority(Number(tid), 0);
+      } catch {
+        // Not permitted (raising a priority needs CAP_SYS_NICE or RLIMIT_NICE): it keeps the one it has.
+      }
+    }
+  };
+  return { done, pause, resume, stop, hurry };
 }
 
 /** Starts `eslint .` in `root` at the lowest priority (`chrt` and `nice` exec, so the child is ESLint itself). */

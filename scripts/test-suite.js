@@ -255,6 +255,7 @@ if (paired.length > 0 && !stopped) results.push(await pass(`paired pass (2 jobs,
 const conformed = await conformance;
 
 const passesEnded = Date.now();
+lint.hurry();
 const linted = await lint.done;
 console.log('');
 console.log(
