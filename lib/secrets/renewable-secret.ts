@@ -28,22 +28,31 @@ export class RenewableSecret {
   }
 
   /**
-   * Reads it again after a refusal; true when it changed. A reference that no longer resolves
-   * or reads empty (a file caught halfway through a save) keeps the value in use.
+   * `sent` was refused: reads the reference again and answers whether the value in use now
+   * differs from `sent`, so that the refused request is worth sending once more with it.
+   * Requests refused together (sent before the renewal) all retry with the new value, whichever
+   * of them read it: the read is throttled, the comparison is not.
    */
-  renew(): boolean {
+  refused(sent: string): boolean {
+    this.renew();
+    return this.value !== sent;
+  }
+
+  /**
+   * Reads it again (at most once a second). A reference that no longer resolves or reads empty
+   * (a file caught halfway through a save) keeps the value in use.
+   */
+  private renew(): void {
     const now = this.now();
-    if (now - this.readAt < RENEW_AT_MOST_EVERY_MS) return false;
+    if (now - this.readAt < RENEW_AT_MOST_EVERY_MS) return;
     this.readAt = now;
     let fresh: string;
     try {
       fresh = this.resolve();
     } catch {
-      return false;
+      return;
     }
-    if (fresh === '' || fresh === this.value) return false;
-    this.value = fresh;
-    return true;
+    if (fresh !== '') this.value = fresh;
   }
 }
 

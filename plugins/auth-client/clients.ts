@@ -51,12 +51,12 @@ export class ClientRegistry {
   }
 
   /**
-   * The authorization server refused a pre-registered client (`invalid_client`): its secret is
-   * read again where the operator keeps it. True when it changed, so the refused request is
-   * worth sending once more as it was.
+   * The authorization server refused a pre-registered client (`invalid_client`) that sent
+   * `sent`: its secret is read again where the operator keeps it. True when the secret in use
+   * now differs from `sent`, so the refused request is worth sending once more as it was.
    */
-  renewSecret(issuer: string): boolean {
-    return this.preregistered.get(key(issuer))?.secret?.renew() ?? false;
+  secretRefused(issuer: string, sent: string): boolean {
+    return this.preregistered.get(key(issuer))?.secret?.refused(sent) ?? false;
   }
 
   /** The authorization server no longer knows the registration: register again next time. */

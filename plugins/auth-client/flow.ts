@@ -39,6 +39,8 @@ export class FlowProvider implements OAuthClientProvider {
   obtained: OAuthTokens | undefined;
   private verifier = '';
   private discovery: OAuthDiscoveryState | undefined;
+  /** The client secret last handed to the SDK: what a refused token request carried. */
+  private offeredSecret: string | undefined;
 
   constructor(
     private readonly settings: FlowSettings,
@@ -86,7 +88,9 @@ export class FlowProvider implements OAuthClientProvider {
   }
 
   clientInformation(): OAuthClientInformationMixed | undefined {
-    return this.issuer ? this.clients.get(this.issuer) : undefined;
+    const info = this.issuer ? this.clients.get(this.issuer) : undefined;
+    this.offeredSecret = info?.client_secret;
+    return info;
   }
 
   saveClientInformation(info: OAuthClientInformationMixed): void {
@@ -142,7 +146,8 @@ export class FlowProvider implements OAuthClientProvider {
     // client whose secret was renewed where the operator keeps it was refused for that secret
     // only: the grant and discovery stand, so a refresh is retried as a refresh (and a code
     // exchanged again) instead of asking the person to sign in anew.
-    if ((scope === 'all' || scope === 'client') && this.issuer && this.clients.renewSecret(this.issuer)) return;
+    const sent = this.offeredSecret;
+    if ((scope === 'all' || scope === 'client') && this.issuer && sent !== undefined && this.clients.secretRefused(this.issuer, sent)) return;
     if ((scope === 'all' || scope === 'client') && this.issuer) this.clients.forgetRegistered(this.issuer);
     if (scope === 'all' || scope === 'tokens') this.current = undefined;
     if (scope === 'all' || scope === 'discovery') this.discovery = undefined;

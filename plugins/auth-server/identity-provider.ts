@@ -60,8 +60,8 @@ export class IdentityProvider {
     return { client_id: this.settings.clientId };
   }
 
-  private get clientAuth(): oauth.ClientAuth {
-    return this.settings.clientSecret !== undefined ? oauth.ClientSecretBasic(this.settings.clientSecret.current) : oauth.None();
+  private clientAuth(secret: string | undefined): oauth.ClientAuth {
+    return secret !== undefined ? oauth.ClientSecretBasic(secret) : oauth.None();
   }
 
   /**
@@ -72,14 +72,16 @@ export class IdentityProvider {
    * grant is still good for the second try.
    */
   private async tokenRequest(send: (auth: oauth.ClientAuth) => Promise<Response>): Promise<Response> {
-    const response = await send(this.clientAuth);
+    const secret = this.settings.clientSecret;
+    const sent = secret?.current;
+    const response = await send(this.clientAuth(sent));
     if (response.status !== 400 && response.status !== 401) return response;
     const answer = (await response
       .clone()
       .json()
       .catch(() => undefined)) as { error?: unknown } | undefined;
-    if (answer?.error !== 'invalid_client' || !this.settings.clientSecret?.renew()) return response;
-    return send(this.clientAuth);
+    if (answer?.error !== 'invalid_client' || secret === undefined || sent === undefined || !secret.refused(sent)) return response;
+    return send(this.clientAuth(secret.current));
   }
 
   /** Reads the provider's metadata, retrying until `retryMs` has passed; then throws one clear line. */

@@ -66,7 +66,8 @@ export class OpenAiEmbedder implements Embedder {
       ...(this.s.dimensions ? { dimensions: this.s.dimensions } : {}),
     };
     const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
-    if (this.deps.apiKey !== undefined) headers.authorization = `Bearer ${this.deps.apiKey.current}`;
+    const key = this.deps.apiKey?.current;
+    if (key !== undefined) headers.authorization = `Bearer ${key}`;
     const signal = options.signal ? AbortSignal.any([options.signal, AbortSignal.timeout(this.timeoutMs)]) : AbortSignal.timeout(this.timeoutMs);
     let res: Response;
     let text: string;
@@ -77,7 +78,7 @@ export class OpenAiEmbedder implements Embedder {
       throw failure(err, this.url, this.timeoutMs);
     }
     // Refused: the key may have been renewed where it is kept; read it again, and try once more with a new one.
-    if ((res.status === 401 || res.status === 403) && !renewed && this.deps.apiKey?.renew()) return this.batch(texts, options, true);
+    if ((res.status === 401 || res.status === 403) && !renewed && key !== undefined && this.deps.apiKey?.refused(key)) return this.batch(texts, options, true);
     if (!res.ok) throw new EmbedderError('http-status', `${this.url} answered HTTP ${res.status}`);
     let json: unknown;
     try {

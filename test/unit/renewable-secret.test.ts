@@ -19,32 +19,40 @@ describe('a credential read again when it is refused (renewable-secret)', () => 
   it('resolves at start; a refusal reads it again and says whether it changed', () => {
     const { store, secret } = kept('key-1');
     expect(secret.current).to.equal('key-1');
-    expect(secret.renew(), 'unchanged').to.equal(false);
+    expect(secret.refused('key-1'), 'unchanged').to.equal(false);
     store.value = 'key-2';
     store.now += 1000;
-    expect(secret.renew()).to.equal(true);
+    expect(secret.refused('key-1')).to.equal(true);
     expect(secret.current).to.equal('key-2');
+  });
+
+  it('requests refused together all retry with the renewed value, though only the first read it', () => {
+    const { store, secret } = kept('key-1');
+    store.value = 'key-2';
+    expect([secret.refused('key-1'), secret.refused('key-1'), secret.refused('key-1')]).to.deep.equal([true, true, true]);
+    expect(store.reads, 'the start, then one read').to.equal(2);
+    expect(secret.refused('key-2'), 'the new value refused too: nothing newer to send').to.equal(false);
   });
 
   it('keeps the value in use when the reference no longer resolves or reads empty (a save caught halfway)', () => {
     const { store, secret } = kept('key-1');
     store.value = new Error('cannot read the referenced file');
-    expect(secret.renew()).to.equal(false);
+    expect(secret.refused('key-1')).to.equal(false);
     store.value = '';
     store.now += 1000;
-    expect(secret.renew()).to.equal(false);
+    expect(secret.refused('key-1')).to.equal(false);
     expect(secret.current).to.equal('key-1');
   });
 
   it('reads at most once a second, however many requests are refused', () => {
     const { store, secret } = kept('key-1');
     store.value = 'key-2';
-    for (let i = 0; i < 100; i++) secret.renew();
+    for (let i = 0; i < 100; i++) secret.refused('key-1');
     expect(store.reads, 'the start, then one read').to.equal(2);
     store.value = 'key-3';
-    expect(secret.renew(), 'within the second').to.equal(false);
+    expect(secret.refused('key-2'), 'within the second').to.equal(false);
     store.now += 1000;
-    expect(secret.renew()).to.equal(true);
+    expect(secret.refused('key-2')).to.equal(true);
     expect(secret.current).to.equal('key-3');
   });
 
