@@ -37,6 +37,17 @@ function post(message: FromWorker): void {
 const OUT_OF_MEMORY_PROBE_SHARE = 16;
 const OUT_OF_MEMORY_PROBE_MIN_BYTES = 64 << 10;
 
+/**
+ * Promise reactions run this many at a time; after a batch that did not empty the queue (a
+ * flood), the memory is probed for a quarter of the script's limit. An allocation that fails
+ * inside a reaction rejects only that reaction's promise, `null` when QuickJS cannot even
+ * allocate its error, and the chain that filled the memory is then freed at once: afterwards
+ * nothing tells running out of memory from a script that threw null or awaits forever, so the
+ * flood is watched while it grows. One probe per batch, about a tenth of a millisecond.
+ */
+const JOBS_PER_LOOK = 4096;
+const PRESSURE_PROBE_SHARE = 4;
+
 /** QuickJS's own words for the limits it enforces itself. */
 function limitOfError(message: string): LimitName | undefined {
   if (message === 'out of memory') return 'memoryBytes';
@@ -62,6 +73,8 @@ class Run {
   private logBytes = 0;
   private stopped: LimitName | 'cancelled' | undefined;
   private ended = false;
+  /** A flood of reactions was seen holding more than three quarters of the memory (JOBS_PER_LOOK). */
+  private memoryPressed = false;
 
   constructor(
     private readonly id: number,
@@ -198,10 +211,12 @@ class Run {
   /** Runs the jobs the last event made ready (promise reactions), then looks whether the script is done. */
   private pump(): void {
     if (this.ended) return;
-    if (this.stopped === undefined) {
-      const jobs = this.slice(() => this.rt.executePendingJobs(-1));
+    while (this.stopped === undefined) {
+      const jobs = this.slice(() => this.rt.executePendingJobs(JOBS_PER_LOOK));
       // A job's own exception rejects its promise; what comes back here is the engine's (a limit).
       if (jobs.error) return this.failWith(this.keep(jobs.error));
+      if (jobs.value < JOBS_PER_LOOK) break;
+      if (!this.memoryPressed) this.memoryPressed = this.slice(() => !this.roomFor(Math.floor(this.budgets.memoryBytes / PRESSURE_PROBE_SHARE)));
     }
     this.settle();
   }
@@ -212,8 +227,14 @@ class Run {
     if (!this.promise) return;
     const state = this.vm.getPromiseState(this.promise);
     if (state.type === 'pending') {
-      // Waiting on nothing it can still get: no call in flight or queued, no job to run.
-      if (this.pending.size === 0) this.end({ ok: false, kind: 'error', message: 'the script awaits a promise that nothing can settle' });
+      // Waiting on nothing it can still get: no call in flight or queued, no job to run. After a
+      // flood that filled the memory, that is a reaction chain out of memory (JOBS_PER_LOOK).
+      if (this.pending.size === 0)
+        this.end(
+          this.memoryPressed
+            ? this.stoppedOutcome('memoryBytes')
+            : { ok: false, kind: 'error', message: 'the script awaits a promise that nothing can settle' },
+        );
       return;
     }
     if (state.type === 'rejected') return this.failWith(this.keep(state.error));
@@ -271,23 +292,28 @@ class Run {
   /**
    * QuickJS throws `null` for running out of memory when it cannot allocate even its own
    * InternalError: a flood of promise reactions fills the runtime with queued jobs, which stay
-   * queued after the exception. A script may throw null itself, so the memory is asked: an
-   * allocation that fails too says the limit was reached.
+   * queued after the exception, or a chain of them fills it and is freed (JOBS_PER_LOOK). A
+   * script may throw null itself, so the memory is asked: an allocation that fails too, or a
+   * flood seen filling it, says the limit was reached.
    */
   private outOfMemory(error: QuickJSHandle): boolean {
-    return this.vm.typeof(error) === 'object' && this.vm.dump(error) === null && this.memoryFull();
+    return this.vm.typeof(error) === 'object' && this.vm.dump(error) === null && (this.memoryPressed || this.memoryFull());
   }
 
   /** Whether the script's memory is (nearly) all used: an allocation of a sixteenth of it fails. */
   private memoryFull(): boolean {
-    const bytes = Math.max(OUT_OF_MEMORY_PROBE_MIN_BYTES, Math.floor(this.budgets.memoryBytes / OUT_OF_MEMORY_PROBE_SHARE));
+    return !this.roomFor(Math.max(OUT_OF_MEMORY_PROBE_MIN_BYTES, Math.floor(this.budgets.memoryBytes / OUT_OF_MEMORY_PROBE_SHARE)));
+  }
+
+  /** Whether `bytes` more fit in the script's memory: an allocation of them, made and dropped in its context. */
+  private roomFor(bytes: number): boolean {
     const probe = this.vm.evalCode(`new Uint8Array(${bytes}).length`);
     if (probe.error) {
       probe.error.dispose();
-      return true;
+      return false;
     }
     probe.value.dispose();
-    return false;
+    return true;
   }
 
   private end(outcome: RunOutcome): void {
