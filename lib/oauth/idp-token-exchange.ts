@@ -49,6 +49,8 @@ export class IdpExchangeError extends Error {
   constructor(
     readonly code: 'invalid_target' | 'temporarily_unavailable' | 'invalid_grant',
     message: string,
+    /** The provider's own error code, when it answered with one (`invalid_client`: it refused the client's secret). */
+    readonly providerError?: string,
   ) {
     super(message);
     this.name = 'IdpExchangeError';
@@ -97,7 +99,11 @@ export async function exchangeAtIdp(req: IdpExchangeRequest): Promise<IdpExchang
   if (!response.ok || !accessToken) {
     const error = typeof body.error === 'string' ? body.error : `HTTP ${response.status}`;
     const description = typeof body.error_description === 'string' ? `: ${body.error_description}` : '';
-    throw new IdpExchangeError('invalid_grant', `the downstream identity provider refused the exchange: ${error}${description}`);
+    throw new IdpExchangeError(
+      'invalid_grant',
+      `the downstream identity provider refused the exchange: ${error}${description}`,
+      typeof body.error === 'string' ? body.error : undefined,
+    );
   }
   let expiresIn = typeof body.expires_in === 'number' ? body.expires_in : undefined;
   let claims: ReturnType<typeof decodeJwt> | undefined;

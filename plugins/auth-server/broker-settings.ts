@@ -12,10 +12,12 @@ import {
   type TokenExchangeBroker,
 } from '../../kernel/index.js';
 import { isLoopbackHost } from '../../lib/net/address-class.js';
+import { RenewableSecret, renewableReference } from '../../lib/secrets/renewable-secret.js';
 
 export interface ResolvedTarget {
   config: BrokerTarget;
-  credentials?: { clientId: string; secret: string };
+  /** A `clientSecretFile` is read again when the downstream provider refuses it; a Secret's value stays the one read at start. */
+  credentials?: { clientId: string; secret: RenewableSecret };
 }
 
 export interface Broker {
@@ -52,8 +54,9 @@ async function fromSecret(
 }
 
 /**
- * Secrets read once at start: from files, or (orchestrator mode) from the Secrets a
- * clientCredentialsSecretRef names. Anything missing stops startup, naming the field.
+ * Secrets read at start: from files, or (orchestrator mode) from the Secrets a
+ * clientCredentialsSecretRef names. Anything missing stops startup, naming the field. A
+ * target's clientSecretFile is read again when the downstream provider refuses it (broker.ts).
  */
 export async function resolveBroker(config: TokenExchangeBroker, ctx: ResolveContext, secrets?: OrchestratorSecrets): Promise<Broker> {
   const fromFile = (file: string, field: string) => resolveSecretValue({ fromFile: file }, where(field), ctx);
@@ -76,7 +79,7 @@ export async function resolveBroker(config: TokenExchangeBroker, ctx: ResolveCon
     if (endpoint.protocol !== 'https:' && !(config.allowPrivateIP && isLoopbackHost(endpoint.hostname))) {
       throw new Error(`${where(`${field}.idpTokenEndpoint`)}: must be an https URL`);
     }
-    let credentials: { clientId: string; secret: string };
+    let credentials: { clientId: string; secret: RenewableSecret };
     if (t.clientCredentialsSecretRef) {
       const read = await fromSecret(t.clientCredentialsSecretRef, `${field}.clientCredentialsSecretRef`, secrets, ctx.onSecret);
       const clientId = read.clientId ?? t.clientId;
@@ -84,9 +87,9 @@ export async function resolveBroker(config: TokenExchangeBroker, ctx: ResolveCon
         throw new Error(
           `${where(`${field}.clientCredentialsSecretRef`)}: the secret '${t.clientCredentialsSecretRef.name}' has no key '${t.clientCredentialsSecretRef.clientIdKey}'`,
         );
-      credentials = { clientId, secret: read.secret };
+      credentials = { clientId, secret: new RenewableSecret(() => read.secret) };
     } else if (t.clientId && t.clientSecretFile) {
-      credentials = { clientId: t.clientId, secret: fromFile(t.clientSecretFile, `${field}.clientSecretFile`) };
+      credentials = { clientId: t.clientId, secret: renewableReference({ fromFile: t.clientSecretFile }, where(`${field}.clientSecretFile`), ctx) };
     } else {
       throw new Error(`${where(field)}: needs clientCredentialsSecretRef, or clientId and clientSecretFile`);
     }

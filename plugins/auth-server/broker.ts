@@ -73,18 +73,26 @@ export async function brokeredExchange(
   const idToken = account?.tokens.idToken;
   if (!idToken) throw fail('invalid_grant', `no identity-provider sign-in is on record for '${person}'; they must sign in again`);
 
-  let exchanged: IdpExchangeResult;
-  try {
-    exchanged = await exchangeAtIdp({
+  const { clientId: targetClient, secret } = target.credentials!;
+  const exchange = (clientSecret: string) =>
+    exchangeAtIdp({
       endpoint: target.config.idpTokenEndpoint!,
       expectedIssuer: target.config.expectedIssuer || new URL(target.config.idpTokenEndpoint!).origin,
       connectorId: target.config.connectorId!,
       scopes: target.config.scopes,
-      clientId: target.credentials!.clientId,
-      clientSecret: target.credentials!.secret,
+      clientId: targetClient,
+      clientSecret,
       subjectToken: idToken,
       allowPrivate: deps.broker.allowPrivate,
       now: () => deps.now(),
+    });
+  let exchanged: IdpExchangeResult;
+  try {
+    const sent = secret.current;
+    exchanged = await exchange(sent).catch((err: unknown) => {
+      // The provider refused Switchboard's secret: renewed in its file since, the exchange is sent once more with it.
+      if (err instanceof IdpExchangeError && err.providerError === 'invalid_client' && secret.refused(sent)) return exchange(secret.current);
+      throw err;
     });
   } catch (err) {
     if (err instanceof IdpExchangeError) throw fail(err.code, err.message);

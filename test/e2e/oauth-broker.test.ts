@@ -9,7 +9,9 @@ import { postForm } from '../support/oauth-browser.js';
 import { protectedForSuite, registerClient, signIn, startProtected, type OAuthSetup, type Tokens, switchboardAtIdp } from '../support/oauth-setup.js';
 import { startTestIdp, type TestIdp } from '../fixtures/identity-provider.js';
 import { startDownstreamExchange, type DownstreamExchange } from '../fixtures/downstream-exchange.js';
-import { freePort } from '../support/harness.js';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../../lib/files/atomic-write.js';
+import { eventually, freePort } from '../support/harness.js';
 
 const EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';
 const ACCESS = 'urn:ietf:params:oauth:token-type:access_token';
@@ -79,6 +81,23 @@ describe('OAuth server: brokered token exchange', function () {
     const asked = downstream.requests.at(-1)!;
     expect(asked.get('connector_id')).to.equal('upstream');
     expect(asked.get('subject_token_type')).to.equal('urn:ietf:params:oauth:token-type:id_token');
+  });
+
+  it('its secret at the downstream provider, rotated there and renewed in its file, is used without a restart', async () => {
+    downstream.rotateClientSecret('downstream-secret-789');
+    const refused = await exchange({ audience: 'kubernetes' });
+    expect(refused.body.error, 'the old secret is refused').to.equal('invalid_grant');
+    expect(String(refused.body.error_description)).to.contain('invalid_client');
+    await writeFileAtomic(join(setup.sb.configDir, 'downstream-secret'), 'downstream-secret-789\n');
+    // Read again at most once a second: the exchange right after the refusal above may come too soon.
+    const r = await eventually(
+      () => exchange({ audience: 'kubernetes' }),
+      (x) => x.status === 200,
+      20_000,
+      500,
+    );
+    expect(decodeJwt(String(r.body.access_token))).to.include({ iss: downstream.issuer, sub: 'alice' });
+    expect(setup.sb.logs()).to.not.include('downstream-secret-789');
   });
 
   it('refuses: an audience outside the allowlist, a person without a grant, DPoP, a bad secret, a foreign subject token', async () => {
