@@ -96,7 +96,7 @@ function openAiEmbedder(source: Extract<VectorSource, { kind: 'openai' }>): Embe
       maxResponseBytes: 256 * 1024 ** 2,
     },
     {
-      apiKey: source.apiKey === undefined ? undefined : new RenewableSecret(() => source.apiKey!),
+      apiKey: source.apiKey === undefined ? undefined : RenewableSecret.of(() => source.apiKey!),
       resolve: (url) => policy.resolve(url.hostname, '--embeddings-url'),
     },
   );

@@ -14,13 +14,25 @@ const RENEW_AT_MOST_EVERY_MS = 1000;
 export class RenewableSecret {
   private value: string;
   private readAt = 0;
+  /** The read in progress: refusals within its second wait for it rather than answer with the old value. */
+  private reading: Promise<void> | undefined;
 
-  /** `resolve` reads the reference (and reports the value for scrubbing); it throws when it cannot. */
+  /**
+   * `first`: the value in use now; `reread` reads the reference again (and reports the value for
+   * scrubbing), throwing or rejecting when it cannot. `RenewableSecret.of` for a reference read
+   * the same way at start.
+   */
   constructor(
-    private readonly resolve: () => string,
+    first: string,
+    private readonly reread: () => string | Promise<string>,
     private readonly now: () => number = Date.now,
   ) {
-    this.value = resolve();
+    this.value = first;
+  }
+
+  /** Resolved now (a reference that cannot be resolved fails the start) and again at each renewal. */
+  static of(resolve: () => string, now?: () => number): RenewableSecret {
+    return new RenewableSecret(resolve(), resolve, now);
   }
 
   get current(): string {
@@ -33,8 +45,8 @@ export class RenewableSecret {
    * Requests refused together (sent before the renewal) all retry with the new value, whichever
    * of them read it: the read is throttled, the comparison is not.
    */
-  refused(sent: string): boolean {
-    this.renew();
+  async refused(sent: string): Promise<boolean> {
+    await this.renew();
     return this.value !== sent;
   }
 
@@ -42,17 +54,19 @@ export class RenewableSecret {
    * Reads it again (at most once a second). A reference that no longer resolves or reads empty
    * (a file caught halfway through a save) keeps the value in use.
    */
-  private renew(): void {
+  private renew(): Promise<void> {
     const now = this.now();
-    if (now - this.readAt < RENEW_AT_MOST_EVERY_MS) return;
+    if (this.reading && now - this.readAt < RENEW_AT_MOST_EVERY_MS) return this.reading;
     this.readAt = now;
-    let fresh: string;
-    try {
-      fresh = this.resolve();
-    } catch {
-      return;
-    }
-    if (fresh !== '') this.value = fresh;
+    this.reading = (async () => {
+      try {
+        const fresh = await this.reread();
+        if (fresh !== '') this.value = fresh;
+      } catch {
+        // Unreadable now: the value in use stays.
+      }
+    })();
+    return this.reading;
   }
 }
 
@@ -61,5 +75,5 @@ export class RenewableSecret {
  * renewal: `${NAME}` reads Switchboard's environment, then the configuration's secrets.env.
  */
 export function renewableReference(value: SecretValue, field: string, ctx: ResolveContext): RenewableSecret {
-  return new RenewableSecret(() => resolveSecretValue(value, field, { ...ctx, env: referenceEnvironment(ctx.configPath, ctx.env) }));
+  return RenewableSecret.of(() => resolveSecretValue(value, field, { ...ctx, env: referenceEnvironment(ctx.configPath, ctx.env) }));
 }

@@ -55,8 +55,8 @@ export class ClientRegistry {
    * `sent`: its secret is read again where the operator keeps it. True when the secret in use
    * now differs from `sent`, so the refused request is worth sending once more as it was.
    */
-  secretRefused(issuer: string, sent: string): boolean {
-    return this.preregistered.get(key(issuer))?.secret?.refused(sent) ?? false;
+  async secretRefused(issuer: string, sent: string): Promise<boolean> {
+    return (await this.preregistered.get(key(issuer))?.secret?.refused(sent)) ?? false;
   }
 
   /** The authorization server no longer knows the registration: register again next time. */

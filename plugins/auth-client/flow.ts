@@ -141,13 +141,13 @@ export class FlowProvider implements OAuthClientProvider {
     return this.discovery;
   }
 
-  invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): void {
+  async invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): Promise<void> {
     // The SDK says 'all' for invalid_client and then runs the flow again. A pre-registered
     // client whose secret was renewed where the operator keeps it was refused for that secret
     // only: the grant and discovery stand, so a refresh is retried as a refresh (and a code
     // exchanged again) instead of asking the person to sign in anew.
     const sent = this.offeredSecret;
-    if ((scope === 'all' || scope === 'client') && this.issuer && sent !== undefined && this.clients.secretRefused(this.issuer, sent)) return;
+    if ((scope === 'all' || scope === 'client') && this.issuer && sent !== undefined && (await this.clients.secretRefused(this.issuer, sent))) return;
     if ((scope === 'all' || scope === 'client') && this.issuer) this.clients.forgetRegistered(this.issuer);
     if (scope === 'all' || scope === 'tokens') this.current = undefined;
     if (scope === 'all' || scope === 'discovery') this.discovery = undefined;

@@ -16,7 +16,7 @@ import { RenewableSecret, renewableReference } from '../../lib/secrets/renewable
 
 export interface ResolvedTarget {
   config: BrokerTarget;
-  /** A `clientSecretFile` is read again when the downstream provider refuses it; a Secret's value stays the one read at start. */
+  /** Read again (its file, or its Secret) when the downstream provider refuses it. */
   credentials?: { clientId: string; secret: RenewableSecret };
 }
 
@@ -56,7 +56,7 @@ async function fromSecret(
 /**
  * Secrets read at start: from files, or (orchestrator mode) from the Secrets a
  * clientCredentialsSecretRef names. Anything missing stops startup, naming the field. A
- * target's clientSecretFile is read again when the downstream provider refuses it (broker.ts).
+ * target's secret is read again when the downstream provider refuses it (broker.ts).
  */
 export async function resolveBroker(config: TokenExchangeBroker, ctx: ResolveContext, secrets?: OrchestratorSecrets): Promise<Broker> {
   const fromFile = (file: string, field: string) => resolveSecretValue({ fromFile: file }, where(field), ctx);
@@ -87,7 +87,10 @@ export async function resolveBroker(config: TokenExchangeBroker, ctx: ResolveCon
         throw new Error(
           `${where(`${field}.clientCredentialsSecretRef`)}: the secret '${t.clientCredentialsSecretRef.name}' has no key '${t.clientCredentialsSecretRef.clientIdKey}'`,
         );
-      credentials = { clientId, secret: new RenewableSecret(() => read.secret) };
+      // Read again from the Secret (a rotation the cluster's tooling made) when the provider refuses it.
+      const ref = t.clientCredentialsSecretRef;
+      const reread = async () => (await fromSecret(ref, `${field}.clientCredentialsSecretRef`, secrets, ctx.onSecret)).secret;
+      credentials = { clientId, secret: new RenewableSecret(read.secret, reread) };
     } else if (t.clientId && t.clientSecretFile) {
       credentials = { clientId: t.clientId, secret: renewableReference({ fromFile: t.clientSecretFile }, where(`${field}.clientSecretFile`), ctx) };
     } else {

@@ -89,9 +89,9 @@ export async function brokeredExchange(
   let exchanged: IdpExchangeResult;
   try {
     const sent = secret.current;
-    exchanged = await exchange(sent).catch((err: unknown) => {
-      // The provider refused Switchboard's secret: renewed in its file since, the exchange is sent once more with it.
-      if (err instanceof IdpExchangeError && err.providerError === 'invalid_client' && secret.refused(sent)) return exchange(secret.current);
+    exchanged = await exchange(sent).catch(async (err: unknown) => {
+      // The provider refused Switchboard's secret: renewed where it is kept since, the exchange is sent once more with it.
+      if (err instanceof IdpExchangeError && err.providerError === 'invalid_client' && (await secret.refused(sent))) return exchange(secret.current);
       throw err;
     });
   } catch (err) {

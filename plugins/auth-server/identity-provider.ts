@@ -80,7 +80,7 @@ export class IdentityProvider {
       .clone()
       .json()
       .catch(() => undefined)) as { error?: unknown } | undefined;
-    if (answer?.error !== 'invalid_client' || secret === undefined || sent === undefined || !secret.refused(sent)) return response;
+    if (answer?.error !== 'invalid_client' || secret === undefined || sent === undefined || !(await secret.refused(sent))) return response;
     return send(this.clientAuth(secret.current));
   }
 

@@ -78,7 +78,8 @@ export class OpenAiEmbedder implements Embedder {
       throw failure(err, this.url, this.timeoutMs);
     }
     // Refused: the key may have been renewed where it is kept; read it again, and try once more with a new one.
-    if ((res.status === 401 || res.status === 403) && !renewed && key !== undefined && this.deps.apiKey?.refused(key)) return this.batch(texts, options, true);
+    if ((res.status === 401 || res.status === 403) && !renewed && key !== undefined && (await this.deps.apiKey?.refused(key)))
+      return this.batch(texts, options, true);
     if (!res.ok) throw new EmbedderError('http-status', `${this.url} answered HTTP ${res.status}`);
     let json: unknown;
     try {

@@ -172,6 +172,31 @@ describe('orchestrator mode: writes as the caller', function () {
     expect(downstream.requests.at(-1)!.get('connector_id')).to.equal('upstream');
   });
 
+  it('a target secret rotated at the downstream provider and renewed in its Secret is used without a restart', async () => {
+    const path = `/api/v1/namespaces/${NS}/secrets/downstream-client`;
+    const current = await kube.call('GET', path);
+    downstream.rotateClientSecret('downstream-secret-rotated');
+    const updated = await kube.call('PUT', path, { ...current.body, stringData: { 'client-secret': 'downstream-secret-rotated' } });
+    expect(updated.status, JSON.stringify(updated.body)).to.equal(200);
+    const exchange = () =>
+      asBrowser(() =>
+        postForm(
+          `${setup.base}/oauth/token`,
+          {
+            grant_type: 'urn:ietf:params:oauth:grant-type:token-exchange',
+            subject_token: aliceToken,
+            subject_token_type: 'urn:ietf:params:oauth:token-type:access_token',
+            audience: 'cluster',
+          },
+          { authorization: `Basic ${Buffer.from('agent-gw:broker-secret-123').toString('base64')}` },
+        ),
+      );
+    // Refused once with the secret read at start, read again from the Secret, and sent once more.
+    const r = await exchange();
+    expect(r.status, JSON.stringify(r.body)).to.equal(200);
+    expect(downstream.requests.at(-1)!.get('connector_id')).to.equal('upstream');
+  });
+
   it('a write RBAC does not allow that person is refused, naming the user, the verb, the resource and the namespace', async () => {
     const refused = await callTool(alice, 'core_mcpserver_create', { name: 'hers', type: 'streamable-http', url: 'http://127.0.0.1:9/mcp' });
     expect(errorCode(refused)).to.equal('FORBIDDEN');
