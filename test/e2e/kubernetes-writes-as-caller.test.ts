@@ -154,8 +154,9 @@ describe('orchestrator mode: writes as the caller', function () {
     expect(entry!.user.username).to.equal('alice@example.com');
   });
 
-  it('takes broker credentials from Secrets (clientCredentialsSecretRef): a brokered exchange works', async () => {
-    const r = await asBrowser(() =>
+  /** The broker client exchanges alice's Switchboard token for the cluster's. */
+  const brokeredExchange = () =>
+    asBrowser(() =>
       postForm(
         `${setup.base}/oauth/token`,
         {
@@ -167,6 +168,9 @@ describe('orchestrator mode: writes as the caller', function () {
         { authorization: `Basic ${Buffer.from('agent-gw:broker-secret-123').toString('base64')}` },
       ),
     );
+
+  it('takes broker credentials from Secrets (clientCredentialsSecretRef): a brokered exchange works', async () => {
+    const r = await brokeredExchange();
     expect(r.status, JSON.stringify(r.body)).to.equal(200);
     expect(r.body.access_token).to.be.a('string');
     expect(downstream.requests.at(-1)!.get('connector_id')).to.equal('upstream');
@@ -178,21 +182,8 @@ describe('orchestrator mode: writes as the caller', function () {
     downstream.rotateClientSecret('downstream-secret-rotated');
     const updated = await kube.call('PUT', path, { ...current.body, stringData: { 'client-secret': 'downstream-secret-rotated' } });
     expect(updated.status, JSON.stringify(updated.body)).to.equal(200);
-    const exchange = () =>
-      asBrowser(() =>
-        postForm(
-          `${setup.base}/oauth/token`,
-          {
-            grant_type: 'urn:ietf:params:oauth:grant-type:token-exchange',
-            subject_token: aliceToken,
-            subject_token_type: 'urn:ietf:params:oauth:token-type:access_token',
-            audience: 'cluster',
-          },
-          { authorization: `Basic ${Buffer.from('agent-gw:broker-secret-123').toString('base64')}` },
-        ),
-      );
     // Refused once with the secret read at start, read again from the Secret, and sent once more.
-    const r = await exchange();
+    const r = await brokeredExchange();
     expect(r.status, JSON.stringify(r.body)).to.equal(200);
     expect(downstream.requests.at(-1)!.get('connector_id')).to.equal('upstream');
   });
