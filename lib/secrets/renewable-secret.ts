@@ -51,6 +51,16 @@ export class RenewableSecret {
   }
 
   /**
+   * The value, read again when the last read is a second old or more: for a secret presented to
+   * Switchboard (a broker client's), compared at each use, so a renewed one is accepted within
+   * a second of being written, and an unknown one costs at most one read a second.
+   */
+  async fresh(): Promise<string> {
+    await this.renew();
+    return this.value;
+  }
+
+  /**
    * Reads it again (at most once a second). A reference that no longer resolves or reads empty
    * (a file caught halfway through a save) keeps the value in use.
    */

@@ -3,14 +3,7 @@
  * target credentials read from their files, endpoints checked. Kept apart from broker.ts so
  * start-up reads it without loading oidc-provider.
  */
-import {
-  resolveSecretValue,
-  type BrokerTarget,
-  type OrchestratorSecrets,
-  type ResolveContext,
-  type SecretRef,
-  type TokenExchangeBroker,
-} from '../../kernel/index.js';
+import { type BrokerTarget, type OrchestratorSecrets, type ResolveContext, type SecretRef, type TokenExchangeBroker } from '../../kernel/index.js';
 import { isLoopbackHost } from '../../lib/net/address-class.js';
 import { RenewableSecret, renewableReference } from '../../lib/secrets/renewable-secret.js';
 
@@ -21,7 +14,8 @@ export interface ResolvedTarget {
 }
 
 export interface Broker {
-  clients: Map<string, string>;
+  /** Each broker client's secret, read again at most once a second as clients present theirs (provider.ts). */
+  clients: Map<string, RenewableSecret>;
   audiences: Map<string, Set<string>>;
   targets: Map<string, ResolvedTarget>;
   allowPrivate: boolean;
@@ -56,15 +50,21 @@ async function fromSecret(
 /**
  * Secrets read at start: from files, or (orchestrator mode) from the Secrets a
  * clientCredentialsSecretRef names. Anything missing stops startup, naming the field. A
- * target's secret is read again when the downstream provider refuses it (broker.ts).
+ * target's secret is read again when the downstream provider refuses it (broker.ts), a broker
+ * client's as clients present theirs (provider.ts).
  */
 export async function resolveBroker(config: TokenExchangeBroker, ctx: ResolveContext, secrets?: OrchestratorSecrets): Promise<Broker> {
-  const fromFile = (file: string, field: string) => resolveSecretValue({ fromFile: file }, where(field), ctx);
-  const clients = new Map<string, string>();
+  const fromFile = (file: string, field: string) => renewableReference({ fromFile: file }, where(field), ctx);
+  /** A Secret's value, read now and again (through the API server) at each renewal. */
+  const fromSecretRenewed = async (ref: SecretRef, field: string): Promise<{ clientId?: string; secret: RenewableSecret }> => {
+    const read = await fromSecret(ref, field, secrets, ctx.onSecret);
+    const reread = async () => (await fromSecret(ref, field, secrets, ctx.onSecret)).secret;
+    return { ...(read.clientId !== undefined ? { clientId: read.clientId } : {}), secret: new RenewableSecret(read.secret, reread) };
+  };
+  const clients = new Map<string, RenewableSecret>();
   for (const [id, c] of Object.entries(config.brokerClients)) {
     const field = `brokerClients.${id}`;
-    if (c.clientCredentialsSecretRef)
-      clients.set(id, (await fromSecret(c.clientCredentialsSecretRef, `${field}.clientCredentialsSecretRef`, secrets, ctx.onSecret)).secret);
+    if (c.clientCredentialsSecretRef) clients.set(id, (await fromSecretRenewed(c.clientCredentialsSecretRef, `${field}.clientCredentialsSecretRef`)).secret);
     else if (c.clientSecretFile) clients.set(id, fromFile(c.clientSecretFile, `${field}.clientSecretFile`));
     else throw new Error(`${where(field)}: needs clientSecretFile or clientCredentialsSecretRef`);
   }
@@ -81,18 +81,15 @@ export async function resolveBroker(config: TokenExchangeBroker, ctx: ResolveCon
     }
     let credentials: { clientId: string; secret: RenewableSecret };
     if (t.clientCredentialsSecretRef) {
-      const read = await fromSecret(t.clientCredentialsSecretRef, `${field}.clientCredentialsSecretRef`, secrets, ctx.onSecret);
+      const read = await fromSecretRenewed(t.clientCredentialsSecretRef, `${field}.clientCredentialsSecretRef`);
       const clientId = read.clientId ?? t.clientId;
       if (!clientId)
         throw new Error(
           `${where(`${field}.clientCredentialsSecretRef`)}: the secret '${t.clientCredentialsSecretRef.name}' has no key '${t.clientCredentialsSecretRef.clientIdKey}'`,
         );
-      // Read again from the Secret (a rotation the cluster's tooling made) when the provider refuses it.
-      const ref = t.clientCredentialsSecretRef;
-      const reread = async () => (await fromSecret(ref, `${field}.clientCredentialsSecretRef`, secrets, ctx.onSecret)).secret;
-      credentials = { clientId, secret: new RenewableSecret(read.secret, reread) };
+      credentials = { clientId, secret: read.secret };
     } else if (t.clientId && t.clientSecretFile) {
-      credentials = { clientId: t.clientId, secret: renewableReference({ fromFile: t.clientSecretFile }, where(`${field}.clientSecretFile`), ctx) };
+      credentials = { clientId: t.clientId, secret: fromFile(t.clientSecretFile, `${field}.clientSecretFile`) };
     } else {
       throw new Error(`${where(field)}: needs clientCredentialsSecretRef, or clientId and clientSecretFile`);
     }

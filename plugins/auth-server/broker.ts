@@ -17,16 +17,20 @@ import { sameResource } from './paths.js';
 
 const EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';
 
-/** The broker clients, as oidc-provider's static clients: confidential, token exchange only. */
-export function brokerClientMetadata(broker: Broker): ClientMetadata[] {
-  return [...broker.clients].map(([client_id, client_secret]) => ({
+/**
+ * A broker client as oidc-provider reads it from the adapter (provider.ts): confidential, token
+ * exchange only, with the secret in use now. Not a static client, whose secret could not be
+ * renewed without a restart.
+ */
+export function brokerClientMetadata(client_id: string, client_secret: string): ClientMetadata {
+  return {
     client_id,
     client_secret,
     grant_types: [EXCHANGE],
     response_types: [],
     redirect_uris: [],
     token_endpoint_auth_method: 'client_secret_basic',
-  }));
+  };
 }
 
 function fail(error: string, description: string): Error {

@@ -26,12 +26,15 @@ const GRANT = 'Grant';
  * the records are gone, so the replicas' caches of verified tokens drop their copies.
  * `clients` bounds registered clients: a registered client is stored with its expiry while
  * unused, and each grant saved moves its client's expiry past the grant's end.
+ * `configured` answers for the clients the configuration defines (broker clients), before the
+ * store: read at each lookup, so a renewed secret is taken without a restart.
  */
 export function providerAdapter(
   store: SealedStore,
   now: () => number,
   revoked: (revocation: Revocation) => Promise<void> = () => Promise.resolve(),
   clients?: ClientLedger,
+  configured?: (id: string) => Promise<AdapterPayload | undefined>,
 ): AdapterFactory {
   return (model: string): Adapter => {
     const byIndex = async (key: string, value: string): Promise<AdapterPayload | undefined> =>
@@ -50,7 +53,8 @@ export function providerAdapter(
         await store.put(model, id, { payload, ...(expiresIn ? { expiresAt: Math.floor(now()) + expiresIn + KEEP_EXPIRED_SECONDS } : {}), index });
       },
       async find(id) {
-        return (await store.get<AdapterPayload>(model, id))?.payload;
+        const own = model === CLIENT ? await configured?.(id) : undefined;
+        return own ?? (await store.get<AdapterPayload>(model, id))?.payload;
       },
       findByUid: (uid) => byIndex(UID, uid),
       findByUserCode: (code) => byIndex(USER_CODE, code),

@@ -62,9 +62,13 @@ export async function createProvider(
   const refreshTtl = (accountId: string | undefined): number =>
     refreshTokenLifetime(now(), settings.sessionSeconds, accountId ? accounts.cached(accountId)?.tokens.sessionEndsAt : undefined);
   const configuration: Configuration = {
-    adapter: providerAdapter(store, now, revoked, clients),
-    // Broker clients are seeded from the configuration; every other client registers itself.
-    clients: exchange.broker ? brokerClientMetadata(exchange.broker) : [],
+    // Broker clients come from the configuration, with the secret in use at each lookup (read
+    // again at most once a second); every other client registers itself.
+    adapter: providerAdapter(store, now, revoked, clients, async (id) => {
+      const secret = exchange.broker?.clients.get(id);
+      return secret ? brokerClientMetadata(id, await secret.fresh()) : undefined;
+    }),
+    clients: [],
     findAccount: async (ctx: KoaContextWithOIDC, sub: string) => {
       // At the token endpoint (code exchange, refresh) the identity provider's tokens are kept fresh.
       const record = ctx.oidc.route === 'token' ? await accounts.fresh(sub) : await accounts.find(sub);

@@ -100,6 +100,30 @@ describe('OAuth server: brokered token exchange', function () {
     expect(setup.sb.logs()).to.not.include('downstream-secret-789');
   });
 
+  it("a broker client's own secret renewed in its file is accepted without a restart, and the old one no longer", async () => {
+    const renewed = { authorization: `Basic ${Buffer.from('agent-gw:broker-secret-renewed').toString('base64')}` };
+    await writeFileAtomic(join(setup.sb.configDir, 'broker-secret'), 'broker-secret-renewed\n');
+    // The file is read again at most once a second, as clients present their secret.
+    const r = await eventually(
+      () => exchange({ audience: 'kubernetes' }, renewed),
+      (x) => x.status === 200,
+      20_000,
+      250,
+    );
+    expect(decodeJwt(String(r.body.access_token))).to.include({ sub: 'alice' });
+    const old = await exchange({ audience: 'kubernetes' });
+    expect(old.status).to.equal(401);
+    expect(old.body.error).to.equal('invalid_client');
+    expect(setup.sb.logs()).to.not.include('broker-secret-renewed');
+    await writeFileAtomic(join(setup.sb.configDir, 'broker-secret'), 'broker-secret-123\n');
+    await eventually(
+      () => exchange({ audience: 'kubernetes' }),
+      (x) => x.status === 200,
+      20_000,
+      250,
+    );
+  });
+
   it('refuses: an audience outside the allowlist, a person without a grant, DPoP, a bad secret, a foreign subject token', async () => {
     const notAllowed = await exchange({ audience: 'payroll' });
     expect(notAllowed.body).to.deep.equal({ error: 'invalid_target', error_description: "audience 'payroll' is not allowed for client 'agent-gw'" });
