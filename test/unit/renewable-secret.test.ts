@@ -71,6 +71,17 @@ describe('a credential read again when it is refused (renewable-secret)', () => 
     expect(secret.current).to.equal('key-3');
   });
 
+  it('fresh(): the value as presented to Switchboard, read again at most once a second', async () => {
+    const { store, secret } = kept('key-1');
+    store.value = 'key-2';
+    expect(await secret.fresh()).to.equal('key-2');
+    store.value = 'key-3';
+    expect(await secret.fresh(), 'within the second').to.equal('key-2');
+    store.now += 1000;
+    expect(await secret.fresh()).to.equal('key-3');
+    expect(store.reads, 'the start, then two reads').to.equal(3);
+  });
+
   it('a reference that cannot be resolved at start fails the start, as before', () => {
     expect(() =>
       RenewableSecret.of(() => {
