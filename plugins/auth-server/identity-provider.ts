@@ -73,14 +73,15 @@ export class IdentityProvider {
    */
   private async tokenRequest(send: (auth: oauth.ClientAuth) => Promise<Response>): Promise<Response> {
     const secret = this.settings.clientSecret;
-    const sent = secret?.current;
+    if (secret === undefined) return send(this.clientAuth(undefined));
+    const sent = secret.current;
     const response = await send(this.clientAuth(sent));
     if (response.status !== 400 && response.status !== 401) return response;
     const answer = (await response
       .clone()
       .json()
       .catch(() => undefined)) as { error?: unknown } | undefined;
-    if (answer?.error !== 'invalid_client' || secret === undefined || sent === undefined || !(await secret.refused(sent))) return response;
+    if (answer?.error !== 'invalid_client' || !(await secret.refused(sent))) return response;
     return send(this.clientAuth(secret.current));
   }
 

@@ -3,8 +3,8 @@
  * endpoint (OpenAI, Ollama, TEI, vLLM; `embedder.openai`). Without that setting it does
  * nothing and loads nothing. The key is an operator secret (`${ENV}` or `{fromFile}`),
  * resolved at startup, read again when the endpoint refuses it, and scrubbed from logs and
- * results; the endpoint obeys the
- * outbound policy like every connection Switchboard makes on its own.
+ * results; the endpoint obeys the outbound policy like every connection Switchboard makes on
+ * its own.
  */
 import { ConfigInvalidError, definePlugin } from '../../kernel/index.js';
 
