@@ -7,17 +7,42 @@
  * (strings, which the SDK never uses) before the SDK sees the message (message-router.ts);
  * everything else (the upstream's own requests, notifications, other answers) goes on.
  * Errors are the SDK's (McpError with the same codes), so mapUpstreamError reads them alike.
+ *
+ * A 2026-07-28 upstream's tools/call takes the same path (modern-upstream.ts): the v2 client's
+ * request machinery costs more again (its codec classifies and decodes every answer, an
+ * AbortController and two maps per request). Its request differs only in what it carries
+ * (the `_meta` envelope, SEP-2243 headers) and in how it is given up (ModernSend).
  */
 import type { Transport } from '#mcp-sdk/shared/transport.js';
 import { ErrorCode, McpError, type CallToolResult, type JSONRPCMessage } from '#mcp-sdk/types.js';
-import { SwitchboardError, type Cancellation, type JsonObject } from '../../../kernel/index.js';
+import { SwitchboardError, type Cancellation } from '../../../kernel/index.js';
 import { UpstreamAnswerError } from './call-errors.js';
+import type { StreamSendOptions } from './http-client-transport.js';
 
 const PREFIX = 'sb:';
+
+/** The cancellation of our request `id`; a 2026-07-28 one carries the envelope. */
+function cancelled(requestId: string, reason: string, envelope: Readonly<Record<string, unknown>> | undefined): JSONRPCMessage {
+  const params = envelope ? { requestId, reason, _meta: envelope } : { requestId, reason };
+  return { jsonrpc: '2.0', method: 'notifications/cancelled', params };
+}
 
 /** A cancellation's reason as the SDK's request() would reject with it. */
 function asCallError(reason: unknown): Error {
   return reason instanceof McpError ? reason : new SwitchboardError('CANCELLED', `the call was cancelled: ${String(reason)}`);
+}
+
+/** How a 2026-07-28 request goes out beyond what a legacy one needs. */
+export interface ModernSend {
+  /** The request's own headers (SEP-2243's `Mcp-Param-*`), when it has any. */
+  headers: Readonly<Record<string, string>> | undefined;
+  /**
+   * Over HTTP (the transport's `hasPerRequestStream`) a 2026-07-28 request is given up by
+   * ending its POST: a stateless server cannot tie a cancellation on another POST to it.
+   */
+  perRequestStream: boolean;
+  /** The `_meta` every 2026-07-28 message carries: a stdio cancellation's too. */
+  envelope: Readonly<Record<string, unknown>>;
 }
 
 interface Pending {
@@ -53,13 +78,14 @@ export class DirectCalls {
     this.failAll(new McpError(ErrorCode.ConnectionClosed, 'Connection closed'));
   }
 
-  /** Sends tools/call under `id` (from nextId()). */
-  call(id: string, name: string, args: JsonObject, cancellation: Cancellation, timeoutMs: number): Promise<CallToolResult> {
+  /** Sends tools/call with `params` under `id` (from nextId()); `modern` for a 2026-07-28 upstream. */
+  call(id: string, params: Readonly<Record<string, unknown>>, cancellation: Cancellation, timeoutMs: number, modern?: ModernSend): Promise<CallToolResult> {
     return new Promise<CallToolResult>((resolve, reject) => {
       if (cancellation.aborted) {
         reject(asCallError(cancellation.reason));
         return;
       }
+      const ending = modern?.perRequestStream ? new AbortController() : undefined;
       const settle = () => {
         clearTimeout(timer);
         stopListening();
@@ -67,7 +93,8 @@ export class DirectCalls {
       const cancel = (error: Error) => {
         if (!this.pending.delete(id)) return;
         settle();
-        this.transport.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: error.message } }).catch(() => undefined);
+        if (ending) ending.abort(error);
+        else this.transport.send(cancelled(id, error.message, modern?.envelope)).catch(() => undefined);
         reject(error);
       };
       const timer = setTimeout(() => cancel(new McpError(ErrorCode.RequestTimeout, 'Request timed out', { timeout: timeoutMs })), timeoutMs);
@@ -82,8 +109,9 @@ export class DirectCalls {
           reject(e);
         },
       });
-      const request: JSONRPCMessage = { jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } };
-      this.transport.send(request).catch((err: unknown) => {
+      const request: JSONRPCMessage = { jsonrpc: '2.0', id, method: 'tools/call', params };
+      const options: StreamSendOptions | undefined = modern && { requestSignal: ending?.signal, headers: modern.headers };
+      this.transport.send(request, options).catch((err: unknown) => {
         const p = this.pending.get(id);
         this.pending.delete(id);
         p?.reject(err instanceof Error ? err : new Error(String(err)));

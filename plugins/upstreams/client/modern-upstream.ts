@@ -28,12 +28,14 @@
  * (modern-resource-listen.ts), and its `notifications/resources/updated` reach the sessions
  * and listens watching them as a legacy upstream's do.
  */
-import { Client as ModernClient, type McpSubscription, type StandardSchemaV1 } from '@modelcontextprotocol/client';
+import { Client as ModernClient, type McpSubscription } from '@modelcontextprotocol/client';
 import type { Transport } from '#mcp-sdk/shared/transport.js';
 import type { CallToolResult } from '#mcp-sdk/types.js';
 import {
   CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
   LOG_LEVEL_META_KEY,
+  PROTOCOL_VERSION_META_KEY,
   SERVER_INFO,
   type CallContext,
   type JsonObject,
@@ -47,6 +49,8 @@ import type { SessionWatcher, UpstreamSession } from './upstream-session.js';
 import type { CallFailures } from './upstream-client.js';
 import { CALL_TAG, ModernCallRoutes } from './modern-call-routes.js';
 import { ModernResourceListen } from './modern-resource-listen.js';
+import { DirectCalls } from './direct-calls.js';
+import { outcome, RELAYED_RESULT, withoutEnvelope } from './modern-results.js';
 import { paramHeaders, paramHeadersOf, type ParamHeader } from './param-headers.js';
 
 /** Rounds of input_required one call may take before it is refused as a loop. */
@@ -61,45 +65,8 @@ export const RELIST_MS = { floor: 2_000, unknown: 60_000, ceiling: 86_400_000 } 
 
 type Raw = Record<string, unknown>;
 
-/**
- * A tools/call result is relayed as a legacy upstream's is (direct-calls.ts): unparsed, the
- * caller's side checks and limits it. The v2 client's own result schema would parse every
- * answer with zod, after a probe parse of `undefined` that builds and prints a zod error per
- * request: about a tenth of Switchboard's CPU on a call to a modern upstream (a profile of
- * 6,000 calls). The codec still tells `input_required` apart before this runs.
- */
-const RELAYED_RESULT: StandardSchemaV1<unknown, Raw> = {
-  '~standard': {
-    version: 1,
-    vendor: 'switchboard',
-    validate: (value) =>
-      typeof value === 'object' && value !== null && !Array.isArray(value)
-        ? { value: value as Raw }
-        : { issues: [{ message: 'a tools/call result must be an object' }] },
-  },
-};
-
-/** The upstream's own identity in a result's `_meta` (2026-07-28): Switchboard is the caller's server, not it. */
-const SERVER_INFO_META_KEY = 'io.modelcontextprotocol/serverInfo';
-
-/**
- * A result as Switchboard relays it to a caller of either era: without what 2026-07-28 adds
- * about the upstream itself (its serverInfo in `_meta`, the `ttlMs` and `cacheScope` of its
- * answer, `resultType`). A 2025-11-25 caller has no use for them, and a 2026-07-28 caller gets
- * Switchboard's own. The result is the one just parsed from the wire: changed in place.
- */
-function withoutEnvelope<T extends Raw>(result: T): T {
-  const meta = result._meta as Raw | undefined;
-  if (meta && SERVER_INFO_META_KEY in meta) {
-    const { [SERVER_INFO_META_KEY]: _upstream, ...rest } = meta;
-    if (Object.keys(rest).length === 0) delete result._meta;
-    else (result as Raw)._meta = rest;
-  }
-  delete result.ttlMs;
-  delete result.cacheScope;
-  delete result.resultType;
-  return result;
-}
+/** One round of a tools/call: its params (without `_meta`) out, its result back. */
+type RoundTrip = (params: Raw) => Promise<Raw>;
 
 /** Connects the v2 client on a transport era-probe.ts found modern; rejects as a failed handshake would. */
 export async function connectModern(
@@ -127,7 +94,8 @@ export async function connectModern(
   transport.setProtocolVersion?.(version);
   // Our transports implement the v1 Transport, which the v2 one extends only with optional members.
   await client.connect(transport, { prior: { kind: 'modern', discover }, timeout: timeoutMs });
-  const routes = new ModernCallRoutes(transport, deps.relay);
+  const directCalls = new DirectCalls(transport);
+  const routes = new ModernCallRoutes(transport, deps.relay, directCalls);
   // Adopting a prior discover registers the list handlers but opens no stream: opened here, for what the server says it announces.
   const caps = discover.capabilities as { [K in 'tools' | 'prompts' | 'resources']?: { listChanged?: boolean } };
   const filter = {
@@ -149,7 +117,16 @@ export async function connectModern(
     }
   }
   const resources = new ModernResourceListen(client, timeoutMs, () => void hears.watcher?.closed());
-  return new ModernUpstream(client, transport, version, hears, { relay: deps.relay, routes, resources }, deps.secrets, deps.failures, subscription);
+  return new ModernUpstream(
+    client,
+    transport,
+    version,
+    hears,
+    { relay: deps.relay, routes, resources, directCalls },
+    deps.secrets,
+    deps.failures,
+    subscription,
+  );
 }
 
 export class ModernUpstream implements UpstreamSession {
@@ -164,19 +141,31 @@ export class ModernUpstream implements UpstreamSession {
   private readonly resources: ModernResourceListen;
   /** The tools whose arguments travel in headers too (param-headers.ts), read from each tools/list. */
   private readonly headerParams = new Map<string, ParamHeader[]>();
+  /** tools/call without the v2 client's request machinery (direct-calls.ts). */
+  private readonly directCalls: DirectCalls;
+  /** What every request's `_meta` names besides the caller's capabilities and log level, as the v2 client would. */
+  private readonly envelope: Readonly<Raw>;
+  /** Over HTTP a request is cancelled by ending its POST (the transport's `hasPerRequestStream`). */
+  private readonly perRequestStream: boolean;
 
   constructor(
     readonly client: ModernClient,
     readonly transport: Transport,
     readonly protocolVersion: string,
     private readonly hears: { watcher?: SessionWatcher },
-    parts: { relay: ClientRelay; routes: ModernCallRoutes; resources: ModernResourceListen },
+    parts: { relay: ClientRelay; routes: ModernCallRoutes; resources: ModernResourceListen; directCalls: DirectCalls },
     private readonly secrets: SecretsApi,
     private readonly failures: CallFailures,
     /** The subscriptions/listen stream list changes come on, when the server announces any. */
     private readonly subscription?: McpSubscription,
   ) {
-    ({ relay: this.relay, routes: this.routes, resources: this.resources } = parts);
+    ({ relay: this.relay, routes: this.routes, resources: this.resources, directCalls: this.directCalls } = parts);
+    this.envelope = {
+      [PROTOCOL_VERSION_META_KEY]: protocolVersion,
+      [CLIENT_INFO_META_KEY]: { name: SERVER_INFO.name, version: SERVER_INFO.version },
+      [CLIENT_CAPABILITIES_META_KEY]: UPSTREAM_CLIENT_CAPABILITIES,
+    };
+    this.perRequestStream = (transport as { hasPerRequestStream?: boolean }).hasPerRequestStream === true;
     const page = (cursor: string | undefined) => (cursor ? { cursor } : {});
     // An explicit cursor fetches the server's own page, uncached: Switchboard keeps the lists itself.
     this.lists = {
@@ -244,44 +233,71 @@ export class ModernUpstream implements UpstreamSession {
 
   /**
    * The request carries the caller's own capabilities and log level (a 2026-07-28 server logs
-   * only when its request names a level), and the tag that routes what it logs to the caller
-   * (modern-call-routes.ts).
+   * only when its request names a level). Without progress to forward it goes out directly
+   * (direct-calls.ts: the answer taken by its id before the v2 client sees it, its log lines
+   * routed by that id); with progress, through the v2 client, which forwards it and resets the
+   * timeout on each, tagged so what the server logs still finds the caller (modern-call-routes.ts).
    */
   async callTool(name: string, args: JsonObject, call: CallContext, timeoutMs: number): Promise<CallToolResult> {
-    const route = this.routes.open(call);
+    const level = call.client?.logLevel?.();
+    const meta: Raw = {
+      ...this.envelope,
+      [CLIENT_CAPABILITIES_META_KEY]: call.client?.capabilities() ?? {},
+      ...(level ? { [LOG_LEVEL_META_KEY]: level } : {}),
+    };
+    const marked = this.headerParams.get(name);
+    const headers = marked && paramHeaders(marked, args);
+    const forward = call.progress;
+    const route = forward ? this.routes.open(call) : undefined;
+    const send: RoundTrip = route
+      ? (params) => this.throughClient({ ...params, _meta: { ...meta, [CALL_TAG]: route.tag } }, call, timeoutMs, headers, forward!)
+      : (params) => this.direct(params, call, timeoutMs, headers, meta);
     try {
-      const caps = call.client?.capabilities() ?? {};
-      const level = call.client?.logLevel?.();
-      const meta: Raw = { [CLIENT_CAPABILITIES_META_KEY]: caps, [CALL_TAG]: route.tag, ...(level ? { [LOG_LEVEL_META_KEY]: level } : {}) };
-      let params: Raw = { name, arguments: args, _meta: meta };
-      const marked = this.headerParams.get(name);
-      const headers = marked && paramHeaders(marked, args);
-      const forward = call.progress;
+      let params: Raw = { name, arguments: args };
       for (let round = 0; ; round++) {
-        const result = await this.client.request({ method: 'tools/call', params: params }, RELAYED_RESULT, {
-          signal: call.cancellation.signal,
-          timeout: timeoutMs,
-          allowInputRequired: true,
-          ...(headers ? { headers } : {}),
-          ...(forward
-            ? {
-                resetTimeoutOnProgress: true,
-                onprogress: (p: { progress: number; total?: number; message?: string }) =>
-                  void forward(p.progress, p.total, p.message === undefined ? undefined : this.secrets.scrubText(p.message)).catch(() => undefined),
-              }
-            : {}),
-        });
+        const result = await send(params);
         if (result.resultType !== 'input_required') return withoutEnvelope(result) as CallToolResult;
         if (round + 1 >= MAX_ROUNDS)
           throw new Error(`'${this.relay.server}' asked for input ${MAX_ROUNDS} times in one call; Switchboard stopped the call there`);
         const inputResponses = await this.answer(result.inputRequests, call);
-        params = { ...params, inputResponses, ...(typeof result.requestState === 'string' ? { requestState: result.requestState } : {}) };
+        params = { name, arguments: args, inputResponses, ...(typeof result.requestState === 'string' ? { requestState: result.requestState } : {}) };
       }
     } catch (err) {
       throw this.failures.call(`tool '${name}'`, err);
     } finally {
-      route.done();
+      route?.done();
     }
+  }
+
+  /** One round of a call on the direct path; the id it goes under is the caller's while it runs. */
+  private async direct(params: Raw, call: CallContext, timeoutMs: number, headers: Record<string, string> | undefined, meta: Raw): Promise<Raw> {
+    const id = this.directCalls.nextId();
+    this.relay.track(id, call);
+    try {
+      const modern = { headers, perRequestStream: this.perRequestStream, envelope: this.envelope };
+      return outcome(await this.directCalls.call(id, { ...params, _meta: meta }, call.cancellation, timeoutMs, modern));
+    } finally {
+      this.relay.untrack(id);
+    }
+  }
+
+  /** One round of a call whose caller wants progress, through the v2 client. */
+  private throughClient(
+    params: Raw,
+    call: CallContext,
+    timeoutMs: number,
+    headers: Record<string, string> | undefined,
+    forward: NonNullable<CallContext['progress']>,
+  ): Promise<Raw> {
+    return this.client.request({ method: 'tools/call', params }, RELAYED_RESULT, {
+      signal: call.cancellation.signal,
+      timeout: timeoutMs,
+      allowInputRequired: true,
+      ...(headers ? { headers } : {}),
+      resetTimeoutOnProgress: true,
+      onprogress: (p: { progress: number; total?: number; message?: string }) =>
+        void forward(p.progress, p.total, p.message === undefined ? undefined : this.secrets.scrubText(p.message)).catch(() => undefined),
+    });
   }
 
   /** Each embedded request asked of the calling client, in parallel; the answers keyed as the server keyed the requests. */

@@ -161,7 +161,7 @@ export class UpstreamClient implements UpstreamSession {
       const id = this.direct.nextId();
       this.relay.track(id, call);
       try {
-        return await this.direct.call(id, name, args, call.cancellation, timeoutMs);
+        return await this.direct.call(id, { name, arguments: args }, call.cancellation, timeoutMs);
       } finally {
         this.relay.untrack(id);
       }
