@@ -13,8 +13,8 @@ import { expect } from 'chai';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { callTool, connectHttp, errorCode, eventually, freePort, meta, ROOT, startSwitchboard, TEST_SERVER, type Running } from '../support/harness.js';
+import { chromiumOrFail, screenshot } from '../support/browser.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SHOTS = process.env.SCREENS_DIR ?? join(ROOT, 'test-artifacts', 'admin-ui-actions');
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 390, height: 844 };
@@ -33,19 +33,19 @@ describe('admin UI: managing servers and tools in a browser', function () {
 
   const shoot = async (name: string) => {
     await page.setViewportSize(DESKTOP);
-    await page.screenshot({ path: join(SHOTS, `${name}-desktop.png`), fullPage: true });
+    await screenshot(page, join(SHOTS, `${name}-desktop.png`));
     await page.setViewportSize(PHONE);
-    await page.screenshot({ path: join(SHOTS, `${name}-phone.png`), fullPage: true });
+    await screenshot(page, join(SHOTS, `${name}-phone.png`));
     await page.setViewportSize(DESKTOP);
   };
 
   before(async function () {
-    if (!existsSync(CHROMIUM)) throw new Error(`no chromium at ${CHROMIUM}: install Debian's chromium (.ci/run does) or set CHROMIUM_PATH`);
+    const executablePath = chromiumOrFail(this);
     const port = await freePort();
     admin = `http://127.0.0.1:${port}`;
     sb = await startSwitchboard({ 'config.yaml': `aggregator:\n  admin:\n    enabled: true\n    port: ${port}\n` });
     await mkdir(SHOTS, { recursive: true });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
+    browser = await chromium.launch({ executablePath, args: ['--no-sandbox', '--disable-gpu'] });
     page = await browser.newPage({ viewport: DESKTOP });
     client = await connectHttp(sb.url);
   });
@@ -189,7 +189,7 @@ describe('admin UI: managing servers and tools in a browser', function () {
     expect(box.x + box.width).to.be.at.most(PHONE.width);
     expect(await page.locator('time .abs').first().textContent()).to.match(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/);
     expect(await page.locator('time .rel').first().textContent()).to.match(/^\(\d+s ago\)$/);
-    await page.screenshot({ path: join(SHOTS, 'sessions-phone.png'), fullPage: true });
+    await screenshot(page, join(SHOTS, 'sessions-phone.png'));
     await page.setViewportSize(DESKTOP);
   });
 });

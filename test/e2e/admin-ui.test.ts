@@ -13,7 +13,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { callTool, connectHttp, eventually, freePort, ROOT, startSwitchboard, stdioServer, TEST_SERVER, type Running } from '../support/harness.js';
 import { PING_TWICE } from '../fixtures/workflows.js';
-import { chromiumOrFail } from '../support/browser.js';
+import { chromiumOrFail, screenshot } from '../support/browser.js';
 
 const SHOTS = join(ROOT, 'test-artifacts', 'admin-ui');
 
@@ -48,13 +48,13 @@ describe('admin UI in a browser', function () {
     await client.connect(transport);
     await callTool(client, 'x_tools_ping', {});
     await page.goto(`${admin}/sessions`);
-    await page.screenshot({ path: join(SHOTS, 'sessions.png'), fullPage: true });
+    await screenshot(page, join(SHOTS, 'sessions.png'));
     const row = page.locator('tr', { hasText: 'browser-test-client 1.2.3' });
     expect(await row.count()).to.equal(1);
     await row.locator('a').first().click();
     await page.waitForURL(/\/sessions\/[0-9a-f-]+$/);
     expect(await page.locator('dd').first().textContent()).to.equal(transport.sessionId);
-    await page.screenshot({ path: join(SHOTS, 'session.png'), fullPage: true });
+    await screenshot(page, join(SHOTS, 'session.png'));
     await page.getByRole('button', { name: 'End this session' }).click();
     await page.waitForURL(`${admin}/sessions`);
     expect(await page.locator('tr', { hasText: 'browser-test-client' }).count()).to.equal(0);
@@ -65,7 +65,7 @@ describe('admin UI in a browser', function () {
 
   it('reconnects a server from /mcps', async () => {
     await page.goto(`${admin}/mcps`);
-    await page.screenshot({ path: join(SHOTS, 'servers.png'), fullPage: true });
+    await screenshot(page, join(SHOTS, 'servers.png'));
     const row = page.locator('tr', { hasText: 'tools' });
     expect(await row.locator('td').nth(1).textContent()).to.equal('running');
     await row.getByRole('button', { name: 'Reconnect' }).click();
@@ -85,7 +85,7 @@ describe('admin UI in a browser', function () {
     expect(seen.indexOf('MCPServerStarted')).to.be.lessThan(seen.indexOf('MCPServerStopped'));
     await page.reload();
     expect(await page.locator('#state').textContent()).to.equal('running');
-    await page.screenshot({ path: join(SHOTS, 'server.png'), fullPage: true });
+    await screenshot(page, join(SHOTS, 'server.png'));
     await client.close();
   });
 
@@ -102,7 +102,7 @@ describe('admin UI in a browser', function () {
     expect(await page.locator('details.step').count()).to.equal(2);
     await page.locator('details.step summary').first().click();
     expect(await page.locator('details.step').first().textContent()).to.match(/Arguments[\s\S]*Result[\s\S]*pong from/);
-    await page.screenshot({ path: join(SHOTS, 'execution.png'), fullPage: true });
+    await screenshot(page, join(SHOTS, 'execution.png'));
   });
 
   it('escapes what clients name, and refuses actions from another origin', async () => {

@@ -7,6 +7,7 @@
  * summary names the skip.
  */
 import { existsSync } from 'node:fs';
+import type { Page } from 'playwright-core';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -19,4 +20,25 @@ export function chromiumOrFail(suite: Mocha.Context): string {
     suite.skip();
   }
   throw new Error(`${why}: install it (apt-get install chromium), or set SWITCHBOARD_SKIP_BROWSER=1 to skip the browser tests`);
+}
+
+/** Chromium's word when its compositor gave no frame to capture in time (seen on a busy machine). */
+const NO_FRAME = /Unable to capture screenshot/;
+
+/**
+ * A full-page screenshot, taken again (up to three times in all) when Chromium had no frame
+ * to capture: the page is there, the machine was busy drawing it. The next animation frame is
+ * awaited before each retry. Any other failure, or a third miss, fails the test.
+ */
+export async function screenshot(page: Page, path: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await page.screenshot({ path, fullPage: true });
+      return;
+    } catch (err) {
+      if (attempt >= 3 || !NO_FRAME.test(String(err))) throw err;
+      // A string: the page's requestAnimationFrame is not in this project's (Node) typings.
+      await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => resolve(true)))');
+    }
+  }
 }
