@@ -338,6 +338,28 @@ describe('a 2026-07-28 upstream meets callers of both eras', function () {
         await cancelled(server, ms, (signal) => client.callTool({ name: 'call_tool', arguments: { name: `x_${server}_slow`, arguments: { ms } } }, { signal }));
       });
     }
+    it('a modern stdio upstream that dies during a call fails that call at once as SERVER_UNAVAILABLE, not at its timeout, and is back for the next', async () => {
+      const ms = 30_006;
+      const running = callTool(legacy, 'x_mio_slow', { ms });
+      await eventually(
+        () => slowLog('mio'),
+        (l) => l.started.includes(ms),
+        10_000,
+      );
+      const status = () =>
+        meta<{ state: string; metadata: { pid?: number } }>(legacy, 'call_tool', { name: 'core_service_status', arguments: { name: 'mio' } });
+      const dying = (await status()).metadata.pid!;
+      const killedAt = Date.now();
+      process.kill(dying, 'SIGKILL');
+      const r = await running;
+      // Far inside the call's 30 s: the close of the process settled the call, not a timer.
+      expect(Date.now() - killedAt).to.be.lessThan(10_000);
+      expect(r.isError, text(r)).to.equal(true);
+      expect(errorCode(r), text(r)).to.equal('SERVER_UNAVAILABLE');
+      expect(text(r)).to.include('the connection closed during the call');
+      await eventually(status, (s) => s.state === 'running' && s.metadata.pid !== dying, 20_000);
+      expect(text(await callTool(legacy, 'x_mio_echo', { text: 'back' }))).to.equal('back');
+    });
   });
 
   describe('resource subscriptions', () => {
