@@ -11,7 +11,8 @@
  * A 2026-07-28 upstream's tools/call takes the same path (modern-upstream.ts): the v2 client's
  * request machinery costs more again (its codec classifies and decodes every answer, an
  * AbortController and two maps per request). Its request differs only in what it carries
- * (the `_meta` envelope, SEP-2243 headers) and in how it is given up (ModernSend).
+ * (ModernSend: the `_meta` envelope, SEP-2243 headers); it is given up alike, by a
+ * cancellation the HTTP transport turns into the end of its POST.
  */
 import type { Transport } from '#mcp-sdk/shared/transport.js';
 import { ErrorCode, McpError, type CallToolResult, type JSONRPCMessage } from '#mcp-sdk/types.js';
@@ -37,11 +38,10 @@ export interface ModernSend {
   /** The request's own headers (SEP-2243's `Mcp-Param-*`), when it has any. */
   headers: Readonly<Record<string, string>> | undefined;
   /**
-   * Over HTTP (the transport's `hasPerRequestStream`) a 2026-07-28 request is given up by
-   * ending its POST: a stateless server cannot tie a cancellation on another POST to it.
+   * The `_meta` every 2026-07-28 message carries: a cancellation's too. Over HTTP the transport
+   * turns that cancellation into the end of the request's POST, which is how that revision
+   * cancels there (http-client-transport.ts); over stdio it is sent as it is.
    */
-  perRequestStream: boolean;
-  /** The `_meta` every 2026-07-28 message carries: a stdio cancellation's too. */
   envelope: Readonly<Record<string, unknown>>;
 }
 
@@ -85,7 +85,6 @@ export class DirectCalls {
         reject(asCallError(cancellation.reason));
         return;
       }
-      const ending = modern?.perRequestStream ? new AbortController() : undefined;
       const settle = () => {
         clearTimeout(timer);
         stopListening();
@@ -93,8 +92,7 @@ export class DirectCalls {
       const cancel = (error: Error) => {
         if (!this.pending.delete(id)) return;
         settle();
-        if (ending) ending.abort(error);
-        else this.transport.send(cancelled(id, error.message, modern?.envelope)).catch(() => undefined);
+        this.transport.send(cancelled(id, error.message, modern?.envelope)).catch(() => undefined);
         reject(error);
       };
       const timer = setTimeout(() => cancel(new McpError(ErrorCode.RequestTimeout, 'Request timed out', { timeout: timeoutMs })), timeoutMs);
@@ -110,7 +108,7 @@ export class DirectCalls {
         },
       });
       const request: JSONRPCMessage = { jsonrpc: '2.0', id, method: 'tools/call', params };
-      const options: StreamSendOptions | undefined = modern && { requestSignal: ending?.signal, headers: modern.headers };
+      const options: StreamSendOptions | undefined = modern?.headers && { headers: modern.headers };
       this.transport.send(request, options).catch((err: unknown) => {
         const p = this.pending.get(id);
         this.pending.delete(id);

@@ -208,8 +208,13 @@ export class StreamableHttpClientTransport implements Transport {
     let exchange: Exchange | undefined;
     let answered: (() => void) | undefined;
     if ('method' in message) {
-      if (message.method === 'notifications/cancelled') this.givenUp(message.params?.requestId as RequestId);
-      // A 2026-07-28 request comes with its own signal (the v2 client cancels by aborting it).
+      if (message.method === 'notifications/cancelled') {
+        this.givenUp(message.params?.requestId as RequestId);
+        // 2026-07-28 over HTTP: a request is cancelled by ending its POST, just done; a stateless
+        // server could not tie a notification on another POST to it, so none is sent.
+        if (this.modern) return;
+      }
+      // A 2026-07-28 request of the v2 client comes with its own signal (it cancels by aborting it).
       else if (options?.requestSignal === undefined && 'id' in message) {
         const id = message.id;
         const ours = (exchange = new Exchange());

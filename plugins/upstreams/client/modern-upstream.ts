@@ -145,8 +145,6 @@ export class ModernUpstream implements UpstreamSession {
   private readonly directCalls: DirectCalls;
   /** What every request's `_meta` names besides the caller's capabilities and log level, as the v2 client would. */
   private readonly envelope: Readonly<Raw>;
-  /** Over HTTP a request is cancelled by ending its POST (the transport's `hasPerRequestStream`). */
-  private readonly perRequestStream: boolean;
 
   constructor(
     readonly client: ModernClient,
@@ -165,7 +163,6 @@ export class ModernUpstream implements UpstreamSession {
       [CLIENT_INFO_META_KEY]: { name: SERVER_INFO.name, version: SERVER_INFO.version },
       [CLIENT_CAPABILITIES_META_KEY]: UPSTREAM_CLIENT_CAPABILITIES,
     };
-    this.perRequestStream = (transport as { hasPerRequestStream?: boolean }).hasPerRequestStream === true;
     const page = (cursor: string | undefined) => (cursor ? { cursor } : {});
     // An explicit cursor fetches the server's own page, uncached: Switchboard keeps the lists itself.
     this.lists = {
@@ -274,7 +271,7 @@ export class ModernUpstream implements UpstreamSession {
     const id = this.directCalls.nextId();
     this.relay.track(id, call);
     try {
-      const modern = { headers, perRequestStream: this.perRequestStream, envelope: this.envelope };
+      const modern = { headers, envelope: this.envelope };
       return outcome(await this.directCalls.call(id, { ...params, _meta: meta }, call.cancellation, timeoutMs, modern));
     } finally {
       this.relay.untrack(id);
