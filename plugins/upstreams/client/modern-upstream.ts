@@ -244,10 +244,9 @@ export class ModernUpstream implements UpstreamSession {
     };
     const marked = this.headerParams.get(name);
     const headers = marked && paramHeaders(marked, args);
-    const forward = call.progress;
-    const route = forward ? this.routes.open(call) : undefined;
+    const route = call.progress ? this.routes.open(call) : undefined;
     const send: RoundTrip = route
-      ? (params) => this.throughClient({ ...params, _meta: { ...meta, [CALL_TAG]: route.tag } }, call, timeoutMs, headers, forward!)
+      ? (params) => this.throughClient({ ...params, _meta: { ...meta, [CALL_TAG]: route.tag } }, call, timeoutMs, headers)
       : (params) => this.direct(params, call, timeoutMs, headers, meta);
     try {
       let params: Raw = { name, arguments: args };
@@ -279,13 +278,7 @@ export class ModernUpstream implements UpstreamSession {
   }
 
   /** One round of a call whose caller wants progress, through the v2 client. */
-  private throughClient(
-    params: Raw,
-    call: CallContext,
-    timeoutMs: number,
-    headers: Record<string, string> | undefined,
-    forward: NonNullable<CallContext['progress']>,
-  ): Promise<Raw> {
+  private throughClient(params: Raw, call: CallContext, timeoutMs: number, headers: Record<string, string> | undefined): Promise<Raw> {
     return this.client.request({ method: 'tools/call', params }, RELAYED_RESULT, {
       signal: call.cancellation.signal,
       timeout: timeoutMs,
@@ -293,7 +286,7 @@ export class ModernUpstream implements UpstreamSession {
       ...(headers ? { headers } : {}),
       resetTimeoutOnProgress: true,
       onprogress: (p: { progress: number; total?: number; message?: string }) =>
-        void forward(p.progress, p.total, p.message === undefined ? undefined : this.secrets.scrubText(p.message)).catch(() => undefined),
+        void call.progress?.(p.progress, p.total, p.message === undefined ? undefined : this.secrets.scrubText(p.message)).catch(() => undefined),
     });
   }
 
