@@ -10,16 +10,16 @@ interface Found {
 
 /**
  * Issue 37's new user, through the real protocol: Switchboard aggregates the real tool lists of
- * server-everything, -memory, -filesystem, -sequential-thinking, time-mcp and server-github
- * (replayed from bench/devset/catalog exactly as the packages ship them), and the plain
+ * server-everything, -memory, -filesystem, -sequential-thinking, time-mcp and server-github,
+ * and of Slack's server (replayed from bench/devset/catalog exactly as the packages ship them), and the plain
  * requests that used to find a demo tool, a core tool or a deprecated tool first now find the
  * tool the person meant.
  */
-describe('filter_tools query understands plain requests (replayed everything, memory, filesystem, sequential-thinking, time, github)', () => {
+describe('filter_tools query understands plain requests (replayed everything, memory, filesystem, sequential-thinking, time, github, slack)', () => {
   let sb: Running;
   let client: Client;
   const replay = join(ROOT, 'dist/bench/devset/replay-server.js');
-  const servers = ['everything', 'memory', 'filesystem', 'thinking', 'time', 'github'];
+  const servers = ['everything', 'memory', 'filesystem', 'thinking', 'time', 'github', 'slack'];
   const search = async (args: Record<string, unknown>) => meta<Found>(client, 'filter_tools', { limit: 10, offset: 0, ...args });
   const top = async (query: string) => (await search({ query })).tools.map((t) => t.name);
 
@@ -54,6 +54,11 @@ describe('filter_tools query understands plain requests (replayed everything, me
     const r = await top('what is in my notes.txt');
     expect(r[0], r.join(', ')).to.equal('x_filesystem_read_text_file');
     expect(r.slice(0, 5).filter((n) => n.startsWith('core_'))).to.deep.equal([]);
+  });
+
+  it('"what has been said in #general today" reads the Slack channel\'s history first: "#general" names a channel', async () => {
+    const r = await top('what has been said in #general today');
+    expect(r[0], r.join(', ')).to.equal('x_slack_slack_get_channel_history');
   });
 
   it('"read a file" gives read_text_file first and the deprecated read_file ("DEPRECATED: Use read_text_file instead") below it', async () => {

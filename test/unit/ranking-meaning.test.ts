@@ -82,4 +82,11 @@ describe('lexical ranking understands words: intent, WordNet relatives, server n
     expect(queryWords('open example.com')).to.deep.equal(['open', 'example', 'com']);
     expect(queryWords('mail jane@acme.com')).to.deep.equal(['mail', 'jane', 'acme', 'com']);
   });
+
+  it('reads "#name" as a chat channel, not as the words of its name; a "#" inside a word or before a number is left alone', () => {
+    expect(queryWords('what has been said in #general today')).to.deep.equal(['has', 'been', 'said', 'channel', 'today']);
+    expect(queryWords('#support: any news')).to.deep.equal(['channel', 'news']);
+    expect(queryWords('close issue #42')).to.deep.equal(['close', 'issue', '42']);
+    expect(queryWords('tune the c# build')).to.deep.equal(['tune', 'c', 'build']);
+  });
 });

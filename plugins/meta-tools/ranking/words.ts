@@ -81,10 +81,20 @@ export function tokenize(text: string): string[] {
 const FILE_NAME = /[A-Za-z0-9_-]+\.([A-Za-z][A-Za-z0-9]{0,3})\b(?![.@/-]\w)/g;
 const NOT_FILE_TYPES = new Set(['com', 'org', 'net', 'io', 'dev', 'ai', 'app', 'co', 'edu', 'gov', 'uk', 'de', 'fr', 'me', 'us', 'info']);
 
+/**
+ * "#general", "#support": a chat channel by its name, written the way chat tools write one. The
+ * name is a name, not a word of the request ("#support" asks for no support tool): it is read as
+ * the word "channel".
+ */
+const CHANNEL = /(^|\s)#[A-Za-z][\w-]*/g;
+
 /** "to-do" is one word (todo), not two stop words. */
 const TODO = /\bto-dos?\b/gi;
 
 export function queryWords(query: string): string[] {
-  const text = query.replace(TODO, 'todo').replace(FILE_NAME, (name, ext: string) => (NOT_FILE_TYPES.has(ext.toLowerCase()) ? name : ` file ${ext} `));
+  const text = query
+    .replace(CHANNEL, '$1channel')
+    .replace(TODO, 'todo')
+    .replace(FILE_NAME, (name, ext: string) => (NOT_FILE_TYPES.has(ext.toLowerCase()) ? name : ` file ${ext} `));
   return words(text);
 }
