@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { expect } from 'chai';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { connectHttp, meta, ROOT, startSwitchboard, stdioServer, type Files, type Running } from '../support/harness.js';
+import { connectHttp, eventually, meta, ROOT, startSwitchboard, stdioServer, type Files, type Running } from '../support/harness.js';
 
 interface Found {
   tools: { name: string; score?: number; kind?: string }[];
@@ -91,5 +91,39 @@ describe('filter_tools query understands plain requests (replayed everything, me
       }
     }
     expect(ties, 'the query has tied scores to order').to.be.above(0);
+  });
+});
+
+describe('filter_tools query: "log in" is signing in, not a log (replayed playwright, kubernetes, git)', () => {
+  let sb: Running;
+  let client: Client;
+
+  before(async () => {
+    // Servers whose tools read logs (kubectl_logs, git_log) beside a browser's.
+    const replay = join(ROOT, 'dist/bench/devset/replay-server.js');
+    const files: Files = {};
+    for (const s of ['playwright', 'kubernetes', 'git'])
+      files[`mcpservers/${s}.yaml`] = stdioServer(s, replay, [join(ROOT, 'bench/devset/catalog', `${s}.json`)]);
+    sb = await startSwitchboard(files, { args: ['--host', '127.0.0.1'], startTimeoutMs: 60_000 });
+    client = await connectHttp(sb.url);
+    await eventually(
+      async () => (await meta<Found>(client, 'filter_tools', { pattern: 'x_*', limit: 500, offset: 0 })).tools.map((t) => t.name),
+      (names) => ['x_playwright_', 'x_kubernetes_', 'x_git_'].every((p) => names.some((n) => n.startsWith(p))),
+      30_000,
+    );
+  });
+  after(async () => {
+    await client?.close();
+    await sb?.stop();
+  });
+
+  it('"log in to the website with my account" gives a browser tool that types or fills a form in the top five, and no log reader', async () => {
+    const r = (await meta<Found>(client, 'filter_tools', { query: 'log in to the website with my account', limit: 10, offset: 0 })).tools.map((t) => t.name);
+    const fills = r.slice(0, 5).filter((n) => ['x_playwright_browser_type', 'x_playwright_browser_fill_form'].includes(n));
+    expect(fills.length, r.join(', ')).to.be.greaterThan(0);
+    expect(
+      r.slice(0, 5).filter((n) => /log/.test(n)),
+      r.join(', '),
+    ).to.deep.equal([]);
   });
 });

@@ -89,4 +89,12 @@ describe('lexical ranking understands words: intent, WordNet relatives, server n
     expect(queryWords('close issue #42')).to.deep.equal(['close', 'issue', '42']);
     expect(queryWords('tune the c# build')).to.deep.equal(['tune', 'c', 'build']);
   });
+
+  it('reads "log in" and "sign in" as signing in, not as a log; after a determiner "log" stays the noun', () => {
+    expect(queryWords('log in to the website with my account')).to.deep.equal(['login', 'website', 'account']);
+    expect(queryWords('I cannot sign in')).to.deep.equal(['cannot', 'login']);
+    expect(queryWords('logged into the server')).to.deep.equal(['login', 'server']);
+    expect(queryWords('show the log in the pod')).to.deep.equal(['show', 'log', 'pod']);
+    expect(queryWords('move the old logs into it')).to.deep.equal(['move', 'old', 'logs']);
+  });
 });

@@ -88,12 +88,20 @@ const NOT_FILE_TYPES = new Set(['com', 'org', 'net', 'io', 'dev', 'ai', 'app', '
  */
 const CHANNEL = /(^|\s)#[A-Za-z][\w-]*/g;
 
+/**
+ * "log in", "sign in", "logged into": one act, signing in, not a log to read ("log in to the
+ * chat workspace" asked for nothing of kubectl_logs or git_log). Read as the one word "login".
+ * After a determiner it is the noun and a place ("the log in the pod"), and stays as it is.
+ */
+const LOG_IN = /(?<!\b(?:the|a|an|this|that|my|your|its|our|their|which|each|every|last|latest)\s+)\b(?:log|sign)(?:ged|ging|ed|ing)?\s+(?:into|in)\b/gi;
+
 /** "to-do" is one word (todo), not two stop words. */
 const TODO = /\bto-dos?\b/gi;
 
 export function queryWords(query: string): string[] {
   const text = query
     .replace(CHANNEL, '$1channel')
+    .replace(LOG_IN, 'login')
     .replace(TODO, 'todo')
     .replace(FILE_NAME, (name, ext: string) => (NOT_FILE_TYPES.has(ext.toLowerCase()) ? name : ` file ${ext} `));
   return words(text);
