@@ -54,6 +54,23 @@ describe('lexical ranking understands words: intent, WordNet relatives, server n
     expect(names('wipe the entry')[0]).to.equal('x_fs_remove_entry');
   });
 
+  it('finds a short form through its long form and back: "configuration" is a config, "db" a database', () => {
+    // "save" is a common word here and "configuration" a rare one: without the short form,
+    // the tool whose prose says "configuration" outranks the one named config_save.
+    const short = index([
+      ['x_app_config_save', 'Write the settings in force to disk.', 'app'],
+      ['x_app_config_get', 'The whole configuration in force, unsaved changes included.', 'app'],
+      ['x_web_save_pdf', 'Save the page as a PDF.', 'web'],
+      ['x_web_save_image', 'Save an image of the page.', 'web'],
+      ['x_mail_save_draft', 'Save a draft.', 'mail'],
+      ['x_notes_save_note', 'Save a note.', 'notes'],
+      ['x_store_query', 'Run SQL against the database and return rows.', 'store'],
+      ['x_store_db_tables', 'The tables of the db.', 'store'],
+    ]);
+    expect(short('save the configuration')[0]).to.equal('x_app_config_save');
+    expect(short('which tables does the database have')[0]).to.equal('x_store_db_tables');
+  });
+
   it("searches the tool's server name as a field of its own", () => {
     // "calendar" is only the server's name; the tool's own words say "events".
     expect(names('calendar')).to.deep.equal(['x_cal_list_events']);
