@@ -107,6 +107,15 @@ describe('lexical ranking understands words: intent, WordNet relatives, server n
     expect(queryWords('tune the c# build')).to.deep.equal(['tune', 'c', 'build']);
   });
 
+  it('reads a standard folder by name as a folder, not as the act its name is', () => {
+    expect(queryWords('what files are in my downloads folder')).to.deep.equal(['files', 'folder']);
+    expect(queryWords('clean up Downloads')).to.deep.equal(['clean', 'up', 'folder']);
+    expect(queryWords('list the Desktop directory')).to.deep.equal(['list', 'folder']);
+    // Without folder or directory these are things, not places.
+    expect(queryWords('take a picture of my desktop')).to.deep.equal(['take', 'picture', 'desktop']);
+    expect(queryWords('download the report')).to.deep.equal(['download', 'report']);
+  });
+
   it('reads "log in" and "sign in" as signing in, not as a log; after a determiner "log" stays the noun', () => {
     expect(queryWords('log in to the website with my account')).to.deep.equal(['login', 'website', 'account']);
     expect(queryWords('I cannot sign in')).to.deep.equal(['cannot', 'login']);

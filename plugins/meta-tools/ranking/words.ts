@@ -95,6 +95,13 @@ const CHANNEL = /(^|\s)#[A-Za-z][\w-]*/g;
  */
 const LOG_IN = /(?<!\b(?:the|a|an|this|that|my|your|its|our|their|which|each|every|last|latest)\s+)\b(?:log|sign)(?:ged|ging|ed|ing)?\s+(?:into|in)\b/gi;
 
+/**
+ * A user's standard folders by name ("my downloads folder", "the Desktop directory"): a place
+ * on the disk, not the act its name is ("downloads" asks for no download tool). Read as the
+ * word "folder". Downloads is that folder even alone; the others only with folder or directory.
+ */
+const STANDARD_FOLDER = /\b(?:downloads(?:\s+(?:folder|directory|dir))?|(?:documents|desktop|home|pictures|music|videos)\s+(?:folder|directory|dir))\b/gi;
+
 /** "to-do" is one word (todo), not two stop words. */
 const TODO = /\bto-dos?\b/gi;
 
@@ -102,6 +109,7 @@ export function queryWords(query: string): string[] {
   const text = query
     .replace(CHANNEL, '$1channel')
     .replace(LOG_IN, 'login')
+    .replace(STANDARD_FOLDER, 'folder')
     .replace(TODO, 'todo')
     .replace(FILE_NAME, (name, ext: string) => (NOT_FILE_TYPES.has(ext.toLowerCase()) ? name : ` file ${ext} `));
   return words(text);
