@@ -102,27 +102,11 @@ const LOG_IN = /(?<!\b(?:the|a|an|this|that|my|your|its|our|their|which|each|eve
  */
 const STANDARD_FOLDER = /\b(?:downloads(?:\s+(?:folder|directory|dir))?|(?:documents|desktop|home|pictures|music|videos)\s+(?:folder|directory|dir))\b/gi;
 
-/**
- * Idioms whose words say nothing of their meaning apart ("throw away" is neither a throw nor
- * away): each read as the plain words of what it means. English, never one catalogue's.
- */
-const IDIOMS: [RegExp, string][] = [
-  [/\b(?:throw|throws|threw|thrown|throwing)\s+(?:it\s+|them\s+)?(?:away|out)\b/gi, 'delete'],
-  [/\bget\s+rid\s+of\b/gi, 'delete'],
-  [/\bback\s+and\s+forth\b/gi, 'conversation'],
-  [/\b(?:turn|switch)\s+(?:it\s+)?off\b/gi, 'disable stop'],
-  [/\b(?:turn|switch)\s+(?:it\s+)?on\b/gi, 'enable start'],
-  [/\bshut\s+down\b/gi, 'stop'],
-  [/\bset\s+up\b/gi, 'create configure'],
-];
-
 /** "to-do" is one word (todo), not two stop words. */
 const TODO = /\bto-dos?\b/gi;
 
 export function queryWords(query: string): string[] {
-  let plain = query;
-  for (const [idiom, meaning] of IDIOMS) plain = plain.replace(idiom, meaning);
-  const text = plain
+  const text = query
     .replace(CHANNEL, '$1channel')
     .replace(LOG_IN, 'login')
     .replace(STANDARD_FOLDER, 'folder')
