@@ -116,6 +116,22 @@ describe('lexical ranking understands words: intent, WordNet relatives, server n
     expect(queryWords('download the report')).to.deep.equal(['download', 'report']);
   });
 
+  it('rewrites adversarial queries of 100,000 characters without backtracking (a catastrophic pattern would take minutes)', () => {
+    const worst = [
+      ' '.repeat(100_000) + 'log in',
+      ('the' + ' '.repeat(50)).repeat(2_000) + 'log in',
+      '#a'.repeat(50_000),
+      'log in '.repeat(15_000),
+      'downloads '.repeat(10_000),
+    ];
+    for (const query of worst) {
+      const started = process.hrtime.bigint();
+      queryWords(query);
+      // Measured at 1-15 ms each; a bound a busy machine cannot reach, that a quadratic pattern cannot meet.
+      expect(Number(process.hrtime.bigint() - started) / 1e6, query.slice(0, 20)).to.be.lessThan(2_000);
+    }
+  });
+
   it('reads "log in" and "sign in" as signing in, not as a log; after a determiner "log" stays the noun', () => {
     expect(queryWords('log in to the website with my account')).to.deep.equal(['login', 'website', 'account']);
     expect(queryWords('I cannot sign in')).to.deep.equal(['cannot', 'login']);
