@@ -9,32 +9,37 @@ interface Found {
 }
 
 /**
+ * A Switchboard aggregating the real tool lists of `servers`, replayed from bench/devset/catalog
+ * exactly as the packages ship them, and a client on it, once every server's tools are listed.
+ */
+async function replayed(servers: string[]): Promise<{ sb: Running; client: Client }> {
+  const replay = join(ROOT, 'dist/bench/devset/replay-server.js');
+  const files: Files = {};
+  for (const s of servers) files[`mcpservers/${s}.yaml`] = stdioServer(s, replay, [join(ROOT, 'bench/devset/catalog', `${s}.json`)]);
+  const sb = await startSwitchboard(files, { args: ['--host', '127.0.0.1'], startTimeoutMs: 60_000 });
+  const client = await connectHttp(sb.url);
+  await eventually(
+    async () => (await meta<Found>(client, 'filter_tools', { pattern: 'x_*', limit: 500, offset: 0 })).tools.map((t) => t.name),
+    (names) => servers.every((s) => names.some((n) => n.startsWith(`x_${s}_`))),
+    30_000,
+  );
+  return { sb, client };
+}
+
+/**
  * Issue 37's new user, through the real protocol: Switchboard aggregates the real tool lists of
- * server-everything, -memory, -filesystem, -sequential-thinking, time-mcp and server-github,
- * and of Slack's server (replayed from bench/devset/catalog exactly as the packages ship them), and the plain
- * requests that used to find a demo tool, a core tool or a deprecated tool first now find the
- * tool the person meant.
+ * server-everything, -memory, -filesystem, -sequential-thinking, time-mcp, server-github and
+ * Slack's server, and the plain requests that used to find a demo tool, a core tool or a
+ * deprecated tool first now find the tool the person meant.
  */
 describe('filter_tools query understands plain requests (replayed everything, memory, filesystem, sequential-thinking, time, github, slack)', () => {
   let sb: Running;
   let client: Client;
-  const replay = join(ROOT, 'dist/bench/devset/replay-server.js');
-  const servers = ['everything', 'memory', 'filesystem', 'thinking', 'time', 'github', 'slack'];
   const search = async (args: Record<string, unknown>) => meta<Found>(client, 'filter_tools', { limit: 10, offset: 0, ...args });
   const top = async (query: string) => (await search({ query })).tools.map((t) => t.name);
 
   before(async () => {
-    const files: Files = {};
-    for (const s of servers) files[`mcpservers/${s}.yaml`] = stdioServer(s, replay, [join(ROOT, 'bench/devset/catalog', `${s}.json`)]);
-    sb = await startSwitchboard(files, { args: ['--host', '127.0.0.1'], startTimeoutMs: 60_000 });
-    client = await connectHttp(sb.url);
-    // Every replayed server is catalogued before any query (the read tool of each is listed).
-    const listed = await search({ pattern: 'x_*', limit: 500 });
-    for (const s of servers)
-      expect(
-        listed.tools.some((t) => t.name.startsWith(`x_${s}_`)),
-        s,
-      ).to.equal(true);
+    ({ sb, client } = await replayed(['everything', 'memory', 'filesystem', 'thinking', 'time', 'github', 'slack']));
   });
   after(async () => {
     await client?.close();
@@ -100,17 +105,7 @@ describe('filter_tools query: "log in" is signing in, not a log (replayed playwr
 
   before(async () => {
     // Servers whose tools read logs (kubectl_logs, git_log) beside a browser's.
-    const replay = join(ROOT, 'dist/bench/devset/replay-server.js');
-    const files: Files = {};
-    for (const s of ['playwright', 'kubernetes', 'git'])
-      files[`mcpservers/${s}.yaml`] = stdioServer(s, replay, [join(ROOT, 'bench/devset/catalog', `${s}.json`)]);
-    sb = await startSwitchboard(files, { args: ['--host', '127.0.0.1'], startTimeoutMs: 60_000 });
-    client = await connectHttp(sb.url);
-    await eventually(
-      async () => (await meta<Found>(client, 'filter_tools', { pattern: 'x_*', limit: 500, offset: 0 })).tools.map((t) => t.name),
-      (names) => ['x_playwright_', 'x_kubernetes_', 'x_git_'].every((p) => names.some((n) => n.startsWith(p))),
-      30_000,
-    );
+    ({ sb, client } = await replayed(['playwright', 'kubernetes', 'git']));
   });
   after(async () => {
     await client?.close();
