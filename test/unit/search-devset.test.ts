@@ -34,8 +34,9 @@ describe('search development set (bench/devset)', () => {
         for (const g of s.gold) expect(known.has(g), `${q.id}: ${g}`).to.equal(true);
       }
     }
-    // About a quarter of the set needs two or three tools.
+    // About a fifth to a quarter of the set needs two or three tools (the w- part, phrasing
+    // styles, is single requests).
     const tasks = queries.filter((q) => q.steps.length > 1).length;
-    expect(tasks / queries.length).to.be.within(0.2, 0.35);
+    expect(tasks / queries.length).to.be.within(0.15, 0.35);
   });
 });
