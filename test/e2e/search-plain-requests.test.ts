@@ -61,6 +61,14 @@ describe('filter_tools query understands plain requests (replayed everything, me
     expect(r.slice(0, 5).filter((n) => n.startsWith('core_'))).to.deep.equal([]);
   });
 
+  it('a path names a file or a folder, not the words of its segments: "~/.bashrc" is read, "/var/log" listed', async () => {
+    // Before: "~/.bashrc" found nothing at all, "/var/log" a demo server's logging switch first.
+    expect((await top('what is in ~/.bashrc'))[0]).to.equal('x_filesystem_read_text_file');
+    const listing = await top('list the files in /var/log');
+    expect(listing[0], listing.join(', ')).to.equal('x_filesystem_list_directory');
+    expect(listing.slice(0, 5)).to.not.include('x_everything_toggle-simulated-logging');
+  });
+
   it('"what has been said in #general today" reads the Slack channel\'s history first: "#general" names a channel', async () => {
     const r = await top('what has been said in #general today');
     expect(r[0], r.join(', ')).to.equal('x_slack_slack_get_channel_history');

@@ -123,6 +123,10 @@ describe('lexical ranking understands words: intent, WordNet relatives, server n
       '#a'.repeat(50_000),
       'log in '.repeat(15_000),
       'downloads '.repeat(10_000),
+      '/'.repeat(100_000) + 'a',
+      '/a'.repeat(50_000),
+      ' /.'.repeat(33_000) + '/',
+      'if you do not '.repeat(7_000) + 'mind',
     ];
     for (const query of worst) {
       const started = process.hrtime.bigint();
@@ -130,6 +134,23 @@ describe('lexical ranking understands words: intent, WordNet relatives, server n
       // Measured at 1-15 ms each; a bound a busy machine cannot reach, that a quadratic pattern cannot meet.
       expect(Number(process.hrtime.bigint() - started) / 1e6, query.slice(0, 20)).to.be.lessThan(2_000);
     }
+  });
+
+  it('reads a path as the word "path", or as a file of its type when it ends in a file name; a URL, owner/repo and and/or are left alone', () => {
+    expect(queryWords('list the files in /var/log')).to.deep.equal(['list', 'files', 'path']);
+    expect(queryWords('delete ./build/cache/')).to.deep.equal(['delete', 'path']);
+    expect(queryWords('what is in ~/.bashrc')).to.deep.equal(['file']);
+    expect(queryWords('show me "/etc/nginx/nginx.conf"')).to.deep.equal(['show', 'file', 'conf']);
+    expect(queryWords('unpack ../dist/site.tar.gz')).to.deep.equal(['unpack', 'file', 'gz']);
+    expect(queryWords('open https://example.com/pricing')).to.deep.equal(['open', 'https', 'example', 'com', 'pricing']);
+    expect(queryWords('fork acme/api')).to.deep.equal(['fork', 'acme', 'api']);
+    expect(queryWords('read and/or write')).to.deep.equal(['read', 'write']);
+  });
+
+  it('reads "would you mind" as politeness, not a mind map', () => {
+    expect(queryWords('Would you mind booking a meeting with Sam')).to.deep.equal(['booking', 'meeting', 'sam']);
+    expect(queryWords("archive it if you don't mind")).to.deep.equal(['archive']);
+    expect(queryWords('make a mind map of the ideas')).to.deep.equal(['make', 'mind', 'map', 'ideas']);
   });
 
   it('reads "log in" and "sign in" as signing in, not as a log; after a determiner "log" stays the noun', () => {

@@ -102,11 +102,42 @@ const LOG_IN = /(?<!\b(?:the|a|an|this|that|my|your|its|our|their|which|each|eve
  */
 const STANDARD_FOLDER = /\b(?:downloads(?:\s+(?:folder|directory|dir))?|(?:documents|desktop|home|pictures|music|videos)\s+(?:folder|directory|dir))\b/gi;
 
+/**
+ * A path in a request ("/var/log", "~/.bashrc", "./build/cache"): its segments are names, not
+ * words of the request ("/var/log" asks for no log reader, "/srv/archive" for nothing archived).
+ * Read as the word "path", which file and directory tools take, or as a file of its type when
+ * the last segment is a file name ("/etc/nginx/nginx.conf", a dotfile). Only where a path
+ * starts a token, so a URL's path, "owner/repo" and "and/or" are left alone.
+ */
+const PATH = /(^|[\s"'([=])((?:~|\.{1,2})?\/[^\s"')\]]+)/g;
+/** A file name's type: its last extension ("report.tar.gz" is a gz); a dotfile (".bashrc") is a file of none. */
+const PATH_FILE_TYPE = /^[^.].*\.([A-Za-z][A-Za-z0-9]{0,3})$/;
+const DOTFILE = /^\.[A-Za-z]/;
+
+function pathWords(lead: string, path: string): string {
+  // The last segment that has a name ("/var/log/" is /var/log); a loop, since a pattern
+  // anchored at the end would rescan a long run of slashes from each of its positions.
+  let end = path.length;
+  while (end > 0 && path.charCodeAt(end - 1) === 47) end--;
+  const last = path.slice(path.lastIndexOf('/', end - 1) + 1, end);
+  if (DOTFILE.test(last)) return `${lead} file `;
+  const type = PATH_FILE_TYPE.exec(last)?.[1];
+  return type === undefined ? `${lead} path ` : `${lead} file ${type} `;
+}
+
+/**
+ * "Would you mind ...", "if you don't mind": politeness, not a mind map. The phrase goes as
+ * the other polite words do (STOP_WORDS).
+ */
+const POLITE_MIND = /\b(?:(?:would|do)\s+you|if\s+you\s+(?:don't|do\s+not))\s+mind\b/gi;
+
 /** "to-do" is one word (todo), not two stop words. */
 const TODO = /\bto-dos?\b/gi;
 
 export function queryWords(query: string): string[] {
   const text = query
+    .replace(PATH, (_, lead: string, path: string) => pathWords(lead, path))
+    .replace(POLITE_MIND, ' ')
     .replace(CHANNEL, '$1channel')
     .replace(LOG_IN, 'login')
     .replace(STANDARD_FOLDER, 'folder')
