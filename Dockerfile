@@ -34,7 +34,7 @@ COPY --from=build /src/bin bin
 COPY --from=build /src/schemas schemas
 # The Cedar plugin's schema and baseline policies are read beside its sources, not from dist/.
 COPY --from=build /src/plugins/authorization-cedar/*.cedar* plugins/authorization-cedar/
-COPY --from=build /src/plugins/meta-tools/ranking/related-words.txt plugins/meta-tools/ranking/
+COPY --from=build /src/plugins/meta-tools/ranking/related-words.txt /src/plugins/meta-tools/ranking/english-words.txt plugins/meta-tools/ranking/
 # The configuration directory (mount yours over it); Switchboard keeps executions there too.
 RUN mkdir -p /var/lib/switchboard && chown 1000:1000 /var/lib/switchboard
 # The `node` user of the base image (uid 1000), matching the chart's runAsUser.

@@ -11,6 +11,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { connectHttp, meta, startSwitchboard, stdioServer, type Files } from '../test/support/harness.js';
 import { isHeldBack, loadDevset, type DevsetQuery } from './devset/catalog.js';
+import { misspell } from './devset/misspell.js';
 import { round } from './stats.js';
 
 const REPLAY = join(dirname(fileURLToPath(import.meta.url)), 'devset/replay-server.js');
@@ -54,6 +55,8 @@ export interface DevsetFigures {
   dev: DevsetPart;
   /** The fifth chosen by a hash of the query id (bench/devset/catalog.ts isHeldBack): reported, never tuned on. */
   heldBack: DevsetPart;
+  /** The same queries with one misspelt word each (bench/devset/misspell.ts): spelling correction's measure. */
+  misspelt: { dev: DevsetPart; heldBack: DevsetPart };
   seconds: number;
 }
 
@@ -150,23 +153,32 @@ export async function benchSearchDevset(root: string): Promise<DevsetFigures> {
       const expected = catalogues.flatMap((c) => c.tools.map((t) => gid(`${c.server}/${t.name}`)));
       const absent = expected.filter((n) => !names.has(n));
       if (absent.length > 0) throw new Error(`search-devset: Switchboard does not list ${absent.length} captured tools, e.g. ${absent.slice(0, 5).join(', ')}`);
-      const outcomes: QueryOutcome[] = [];
-      for (const q of queries) {
-        const found = await meta<Found>(client, 'filter_tools', { query: q.query, limit: DEPTH, offset: 0 });
-        const ranked = found.tools.map((t) => t.name);
-        outcomes.push({ q, ranked, ...judge(q, ranked) });
-      }
+      const run = async (text: (q: DevsetQuery) => string): Promise<QueryOutcome[]> => {
+        const outcomes: QueryOutcome[] = [];
+        for (const q of queries) {
+          const found = await meta<Found>(client, 'filter_tools', { query: text(q), limit: DEPTH, offset: 0 });
+          const ranked = found.tools.map((t) => t.name);
+          outcomes.push({ q, ranked, ...judge(q, ranked) });
+        }
+        return outcomes;
+      };
+      const outcomes = await run((q) => q.query);
+      const misspelt = await run((q) => misspell(q.id, q.query));
+      const parts = (all: QueryOutcome[], showMisses: boolean) => ({
+        dev: summarizePart(
+          all.filter((o) => !isHeldBack(o.q.id)),
+          showMisses,
+        ),
+        heldBack: summarizePart(
+          all.filter((o) => isHeldBack(o.q.id)),
+          false,
+        ),
+      });
       return {
         servers: catalogues.length,
         tools: expected.length,
-        dev: summarizePart(
-          outcomes.filter((o) => !isHeldBack(o.q.id)),
-          true,
-        ),
-        heldBack: summarizePart(
-          outcomes.filter((o) => isHeldBack(o.q.id)),
-          false,
-        ),
+        ...parts(outcomes, true),
+        misspelt: parts(misspelt, false),
         seconds: round((performance.now() - started) / 1000, 1),
       };
     } finally {
@@ -196,6 +208,9 @@ export function devsetTable(d: DevsetFigures): string {
     partTable(d.dev, 'dev', true),
     // The held-back part: its totals and kinds only, no domains and no misses (nothing to tune to).
     `\n${partTable({ ...d.heldBack, byCategory: kinds(d.heldBack) }, 'held-back', true)}`,
+    // One misspelt word a query: totals only.
+    `\n${partTable(d.misspelt.dev, 'dev, misspelt', false)}`,
+    `\n${partTable(d.misspelt.heldBack, 'held-back, misspelt', false)}`,
     `\n${d.servers} servers, ${d.tools} tools; ${d.seconds} s`,
     `\n| worst misses of the dev part (step) | query | gold | first gold rank | top 5 |\n|---|---|---|---|---|\n${worst.join('\n')}`,
   ].join('\n');

@@ -69,6 +69,14 @@ describe('filter_tools query understands plain requests (replayed everything, me
     expect(listing.slice(0, 5)).to.not.include('x_everything_toggle-simulated-logging');
   });
 
+  it('a misspelt request finds what the spelt one finds: "serach the repositry for open isues", "list the diretcory"', async () => {
+    // Before: memory's open_nodes first (from "open"), and GitHub's commit list first.
+    const issues = await top('serach the repositry for open isues');
+    expect(issues[0], issues.join(', ')).to.equal('x_github_search_issues');
+    const listing = await top('list the diretcory');
+    expect(listing[0], listing.join(', ')).to.equal('x_filesystem_list_directory');
+  });
+
   it('"what has been said in #general today" reads the Slack channel\'s history first: "#general" names a channel', async () => {
     const r = await top('what has been said in #general today');
     expect(r[0], r.join(', ')).to.equal('x_slack_slack_get_channel_history');

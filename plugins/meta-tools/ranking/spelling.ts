@@ -1,0 +1,85 @@
+/**
+ * Misspelt request words: "calender", "screnshot", "repositry". A word of five letters or more
+ * that the catalogue does not hold, that no intent line or WordNet relative knows, and that is
+ * not English (english.ts) is read as the catalogue term one edit away from it (a letter
+ * dropped, added or changed, or two neighbours swapped). Nothing else is touched: a word that
+ * is merely absent from the catalogue ("lawyer", "sprint") stays as it is, so a request
+ * spelt right ranks exactly as before.
+ *
+ * Among several terms one edit away, a common English word (one WordNet relates to others)
+ * comes first, then the term more tools use, then name order: the same request is always
+ * read the same way.
+ */
+
+/** Shorter words have too many neighbours one edit away to guess from. */
+export const MIN_CORRECTED_LENGTH = 5;
+/** Longer "words" are identifiers or noise, never misspellings worth a scan. */
+const MAX_CORRECTED_LENGTH = 30;
+/** Words corrected per query at most: each costs a scan of the terms of its length and one either side. */
+export const MAX_CORRECTIONS_PER_QUERY = 4;
+/** Corrections remembered per index (a query repeated, a word seen before); the memo is cleared when full. */
+const MEMO_LIMIT = 4096;
+
+/** Whether `a` and `b` are one edit apart (Damerau: one letter dropped, added, changed, or two neighbours swapped). */
+export function oneEditApart(a: string, b: string): boolean {
+  const la = a.length;
+  const lb = b.length;
+  if (a === b || Math.abs(la - lb) > 1) return false;
+  let i = 0;
+  while (i < la && i < lb && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  if (la === lb) {
+    if (a.slice(i + 1) === b.slice(i + 1)) return true;
+    return a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
+  }
+  return la > lb ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
+}
+
+export class Spelling {
+  /** The catalogue's terms by length. */
+  private readonly byLength: string[][] = [];
+  private readonly memo = new Map<string, string | null>();
+
+  /**
+   * `terms`: what can be found; `preference`: the higher, the likelier the word meant (compared
+   * before name order); `known`: a word (and its term) that is no misspelling.
+   */
+  constructor(
+    terms: Iterable<string>,
+    private readonly preference: (term: string) => number,
+    private readonly known: (word: string, term: string) => boolean,
+  ) {
+    for (const t of terms) {
+      if (t.length > MAX_CORRECTED_LENGTH + 1) continue;
+      (this.byLength[t.length] ??= []).push(t);
+    }
+  }
+
+  /** The term `word` (its stemmed form: `term`) was meant to be, or undefined when it is spelt right or unknown. */
+  correct(word: string, term: string): string | undefined {
+    if (word.length < MIN_CORRECTED_LENGTH || word.length > MAX_CORRECTED_LENGTH) return undefined;
+    let found = this.memo.get(word);
+    if (found === undefined) {
+      found = this.known(word, term) ? null : this.nearest(word, term);
+      if (this.memo.size >= MEMO_LIMIT) this.memo.clear();
+      this.memo.set(word, found);
+    }
+    return found ?? undefined;
+  }
+
+  private nearest(word: string, term: string): string | null {
+    let best: string | null = null;
+    let bestPreference = -Infinity;
+    const lengths = new Set([word.length - 1, word.length, word.length + 1, term.length - 1, term.length, term.length + 1]);
+    for (const length of lengths) {
+      for (const t of this.byLength[length] ?? []) {
+        if (!oneEditApart(word, t) && !oneEditApart(term, t)) continue;
+        const p = this.preference(t);
+        if (p > bestPreference || (p === bestPreference && best !== null && t < best)) {
+          best = t;
+          bestPreference = p;
+        }
+      }
+    }
+    return best;
+  }
+}
