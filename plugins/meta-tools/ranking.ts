@@ -26,8 +26,7 @@ import { INTENT_WEIGHT, intentOf } from './ranking/intent.js';
 import { RELATED_WEIGHT, relatedTable } from './ranking/related.js';
 import { schemaText } from './ranking/schema-text.js';
 import { documentFrequency, PostingsBuilder, WEIGHT_SCALE, type PostingLists } from './ranking/postings.js';
-import { englishWords } from './ranking/english.js';
-import { MAX_CORRECTIONS_PER_QUERY, MIN_CORRECTED_LENGTH, Spelling } from './ranking/spelling.js';
+import { catalogueSpelling, queryTerms, type Spelling } from './ranking/spelling.js';
 import { asksForCore, deprecationOf, toolPart, type Deprecation } from './ranking/standing.js';
 import { queryWords as wordsOfQuery, words } from './ranking/words.js';
 import { stem } from './stem.js';
@@ -196,41 +195,8 @@ export function buildIndex(entries: readonly CatalogueEntry[], version: number):
     scratch,
     related,
     deprecated,
-    spelling: spellingFor(postings, related),
+    spelling: catalogueSpelling(postings, related),
   };
-}
-
-/**
- * What a misspelt word may be read as: the catalogue's terms, a common word (one WordNet
- * relates to others) first, then the term more tools use. A word is spelt right when the
- * catalogue, the intent table or WordNet's relatives know it, or it is English.
- */
-function spellingFor(postings: PostingLists, related: ReadonlyMap<string, readonly string[]>): Spelling | null {
-  const english = englishWords();
-  if (!english) return null;
-  const frequency = (term: string): number => {
-    const id = postings.ids.get(term);
-    return id === undefined ? 0 : documentFrequency(postings, id);
-  };
-  return new Spelling(
-    postings.ids.keys(),
-    (term) => (related.has(term) ? postings.ids.size : 0) + frequency(term),
-    (word, term) => postings.ids.has(term) || related.has(term) || intentOf(term).length > 0 || english.has(word),
-  );
-}
-
-/** The query's terms: its words stemmed, a misspelt one read as the term it was meant to be (ranking/spelling.ts). */
-function termsOf(index: RankingIndex, queryWords: readonly string[]): string[] {
-  const { spelling, postings } = index;
-  let tries = 0;
-  const terms = new Set<string>();
-  for (const word of queryWords) {
-    const term = stem(word);
-    const unknown = spelling !== null && word.length >= MIN_CORRECTED_LENGTH && !postings.ids.has(term);
-    const corrected = unknown && tries++ < MAX_CORRECTIONS_PER_QUERY ? spelling.correct(word, term) : undefined;
-    terms.add(corrected ?? term);
-  }
-  return [...terms];
 }
 
 const cache = new WeakMap<CatalogueApi, RankingIndex>();
@@ -282,7 +248,7 @@ export function gatesCore(query: string, candidates: readonly CatalogueEntry[]):
 /** Scores `candidates` (a subset of the catalogue) against `query`; drops non-matches; best first, equal scores by name. */
 export function rank(index: RankingIndex, query: string, candidates: readonly CatalogueEntry[]): Scored[] {
   const queryWords = wordsOfQuery(query);
-  const terms = termsOf(index, queryWords);
+  const terms = queryTerms(queryWords, index.postings, index.spelling);
   const n = index.entries.length;
   // Per-doc accumulators, reused across queries (ranking is synchronous) and cleared below.
   const { total, exact, matched, best, serverBest, serverTotal } = index.scratch;

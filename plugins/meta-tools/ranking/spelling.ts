@@ -10,6 +10,10 @@
  * comes first, then the term more tools use, then name order: the same request is always
  * read the same way.
  */
+import { stem } from '../stem.js';
+import { englishWords } from './english.js';
+import { intentOf } from './intent.js';
+import { documentFrequency, type PostingLists } from './postings.js';
 
 /** Shorter words have too many neighbours one edit away to guess from. */
 export const MIN_CORRECTED_LENGTH = 5;
@@ -82,4 +86,37 @@ export class Spelling {
     }
     return best;
   }
+}
+
+/**
+ * The spelling of a catalogue's index: what a misspelt word may be read as is one of its
+ * terms, a common word (one WordNet relates to others) first, then the term more tools use. A
+ * word is spelt right when the catalogue, the intent table or WordNet's relatives know it, or
+ * it is English. Null without the English word list: nothing is then corrected.
+ */
+export function catalogueSpelling(postings: PostingLists, related: ReadonlyMap<string, readonly string[]>): Spelling | null {
+  const english = englishWords();
+  if (!english) return null;
+  const frequency = (term: string): number => {
+    const id = postings.ids.get(term);
+    return id === undefined ? 0 : documentFrequency(postings, id);
+  };
+  return new Spelling(
+    postings.ids.keys(),
+    (term) => (related.has(term) ? postings.ids.size : 0) + frequency(term),
+    (word, term) => postings.ids.has(term) || related.has(term) || intentOf(term).length > 0 || english.has(word),
+  );
+}
+
+/** A query's distinct terms: its words stemmed, a misspelt one read as the term it was meant to be. */
+export function queryTerms(words: readonly string[], postings: PostingLists, spelling: Spelling | null): string[] {
+  let tries = 0;
+  const terms = new Set<string>();
+  for (const word of words) {
+    const term = stem(word);
+    const unknown = spelling !== null && word.length >= MIN_CORRECTED_LENGTH && !postings.ids.has(term);
+    const corrected = unknown && tries++ < MAX_CORRECTIONS_PER_QUERY ? spelling.correct(word, term) : undefined;
+    terms.add(corrected ?? term);
+  }
+  return [...terms];
 }
