@@ -350,10 +350,17 @@ const CLAUSE_WEIGHT = 0.8;
 /** Where a request that asks for two things splits: "find X and open Y", "X, then Y", "X; Y". */
 const CLAUSE_BREAK = /\s*(?:[,;]\s*(?:and\s+|then\s+)*|\s(?:and\s+then|then|and)\s+)/i;
 
-/** The clauses of a request that asks for several things (each with at least one word that counts), or none. */
+/**
+ * Clauses ranked alone at most: each is a ranking of its own, and a request of more tasks than
+ * this is not a request (100,000 characters of "list files, " made 9,000 clauses and took
+ * 0.2 s a query). The words of the rest still count in the whole request's ranking.
+ */
+export const MAX_CLAUSES = 8;
+
+/** The clauses of a request that asks for several things (each with at least one word that counts; the first MAX_CLAUSES), or none. */
 export function clausesOf(query: string): string[] {
   const parts = query.split(CLAUSE_BREAK).filter((p) => wordsOfQuery(p).length > 0);
-  return parts.length >= 2 ? parts : [];
+  return parts.length >= 2 ? parts.slice(0, MAX_CLAUSES) : [];
 }
 
 /**

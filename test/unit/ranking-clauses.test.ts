@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { Catalogue } from '../../kernel/catalogue.js';
 import { createHooks } from '../../kernel/hooks.js';
 import { createLogger } from '../../kernel/log.js';
-import { clausesOf, rankEntries } from '../../plugins/meta-tools/ranking.js';
+import { clausesOf, MAX_CLAUSES, rankEntries } from '../../plugins/meta-tools/ranking.js';
 
 function catalogueOf(tools: [string, string, string][]): Catalogue {
   const c = new Catalogue(createHooks(), createLogger({ level: 'error' }));
@@ -56,6 +56,14 @@ describe('filter_tools query ranking: requests that name two tasks', () => {
     // One task: no clauses. A part of stop words only is no clause.
     expect(clausesOf('list open issues')).to.deep.equal([]);
     expect(clausesOf('issues and the')).to.deep.equal([]);
+  });
+
+  it(`ranks at most ${MAX_CLAUSES} clauses alone: 100,000 characters of clauses cost ${MAX_CLAUSES} rankings, not 9,000`, () => {
+    const flood = 'list files, '.repeat(9_000);
+    expect(clausesOf(flood)).to.have.length(MAX_CLAUSES);
+    const started = process.hrtime.bigint();
+    rankEntries(catalogue, flood, catalogue.all());
+    expect(Number(process.hrtime.bigint() - started) / 1e6).to.be.lessThan(2_000);
   });
 
   it('"open an issue on GitHub and tell the team on Slack": both create_issue and post_message are in the top five', () => {
