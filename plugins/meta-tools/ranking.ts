@@ -26,7 +26,7 @@ import { INTENT_WEIGHT, intentOf } from './ranking/intent.js';
 import { RELATED_WEIGHT, relatedTable } from './ranking/related.js';
 import { schemaText } from './ranking/schema-text.js';
 import { documentFrequency, PostingsBuilder, WEIGHT_SCALE, type PostingLists } from './ranking/postings.js';
-import { catalogueSpelling, queryTerms, type Spelling } from './ranking/spelling.js';
+import { catalogueSpelling, namesIn, queryTerms, type Spelling } from './ranking/spelling.js';
 import { asksForCore, deprecationOf, toolPart, type Deprecation } from './ranking/standing.js';
 import { queryWords as wordsOfQuery, words } from './ranking/words.js';
 import { stem } from './stem.js';
@@ -248,7 +248,7 @@ export function gatesCore(query: string, candidates: readonly CatalogueEntry[]):
 /** Scores `candidates` (a subset of the catalogue) against `query`; drops non-matches; best first, equal scores by name. */
 export function rank(index: RankingIndex, query: string, candidates: readonly CatalogueEntry[]): Scored[] {
   const queryWords = wordsOfQuery(query);
-  const terms = queryTerms(queryWords, index.postings, index.spelling);
+  const terms = queryTerms(queryWords, index.postings, index.spelling, namesIn(query));
   const n = index.entries.length;
   // Per-doc accumulators, reused across queries (ranking is synchronous) and cleared below.
   const { total, exact, matched, best, serverBest, serverTotal } = index.scratch;

@@ -9,7 +9,7 @@ import { createHooks } from '../../kernel/hooks.js';
 import { createLogger } from '../../kernel/log.js';
 import { buildIndex, rank } from '../../plugins/meta-tools/ranking.js';
 import { EnglishWords, englishWords } from '../../plugins/meta-tools/ranking/english.js';
-import { MAX_CORRECTIONS_PER_QUERY, oneEditApart, Spelling } from '../../plugins/meta-tools/ranking/spelling.js';
+import { MAX_CORRECTIONS_PER_QUERY, namesIn, oneEditApart, Spelling } from '../../plugins/meta-tools/ranking/spelling.js';
 
 function catalogueOf(tools: [name: string, description: string][]) {
   const c = new Catalogue(createHooks(), createLogger({ level: 'error' }));
@@ -87,6 +87,24 @@ describe('spelling: misspelt request words', () => {
     expect(names('list the commits in the repositry')[0]).to.equal('x_git_list_commits');
     // "lawyer" is English: not read as "layer".
     expect(names('call my lawyer')).to.not.include('x_gfx_add_layer');
+  });
+
+  it('leaves a name alone: a capitalised word inside a sentence, not the first word of one', () => {
+    expect([...namesIn('send Alice the report')]).to.deep.equal(['alice']);
+    expect([...namesIn('Alice wants the report. Then ask Kevin')]).to.deep.equal(['kevin']);
+    expect([...namesIn('Step 1: Invoke the integration')]).to.deep.equal([]);
+    for (const flood of ['x' + ' '.repeat(100_000) + 'Alice', '. '.repeat(50_000) + 'Alice', 'Aaaaa '.repeat(16_000)]) {
+      const started = process.hrtime.bigint();
+      namesIn(flood);
+      expect(Number(process.hrtime.bigint() - started) / 1e6, flood.slice(0, 8)).to.be.lessThan(2_000);
+    }
+    const names = ranker([
+      ['x_img_slice_image', 'Slice an image into tiles.'],
+      ['x_mail_send_email', 'Send an email with an attachment.'],
+    ]);
+    // "alice" is not English to WordNet, and one edit from "slice".
+    expect(names('email Alice the report')).to.deep.equal(['x_mail_send_email']);
+    expect(names('email alice the report'), 'lower-cased, it reads as a misspelling').to.include('x_img_slice_image');
   });
 
   it(`tries at most ${MAX_CORRECTIONS_PER_QUERY} words a query: 100,000 characters of made-up words cost ${MAX_CORRECTIONS_PER_QUERY} scans, not 9,000`, () => {

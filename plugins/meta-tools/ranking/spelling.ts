@@ -108,13 +108,34 @@ export function catalogueSpelling(postings: PostingLists, related: ReadonlyMap<s
   );
 }
 
-/** A query's distinct terms: its words stemmed, a misspelt one read as the term it was meant to be. */
-export function queryTerms(words: readonly string[], postings: PostingLists, spelling: Spelling | null): string[] {
+/**
+ * A capitalised word inside a sentence ("send Alice the report", "ask Priya") is a name, and
+ * names are not spelt wrong: most first names are not in WordNet, and "alice" is one edit from
+ * "slice". The first word of the query or of a sentence is not taken for one.
+ */
+const CAPITALISED = /\b[A-Z][a-z]{4,}\b/g;
+
+/** The names of `query` (see above), lower-cased as its words are. */
+export function namesIn(query: string): Set<string> {
+  const names = new Set<string>();
+  for (const m of query.matchAll(CAPITALISED)) {
+    // What stands before it, spaces skipped (a scan that stops at the previous word, so all
+    // the scans of a query read each character at most twice).
+    let i = m.index - 1;
+    if (i < 0 || !/\s/.test(query[i]!)) continue;
+    while (i >= 0 && /\s/.test(query[i]!)) i--;
+    if (i >= 0 && !'.!?:'.includes(query[i]!)) names.add(m[0].toLowerCase());
+  }
+  return names;
+}
+
+/** A query's distinct terms: its words stemmed, a misspelt one read as the term it was meant to be; `names` are left as they are. */
+export function queryTerms(words: readonly string[], postings: PostingLists, spelling: Spelling | null, names: ReadonlySet<string>): string[] {
   let tries = 0;
   const terms = new Set<string>();
   for (const word of words) {
     const term = stem(word);
-    const unknown = spelling !== null && word.length >= MIN_CORRECTED_LENGTH && !postings.ids.has(term);
+    const unknown = spelling !== null && word.length >= MIN_CORRECTED_LENGTH && !postings.ids.has(term) && !names.has(word);
     const corrected = unknown && tries++ < MAX_CORRECTIONS_PER_QUERY ? spelling.correct(word, term) : undefined;
     terms.add(corrected ?? term);
   }
