@@ -28,7 +28,7 @@ import { schemaText } from './ranking/schema-text.js';
 import { documentFrequency, PostingsBuilder, WEIGHT_SCALE, type PostingLists } from './ranking/postings.js';
 import { catalogueSpelling, namesIn, queryTerms, type Spelling } from './ranking/spelling.js';
 import { asksForCore, deprecationOf, toolPart, type Deprecation } from './ranking/standing.js';
-import { queryWords as wordsOfQuery, words } from './ranking/words.js';
+import { queryWords as wordsOfQuery, singleSpaced, words } from './ranking/words.js';
 import { stem } from './stem.js';
 
 export { tokenize, words } from './ranking/words.js';
@@ -359,7 +359,9 @@ export const MAX_CLAUSES = 8;
 
 /** The clauses of a request that asks for several things (each with at least one word that counts; the first MAX_CLAUSES), or none. */
 export function clausesOf(query: string): string[] {
-  const parts = query.split(CLAUSE_BREAK).filter((p) => wordsOfQuery(p).length > 0);
+  const parts = singleSpaced(query)
+    .split(CLAUSE_BREAK)
+    .filter((p) => wordsOfQuery(p).length > 0);
   return parts.length >= 2 ? parts.slice(0, MAX_CLAUSES) : [];
 }
 

@@ -127,6 +127,13 @@ describe('lexical ranking understands words: intent, WordNet relatives, server n
       '/a'.repeat(50_000),
       ' /.'.repeat(33_000) + '/',
       'if you do not '.repeat(7_000) + 'mind',
+      // A run of name characters without a dot, and long runs of white space: both were
+      // quadratic (5 s for 100,000 letters) until the file-name pattern started only at a
+      // run's start and white space was made single.
+      'a'.repeat(100_000),
+      'a-'.repeat(50_000),
+      ' '.repeat(100_000) + 'x',
+      '\t \n'.repeat(33_000) + 'notes.txt',
     ];
     for (const query of worst) {
       const started = process.hrtime.bigint();
