@@ -127,6 +127,8 @@ describe('lexical ranking understands words: intent, WordNet relatives, server n
       '/a'.repeat(50_000),
       ' /.'.repeat(33_000) + '/',
       'if you do not '.repeat(7_000) + 'mind',
+      'a'.repeat(100_000) + "n't",
+      "n't ".repeat(25_000),
       // A run of name characters without a dot, and long runs of white space: both were
       // quadratic (5 s for 100,000 letters) until the file-name pattern started only at a
       // run's start and white space was made single.
@@ -152,6 +154,15 @@ describe('lexical ranking understands words: intent, WordNet relatives, server n
     expect(queryWords('open https://example.com/pricing')).to.deep.equal(['open', 'https', 'example', 'com', 'pricing']);
     expect(queryWords('fork acme/api')).to.deep.equal(['fork', 'acme', 'api']);
     expect(queryWords('read and/or write')).to.deep.equal(['read', 'write']);
+  });
+
+  it('drops what a contraction leaves: no one-letter words, a negation keeps its verb', () => {
+    expect(queryWords("reply to Anna's last email")).to.deep.equal(['reply', 'anna', 'last', 'email']);
+    expect(queryWords("what's the weather")).to.deep.equal(['weather']);
+    expect(queryWords("I'd like the repo's README")).to.deep.equal(['like', 'repo', 'readme']);
+    expect(queryWords("don't delete it, it isn't done")).to.deep.equal(['delete', 'done']);
+    expect(queryWords("I can't log in and it won't start")).to.deep.equal(['login', 'start']);
+    expect(queryWords('the users\u2019 settings')).to.deep.equal(['users', 'settings']);
   });
 
   it('reads "would you mind" as politeness, not a mind map', () => {

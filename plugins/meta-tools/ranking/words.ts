@@ -133,6 +133,21 @@ function pathWords(lead: string, path: string): string {
  */
 const POLITE_MIND = /\b(?:(?:would|do)\s+you|if\s+you\s+(?:don't|do\s+not))\s+mind\b/gi;
 
+/**
+ * English contractions: "Anna's", "what's", "I'd", "don't", "isn't". Split at the apostrophe
+ * they left words of one letter ("s", "t", "d") and halves ("don", "isn") that counted as
+ * words of the request and matched any tool whose prose had them. The suffix goes; a
+ * negation keeps its verb ("don't" is "do", a stop word as it is), since a lexical ranking
+ * cannot read "not" anyway.
+ */
+const CONTRACTION = /\b(\w+?)n['\u2019]t\b|['\u2019](?:s|d|ll|re|ve|m)\b/gi;
+/** The verbs whose negation is not verb + n't: can't, won't, shan't. */
+const IRREGULAR_NEGATION: Readonly<Record<string, string>> = { ca: 'can', wo: 'will', sha: 'shall' };
+
+function uncontracted(_: string, verb?: string): string {
+  return verb === undefined ? '' : (IRREGULAR_NEGATION[verb.toLowerCase()] ?? verb);
+}
+
 /** "to-do" is one word (todo), not two stop words. */
 const TODO = /\bto-dos?\b/gi;
 
@@ -152,6 +167,7 @@ export function queryWords(query: string): string[] {
   const text = singleSpaced(query)
     .replace(PATH, (_, lead: string, path: string) => pathWords(lead, path))
     .replace(POLITE_MIND, ' ')
+    .replace(CONTRACTION, uncontracted)
     .replace(CHANNEL, '$1channel')
     .replace(LOG_IN, 'login')
     .replace(STANDARD_FOLDER, 'folder')
