@@ -23,6 +23,7 @@ import { ownerOf as sessionOwner, protocolError, type CallContext, type Catalogu
 import { serverVisible } from './content.js';
 import { AUTH_STATUS_RESOURCE, AUTH_STATUS_URI, readAuthStatus } from './auth-status.js';
 import { ResourceSubscriptions } from './resource-subscriptions.js';
+import { templateMatches } from './uri-template-match.js';
 
 const PAGE = 100;
 /** Resources one session may watch at once: each is a line of its record in cluster mode and an upstream subscription. */
@@ -37,12 +38,6 @@ function page<T>(items: T[], cursor: unknown): { items: T[]; nextCursor?: string
   }
   const slice = items.slice(offset, offset + PAGE);
   return offset + PAGE < items.length ? { items: slice, nextCursor: Buffer.from(String(offset + PAGE)).toString('base64url') } : { items: slice };
-}
-
-/** RFC 6570 level 1: `{var}` matches one path segment's worth of characters. */
-function templateMatches(template: string, uri: string): boolean {
-  const pattern = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+');
-  return new RegExp(`^${pattern}$`).test(uri);
 }
 
 export function nativeContent(kernel: KernelApi): void {

@@ -1,0 +1,58 @@
+/**
+ * Requests shaped against the gateway's own pattern matching, sent by an ordinary client:
+ * a filter_tools query of 100,000 letters without a dot, or of 100,000 spaces, and a
+ * resources/read of a 100,000-character URI whose last segment defeats a template with two
+ * expressions side by side (`test://repos/{owner}/{repo}{?ref}`). Before stop 63 each held
+ * the event loop for seconds (quadratic regular expressions: the query's file-name and
+ * clause patterns, the template turned into `[^/]+[^/]+`). Now each is answered at once,
+ * /health answers within 100 ms throughout (a separate process polls it), and the gateway
+ * still serves.
+ */
+import { join } from 'node:path';
+import { expect } from 'chai';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { connectHttp, meta, ROOT, startSwitchboard, stdioServer, type Running } from '../support/harness.js';
+import { describePolls, whilePolling } from '../support/health-poller.js';
+
+const HEALTH_WITHIN_MS = 100;
+const ROUNDS = 3;
+
+describe('requests shaped against pattern matching: answered at once, the gateway never blocked', () => {
+  let sb: Running;
+  let client: Client;
+
+  before(async () => {
+    sb = await startSwitchboard({ 'mcpservers/rich.yaml': stdioServer('rich', join(ROOT, 'dist/test/fixtures/rich-server.js')) });
+    client = await connectHttp(sb.url);
+  });
+  after(async () => {
+    await client?.close();
+    await sb?.stop();
+  });
+
+  it('a 100,000-letter query, a 100,000-space query and a 100,000-character URI: answered, /health within 100 ms throughout', async () => {
+    const templates = await client.listResourceTemplates();
+    expect(templates.resourceTemplates.map((t) => t.uriTemplate)).to.include('test://repos/{owner}/{repo}{?ref}');
+    const uri = `test://repos/acme/${'b'.repeat(100_000)}/`;
+    const { polls } = await whilePolling(new URL('/health', sb.url).toString(), async (polled) => {
+      for (let round = 0; round < ROUNDS || polled() < 10; round++) {
+        for (const query of ['a'.repeat(100_000), `${' '.repeat(100_000)}report`]) {
+          const found = await meta<{ tools: unknown[] }>(client, 'filter_tools', { query, limit: 5, offset: 0 });
+          expect(found.tools).to.be.an('array');
+        }
+        let missing: (Error & { code?: number }) | undefined;
+        try {
+          await client.readResource({ uri });
+        } catch (err) {
+          missing = err as Error & { code?: number };
+        }
+        expect(missing?.code, 'no template describes it: not found').to.equal(-32602);
+      }
+    });
+    expect(polls.every((p) => p.status === 200)).to.equal(true);
+    expect(Math.max(...polls.map((p) => p.ms)), describePolls(polls)).to.be.below(HEALTH_WITHIN_MS);
+    // Still serving: a query in words, and a URI the template does describe.
+    const ranked = await meta<{ tools: { name: string }[] }>(client, 'filter_tools', { query: 'report items structured', limit: 1, offset: 0 });
+    expect(ranked.tools[0]?.name).to.equal('x_rich_report');
+  });
+});
