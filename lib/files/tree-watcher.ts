@@ -117,6 +117,10 @@ export async function watchTree(dir: string, options: TreeWatchOptions): Promise
       });
       watcher.on('error', (err) => options.onError(err));
       anchor = { dir: at, watcher };
+      // Made between the look above and this watch (`mkdir -p` makes one level after another
+      // while this runs): no event will ever tell of it, so look once more. Seen once in a
+      // clean CI run: a directory two levels down waited for ten seconds, hearing nothing.
+      if (existsSync(join(at, next!))) settle();
     } catch (err) {
       options.onError(err instanceof Error ? err : new Error(String(err)));
     }
