@@ -1,5 +1,5 @@
 /**
- * Misspelt request words: "calender", "screnshot", "repositry". A word of five letters or more
+ * Misspelt request words: "screnshot", "repositry", "diretcory". A word of five letters or more
  * that the catalogue does not hold, that no intent line or WordNet relative knows, and that is
  * not English (english.ts) is read as the catalogue term one edit away from it (a letter
  * dropped, added or changed, or two neighbours swapped). Nothing else is touched: a word that
@@ -8,7 +8,8 @@
  *
  * Among several terms one edit away, a common English word (one WordNet relates to others)
  * comes first, then the term more tools use, then name order: the same request is always
- * read the same way.
+ * read the same way. What it cannot fix: a slip that makes another English word ("form" for
+ * "from", "calender", a cloth press, for calendar).
  */
 import { stem } from '../stem.js';
 import { englishWords } from './english.js';
