@@ -11,6 +11,10 @@
  * slashes stand, and each segment is matched alone by the greedy wildcard walk (an expression
  * is one character and then any), which takes at most segment x template-segment steps.
  * Longer URIs or templates than MAX_LENGTH never match (listed resources still do, by equality).
+ *
+ * The walk is the one lib/glob.ts does for tool-name patterns, written again rather than
+ * shared: glob's folds case and tests character classes inside its loop, on filter_tools'
+ * pattern path, and has no escape for a literal `*` or `?`, which a template may hold.
  */
 
 /** URIs and templates longer than this are never matched (bounds the walk at MAX_LENGTH squared steps). */
