@@ -163,6 +163,8 @@ describe('lexical ranking understands words: intent, WordNet relatives, server n
     expect(queryWords("don't delete it, it isn't done")).to.deep.equal(['delete', 'done']);
     expect(queryWords("I can't log in and it won't start")).to.deep.equal(['login', 'start']);
     expect(queryWords('the users\u2019 settings')).to.deep.equal(['users', 'settings']);
+    expect(queryWords("pick size 'M' from the list")).to.deep.equal(['pick', 'size', 'm', 'list']);
+    expect(queryWords('archive it if you don\u2019t mind')).to.deep.equal(['archive']);
   });
 
   it('reads "would you mind" as politeness, not a mind map', () => {

@@ -131,16 +131,16 @@ function pathWords(lead: string, path: string): string {
  * "Would you mind ...", "if you don't mind": politeness, not a mind map. The phrase goes as
  * the other polite words do (STOP_WORDS).
  */
-const POLITE_MIND = /\b(?:(?:would|do)\s+you|if\s+you\s+(?:don't|do\s+not))\s+mind\b/gi;
+const POLITE_MIND = /\b(?:(?:would|do)\s+you|if\s+you\s+(?:don['\u2019]t|do\s+not))\s+mind\b/gi;
 
 /**
  * English contractions: "Anna's", "what's", "I'd", "don't", "isn't". Split at the apostrophe
  * they left words of one letter ("s", "t", "d") and halves ("don", "isn") that counted as
  * words of the request and matched any tool whose prose had them. The suffix goes; a
  * negation keeps its verb ("don't" is "do", a stop word as it is), since a lexical ranking
- * cannot read "not" anyway.
+ * cannot read "not" anyway. Only after a letter: a quoted value ('M', 'd') is a value.
  */
-const CONTRACTION = /\b(\w+?)n['\u2019]t\b|['\u2019](?:s|d|ll|re|ve|m)\b/gi;
+const CONTRACTION = /\b(\w+?)n['\u2019]t\b|(?<=[A-Za-z])['\u2019](?:s|d|ll|re|ve|m)\b/gi;
 /** The verbs whose negation is not verb + n't: can't, won't, shan't. */
 const IRREGULAR_NEGATION: Readonly<Record<string, string>> = { ca: 'can', wo: 'will', sha: 'shall' };
 
