@@ -5,28 +5,14 @@
  * apart (gaps of two and three bytes) rank as before.
  */
 import { expect } from 'chai';
-import { Catalogue } from '../../kernel/catalogue.js';
-import { createHooks } from '../../kernel/hooks.js';
-import { createLogger } from '../../kernel/log.js';
-import type { JsonSchemaObject } from '../../kernel/tools.js';
 import { buildIndex, rank } from '../../plugins/meta-tools/ranking.js';
 import { MAX_SCHEMA_TEXT, schemaText } from '../../plugins/meta-tools/ranking/schema-text.js';
+import { toolCorpus, type CorpusTool } from '../support/tool-corpus.js';
 
-type Tool = [name: string, description: string, server: string, schema?: JsonSchemaObject];
+type Tool = CorpusTool;
 
 function ranker(tools: Tool[]) {
-  const c = new Catalogue(createHooks(), createLogger({ level: 'error' }));
-  c.replaceSource(
-    'corpus',
-    tools.map(([name, description, server, schema]) => ({
-      name,
-      kind: 'tool' as const,
-      server,
-      description,
-      inputSchema: schema ?? { type: 'object' },
-      invoke: async () => ({ content: [] }),
-    })),
-  );
+  const c = toolCorpus(tools);
   const idx = buildIndex(c.all(), c.version);
   return (query: string) => rank(idx, query, c.all()).map((s) => s.entry.name);
 }

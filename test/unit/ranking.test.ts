@@ -1,25 +1,13 @@
 import { expect } from 'chai';
-import { Catalogue } from '../../kernel/catalogue.js';
-import { createHooks } from '../../kernel/hooks.js';
-import { createLogger } from '../../kernel/log.js';
+import type { Catalogue } from '../../kernel/catalogue.js';
 import { CompoundSplitter, MAX_COMPOUND_LENGTH } from '../../plugins/meta-tools/compound.js';
 import { buildIndex, MAX_INDEXED_DESCRIPTION, rank, tokenize, words } from '../../plugins/meta-tools/ranking.js';
 import { stem } from '../../plugins/meta-tools/stem.js';
+import { toolCorpus, type CorpusTool } from '../support/tool-corpus.js';
 
+/** The tools of one server, `s`. */
 function corpus(tools: [string, string][]): Catalogue {
-  const c = new Catalogue(createHooks(), createLogger({ level: 'error' }));
-  c.replaceSource(
-    'corpus',
-    tools.map(([name, description]) => ({
-      name,
-      kind: 'tool' as const,
-      server: 's',
-      description,
-      inputSchema: { type: 'object' },
-      invoke: async () => ({ content: [] }),
-    })),
-  );
-  return c;
+  return toolCorpus(tools.map(([name, description]): CorpusTool => [name, description, 's']));
 }
 
 const CORPUS: [string, string][] = [

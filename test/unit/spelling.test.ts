@@ -4,26 +4,14 @@
  * spelt right, even one the catalogue lacks, is never touched.
  */
 import { expect } from 'chai';
-import { Catalogue } from '../../kernel/catalogue.js';
-import { createHooks } from '../../kernel/hooks.js';
-import { createLogger } from '../../kernel/log.js';
 import { buildIndex, rank } from '../../plugins/meta-tools/ranking.js';
 import { EnglishWords, englishWords } from '../../plugins/meta-tools/ranking/english.js';
 import { MAX_CORRECTIONS_PER_QUERY, namesIn, oneEditApart, Spelling } from '../../plugins/meta-tools/ranking/spelling.js';
+import { toolCorpus, type CorpusTool } from '../support/tool-corpus.js';
 
+/** Tools named `x_<server>_<name>`, each of its server. */
 function catalogueOf(tools: [name: string, description: string][]) {
-  const c = new Catalogue(createHooks(), createLogger({ level: 'error' }));
-  c.replaceSource(
-    'corpus',
-    tools.map(([name, description]) => ({
-      name,
-      kind: 'tool' as const,
-      server: name.split('_')[1],
-      description,
-      inputSchema: { type: 'object' },
-      invoke: async () => ({ content: [] }),
-    })),
-  );
+  const c = toolCorpus(tools.map(([name, description]): CorpusTool => [name, description, name.split('_')[1]!]));
   return { idx: buildIndex(c.all(), c.version), all: c.all() };
 }
 
