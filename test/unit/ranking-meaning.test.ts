@@ -100,6 +100,23 @@ describe('lexical ranking understands words: intent, WordNet relatives, server n
     expect(queryWords('mail jane@acme.com')).to.deep.equal(['mail', 'jane', 'acme', 'com']);
   });
 
+  it("reads a file name's extension as the type it abbreviates: .md is Markdown, .xlsx a spreadsheet, .jpg an image", () => {
+    const files = index([
+      ['x_notes_read_markdown', 'Read a Markdown document and return its text.', 'notes'],
+      ['x_office_read_sheet', 'Read the cells of one sheet of an Excel workbook.', 'office'],
+      ['x_disk_read_image', 'Read an image from disk and return it as base64.', 'disk'],
+      ['x_disk_read_text', 'Read a text file from disk.', 'disk'],
+      // As in a real catalogue, "file" is a common word.
+      ['x_disk_write_file', 'Write a file to disk.', 'disk'],
+      ['x_disk_move_file', 'Move or rename a file.', 'disk'],
+      ['x_disk_file_info', 'The size and times of a file.', 'disk'],
+      ['x_disk_search_files', 'Find files whose names match a pattern.', 'disk'],
+    ]);
+    expect(files('open notes.md')[0]).to.equal('x_notes_read_markdown');
+    expect(files('open budget.xlsx')[0]).to.equal('x_office_read_sheet');
+    expect(files('open holiday.jpg')[0]).to.equal('x_disk_read_image');
+  });
+
   it('reads "#name" as a chat channel, not as the words of its name; a "#" inside a word or before a number is left alone', () => {
     expect(queryWords('what has been said in #general today')).to.deep.equal(['has', 'been', 'said', 'channel', 'today']);
     expect(queryWords('#support: any news')).to.deep.equal(['channel', 'news']);
