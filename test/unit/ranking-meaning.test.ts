@@ -97,6 +97,10 @@ describe('lexical ranking understands words: intent, WordNet relatives, server n
   it('reads a file name in a request as a file of its type, leaving host names alone', () => {
     expect(queryWords('what is in my notes.txt')).to.deep.equal(['file', 'txt']);
     expect(queryWords('open example.com')).to.deep.equal(['open', 'example', 'com']);
+    // Files every project has, without an extension.
+    expect(queryWords('open the README')).to.deep.equal(['open', 'file', 'readme']);
+    expect(queryWords('what does the Makefile build')).to.deep.equal(['file', 'makefile', 'build']);
+    expect(queryWords('the readmes of both repos')).to.deep.equal(['readmes', 'both', 'repos']);
     expect(queryWords('mail jane@acme.com')).to.deep.equal(['mail', 'jane', 'acme', 'com']);
   });
 
@@ -176,12 +180,17 @@ describe('lexical ranking understands words: intent, WordNet relatives, server n
   it('drops what a contraction leaves: no one-letter words, a negation keeps its verb', () => {
     expect(queryWords("reply to Anna's last email")).to.deep.equal(['reply', 'anna', 'last', 'email']);
     expect(queryWords("what's the weather")).to.deep.equal(['weather']);
-    expect(queryWords("I'd like the repo's README")).to.deep.equal(['like', 'repo', 'readme']);
+    expect(queryWords("I'd like the repo's README")).to.deep.equal(['like', 'repo', 'file', 'readme']);
     expect(queryWords("don't delete it, it isn't done")).to.deep.equal(['delete', 'done']);
     expect(queryWords("I can't log in and it won't start")).to.deep.equal(['login', 'start']);
     expect(queryWords('the users\u2019 settings')).to.deep.equal(['users', 'settings']);
     expect(queryWords("pick size 'M' from the list")).to.deep.equal(['pick', 'size', 'm', 'list']);
     expect(queryWords('archive it if you don\u2019t mind')).to.deep.equal(['archive']);
+  });
+
+  it("drops the words that only order a request's steps: then, finally, lastly, afterwards", () => {
+    expect(queryWords('look in the project folder and then open the readme')).to.deep.equal(['look', 'project', 'folder', 'open', 'file', 'readme']);
+    expect(queryWords('commit it, afterwards push, and finally tag it')).to.deep.equal(['commit', 'push', 'tag']);
   });
 
   it('reads "would you mind" as politeness, not a mind map', () => {

@@ -16,6 +16,7 @@ export const STOP_WORDS = new Set([
   ...['you', 'your', 'yours', 'we', 'our', 'ours', 'us', 'they', 'them', 'their', 'he', 'him', 'his', 'she', 'her', 'those', 'there', 'here'],
   ...['will', 'would', 'should', 'could', 'shall', 'please', 'just', 'so', 'if', 'than', 'also', 'very', 'too'],
   ...['about', 'every', 'each', 'whole', 'again', 'still'],
+  ...['then', 'finally', 'lastly', 'afterwards'],
   // Indefinite pronouns of things and places, grammar too ("everything" is also a test server's
   // name); those of persons (someone, everyone) say that a person is meant, and stay.
   ...['everything', 'something', 'anything', 'somewhere', 'anywhere', 'everywhere'],
@@ -82,6 +83,12 @@ export function tokenize(text: string): string[] {
 // without a dot, the run was read to its end again (100,000 letters took 5 s).
 const FILE_NAME = /(?<![A-Za-z0-9_-])[A-Za-z0-9_-]+\.([A-Za-z][A-Za-z0-9]{0,3})\b(?![.@/-]\w)/g;
 const NOT_FILE_TYPES = new Set(['com', 'org', 'net', 'io', 'dev', 'ai', 'app', 'co', 'edu', 'gov', 'uk', 'de', 'fr', 'me', 'us', 'info']);
+
+/**
+ * Files every project has, named without an extension: "open the readme" asks for a file
+ * reader, and "readme" alone matched only tools whose prose mentions one.
+ */
+const WELL_KNOWN_FILE = /\b(readme|changelog|makefile|dockerfile|gitignore|procfile|gemfile|jenkinsfile|vagrantfile|codeowners)\b/gi;
 
 /**
  * "#general", "#support": a chat channel by its name, written the way chat tools write one. The
@@ -172,6 +179,7 @@ export function queryWords(query: string): string[] {
     .replace(LOG_IN, 'login')
     .replace(STANDARD_FOLDER, 'folder')
     .replace(TODO, 'todo')
-    .replace(FILE_NAME, (name, ext: string) => (NOT_FILE_TYPES.has(ext.toLowerCase()) ? name : ` file ${ext} `));
+    .replace(FILE_NAME, (name, ext: string) => (NOT_FILE_TYPES.has(ext.toLowerCase()) ? name : ` file ${ext} `))
+    .replace(WELL_KNOWN_FILE, ' file $1 ');
   return words(text);
 }
