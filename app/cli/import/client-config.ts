@@ -38,7 +38,7 @@ function safeName(name: string): string {
  */
 function convertValue(value: unknown, field: string): SecretValue {
   if (typeof value !== 'string') throw new Error(`${field} is not a string`);
-  if (/\$\{input:[^}]*\}/.test(value))
+  if (/\$\{input:[^${}]*\}/.test(value))
     throw new Error(`${field} asks the IDE user for input (\${input:...}); put the value in an environment variable and write \${NAME}`);
   return value.replace(/\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g, '${$1}');
 }
@@ -56,7 +56,9 @@ export interface IdeContext {
  * ones are resolved now; any other `${...}` (an IDE setting, a command) is refused by name.
  */
 function resolveIdeVariables(value: string, field: string, ide: IdeContext): string {
-  return value.replace(/\$\{([^}]*)\}/g, (whole, name: string) => {
+  // A name holds no `$`, `{` or `}`: each try then stops at the next `${`, where `[^}]*` read
+  // to the end of the text from every one ("${" 50,000 times took 1.6 s).
+  return value.replace(/\$\{([^${}]*)\}/g, (whole, name: string) => {
     if (name === 'userHome') return ide.home;
     if (name === 'pathSeparator' || name === '/') return sep;
     if (name === 'workspaceFolder' || name === 'workspaceFolderBasename') {
