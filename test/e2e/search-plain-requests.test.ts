@@ -77,6 +77,12 @@ describe('filter_tools query understands plain requests (replayed everything, me
     expect(listing[0], listing.join(', ')).to.equal('x_filesystem_list_directory');
   });
 
+  it('a value reads as its kind: "what\'s 17:45 CET in Los Angeles" converts a time between zones', async () => {
+    // Before: "17 45 cet los angeles" found no time tool in the top ten.
+    const r = await top("what's 17:45 CET in Los Angeles");
+    expect(r[0], r.join(', ')).to.equal('x_time_convert_time');
+  });
+
   it('"what has been said in #general today" reads the Slack channel\'s history first: "#general" names a channel', async () => {
     const r = await top('what has been said in #general today');
     expect(r[0], r.join(', ')).to.equal('x_slack_slack_get_channel_history');

@@ -5,6 +5,7 @@
  * same function, so both sides agree.
  */
 import { stem } from '../stem.js';
+import { typedValues } from './values.js';
 
 export const STOP_WORDS = new Set([
   ...['a', 'an', 'the', 'of', 'to', 'for', 'in', 'on', 'and', 'or', 'with', 'by', 'from', 'x', 'is', 'it', 'me', 'my', 'all'],
@@ -171,8 +172,7 @@ export function singleSpaced(text: string): string {
 }
 
 export function queryWords(query: string): string[] {
-  const text = singleSpaced(query)
-    .replace(PATH, (_, lead: string, path: string) => pathWords(lead, path))
+  const text = typedValues(singleSpaced(query).replace(PATH, (_, lead: string, path: string) => pathWords(lead, path)))
     .replace(POLITE_MIND, ' ')
     .replace(CONTRACTION, uncontracted)
     .replace(CHANNEL, '$1channel')

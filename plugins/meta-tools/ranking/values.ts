@@ -1,0 +1,71 @@
+/**
+ * Values in a request read as what they are. "Get https://blog.example.org/2026/05/release-notes",
+ * "send bob.smith@contoso.com a note", "what's 17:45 CET in Los Angeles", "what is at 40.7484,
+ * -73.9857": split into words, a value became names and numbers ("release notes" found a
+ * release tracker, "17 45" nothing) and the request lost the one thing it said, the kind of
+ * value it carries, which tools name in their parameters (url, email, time, date,
+ * coordinates, version, id). Each value is replaced by those words; a URL keeps its host's
+ * name ("youtube", "github"), which often names the service.
+ *
+ * Every pattern starts only where a value can start and reads each character a bounded
+ * number of times: requests come from callers (test/unit/ranking-values.test.ts floods them).
+ */
+
+const MONTH = '(?:january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)';
+
+/** `scheme://host...`: the host's labels without `www` and the top-level domain. */
+const URL = /\b(?:https?|ftp|wss?):\/\/([^\s/?#"'<>]+)[^\s"'<>]*/gi;
+/** `name@domain.tld`, not `git@github.com:owner/repo` (an SSH remote). */
+const EMAIL = /(?<![\w.+-])[\w.+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+(?![\w:@])/g;
+/** Two decimal degrees: `40.7484, -73.9857`. */
+const COORDINATES = /(?<![\d.-])-?\d{1,3}\.\d+\s?,\s?-?\d{1,3}\.\d+(?![\d.])/g;
+/** An IPv4 address. */
+const IPV4 = /(?<![\d.])\d{1,3}(?:\.\d{1,3}){3}(?![\d.])/g;
+/** `1.8.3`, `v2.14.0`, `v3.2.1-rc.1`. */
+const VERSION = /(?<![\w.])v?\d+\.\d+\.\d+(?:-[A-Za-z0-9.]+)?(?![\w.])/g;
+/** ISO dates and times, `12/15/2026`, "March 3rd 2021", "3 March", "April 8". */
+const DATE = new RegExp(
+  [
+    '(?<![\\w-])\\d{4}-\\d{2}-\\d{2}(?:[T ]\\d{2}:\\d{2}(?::\\d{2})?(?:Z|[+-]\\d{2}:?\\d{2})?)?(?![\\w-])',
+    '(?<![\\w/])\\d{1,2}/\\d{1,2}/\\d{2,4}(?![\\w/])',
+    `\\b${MONTH}\\.? \\d{1,2}(?:st|nd|rd|th)?(?:,? \\d{4})?\\b`,
+    `\\b\\d{1,2}(?:st|nd|rd|th)? (?:of )?${MONTH}(?: \\d{4})?\\b`,
+  ].join('|'),
+  'gi',
+);
+/** "February 2028": a month of a year. */
+const MONTH_OF_YEAR = new RegExp(`\\b${MONTH} \\d{4}\\b`, 'gi');
+/** "8am", "3 pm", "17:45", "9:30 am". */
+const TIME = /(?<![\d:.])(?:[01]?\d|2[0-3])(?::[0-5]\d)?(?: ?(?:am|pm)\b|(?<=:\d\d)(?![\d:]))/gi;
+/** A time zone by its abbreviation (capitals only: "est" and "ist" are words) or its IANA name. */
+const TIME_ZONE =
+  /\b(?:UTC|GMT|CET|CEST|EET|EEST|WET|WEST|BST|IST|JST|KST|HKT|SGT|AEST|AEDT|ACST|AWST|NZST|NZDT|PST|PDT|MST|MDT|CST|CDT|EST|EDT|AKST|HST)\b|\b(?:Africa|America|Asia|Atlantic|Australia|Europe|Pacific|Indian)\/[A-Za-z_]+\b/g;
+/** A run of letters and digits that mixes them inside (`3f9a2c1`, `U024BE7LH`, `64a1f0c2`): an identifier. */
+const TOKEN = /(?<![A-Za-z0-9])[A-Za-z0-9]{6,64}(?![A-Za-z0-9])/g;
+
+function hostWords(host: string): string {
+  const name = host.replace(/:\d+$/, '').toLowerCase();
+  if (/^[\d.]+$/.test(name) || name.startsWith('[')) return 'address';
+  const labels = name.split('.').filter((l) => l && l !== 'www');
+  return (labels.length > 1 ? labels.slice(0, -1) : labels).join(' ');
+}
+
+/** A letter after a digit and a digit after a letter: an identifier, not a word (base64, sha256, mp4). */
+function isIdentifier(token: string): boolean {
+  return /\d[A-Za-z]/.test(token) && /[A-Za-z]\d/.test(token);
+}
+
+/** `text` (single-spaced) with each value replaced by the words of its kind. */
+export function typedValues(text: string): string {
+  return text
+    .replace(URL, (_, host: string) => ` url ${hostWords(host)} `)
+    .replace(EMAIL, ' email address ')
+    .replace(COORDINATES, ' coordinates latitude longitude ')
+    .replace(IPV4, ' ip address ')
+    .replace(VERSION, ' version ')
+    .replace(DATE, ' date ')
+    .replace(MONTH_OF_YEAR, ' month ')
+    .replace(TIME, ' time ')
+    .replace(TIME_ZONE, ' timezone ')
+    .replace(TOKEN, (token) => (isIdentifier(token) ? ' id ' : token));
+}

@@ -1,0 +1,82 @@
+/**
+ * Values in a filter_tools request read as the kind of value they are (ranking/values.ts):
+ * a URL, an e-mail address, a date, a time, a time zone, coordinates, an IP address, a version,
+ * an identifier. Split into words they were names and numbers that matched nothing or the
+ * wrong tool.
+ */
+import { expect } from 'chai';
+import { indexFor, rank } from '../../plugins/meta-tools/ranking.js';
+import { typedValues } from '../../plugins/meta-tools/ranking/values.js';
+import { queryWords } from '../../plugins/meta-tools/ranking/words.js';
+import { toolCorpus } from '../support/tool-corpus.js';
+
+describe('filter_tools: values in a request read as their kind', () => {
+  it('reads a URL as "url" and its host\'s name, not its scheme, path and query', () => {
+    expect(queryWords('Transcript of https://www.youtube.com/watch?v=dQw4w9WgXcQ please')).to.deep.equal(['transcript', 'url', 'youtube']);
+    expect(queryWords('get https://blog.example.org/2026/05/release-notes as markdown')).to.deep.equal(['get', 'url', 'blog', 'example', 'markdown']);
+    expect(queryWords('open http://localhost:3000/login')).to.deep.equal(['open', 'url', 'localhost']);
+    expect(queryWords('fetch http://10.0.0.7:8080/health')).to.deep.equal(['fetch', 'url', 'address']);
+  });
+
+  it('reads an e-mail address as one, but not an SSH remote', () => {
+    expect(queryWords('send bob.smith@contoso.com the invoice')).to.deep.equal(['send', 'email', 'address', 'invoice']);
+    expect(queryWords('clone git@github.com:acme/api.git')).to.include.members(['clone', 'github']).and.not.include('email');
+  });
+
+  it('reads dates, months of a year, times and time zones', () => {
+    expect(queryWords('block 2026-12-03 from 09:00 to 11:00')).to.deep.equal(['block', 'date', 'time', 'time']);
+    expect(queryWords('how long ago was March 3rd 2021')).to.deep.equal(['long', 'ago', 'was', 'date']);
+    expect(queryWords('due 12/15/2026 or on 3 March')).to.deep.equal(['due', 'date', 'date']);
+    expect(queryWords('how many days are in February 2028')).to.deep.equal(['many', 'days', 'month']);
+    expect(queryWords('send it tomorrow at 8am')).to.deep.equal(['send', 'tomorrow', 'time']);
+    expect(queryWords("what's 17:45 CET in Europe/Berlin")).to.deep.equal(['time', 'timezone', 'timezone']);
+    // Lower-case abbreviations are words; a bare number is no time.
+    expect(queryWords('the best est of 8')).to.deep.equal(['best', 'est', '8']);
+  });
+
+  it('reads coordinates, IP addresses, versions and identifiers; words with digits stay words', () => {
+    expect(queryWords('what is at 40.7484, -73.9857')).to.deep.equal(['coordinates', 'latitude', 'longitude']);
+    expect(queryWords('is 192.168.1.20 up')).to.deep.equal(['ip', 'address', 'up']);
+    expect(queryWords('releases since v2.14.0')).to.deep.equal(['releases', 'since', 'version']);
+    expect(queryWords('show commit 3f9a2c1 and user U024BE7LH')).to.deep.equal(['show', 'commit', 'id', 'user', 'id']);
+    expect(queryWords('encode as base64 with sha256')).to.deep.equal(['encode', 'base', '64', 'sha', '256']);
+  });
+
+  it("ranks by the value's kind: a time zone converts, coordinates reverse-geocode, a URL of YouTube transcribes", () => {
+    const catalogue = toolCorpus([
+      ['x_time_convert_time', 'Convert a time between time zones.', 'time'],
+      ['x_time_current_time', 'The current time in a time zone.', 'time'],
+      ['x_calendar_list_events', 'List calendar events between two times.', 'calendar'],
+      ['x_maps_reverse_geocode', 'The address at latitude and longitude coordinates.', 'maps'],
+      ['x_maps_geocode', 'The coordinates of an address.', 'maps'],
+      ['x_youtube_get_transcript', 'The transcript of a YouTube video.', 'youtube'],
+      ['x_web_fetch', 'Fetch a URL and return its text.', 'web'],
+      ['x_stats_numbers', 'Statistics of numbers such as 40.7 and 73.9.', 'stats'],
+    ]);
+    const first = (q: string) => rank(indexFor(catalogue), q, catalogue.all())[0]?.entry.name;
+    expect(first("what's 17:45 CET in Los Angeles")).to.equal('x_time_convert_time');
+    expect(first('what is at 40.7484, -73.9857')).to.equal('x_maps_reverse_geocode');
+    expect(first('transcript of https://www.youtube.com/watch?v=dQw4w9WgXcQ')).to.equal('x_youtube_get_transcript');
+  });
+
+  it('reads 100,000 characters shaped like values in linear time (each pattern starts only where a value can)', () => {
+    const floods = [
+      'a@' + 'b.'.repeat(50_000) + ':',
+      'a@'.repeat(50_000),
+      '1.'.repeat(50_000),
+      '1'.repeat(100_000) + '.5,',
+      'https://' + ':1'.repeat(50_000),
+      'v1.2.3-' + 'a.'.repeat(50_000) + '!',
+      'Europe/' + 'a'.repeat(100_000) + '1',
+      'a1'.repeat(50_000),
+      '12:'.repeat(33_000),
+      'March '.repeat(16_000) + '3',
+    ];
+    for (const text of floods) {
+      const started = process.hrtime.bigint();
+      typedValues(text);
+      queryWords(text);
+      expect(Number(process.hrtime.bigint() - started) / 1e6, text.slice(0, 12)).to.be.lessThan(500);
+    }
+  });
+});
