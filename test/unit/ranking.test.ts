@@ -30,6 +30,9 @@ describe('filter_tools query ranking (field-weighted BM25 over name and summary)
     expect(words('x_fs_readFile')).to.deep.equal(['fs', 'read', 'file']);
     expect(words('getIssueComments.v2-beta')).to.deep.equal(['get', 'issue', 'comments', 'v', '2', 'beta']);
     expect(words('parseHTTPResponse base64')).to.deep.equal(['parse', 'http', 'response', 'base', '64']);
+    // An acronym's plural is one word: "URLs" was "ur" and "ls", a directory listing.
+    expect(words('Fetch URLs by their IDs, getURLsFor, open PRs')).to.deep.equal(['fetch', 'urls', 'ids', 'get', 'urls', 'open', 'prs']);
+    expect(tokenize('URLs UUIDs')).to.deep.equal(['url', 'uuid']);
     expect(tokenize('x_fs_readFile')).to.deep.equal(['fs', 'read', 'fil']);
     expect(tokenize('list_pods')).to.deep.equal(['list', 'pod']);
   });

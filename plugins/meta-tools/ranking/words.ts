@@ -37,6 +37,11 @@ function classOf(code: number): CharClass {
   return CharClass.Other;
 }
 
+/** An "s" that ends a run of capitals ("URLs", "IDs", "PRs"): the acronym's plural, not the start of a word "Ls". */
+function acronymPlural(text: string, at: number): boolean {
+  return text.charCodeAt(at) === 115 && classOf(text.charCodeAt(at + 1)) !== CharClass.Lower;
+}
+
 /**
  * Lower-case words of `text`: split on anything not an ASCII letter or digit, on camelCase
  * and acronym boundaries ("parseHTTPResponse" -> parse http response), and between letters
@@ -59,7 +64,7 @@ export function words(text: string): string[] {
     } else if ((prev === CharClass.Lower && c === CharClass.Upper) || (prev !== CharClass.Other && (prev === CharClass.Digit) !== (c === CharClass.Digit))) {
       push(start, i);
       start = i;
-    } else if (prev === CharClass.Upper && c === CharClass.Lower && i - start >= 2) {
+    } else if (prev === CharClass.Upper && c === CharClass.Lower && i - start >= 2 && !acronymPlural(text, i)) {
       // "HTTPResponse": the last capital of a run starts the next word.
       push(start, i - 1);
       start = i - 1;
