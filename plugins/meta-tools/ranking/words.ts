@@ -5,6 +5,7 @@
  * same function, so both sides agree.
  */
 import { stem } from '../stem.js';
+import { joinedShorthand, withoutShorthand } from './shorthand.js';
 import { typedValues } from './values.js';
 
 export const STOP_WORDS = new Set([
@@ -177,7 +178,7 @@ export function singleSpaced(text: string): string {
 }
 
 export function queryWords(query: string): string[] {
-  const text = typedValues(singleSpaced(query).replace(PATH, (_, lead: string, path: string) => pathWords(lead, path)))
+  const text = joinedShorthand(typedValues(singleSpaced(query).replace(PATH, (_, lead: string, path: string) => pathWords(lead, path))))
     .replace(POLITE_MIND, ' ')
     .replace(CONTRACTION, uncontracted)
     .replace(CHANNEL, '$1channel')
@@ -186,5 +187,5 @@ export function queryWords(query: string): string[] {
     .replace(TODO, 'todo')
     .replace(FILE_NAME, (name, ext: string) => (NOT_FILE_TYPES.has(ext.toLowerCase()) ? name : ` file ${ext} `))
     .replace(WELL_KNOWN_FILE, ' file $1 ');
-  return words(text);
+  return withoutShorthand(words(text));
 }
