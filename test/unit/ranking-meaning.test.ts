@@ -149,6 +149,9 @@ describe('lexical ranking understands words: intent, WordNet relatives, server n
       '/a'.repeat(50_000),
       ' /.'.repeat(33_000) + '/',
       'if you do not '.repeat(7_000) + 'mind',
+      'called ' + 'a'.repeat(100_000),
+      'called '.repeat(14_000),
+      "titled '" + 'a'.repeat(100_000),
       'a'.repeat(100_000) + "n't",
       "n't ".repeat(25_000),
       // A run of name characters without a dot, and long runs of white space: both were
@@ -192,6 +195,15 @@ describe('lexical ranking understands words: intent, WordNet relatives, server n
   it("drops the words that only order a request's steps: then, finally, lastly, afterwards", () => {
     expect(queryWords('look in the project folder and then open the readme')).to.deep.equal(['look', 'project', 'folder', 'open', 'file', 'readme']);
     expect(queryWords('commit it, afterwards push, and finally tag it')).to.deep.equal(['commit', 'push', 'tag']);
+  });
+
+  it('drops what something is to be called: a name, not words of the request; a file name keeps its type', () => {
+    expect(queryWords('make a new folder called reports')).to.deep.equal(['make', 'new', 'folder']);
+    expect(queryWords('Create a Todoist project called Move 2027')).to.deep.equal(['create', 'todoist', 'project', '2027']);
+    expect(queryWords("open an issue titled 'Broken pagination' for the web team")).to.deep.equal(['open', 'issue', 'web', 'team']);
+    expect(queryWords('save it to a file named tesla.md')).to.deep.equal(['save', 'file', 'named', 'file', 'md']);
+    // Nothing after it: the verb stays.
+    expect(queryWords('where is this function called')).to.deep.equal(['where', 'function', 'called']);
   });
 
   it('reads "would you mind" as politeness, not a mind map', () => {

@@ -162,6 +162,15 @@ function uncontracted(_: string, verb?: string): string {
   return verb === undefined ? '' : (IRREGULAR_NEGATION[verb.toLowerCase()] ?? verb);
 }
 
+/**
+ * What something is to be called: "a folder called reports", "a project called Move 2027", an
+ * issue titled 'Broken pagination'. The name is a value, not a word of the request ("Move" asks
+ * for no move tool, "reports" for no report): it goes, with the word that introduced it (read
+ * as the word "name" instead, it matched every tool that takes one). A file name stays, for
+ * its type (FILE_NAME). Only the first word of an unquoted name is known to be one.
+ */
+const CALLED = /\b(?:called|named|titled|entitled)\s+(?:'[^'\n]{1,200}'|"[^"\n]{1,200}"|(?![\w-]{1,200}\.[A-Za-z][A-Za-z0-9]{0,3}\b)[^\s,;:.!?]{1,200})/gi;
+
 /** "to-do" is one word (todo), not two stop words. */
 const TODO = /\bto-dos?\b/gi;
 
@@ -185,6 +194,7 @@ export function queryWords(query: string): string[] {
     .replace(LOG_IN, 'login')
     .replace(STANDARD_FOLDER, 'folder')
     .replace(TODO, 'todo')
+    .replace(CALLED, ' ')
     .replace(FILE_NAME, (name, ext: string) => (NOT_FILE_TYPES.has(ext.toLowerCase()) ? name : ` file ${ext} `))
     .replace(WELL_KNOWN_FILE, ' file $1 ');
   return withoutShorthand(words(text));
