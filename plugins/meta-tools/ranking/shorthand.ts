@@ -2,7 +2,7 @@
  * Chat shorthand in a request ("pls", "rn", "tmrw", "msg", "dm", "dir", "PRs"): each is read as
  * what it stands for, so "pls" goes as "please" does (a stop word) and "msg" finds what
  * "message" finds. Only forms that mean one thing wherever a person types them; an ambiguous
- * one ("min", "mo", "pwd", "k") is left as typed. Shell commands used as verbs ("ls the src
+ * one ("min", "mo", "pwd", "hr", "k") is left as typed. Shell commands used as verbs ("ls the src
  * dir", "grep the repo") are the intent table's (intent.ts): they add words, below an exact one.
  */
 const SHORTHAND: Readonly<Record<string, string>> = {
@@ -34,8 +34,6 @@ const SHORTHAND: Readonly<Record<string, string>> = {
   wk: 'week',
   wks: 'weeks',
   yr: 'year',
-  hr: 'hour',
-  hrs: 'hours',
   bday: 'birthday',
   // Things.
   msg: 'message',
@@ -60,11 +58,12 @@ const SHORTHAND: Readonly<Record<string, string>> = {
 
 /** Shorthand that words.ts would split ("k8s" is k, 8, s; "w/o" w and o): read before it. */
 const SPLIT_FORMS = /\b(?:k8s|tl;? ?dr|w\/o|w\/)(?!\w)/gi;
-const SPLIT_MEANT: Readonly<Record<string, string>> = { k8s: 'kubernetes', 'w/o': 'without', 'w/': 'with' };
+/** By the form lower-cased, without its `;` and space. */
+const SPLIT_MEANT: Readonly<Record<string, string>> = { k8s: 'kubernetes', tldr: 'summary', 'w/o': 'without', 'w/': 'with' };
 
 /** `text` with the shorthand that splitting into words would break read as what it stands for. */
 export function joinedShorthand(text: string): string {
-  return text.replace(SPLIT_FORMS, (form) => ` ${SPLIT_MEANT[form.toLowerCase()] ?? 'summary'} `);
+  return text.replace(SPLIT_FORMS, (form) => ` ${SPLIT_MEANT[form.toLowerCase().replace(/[; ]/g, '')]} `);
 }
 
 /** `words` (lower-cased, from words.ts) with chat shorthand read as what it stands for. */

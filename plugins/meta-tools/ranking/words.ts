@@ -187,7 +187,10 @@ export function singleSpaced(text: string): string {
 }
 
 export function queryWords(query: string): string[] {
-  const text = joinedShorthand(typedValues(singleSpaced(query).replace(PATH, (_, lead: string, path: string) => pathWords(lead, path))))
+  // Paths first (a value inside one is part of its name), then values, then shorthand that
+  // splitting would break ("k8s"), then the conventions below.
+  const pathsRead = singleSpaced(query).replace(PATH, (_, lead: string, path: string) => pathWords(lead, path));
+  const text = joinedShorthand(typedValues(pathsRead))
     .replace(POLITE_MIND, ' ')
     .replace(CONTRACTION, uncontracted)
     .replace(CHANNEL, '$1channel')
