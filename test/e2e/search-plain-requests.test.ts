@@ -83,6 +83,11 @@ describe('filter_tools query understands plain requests (replayed everything, me
     expect(r[0], r.join(', ')).to.equal('x_time_convert_time');
   });
 
+  it('"file an issue on GitHub about the flaky test" makes an issue: filing one is no file tool', async () => {
+    const r = await top('file an issue on GitHub about the flaky test');
+    expect(r[0], r.join(', ')).to.equal('x_github_create_issue');
+  });
+
   it('"what has been said in #general today" reads the Slack channel\'s history first: "#general" names a channel', async () => {
     const r = await top('what has been said in #general today');
     expect(r[0], r.join(', ')).to.equal('x_slack_slack_get_channel_history');

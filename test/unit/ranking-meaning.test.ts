@@ -151,6 +151,7 @@ describe('lexical ranking understands words: intent, WordNet relatives, server n
       'if you do not '.repeat(7_000) + 'mind',
       'called ' + 'a'.repeat(100_000),
       'called '.repeat(14_000),
+      'open a new '.repeat(9_000) + 'issue',
       "titled '" + 'a'.repeat(100_000),
       'a'.repeat(100_000) + "n't",
       "n't ".repeat(25_000),
@@ -200,10 +201,18 @@ describe('lexical ranking understands words: intent, WordNet relatives, server n
   it('drops what something is to be called: a name, not words of the request; a file name keeps its type', () => {
     expect(queryWords('make a new folder called reports')).to.deep.equal(['make', 'new', 'folder']);
     expect(queryWords('Create a Todoist project called Move 2027')).to.deep.equal(['create', 'todoist', 'project', '2027']);
-    expect(queryWords("open an issue titled 'Broken pagination' for the web team")).to.deep.equal(['open', 'issue', 'web', 'team']);
+    expect(queryWords("open an issue titled 'Broken pagination' for the web team")).to.deep.equal(['create', 'issue', 'web', 'team']);
     expect(queryWords('save it to a file named tesla.md')).to.deep.equal(['save', 'file', 'named', 'file', 'md']);
     // Nothing after it: the verb stays.
     expect(queryWords('where is this function called')).to.deep.equal(['where', 'function', 'called']);
+  });
+
+  it('reads "open an issue", "file a ticket", "log a bug" as making one; "open the issue" reads it', () => {
+    expect(queryWords('file an issue on github')).to.deep.equal(['create', 'issue', 'github']);
+    expect(queryWords('open a new Jira bug for the export')).to.deep.equal(['create', 'jira', 'bug', 'export']);
+    expect(queryWords('log a PR')).to.deep.equal(['create', 'pr']);
+    expect(queryWords('open the issue')).to.deep.equal(['open', 'issue']);
+    expect(queryWords('file a report')).to.deep.equal(['file', 'report']);
   });
 
   it('reads "would you mind" as politeness, not a mind map', () => {

@@ -15,6 +15,7 @@ describe('filter_tools: chat shorthand and shell commands', () => {
     expect(queryWords('any open PRs on the repo')).to.deep.equal(['open', 'pull', 'requests', 'repo']);
     expect(queryWords('gimme the users tbl w/o the ids')).to.deep.equal(['give', 'users', 'table', 'without', 'ids']);
     expect(queryWords('tl;dr of the k8s docs')).to.deep.equal(['summary', 'kubernetes', 'docs']);
+    expect(queryWords('open a GH issue, kube logs, gcal today')).to.deep.equal(['create', 'github', 'issue', 'kubernetes', 'logs', 'calendar', 'today']);
   });
 
   it('leaves what is not shorthand as typed: a word that contains one, and ambiguous forms', () => {

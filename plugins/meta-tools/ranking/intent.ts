@@ -160,6 +160,8 @@ const TABLE: Record<string, string[]> = {
   timezone: ['time', 'zone', 'convert'],
   // Mail and chat.
   mail: ['email'],
+  gmail: ['email', 'inbox'],
+  outlook: ['email', 'calendar'],
   inbox: ['email'],
   reply: ['reply', 'comment', 'respond'],
   answer: ['reply', 'respond'],

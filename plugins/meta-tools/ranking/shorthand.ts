@@ -53,6 +53,9 @@ const SHORTHAND: Readonly<Record<string, string>> = {
   vid: 'video',
   pw: 'password',
   prs: 'pull requests',
+  gh: 'github',
+  gcal: 'calendar',
+  kube: 'kubernetes',
   tldr: 'summary',
 };
 

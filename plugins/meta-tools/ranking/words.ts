@@ -171,6 +171,13 @@ function uncontracted(_: string, verb?: string): string {
  */
 const CALLED = /\b(?:called|named|titled|entitled)\s+(?:'[^'\n]{1,200}'|"[^"\n]{1,200}"|(?![\w-]{1,200}\.[A-Za-z][A-Za-z0-9]{0,3}\b)[^\s,;:.!?]{1,200})/gi;
 
+/**
+ * "Open an issue", "file a ticket", "raise a bug", "log a new PR": making one, not opening a
+ * file or reading a log ("file an issue on GitHub" found file tools). Only with "a", "an" or
+ * "new" before the thing made; "open the issue" reads it.
+ */
+const MAKE_TICKET = /\b(?:open|file|raise|log|submit)\s+(?:(?:a|an|new)\s+){1,2}(?=(?:[\w-]+\s+){0,2}(?:issues?|tickets?|bugs?|prs?|pull\s+requests?|incidents?)\b)/gi;
+
 /** "to-do" is one word (todo), not two stop words. */
 const TODO = /\bto-dos?\b/gi;
 
@@ -197,6 +204,7 @@ export function queryWords(query: string): string[] {
     .replace(LOG_IN, 'login')
     .replace(STANDARD_FOLDER, 'folder')
     .replace(TODO, 'todo')
+    .replace(MAKE_TICKET, 'create ')
     .replace(CALLED, ' ')
     .replace(FILE_NAME, (name, ext: string) => (NOT_FILE_TYPES.has(ext.toLowerCase()) ? name : ` file ${ext} `))
     .replace(WELL_KNOWN_FILE, ' file $1 ');
