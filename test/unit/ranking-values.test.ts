@@ -16,6 +16,10 @@ describe('filter_tools: values in a request read as their kind', () => {
     expect(queryWords('get https://blog.example.org/2026/05/release-notes as markdown')).to.deep.equal(['get', 'url', 'blog', 'example', 'markdown']);
     expect(queryWords('open http://localhost:3000/login')).to.deep.equal(['open', 'url', 'localhost']);
     expect(queryWords('fetch http://10.0.0.7:8080/health')).to.deep.equal(['fetch', 'url', 'address']);
+    // A site named without its scheme is a URL too; a file name or an address is not.
+    expect(queryWords('crawl docs.python.org/3/library for asyncio')).to.deep.equal(['crawl', 'url', 'docs', 'python', 'asyncio']);
+    expect(queryWords('the status page of github.com')).to.deep.equal(['status', 'page', 'url', 'github']);
+    expect(queryWords('read notes.txt and mail jane@acme.com')).to.deep.equal(['read', 'file', 'txt', 'mail', 'email', 'address']);
   });
 
   it('reads an e-mail address as one, but not an SSH remote', () => {
@@ -63,6 +67,8 @@ describe('filter_tools: values in a request read as their kind', () => {
     const floods = [
       'a@' + 'b.'.repeat(50_000) + ':',
       'a@'.repeat(50_000),
+      'a.'.repeat(50_000) + 'com',
+      'a.com.'.repeat(20_000),
       '1.'.repeat(50_000),
       '1'.repeat(100_000) + '.5,',
       'https://' + ':1'.repeat(50_000),

@@ -15,6 +15,11 @@ const MONTH = '(?:january|february|march|april|may|june|july|august|september|oc
 
 /** `scheme://host...`: the host's labels without `www` and the top-level domain. */
 const URL = /\b(?:https?|ftp|wss?):\/\/([^\s/?#"'<>]+)[^\s"'<>]*/gi;
+/**
+ * A site named without its scheme (`github.com`, `docs.python.org/3/library`): a URL all the
+ * same. Only under the common top-level domains, so a file name is never one.
+ */
+const BARE_URL = /(?<![\w@./:-])((?:[A-Za-z0-9-]{1,63}\.){1,8}(?:com|org|net|io|dev|ai|app|co|edu|gov|info))(?:\/[^\s"'<>]*)?(?![\w.@-])/gi;
 /** `name@domain.tld`, not `git@github.com:owner/repo` (an SSH remote). */
 const EMAIL = /(?<![\w.+-])[\w.+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+(?![\w:@])/g;
 /** Two decimal degrees: `40.7484, -73.9857`. */
@@ -59,6 +64,7 @@ function isIdentifier(token: string): boolean {
 export function typedValues(text: string): string {
   return text
     .replace(URL, (_, host: string) => ` url ${hostWords(host)} `)
+    .replace(BARE_URL, (_, host: string) => ` url ${hostWords(host)} `)
     .replace(EMAIL, ' email address ')
     .replace(COORDINATES, ' coordinates latitude longitude ')
     .replace(IPV4, ' ip address ')
