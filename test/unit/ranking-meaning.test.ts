@@ -94,9 +94,9 @@ describe('lexical ranking understands words: intent, WordNet relatives, server n
     expect(names('save for later', (n) => n.startsWith('core_'))[0]).to.equal('core_config_save');
   });
 
-  it('reads a file name in a request as a file of its type, leaving host names alone', () => {
+  it('reads a file name in a request as a file of its type; a host name is no file (it names a site: ranking-values.test.ts)', () => {
     expect(queryWords('what is in my notes.txt')).to.deep.equal(['file', 'txt']);
-    expect(queryWords('open example.com')).to.deep.equal(['open', 'example', 'com']);
+    expect(queryWords('open example.com')).to.deep.equal(['open', 'url', 'example']);
     // Files every project has, without an extension.
     expect(queryWords('open the README')).to.deep.equal(['open', 'file', 'readme']);
     expect(queryWords('what does the Makefile build')).to.deep.equal(['file', 'makefile', 'build']);
