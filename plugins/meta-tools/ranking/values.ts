@@ -14,7 +14,7 @@
 const MONTH = '(?:january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)';
 
 /** `scheme://host...`: the host's labels without `www` and the top-level domain. */
-const URL = /\b(?:https?|ftp|wss?):\/\/([^\s/?#"'<>]+)[^\s"'<>]*/gi;
+const SCHEME_URL = /\b(?:https?|ftp|wss?):\/\/([^\s/?#"'<>]+)[^\s"'<>]*/gi;
 /**
  * A site named without its scheme (`github.com`, `docs.python.org/3/library`): a URL all the
  * same. Only under the common top-level domains, so a file name is never one.
@@ -63,7 +63,7 @@ function isIdentifier(token: string): boolean {
 /** `text` (single-spaced) with each value replaced by the words of its kind. */
 export function typedValues(text: string): string {
   return text
-    .replace(URL, (_, host: string) => ` url ${hostWords(host)} `)
+    .replace(SCHEME_URL, (_, host: string) => ` url ${hostWords(host)} `)
     .replace(BARE_URL, (_, host: string) => ` url ${hostWords(host)} `)
     .replace(EMAIL, ' email address ')
     .replace(COORDINATES, ' coordinates latitude longitude ')
