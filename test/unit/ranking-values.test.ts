@@ -46,6 +46,22 @@ describe('filter_tools: values in a request read as their kind', () => {
     expect(queryWords('encode as base64 with sha256')).to.deep.equal(['encode', 'base', '64', 'sha', '256']);
   });
 
+  it('reads a SQL statement as a SQL query too, keeping its names', () => {
+    expect(queryWords('Run SELECT count(*) FROM orders on the Postgres db')).to.deep.equal([
+      'run',
+      'select',
+      'count',
+      'orders',
+      'postgres',
+      'db',
+      'sql',
+      'query',
+    ]);
+    expect(queryWords('INSERT INTO tags VALUES (1)')).to.include.members(['sql', 'query']);
+    expect(queryWords('select * from invoices limit 5')).to.include.members(['sql', 'query']);
+    expect(queryWords('select the best photo from the album')).to.not.include('sql');
+  });
+
   it("ranks by the value's kind: a time zone converts, coordinates reverse-geocode, a URL of YouTube transcribes", () => {
     const catalogue = toolCorpus([
       ['x_time_convert_time', 'Convert a time between time zones.', 'time'],
@@ -69,6 +85,8 @@ describe('filter_tools: values in a request read as their kind', () => {
       'a@'.repeat(50_000),
       'a.'.repeat(50_000) + 'com',
       'a.com.'.repeat(20_000),
+      'SELECT '.repeat(14_000) + 'FROM',
+      'UPDATE '.repeat(14_000) + 'SET',
       '1.'.repeat(50_000),
       '1'.repeat(100_000) + '.5,',
       'https://' + ':1'.repeat(50_000),

@@ -45,6 +45,13 @@ const TIME = /(?<![\d:.])(?:[01]?\d|2[0-3])(?::[0-5]\d)?(?: ?(?:am|pm)\b|(?<=:\d
 /** A time zone by its abbreviation (capitals only: "est" and "ist" are words) or its IANA name. */
 const TIME_ZONE =
   /\b(?:UTC|GMT|CET|CEST|EET|EEST|WET|WEST|BST|IST|JST|KST|HKT|SGT|AEST|AEDT|ACST|AWST|NZST|NZDT|PST|PDT|MST|MDT|CST|CDT|EST|EDT|AKST|HST)\b|\b(?:Africa|America|Asia|Atlantic|Australia|Europe|Pacific|Indian)\/[A-Za-z_]+\b/g;
+/**
+ * A SQL statement: its keywords in capitals, or a select of `*`, `count(` or `distinct` ("select
+ * the best photo from the album" is English). The statement is kept (its names may matter);
+ * the request gains "sql query".
+ */
+const SQL =
+  /\b(?:SELECT\s[^;]{0,200}?\sFROM|INSERT\s+INTO|UPDATE\s+[\w."]{1,100}\s+SET|DELETE\s+FROM|CREATE\s+TABLE)\s|\bselect\s+(?:\*|count\s*\(|distinct\s)/;
 /** A run of letters and digits that mixes them inside (`3f9a2c1`, `U024BE7LH`, `64a1f0c2`): an identifier. */
 const TOKEN = /(?<![A-Za-z0-9])[A-Za-z0-9]{6,64}(?![A-Za-z0-9])/g;
 
@@ -62,7 +69,7 @@ function isIdentifier(token: string): boolean {
 
 /** `text` (single-spaced) with each value replaced by the words of its kind. */
 export function typedValues(text: string): string {
-  return text
+  return (SQL.test(text) ? `${text} sql query ` : text)
     .replace(SCHEME_URL, (_, host: string) => ` url ${hostWords(host)} `)
     .replace(BARE_URL, (_, host: string) => ` url ${hostWords(host)} `)
     .replace(EMAIL, ' email address ')
