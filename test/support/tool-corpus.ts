@@ -6,6 +6,7 @@ import { Catalogue } from '../../kernel/catalogue.js';
 import { createHooks } from '../../kernel/hooks.js';
 import { createLogger } from '../../kernel/log.js';
 import type { JsonSchemaObject } from '../../kernel/tools.js';
+import { indexFor, rank } from '../../plugins/meta-tools/ranking.js';
 
 export type CorpusTool = [name: string, description: string, server: string, schema?: JsonSchemaObject];
 
@@ -23,4 +24,9 @@ export function toolCorpus(tools: readonly CorpusTool[]): Catalogue {
     })),
   );
   return c;
+}
+
+/** The name of the tool `catalogue` ranks first for a query (undefined when none matches). */
+export function firstRanked(catalogue: Catalogue): (query: string) => string | undefined {
+  return (query) => rank(indexFor(catalogue), query, catalogue.all())[0]?.entry.name;
 }

@@ -3,9 +3,8 @@
  * commands): chat shorthand reads as what it stands for, a shell command as the act it is.
  */
 import { expect } from 'chai';
-import { indexFor, rank } from '../../plugins/meta-tools/ranking.js';
 import { queryWords } from '../../plugins/meta-tools/ranking/words.js';
-import { toolCorpus } from '../support/tool-corpus.js';
+import { firstRanked, toolCorpus } from '../support/tool-corpus.js';
 
 describe('filter_tools: chat shorthand and shell commands', () => {
   it('reads chat shorthand as what it stands for; politeness and asides go', () => {
@@ -34,7 +33,7 @@ describe('filter_tools: chat shorthand and shell commands', () => {
       ['x_src_sources', 'Sources of a build: src and lib.', 'src'],
       ['x_notes_todo', 'Keep TODO notes.', 'notes'],
     ]);
-    const first = (q: string) => rank(indexFor(catalogue), q, catalogue.all())[0]?.entry.name;
+    const first = firstRanked(catalogue);
     expect(first('ls the src dir')).to.equal('x_fs_list_directory');
     expect(first('mkdir tmp/exports')).to.equal('x_fs_create_directory');
     expect(first('grep the repo for TODO')).to.equal('x_code_search_code');

@@ -5,10 +5,9 @@
  * wrong tool.
  */
 import { expect } from 'chai';
-import { indexFor, rank } from '../../plugins/meta-tools/ranking.js';
 import { typedValues } from '../../plugins/meta-tools/ranking/values.js';
 import { queryWords } from '../../plugins/meta-tools/ranking/words.js';
-import { toolCorpus } from '../support/tool-corpus.js';
+import { firstRanked, toolCorpus } from '../support/tool-corpus.js';
 
 describe('filter_tools: values in a request read as their kind', () => {
   it('reads a URL as "url" and its host\'s name, not its scheme, path and query', () => {
@@ -73,7 +72,7 @@ describe('filter_tools: values in a request read as their kind', () => {
       ['x_web_fetch', 'Fetch a URL and return its text.', 'web'],
       ['x_stats_numbers', 'Statistics of numbers such as 40.7 and 73.9.', 'stats'],
     ]);
-    const first = (q: string) => rank(indexFor(catalogue), q, catalogue.all())[0]?.entry.name;
+    const first = firstRanked(catalogue);
     expect(first("what's 17:45 CET in Los Angeles")).to.equal('x_time_convert_time');
     expect(first('what is at 40.7484, -73.9857')).to.equal('x_maps_reverse_geocode');
     expect(first('transcript of https://www.youtube.com/watch?v=dQw4w9WgXcQ')).to.equal('x_youtube_get_transcript');
