@@ -20,6 +20,9 @@ describe('filter_tools: chat shorthand and shell commands', () => {
   it('leaves what is not shorthand as typed: a word that contains one, and ambiguous forms', () => {
     expect(queryWords('the direction of the calendar')).to.deep.equal(['direction', 'calendar']);
     expect(queryWords('min and pwd')).to.deep.equal(['min', 'pwd']);
+    // "k" is kubectl only before a kubectl command.
+    expect(queryWords('k get pods in staging')).to.deep.equal(['kubectl', 'get', 'pods', 'staging']);
+    expect(queryWords('a 5k run, k and more')).to.deep.equal(['5', 'k', 'run', 'k', 'more']);
     expect(queryWords('constructor')).to.deep.equal(['constructor']);
   });
 

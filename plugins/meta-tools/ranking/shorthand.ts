@@ -64,9 +64,12 @@ const SPLIT_FORMS = /\b(?:k8s|tl;? ?dr|w\/o|w\/)(?!\w)/gi;
 /** By the form lower-cased, without its `;` and space. */
 const SPLIT_MEANT: Readonly<Record<string, string>> = { k8s: 'kubernetes', tldr: 'summary', 'w/o': 'without', 'w/': 'with' };
 
+/** `k`, kubectl's usual alias, where a kubectl command follows it ("k get pods"); elsewhere a k is a k. */
+const KUBECTL_ALIAS = /\bk(?= (?:get|describe|logs|apply|delete|exec|scale|rollout|port-forward|top|edit|create|explain)\b)/gi;
+
 /** `text` with the shorthand that splitting into words would break read as what it stands for. */
 export function joinedShorthand(text: string): string {
-  return text.replace(SPLIT_FORMS, (form) => ` ${SPLIT_MEANT[form.toLowerCase().replace(/[; ]/g, '')]} `);
+  return text.replace(SPLIT_FORMS, (form) => ` ${SPLIT_MEANT[form.toLowerCase().replace(/[; ]/g, '')]} `).replace(KUBECTL_ALIAS, 'kubectl');
 }
 
 /** `words` (lower-cased, from words.ts) with chat shorthand read as what it stands for. */
