@@ -15,11 +15,13 @@ const MONTH = '(?:january|february|march|april|may|june|july|august|september|oc
 
 /** `scheme://host...`: the host's labels without `www` and the top-level domain. */
 const SCHEME_URL = /\b(?:https?|ftp|wss?):\/\/([^\s/?#"'<>]+)[^\s"'<>]*/gi;
+/** The common top-level domains: a name ending in one is a site, never a file (words.ts). */
+export const SITE_DOMAINS = ['com', 'org', 'net', 'io', 'dev', 'ai', 'app', 'co', 'edu', 'gov', 'info'] as const;
 /**
  * A site named without its scheme (`github.com`, `docs.python.org/3/library`): a URL all the
  * same. Only under the common top-level domains, so a file name is never one.
  */
-const BARE_URL = /(?<![\w@./:-])((?:[A-Za-z0-9-]{1,63}\.){1,8}(?:com|org|net|io|dev|ai|app|co|edu|gov|info))(?:\/[^\s"'<>]*)?(?![\w.@-])/gi;
+const BARE_URL = new RegExp(`(?<![\\w@./:-])((?:[A-Za-z0-9-]{1,63}\\.){1,8}(?:${SITE_DOMAINS.join('|')}))(?:/[^\\s"'<>]*)?(?![\\w.@-])`, 'gi');
 /** `name@domain.tld`, not `git@github.com:owner/repo` (an SSH remote). */
 const EMAIL = /(?<![\w.+-])[\w.+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+(?![\w:@])/g;
 /** Two decimal degrees: `40.7484, -73.9857`. */

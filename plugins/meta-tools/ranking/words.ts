@@ -6,7 +6,7 @@
  */
 import { stem } from '../stem.js';
 import { joinedShorthand, withoutShorthand } from './shorthand.js';
-import { typedValues } from './values.js';
+import { SITE_DOMAINS, typedValues } from './values.js';
 
 export const STOP_WORDS = new Set([
   ...['a', 'an', 'the', 'of', 'to', 'for', 'in', 'on', 'and', 'or', 'with', 'by', 'from', 'x', 'is', 'it', 'me', 'my', 'all'],
@@ -89,7 +89,8 @@ export function tokenize(text: string): string[] {
 // Only from the start of a run of name characters: from every position inside a long run
 // without a dot, the run was read to its end again (100,000 letters took 5 s).
 const FILE_NAME = /(?<![A-Za-z0-9_-])[A-Za-z0-9_-]+\.([A-Za-z][A-Za-z0-9]{0,3})\b(?![.@/-]\w)/g;
-const NOT_FILE_TYPES = new Set(['com', 'org', 'net', 'io', 'dev', 'ai', 'app', 'co', 'edu', 'gov', 'uk', 'de', 'fr', 'me', 'us', 'info']);
+/** A site's domain (values.ts reads the common ones as sites first) or a country's. */
+const NOT_FILE_TYPES = new Set<string>([...SITE_DOMAINS, 'uk', 'de', 'fr', 'me', 'us']);
 
 /**
  * Files every project has, named without an extension: "open the readme" asks for a file
