@@ -83,6 +83,14 @@ describe('filter_tools query understands plain requests (replayed everything, me
     expect(r[0], r.join(', ')).to.equal('x_time_convert_time');
   });
 
+  it('"9am their time" is a time on another clock, so a matter of time zones; "get rid of" deletes', async () => {
+    // Before: "time time chicago" ranked convert_time below the clocks that read the current time.
+    const r = await top("I have a call at 9am their time with the Berlin office and I'm in Chicago");
+    expect(r[0], r.join(', ')).to.equal('x_time_convert_time');
+    const forget = await top('get rid of what you know about Bob');
+    expect(forget[0], forget.join(', ')).to.match(/^x_memory_delete_/);
+  });
+
   it('"file an issue on GitHub about the flaky test" makes an issue: filing one is no file tool', async () => {
     const r = await top('file an issue on GitHub about the flaky test');
     expect(r[0], r.join(', ')).to.equal('x_github_create_issue');

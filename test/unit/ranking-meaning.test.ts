@@ -152,6 +152,13 @@ describe('lexical ranking understands words: intent, WordNet relatives, server n
       'called ' + 'a'.repeat(100_000),
       'called '.repeat(14_000),
       'open a new '.repeat(9_000) + 'issue',
+      'keep '.repeat(20_000) + 'going',
+      'keeps ' + 'a'.repeat(100_000) + 'ing',
+      'get rid '.repeat(12_000) + 'of',
+      'i have no '.repeat(10_000) + 'idea',
+      "I'm not ".repeat(12_000) + 'sure',
+      '. as a b c d e '.repeat(7_000) + 'I',
+      ', as the ' + 'a-'.repeat(50_000),
       "titled '" + 'a'.repeat(100_000),
       'a'.repeat(100_000) + "n't",
       "n't ".repeat(25_000),
@@ -227,5 +234,45 @@ describe('lexical ranking understands words: intent, WordNet relatives, server n
     expect(queryWords('logged into the server')).to.deep.equal(['login', 'server']);
     expect(queryWords('show the log in the pod')).to.deep.equal(['show', 'log', 'pod']);
     expect(queryWords('move the old logs into it')).to.deep.equal(['move', 'old', 'logs']);
+  });
+
+  it('reads "keeps crashing" as crashing: "keep" before an -ing verb says the act repeats, nothing is kept', () => {
+    expect(queryWords('the checkout pods keep crashing')).to.deep.equal(['checkout', 'pods', 'crashing']);
+    expect(queryWords('a test kept failing in CI')).to.deep.equal(['test', 'failing', 'ci']);
+    expect(queryWords('keep this message as a draft')).to.deep.equal(['keep', 'message', 'draft']);
+    expect(queryWords('keep the string')).to.deep.equal(['keep', 'string']);
+  });
+
+  it('reads "get rid of" and "throw away" as deleting', () => {
+    expect(queryWords('get rid of the newsletters')).to.deep.equal(['delete', 'newsletters']);
+    expect(queryWords('throw away that spam message')).to.deep.equal(['delete', 'spam', 'message']);
+    expect(queryWords('throw an error')).to.deep.equal(['throw', 'error']);
+  });
+
+  it('drops the asker\'s doubt: "no idea why", "not sure whether", "I wonder if"', () => {
+    expect(queryWords('the pods crash and I have no idea why')).to.deep.equal(['pods', 'crash', 'why']);
+    expect(queryWords("I'm not sure whether to pack a coat")).to.deep.equal(['whether', 'pack', 'coat']);
+    expect(queryWords('I wonder if it will rain')).to.deep.equal(['rain']);
+    expect(queryWords('reply no to the invite')).to.deep.equal(['reply', 'no', 'invite']);
+  });
+
+  it('ranks a question about what to wear as one about the weather, and deleting in other words as deleting', () => {
+    const ranked = index([
+      ['x_weather_get_forecast', 'Get the weather forecast for a location.'],
+      ['x_crm_create_property', 'Create a property for a payload.'],
+      ['x_mail_delete_email', 'Delete an email message.'],
+      ['x_mail_get_email', 'Get an email message to read.'],
+    ]);
+    const first = (query: string): string | undefined => ranked(query)[0];
+    expect(first('flying to Denver on Friday, not sure whether to pack a heavy coat')).to.equal('x_weather_get_forecast');
+    expect(first('that newsletter I never read: get rid of it')).to.equal('x_mail_delete_email');
+  });
+
+  it('drops the role of a user story: "As a data analyst, I need ..." asks nothing of data', () => {
+    expect(queryWords('As a data analyst I need the columns of the customers table')).to.deep.equal(['need', 'columns', 'customers', 'table']);
+    expect(queryWords('Please, as a DevOps engineer, I must roll back')).to.deep.equal(['must', 'roll', 'back']);
+    // Not at a sentence's start, or not before "I" or "we": the words stay.
+    expect(queryWords('save it as a new file')).to.deep.equal(['save', 'new', 'file']);
+    expect(queryWords('treat this as a draft and I will fix it')).to.deep.equal(['treat', 'draft', 'fix']);
   });
 });

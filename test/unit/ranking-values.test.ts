@@ -33,6 +33,10 @@ describe('filter_tools: values in a request read as their kind', () => {
     expect(queryWords('how many days are in February 2028')).to.deep.equal(['many', 'days', 'month']);
     expect(queryWords('send it tomorrow at 8am')).to.deep.equal(['send', 'tomorrow', 'time']);
     expect(queryWords("what's 17:45 CET in Europe/Berlin")).to.deep.equal(['time', 'timezone', 'timezone']);
+    // A time as somebody's clock reads it is a matter of time zones.
+    expect(queryWords('9am their time, and I am in Chicago')).to.deep.equal(['time', 'timezone', 'chicago']);
+    expect(queryWords('the local time in Osaka')).to.deep.equal(['time', 'timezone', 'osaka']);
+    expect(queryWords('take my time')).to.deep.equal(['take', 'time']);
     // Lower-case abbreviations are words; a bare number is no time.
     expect(queryWords('the best est of 8')).to.deep.equal(['best', 'est', '8']);
   });
@@ -43,6 +47,9 @@ describe('filter_tools: values in a request read as their kind', () => {
     expect(queryWords('releases since v2.14.0')).to.deep.equal(['releases', 'since', 'version']);
     expect(queryWords('show commit 3f9a2c1 and user U024BE7LH')).to.deep.equal(['show', 'commit', 'id', 'user', 'id']);
     expect(queryWords('encode as base64 with sha256')).to.deep.equal(['encode', 'base', '64', 'sha', '256']);
+    // A generated suffix is an identifier; a numeronym is a word.
+    expect(queryWords('delete the pod web-7f9c')).to.deep.equal(['delete', 'pod', 'web', 'id']);
+    expect(queryWords('i18n and a11y checks')).to.deep.equal(['18', 'n', '11', 'y', 'checks']);
   });
 
   it('reads a SQL statement as a SQL query too, keeping its names', () => {
@@ -94,6 +101,8 @@ describe('filter_tools: values in a request read as their kind', () => {
       'a1'.repeat(50_000),
       '12:'.repeat(33_000),
       'March '.repeat(16_000) + '3',
+      '9am their '.repeat(10_000) + 'time',
+      'local '.repeat(16_000) + 'time',
     ];
     for (const text of floods) {
       const started = process.hrtime.bigint();

@@ -143,6 +143,11 @@ const TABLE: Record<string, string[]> = {
   umbrella: ['weather', 'forecast', 'rain'],
   sunny: ['weather', 'forecast'],
   storm: ['weather', 'alerts'],
+  // What to wear is a question about the weather.
+  coat: ['weather', 'forecast'],
+  jacket: ['weather', 'forecast'],
+  sweater: ['weather', 'forecast'],
+  sunscreen: ['weather', 'forecast'],
   // Time and calendar.
   schedule: ['calendar', 'event'],
   meeting: ['event', 'calendar'],

@@ -44,6 +44,11 @@ const DATE = new RegExp(
 const MONTH_OF_YEAR = new RegExp(`\\b${MONTH} \\d{4}\\b`, 'gi');
 /** "8am", "3 pm", "17:45", "9:30 am". */
 const TIME = /(?<![\d:.])(?:[01]?\d|2[0-3])(?::[0-5]\d)?(?: ?(?:am|pm)\b|(?<=:\d\d)(?![\d:]))/gi;
+/**
+ * "9am their time", "3 pm my time", "the local time in Osaka": a time as somebody's clock reads
+ * it, which is a matter of time zones (after TIME has read the value as "time").
+ */
+const CLOCK_OF = /\btime\s+(?:(?:their|my|your|our|his|her)\s+time|local\s+time)\b|\blocal\s+time\b/gi;
 /** A time zone by its abbreviation (capitals only: "est" and "ist" are words) or its IANA name. */
 const TIME_ZONE =
   /\b(?:UTC|GMT|CET|CEST|EET|EEST|WET|WEST|BST|IST|JST|KST|HKT|SGT|AEST|AEDT|ACST|AWST|NZST|NZDT|PST|PDT|MST|MDT|CST|CDT|EST|EDT|AKST|HST)\b|\b(?:Africa|America|Asia|Atlantic|Australia|Europe|Pacific|Indian)\/[A-Za-z_]+\b/g;
@@ -54,8 +59,13 @@ const TIME_ZONE =
  */
 const SQL =
   /\b(?:SELECT\s[^;]{0,200}?\sFROM|INSERT\s+INTO|UPDATE\s+[\w."]{1,100}\s+SET|DELETE\s+FROM|CREATE\s+TABLE)\s|\bselect\s+(?:\*|count\s*\(|distinct\s)/;
-/** A run of letters and digits that mixes them inside (`3f9a2c1`, `U024BE7LH`, `64a1f0c2`): an identifier. */
-const TOKEN = /(?<![A-Za-z0-9])[A-Za-z0-9]{6,64}(?![A-Za-z0-9])/g;
+/**
+ * A run of letters and digits that mixes them inside (`3f9a2c1`, `U024BE7LH`, `64a1f0c2`, the
+ * `7f9c` of a pod `web-7f9c`): an identifier.
+ */
+const TOKEN = /(?<![A-Za-z0-9])[A-Za-z0-9]{4,64}(?![A-Za-z0-9])/g;
+/** A numeronym (`i18n`, `l10n`, `a11y`): a word, though it mixes letters and digits. */
+const NUMERONYM = /^[A-Za-z]\d+[A-Za-z]$/;
 
 function hostWords(host: string): string {
   const name = host.replace(/:\d+$/, '').toLowerCase();
@@ -66,7 +76,7 @@ function hostWords(host: string): string {
 
 /** A letter after a digit and a digit after a letter: an identifier, not a word (base64, sha256, mp4). */
 function isIdentifier(token: string): boolean {
-  return /\d[A-Za-z]/.test(token) && /[A-Za-z]\d/.test(token);
+  return /\d[A-Za-z]/.test(token) && /[A-Za-z]\d/.test(token) && !NUMERONYM.test(token);
 }
 
 /** `text` (single-spaced) with each value replaced by the words of its kind. */
@@ -81,6 +91,7 @@ export function typedValues(text: string): string {
     .replace(DATE, ' date ')
     .replace(MONTH_OF_YEAR, ' month ')
     .replace(TIME, ' time ')
+    .replace(CLOCK_OF, ' time timezone ')
     .replace(TIME_ZONE, ' timezone ')
     .replace(TOKEN, (token) => (isIdentifier(token) ? ' id ' : token));
 }

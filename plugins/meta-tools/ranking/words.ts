@@ -180,6 +180,31 @@ const CALLED = /\b(?:called|named|titled|entitled)\s+(?:'[^'\n]{1,200}'|"[^"\n]{
 const MAKE_TICKET =
   /\b(?:open|file|raise|log|submit)\s+(?:(?:a|an|new)\s+){1,2}(?=(?:[\w-]+\s+){0,2}(?:issues?|tickets?|bugs?|prs?|pull\s+requests?|incidents?)\b)/gi;
 
+/**
+ * "Keeps crashing", "I keep forgetting", "kept failing": "keep" says the act repeats, not that
+ * anything is kept (it asked for save and store tools). Before a verb's -ing form it goes.
+ */
+const KEEP_DOING = /\b(?:keep|keeps|kept|keeping)\s+(?=[a-z]{2,40}ing\b)/gi;
+
+/**
+ * "Get rid of", "throw away", "throw out": deleting, said in words no tool uses. Read as the
+ * word "delete".
+ */
+const GET_RID_OF = /\b(?:get(?:s|ting)?|got)\s+rid\s+of\b|\b(?:throw|throws|threw|throwing)\s+(?:away|out)\b/gi;
+
+/**
+ * "I have no idea why", "not sure whether", "no clue", "I wonder if": the asker's doubt, not
+ * what is asked ("no" matched yes/no answers, "idea" brainstorming). The phrase goes.
+ */
+const UNSURE = /\b(?:(?:i\s+)?(?:have|had)\s+no\s+(?:idea|clue)|no\s+(?:idea|clue)|(?:i(?:'m|\s+am)?\s+)?not\s+sure|(?:i\s+)?wonder)\b/gi;
+
+/**
+ * "As a data analyst, I need ...", "As the on-call engineer we ...": a user story's role, who
+ * asks, not what is asked ("data analyst" asked for charts of data). It goes, up to four words
+ * and only before "I" or "we" at the start of a sentence.
+ */
+const AS_A_ROLE = /(?<=^|[.!?;:,]\s{0,3})as\s+(?:a|an|the)\s+(?:[\w-]{1,40}\s+){0,3}[\w-]{1,40},?\s+(?=(?:i|we)\b)/gi;
+
 /** "to-do" is one word (todo), not two stop words. */
 const TODO = /\bto-dos?\b/gi;
 
@@ -206,6 +231,10 @@ export function queryWords(query: string): string[] {
     .replace(LOG_IN, 'login')
     .replace(STANDARD_FOLDER, 'folder')
     .replace(TODO, 'todo')
+    .replace(AS_A_ROLE, '')
+    .replace(KEEP_DOING, '')
+    .replace(UNSURE, ' ')
+    .replace(GET_RID_OF, ' delete ')
     .replace(MAKE_TICKET, 'create ')
     .replace(CALLED, ' ')
     .replace(FILE_NAME, (name, ext: string) => (NOT_FILE_TYPES.has(ext.toLowerCase()) ? name : ` file ${ext} `))
