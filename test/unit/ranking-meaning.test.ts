@@ -158,6 +158,8 @@ describe('lexical ranking understands words: intent, WordNet relatives, server n
       'i have no '.repeat(10_000) + 'idea',
       "I'm not ".repeat(12_000) + 'sure',
       '. as a b c d e '.repeat(7_000) + 'I',
+      'check out '.repeat(10_000) + 'branch',
+      'check out a.b.c '.repeat(6_000) + 'tag',
       ', as the ' + 'a-'.repeat(50_000),
       "titled '" + 'a'.repeat(100_000),
       'a'.repeat(100_000) + "n't",
@@ -274,5 +276,23 @@ describe('lexical ranking understands words: intent, WordNet relatives, server n
     // Not at a sentence's start, or not before "I" or "we": the words stay.
     expect(queryWords('save it as a new file')).to.deep.equal(['save', 'new', 'file']);
     expect(queryWords('treat this as a draft and I will fix it')).to.deep.equal(['treat', 'draft', 'fix']);
+  });
+
+  it('reads "check out" before a branch, tag, commit or version as git\'s checkout; otherwise it is a look', () => {
+    expect(queryWords('check out a new branch for the fix')).to.deep.equal(['checkout', 'new', 'branch', 'fix']);
+    expect(queryWords('check out the release tag')).to.deep.equal(['checkout', 'release', 'tag']);
+    expect(queryWords('check out this cool website')).to.deep.equal(['check', 'out', 'cool', 'website']);
+  });
+
+  it('reads "uncommitted" as a question for the working tree\'s status, and an invitation as a calendar event', () => {
+    const ranked = index([
+      ['x_git_git_status', 'Show the working tree status including staged, unstaged, and untracked files.'],
+      ['x_git_git_commit', 'Record changes to the repository.'],
+      ['x_git_git_push', 'Update the remote repository with local commits.'],
+      ['x_calendar_create_event', 'Create a new calendar event.'],
+      ['x_mail_forward_email', 'Forward a message.'],
+    ]);
+    expect(ranked('are there uncommitted changes in the repo?')[0]).to.equal('x_git_git_status');
+    expect(ranked('an invite for Friday')[0]).to.equal('x_calendar_create_event');
   });
 });

@@ -45,6 +45,10 @@ describe('filter_tools: values in a request read as their kind', () => {
     expect(queryWords('what is at 40.7484, -73.9857')).to.deep.equal(['coordinates', 'latitude', 'longitude']);
     expect(queryWords('is 192.168.1.20 up')).to.deep.equal(['ip', 'address', 'up']);
     expect(queryWords('releases since v2.14.0')).to.deep.equal(['releases', 'since', 'version']);
+    // A full stop after a value ends the sentence; a fifth number is no IP address.
+    expect(queryWords('Check out the tag v3.2.1.')).to.deep.equal(['checkout', 'tag', 'version']);
+    expect(queryWords('ping 10.0.0.1.')).to.deep.equal(['ping', 'ip', 'address']);
+    expect(queryWords('1.2.3.4.5')).to.deep.equal(['1', '2', '3', '4', '5']);
     expect(queryWords('show commit 3f9a2c1 and user U024BE7LH')).to.deep.equal(['show', 'commit', 'id', 'user', 'id']);
     expect(queryWords('encode as base64 with sha256')).to.deep.equal(['encode', 'base', '64', 'sha', '256']);
     // A generated suffix is an identifier; a numeronym is a word.

@@ -25,11 +25,11 @@ const BARE_URL = new RegExp(`(?<![\\w@./:-])((?:[A-Za-z0-9-]{1,63}\\.){1,8}(?:${
 /** `name@domain.tld`, not `git@github.com:owner/repo` (an SSH remote). */
 const EMAIL = /(?<![\w.+-])[\w.+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+(?![\w:@])/g;
 /** Two decimal degrees: `40.7484, -73.9857`. */
-const COORDINATES = /(?<![\d.-])-?\d{1,3}\.\d+\s?,\s?-?\d{1,3}\.\d+(?![\d.])/g;
+const COORDINATES = /(?<![\d.-])-?\d{1,3}\.\d+\s?,\s?-?\d{1,3}\.\d+(?!\d|\.\d)/g;
 /** An IPv4 address. */
-const IPV4 = /(?<![\d.])\d{1,3}(?:\.\d{1,3}){3}(?![\d.])/g;
-/** `1.8.3`, `v2.14.0`, `v3.2.1-rc.1`. */
-const VERSION = /(?<![\w.])v?\d+\.\d+\.\d+(?:-[A-Za-z0-9.]+)?(?![\w.])/g;
+const IPV4 = /(?<![\d.])\d{1,3}(?:\.\d{1,3}){3}(?!\d|\.\d)/g;
+/** `1.8.3`, `v2.14.0`, `v3.2.1-rc.1`; a full stop after one ends the sentence, not the value. */
+const VERSION = /(?<![\w.])v?\d+\.\d+\.\d+(?:-[A-Za-z0-9]+(?:\.[A-Za-z0-9]+)*)?(?!\w|\.\w)/g;
 /** ISO dates and times, `12/15/2026`, "March 3rd 2021", "3 March", "April 8". */
 const DATE = new RegExp(
   [

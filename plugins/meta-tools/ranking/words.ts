@@ -205,6 +205,12 @@ const UNSURE = /\b(?:(?:i\s+)?(?:have|had)\s+no\s+(?:idea|clue)|no\s+(?:idea|clu
  */
 const AS_A_ROLE = /(?<=^|[.!?;:,]\s{0,3})as\s+(?:a|an|the)\s+(?:[\w-]{1,40}\s+){0,3}[\w-]{1,40},?\s+(?=(?:i|we)\b)/gi;
 
+/**
+ * "Check out the tag v3.2.1", "check out a new branch": git's checkout, not a look at
+ * something. Only before a branch, tag, commit or version, at most two words between.
+ */
+const CHECK_OUT = /\bcheck(?:s|ed|ing)?\s+out\s+(?=(?:[\w.-]{1,100}\s+){0,2}(?:branch|branches|tag|tags|commit|revision|version)\b)/gi;
+
 /** "to-do" is one word (todo), not two stop words. */
 const TODO = /\bto-dos?\b/gi;
 
@@ -232,6 +238,7 @@ export function queryWords(query: string): string[] {
     .replace(STANDARD_FOLDER, 'folder')
     .replace(TODO, 'todo')
     .replace(AS_A_ROLE, '')
+    .replace(CHECK_OUT, 'checkout ')
     .replace(KEEP_DOING, '')
     .replace(UNSURE, ' ')
     .replace(GET_RID_OF, ' delete ')
