@@ -73,7 +73,14 @@ const VERB_WEIGHT = 0.3;
  * answers the whole request should rank above a stray match elsewhere.
  */
 const SERVER_EVIDENCE = 0.1;
-const COMMON_VERBS = new Set(['list', 'get', 'show', 'fetch', 'read', 'set', 'create', 'update', 'delete', 'run', 'call', 'describe', 'find'].map(stem));
+/**
+ * Verbs that half the catalogue's tools could answer: a request's noun says which. `check` is
+ * one in requests ("check my inbox", "check the weather") though few tool names have it, so
+ * its rarity made `check_health` and `check_service_status` outrank the inbox and the forecast.
+ */
+const COMMON_VERBS = new Set(
+  ['list', 'get', 'show', 'fetch', 'read', 'set', 'create', 'update', 'delete', 'run', 'call', 'describe', 'find', 'check'].map(stem),
+);
 
 export interface RankingIndex {
   version: number;

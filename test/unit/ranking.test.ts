@@ -61,6 +61,16 @@ describe('filter_tools query ranking (field-weighted BM25 over name and summary)
     expect(verbOnly[0]!.score).to.be.below(nounOnly[0]!.score);
   });
 
+  it('reads "check" as the common verb it is in requests: the noun decides, not a rare check_* name', () => {
+    const tools = corpus([
+      ['x_mail_check_health', 'Check whether the mail server is healthy.'],
+      ['x_mail_list_emails', 'List the emails in the inbox.'],
+      ['x_mail_list_labels', 'List the labels of the account.'],
+    ]);
+    const r = rank(buildIndex(tools.all(), tools.version), 'check my inbox', tools.all());
+    expect(r[0]!.entry.name).to.equal('x_mail_list_emails');
+  });
+
   it('reports scores best first and orders equal scores by name', () => {
     const r = rank(index, 'github issue', catalogue.all());
     const scores = r.map((s) => s.score);
