@@ -8,7 +8,7 @@ describe('search development set (bench/devset)', () => {
     const catalogues = await loadCatalogues(ROOT);
     expect(catalogues.length).to.be.at.least(30);
     const tools = catalogues.flatMap((c) => c.tools.map((t) => ({ server: c.server, ...t })));
-    expect(tools.length).to.be.within(300, 650);
+    expect(tools.length).to.be.within(300, 800);
     for (const c of catalogues) {
       expect(c.tools, c.server).to.not.be.empty;
       expect(c.version, c.server).to.be.a('string').and.not.empty;
