@@ -295,4 +295,12 @@ describe('lexical ranking understands words: intent, WordNet relatives, server n
     expect(ranked('are there uncommitted changes in the repo?')[0]).to.equal('x_git_git_status');
     expect(ranked('an invite for Friday')[0]).to.equal('x_calendar_create_event');
   });
+
+  it('reads "execute this snippet" as running code', () => {
+    const ranked = index([
+      ['x_runner_run_code', 'Run code and return the result.'],
+      ['x_web_read_page', 'Read a page and print its text.'],
+    ]);
+    expect(ranked('execute this snippet: print(sum(range(10)))')[0]).to.equal('x_runner_run_code');
+  });
 });

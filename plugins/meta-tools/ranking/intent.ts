@@ -122,6 +122,9 @@ const TABLE: Record<string, string[]> = {
   param: ['parameter'],
   statistics: ['stats'],
   stats: ['statistics'],
+  // Running code.
+  execute: ['run', 'exec'],
+  snippet: ['code'],
   // Shell commands used as verbs ("ls the src dir", "grep the repo for TODO").
   ls: ['list', 'directory', 'files'],
   mkdir: ['create', 'directory'],
