@@ -27,6 +27,7 @@ import { RELATED_WEIGHT, relatedTable } from './ranking/related.js';
 import { schemaText } from './ranking/schema-text.js';
 import { documentFrequency, PostingsBuilder, WEIGHT_SCALE, type PostingLists } from './ranking/postings.js';
 import { catalogueSpelling, namesIn, queryTerms, type Spelling } from './ranking/spelling.js';
+import { isNameShaped, withoutSiblingSentences } from './ranking/siblings.js';
 import { asksForCore, deprecationOf, toolPart, type Deprecation } from './ranking/standing.js';
 import { queryWords as wordsOfQuery, singleSpaced, words } from './ranking/words.js';
 import { stem } from './stem.js';
@@ -124,11 +125,20 @@ export function buildIndex(entries: readonly CatalogueEntry[], version: number):
   // for splitting compounds, is known; the rest stemmed at once, so no second copy is held).
   const vocabulary = new Set<string>();
   const prose = new Set<string>();
+  // Per server, its tools' name-shaped names: a description's sentence naming another is about that one (ranking/siblings.ts).
+  const namesOf = new Map<string | undefined, Set<string>>();
+  for (const e of entries) {
+    const part = toolPart(e);
+    if (!isNameShaped(part)) continue;
+    const names = namesOf.get(e.server) ?? new Set<string>();
+    names.add(part);
+    namesOf.set(e.server, names);
+  }
   const raw = entries.map((entry) => {
     const name = words(toolPart(entry));
     const server = entry.server === undefined ? [] : words(entry.server);
     const summary = words(entry.summary);
-    const description = words(entry.description.slice(0, MAX_INDEXED_DESCRIPTION));
+    const description = words(withoutSiblingSentences(entry.description.slice(0, MAX_INDEXED_DESCRIPTION), namesOf.get(entry.server), toolPart(entry)));
     const schema = words(schemaText(entry.inputSchema));
     for (const w of name) vocabulary.add(w);
     for (const w of server) vocabulary.add(w);
