@@ -91,6 +91,11 @@ describe('filter_tools query understands plain requests (replayed everything, me
     expect(forget[0], forget.join(', ')).to.match(/^x_memory_delete_/);
   });
 
+  it('"remember that ..." keeps a fact: the fact\'s own words (a GitHub release, a Slack channel) ask for nothing', async () => {
+    const r = await top('Remember that the next release of the github repo ships on Friday and that #general gets the notes');
+    expect(memoryWrites, r.join(', ')).to.include(r[0]);
+  });
+
   it('"file an issue on GitHub about the flaky test" makes an issue: filing one is no file tool', async () => {
     const r = await top('file an issue on GitHub about the flaky test');
     expect(r[0], r.join(', ')).to.equal('x_github_create_issue');

@@ -159,6 +159,8 @@ describe('lexical ranking understands words: intent, WordNet relatives, server n
       "I'm not ".repeat(12_000) + 'sure',
       '. as a b c d e '.repeat(7_000) + 'I',
       'check out '.repeat(10_000) + 'branch',
+      'tell that it '.repeat(8_000),
+      'remember a b c d that I ' + 'x '.repeat(50_000),
       'check out a.b.c '.repeat(6_000) + 'tag',
       ', as the ' + 'a-'.repeat(50_000),
       "titled '" + 'a'.repeat(100_000),
@@ -302,5 +304,13 @@ describe('lexical ranking understands words: intent, WordNet relatives, server n
       ['x_web_read_page', 'Read a page and print its text.'],
     ]);
     expect(ranked('execute this snippet: print(sum(range(10)))')[0]).to.equal('x_runner_run_code');
+  });
+
+  it('drops the message or the fact after "tell ... that", "remember that": what is said is not the task', () => {
+    expect(queryWords('Remember that the staging DB password rotates every 30 days and that Priya owns it')).to.deep.equal(['remember']);
+    expect(queryWords('dm the team lead that the build is green')).to.deep.equal(['direct', 'message', 'team', 'lead']);
+    expect(queryWords('add a comment that it is fixed in 3.1.4 and move it to Done')).to.deep.equal(['add', 'comment', 'move', 'done']);
+    // "that" as a determiner is no message: "that bug report" is the thing replied on.
+    expect(queryWords('leave a reply on that bug report')).to.deep.equal(['leave', 'reply', 'bug', 'report']);
   });
 });

@@ -211,6 +211,15 @@ const AS_A_ROLE = /(?<=^|[.!?;:,]\s{0,3})as\s+(?:a|an|the)\s+(?:[\w-]{1,40}\s+){
  */
 const CHECK_OUT = /\bcheck(?:s|ed|ing)?\s+out\s+(?=(?:[\w.-]{1,100}\s+){0,2}(?:branch|branches|tag|tags|commit|revision|version)\b)/gi;
 
+/**
+ * "Remember that the staging DB password rotates", "dm the team lead that the build is
+ * green", "reply that I agree": what follows "that" is the message or the fact to keep, not
+ * the task (it asked for databases and builds). After a verb of telling or keeping, with at
+ * most four words between, it goes up to the clause's end; the verb and whom it addresses stay.
+ */
+const TOLD_THAT =
+  /\b([Rr]emember|[Mm]emori[sz]e|[Nn]ote|[Tt]ell|[Rr]eply|[Cc]omment|[Ss]ay|[Pp]ost|[Dd][Mm]|[Mm]essage|[Ee]mail|[Mm]ail|[Pp]ing|[Nn]otify|[Kk]now|[Aa]nswer)\b((?:\s+[\w'-]{1,40}){0,4}?)\s+that\s+(?=(?:it|i|we|he|she|they|you|the|my|our|his|her|their|this|a|an|[A-Z][\w'-]*)\b)[^.;!?,]{0,300}?(?=\s+and\s+(?!that\b)|[.;!?,]|$)/g;
+
 /** "to-do" is one word (todo), not two stop words. */
 const TODO = /\bto-dos?\b/gi;
 
@@ -239,6 +248,7 @@ export function queryWords(query: string): string[] {
     .replace(TODO, 'todo')
     .replace(AS_A_ROLE, '')
     .replace(CHECK_OUT, 'checkout ')
+    .replace(TOLD_THAT, '$1$2 ')
     .replace(KEEP_DOING, '')
     .replace(UNSURE, ' ')
     .replace(GET_RID_OF, ' delete ')
