@@ -6,6 +6,21 @@
  */
 import { stem } from '../stem.js';
 import { joinedShorthand, withoutShorthand } from './shorthand.js';
+import {
+  AS_A_ROLE,
+  CALLED,
+  CHECK_OUT,
+  CONTRACTION,
+  GET_RID_OF,
+  KEEP_DOING,
+  LOG_IN,
+  MAKE_TICKET,
+  POLITE_MIND,
+  TODO,
+  TOLD_THAT,
+  UNSURE,
+  uncontracted,
+} from './phrases.js';
 import { SITE_DOMAINS, typedValues } from './values.js';
 
 export const STOP_WORDS = new Set([
@@ -106,13 +121,6 @@ const WELL_KNOWN_FILE = /\b(readme|changelog|makefile|dockerfile|gitignore|procf
 const CHANNEL = /(^|\s)#[A-Za-z][\w-]*/g;
 
 /**
- * "log in", "sign in", "logged into": one act, signing in, not a log to read ("log in to the
- * chat workspace" asked for nothing of kubectl_logs or git_log). Read as the one word "login".
- * After a determiner it is the noun and a place ("the log in the pod"), and stays as it is.
- */
-const LOG_IN = /(?<!\b(?:the|a|an|this|that|my|your|its|our|their|which|each|every|last|latest)\s+)\b(?:log|sign)(?:ged|ging|ed|ing)?\s+(?:into|in)\b/gi;
-
-/**
  * A user's standard folders by name ("my downloads folder", "the Desktop directory"): a place
  * on the disk, not the act its name is ("downloads" asks for no download tool). Read as the
  * word "folder". Downloads is that folder even alone; the others only with folder or directory.
@@ -141,87 +149,6 @@ function pathWords(lead: string, path: string): string {
   const type = PATH_FILE_TYPE.exec(last)?.[1];
   return type === undefined ? `${lead} path ` : `${lead} file ${type} `;
 }
-
-/**
- * "Would you mind ...", "if you don't mind": politeness, not a mind map. The phrase goes as
- * the other polite words do (STOP_WORDS).
- */
-const POLITE_MIND = /\b(?:(?:would|do)\s+you|if\s+you\s+(?:don['\u2019]t|do\s+not))\s+mind\b/gi;
-
-/**
- * English contractions: "Anna's", "what's", "I'd", "don't", "isn't". Split at the apostrophe
- * they left words of one letter ("s", "t", "d") and halves ("don", "isn") that counted as
- * words of the request and matched any tool whose prose had them. The suffix goes; a
- * negation keeps its verb ("don't" is "do", a stop word as it is), since a lexical ranking
- * cannot read "not" anyway. Only after a letter: a quoted value ('M', 'd') is a value.
- */
-const CONTRACTION = /\b(\w+?)n['\u2019]t\b|(?<=[A-Za-z])['\u2019](?:s|d|ll|re|ve|m)\b/gi;
-/** The verbs whose negation is not verb + n't: can't, won't, shan't. */
-const IRREGULAR_NEGATION: Readonly<Record<string, string>> = { ca: 'can', wo: 'will', sha: 'shall' };
-
-function uncontracted(_: string, verb?: string): string {
-  return verb === undefined ? '' : (IRREGULAR_NEGATION[verb.toLowerCase()] ?? verb);
-}
-
-/**
- * What something is to be called: "a folder called reports", "a project called Move 2027", an
- * issue titled 'Broken pagination'. The name is a value, not a word of the request ("Move" asks
- * for no move tool, "reports" for no report): it goes, with the word that introduced it (read
- * as the word "name" instead, it matched every tool that takes one). A file name stays, for
- * its type (FILE_NAME). Only the first word of an unquoted name is known to be one.
- */
-const CALLED = /\b(?:called|named|titled|entitled)\s+(?:'[^'\n]{1,200}'|"[^"\n]{1,200}"|(?![\w-]{1,200}\.[A-Za-z][A-Za-z0-9]{0,3}\b)[^\s,;:.!?]{1,200})/gi;
-
-/**
- * "Open an issue", "file a ticket", "raise a bug", "log a new PR": making one, not opening a
- * file or reading a log ("file an issue on GitHub" found file tools). Only with "a", "an" or
- * "new" before the thing made; "open the issue" reads it.
- */
-const MAKE_TICKET =
-  /\b(?:open|file|raise|log|submit)\s+(?:(?:a|an|new)\s+){1,2}(?=(?:[\w-]+\s+){0,2}(?:issues?|tickets?|bugs?|prs?|pull\s+requests?|incidents?)\b)/gi;
-
-/**
- * "Keeps crashing", "I keep forgetting", "kept failing": "keep" says the act repeats, not that
- * anything is kept (it asked for save and store tools). Before a verb's -ing form it goes.
- */
-const KEEP_DOING = /\b(?:keep|keeps|kept|keeping)\s+(?=[a-z]{2,40}ing\b)/gi;
-
-/**
- * "Get rid of", "throw away", "throw out": deleting, said in words no tool uses. Read as the
- * word "delete".
- */
-const GET_RID_OF = /\b(?:get(?:s|ting)?|got)\s+rid\s+of\b|\b(?:throw|throws|threw|throwing)\s+(?:away|out)\b/gi;
-
-/**
- * "I have no idea why", "not sure whether", "no clue", "I wonder if": the asker's doubt, not
- * what is asked ("no" matched yes/no answers, "idea" brainstorming). The phrase goes.
- */
-const UNSURE = /\b(?:(?:i\s+)?(?:have|had)\s+no\s+(?:idea|clue)|no\s+(?:idea|clue)|(?:i(?:'m|\s+am)?\s+)?not\s+sure|(?:i\s+)?wonder)\b/gi;
-
-/**
- * "As a data analyst, I need ...", "As the on-call engineer we ...": a user story's role, who
- * asks, not what is asked ("data analyst" asked for charts of data). It goes, up to four words
- * and only before "I" or "we" at the start of a sentence.
- */
-const AS_A_ROLE = /(?<=^|[.!?;:,]\s{0,3})as\s+(?:a|an|the)\s+(?:[\w-]{1,40}\s+){0,3}[\w-]{1,40},?\s+(?=(?:i|we)\b)/gi;
-
-/**
- * "Check out the tag v3.2.1", "check out a new branch": git's checkout, not a look at
- * something. Only before a branch, tag, commit or version, at most two words between.
- */
-const CHECK_OUT = /\bcheck(?:s|ed|ing)?\s+out\s+(?=(?:[\w.-]{1,100}\s+){0,2}(?:branch|branches|tag|tags|commit|revision|version)\b)/gi;
-
-/**
- * "Remember that the staging DB password rotates", "dm the team lead that the build is
- * green", "reply that I agree": what follows "that" is the message or the fact to keep, not
- * the task (it asked for databases and builds). After a verb of telling or keeping, with at
- * most four words between, it goes up to the clause's end; the verb and whom it addresses stay.
- */
-const TOLD_THAT =
-  /\b([Rr]emember|[Mm]emori[sz]e|[Nn]ote|[Tt]ell|[Rr]eply|[Cc]omment|[Ss]ay|[Pp]ost|[Dd][Mm]|[Mm]essage|[Ee]mail|[Mm]ail|[Pp]ing|[Nn]otify|[Kk]now|[Aa]nswer)\b((?:\s+[\w'-]{1,40}){0,4}?)\s+that\s+(?=(?:it|i|we|he|she|they|you|the|my|our|his|her|their|this|a|an|[A-Z][\w'-]*)\b)[^.;!?,]{0,300}?(?=\s+and\s+(?!that\b)|[.;!?,]|$)/g;
-
-/** "to-do" is one word (todo), not two stop words. */
-const TODO = /\bto-dos?\b/gi;
 
 /** Runs of white space. */
 const SPACES = /\s+/g;
