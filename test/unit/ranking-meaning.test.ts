@@ -313,4 +313,12 @@ describe('lexical ranking understands words: intent, WordNet relatives, server n
     // "that" as a determiner is no message: "that bug report" is the thing replied on.
     expect(queryWords('leave a reply on that bug report')).to.deep.equal(['leave', 'reply', 'bug', 'report']);
   });
+
+  it('reads a build tool named in a request as a command to run in a terminal', () => {
+    const ranked = index([
+      ['x_desk_start_process', 'Start a terminal process for shell commands.'],
+      ['x_ci_get_job_logs', 'Get the logs of a failed CI job.'],
+    ]);
+    expect(ranked('run npm run build in the site folder')[0]).to.equal('x_desk_start_process');
+  });
 });

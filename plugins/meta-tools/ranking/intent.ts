@@ -143,6 +143,16 @@ const TABLE: Record<string, string[]> = {
   kubectl: ['kubernetes'],
   psql: ['postgres', 'sql', 'query'],
   ssh: ['remote', 'exec', 'command'],
+  // A build tool or interpreter named in a request is a command to run in a terminal.
+  npm: ['terminal', 'process', 'command'],
+  npx: ['terminal', 'process', 'command'],
+  yarn: ['terminal', 'process', 'command'],
+  pnpm: ['terminal', 'process', 'command'],
+  pip: ['terminal', 'process', 'command'],
+  cargo: ['terminal', 'process', 'command'],
+  pytest: ['terminal', 'process', 'command'],
+  gradle: ['terminal', 'process', 'command'],
+  mvn: ['terminal', 'process', 'command'],
   // Weather in the words people ask about it.
   rain: ['weather', 'forecast', 'precipitation'],
   snow: ['weather', 'forecast', 'precipitation'],
