@@ -160,6 +160,9 @@ describe('lexical ranking understands words: intent, WordNet relatives, server n
       '. as a b c d e '.repeat(7_000) + 'I',
       'check out '.repeat(10_000) + 'branch',
       'tell that it '.repeat(8_000),
+      'back and '.repeat(12_000) + 'forth',
+      'how long does it take to '.repeat(4_000) + 'get',
+      'my '.repeat(33_000) + 'schedule',
       'remember a b c d that I ' + 'x '.repeat(50_000),
       'check out a.b.c '.repeat(6_000) + 'tag',
       ', as the ' + 'a-'.repeat(50_000),
@@ -320,5 +323,21 @@ describe('lexical ranking understands words: intent, WordNet relatives, server n
       ['x_ci_get_job_logs', 'Get the logs of a failed CI job.'],
     ]);
     expect(ranked('run npm run build in the site folder')[0]).to.equal('x_desk_start_process');
+  });
+
+  it('reads idioms as the words tools use: a back and forth is a thread, "how long does it take to get" a travel time, "my schedule" the calendar', () => {
+    expect(queryWords('show me the whole back and forth with the landlord')).to.deep.equal(['show', 'conversation', 'thread', 'landlord']);
+    expect(queryWords('how long does it take to get from the office to the airport')).to.include.members(['travel', 'time', 'distance']);
+    expect(queryWords('what is on my schedule tomorrow')).to.deep.equal(['calendar', 'events', 'tomorrow']);
+    // A verb is no idiom: scheduling a mail stays a schedule.
+    expect(queryWords('schedule the mail for tomorrow')).to.deep.equal(['schedule', 'mail', 'tomorrow']);
+  });
+
+  it('reads a program that runs as a process', () => {
+    const ranked = index([
+      ['x_desk_list_processes', 'List all running processes.'],
+      ['x_docs_query_docs', 'Query documentation about a program.'],
+    ]);
+    expect(ranked('which programs are running on this machine')[0]).to.equal('x_desk_list_processes');
   });
 });

@@ -136,6 +136,9 @@ const TABLE: Record<string, string[]> = {
   wget: ['fetch', 'download'],
   tail: ['log', 'read'],
   ps: ['process', 'list'],
+  // A program that runs is a process ("which programs are running", "the running installer").
+  program: ['process', 'application'],
+  run: ['process'],
   cp: ['copy'],
   mv: ['move', 'rename'],
   chmod: ['permission'],

@@ -97,3 +97,21 @@ export const TOLD_THAT =
 
 /** "to-do" is one word (todo), not two stop words. */
 export const TODO = /\bto-dos?\b/gi;
+
+/**
+ * Idioms read as the words tools use: "the whole back and forth with the landlord" is a
+ * conversation's thread, "how long does it take to get to the airport" a travel time, "my
+ * schedule" the calendar's events (not a scheduled e-mail).
+ */
+export const IDIOMS: readonly (readonly [RegExp, string])[] = [
+  [/\bback\s+and\s+forth\b/gi, ' conversation thread '],
+  [/\bhow\s+long\s+(?:does|will|would)\s+it\s+take\s+to\s+(?:get|drive|walk|cycle|fly|travel|go)\b/gi, ' travel time distance '],
+  [/\b(?:my|our|his|her|their|the\s+team's|today's|tomorrow's)\s+schedule\b/gi, ' calendar events '],
+];
+
+/** `text` with each idiom read. */
+export function idiomsRead(text: string): string {
+  let out = text;
+  for (const [pattern, words] of IDIOMS) out = out.replace(pattern, words);
+  return out;
+}

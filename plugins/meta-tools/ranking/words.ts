@@ -19,6 +19,7 @@ import {
   TODO,
   TOLD_THAT,
   UNSURE,
+  idiomsRead,
   uncontracted,
 } from './phrases.js';
 import { SITE_DOMAINS, typedValues } from './values.js';
@@ -166,7 +167,7 @@ export function queryWords(query: string): string[] {
   // Paths first (a value inside one is part of its name), then values, then shorthand that
   // splitting would break ("k8s"), then the conventions below.
   const pathsRead = singleSpaced(query).replace(PATH, (_, lead: string, path: string) => pathWords(lead, path));
-  const text = joinedShorthand(typedValues(pathsRead))
+  const text = idiomsRead(joinedShorthand(typedValues(pathsRead)))
     .replace(POLITE_MIND, ' ')
     .replace(CONTRACTION, uncontracted)
     .replace(CHANNEL, '$1channel')
