@@ -161,6 +161,8 @@ describe('lexical ranking understands words: intent, WordNet relatives, server n
       'check out '.repeat(10_000) + 'branch',
       'tell that it '.repeat(8_000),
       'back and '.repeat(12_000) + 'forth',
+      'the '.repeat(25_000) + 'service',
+      'the a' + '-'.repeat(100_000) + ' pod',
       'how long does it take to '.repeat(4_000) + 'get',
       'my '.repeat(33_000) + 'schedule',
       'remember a b c d that I ' + 'x '.repeat(50_000),
@@ -244,7 +246,7 @@ describe('lexical ranking understands words: intent, WordNet relatives, server n
   });
 
   it('reads "keeps crashing" as crashing: "keep" before an -ing verb says the act repeats, nothing is kept', () => {
-    expect(queryWords('the checkout pods keep crashing')).to.deep.equal(['checkout', 'pods', 'crashing']);
+    expect(queryWords('the checkout pods keep crashing')).to.deep.equal(['pods', 'crashing']);
     expect(queryWords('a test kept failing in CI')).to.deep.equal(['test', 'failing', 'ci']);
     expect(queryWords('keep this message as a draft')).to.deep.equal(['keep', 'message', 'draft']);
     expect(queryWords('keep the string')).to.deep.equal(['keep', 'string']);
@@ -339,5 +341,14 @@ describe('lexical ranking understands words: intent, WordNet relatives, server n
       ['x_docs_query_docs', 'Query documentation about a program.'],
     ]);
     expect(ranked('which programs are running on this machine')[0]).to.equal('x_desk_list_processes');
+  });
+
+  it('drops the name of a running thing: "the checkout service" asks nothing of git\'s checkout', () => {
+    expect(queryWords("what's the p95 latency of the checkout service")).to.deep.equal(['p', '95', 'latency', 'service']);
+    expect(queryWords('The payments pods keep crashing')).to.deep.equal(['pods', 'crashing']);
+    expect(queryWords('start the dev server')).to.deep.equal(['start', 'server']);
+    // A capitalised name may be the technology asked about; a kind alone stays.
+    expect(queryWords('set up error tracking in a Django app')).to.deep.equal(['set', 'up', 'error', 'tracking', 'django', 'app']);
+    expect(queryWords('list the pods')).to.deep.equal(['list', 'pods']);
   });
 });

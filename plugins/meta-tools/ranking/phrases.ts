@@ -115,3 +115,12 @@ export function idiomsRead(text: string): string {
   for (const [pattern, words] of IDIOMS) out = out.replace(pattern, words);
   return out;
 }
+
+/**
+ * "The checkout service", "the payments pod", "the dev server", "our staging cluster": the
+ * word before a running thing's kind is its name, not a word of the request ("checkout" asked
+ * for git's checkout, "dev" for a server named shopify-dev). It goes; the kind stays. Only a
+ * lower-case word after a determiner: "the Django app" names a framework, which may matter.
+ */
+export const NAMED_RESOURCE =
+  /\b([Tt]he|[Oo]ur|[Mm]y|[Aa]|[Ii]ts)\s+[a-z][\w-]{1,39}\s+(?=(?:service|services|pods?|deployments?|namespace|containers?|microservices?|app|api|cluster|server)\b)/g;

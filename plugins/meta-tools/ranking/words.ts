@@ -19,6 +19,7 @@ import {
   TODO,
   TOLD_THAT,
   UNSURE,
+  NAMED_RESOURCE,
   idiomsRead,
   uncontracted,
 } from './phrases.js';
@@ -177,6 +178,7 @@ export function queryWords(query: string): string[] {
     .replace(AS_A_ROLE, '')
     .replace(CHECK_OUT, 'checkout ')
     .replace(TOLD_THAT, '$1$2 ')
+    .replace(NAMED_RESOURCE, '$1 ')
     .replace(KEEP_DOING, '')
     .replace(UNSURE, ' ')
     .replace(GET_RID_OF, ' delete ')
