@@ -351,4 +351,12 @@ describe('lexical ranking understands words: intent, WordNet relatives, server n
     expect(queryWords('set up error tracking in a Django app')).to.deep.equal(['set', 'up', 'error', 'tracking', 'django', 'app']);
     expect(queryWords('list the pods')).to.deep.equal(['list', 'pods']);
   });
+
+  it("reads a service's latency, throughput or uptime as its metrics", () => {
+    const ranked = index([
+      ['x_dd_query_metrics', 'Query timeseries metrics data.'],
+      ['x_dd_get_all_services', 'Get all services and their owners.'],
+    ]);
+    expect(ranked("what's the p95 latency of the checkout service")[0]).to.equal('x_dd_query_metrics');
+  });
 });

@@ -224,6 +224,10 @@ const TABLE: Record<string, string[]> = {
   repo: ['repository'],
   pr: ['pull', 'request'],
   crash: ['issue', 'error', 'event'],
+  // Measures of a running service are metrics.
+  latency: ['metrics', 'performance', 'traces'],
+  throughput: ['metrics', 'performance'],
+  uptime: ['metrics', 'monitor', 'status'],
   spreadsheet: ['sheet', 'workbook', 'excel'],
   workbook: ['sheet', 'excel'],
   graph: ['chart'],
