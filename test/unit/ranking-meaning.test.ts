@@ -355,7 +355,7 @@ describe('lexical ranking understands words: intent, WordNet relatives, server n
   it("reads a service's latency, throughput or uptime as its metrics", () => {
     const ranked = index([
       ['x_dd_query_metrics', 'Query timeseries metrics data.'],
-      ['x_dd_get_all_services', 'Get all services and their owners.'],
+      ['x_dd_list_hosts', 'List all hosts and their owners.'],
     ]);
     expect(ranked("what's the p95 latency of the checkout service")[0]).to.equal('x_dd_query_metrics');
   });
