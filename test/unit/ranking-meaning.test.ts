@@ -359,4 +359,16 @@ describe('lexical ranking understands words: intent, WordNet relatives, server n
     ]);
     expect(ranked("what's the p95 latency of the checkout service")[0]).to.equal('x_dd_query_metrics');
   });
+
+  it('reads formal verbs as the plain ones tools are named with: enumerate lists, terminate kills, relocate moves', () => {
+    const ranked = index([
+      ['x_k8s_list_pods', 'List pods in a namespace.'],
+      ['x_desk_kill_process', 'Kill a process by its id.'],
+      ['x_fs_move_file', 'Move a file to a directory.'],
+      ['x_k8s_exec_in_pod', 'Run a command in a pod of a namespace.'],
+    ]);
+    expect(ranked('enumerate all pods residing in the monitoring namespace')[0]).to.equal('x_k8s_list_pods');
+    expect(ranked('terminate PID 4821')[0]).to.equal('x_desk_kill_process');
+    expect(ranked('relocate report.pdf')[0]).to.equal('x_fs_move_file');
+  });
 });
