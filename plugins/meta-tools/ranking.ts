@@ -40,8 +40,13 @@ interface Field {
   b: number;
 }
 const NAME: Field = { weight: 3, b: 0.5 };
-/** A server's name says what all its tools are about ("memory", "calendar"); short, so not length-normalised. */
-const SERVER: Field = { weight: 1, b: 0 };
+/**
+ * A server's name says what all its tools are about ("memory", "calendar"); short, so not
+ * length-normalised. As heavy as a tool's own name: a request that names the service ("in the
+ * Postgres db", "on Slack") has said where the tool is (1 until stop 65: "How many users signed
+ * up last month in the Postgres db?" ranked Postgres's one tool 25th, below MongoDB's).
+ */
+const SERVER: Field = { weight: 3, b: 0 };
 const SUMMARY: Field = { weight: 1, b: 0.75 };
 /** Lower than the summary it repeats: the rest of a description is usage notes and parameters, often long. */
 const DESCRIPTION: Field = { weight: 0.5, b: 0.75 };
