@@ -162,6 +162,8 @@ describe('lexical ranking understands words: intent, WordNet relatives, server n
       'tell that it '.repeat(8_000),
       'back and '.repeat(12_000) + 'forth',
       'the '.repeat(25_000) + 'service',
+      'push a b c d '.repeat(8_000) + 'to friday',
+      'move '.repeat(20_000) + 'to tomorrow',
       'the a' + '-'.repeat(100_000) + ' pod',
       'how long does it take to '.repeat(4_000) + 'get',
       'my '.repeat(33_000) + 'schedule',
@@ -370,5 +372,12 @@ describe('lexical ranking understands words: intent, WordNet relatives, server n
     expect(ranked('enumerate all pods residing in the monitoring namespace')[0]).to.equal('x_k8s_list_pods');
     expect(ranked('terminate PID 4821')[0]).to.equal('x_desk_kill_process');
     expect(ranked('relocate report.pdf')[0]).to.equal('x_fs_move_file');
+  });
+
+  it('reads "push the task to Friday" as putting it off, not pushing code', () => {
+    expect(queryWords('push the report task to friday')).to.deep.equal(['reschedule', 'report', 'task', 'friday']);
+    expect(queryWords('move my dentist appointment to next week')).to.deep.equal(['reschedule', 'dentist', 'appointment', 'next', 'week']);
+    expect(queryWords('push the branch to origin')).to.deep.equal(['push', 'branch', 'origin']);
+    expect(queryWords('move the file to the archive folder')).to.deep.equal(['move', 'file', 'archive', 'folder']);
   });
 });

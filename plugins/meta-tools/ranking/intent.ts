@@ -89,6 +89,8 @@ const TABLE: Record<string, string[]> = {
   copy: ['clone', 'fork', 'duplicate'],
   rename: ['move'],
   undo: ['reset', 'revert'],
+  reschedule: ['update', 'due', 'date'],
+  postpone: ['reschedule', 'update', 'due', 'date'],
   combine: ['merge'],
   aside: ['stash'],
   history: ['log', 'history', 'activity'],

@@ -124,3 +124,11 @@ export function idiomsRead(text: string): string {
  */
 export const NAMED_RESOURCE =
   /\b([Tt]he|[Oo]ur|[Mm]y|[Aa]|[Ii]ts)\s+[a-z][\w-]{1,39}\s+(?=(?:service|services|pods?|deployments?|namespace|containers?|microservices?|app|api|cluster|server)\b)/g;
+
+/**
+ * "Push the report task to Friday", "move my dentist appointment to next week": putting off,
+ * not pushing code or moving a file. Read as "reschedule" (the intent table: update, due,
+ * date). Only where a day, "tomorrow", "later" or a next week or month follows "to".
+ */
+export const PUT_OFF =
+  /\b(?:push|pushes|pushed|pushing|move|moves|moved|moving|bump|bumps|bumped|shift|shifts|shifted)\s+((?:[\w'-]{1,40}\s+){0,4}?)(?:back\s+)?(?:to|until|till)\s+(?=(?:next\s+)?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|later|week|month)\b)/gi;

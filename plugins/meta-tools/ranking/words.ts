@@ -20,6 +20,7 @@ import {
   TOLD_THAT,
   UNSURE,
   NAMED_RESOURCE,
+  PUT_OFF,
   idiomsRead,
   uncontracted,
 } from './phrases.js';
@@ -179,6 +180,7 @@ export function queryWords(query: string): string[] {
     .replace(CHECK_OUT, 'checkout ')
     .replace(TOLD_THAT, '$1$2 ')
     .replace(NAMED_RESOURCE, '$1 ')
+    .replace(PUT_OFF, 'reschedule $1 to ')
     .replace(KEEP_DOING, '')
     .replace(UNSURE, ' ')
     .replace(GET_RID_OF, ' delete ')
