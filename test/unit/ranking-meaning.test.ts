@@ -380,4 +380,12 @@ describe('lexical ranking understands words: intent, WordNet relatives, server n
     expect(queryWords('push the branch to origin')).to.deep.equal(['push', 'branch', 'origin']);
     expect(queryWords('move the file to the archive folder')).to.deep.equal(['move', 'file', 'archive', 'folder']);
   });
+
+  it('reads a pdf or a zip named by its type as a file', () => {
+    const ranked = index([
+      ['x_amail_move_email', 'Move an email to a folder.'],
+      ['x_zfs_move_file', 'Move a file to a folder.'],
+    ]);
+    expect(ranked('move the invoice pdf into the archive folder')[0]).to.equal('x_zfs_move_file');
+  });
 });

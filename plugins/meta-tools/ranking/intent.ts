@@ -35,6 +35,8 @@ const TABLE: Record<string, string[]> = {
   txt: ['file', 'text'],
   ini: ['file', 'config'],
   csv: ['file'],
+  pdf: ['file', 'document'],
+  zip: ['file', 'archive'],
   json: ['file'],
   yaml: ['file', 'yml'],
   // A file name's extension (words.ts reads "notes.md" as "file md"): the type it abbreviates.
