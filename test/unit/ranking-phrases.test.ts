@@ -1,0 +1,104 @@
+/**
+ * Phrases of a request read as what they mean (plugins/meta-tools/ranking/phrases.ts): idioms
+ * whose words name other acts, what a request carries rather than asks (a message, a fact, a
+ * name), and grammar that would count as words (doubt, a user story's role). Each pattern
+ * reads caller input, so each is also flooded.
+ */
+import { expect } from 'chai';
+import { queryWords } from '../../plugins/meta-tools/ranking/words.js';
+
+describe('filter_tools: phrases read as what they mean', () => {
+  it('reads "keeps crashing" as crashing: "keep" before an -ing verb says the act repeats, nothing is kept', () => {
+    expect(queryWords('the checkout pods keep crashing')).to.deep.equal(['pods', 'crashing']);
+    expect(queryWords('a test kept failing in CI')).to.deep.equal(['test', 'failing', 'ci']);
+    expect(queryWords('keep this message as a draft')).to.deep.equal(['keep', 'message', 'draft']);
+    expect(queryWords('keep the string')).to.deep.equal(['keep', 'string']);
+  });
+
+  it('reads "get rid of" and "throw away" as deleting', () => {
+    expect(queryWords('get rid of the newsletters')).to.deep.equal(['delete', 'newsletters']);
+    expect(queryWords('throw away that spam message')).to.deep.equal(['delete', 'spam', 'message']);
+    expect(queryWords('throw an error')).to.deep.equal(['throw', 'error']);
+  });
+
+  it('drops the asker\'s doubt: "no idea why", "not sure whether", "I wonder if"', () => {
+    expect(queryWords('the pods crash and I have no idea why')).to.deep.equal(['pods', 'crash', 'why']);
+    expect(queryWords("I'm not sure whether to pack a coat")).to.deep.equal(['whether', 'pack', 'coat']);
+    expect(queryWords('I wonder if it will rain')).to.deep.equal(['rain']);
+    expect(queryWords('reply no to the invite')).to.deep.equal(['reply', 'no', 'invite']);
+  });
+
+  it('drops the role of a user story: "As a data analyst, I need ..." asks nothing of data', () => {
+    expect(queryWords('As a data analyst I need the columns of the customers table')).to.deep.equal(['need', 'columns', 'customers', 'table']);
+    expect(queryWords('Please, as a DevOps engineer, I must roll back')).to.deep.equal(['must', 'roll', 'back']);
+    // Not at a sentence's start, or not before "I" or "we": the words stay.
+    expect(queryWords('save it as a new file')).to.deep.equal(['save', 'new', 'file']);
+    expect(queryWords('treat this as a draft and I will fix it')).to.deep.equal(['treat', 'draft', 'fix']);
+  });
+
+  it('reads "check out" before a branch, tag, commit or version as git\'s checkout; otherwise it is a look', () => {
+    expect(queryWords('check out a new branch for the fix')).to.deep.equal(['checkout', 'new', 'branch', 'fix']);
+    expect(queryWords('check out the release tag')).to.deep.equal(['checkout', 'release', 'tag']);
+    expect(queryWords('check out this cool website')).to.deep.equal(['check', 'out', 'cool', 'website']);
+  });
+
+  it('drops the message or the fact after "tell ... that", "remember that": what is said is not the task', () => {
+    expect(queryWords('Remember that the staging DB password rotates every 30 days and that Priya owns it')).to.deep.equal(['remember']);
+    expect(queryWords('dm the team lead that the build is green')).to.deep.equal(['direct', 'message', 'team', 'lead']);
+    expect(queryWords('add a comment that it is fixed in 3.1.4 and move it to Done')).to.deep.equal(['add', 'comment', 'move', 'done']);
+    // "that" as a determiner is no message: "that bug report" is the thing replied on.
+    expect(queryWords('leave a reply on that bug report')).to.deep.equal(['leave', 'reply', 'bug', 'report']);
+  });
+
+  it('reads idioms as the words tools use: a back and forth is a thread, "how long does it take to get" a travel time, "my schedule" the calendar', () => {
+    expect(queryWords('show me the whole back and forth with the landlord')).to.deep.equal(['show', 'conversation', 'thread', 'landlord']);
+    expect(queryWords('how long does it take to get from the office to the airport')).to.include.members(['travel', 'time', 'distance']);
+    expect(queryWords('what is on my schedule tomorrow')).to.deep.equal(['calendar', 'events', 'tomorrow']);
+    // A verb is no idiom: scheduling a mail stays a schedule.
+    expect(queryWords('schedule the mail for tomorrow')).to.deep.equal(['schedule', 'mail', 'tomorrow']);
+  });
+
+  it('drops the name of a running thing: "the checkout service" asks nothing of git\'s checkout', () => {
+    expect(queryWords("what's the p95 latency of the checkout service")).to.deep.equal(['p', '95', 'latency', 'service']);
+    expect(queryWords('The payments pods keep crashing')).to.deep.equal(['pods', 'crashing']);
+    expect(queryWords('start the dev server')).to.deep.equal(['start', 'server']);
+    // A capitalised name may be the technology asked about; a kind alone stays.
+    expect(queryWords('set up error tracking in a Django app')).to.deep.equal(['set', 'up', 'error', 'tracking', 'django', 'app']);
+    expect(queryWords('list the pods')).to.deep.equal(['list', 'pods']);
+  });
+
+  it('reads "push the task to Friday" as putting it off, not pushing code', () => {
+    expect(queryWords('push the report task to friday')).to.deep.equal(['reschedule', 'report', 'task', 'friday']);
+    expect(queryWords('move my dentist appointment to next week')).to.deep.equal(['reschedule', 'dentist', 'appointment', 'next', 'week']);
+    expect(queryWords('push the branch to origin')).to.deep.equal(['push', 'branch', 'origin']);
+    expect(queryWords('move the file to the archive folder')).to.deep.equal(['move', 'file', 'archive', 'folder']);
+  });
+
+  it('reads 100,000 characters shaped like each phrase in linear time (each pattern starts only where its phrase can)', () => {
+    const floods = [
+      'keep '.repeat(20_000) + 'going',
+      'keeps ' + 'a'.repeat(100_000) + 'ing',
+      'get rid '.repeat(12_000) + 'of',
+      'i have no '.repeat(10_000) + 'idea',
+      "I'm not ".repeat(12_000) + 'sure',
+      '. as a b c d e '.repeat(7_000) + 'I',
+      ', as the ' + 'a-'.repeat(50_000),
+      'check out '.repeat(10_000) + 'branch',
+      'check out a.b.c '.repeat(6_000) + 'tag',
+      'tell that it '.repeat(8_000),
+      'remember a b c d that I ' + 'x '.repeat(50_000),
+      'back and '.repeat(12_000) + 'forth',
+      'how long does it take to '.repeat(4_000) + 'get',
+      'my '.repeat(33_000) + 'schedule',
+      'the '.repeat(25_000) + 'service',
+      'the a' + '-'.repeat(100_000) + ' pod',
+      'push a b c d '.repeat(8_000) + 'to friday',
+      'move '.repeat(20_000) + 'to tomorrow',
+    ];
+    for (const query of floods) {
+      const started = process.hrtime.bigint();
+      queryWords(query);
+      expect(Number(process.hrtime.bigint() - started) / 1e6, query.slice(0, 20)).to.be.lessThan(2_000);
+    }
+  });
+});
