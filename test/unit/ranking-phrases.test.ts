@@ -74,6 +74,15 @@ describe('filter_tools: phrases read as what they mean', () => {
     expect(queryWords('move the file to the archive folder')).to.deep.equal(['move', 'file', 'archive', 'folder']);
   });
 
+  it('reads "slip my mind" as a reminder, "block off Friday afternoon" as a calendar event, "month by month" as a trend', () => {
+    expect(queryWords("renewing my passport shouldn't slip my mind")).to.deep.equal(['renewing', 'passport', 'remind', 'reminder']);
+    expect(queryWords('block off Friday afternoon for focus time')).to.include.members(['calendar', 'event']);
+    expect(queryWords('My Friday afternoon needs to be blocked for focus time')).to.include.members(['calendar', 'event']);
+    expect(queryWords('how revenue grew month by month')).to.deep.equal(['revenue', 'grew', 'trend', 'over', 'time']);
+    // A block of a page stays a block.
+    expect(queryWords('update the block in the Notion page')).to.deep.equal(['update', 'block', 'notion', 'page']);
+  });
+
   it('reads 100,000 characters shaped like each phrase in linear time (each pattern starts only where its phrase can)', () => {
     const floods = [
       'keep '.repeat(20_000) + 'going',
@@ -94,6 +103,9 @@ describe('filter_tools: phrases read as what they mean', () => {
       'the a' + '-'.repeat(100_000) + ' pod',
       'push a b c d '.repeat(8_000) + 'to friday',
       'move '.repeat(20_000) + 'to tomorrow',
+      'block off my the '.repeat(6_000) + 'time',
+      'slip '.repeat(20_000) + 'my mind',
+      'month by '.repeat(12_000) + 'month',
     ];
     for (const query of floods) {
       const started = process.hrtime.bigint();

@@ -101,12 +101,19 @@ export const TODO = /\bto-dos?\b/gi;
 /**
  * Idioms read as the words tools use: "the whole back and forth with the landlord" is a
  * conversation's thread, "how long does it take to get to the airport" a travel time, "my
- * schedule" the calendar's events (not a scheduled e-mail).
+ * schedule" the calendar's events (not a scheduled e-mail), "shouldn't slip my mind" a
+ * reminder, "block off Friday afternoon" a calendar event, "month by month" a trend over time.
  */
 export const IDIOMS: readonly (readonly [RegExp, string])[] = [
   [/\bback\s+and\s+forth\b/gi, ' conversation thread '],
   [/\bhow\s+long\s+(?:does|will|would)\s+it\s+take\s+to\s+(?:get|drive|walk|cycle|fly|travel|go)\b/gi, ' travel time distance '],
   [/\b(?:my|our|his|her|their|the\s+team's|today's|tomorrow's)\s+schedule\b/gi, ' calendar events '],
+  [/\bslips?\s+(?:my|your|his|her|our|their)\s+mind\b|\b(?:do\s+not|don't|dont|never)\s+let\s+me\s+forget\b/gi, ' remind reminder '],
+  [
+    /\bblock(?:s|ed|ing)?\s+(?:(?:off|out)\s+)?(?:(?:my|the|some|an?|for)\s+){0,2}(?:focus\s+)?(?:time|morning|afternoon|evening|hour|day)s?\b|\b(?:morning|afternoon|evening|day)\s+(?:needs|has)\s+to\s+be\s+blocked\b/gi,
+    ' calendar event ',
+  ],
+  [/\b(?:month|week|year|day)\s+by\s+(?:month|week|year|day)\b|\bover\s+time\b/gi, ' trend over time '],
 ];
 
 /** `text` with each idiom read. */
