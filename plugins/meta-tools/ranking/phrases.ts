@@ -110,7 +110,7 @@ export const IDIOMS: readonly (readonly [RegExp, string])[] = [
   [/\b(?:my|our|his|her|their|the\s+team's|today's|tomorrow's)\s+schedule\b/gi, ' calendar events '],
   [/\bslips?\s+(?:my|your|his|her|our|their)\s+mind\b|\b(?:do\s+not|don't|dont|never)\s+let\s+me\s+forget\b/gi, ' remind reminder '],
   [
-    /\bblock(?:s|ed|ing)?\s+(?:(?:off|out)\s+)?(?:(?:my|the|some|an?|for)\s+){0,2}(?:focus\s+)?(?:time|morning|afternoon|evening|hour|day)s?\b|\b(?:morning|afternoon|evening|day)\s+(?:needs|has)\s+to\s+be\s+blocked\b/gi,
+    /\bblock(?:s|ed|ing)?\s+(?:(?:off|out)\s+)?(?:(?:my|the|some|an?|for)\s+){0,2}(?:(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow)(?:'s)?\s+)?(?:focus\s+)?(?:time|morning|afternoon|evening|hour|day)s?\b|\b(?:morning|afternoon|evening|day)\s+(?:needs|has)\s+to\s+be\s+blocked\b/gi,
     ' calendar event ',
   ],
   [/\b(?:month|week|year|day)\s+by\s+(?:month|week|year|day)\b|\bover\s+time\b/gi, ' trend over time '],
