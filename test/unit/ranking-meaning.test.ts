@@ -304,4 +304,12 @@ describe('lexical ranking understands words: intent, WordNet relatives, server n
     ]);
     expect(ranked('move the invoice pdf into the archive folder')[0]).to.equal('x_zfs_move_file');
   });
+
+  it('reads a preference as something to remember about a person', () => {
+    const ranked = index([
+      ['x_memory_add_observations', 'Add new observations to existing entities in the knowledge graph.'],
+      ['x_metrics_query', 'Query metrics.'],
+    ]);
+    expect(ranked('you should already know I prefer metric units')[0]).to.equal('x_memory_add_observations');
+  });
 });

@@ -83,6 +83,11 @@ describe('filter_tools: phrases read as what they mean', () => {
     expect(queryWords('update the block in the Notion page')).to.deep.equal(['update', 'block', 'notion', 'page']);
   });
 
+  it('reads "three copies running" as replicas to scale', () => {
+    expect(queryWords('the frontend should have three copies running')).to.deep.equal(['frontend', 'have', 'replicas', 'scale', 'running']);
+    expect(queryWords('make a copy of the sheet')).to.deep.equal(['make', 'copy', 'sheet']);
+  });
+
   it('reads 100,000 characters shaped like each phrase in linear time (each pattern starts only where its phrase can)', () => {
     const floods = [
       'keep '.repeat(20_000) + 'going',
@@ -106,6 +111,7 @@ describe('filter_tools: phrases read as what they mean', () => {
       'block off my the '.repeat(6_000) + 'time',
       'slip '.repeat(20_000) + 'my mind',
       'month by '.repeat(12_000) + 'month',
+      '3 '.repeat(33_000) + 'copies',
     ];
     for (const query of floods) {
       const started = process.hrtime.bigint();

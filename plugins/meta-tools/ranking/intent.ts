@@ -17,6 +17,8 @@ const TABLE: Record<string, string[]> = {
   forget: ['memory', 'delete', 'remove'],
   note: ['observation', 'memory', 'comment'],
   fact: ['observation', 'knowledge', 'entity'],
+  prefer: ['preference', 'observation', 'memory'],
+  preference: ['observation', 'memory'],
   information: ['observation', 'knowledge', 'memory'],
   detail: ['observation', 'detail'],
   later: ['memory'],

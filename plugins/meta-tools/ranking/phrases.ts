@@ -114,6 +114,7 @@ export const IDIOMS: readonly (readonly [RegExp, string])[] = [
     ' calendar event ',
   ],
   [/\b(?:month|week|year|day)\s+by\s+(?:month|week|year|day)\b|\bover\s+time\b/gi, ' trend over time '],
+  [/\b(?:\d{1,3}|two|three|four|five|six|seven|eight|nine|ten)\s+(?:copies|instances)\b/gi, ' replicas scale '],
 ];
 
 /** `text` with each idiom read. */
