@@ -88,6 +88,13 @@ describe('filter_tools: phrases read as what they mean', () => {
     expect(queryWords('make a copy of the sheet')).to.deep.equal(['make', 'copy', 'sheet']);
   });
 
+  it('reads "pull the captions from this video" as getting them; "pull the latest" and a pull request stay git\'s', () => {
+    expect(queryWords('Pull the captions from this YouTube video')).to.deep.equal(['get', 'captions', 'tube', 'video']);
+    expect(queryWords("pull last week's signups from the database")).to.deep.equal(['get', 'last', 'week', 'signups', 'database']);
+    expect(queryWords('stash my wip and pull the latest')).to.deep.equal(['stash', 'wip', 'pull', 'latest']);
+    expect(queryWords('approve the pull request')).to.deep.equal(['approve', 'pull', 'request']);
+  });
+
   it('reads 100,000 characters shaped like each phrase in linear time (each pattern starts only where its phrase can)', () => {
     const floods = [
       'keep '.repeat(20_000) + 'going',
@@ -112,6 +119,7 @@ describe('filter_tools: phrases read as what they mean', () => {
       'slip '.repeat(20_000) + 'my mind',
       'month by '.repeat(12_000) + 'month',
       '3 '.repeat(33_000) + 'copies',
+      'pull '.repeat(20_000) + 'the',
     ];
     for (const query of floods) {
       const started = process.hrtime.bigint();

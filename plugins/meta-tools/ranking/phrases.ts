@@ -140,3 +140,10 @@ export const NAMED_RESOURCE =
  */
 export const PUT_OFF =
   /\b(?:push|pushes|pushed|pushing|move|moves|moved|moving|bump|bumps|bumped|shift|shifts|shifted)\s+((?:[\w'-]{1,40}\s+){0,4}?)(?:back\s+)?(?:to|until|till)\s+(?=(?:next\s+)?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|later|week|month)\b)/gi;
+
+/**
+ * "Pull the captions from this video", "pull up the saved details", "pull last week's signups
+ * from the database": getting something, not git's pull. Only before what is got (an article,
+ * a possessive, up, out, last); "pull the latest" and a pull request stay git's.
+ */
+export const PULL_GET = /\bpull(?:s|ed|ing)?\s+(?!the\s+latest\b)(?=(?:up|out|the|a|an|all|every|last|this|that|these|those|my|our|his|her|their|its)\b)/gi;

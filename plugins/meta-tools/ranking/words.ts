@@ -20,6 +20,7 @@ import {
   TOLD_THAT,
   UNSURE,
   NAMED_RESOURCE,
+  PULL_GET,
   PUT_OFF,
   idiomsRead,
   uncontracted,
@@ -181,6 +182,7 @@ export function queryWords(query: string): string[] {
     .replace(TOLD_THAT, '$1$2 ')
     .replace(NAMED_RESOURCE, '$1 ')
     .replace(PUT_OFF, 'reschedule $1 to ')
+    .replace(PULL_GET, 'get ')
     .replace(KEEP_DOING, '')
     .replace(UNSURE, ' ')
     .replace(GET_RID_OF, ' delete ')
