@@ -27,13 +27,15 @@ describe('filter_tools query ranking (field-weighted BM25 over name and summary)
   const names = (query: string) => rank(index, query, catalogue.all()).map((s) => s.entry.name);
 
   it('splits names on _ - . and camelCase, acronyms and digits, lower-cased; terms are stemmed', () => {
-    expect(words('x_fs_readFile')).to.deep.equal(['fs', 'read', 'file']);
-    expect(words('getIssueComments.v2-beta')).to.deep.equal(['get', 'issue', 'comments', 'v', '2', 'beta']);
-    expect(words('parseHTTPResponse base64')).to.deep.equal(['parse', 'http', 'response', 'base', '64']);
+    expect(words('x_fs_readFile')).to.deep.equal(['fs', 'read', 'file', 'readfile']);
+    expect(words('getIssueComments.v2-beta')).to.deep.equal(['get', 'issue', 'comments', 'getissuecomments', 'v', '2', 'beta']);
+    expect(words('parseHTTPResponse base64')).to.deep.equal(['parse', 'http', 'response', 'parsehttpresponse', 'base', '64']);
     // An acronym's plural is one word: "URLs" was "ur" and "ls", a directory listing.
-    expect(words('Fetch URLs by their IDs, getURLsFor, open PRs')).to.deep.equal(['fetch', 'urls', 'ids', 'get', 'urls', 'open', 'prs']);
+    expect(words('Fetch URLs by their IDs, getURLsFor, open PRs')).to.deep.equal(['fetch', 'urls', 'ids', 'get', 'urls', 'geturlsfor', 'open', 'prs']);
     expect(tokenize('URLs UUIDs')).to.deep.equal(['url', 'uuid']);
-    expect(tokenize('x_fs_readFile')).to.deep.equal(['fs', 'read', 'fil']);
+    expect(tokenize('x_fs_readFile')).to.deep.equal(['fs', 'read', 'fil', 'readfil']);
+    // A camelCase run is one word too: a brand written GitHub in prose is github in a request.
+    expect(words('on GitHub or YouTube, in JavaScript')).to.deep.equal(['git', 'hub', 'github', 'tube', 'youtube', 'java', 'script', 'javascript']);
     expect(tokenize('list_pods')).to.deep.equal(['list', 'pod']);
   });
 
@@ -69,6 +71,14 @@ describe('filter_tools query ranking (field-weighted BM25 over name and summary)
     ]);
     const r = rank(buildIndex(tools.all(), tools.version), 'check my inbox', tools.all());
     expect(r[0]!.entry.name).to.equal('x_mail_list_emails');
+  });
+
+  it('finds a brand written in camelCase by its one-word name: "javascript" meets "JavaScript"', () => {
+    const tools = corpus([
+      ['x_web_evaluate', 'Evaluate JavaScript in the page.'],
+      ['x_web_script_tag', 'List the script tags of the page.'],
+    ]);
+    expect(rank(buildIndex(tools.all(), tools.version), 'run javascript', tools.all())[0]!.entry.name).to.equal('x_web_evaluate');
   });
 
   it('reports scores best first and orders equal scores by name', () => {

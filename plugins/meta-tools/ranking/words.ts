@@ -62,10 +62,16 @@ function acronymPlural(text: string, at: number): boolean {
   return text.charCodeAt(at) === 115 && classOf(text.charCodeAt(at + 1)) !== CharClass.Lower;
 }
 
+/** The longest camelCase run also kept whole: a brand is short, an identifier may not be. */
+const MAX_JOINED = 24;
+
 /**
  * Lower-case words of `text`: split on anything not an ASCII letter or digit, on camelCase
  * and acronym boundaries ("parseHTTPResponse" -> parse http response), and between letters
- * and digits. One pass over the characters: the index build runs it over every description.
+ * and digits. A camelCase run is also kept whole: "GitHub", "YouTube", "JavaScript" are
+ * written so in prose and "github", "youtube", "javascript" in requests (split alone, a
+ * request for "javascript" never met a description's "JavaScript"). One pass over the
+ * characters: the index build runs it over every description.
  */
 export function words(text: string): string[] {
   const out: string[] = [];
@@ -76,12 +82,23 @@ export function words(text: string): string[] {
   };
   let start = 0;
   let prev = CharClass.Other;
+  // Where the current run of letters and digits began, and whether a lower-case letter was
+  // followed by a capital inside it ("YouTube", "GitHub"): such a run is also one word.
+  let runStart = 0;
+  let camel = false;
+  const endRun = (to: number): void => {
+    if (camel && to - runStart <= MAX_JOINED) push(runStart, to);
+    camel = false;
+  };
   for (let i = 0; i < text.length; i++) {
     const c = classOf(text.charCodeAt(i));
     if (c === CharClass.Other) {
       push(start, i);
+      endRun(i);
       start = i + 1;
+      runStart = i + 1;
     } else if ((prev === CharClass.Lower && c === CharClass.Upper) || (prev !== CharClass.Other && (prev === CharClass.Digit) !== (c === CharClass.Digit))) {
+      if (prev === CharClass.Lower && c === CharClass.Upper) camel = true;
       push(start, i);
       start = i;
     } else if (prev === CharClass.Upper && c === CharClass.Lower && i - start >= 2 && !acronymPlural(text, i)) {
@@ -92,6 +109,7 @@ export function words(text: string): string[] {
     prev = c;
   }
   push(start, text.length);
+  endRun(text.length);
   return out;
 }
 
