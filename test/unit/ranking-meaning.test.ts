@@ -312,4 +312,12 @@ describe('lexical ranking understands words: intent, WordNet relatives, server n
     ]);
     expect(ranked('you should already know I prefer metric units')[0]).to.equal('x_memory_add_observations');
   });
+
+  it('reads "find" as a search: "find the issue" asks the searching tool before one that comments', () => {
+    const ranked = index([
+      ['x_a_comment_issue', 'Comment on an issue.'],
+      ['x_b_search_issue', 'Search an issue.'],
+    ]);
+    expect(ranked('find the issue')[0]).to.equal('x_b_search_issue');
+  });
 });

@@ -73,6 +73,7 @@ const TABLE: Record<string, string[]> = {
   show: ['get', 'read', 'list'],
   see: ['get', 'read', 'list'],
   look: ['search', 'get', 'find'],
+  find: ['search'],
   save: ['write', 'store', 'create'],
   store: ['save', 'write', 'memory'],
   keep: ['save', 'store'],
