@@ -4,11 +4,9 @@
  * description made write_file a PDF writer.
  */
 import { expect } from 'chai';
-import { Catalogue } from '../../kernel/catalogue.js';
-import { createHooks } from '../../kernel/hooks.js';
-import { createLogger } from '../../kernel/log.js';
-import { buildIndex, rank } from '../../plugins/meta-tools/ranking.js';
 import { isNameShaped, withoutSiblingSentences } from '../../plugins/meta-tools/ranking/siblings.js';
+import { expectEachFloodWithin } from '../support/floods.js';
+import { firstRanked, toolCorpus } from '../support/tool-corpus.js';
 
 describe("filter_tools: a sentence naming a sibling tool is not the describing tool's own", () => {
   const names = new Set(['write_file', 'write_pdf', 'list_accounts', 'readArticle']);
@@ -33,30 +31,18 @@ describe("filter_tools: a sentence naming a sibling tool is not the describing t
   });
 
   it('ranks the tool that does what a request asks above the one whose description points to it', () => {
-    const c = new Catalogue(createHooks(), createLogger({ level: 'error' }));
-    c.replaceSource(
-      'desk',
-      [
-        ['write_file', "Write or overwrite a text file. Use 'write_pdf' for all PDF creation tasks."],
-        ['write_pdf', 'Create a new document from markdown content.'],
-      ].map(([name, description]) => ({
-        name: `x_desk_${name}`,
-        kind: 'tool' as const,
-        server: 'desk',
-        description: description!,
-        inputSchema: { type: 'object' },
-        invoke: async () => ({ content: [] }),
-      })),
+    const first = firstRanked(
+      toolCorpus([
+        ['x_desk_write_file', "Write or overwrite a text file. Use 'write_pdf' for all PDF creation tasks.", 'desk'],
+        ['x_desk_write_pdf', 'Create a new document from markdown content.', 'desk'],
+      ]),
     );
-    const ranked = rank(buildIndex(c.all(), c.version), 'create a PDF of this report', c.all()).map((s) => s.entry.name);
-    expect(ranked[0]).to.equal('x_desk_write_pdf');
+    expect(first('create a PDF of this report')).to.equal('x_desk_write_pdf');
   });
 
   it('reads a description of 100,000 characters in linear time', () => {
-    for (const text of ['a_'.repeat(50_000), 'a. '.repeat(33_000), 'aB'.repeat(50_000), `${'x_y '.repeat(25_000)}.`]) {
-      const started = process.hrtime.bigint();
-      withoutSiblingSentences(text, names, 'write_file');
-      expect(Number(process.hrtime.bigint() - started) / 1e6).to.be.lessThan(500);
-    }
+    expectEachFloodWithin(['a_'.repeat(50_000), 'a. '.repeat(33_000), 'aB'.repeat(50_000), `${'x_y '.repeat(25_000)}.`], 500, (text) =>
+      withoutSiblingSentences(text, names, 'write_file'),
+    );
   });
 });

@@ -7,6 +7,7 @@
 import { expect } from 'chai';
 import { typedValues } from '../../plugins/meta-tools/ranking/values.js';
 import { queryWords } from '../../plugins/meta-tools/ranking/words.js';
+import { expectEachFloodWithin } from '../support/floods.js';
 import { firstRanked, toolCorpus } from '../support/tool-corpus.js';
 
 describe('filter_tools: values in a request read as their kind', () => {
@@ -108,11 +109,9 @@ describe('filter_tools: values in a request read as their kind', () => {
       '9am their '.repeat(10_000) + 'time',
       'local '.repeat(16_000) + 'time',
     ];
-    for (const text of floods) {
-      const started = process.hrtime.bigint();
+    expectEachFloodWithin(floods, 500, (text) => {
       typedValues(text);
       queryWords(text);
-      expect(Number(process.hrtime.bigint() - started) / 1e6, text.slice(0, 12)).to.be.lessThan(500);
-    }
+    });
   });
 });
