@@ -104,7 +104,7 @@ export const TODO = /\bto-dos?\b/gi;
  * schedule" the calendar's events (not a scheduled e-mail), "shouldn't slip my mind" a
  * reminder, "block off Friday afternoon" a calendar event, "month by month" a trend over time.
  */
-export const IDIOMS: readonly (readonly [RegExp, string])[] = [
+const IDIOMS: readonly (readonly [RegExp, string])[] = [
   [/\bback\s+and\s+forth\b/gi, ' conversation thread '],
   [/\bhow\s+long\s+(?:does|will|would)\s+it\s+take\s+to\s+(?:get|drive|walk|cycle|fly|travel|go)\b/gi, ' travel time distance '],
   [/\b(?:my|our|his|her|their|the\s+team's|today's|tomorrow's)\s+schedule\b/gi, ' calendar events '],

@@ -18,7 +18,8 @@ const NAME_SHAPED = /[A-Za-z0-9]+(?:[_-][A-Za-z0-9]+)+|[a-z][a-z0-9]*[A-Z][A-Za-
 
 /** Whether a tool's name is shaped so that prose cannot hold it by chance. */
 export function isNameShaped(name: string): boolean {
-  return /^[A-Za-z0-9]+(?:[_-][A-Za-z0-9]+)+$/.test(name) || /^[a-z][a-z0-9]*[A-Z][A-Za-z0-9]*$/.test(name);
+  const tokens = name.match(NAME_SHAPED);
+  return tokens?.length === 1 && tokens[0] === name;
 }
 
 /** `description` without the sentences that name one of `names` (its server's name-shaped tool names) other than `own`. */
