@@ -106,6 +106,13 @@ describe('filter_tools query understands plain requests (replayed everything, me
     expect(r[0], r.join(', ')).to.equal('x_slack_slack_get_channel_history');
   });
 
+  it('a question about a set lists it: "which channels do we have in Slack", "are there any issues labelled bug"', async () => {
+    const channels = await top('which channels do we have in Slack');
+    expect(channels[0], channels.join(', ')).to.equal('x_slack_slack_list_channels');
+    const issues = await top('are there any issues labelled bug');
+    expect(issues[0], issues.join(', ')).to.equal('x_github_list_issues');
+  });
+
   it('"read a file" gives read_text_file first and the deprecated read_file ("DEPRECATED: Use read_text_file instead") below it', async () => {
     // Deeper than ten: a deprecated tool only has to stay findable below its replacement.
     const r = (await search({ query: 'read a file', limit: 50 })).tools.map((t) => t.name);

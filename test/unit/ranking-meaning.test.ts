@@ -131,7 +131,7 @@ describe('lexical ranking understands words: intent, WordNet relatives, server n
   });
 
   it('reads a standard folder by name as a folder, not as the act its name is', () => {
-    expect(queryWords('what files are in my downloads folder')).to.deep.equal(['files', 'folder']);
+    expect(queryWords('what files are in my downloads folder')).to.deep.equal(['list', 'files', 'folder']);
     expect(queryWords('clean up Downloads')).to.deep.equal(['clean', 'up', 'folder']);
     expect(queryWords('list the Desktop directory')).to.deep.equal(['list', 'folder']);
     // Without folder or directory these are things, not places.
@@ -292,6 +292,15 @@ describe('lexical ranking understands words: intent, WordNet relatives, server n
     expect(ranked('enumerate all pods residing in the monitoring namespace')[0]).to.equal('x_k8s_list_pods');
     expect(ranked('terminate PID 4821')[0]).to.equal('x_desk_kill_process');
     expect(ranked('relocate report.pdf')[0]).to.equal('x_fs_move_file');
+  });
+
+  it('reads stopping a process as terminating it, where another tool is named for stopping', () => {
+    const ranked = index([
+      ['x_desk_kill_process', 'Terminate a running process by PID.'],
+      ['x_desk_stop_search', 'Stop an active file search that is running in the background.'],
+    ]);
+    expect(ranked('find the process eating all the CPU and stop it')[0]).to.equal('x_desk_kill_process');
+    expect(ranked('stop the search for log files')[0]).to.equal('x_desk_stop_search');
   });
 
   it('reads a pdf or a zip named by its type as a file', () => {

@@ -96,6 +96,22 @@ describe('filter_tools: phrases read as what they mean', () => {
     expect(queryWords('approve the pull request')).to.deep.equal(['approve', 'pull', 'request']);
   });
 
+  it('reads a question about a set ("which flags are on", "are there any incidents") as a listing', () => {
+    expect(queryWords('Which feature flags are turned on in production?')).to.deep.equal(['list', 'feature', 'flags', 'turned', 'production']);
+    expect(queryWords('what tables are in the local sqlite file')).to.deep.equal(['list', 'tables', 'local', 'sqlite', 'file']);
+    expect(queryWords('are there any open incidents right now')).to.deep.equal(['list', 'open', 'incidents', 'right', 'now']);
+    // One thing asked about is no set: "what time is it", "which branch is checked out".
+    expect(queryWords('what time is it in Tokyo')).to.deep.equal(['time', 'tokyo']);
+    expect(queryWords('which branch is checked out')).to.not.include('list');
+  });
+
+  it('reads "give me" as getting, "where to stay" as a rental listing', () => {
+    expect(queryWords('give me the page as markdown')).to.deep.equal(['get', 'page', 'markdown']);
+    expect(queryWords('I need to know where to stay in Lisbon')).to.include.members(['stay', 'listing', 'rental', 'lisbon']);
+    // Staying is no lodging without a place to stay: "stay logged in" keeps its words.
+    expect(queryWords('stay logged in')).to.not.include('listing');
+  });
+
   it('reads 100,000 characters shaped like each phrase in linear time (each pattern starts only where its phrase can)', () => {
     const floods = [
       'keep '.repeat(20_000) + 'going',
@@ -121,6 +137,11 @@ describe('filter_tools: phrases read as what they mean', () => {
       'month by '.repeat(12_000) + 'month',
       '3 '.repeat(33_000) + 'copies',
       'pull '.repeat(20_000) + 'the',
+      'which '.repeat(20_000) + 'flags are',
+      'which a '.repeat(14_000) + 'bs do',
+      'are there '.repeat(10_000) + 'any',
+      'give '.repeat(20_000) + 'me',
+      'where to '.repeat(12_000) + 'stay',
     ];
     expectEachFloodWithin(floods, 2_000, queryWords);
   });

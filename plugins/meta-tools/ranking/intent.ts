@@ -121,6 +121,7 @@ const TABLE: Record<string, string[]> = {
   enumerate: ['list'],
   terminate: ['kill', 'stop'],
   halt: ['stop'],
+  stop: ['terminate', 'kill'],
   cease: ['stop'],
   instantiate: ['create'],
   establish: ['create'],

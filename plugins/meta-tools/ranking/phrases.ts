@@ -103,6 +103,10 @@ export const TODO = /\bto-dos?\b/gi;
  * conversation's thread, "how long does it take to get to the airport" a travel time, "my
  * schedule" the calendar's events (not a scheduled e-mail), "shouldn't slip my mind" a
  * reminder, "block off Friday afternoon" a calendar event, "month by month" a trend over time.
+ * A question about a set ("which feature flags are on", "what tables are in the file", "are
+ * there any open incidents") asks for a listing: only with a plural and a verb after it, since
+ * "what time is it" and "which branch is checked out" ask about one thing. "Give me" is a get;
+ * "where to stay" a rental listing.
  */
 const IDIOMS: readonly (readonly [RegExp, string])[] = [
   [/\bback\s+and\s+forth\b/gi, ' conversation thread '],
@@ -114,6 +118,9 @@ const IDIOMS: readonly (readonly [RegExp, string])[] = [
     ' calendar event ',
   ],
   [/\b(?:month|week|year|day)\s+by\s+(?:month|week|year|day)\b|\bover\s+time\b/gi, ' trend over time '],
+  [/\b(?:which|what)\s+(?=(?:[\w-]{1,40}\s+){0,2}[\w-]{2,40}s\s+(?:are|were|have|had|do|did|need)\b)|\bare\s+there\s+any\b/gi, ' list '],
+  [/\bgive\s+(?:me|us)\b/gi, ' get '],
+  [/\b(?:where|place|places|somewhere|anywhere)\s+to\s+stay\b/gi, ' stay listing rental '],
   [/\b(?:\d{1,3}|two|three|four|five|six|seven|eight|nine|ten)\s+(?:copies|instances)\b/gi, ' replicas scale '],
 ];
 
