@@ -303,6 +303,20 @@ describe('lexical ranking understands words: intent, WordNet relatives, server n
     expect(ranked('stop the search for log files')[0]).to.equal('x_desk_stop_search');
   });
 
+  it('reads a task marked done as closed, an update shared as posted, error rates as metrics', () => {
+    const ranked = index([
+      ['x_todo_close_tasks', 'Close tasks in the to-do list.'],
+      ['x_todo_get_tasks', 'Get tasks and their labels.'],
+      ['x_chat_send', 'Send a message to a channel.'],
+      ['x_chat_create_channel', 'Create a text channel with a topic.'],
+      ['x_dd_query_metrics', 'Query timeseries metrics data.'],
+      ['x_dd_list_hosts', 'List the hosts of a service.'],
+    ]);
+    expect(ranked('mark the dentist task as done')[0]).to.equal('x_todo_close_tasks');
+    expect(ranked('share an update in the launch channel')[0]).to.equal('x_chat_send');
+    expect(ranked("how did last week's deploy affect error rates")[0]).to.equal('x_dd_query_metrics');
+  });
+
   it('reads a pdf or a zip named by its type as a file', () => {
     const ranked = index([
       ['x_amail_move_email', 'Move an email to a folder.'],

@@ -103,10 +103,10 @@ const TABLE: Record<string, string[]> = {
   uncommitted: ['status', 'diff', 'unstaged'],
   unstaged: ['status', 'diff'],
   untracked: ['status'],
-  finish: ['complete'],
-  finished: ['complete', 'completed'],
-  done: ['complete', 'completed'],
-  tick: ['complete', 'check'],
+  finish: ['complete', 'close'],
+  finished: ['complete', 'completed', 'close'],
+  done: ['complete', 'completed', 'close'],
+  tick: ['complete', 'check', 'close'],
   back: ['reopen', 'restore'],
   style: ['format'],
   bold: ['format'],
@@ -297,6 +297,9 @@ const TABLE: Record<string, string[]> = {
   recording: ['replay'],
   deal: ['objects', 'properties', 'crm'],
   fields: ['properties', 'fields'],
+  share: ['send', 'post'],
+  codebase: ['code', 'repository', 'source'],
+  rate: ['metrics'],
 };
 
 /** How much a word found through this table counts against the query's own word (1). */
