@@ -22,6 +22,7 @@
  */
 import type { CatalogueApi, CatalogueEntry } from '../../kernel/index.js';
 import { CompoundSplitter } from './compound.js';
+import { ASKS_FOR_CHANGE, DESTROYING, readsOnly, WRITING } from './ranking/acts.js';
 import { INTENT_WEIGHT, intentOf } from './ranking/intent.js';
 import { RELATED_WEIGHT, relatedTable } from './ranking/related.js';
 import { schemaText } from './ranking/schema-text.js';
@@ -67,10 +68,14 @@ const CORE_STRONG_SHARE = 0.5;
 const DEPRECATED_WEIGHT = 0.5;
 /** Lucene's coordination factor, softened: (matched words / query words) to this power. */
 const COORD_POWER = 0.5;
-/** A tool whose name destroys (delete, remove, kill, ...) when the request says nothing of destroying. */
+/** A tool whose name destroys (delete, remove, kill, ...) when the request says nothing of destroying (ranking/acts.ts). */
 const DESTRUCTIVE_WEIGHT = 0.7;
-const DESTRUCTIVE = new Set(['delete', 'remove', 'erase', 'destroy', 'drop', 'purge', 'clear', 'kill', 'uninstall', 'wipe'].map(stem));
+/** A tool whose name writes (create, update, add, ...) when the request plainly reads (ranking/acts.ts; 0.6-0.8 measured alike). */
+const WRITING_WEIGHT = 0.7;
 const VERB_WEIGHT = 0.3;
+/** Bits of RankingIndex.acts. */
+const DESTROYS = 1;
+const WRITES = 2;
 /**
  * Server evidence: a tool's score gains this times how well its server as a whole answers the
  * request (per query word, the best score any of the server's tools has for it, summed). A
@@ -95,8 +100,8 @@ export interface RankingIndex {
   postings: PostingLists;
   /** Per entry: 1 for a core tool. */
   core: Uint8Array;
-  /** Per entry: 1 when its own name says it destroys (delete, remove, kill, ...). */
-  destructive: Uint8Array;
+  /** Per entry: what its own name says it does, DESTROYS and/or WRITES (ranking/acts.ts). */
+  acts: Uint8Array;
   /** Per entry: its position when the catalogue is sorted by name (ties are ordered by it). */
   nameOrder: Uint32Array;
   /** Position in name order -> entry: nameOrder's inverse. */
@@ -182,7 +187,7 @@ export function buildIndex(entries: readonly CatalogueEntry[], version: number):
     const d = deprecationOf(e, (name) => byName.get(name));
     if (d) deprecated.set(i, d);
   });
-  const destructive = Uint8Array.from(docs, (d) => Number(d.terms[0].some((t) => DESTRUCTIVE.has(t))));
+  const acts = Uint8Array.from(docs, (d) => (d.terms[0].some((t) => DESTROYING.has(t)) ? DESTROYS : 0) | (d.terms[0].some((t) => WRITING.has(t)) ? WRITES : 0));
   const nameOrder = new Uint32Array(entries.length);
   const byNameOrder = Uint32Array.from(
     [...entries.keys()].sort((a, b) => (entries[a]!.name < entries[b]!.name ? -1 : entries[a]!.name > entries[b]!.name ? 1 : 0)),
@@ -210,7 +215,7 @@ export function buildIndex(entries: readonly CatalogueEntry[], version: number):
     entries,
     postings,
     core,
-    destructive,
+    acts,
     nameOrder,
     byNameOrder,
     serverOf,
@@ -325,11 +330,19 @@ export function rank(index: RankingIndex, query: string, candidates: readonly Ca
   const allowed = candidates.length === n ? undefined : new Set(candidates);
   const gateCore = coreGatedFor(queryWords, candidates);
   const strong = Math.max(2, Math.ceil(terms.length * CORE_STRONG_SHARE));
-  const destroying = terms.some((t) => forms(index, t).some(([f]) => DESTRUCTIVE.has(f)));
+  let destroying = false;
+  let changing = false;
+  for (const t of terms)
+    for (const [f] of forms(index, t)) {
+      destroying ||= DESTROYING.has(f);
+      changing ||= ASKS_FOR_CHANGE.has(f);
+    }
+  const reading = readsOnly(query, changing);
   const scoreOf = (doc: number): number => {
     // Lucene's coordination: a tool matching more of the request's words is the likelier one.
     let score = total[doc]! * Math.pow(matched[doc]! / terms.length, COORD_POWER) + SERVER_EVIDENCE * serverTotal[index.serverOf[doc]!]!;
-    if (!destroying && index.destructive[doc] === 1) score *= DESTRUCTIVE_WEIGHT;
+    if (!destroying && (index.acts[doc]! & DESTROYS) !== 0) score *= DESTRUCTIVE_WEIGHT;
+    if (reading && (index.acts[doc]! & WRITES) !== 0) score *= WRITING_WEIGHT;
     if (gateCore && index.core[doc] === 1) score = exact[doc]! >= strong ? score * CORE_WEIGHT : 0;
     const d = index.deprecated.get(doc);
     if (d && score > 0) {
