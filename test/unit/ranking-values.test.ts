@@ -27,6 +27,12 @@ describe('filter_tools: values in a request read as their kind', () => {
     expect(queryWords('clone git@github.com:acme/api.git')).to.include.members(['clone', 'github']).and.not.include('email');
   });
 
+  it('reads an address an event is with, or an invite goes to, as an attendee, not a mail to write', () => {
+    expect(queryWords('Schedule a meeting with alice@example.com next Tuesday')).to.deep.equal(['schedule', 'meeting', 'attendee', 'next', 'tuesday']);
+    expect(queryWords('invite bob@acme.io to the review')).to.deep.equal(['invite', 'attendee', 'review']);
+    expect(queryWords('forward the invite to bob@acme.io')).to.include.members(['email', 'address']);
+  });
+
   it('reads dates, months of a year, times and time zones', () => {
     expect(queryWords('block 2026-12-03 from 09:00 to 11:00')).to.deep.equal(['block', 'date', 'time', 'time']);
     expect(queryWords('how long ago was March 3rd 2021')).to.deep.equal(['long', 'ago', 'was', 'date']);
@@ -108,6 +114,8 @@ describe('filter_tools: values in a request read as their kind', () => {
       'March '.repeat(16_000) + '3',
       '9am their '.repeat(10_000) + 'time',
       'local '.repeat(16_000) + 'time',
+      'with '.repeat(20_000) + 'a@b.c',
+      'invite a@'.repeat(11_000),
     ];
     expectEachFloodWithin(floods, 500, (text) => {
       typedValues(text);

@@ -24,6 +24,11 @@ export const SITE_DOMAINS = ['com', 'org', 'net', 'io', 'dev', 'ai', 'app', 'co'
 const BARE_URL = new RegExp(`(?<![\\w@./:-])((?:[A-Za-z0-9-]{1,63}\\.){1,8}(?:${SITE_DOMAINS.join('|')}))(?:/[^\\s"'<>]*)?(?![\\w.@-])`, 'gi');
 /** `name@domain.tld`, not `git@github.com:owner/repo` (an SSH remote). */
 const EMAIL = /(?<![\w.+-])[\w.+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+(?![\w:@])/g;
+/**
+ * "A meeting with alice@example.com", "invite bob@acme.io": the address is whom the event is
+ * with, an attendee, not a mail to write ("email address" put the mail tools first).
+ */
+const WITH_ADDRESS = new RegExp(`\\b(with|invite|invites|invited|inviting)\\s+${EMAIL.source}`, 'gi');
 /** Two decimal degrees: `40.7484, -73.9857`. */
 const COORDINATES = /(?<![\d.-])-?\d{1,3}\.\d+\s?,\s?-?\d{1,3}\.\d+(?!\d|\.\d)/g;
 /** An IPv4 address. */
@@ -84,6 +89,7 @@ export function typedValues(text: string): string {
   return (SQL.test(text) ? `${text} sql query ` : text)
     .replace(SCHEME_URL, (_, host: string) => ` url ${hostWords(host)} `)
     .replace(BARE_URL, (_, host: string) => ` url ${hostWords(host)} `)
+    .replace(WITH_ADDRESS, '$1 attendee ')
     .replace(EMAIL, ' email address ')
     .replace(COORDINATES, ' coordinates latitude longitude ')
     .replace(IPV4, ' ip address ')
