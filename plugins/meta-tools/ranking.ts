@@ -24,6 +24,7 @@ import type { CatalogueApi, CatalogueEntry } from '../../kernel/index.js';
 import { CompoundSplitter } from './compound.js';
 import { ASKS_FOR_CHANGE, DESTROYING, readsOnly, WRITING } from './ranking/acts.js';
 import { INTENT_WEIGHT, intentOf } from './ranking/intent.js';
+import { NameForms } from './ranking/name-forms.js';
 import { RELATED_WEIGHT, relatedTable } from './ranking/related.js';
 import { schemaText } from './ranking/schema-text.js';
 import { documentFrequency, PostingsBuilder, WEIGHT_SCALE, type PostingLists } from './ranking/postings.js';
@@ -84,6 +85,8 @@ const WRITES = 2;
  * answers the whole request should rank above a stray match elsewhere.
  */
 const SERVER_EVIDENCE = 0.1;
+/** Per word of the request its own name holds as written (not only as a stem), a tool's score gains this share (ranking/name-forms.ts). */
+const NAME_FORM_BONUS = 0.1;
 /**
  * Verbs that half the catalogue's tools could answer: a request's noun says which. `check` is
  * one in requests ("check my inbox", "check the weather") though few tool names have it, so
@@ -109,7 +112,18 @@ export interface RankingIndex {
   /** Per entry: its server's number (entries without a server share the last). */
   serverOf: Uint32Array;
   /** Per-entry accumulators of one query, all zero between queries. */
-  scratch: { total: Float64Array; exact: Uint8Array; matched: Uint8Array; best: Float64Array; serverBest: Float64Array; serverTotal: Float64Array };
+  scratch: {
+    total: Float64Array;
+    exact: Uint8Array;
+    matched: Uint8Array;
+    best: Float64Array;
+    serverBest: Float64Array;
+    serverTotal: Float64Array;
+    /** Per entry: how many of the request's words its name holds as written. */
+    named: Uint8Array;
+  };
+  /** The tools' own names as written (ranking/name-forms.ts). */
+  nameForms: NameForms;
   /** WordNet's relatives of a stemmed word, cut to the terms this index holds. */
   related: Map<string, readonly string[]>;
   /** Entries that say they are deprecated, by index. */
@@ -207,6 +221,7 @@ export function buildIndex(entries: readonly CatalogueEntry[], version: number):
     best: new Float64Array(n),
     serverBest: new Float64Array(servers.size),
     serverTotal: new Float64Array(servers.size),
+    named: new Uint8Array(n),
   };
   const core = Uint8Array.from(entries, (e) => Number(e.kind === 'core'));
   const related = relatedTable((term) => postings.ids.has(term));
@@ -220,6 +235,7 @@ export function buildIndex(entries: readonly CatalogueEntry[], version: number):
     byNameOrder,
     serverOf,
     scratch,
+    nameForms: NameForms.of(entries),
     related,
     deprecated,
     spelling: catalogueSpelling(postings, related),
@@ -278,7 +294,7 @@ export function rank(index: RankingIndex, query: string, candidates: readonly Ca
   const terms = queryTerms(queryWords, index.postings, index.spelling, namesIn(query));
   const n = index.entries.length;
   // Per-doc accumulators, reused across queries (ranking is synchronous) and cleared below.
-  const { total, exact, matched, best, serverBest, serverTotal } = index.scratch;
+  const { total, exact, matched, best, serverBest, serverTotal, named } = index.scratch;
   const touched: number[] = [];
   const inConcept: number[] = [];
   const servers: number[] = [];
@@ -329,6 +345,7 @@ export function rank(index: RankingIndex, query: string, candidates: readonly Ca
 
   const allowed = candidates.length === n ? undefined : new Set(candidates);
   const gateCore = coreGatedFor(queryWords, candidates);
+  const countedNames = index.nameForms.count(queryWords, named);
   const strong = Math.max(2, Math.ceil(terms.length * CORE_STRONG_SHARE));
   let destroying = false;
   let changing = false;
@@ -341,6 +358,7 @@ export function rank(index: RankingIndex, query: string, candidates: readonly Ca
   const scoreOf = (doc: number): number => {
     // Lucene's coordination: a tool matching more of the request's words is the likelier one.
     let score = total[doc]! * Math.pow(matched[doc]! / terms.length, COORD_POWER) + SERVER_EVIDENCE * serverTotal[index.serverOf[doc]!]!;
+    score *= 1 + NAME_FORM_BONUS * named[doc]!;
     if (!destroying && (index.acts[doc]! & DESTROYS) !== 0) score *= DESTRUCTIVE_WEIGHT;
     if (reading && (index.acts[doc]! & WRITES) !== 0) score *= WRITING_WEIGHT;
     if (gateCore && index.core[doc] === 1) score = exact[doc]! >= strong ? score * CORE_WEIGHT : 0;
@@ -363,6 +381,7 @@ export function rank(index: RankingIndex, query: string, candidates: readonly Ca
     if (thousandths > 0) keys[kept++] = thousandths * span + (n - index.nameOrder[doc]!);
   }
   for (const server of servers) serverTotal[server] = 0;
+  for (const doc of countedNames) named[doc] = 0;
   for (const doc of touched) {
     total[doc] = 0;
     exact[doc] = 0;
