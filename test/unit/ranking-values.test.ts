@@ -40,8 +40,8 @@ describe('filter_tools: values in a request read as their kind', () => {
     expect(queryWords('how many days are in February 2028')).to.deep.equal(['many', 'days', 'month']);
     expect(queryWords('send it tomorrow at 8am')).to.deep.equal(['send', 'tomorrow', 'time']);
     expect(queryWords("what's 17:45 CET in Europe/Berlin")).to.deep.equal(['time', 'timezone', 'timezone']);
-    // A time as somebody's clock reads it is a matter of time zones.
-    expect(queryWords('9am their time, and I am in Chicago')).to.deep.equal(['time', 'timezone', 'chicago']);
+    // A time as somebody's clock reads it is converted between time zones; a local time is read now.
+    expect(queryWords('9am their time, and I am in Chicago')).to.deep.equal(['time', 'timezone', 'convert', 'chicago']);
     expect(queryWords('the local time in Osaka')).to.deep.equal(['time', 'timezone', 'osaka']);
     expect(queryWords('take my time')).to.deep.equal(['take', 'time']);
     // Lower-case abbreviations are words; a bare number is no time.

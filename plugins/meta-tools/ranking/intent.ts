@@ -302,8 +302,8 @@ const TABLE: Record<string, string[]> = {
   rate: ['metrics'],
 };
 
-/** How much a word found through this table counts against the query's own word (1). */
-export const INTENT_WEIGHT = 0.6;
+/** How much a word found through this table counts against the query's own word (1): 0.6 until stop 66, 0.7-0.9 measured alike since. */
+export const INTENT_WEIGHT = 0.8;
 
 let stemmed: Map<string, string[]> | undefined;
 

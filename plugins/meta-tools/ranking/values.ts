@@ -50,10 +50,12 @@ const MONTH_OF_YEAR = new RegExp(`\\b${MONTH} \\d{4}\\b`, 'gi');
 /** "8am", "3 pm", "17:45", "9:30 am". */
 const TIME = /(?<![\d:.])(?:[01]?\d|2[0-3])(?::[0-5]\d)?(?: ?(?:am|pm)\b|(?<=:\d\d)(?![\d:]))/gi;
 /**
- * "9am their time", "3 pm my time", "the local time in Osaka": a time as somebody's clock reads
- * it, which is a matter of time zones (after TIME has read the value as "time").
+ * "9am their time", "3 pm my time": a time as somebody else's clock reads it, to be converted
+ * between time zones (after TIME has read the value as "time").
  */
-const CLOCK_OF = /\btime\s+(?:(?:their|my|your|our|his|her)\s+time|local\s+time)\b|\blocal\s+time\b/gi;
+const CLOCK_OF = /\btime\s+(?:(?:their|my|your|our|his|her)\s+time|local\s+time)\b/gi;
+/** "The local time in Osaka": a clock in another time zone, read now. */
+const LOCAL_TIME = /\blocal\s+time\b/gi;
 /** A time zone by its abbreviation (capitals only: "est" and "ist" are words) or its IANA name. */
 const TIME_ZONE =
   /\b(?:UTC|GMT|CET|CEST|EET|EEST|WET|WEST|BST|IST|JST|KST|HKT|SGT|AEST|AEDT|ACST|AWST|NZST|NZDT|PST|PDT|MST|MDT|CST|CDT|EST|EDT|AKST|HST)\b|\b(?:Africa|America|Asia|Atlantic|Australia|Europe|Pacific|Indian)\/[A-Za-z_]+\b/g;
@@ -97,7 +99,8 @@ export function typedValues(text: string): string {
     .replace(DATE, ' date ')
     .replace(MONTH_OF_YEAR, ' month ')
     .replace(TIME, ' time ')
-    .replace(CLOCK_OF, ' time timezone ')
+    .replace(CLOCK_OF, ' time timezone convert ')
+    .replace(LOCAL_TIME, ' time timezone ')
     .replace(TIME_ZONE, ' timezone ')
     .replace(TOKEN, (token) => (isIdentifier(token) ? ' id ' : token));
 }
