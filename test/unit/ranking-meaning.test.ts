@@ -106,6 +106,21 @@ describe('lexical ranking understands words: intent, WordNet relatives, server n
     expect(queryWords('mail jane@acme.com')).to.deep.equal(['mail', 'email', 'address']);
   });
 
+  it('reads a JavaScript library named with ".js" as a library, not a file: "Next.js", "Node.js"; "app.js" stays a file', () => {
+    expect(queryWords('what props does the Next.js Image component take')).to.deep.equal([
+      'props',
+      'nextjs',
+      'javascript',
+      'library',
+      'image',
+      'component',
+      'take',
+    ]);
+    expect(queryWords('the latest Node.js release')).to.include.members(['nodejs', 'library']).and.not.include('node');
+    expect(queryWords('open app.js')).to.deep.equal(['open', 'file', 'js']);
+    expect(queryWords('open src/next.js')).to.include('file').and.not.include('library');
+  });
+
   it("reads a file name's extension as the type it abbreviates: .md is Markdown, .xlsx a spreadsheet, .jpg an image", () => {
     const files = index([
       ['x_notes_read_markdown', 'Read a Markdown document and return its text.', 'notes'],
@@ -150,6 +165,9 @@ describe('lexical ranking understands words: intent, WordNet relatives, server n
       '/a'.repeat(50_000),
       ' /.'.repeat(33_000) + '/',
       'if you do not '.repeat(7_000) + 'mind',
+      'next.js'.repeat(14_000),
+      'node.'.repeat(20_000) + 'js',
+      'Next.js '.repeat(12_000),
       'called ' + 'a'.repeat(100_000),
       'called '.repeat(14_000),
       'open a new '.repeat(9_000) + 'issue',

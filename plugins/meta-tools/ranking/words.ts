@@ -130,6 +130,13 @@ const FILE_NAME = /(?<![A-Za-z0-9_-])[A-Za-z0-9_-]+\.([A-Za-z][A-Za-z0-9]{0,3})\
 const NOT_FILE_TYPES = new Set<string>([...SITE_DOMAINS, 'uk', 'de', 'fr', 'me', 'us']);
 
 /**
+ * JavaScript libraries named with ".js" ("Next.js", "Node.js", "Three.js"): a library, whose
+ * documentation or package a request is about, not a file to open.
+ */
+const JS_LIBRARY =
+  /(?<![\w./-])(next|node|vue|nuxt|express|three|d3|chart|ember|backbone|angular|react|solid|svelte|alpine|moment|p5|pixi|electron|nest)\.js\b(?![.@/-]\w)/gi;
+
+/**
  * Files every project has, named without an extension: "open the readme" asks for a file
  * reader, and "readme" alone matched only tools whose prose mentions one.
  */
@@ -206,6 +213,7 @@ export function queryWords(query: string): string[] {
     .replace(GET_RID_OF, ' delete ')
     .replace(MAKE_TICKET, 'create ')
     .replace(CALLED, ' ')
+    .replace(JS_LIBRARY, ' $1js javascript library ')
     .replace(FILE_NAME, (name, ext: string) => (NOT_FILE_TYPES.has(ext.toLowerCase()) ? name : ` file ${ext} `))
     .replace(WELL_KNOWN_FILE, ' file $1 ');
   return withoutShorthand(words(text));
