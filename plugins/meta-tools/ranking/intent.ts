@@ -151,6 +151,7 @@ const TABLE: Record<string, string[]> = {
   config: ['configuration'],
   database: ['db'],
   db: ['database'],
+  rows: ['query', 'select', 'sql'],
   application: ['app'],
   app: ['application'],
   environment: ['env'],
