@@ -238,7 +238,7 @@ export function buildIndex(entries: readonly CatalogueEntry[], version: number):
     nameForms: NameForms.of(entries),
     related,
     deprecated,
-    spelling: catalogueSpelling(postings, related),
+    spelling: catalogueSpelling(postings, related, vocabulary),
   };
 }
 

@@ -308,6 +308,11 @@ export const INTENT_WEIGHT = 0.8;
 
 let stemmed: Map<string, string[]> | undefined;
 
+/** The request words the table reads, as written. */
+export function intentWords(): readonly string[] {
+  return Object.keys(TABLE);
+}
+
 /** The intent words of one stemmed query term, stemmed; empty when the table has none. */
 export function intentOf(term: string): readonly string[] {
   if (!stemmed) {

@@ -1,8 +1,10 @@
 /**
  * Misspelt request words: "screnshot", "repositry", "diretcory". A word of five letters or more
  * that the catalogue does not hold, that no intent line or WordNet relative knows, and that is
- * not English (english.ts) is read as the catalogue term one edit away from it (a letter
- * dropped, added or changed, or two neighbours swapped). Nothing else is touched: a word that
+ * not English (english.ts) is read as a word one edit away from it (a letter dropped, added or
+ * changed, or two neighbours swapped) as the catalogue or the intent table writes it
+ * ("rememebr": remember, "releaess": releases), or failing that as the catalogue term one
+ * edit from it or from its stem. Nothing else is touched: a word that
  * is merely absent from the catalogue ("lawyer", "sprint") stays as it is, so a request
  * spelt right ranks exactly as before.
  *
@@ -13,7 +15,7 @@
  */
 import { stem } from '../stem.js';
 import { englishWords } from './english.js';
-import { intentOf } from './intent.js';
+import { intentOf, intentWords } from './intent.js';
 import { documentFrequency, type PostingLists } from './postings.js';
 
 /** Shorter words have too many neighbours one edit away to guess from. */
@@ -42,20 +44,28 @@ export function oneEditApart(a: string, b: string): boolean {
 export class Spelling {
   /** The catalogue's terms by length. */
   private readonly byLength: string[][] = [];
+  /** Words as the catalogue and the intent table write them, by length. */
+  private readonly writtenByLength: string[][] = [];
   private readonly memo = new Map<string, string | null>();
 
   /**
    * `terms`: what can be found; `preference`: the higher, the likelier the word meant (compared
-   * before name order); `known`: a word (and its term) that is no misspelling.
+   * before name order); `known`: a word (and its term) that is no misspelling; `written`: words
+   * as written, each stemming to a term or an intent word.
    */
   constructor(
     terms: Iterable<string>,
     private readonly preference: (term: string) => number,
     private readonly known: (word: string, term: string) => boolean,
+    written: Iterable<string> = [],
   ) {
     for (const t of terms) {
       if (t.length > MAX_CORRECTED_LENGTH + 1) continue;
       (this.byLength[t.length] ??= []).push(t);
+    }
+    for (const w of written) {
+      if (w.length < MIN_CORRECTED_LENGTH - 1 || w.length > MAX_CORRECTED_LENGTH + 1) continue;
+      (this.writtenByLength[w.length] ??= []).push(w);
     }
   }
 
@@ -71,13 +81,35 @@ export class Spelling {
     return found ?? undefined;
   }
 
+  /**
+   * A word one edit from what was typed, as written ("releaess": releases), before a term one
+   * edit from its stem: a slip is made in the word, and stems hide it ("releaess" stems to
+   * itself, two edits from "releas"). Among several, the likelier term, then name order.
+   */
   private nearest(word: string, term: string): string | null {
+    return (
+      this.likeliest(this.writtenByLength, [word.length - 1, word.length, word.length + 1], (w) => oneEditApart(word, w), stem) ?? this.stemNearest(word, term)
+    );
+  }
+
+  private stemNearest(word: string, term: string): string | null {
+    const lengths = [word.length - 1, word.length, word.length + 1, term.length - 1, term.length, term.length + 1];
+    return this.likeliest(
+      this.byLength,
+      lengths,
+      (t) => oneEditApart(word, t) || oneEditApart(term, t),
+      (t) => t,
+    );
+  }
+
+  /** Of the candidates of `lengths` in `table` that `near` accepts, the term (`termOf`) preferred, then the first by name. */
+  private likeliest(table: string[][], lengths: number[], near: (candidate: string) => boolean, termOf: (candidate: string) => string): string | null {
     let best: string | null = null;
     let bestPreference = -Infinity;
-    const lengths = new Set([word.length - 1, word.length, word.length + 1, term.length - 1, term.length, term.length + 1]);
-    for (const length of lengths) {
-      for (const t of this.byLength[length] ?? []) {
-        if (!oneEditApart(word, t) && !oneEditApart(term, t)) continue;
+    for (const length of new Set(lengths)) {
+      for (const candidate of table[length] ?? []) {
+        if (!near(candidate)) continue;
+        const t = termOf(candidate);
         const p = this.preference(t);
         if (p > bestPreference || (p === bestPreference && best !== null && t < best)) {
           best = t;
@@ -95,7 +127,7 @@ export class Spelling {
  * word is spelt right when the catalogue, the intent table or WordNet's relatives know it, or
  * it is English. Null without the English word list: nothing is then corrected.
  */
-export function catalogueSpelling(postings: PostingLists, related: ReadonlyMap<string, readonly string[]>): Spelling | null {
+export function catalogueSpelling(postings: PostingLists, related: ReadonlyMap<string, readonly string[]>, written: Iterable<string> = []): Spelling | null {
   const english = englishWords();
   if (!english) return null;
   const frequency = (term: string): number => {
@@ -106,6 +138,7 @@ export function catalogueSpelling(postings: PostingLists, related: ReadonlyMap<s
     postings.ids.keys(),
     (term) => (related.has(term) ? postings.ids.size : 0) + frequency(term),
     (word, term) => postings.ids.has(term) || related.has(term) || intentOf(term).length > 0 || english.has(word),
+    [...written, ...intentWords()],
   );
 }
 
