@@ -39,10 +39,40 @@ export interface CatalogueEntry extends ToolDefinition {
 
 const KIND_ORDER: Record<ToolKind, number> = { core: 0, tool: 1, workflow: 2 };
 
-/** First sentence or first line, whichever is shorter, at most 160 characters. */
+/** One to four words, one way only (the spaces between them are required, so no run of letters is split two ways). */
+const FEW_WORDS = String.raw`[\p{L}\p{N}'-]+(?:\s+[\p{L}\p{N}'-]+){0,3}`;
+/**
+ * A line that only names a section, in at most four words: "## Usage", "Guardrails:", "🎯
+ * Purpose" (after hashes, before a colon, or after a symbol; "Delete a tag" is a sentence).
+ * Only lines of at most HEADING_MAX characters are tried.
+ */
+const HEADING = new RegExp(
+  String.raw`^(?:#{1,6}\s*${FEW_WORDS}\s*|[^\p{L}\p{N}\s]*\s*${FEW_WORDS}\s*:[^\p{L}\p{N}]*|[^\p{L}\p{N}\s]+\s*${FEW_WORDS}\s*)$`,
+  'u',
+);
+const HEADING_MAX = 80;
+const isHeading = (line: string): boolean => line.length <= HEADING_MAX && HEADING.test(line);
+/** A section whose first line says what the tool does. */
+const PURPOSE = /^[^\p{L}]*(?:purpose|summary|description|overview)\b/iu;
+/** A list item's marker or a heading's hashes before a line's words. */
+const MARKER = /^(?:#{1,6}\s+|(?:\d{1,2}[.)]|[-*•])\s+)/u;
+/** How many lines are looked at for the first that says something (a description's head, not all of it). */
+const SUMMARY_LINES = 12;
+
+/**
+ * First sentence or first line, whichever is shorter, at most 160 characters; of the first
+ * line that is not a section's heading, or the first line of a "Purpose:" section when the
+ * description has one (descriptions written as sections began "🎯 Purpose:" and "🛡️
+ * Guardrails:", which said nothing of the tool, in list_tools and in the ranking's summary).
+ */
 export function summarize(description: string): string {
-  const text = description.trim();
-  const line = text.split('\n', 1)[0] ?? '';
+  const lines = description
+    .trim()
+    .split('\n', SUMMARY_LINES)
+    .map((l) => l.trim());
+  const purpose = lines.findIndex((l) => isHeading(l) && PURPOSE.test(l));
+  const from = purpose >= 0 ? purpose + 1 : 0;
+  const line = (lines.slice(from).find((l) => l !== '' && !isHeading(l)) ?? lines[0] ?? '').replace(MARKER, '');
   const sentence = /^(.+?[.!?])(\s|$)/.exec(line)?.[1] ?? line;
   return sentence.length > 160 ? `${sentence.slice(0, 157)}...` : sentence;
 }

@@ -1,6 +1,7 @@
 /** The catalogue: tools grouped by source, swapped whole, looked up and ordered once per change. */
 import { expect } from 'chai';
 import { Catalogue, summarize } from '../../kernel/catalogue.js';
+import { expectEachFloodWithin } from '../support/floods.js';
 import { ServerUnavailableError } from '../../kernel/errors.js';
 import { createHooks } from '../../kernel/hooks.js';
 import { createLogger } from '../../kernel/log.js';
@@ -103,6 +104,33 @@ describe('Catalogue: every tool, by the source that owns it', () => {
     const long = summarize('a'.repeat(200));
     expect(long).to.have.length(160);
     expect(long.endsWith('...')).to.equal(true);
+  });
+
+  it("summarizes a description written as sections by what it does, not by a section's heading", () => {
+    // As HubSpot's server writes them: headings first, a numbered line under each.
+    expect(summarize('🎯 Purpose:\n  1. Performs filtered searches across object types.\n\n📋 Prerequisites:\n  1. List first.')).to.equal(
+      'Performs filtered searches across object types.',
+    );
+    expect(summarize('🛡️ Guardrails:\n  1. Warning: this tool modifies data.\n\n🎯 Purpose:\n  1. Creates objects of one type.')).to.equal(
+      'Creates objects of one type.',
+    );
+    expect(summarize('## Read file\nReads a file from disk.')).to.equal('Reads a file from disk.');
+    // A short sentence is no heading; a line with a colon and more than four words is one to show.
+    expect(summarize('Delete a tag\nMore detail here.')).to.equal('Delete a tag');
+    expect(summarize('Usage: call it with a path')).to.equal('Usage: call it with a path');
+    expect(summarize('Purpose:')).to.equal('Purpose:');
+  });
+
+  it("summarizes 100,000 characters of heading-shaped lines in linear time (an upstream writes its tools' descriptions)", () => {
+    const floods = [
+      '🎯 '.repeat(50_000),
+      'a '.repeat(50_000) + ':',
+      'a'.repeat(100_000) + '!',
+      '#'.repeat(100_000),
+      'a:\n'.repeat(33_000),
+      '🎯 a'.repeat(25_000),
+    ];
+    expectEachFloodWithin(floods, 200, summarize);
   });
 
   it('explains a tool its source no longer lists, until the source forgets it', () => {
