@@ -13,7 +13,9 @@
  * ranks below the tool it names as its replacement, and Switchboard's core tools stay out
  * of an answer unless the query asks about Switchboard or they match strongly. A tool also
  * gains a little from how well its server's tools together answer the request (server
- * evidence). Equal scores are ordered by name.
+ * evidence) and from each request word its name holds as written (ranking/name-forms.ts),
+ * and weighs less when its name destroys or writes and the request does not ask for that
+ * (ranking/acts.ts). Equal scores are ordered by name.
  *
  * The index is built once per catalogue version and shared by every session. Each posting
  * carries its document's field-weighted, length-normalised term frequency, saturated at build
@@ -23,6 +25,7 @@
 import type { CatalogueApi, CatalogueEntry } from '../../kernel/index.js';
 import { CompoundSplitter } from './compound.js';
 import { ASKS_FOR_CHANGE, DESTROYING, readsOnly, WRITING } from './ranking/acts.js';
+import { clausesOf, withClauses } from './ranking/clauses.js';
 import { INTENT_WEIGHT, intentOf } from './ranking/intent.js';
 import { NameForms } from './ranking/name-forms.js';
 import { RELATED_WEIGHT, relatedTable } from './ranking/related.js';
@@ -31,10 +34,11 @@ import { documentFrequency, PostingsBuilder, WEIGHT_SCALE, type PostingLists } f
 import { catalogueSpelling, namesIn, queryTerms, type Spelling } from './ranking/spelling.js';
 import { isNameShaped, withoutSiblingSentences } from './ranking/siblings.js';
 import { asksForCore, deprecationOf, toolPart, type Deprecation } from './ranking/standing.js';
-import { queryWords as wordsOfQuery, singleSpaced, words } from './ranking/words.js';
+import { queryWords as wordsOfQuery, words } from './ranking/words.js';
 import { stem } from './stem.js';
 
 export { tokenize, words } from './ranking/words.js';
+export { clausesOf, MAX_CLAUSES } from './ranking/clauses.js';
 
 interface Field {
   weight: number;
@@ -399,54 +403,17 @@ export function rank(index: RankingIndex, query: string, candidates: readonly Ca
   return out;
 }
 
-/** A clause's share of the answer: its best tool ranks just below the whole request's best (0.8 measured on the dev part: bench/README.md). */
-const CLAUSE_WEIGHT = 0.8;
-/** Where a request that asks for two things splits: "find X and open Y", "X, then Y", "X; Y". */
-const CLAUSE_BREAK = /\s*(?:[,;]\s*(?:and\s+|then\s+)*|\s(?:and\s+then|then|and)\s+)/i;
-
-/**
- * Clauses ranked alone at most: each is a ranking of its own, and a request of more tasks than
- * this is not a request (100,000 characters of "list files, " made 9,000 clauses and took
- * 0.2 s a query). The words of the rest still count in the whole request's ranking.
- */
-export const MAX_CLAUSES = 8;
-
-/** The clauses of a request that asks for several things (each with at least one word that counts; the first MAX_CLAUSES), or none. */
-export function clausesOf(query: string): string[] {
-  const parts = singleSpaced(query)
-    .split(CLAUSE_BREAK)
-    .filter((p) => wordsOfQuery(p).length > 0);
-  return parts.length >= 2 ? parts.slice(0, MAX_CLAUSES) : [];
-}
-
 /**
  * A request naming two tasks ("find the crashing pod and show me its logs") ranks the tools of
- * both near the top: each clause is ranked alone too, and a tool scores the best of its share
- * of the whole request's best score and CLAUSE_WEIGHT times its share of its clause's best.
- * Without this, the words of one task outweigh the other's and its tools fill the top five.
+ * both near the top: each clause is ranked alone too (ranking/clauses.ts).
  */
 export function rankEntries(catalogue: CatalogueApi, query: string, candidates: readonly CatalogueEntry[]): Scored[] {
   const index = indexFor(catalogue);
   const whole = rank(index, query, candidates);
   const clauses = clausesOf(query);
   if (clauses.length === 0 || whole.length === 0) return whole;
-  const top = whole[0]!.score;
-  const share = new Map<CatalogueEntry, number>();
-  for (const s of whole) share.set(s.entry, s.score / top);
-  for (const clause of clauses) {
-    const ranked = rank(index, clause, candidates);
-    const best = ranked[0]?.score;
-    if (!best) continue;
-    for (const s of ranked) {
-      // A core tool needs a strong match on the whole request: a short clause is no licence.
-      if (s.entry.kind === 'core' && !share.has(s.entry)) continue;
-      const mine = (CLAUSE_WEIGHT * s.score) / best;
-      if (mine > (share.get(s.entry) ?? 0)) share.set(s.entry, mine);
-    }
-  }
-  const docOf = new Map(whole.map((s, i) => [s.entry, i]));
-  return [...share]
-    .map(([entry, v]) => ({ entry, score: Math.round(v * top * 1000) / 1000, order: docOf.get(entry) ?? Infinity }))
-    .sort((a, b) => b.score - a.score || a.order - b.order || (a.entry.name < b.entry.name ? -1 : 1))
-    .map(({ entry, score }) => ({ entry, score }));
+  return withClauses(
+    whole,
+    clauses.map((clause) => rank(index, clause, candidates)),
+  );
 }

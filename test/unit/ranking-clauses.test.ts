@@ -1,5 +1,5 @@
 /**
- * A request naming two tasks ranks each task's tool near the top (ranking.ts, rankEntries):
+ * A request naming two tasks ranks each task's tool near the top (ranking.ts, rankEntries; ranking/clauses.ts):
  * without clause ranking the words of one task outweigh the other's and its tools fill the
  * top five.
  */
