@@ -134,11 +134,14 @@ export function idiomsRead(text: string): string {
 /**
  * "The checkout service", "the payments pod", "the dev server", "our staging cluster": the
  * word before a running thing's kind is its name, not a word of the request ("checkout" asked
- * for git's checkout, "dev" for a server named shopify-dev). It goes; the kind stays. Only a
- * lower-case word after a determiner: "the Django app" names a framework, which may matter.
+ * for git's checkout, "dev" for a server named shopify-dev). It goes; the kind stays. So for a
+ * stored thing's kind (since stop 66): "the log file" is a file ("log" found git's log first),
+ * "the sales table", "the beta-search flag", "the promotions folder", "the design channel".
+ * Only a lower-case word after a determiner, and not an adjective ("a new folder" is made):
+ * "the Django app" names a framework, which may matter.
  */
 export const NAMED_RESOURCE =
-  /\b([Tt]he|[Oo]ur|[Mm]y|[Aa]|[Ii]ts)\s+[a-z][\w-]{1,39}\s+(?=(?:service|services|pods?|deployments?|namespace|containers?|microservices?|app|api|cluster|server)\b)/g;
+  /\b([Tt]he|[Oo]ur|[Mm]y|[Aa]|[Ii]ts)\s+(?!(?:new|old|other|same|whole|first|last|latest|current|next|previous|empty|shared|public|private|local|remote|default|entire|only|big|large|small)\s)[a-z][\w-]{1,39}\s+(?=(?:service|services|pods?|deployments?|namespace|containers?|microservices?|app|api|cluster|server|flags?|tables?|files?|folders?|channels?|collections?|index|indexes|boards?)\b)/g;
 
 /**
  * "Push the report task to Friday", "move my dentist appointment to next week": putting off,
