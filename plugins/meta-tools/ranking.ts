@@ -28,6 +28,7 @@ import { ASKS_FOR_CHANGE, DESTROYING, readsOnly, WRITING } from './ranking/acts.
 import { clausesOf, withClauses } from './ranking/clauses.js';
 import { INTENT_WEIGHT, intentOf } from './ranking/intent.js';
 import { NameForms } from './ranking/name-forms.js';
+import { resourceNames } from './ranking/phrases.js';
 import { RELATED_WEIGHT, relatedTable } from './ranking/related.js';
 import { schemaText } from './ranking/schema-text.js';
 import { documentFrequency, PostingsBuilder, WEIGHT_SCALE, type PostingLists } from './ranking/postings.js';
@@ -128,6 +129,8 @@ export interface RankingIndex {
   };
   /** The tools' own names as written (ranking/name-forms.ts). */
   nameForms: NameForms;
+  /** The catalogue's server names, lower-case. */
+  serverNames: ReadonlySet<string>;
   /** WordNet's relatives of a stemmed word, cut to the terms this index holds. */
   related: Map<string, readonly string[]>;
   /** Entries that say they are deprecated, by index. */
@@ -240,6 +243,7 @@ export function buildIndex(entries: readonly CatalogueEntry[], version: number):
     serverOf,
     scratch,
     nameForms: NameForms.of(entries),
+    serverNames: new Set(entries.flatMap((e) => (e.server === undefined ? [] : [e.server.toLowerCase()]))),
     related,
     deprecated,
     spelling: catalogueSpelling(postings, related, vocabulary),
@@ -260,6 +264,21 @@ export function indexFor(catalogue: CatalogueApi): RankingIndex {
 export interface Scored {
   entry: CatalogueEntry;
   score: number;
+}
+
+/**
+ * `terms` and the names taken out before a kind that are a server's whole name: "the weather
+ * service", "the slack channel" name the service ("the dev server" does not name shopify-dev).
+ */
+function withServersNamed(terms: string[], query: string, serverNames: ReadonlySet<string>): string[] {
+  for (const name of resourceNames(query)) {
+    if (!serverNames.has(name)) continue;
+    for (const w of words(name)) {
+      const t = stem(w);
+      if (!terms.includes(t)) terms.push(t);
+    }
+  }
+  return terms;
 }
 
 /** The forms a query term is looked for in, with their weights: itself, its intent words, its WordNet relatives. */
@@ -295,7 +314,7 @@ export function gatesCore(query: string, candidates: readonly CatalogueEntry[]):
 /** Scores `candidates` (a subset of the catalogue) against `query`; drops non-matches; best first, equal scores by name. */
 export function rank(index: RankingIndex, query: string, candidates: readonly CatalogueEntry[]): Scored[] {
   const queryWords = wordsOfQuery(query);
-  const terms = queryTerms(queryWords, index.postings, index.spelling, namesIn(query));
+  const terms = withServersNamed(queryTerms(queryWords, index.postings, index.spelling, namesIn(query)), query, index.serverNames);
   const n = index.entries.length;
   // Per-doc accumulators, reused across queries (ranking is synchronous) and cleared below.
   const { total, exact, matched, best, serverBest, serverTotal, named } = index.scratch;

@@ -5,8 +5,11 @@
  * reads caller input, so each is also flooded.
  */
 import { expect } from 'chai';
+import { buildIndex, rank } from '../../plugins/meta-tools/ranking.js';
+import { resourceNames } from '../../plugins/meta-tools/ranking/phrases.js';
 import { queryWords } from '../../plugins/meta-tools/ranking/words.js';
 import { expectEachFloodWithin } from '../support/floods.js';
+import { toolCorpus } from '../support/tool-corpus.js';
 
 describe('filter_tools: phrases read as what they mean', () => {
   it('reads "keeps crashing" as crashing: "keep" before an -ing verb says the act repeats, nothing is kept', () => {
@@ -72,6 +75,20 @@ describe('filter_tools: phrases read as what they mean', () => {
     expect(queryWords('query the sales table')).to.deep.equal(['query', 'table']);
     // An adjective is no name: a new folder is made.
     expect(queryWords('make a new folder')).to.deep.equal(['make', 'new', 'folder']);
+  });
+
+  it('gives a name back when it is a server\'s whole name: "the weather service" names the service, "the dev server" not shopify-dev', () => {
+    expect(resourceNames('is the weather service up, and the dev server?')).to.deep.equal(['weather', 'dev']);
+    const c = toolCorpus([
+      ['x_weather_check_service_status', 'Check the status of the service.', 'weather'],
+      ['x_k8s_list_api_resources', 'List the API resources of the service.', 'k8s'],
+      ['x_shopify-dev_validate', 'Validate a theme.', 'shopify-dev'],
+      ['x_desk_start_process', 'Start a process on this machine.', 'desk'],
+    ]);
+    const idx = buildIndex(c.all(), c.version);
+    const names = (q: string) => rank(idx, q, c.all()).map((s) => s.entry.name);
+    expect(names('is the weather service API up?')[0]).to.equal('x_weather_check_service_status');
+    expect(names('start the dev server')).to.not.include('x_shopify-dev_validate');
   });
 
   it('reads "push the task to Friday" as putting it off, not pushing code', () => {

@@ -141,7 +141,15 @@ export function idiomsRead(text: string): string {
  * "the Django app" names a framework, which may matter.
  */
 export const NAMED_RESOURCE =
-  /\b([Tt]he|[Oo]ur|[Mm]y|[Aa]|[Ii]ts)\s+(?!(?:new|old|other|same|whole|first|last|latest|current|next|previous|empty|shared|public|private|local|remote|default|entire|only|big|large|small)\s)[a-z][\w-]{1,39}\s+(?=(?:service|services|pods?|deployments?|namespace|containers?|microservices?|app|api|cluster|server|flags?|tables?|files?|folders?|channels?|collections?|index|indexes|boards?)\b)/g;
+  /\b([Tt]he|[Oo]ur|[Mm]y|[Aa]|[Ii]ts)\s+(?!(?:new|old|other|same|whole|first|last|latest|current|next|previous|empty|shared|public|private|local|remote|default|entire|only|big|large|small)\s)([a-z][\w-]{1,39})\s+(?=(?:service|services|pods?|deployments?|namespace|containers?|microservices?|app|api|cluster|server|flags?|tables?|files?|folders?|channels?|collections?|index|indexes|boards?)\b)/g;
+
+/**
+ * The names NAMED_RESOURCE takes out of `text`: the ranking gives one back when a server of
+ * the catalogue is called so ("the weather service", "the slack channel" name the service).
+ */
+export function resourceNames(text: string): string[] {
+  return [...text.matchAll(NAMED_RESOURCE)].map((m) => m[2]!.toLowerCase());
+}
 
 /**
  * "Push the report task to Friday", "move my dentist appointment to next week": putting off,
