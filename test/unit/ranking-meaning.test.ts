@@ -335,6 +335,20 @@ describe('lexical ranking understands words: intent, WordNet relatives, server n
     expect(ranked("how did last week's deploy affect error rates")[0]).to.equal('x_dd_query_metrics');
   });
 
+  it('reads maintenance as downtime, a dump as a read, translating a time as converting it', () => {
+    const ranked = index([
+      ['x_dd_schedule_downtime', 'Schedule a downtime for a host.'],
+      ['x_dd_get_hosts', 'Get the hosts of an account.'],
+      ['x_kg_read_graph', 'Read the whole graph of entities.'],
+      ['x_kg_create_entities', 'Create entities in the graph.'],
+      ['x_clock_convert_time', 'Convert a time between time zones.'],
+      ['x_clock_current_time', 'The current time in a time zone.'],
+    ]);
+    expect(ranked("tonight's maintenance on host db-03")[0]).to.equal('x_dd_schedule_downtime');
+    expect(ranked('a JSON dump of every entity in the graph')[0]).to.equal('x_kg_read_graph');
+    expect(ranked('translate the time 3pm Paris into New York time')[0]).to.equal('x_clock_convert_time');
+  });
+
   it('reads a pdf or a zip named by its type as a file', () => {
     const ranked = index([
       ['x_amail_move_email', 'Move an email to a folder.'],
