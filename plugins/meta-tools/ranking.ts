@@ -27,6 +27,7 @@ import { CompoundSplitter } from './compound.js';
 import { ASKS_FOR_CHANGE, DESTROYING, readsOnly, WRITING } from './ranking/acts.js';
 import { clausesOf, withClauses } from './ranking/clauses.js';
 import { INTENT_WEIGHT, intentOf } from './ranking/intent.js';
+import { NameCover } from './ranking/name-cover.js';
 import { NameForms } from './ranking/name-forms.js';
 import { resourceNames } from './ranking/phrases.js';
 import { RELATED_WEIGHT, relatedTable } from './ranking/related.js';
@@ -92,6 +93,8 @@ const WRITES = 2;
 const SERVER_EVIDENCE = 0.1;
 /** Per word of the request its own name holds as written (not only as a stem), a tool's score gains this share (ranking/name-forms.ts). */
 const NAME_FORM_BONUS = 0.1;
+/** A tool whose own name the request accounts for word by word gains this share (ranking/name-cover.ts; 0.05-0.12 measured alike). */
+const NAME_COVER_BONUS = 0.1;
 /**
  * Verbs that half the catalogue's tools could answer: a request's noun says which. `check` is
  * one in requests ("check my inbox", "check the weather") though few tool names have it, so
@@ -129,6 +132,8 @@ export interface RankingIndex {
   };
   /** The tools' own names as written (ranking/name-forms.ts). */
   nameForms: NameForms;
+  /** The terms of each tool's own name (ranking/name-cover.ts). */
+  nameCover: NameCover;
   /** The catalogue's server names, lower-case. */
   serverNames: ReadonlySet<string>;
   /** WordNet's relatives of a stemmed word, cut to the terms this index holds. */
@@ -243,6 +248,7 @@ export function buildIndex(entries: readonly CatalogueEntry[], version: number):
     serverOf,
     scratch,
     nameForms: NameForms.of(entries),
+    nameCover: NameCover.of(entries, (t) => postings.ids.get(t)),
     serverNames: new Set(entries.flatMap((e) => (e.server === undefined ? [] : [e.server.toLowerCase()]))),
     related,
     deprecated,
@@ -372,16 +378,21 @@ export function rank(index: RankingIndex, query: string, candidates: readonly Ca
   const strong = Math.max(2, Math.ceil(terms.length * CORE_STRONG_SHARE));
   let destroying = false;
   let changing = false;
+  // Every term the request looks for, in any of its forms: what a tool's name may be covered by.
+  const asked = new Set<number>();
   for (const t of terms)
     for (const [f] of forms(index, t)) {
       destroying ||= DESTROYING.has(f);
       changing ||= ASKS_FOR_CHANGE.has(f);
+      const id = index.postings.ids.get(f);
+      if (id !== undefined) asked.add(id);
     }
   const reading = readsOnly(query, changing);
   const scoreOf = (doc: number): number => {
     // Lucene's coordination: a tool matching more of the request's words is the likelier one.
     let score = total[doc]! * Math.pow(matched[doc]! / terms.length, COORD_POWER) + SERVER_EVIDENCE * serverTotal[index.serverOf[doc]!]!;
     score *= 1 + NAME_FORM_BONUS * named[doc]!;
+    if (index.nameCover.covered(doc, asked)) score *= 1 + NAME_COVER_BONUS;
     if (!destroying && (index.acts[doc]! & DESTROYS) !== 0) score *= DESTRUCTIVE_WEIGHT;
     if (reading && (index.acts[doc]! & WRITES) !== 0) score *= WRITING_WEIGHT;
     if (gateCore && index.core[doc] === 1) score = exact[doc]! >= strong ? score * CORE_WEIGHT : 0;
