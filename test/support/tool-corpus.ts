@@ -30,3 +30,8 @@ export function toolCorpus(tools: readonly CorpusTool[]): Catalogue {
 export function firstRanked(catalogue: Catalogue): (query: string) => string | undefined {
   return (query) => rank(indexFor(catalogue), query, catalogue.all())[0]?.entry.name;
 }
+
+/** The names of the tools `catalogue` ranks for a query, best first. */
+export function rankedNames(catalogue: Catalogue): (query: string) => string[] {
+  return (query) => rank(indexFor(catalogue), query, catalogue.all()).map((s) => s.entry.name);
+}

@@ -5,15 +5,10 @@
  * neither.
  */
 import { expect } from 'chai';
-import { buildIndex, rank } from '../../plugins/meta-tools/ranking.js';
 import { readsOnly } from '../../plugins/meta-tools/ranking/acts.js';
-import { toolCorpus, type CorpusTool } from '../support/tool-corpus.js';
+import { rankedNames, toolCorpus, type CorpusTool } from '../support/tool-corpus.js';
 
-function ranker(tools: CorpusTool[]) {
-  const c = toolCorpus(tools);
-  const idx = buildIndex(c.all(), c.version);
-  return (query: string) => rank(idx, query, c.all()).map((s) => s.entry.name);
-}
+const ranker = (tools: CorpusTool[]) => rankedNames(toolCorpus(tools));
 
 describe('ranking: a writing tool for a request that reads', () => {
   const flags = ranker([

@@ -5,17 +5,12 @@
  * apart (gaps of two and three bytes) rank as before.
  */
 import { expect } from 'chai';
-import { buildIndex, rank } from '../../plugins/meta-tools/ranking.js';
 import { MAX_SCHEMA_TEXT, schemaText } from '../../plugins/meta-tools/ranking/schema-text.js';
-import { toolCorpus, type CorpusTool } from '../support/tool-corpus.js';
+import { rankedNames, toolCorpus, type CorpusTool } from '../support/tool-corpus.js';
 
 type Tool = CorpusTool;
 
-function ranker(tools: Tool[]) {
-  const c = toolCorpus(tools);
-  const idx = buildIndex(c.all(), c.version);
-  return (query: string) => rank(idx, query, c.all()).map((s) => s.entry.name);
-}
+const ranker = (tools: Tool[]) => rankedNames(toolCorpus(tools));
 
 describe("ranking evidence: the tool's input schema and its server's other tools", () => {
   it('finds a tool by what its input schema takes, below a tool whose description says it', () => {

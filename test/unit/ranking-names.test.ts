@@ -4,18 +4,17 @@
  * request wrote them ranks first, and so does the one whose whole name the request says.
  */
 import { expect } from 'chai';
-import { buildIndex, rank } from '../../plugins/meta-tools/ranking.js';
+import { indexFor } from '../../plugins/meta-tools/ranking.js';
 import { NameForms } from '../../plugins/meta-tools/ranking/name-forms.js';
 import { stem } from '../../plugins/meta-tools/stem.js';
-import { toolCorpus } from '../support/tool-corpus.js';
+import { rankedNames, toolCorpus } from '../support/tool-corpus.js';
 
 describe("ranking: a tool's name as written", () => {
   const c = toolCorpus([
     ['x_gh_get_issue', 'Get an issue of a repository.', 'gh'],
     ['x_gh_list_issues', 'List issues of a repository.', 'gh'],
   ]);
-  const idx = buildIndex(c.all(), c.version);
-  const names = (query: string) => rank(idx, query, c.all()).map((s) => s.entry.name);
+  const names = rankedNames(c);
 
   it('orders tools the stems found alike by the form of the word: "issues" lists them, "the issue" gets it', () => {
     expect(names('issues of the repository acme')[0]).to.equal('x_gh_list_issues');
@@ -41,8 +40,8 @@ describe("ranking: a tool's name the request accounts for word by word", () => {
     ['x_asana_asana_create_task', 'Create a task.', 'asana'],
     ['x_asana_asana_create_task_story', 'Create a story on a task.', 'asana'],
   ]);
-  const idx = buildIndex(c.all(), c.version);
-  const names = (query: string) => rank(idx, query, c.all()).map((s) => s.entry.name);
+  const idx = indexFor(c);
+  const names = rankedNames(c);
   const doc = (name: string) => c.all().findIndex((e) => e.name === name);
   const termsOf = (...words: string[]) => new Set(words.map((w) => idx.postings.ids.get(stem(w))!));
 

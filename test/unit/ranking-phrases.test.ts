@@ -5,11 +5,10 @@
  * reads caller input, so each is also flooded.
  */
 import { expect } from 'chai';
-import { buildIndex, rank } from '../../plugins/meta-tools/ranking.js';
 import { resourceNames } from '../../plugins/meta-tools/ranking/phrases.js';
 import { queryWords } from '../../plugins/meta-tools/ranking/words.js';
 import { expectEachFloodWithin } from '../support/floods.js';
-import { toolCorpus } from '../support/tool-corpus.js';
+import { rankedNames, toolCorpus } from '../support/tool-corpus.js';
 
 describe('filter_tools: phrases read as what they mean', () => {
   it('reads "keeps crashing" as crashing: "keep" before an -ing verb says the act repeats, nothing is kept', () => {
@@ -85,8 +84,7 @@ describe('filter_tools: phrases read as what they mean', () => {
       ['x_shopify-dev_validate', 'Validate a theme.', 'shopify-dev'],
       ['x_desk_start_process', 'Start a process on this machine.', 'desk'],
     ]);
-    const idx = buildIndex(c.all(), c.version);
-    const names = (q: string) => rank(idx, q, c.all()).map((s) => s.entry.name);
+    const names = rankedNames(c);
     expect(names('is the weather service API up?')[0]).to.equal('x_weather_check_service_status');
     expect(names('start the dev server')).to.not.include('x_shopify-dev_validate');
   });
