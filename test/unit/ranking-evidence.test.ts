@@ -30,7 +30,7 @@ describe("ranking evidence: the tool's input schema and its server's other tools
     expect(ranked[0]).to.equal('x_cal_reschedule');
   });
 
-  it('reads property names, descriptions and enum values, nested ones too, within MAX_SCHEMA_TEXT', () => {
+  it("reads property names, descriptions and enum values (an array's items' too), nested ones too, within MAX_SCHEMA_TEXT", () => {
     const text = schemaText({
       type: 'object',
       properties: {
@@ -38,9 +38,11 @@ describe("ranking evidence: the tool's input schema and its server's other tools
         priority: { type: 'string', enum: ['urgent', 'normal', 3] },
         filter: { type: 'object', properties: { labelName: { type: 'string' } } },
         recipients: { type: 'array', items: { type: 'object', properties: { address: { type: 'string' } } } },
+        // Monitors filtered by state: the choices are the items' ("which monitors are alerting").
+        groupStates: { type: 'array', items: { type: 'string', enum: ['alert', 'warn'] } },
       },
     });
-    for (const w of ['sendAt', 'When to send it.', 'urgent', 'normal', 'labelName', 'address']) expect(text).to.include(w);
+    for (const w of ['sendAt', 'When to send it.', 'urgent', 'normal', 'labelName', 'address', 'alert', 'warn']) expect(text).to.include(w);
     expect(text).not.to.include('3');
     const huge = {
       type: 'object',

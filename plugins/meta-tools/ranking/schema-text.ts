@@ -17,7 +17,7 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** The schema's property names, descriptions and string enum values as one text, at most MAX_SCHEMA_TEXT characters. */
+/** The schema's property names, descriptions and string enum values (an array's too) as one text, at most MAX_SCHEMA_TEXT characters. */
 export function schemaText(schema: JsonSchemaObject | undefined): string {
   const parts: string[] = [];
   let length = 0;
@@ -25,6 +25,12 @@ export function schemaText(schema: JsonSchemaObject | undefined): string {
     if (length >= MAX_SCHEMA_TEXT) return false;
     parts.push(text);
     length += text.length + 1;
+    return true;
+  };
+  // An array of choices ("groupStates": alert, warn, ok) says them on its items.
+  const addEnum = (node: Record<string, unknown>): boolean => {
+    if (!Array.isArray(node.enum)) return true;
+    for (const v of node.enum) if (typeof v === 'string' && !add(v)) return false;
     return true;
   };
   const walk = (node: unknown, depth: number): void => {
@@ -35,9 +41,7 @@ export function schemaText(schema: JsonSchemaObject | undefined): string {
         if (!add(name)) return;
         if (!isRecord(property)) continue;
         if (typeof property.description === 'string' && !add(property.description)) return;
-        if (Array.isArray(property.enum)) {
-          for (const v of property.enum) if (typeof v === 'string' && !add(v)) return;
-        }
+        if (!addEnum(property) || (isRecord(property.items) && !addEnum(property.items))) return;
         walk(property, depth + 1);
       }
     }
