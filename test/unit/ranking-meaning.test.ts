@@ -349,6 +349,15 @@ describe('lexical ranking understands words: intent, WordNet relatives, server n
     expect(ranked('translate the time 3pm Paris into New York time')[0]).to.equal('x_clock_convert_time');
   });
 
+  it('reads drawing or sketching something as generating it', () => {
+    const ranked = index([
+      ['x_art_generate_image', 'Generate images from a text prompt.'],
+      ['x_disk_read_media_file', 'Read an image or audio file.'],
+    ]);
+    expect(ranked('draw me a picture of a fox reading a book')[0]).to.equal('x_art_generate_image');
+    expect(ranked('sketch a picture of a lighthouse')[0]).to.equal('x_art_generate_image');
+  });
+
   it('reads a pdf or a zip named by its type as a file', () => {
     const ranked = index([
       ['x_amail_move_email', 'Move an email to a folder.'],
