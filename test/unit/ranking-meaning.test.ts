@@ -292,12 +292,13 @@ describe('lexical ranking understands words: intent, WordNet relatives, server n
     expect(ranked('which programs are running on this machine')[0]).to.equal('x_desk_list_processes');
   });
 
-  it("reads a service's latency, throughput or uptime as its metrics", () => {
+  it("reads a service's latency, throughput, uptime or CPU as its metrics", () => {
     const ranked = index([
       ['x_dd_query_metrics', 'Query timeseries metrics data.'],
       ['x_dd_list_hosts', 'List all hosts and their owners.'],
     ]);
     expect(ranked("what's the p95 latency of the checkout service")[0]).to.equal('x_dd_query_metrics');
+    expect(ranked('the CPU over the last hour')[0]).to.equal('x_dd_query_metrics');
   });
 
   it('reads formal verbs as the plain ones tools are named with: enumerate lists, terminate kills, relocate moves', () => {

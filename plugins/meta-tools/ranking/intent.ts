@@ -275,6 +275,7 @@ const TABLE: Record<string, string[]> = {
   latency: ['metrics', 'performance', 'traces'],
   throughput: ['metrics', 'performance'],
   uptime: ['metrics', 'monitor', 'status'],
+  cpu: ['metrics'],
   spreadsheet: ['sheet', 'workbook', 'excel'],
   workbook: ['sheet', 'excel'],
   graph: ['chart'],
