@@ -192,6 +192,9 @@ describe('lexical ranking understands words: intent, WordNet relatives, server n
     expect(queryWords('what is in ~/.bashrc')).to.deep.equal(['file']);
     expect(queryWords('show me "/etc/nginx/nginx.conf"')).to.deep.equal(['show', 'file', 'conf']);
     expect(queryWords('unpack ../dist/site.tar.gz')).to.deep.equal(['unpack', 'file', 'gz']);
+    // A log file is text to read, not a request for a log tool.
+    expect(queryWords('read /var/log/app/error.log')).to.deep.equal(['read', 'file', 'text']);
+    expect(queryWords('tail server.log')).to.deep.equal(['tail', 'file', 'text']);
     expect(queryWords('open https://example.com/pricing')).to.deep.equal(['open', 'url', 'example']);
     expect(queryWords('fork acme/api')).to.deep.equal(['fork', 'acme', 'api']);
     expect(queryWords('read and/or write')).to.deep.equal(['read', 'write']);

@@ -166,6 +166,14 @@ const STANDARD_FOLDER = /\b(?:downloads(?:\s+(?:folder|directory|dir))?|(?:docum
 const PATH = /(^|[\s"'([=])((?:~|\.{1,2})?\/[^\s"')\]]+)/g;
 /** A file name's type: its last extension ("report.tar.gz" is a gz); a dotfile (".bashrc") is a file of none. */
 const PATH_FILE_TYPE = /^[^.].*\.([A-Za-z][A-Za-z0-9]{0,3})$/;
+
+/**
+ * A file's type as a request word. A `.log` file is text to read: its extension alone made
+ * "read /var/log/app/error.log" a request for git's log and a service's logs (a file reader 16th).
+ */
+function fileType(ext: string): string {
+  return ext.toLowerCase() === 'log' ? 'text' : ext;
+}
 const DOTFILE = /^\.[A-Za-z]/;
 
 function pathWords(lead: string, path: string): string {
@@ -176,7 +184,7 @@ function pathWords(lead: string, path: string): string {
   const last = path.slice(path.lastIndexOf('/', end - 1) + 1, end);
   if (DOTFILE.test(last)) return `${lead} file `;
   const type = PATH_FILE_TYPE.exec(last)?.[1];
-  return type === undefined ? `${lead} path ` : `${lead} file ${type} `;
+  return type === undefined ? `${lead} path ` : `${lead} file ${fileType(type)} `;
 }
 
 /** Runs of white space. */
@@ -214,7 +222,7 @@ export function queryWords(query: string): string[] {
     .replace(MAKE_TICKET, 'create ')
     .replace(CALLED, ' ')
     .replace(JS_LIBRARY, ' $1js javascript library ')
-    .replace(FILE_NAME, (name, ext: string) => (NOT_FILE_TYPES.has(ext.toLowerCase()) ? name : ` file ${ext} `))
+    .replace(FILE_NAME, (name, ext: string) => (NOT_FILE_TYPES.has(ext.toLowerCase()) ? name : ` file ${fileType(ext)} `))
     .replace(WELL_KNOWN_FILE, ' file $1 ');
   return withoutShorthand(words(text));
 }
