@@ -47,7 +47,7 @@ describe('filter_tools: phrases read as what they mean', () => {
 
   it('drops the message or the fact after "tell ... that", "remember that": what is said is not the task', () => {
     expect(queryWords('Remember that the staging DB password rotates every 30 days and that Priya owns it')).to.deep.equal(['remember']);
-    expect(queryWords('dm the team lead that the build is green')).to.deep.equal(['direct', 'message', 'team', 'lead']);
+    expect(queryWords('dm the team lead that the build is green')).to.deep.equal(['send', 'direct', 'message', 'team', 'lead']);
     expect(queryWords('add a comment that it is fixed in 3.1.4 and move it to Done')).to.deep.equal(['add', 'comment', 'move', 'done']);
     // "that" as a determiner is no message: "that bug report" is the thing replied on.
     expect(queryWords('leave a reply on that bug report')).to.deep.equal(['leave', 'reply', 'bug', 'report']);
@@ -133,6 +133,17 @@ describe('filter_tools: phrases read as what they mean', () => {
     expect(queryWords('stay logged in')).to.not.include('listing');
   });
 
+  it('reads a noun said as the verb ("email a summary to my manager", "index every page") as sending it or adding to an index', () => {
+    expect(queryWords('list my events and email a summary of them to my manager')).to.deep.equal(['list', 'events', 'send', 'email', 'summary', 'manager']);
+    expect(queryWords('post it in the #incidents Discord channel')).to.deep.equal(['send', 'post', 'channel', 'discord', 'channel']);
+    expect(queryWords('Message the team, then archive the card')).to.include.members(['send', 'message', 'team']);
+    expect(queryWords('crawl the site and index every page into the docs index')).to.include.members(['index', 'upsert', 'insert']);
+    // A noun stays a noun: an email from someone, the index itself, a post read.
+    expect(queryWords('the email from Bob about invoices')).to.not.include('send');
+    expect(queryWords('describe the search index')).to.not.include('upsert');
+    expect(queryWords('read the post about pricing')).to.not.include('send');
+  });
+
   it('reads 100,000 characters shaped like each phrase in linear time (each pattern starts only where its phrase can)', () => {
     const floods = [
       'keep '.repeat(20_000) + 'going',
@@ -164,6 +175,8 @@ describe('filter_tools: phrases read as what they mean', () => {
       'are there '.repeat(10_000) + 'any',
       'give '.repeat(20_000) + 'me',
       'where to '.repeat(12_000) + 'stay',
+      'and email '.repeat(10_000) + 'the',
+      ', post, index '.repeat(7_000) + 'every',
     ];
     expectEachFloodWithin(floods, 2_000, queryWords);
   });

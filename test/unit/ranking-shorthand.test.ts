@@ -10,7 +10,7 @@ describe('filter_tools: chat shorthand and shell commands', () => {
   it('reads chat shorthand as what it stands for; politeness and asides go', () => {
     expect(queryWords('cal for tmrw pls')).to.deep.equal(['calendar', 'tomorrow']);
     expect(queryWords('wats the time in tokyo rn')).to.deep.equal(['time', 'tokyo', 'now']);
-    expect(queryWords('dm the lead, fyi the msg is long')).to.deep.equal(['direct', 'message', 'lead', 'message', 'long']);
+    expect(queryWords('dm the lead, fyi the msg is long')).to.deep.equal(['send', 'direct', 'message', 'lead', 'message', 'long']);
     expect(queryWords('any open PRs on the repo')).to.deep.equal(['open', 'pull', 'requests', 'repo']);
     expect(queryWords('gimme the users tbl w/o the ids')).to.deep.equal(['give', 'users', 'table', 'without', 'ids']);
     expect(queryWords('tl;dr of the k8s docs')).to.deep.equal(['summary', 'kubernetes', 'docs']);

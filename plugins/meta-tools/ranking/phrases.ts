@@ -56,6 +56,22 @@ export const MAKE_TICKET =
   /\b(?:open|file|raise|log|submit)\s+(?:(?:a|an|new)\s+){1,2}(?=(?:[\w-]+\s+){0,2}(?:issues?|tickets?|bugs?|prs?|pull\s+requests?|incidents?)\b)/gi;
 
 /**
+ * A noun said as the request's verb: "email a summary to my manager", "message the team",
+ * "post it in #incidents" send something ("email" alone matched every mail tool alike, "post"
+ * a forum post); "index every page into the docs index" adds records to an index. Only where
+ * a verb stands (a sentence's or clause's start, after "and", "then", "please" or "to") and
+ * before what it acts on: "email from Bob" and "post the update" as a noun phrase's head are
+ * rare, "the search index" is no verb.
+ */
+export const NOUN_AS_VERB =
+  /(?<=^|[.!?;:,]\s?|\b(?:and|then|please|to)\s)(?:e-?mail|mail|message|dm|post|index)(?=\s+(?:a|an|the|my|our|your|his|her|their|them|him|me|us|it|this|that|these|those|every|all|each|everyone|everybody)\b)/gi;
+
+/** What a noun said as a verb asks for (NOUN_AS_VERB): sending it, or adding records to an index. */
+export function nounAsVerb(noun: string): string {
+  return noun.toLowerCase() === 'index' ? ' index upsert insert ' : ` send ${noun} `;
+}
+
+/**
  * "Keeps crashing", "I keep forgetting", "kept failing": "keep" says the act repeats, not that
  * anything is kept (it asked for save and store tools). Before a verb's -ing form it goes.
  */

@@ -15,6 +15,8 @@ import {
   KEEP_DOING,
   LOG_IN,
   MAKE_TICKET,
+  NOUN_AS_VERB,
+  nounAsVerb,
   POLITE_MIND,
   TODO,
   TOLD_THAT,
@@ -213,6 +215,7 @@ export function queryWords(query: string): string[] {
     .replace(AS_A_ROLE, '')
     .replace(CHECK_OUT, 'checkout ')
     .replace(TOLD_THAT, '$1$2 ')
+    .replace(NOUN_AS_VERB, nounAsVerb)
     .replace(NAMED_RESOURCE, '$1 ')
     .replace(PUT_OFF, 'reschedule $1 to ')
     .replace(PULL_GET, 'get ')
