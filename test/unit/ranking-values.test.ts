@@ -44,6 +44,9 @@ describe('filter_tools: values in a request read as their kind', () => {
     expect(queryWords('9am their time, and I am in Chicago')).to.deep.equal(['time', 'timezone', 'convert', 'chicago']);
     expect(queryWords('the local time in Osaka')).to.deep.equal(['time', 'timezone', 'osaka']);
     expect(queryWords('take my time')).to.deep.equal(['take', 'time']);
+    // A time said with a possessive is the appointment then.
+    expect(queryWords('cancel our 10:30 tomorrow')).to.deep.equal(['cancel', 'meeting', 'event', 'tomorrow']);
+    expect(queryWords('move my 3pm with the design team to Thursday')).to.deep.equal(['reschedule', 'meeting', 'event', 'design', 'team', 'thursday']);
     // Lower-case abbreviations are words; a bare number is no time.
     expect(queryWords('the best est of 8')).to.deep.equal(['best', 'est', '8']);
   });
@@ -116,6 +119,8 @@ describe('filter_tools: values in a request read as their kind', () => {
       'local '.repeat(16_000) + 'time',
       'with '.repeat(20_000) + 'a@b.c',
       'invite a@'.repeat(11_000),
+      'my '.repeat(33_000) + '3pm',
+      'our 1'.repeat(20_000),
     ];
     expectEachFloodWithin(floods, 500, (text) => {
       typedValues(text);

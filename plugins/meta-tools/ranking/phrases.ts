@@ -173,7 +173,7 @@ export function resourceNames(text: string): string[] {
  * date). Only where a day, "tomorrow", "later" or a next week or month follows "to".
  */
 export const PUT_OFF =
-  /\b(?:push|pushes|pushed|pushing|move|moves|moved|moving|bump|bumps|bumped|shift|shifts|shifted)\s+((?:[\w'-]{1,40}\s+){0,4}?)(?:back\s+)?(?:to|until|till)\s+(?=(?:next\s+)?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|later|week|month)\b)/gi;
+  /\b(?:push|pushes|pushed|pushing|move|moves|moved|moving|bump|bumps|bumped|shift|shifts|shifted)\s+((?:[\w'-]{1,40}\s+){0,8}?)(?:back\s+)?(?:to|until|till)\s+(?=(?:next\s+)?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|later|week|month)\b)/gi;
 
 /**
  * "Pull the captions from this video", "pull up the saved details", "pull last week's signups

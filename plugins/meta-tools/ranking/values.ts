@@ -50,6 +50,11 @@ const MONTH_OF_YEAR = new RegExp(`\\b${MONTH} \\d{4}\\b`, 'gi');
 /** "8am", "3 pm", "17:45", "9:30 am". */
 const TIME = /(?<![\d:.])(?:[01]?\d|2[0-3])(?::[0-5]\d)?(?: ?(?:am|pm)\b|(?<=:\d\d)(?![\d:]))/gi;
 /**
+ * "Move my 3pm to Thursday", "cancel our 10:30": a time said with a possessive is the
+ * appointment at that time, not a time to read or convert (it found the clock tools).
+ */
+const APPOINTMENT_AT = new RegExp(`\\b(my|our|your|his|her|their)\\s+${TIME.source}`, 'gi');
+/**
  * "9am their time", "3 pm my time": a time as somebody else's clock reads it, to be converted
  * between time zones (after TIME has read the value as "time").
  */
@@ -98,6 +103,7 @@ export function typedValues(text: string): string {
     .replace(VERSION, ' version ')
     .replace(DATE, ' date ')
     .replace(MONTH_OF_YEAR, ' month ')
+    .replace(APPOINTMENT_AT, '$1 meeting event ')
     .replace(TIME, ' time ')
     .replace(CLOCK_OF, ' time timezone convert ')
     .replace(LOCAL_TIME, ' time timezone ')
