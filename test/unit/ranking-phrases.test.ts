@@ -144,6 +144,17 @@ describe('filter_tools: phrases read as what they mean', () => {
     expect(queryWords('read the post about pricing')).to.not.include('send');
   });
 
+  it('reads what is on my plate as tasks and events, a call with someone as a meeting, what somebody sent me as mail, what they recommended as something to recall', () => {
+    expect(queryWords("what's on my plate tomorrow")).to.deep.equal(['tasks', 'calendar', 'events', 'tomorrow']);
+    expect(queryWords('book a 30 minute call with Sam')).to.deep.equal(['book', 'meeting', 'event', 'sam']);
+    // A call logged in a CRM is a call.
+    expect(queryWords('log a call with the Acme contact')).to.include('call');
+    expect(queryWords('summarize the PDF my accountant sent me')).to.deep.equal(['summarize', 'pdf', 'accountant', 'email', 'received']);
+    expect(queryWords('what was the name of the restaurant Tom recommended?')).to.include('recall').and.not.include('tom');
+    // Only after a name: "the restaurant recommended by the guide" recalls nothing.
+    expect(queryWords('the restaurant recommended by the guide')).to.not.include('recall');
+  });
+
   it('reads 100,000 characters shaped like each phrase in linear time (each pattern starts only where its phrase can)', () => {
     const floods = [
       'keep '.repeat(20_000) + 'going',
@@ -177,6 +188,12 @@ describe('filter_tools: phrases read as what they mean', () => {
       'where to '.repeat(12_000) + 'stay',
       'and email '.repeat(10_000) + 'the',
       ', post, index '.repeat(7_000) + 'every',
+      'on my '.repeat(16_000) + 'plate',
+      'a 30 minute quick '.repeat(5_000) + 'call with',
+      'log a '.repeat(16_000) + 'call with',
+      'sent '.repeat(20_000) + 'me',
+      'Tom '.repeat(25_000) + 'recommended',
+      'T' + 'a'.repeat(100_000) + ' told me about',
     ];
     expectEachFloodWithin(floods, 2_000, queryWords);
   });

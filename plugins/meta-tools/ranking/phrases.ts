@@ -122,7 +122,9 @@ export const TODO = /\bto-dos?\b/gi;
  * A question about a set ("which feature flags are on", "what tables are in the file", "are
  * there any open incidents") asks for a listing: only with a plural and a verb after it, since
  * "what time is it" and "which branch is checked out" ask about one thing. "Give me" is a get;
- * "where to stay" a rental listing.
+ * "where to stay" a rental listing. What is "on my plate" is tasks and events; "a 30 minute call
+ * with Sam" a meeting (a call logged in a CRM stays a call); what somebody "sent me" came by
+ * mail; what "Tom recommended" is something to recall.
  */
 const IDIOMS: readonly (readonly [RegExp, string])[] = [
   [/\bback\s+and\s+forth\b/gi, ' conversation thread '],
@@ -138,6 +140,13 @@ const IDIOMS: readonly (readonly [RegExp, string])[] = [
   [/\bgive\s+(?:me|us)\b/gi, ' get '],
   [/\b(?:where|place|places|somewhere|anywhere)\s+to\s+stay\b/gi, ' stay listing rental '],
   [/\b(?:\d{1,3}|two|three|four|five|six|seven|eight|nine|ten)\s+(?:copies|instances)\b/gi, ' replicas scale '],
+  [/\bon\s+(?:my|our|your|his|her|their)\s+plate\b/gi, ' tasks calendar events '],
+  [
+    /(?<!\b(?:log|logs|logged|logging|record|records|recorded|recording)\s+)\b(?:a|an|the|our|my)\s+(?:(?:\d{1,3}[\s-]?(?:minute|min|hour)s?|quick|short|brief|video|phone|zoom|intro)\s+){0,2}call\s+with\b/gi,
+    ' meeting event with ',
+  ],
+  [/\b(?:sent|emailed|mailed|forwarded)\s+(?:me|us)\b/gi, ' email received '],
+  [/\b[A-Z][a-z]{1,40}\s+(?:recommended|mentioned|suggested|told\s+(?:me|us)\s+about)\b/g, ' recall '],
 ];
 
 /** `text` with each idiom read. */
