@@ -155,6 +155,19 @@ describe('filter_tools: phrases read as what they mean', () => {
     expect(queryWords('the restaurant recommended by the guide')).to.not.include('recall');
   });
 
+  it('reads a question about the world as one for facts from the web; a history that is no proper name stays a history', () => {
+    for (const q of [
+      'who won the world cup in 2018',
+      "what's the population of Japan",
+      'who is the CEO of Nvidia',
+      'tell me about the history of the Eiffel Tower',
+      "what's the exchange rate between euro and yen",
+    ])
+      expect(queryWords(q), q).to.include.members(['facts', 'web', 'search']);
+    expect(queryWords('show the history of this card')).to.include('history').and.not.include('web');
+    expect(queryWords('who changed this line')).to.not.include('web');
+  });
+
   it('reads 100,000 characters shaped like each phrase in linear time (each pattern starts only where its phrase can)', () => {
     const floods = [
       'keep '.repeat(20_000) + 'going',
@@ -194,6 +207,9 @@ describe('filter_tools: phrases read as what they mean', () => {
       'sent '.repeat(20_000) + 'me',
       'Tom '.repeat(25_000) + 'recommended',
       'T' + 'a'.repeat(100_000) + ' told me about',
+      'who '.repeat(25_000) + 'won',
+      'history of the '.repeat(6_000) + 'Eiffel',
+      'exchange '.repeat(11_000) + 'rate',
     ];
     expectEachFloodWithin(floods, 2_000, queryWords);
   });

@@ -124,7 +124,10 @@ export const TODO = /\bto-dos?\b/gi;
  * "what time is it" and "which branch is checked out" ask about one thing. "Give me" is a get;
  * "where to stay" a rental listing. What is "on my plate" is tasks and events; "a 30 minute call
  * with Sam" a meeting (a call logged in a CRM stays a call); what somebody "sent me" came by
- * mail; what "Tom recommended" is something to recall.
+ * mail; what "Tom recommended" is something to recall. A question about the world ("who won
+ * the world cup", "the population of Japan", "the history of the Eiffel Tower", "the exchange
+ * rate") asks for facts from the web: its words named no tool ("who" found git blame, "history"
+ * logs). Only before a capitalised name, where it could be a repository's or a card's history.
  */
 const IDIOMS: readonly (readonly [RegExp, string])[] = [
   [/\bback\s+and\s+forth\b/gi, ' conversation thread '],
@@ -147,6 +150,12 @@ const IDIOMS: readonly (readonly [RegExp, string])[] = [
   ],
   [/\b(?:sent|emailed|mailed|forwarded)\s+(?:me|us)\b/gi, ' email received '],
   [/\b[A-Z][a-z]{1,40}\s+(?:recommended|mentioned|suggested|told\s+(?:me|us)\s+about)\b/g, ' recall '],
+  [/\bwho\s+(?:won|invented|founded|discovered|painted|directed|composed)\b/gi, ' facts web search '],
+  [
+    /\b(?:[Pp]opulation|[Cc]apital|[Pp]resident|[Pp]rime\s+[Mm]inister|CEO|[Cc]eo|[Ff]ounder|[Hh]istory|[Oo]rigin)\s+of\s+(?:the\s+)?(?=[A-Z])/g,
+    ' facts web search ',
+  ],
+  [/\b(?:exchange\s+rates?|stock\s+price|share\s+price)\b/gi, ' facts web search '],
 ];
 
 /** `text` with each idiom read. */
