@@ -44,6 +44,10 @@ describe('filter_tools: values in a request read as their kind', () => {
     expect(queryWords('9am their time, and I am in Chicago')).to.deep.equal(['time', 'timezone', 'convert', 'chicago']);
     expect(queryWords('the local time in Osaka')).to.deep.equal(['time', 'timezone', 'osaka']);
     expect(queryWords('take my time')).to.deep.equal(['take', 'time']);
+    // A day said as a possessive says which one; alone it stays.
+    expect(queryWords("what did we decide in last week's planning meeting")).to.deep.equal(['did', 'decide', 'planning', 'meeting']);
+    expect(queryWords("add today's action items")).to.deep.equal(['add', 'action', 'items']);
+    expect(queryWords('what did I finish last week')).to.include('week');
     // A time said with a possessive is the appointment then.
     expect(queryWords('cancel our 10:30 tomorrow')).to.deep.equal(['cancel', 'meeting', 'event', 'tomorrow']);
     expect(queryWords('move my 3pm with the design team to Thursday')).to.deep.equal(['reschedule', 'meeting', 'event', 'design', 'team', 'thursday']);
@@ -121,6 +125,8 @@ describe('filter_tools: values in a request read as their kind', () => {
       'invite a@'.repeat(11_000),
       'my '.repeat(33_000) + '3pm',
       'our 1'.repeat(20_000),
+      'last '.repeat(20_000) + "week's",
+      'this week '.repeat(10_000) + "'s",
     ];
     expectEachFloodWithin(floods, 500, (text) => {
       typedValues(text);

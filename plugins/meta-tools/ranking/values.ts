@@ -50,6 +50,13 @@ const MONTH_OF_YEAR = new RegExp(`\\b${MONTH} \\d{4}\\b`, 'gi');
 /** "8am", "3 pm", "17:45", "9:30 am". */
 const TIME = /(?<![\d:.])(?:[01]?\d|2[0-3])(?::[0-5]\d)?(?: ?(?:am|pm)\b|(?<=:\d\d)(?![\d:]))/gi;
 /**
+ * "Last week's planning meeting", "today's action items": a day said as a possessive says which
+ * meeting or items, no more (it found the week-of-the-year tool first). It goes, a determiner
+ * in its place ("pull last week's signups" still gets them); a day said alone ("what did I
+ * finish last week", "due tomorrow") stays a word of the request.
+ */
+const WHEN_OF = /\b(?:(?:last|next|this|past|coming)\s+(?:week|month|year|quarter|weekend)|today|tomorrow|yesterday|tonight)['\u2019]s\b/gi;
+/**
  * "Move my 3pm to Thursday", "cancel our 10:30": a time said with a possessive is the
  * appointment at that time, not a time to read or convert (it found the clock tools).
  */
@@ -103,6 +110,7 @@ export function typedValues(text: string): string {
     .replace(VERSION, ' version ')
     .replace(DATE, ' date ')
     .replace(MONTH_OF_YEAR, ' month ')
+    .replace(WHEN_OF, ' the ')
     .replace(APPOINTMENT_AT, '$1 meeting event ')
     .replace(TIME, ' time ')
     .replace(CLOCK_OF, ' time timezone convert ')
