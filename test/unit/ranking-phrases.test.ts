@@ -166,6 +166,8 @@ describe('filter_tools: phrases read as what they mean', () => {
       expect(queryWords(q), q).to.include.members(['facts', 'web', 'search']);
     expect(queryWords('show the history of this card')).to.include('history').and.not.include('web');
     expect(queryWords('who changed this line')).to.not.include('web');
+    // Who changed something is in an audit log as well as in git's blame.
+    expect(queryWords('who last changed the pricing flag')).to.deep.equal(['who', 'changed', 'audit', 'flag']);
   });
 
   it('reads 100,000 characters shaped like each phrase in linear time (each pattern starts only where its phrase can)', () => {
@@ -208,6 +210,7 @@ describe('filter_tools: phrases read as what they mean', () => {
       'Tom '.repeat(25_000) + 'recommended',
       'T' + 'a'.repeat(100_000) + ' told me about',
       'who '.repeat(25_000) + 'won',
+      'who last '.repeat(12_000) + 'changed',
       'history of the '.repeat(6_000) + 'Eiffel',
       'exchange '.repeat(11_000) + 'rate',
     ];

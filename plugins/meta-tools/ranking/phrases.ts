@@ -128,6 +128,7 @@ export const TODO = /\bto-dos?\b/gi;
  * the world cup", "the population of Japan", "the history of the Eiffel Tower", "the exchange
  * rate") asks for facts from the web: its words named no tool ("who" found git blame, "history"
  * logs). Only before a capitalised name, where it could be a repository's or a card's history.
+ * "Who last changed it" asks an audit log as well as git's blame (a flag's history was 37th).
  */
 const IDIOMS: readonly (readonly [RegExp, string])[] = [
   [/\bback\s+and\s+forth\b/gi, ' conversation thread '],
@@ -151,6 +152,7 @@ const IDIOMS: readonly (readonly [RegExp, string])[] = [
   [/\b(?:sent|emailed|mailed|forwarded)\s+(?:me|us)\b/gi, ' email received '],
   [/\b[A-Z][a-z]{1,40}\s+(?:recommended|mentioned|suggested|told\s+(?:me|us)\s+about)\b/g, ' recall '],
   [/\bwho\s+(?:won|invented|founded|discovered|painted|directed|composed)\b/gi, ' facts web search '],
+  [/\bwho\s+(?:last\s+|just\s+|recently\s+)?(?:changed|modified|edited|updated|touched|toggled|flipped|turned|deleted|removed)\b/gi, ' who changed audit '],
   [
     /\b(?:[Pp]opulation|[Cc]apital|[Pp]resident|[Pp]rime\s+[Mm]inister|CEO|[Cc]eo|[Ff]ounder|[Hh]istory|[Oo]rigin)\s+of\s+(?:the\s+)?(?=[A-Z])/g,
     ' facts web search ',
