@@ -39,6 +39,15 @@ describe('filter_tools: phrases read as what they mean', () => {
     expect(queryWords('treat this as a draft and I will fix it')).to.deep.equal(['treat', 'draft', 'fix']);
   });
 
+  it('drops the role the asker opens with: "I\'m a data scientist exploring ...", "We\'re a small agency, ..."', () => {
+    expect(queryWords("I'm a data scientist exploring a MongoDB cluster")).to.deep.equal(['exploring', 'mongo', 'db', 'mongodb', 'cluster']);
+    expect(queryWords("I'm a travel blogger and I need a place to stay")).to.not.include.members(['travel', 'blogger']);
+    expect(queryWords("We're a small agency, list our clients")).to.deep.equal(['list', 'clients']);
+    // Only a role ended by what follows it, at a sentence's start: "a bit confused about" stays.
+    expect(queryWords("I'm a bit confused about the build")).to.include('build').and.include('confused');
+    expect(queryWords('list what I am a member of')).to.include('member');
+  });
+
   it('reads "check out" before a branch, tag, commit or version as git\'s checkout; otherwise it is a look', () => {
     expect(queryWords('check out a new branch for the fix')).to.deep.equal(['checkout', 'new', 'branch', 'fix']);
     expect(queryWords('check out the release tag')).to.deep.equal(['checkout', 'release', 'tag']);
@@ -121,6 +130,7 @@ describe('filter_tools: phrases read as what they mean', () => {
     expect(queryWords('Which feature flags are turned on in production?')).to.deep.equal(['list', 'feature', 'flags', 'turned', 'production']);
     expect(queryWords('what tables are in the local sqlite file')).to.deep.equal(['list', 'tables', 'local', 'sqlite', 'file']);
     expect(queryWords('are there any open incidents right now')).to.deep.equal(['list', 'open', 'incidents', 'right', 'now']);
+    expect(queryWords('which Pinecone indexes exist')).to.deep.equal(['list', 'pinecone', 'indexes', 'exist']);
     // One thing asked about is no set: "what time is it", "which branch is checked out".
     expect(queryWords('what time is it in Tokyo')).to.deep.equal(['time', 'tokyo']);
     expect(queryWords('which branch is checked out')).to.not.include('list');
@@ -211,6 +221,8 @@ describe('filter_tools: phrases read as what they mean', () => {
       'T' + 'a'.repeat(100_000) + ' told me about',
       'who '.repeat(25_000) + 'won',
       'who last '.repeat(12_000) + 'changed',
+      "I'm a ".repeat(16_000) + 'developer',
+      '. we are an a b c '.repeat(5_000) + 'x',
       'history of the '.repeat(6_000) + 'Eiffel',
       'exchange '.repeat(11_000) + 'rate',
     ];

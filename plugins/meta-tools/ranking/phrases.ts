@@ -97,6 +97,15 @@ export const UNSURE = /\b(?:(?:i\s+)?(?:have|had)\s+no\s+(?:idea|clue)|no\s+(?:i
 export const AS_A_ROLE = /(?<=^|[.!?;:,]\s{0,3})as\s+(?:a|an|the)\s+(?:[\w-]{1,40}\s+){0,3}[\w-]{1,40},?\s+(?=(?:i|we)\b)/gi;
 
 /**
+ * "I'm a data scientist exploring a new cluster", "We're a small agency and ...": the asker's
+ * role, said before the request (as synthetic tasks often open), asks nothing ("data" found a
+ * knowledge search). It goes up to what follows it: a verb's -ing form, "and", "who", a
+ * preposition, or the end of the clause. Read after contractions are undone ("I'm" is "I").
+ */
+export const I_AM_A =
+  /(?<=^|[.!?;:,]\s{0,3})(?:i|we)(?:\s+am|\s+are)?\s+(?:a|an)\s+(?:[\w-]{1,40}\s+){0,3}?[\w-]{1,40}(?=\s*[.,;!?]|\s+(?:and|who|that|at|in|on|for|with|from)\b|\s+[a-z]{2,40}ing\b)/gi;
+
+/**
  * "Check out the tag v3.2.1", "check out a new branch": git's checkout, not a look at
  * something. Only before a branch, tag, commit or version, at most two words between.
  */
@@ -140,7 +149,7 @@ const IDIOMS: readonly (readonly [RegExp, string])[] = [
     ' calendar event ',
   ],
   [/\b(?:month|week|year|day)\s+by\s+(?:month|week|year|day)\b|\bover\s+time\b/gi, ' trend over time '],
-  [/\b(?:which|what)\s+(?=(?:[\w-]{1,40}\s+){0,2}[\w-]{2,40}s\s+(?:are|were|have|had|do|did|need)\b)|\bare\s+there\s+any\b/gi, ' list '],
+  [/\b(?:which|what)\s+(?=(?:[\w-]{1,40}\s+){0,2}[\w-]{2,40}s\s+(?:are|were|have|had|do|did|need|exist)\b)|\bare\s+there\s+any\b/gi, ' list '],
   [/\bgive\s+(?:me|us)\b/gi, ' get '],
   [/\b(?:where|place|places|somewhere|anywhere)\s+to\s+stay\b/gi, ' stay listing rental '],
   [/\b(?:\d{1,3}|two|three|four|five|six|seven|eight|nine|ten)\s+(?:copies|instances)\b/gi, ' replicas scale '],

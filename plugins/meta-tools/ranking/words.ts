@@ -8,6 +8,7 @@ import { stem } from '../stem.js';
 import { joinedShorthand, withoutShorthand } from './shorthand.js';
 import {
   AS_A_ROLE,
+  I_AM_A,
   CALLED,
   CHECK_OUT,
   CONTRACTION,
@@ -213,6 +214,7 @@ export function queryWords(query: string): string[] {
     .replace(STANDARD_FOLDER, 'folder')
     .replace(TODO, 'todo')
     .replace(AS_A_ROLE, '')
+    .replace(I_AM_A, ' ')
     .replace(CHECK_OUT, 'checkout ')
     .replace(TOLD_THAT, '$1$2 ')
     .replace(NOUN_AS_VERB, nounAsVerb)
