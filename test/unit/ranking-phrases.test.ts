@@ -180,6 +180,12 @@ describe('filter_tools: phrases read as what they mean', () => {
     expect(queryWords('who last changed the pricing flag')).to.deep.equal(['who', 'changed', 'audit', 'flag']);
   });
 
+  it("reads a programmer's how-to as a question for a library's documentation; a traveller's how-to stays a question of the way", () => {
+    expect(queryWords('How do I configure retries in axios?')).to.deep.equal(['documentation', 'library', 'configure', 'retries', 'axios']);
+    expect(queryWords('show me how to define a one-to-many relation')).to.include.members(['documentation', 'library']);
+    expect(queryWords('how do I drive from Boston to New York')).to.not.include('documentation');
+  });
+
   it('reads 100,000 characters shaped like each phrase in linear time (each pattern starts only where its phrase can)', () => {
     const floods = [
       'keep '.repeat(20_000) + 'going',
@@ -221,6 +227,8 @@ describe('filter_tools: phrases read as what they mean', () => {
       'T' + 'a'.repeat(100_000) + ' told me about',
       'who '.repeat(25_000) + 'won',
       'who last '.repeat(12_000) + 'changed',
+      'how do I '.repeat(11_000) + 'configure',
+      'how to how '.repeat(10_000) + 'to use',
       "I'm a ".repeat(16_000) + 'developer',
       '. we are an a b c '.repeat(5_000) + 'x',
       'history of the '.repeat(6_000) + 'Eiffel',

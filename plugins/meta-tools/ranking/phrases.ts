@@ -138,6 +138,9 @@ export const TODO = /\bto-dos?\b/gi;
  * rate") asks for facts from the web: its words named no tool ("who" found git blame, "history"
  * logs). Only before a capitalised name, where it could be a repository's or a card's history.
  * "Who last changed it" asks an audit log as well as git's blame (a flag's history was 37th).
+ * "How do I configure retries in axios", "how to define a relation": a programmer's how-to asks
+ * a library's documentation (the library's own name is seldom in any tool's text). Only before
+ * a programmer's verb: "how do I drive to Boston" asks for directions.
  */
 const IDIOMS: readonly (readonly [RegExp, string])[] = [
   [/\bback\s+and\s+forth\b/gi, ' conversation thread '],
@@ -167,6 +170,10 @@ const IDIOMS: readonly (readonly [RegExp, string])[] = [
     ' facts web search ',
   ],
   [/\b(?:exchange\s+rates?|stock\s+price|share\s+price)\b/gi, ' facts web search '],
+  [
+    /\bhow\s+(?:(?:do|can|should|would|could)\s+(?:i|we|you|one)|to)\s+(?=(?:configure|set\s+up|setup|install|use|define|implement|paginate|handle|enable|import|initiali[sz]e|mock|migrate|integrate|authenticate|declare|render|type|style|validate|serialize|parse|debounce|memoize)\b)/gi,
+    ' documentation library ',
+  ],
 ];
 
 /** `text` with each idiom read. */
