@@ -186,6 +186,12 @@ describe('filter_tools: phrases read as what they mean', () => {
     expect(queryWords('how do I drive from Boston to New York')).to.not.include('documentation');
   });
 
+  it('reads going to a page or a site as navigating; going to a place stays', () => {
+    expect(queryWords('go to the login page and fill in my email')).to.include('navigate');
+    expect(queryWords('head to https://example.com/pricing')).to.include('navigate');
+    expect(queryWords('go to the airport')).to.not.include('navigate');
+  });
+
   it('reads 100,000 characters shaped like each phrase in linear time (each pattern starts only where its phrase can)', () => {
     const floods = [
       'keep '.repeat(20_000) + 'going',
@@ -228,6 +234,7 @@ describe('filter_tools: phrases read as what they mean', () => {
       'who '.repeat(25_000) + 'won',
       'who last '.repeat(12_000) + 'changed',
       'how do I '.repeat(11_000) + 'configure',
+      'go to the a '.repeat(9_000) + 'page',
       'how to how '.repeat(10_000) + 'to use',
       "I'm a ".repeat(16_000) + 'developer',
       '. we are an a b c '.repeat(5_000) + 'x',

@@ -140,7 +140,8 @@ export const TODO = /\bto-dos?\b/gi;
  * "Who last changed it" asks an audit log as well as git's blame (a flag's history was 37th).
  * "How do I configure retries in axios", "how to define a relation": a programmer's how-to asks
  * a library's documentation (the library's own name is seldom in any tool's text). Only before
- * a programmer's verb: "how do I drive to Boston" asks for directions.
+ * a programmer's verb: "how do I drive to Boston" asks for directions. Going to a page or a
+ * site is navigating to it.
  */
 const IDIOMS: readonly (readonly [RegExp, string])[] = [
   [/\bback\s+and\s+forth\b/gi, ' conversation thread '],
@@ -163,6 +164,10 @@ const IDIOMS: readonly (readonly [RegExp, string])[] = [
   ],
   [/\b(?:sent|emailed|mailed|forwarded)\s+(?:me|us)\b/gi, ' email received '],
   [/\b[A-Z][a-z]{1,40}\s+(?:recommended|mentioned|suggested|told\s+(?:me|us)\s+about)\b/g, ' recall '],
+  [
+    /\b(?:go|goes|going|went|head|browse)\s+to\s+(?=(?:the\s+|this\s+|that\s+|a\s+|our\s+|my\s+)?(?:[\w-]{1,40}\s+){0,2}(?:page|site|website|url|tab|homepage)\b)/gi,
+    ' navigate ',
+  ],
   [/\bwho\s+(?:won|invented|founded|discovered|painted|directed|composed)\b/gi, ' facts web search '],
   [/\bwho\s+(?:last\s+|just\s+|recently\s+)?(?:changed|modified|edited|updated|touched|toggled|flipped|turned|deleted|removed)\b/gi, ' who changed audit '],
   [
