@@ -362,6 +362,19 @@ describe('lexical ranking understands words: intent, WordNet relatives, server n
     expect(ranked('sketch a picture of a lighthouse')[0]).to.equal('x_art_generate_image');
   });
 
+  it('reads a toggle as a feature flag, CI credits as usage, errors thrown as issues', () => {
+    const ranked = index([
+      ['x_ld_get_feature_flag', 'Get a feature flag.'],
+      ['x_ci_download_usage_data', 'Download usage data of the CI plan.'],
+      ['x_ci_list_projects', 'List the projects followed.'],
+      ['x_tracker_search_issues', 'Search for grouped issues in the tracker.'],
+      ['x_notes_update_block', 'Update a block of a page.'],
+    ]);
+    expect(ranked('does staging have the pricing toggle turned on')[0]).to.equal('x_ld_get_feature_flag');
+    expect(ranked('are we over our CI credits this month')[0]).to.equal('x_ci_download_usage_data');
+    expect(ranked('the homepage is throwing errors')[0]).to.equal('x_tracker_search_issues');
+  });
+
   it('reads a pdf or a zip named by its type as a file', () => {
     const ranked = index([
       ['x_amail_move_email', 'Move an email to a folder.'],

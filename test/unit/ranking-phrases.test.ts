@@ -22,6 +22,8 @@ describe('filter_tools: phrases read as what they mean', () => {
     expect(queryWords('get rid of the newsletters')).to.deep.equal(['delete', 'newsletters']);
     expect(queryWords('throw away that spam message')).to.deep.equal(['delete', 'spam', 'message']);
     expect(queryWords('throw an error')).to.deep.equal(['throw', 'error']);
+    expect(queryWords('clear out the test entries')).to.deep.equal(['delete', 'test', 'entries']);
+    expect(queryWords('clear the cache')).to.deep.equal(['clear', 'cache']);
   });
 
   it('drops the asker\'s doubt: "no idea why", "not sure whether", "I wonder if"', () => {
@@ -33,7 +35,7 @@ describe('filter_tools: phrases read as what they mean', () => {
 
   it('drops the role of a user story: "As a data analyst, I need ..." asks nothing of data', () => {
     expect(queryWords('As a data analyst I need the columns of the customers table')).to.deep.equal(['need', 'columns', 'table']);
-    expect(queryWords('Please, as a DevOps engineer, I must roll back')).to.deep.equal(['must', 'roll', 'back']);
+    expect(queryWords('Please, as a DevOps engineer, I must roll back')).to.deep.equal(['must', 'rollback', 'rollout', 'undo']);
     // Not at a sentence's start, or not before "I" or "we": the words stay.
     expect(queryWords('save it as a new file')).to.deep.equal(['save', 'new', 'file']);
     expect(queryWords('treat this as a draft and I will fix it')).to.deep.equal(['treat', 'draft', 'fix']);
@@ -192,6 +194,23 @@ describe('filter_tools: phrases read as what they mean', () => {
     expect(queryWords('go to the airport')).to.not.include('navigate');
   });
 
+  it("reads an operator's idioms: scaling to four pods, rolling back, spinning up, silencing a page, 500s", () => {
+    expect(queryWords('bump the api to four pods')).to.include.members(['replicas', 'scale']);
+    expect(queryWords("roll the payment service back to yesterday's build")).to.include.members(['rollback', 'rollout']);
+    expect(queryWords('spin up the api locally')).to.include.members(['start', 'run']);
+    expect(queryWords("we're getting paged every night for a disk alert, shut it up for a week")).to.include.members(['alert', 'monitor', 'mute', 'silence']);
+    expect(queryWords('the homepage is throwing 500s')).to.include.members(['http', 'error']);
+    // Not a count of pods to scale to, nor a roll that comes back, nor a year.
+    expect(queryWords('list the four pods')).to.not.include('scale');
+    expect(queryWords('in the 1990s')).to.not.include('http');
+  });
+
+  it('reads "let the on-call know the database is back" as a message to send, its text no part of the task; "let me know" is no message', () => {
+    expect(queryWords('let the on-call know the database is back')).to.deep.equal(['send', 'message', 'call']);
+    expect(queryWords('let the team know that we shipped and close the ticket')).to.deep.equal(['send', 'message', 'team', 'close', 'ticket']);
+    expect(queryWords('let me know when the build passes')).to.not.include('send');
+  });
+
   it('reads 100,000 characters shaped like each phrase in linear time (each pattern starts only where its phrase can)', () => {
     const floods = [
       'keep '.repeat(20_000) + 'going',
@@ -235,6 +254,15 @@ describe('filter_tools: phrases read as what they mean', () => {
       'who last '.repeat(12_000) + 'changed',
       'how do I '.repeat(11_000) + 'configure',
       'go to the a '.repeat(9_000) + 'page',
+      'clear '.repeat(20_000) + 'out',
+      'to 3 '.repeat(25_000) + 'pods',
+      'roll a b '.repeat(11_000) + 'back',
+      'spin '.repeat(20_000) + 'up',
+      'shut it '.repeat(12_000) + 'up',
+      'getting '.repeat(12_000) + 'paged',
+      '500'.repeat(33_000) + 's',
+      'let the a b '.repeat(8_000) + 'know',
+      'let a know ' + 'x '.repeat(50_000),
       'how to how '.repeat(10_000) + 'to use',
       "I'm a ".repeat(16_000) + 'developer',
       '. we are an a b c '.repeat(5_000) + 'x',

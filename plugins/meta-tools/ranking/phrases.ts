@@ -78,10 +78,11 @@ export function nounAsVerb(noun: string): string {
 export const KEEP_DOING = /\b(?:keep|keeps|kept|keeping)\s+(?=[a-z]{2,40}ing\b)/gi;
 
 /**
- * "Get rid of", "throw away", "throw out": deleting, said in words no tool uses. Read as the
- * word "delete".
+ * "Get rid of", "throw away", "throw out", "clear out": deleting, said in words no tool uses.
+ * Read as the word "delete".
  */
-export const GET_RID_OF = /\b(?:get(?:s|ting)?|got)\s+rid\s+of\b|\b(?:throw|throws|threw|throwing)\s+(?:away|out)\b/gi;
+export const GET_RID_OF =
+  /\b(?:get(?:s|ting)?|got)\s+rid\s+of\b|\b(?:throw|throws|threw|throwing)\s+(?:away|out)\b|\b(?:clear|clears|cleared|clearing|clean|cleans|cleaned|cleaning|wipe|wipes|wiped|wiping)\s+out\b/gi;
 
 /**
  * "I have no idea why", "not sure whether", "no clue", "I wonder if": the asker's doubt, not
@@ -124,6 +125,13 @@ export const TOLD_THAT =
 export const TODO = /\bto-dos?\b/gi;
 
 /**
+ * "Let the on-call know the database is back", "let the team know that we shipped": a message
+ * to send; what they are to know is its text, not the task ("the database" asked for MongoDB).
+ * Read as sending a message to whom; "let me know" is no message (the asker wants the answer).
+ */
+export const LET_KNOW = /\blet\s+(?!(?:me|us)\b)((?:[\w'#-]{1,40}\s+){1,4}?)know\b(?:\s+(?!and\b)(?:that\s+)?[^.;!?,]{0,300}?(?=\s+and\s+|[.;!?,]|$))?/gi;
+
+/**
  * Idioms read as the words tools use: "the whole back and forth with the landlord" is a
  * conversation's thread, "how long does it take to get to the airport" a travel time, "my
  * schedule" the calendar's events (not a scheduled e-mail), "shouldn't slip my mind" a
@@ -141,7 +149,9 @@ export const TODO = /\bto-dos?\b/gi;
  * "How do I configure retries in axios", "how to define a relation": a programmer's how-to asks
  * a library's documentation (the library's own name is seldom in any tool's text). Only before
  * a programmer's verb: "how do I drive to Boston" asks for directions. Going to a page or a
- * site is navigating to it.
+ * site is navigating to it. An operator's idioms: "bump the api to four pods" scales, "roll the
+ * service back" rolls back, "spin up" starts, "getting paged" is an alert and "shut it up" mutes
+ * it, "500s" are HTTP errors.
  */
 const IDIOMS: readonly (readonly [RegExp, string])[] = [
   [/\bback\s+and\s+forth\b/gi, ' conversation thread '],
@@ -157,6 +167,12 @@ const IDIOMS: readonly (readonly [RegExp, string])[] = [
   [/\bgive\s+(?:me|us)\b/gi, ' get '],
   [/\b(?:where|place|places|somewhere|anywhere)\s+to\s+stay\b/gi, ' stay listing rental '],
   [/\b(?:\d{1,3}|two|three|four|five|six|seven|eight|nine|ten)\s+(?:copies|instances)\b/gi, ' replicas scale '],
+  [/\bto\s+(?:\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten)\s+(?:pods|replicas|workers|nodes)\b/gi, ' replicas scale '],
+  [/\broll(?:s|ed|ing)?\s+(?:[\w'-]{1,40}\s+){0,4}?back\b/gi, ' rollback rollout undo '],
+  [/\bspin(?:s|ning)?\s+up\b|\bspun\s+up\b|\bfire\s+up\b/gi, ' start run '],
+  [/\bshut\s+(?:it|them|that|this)\s+up\b|\bsilence\b/gi, ' mute silence '],
+  [/\b(?:getting|got|get|been|being)\s+paged\b/gi, ' alert monitor '],
+  [/\b(?:\d{3}s|[45]xx|[45]xxs)\b/gi, ' http error '],
   [/\bon\s+(?:my|our|your|his|her|their)\s+plate\b/gi, ' tasks calendar events '],
   [
     /(?<!\b(?:log|logs|logged|logging|record|records|recorded|recording)\s+)\b(?:a|an|the|our|my)\s+(?:(?:\d{1,3}[\s-]?(?:minute|min|hour)s?|quick|short|brief|video|phone|zoom|intro)\s+){0,2}call\s+with\b/gi,

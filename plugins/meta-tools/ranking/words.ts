@@ -14,6 +14,7 @@ import {
   CONTRACTION,
   GET_RID_OF,
   KEEP_DOING,
+  LET_KNOW,
   LOG_IN,
   MAKE_TICKET,
   NOUN_AS_VERB,
@@ -217,6 +218,7 @@ export function queryWords(query: string): string[] {
     .replace(I_AM_A, ' ')
     .replace(CHECK_OUT, 'checkout ')
     .replace(TOLD_THAT, '$1$2 ')
+    .replace(LET_KNOW, ' send message $1 ')
     .replace(NOUN_AS_VERB, nounAsVerb)
     .replace(NAMED_RESOURCE, '$1 ')
     .replace(PUT_OFF, 'reschedule $1 to ')
