@@ -188,6 +188,12 @@ describe('filter_tools: phrases read as what they mean', () => {
     expect(queryWords('how do I drive from Boston to New York')).to.not.include('documentation');
   });
 
+  it('reads typing a value into a box as typing into a field: the value is what is typed, the box keeps its name', () => {
+    expect(queryWords('type my email into the newsletter box')).to.deep.equal(['type', 'text', 'field', 'newsletter', 'box']);
+    expect(queryWords('enter the code in the search bar')).to.deep.equal(['type', 'text', 'field', 'search', 'bar']);
+    expect(queryWords('type my email address')).to.include('email');
+  });
+
   it('reads going to a page or a site as navigating; going to a place stays', () => {
     expect(queryWords('go to the login page and fill in my email')).to.include('navigate');
     expect(queryWords('head to https://example.com/pricing')).to.include('navigate');
@@ -254,6 +260,8 @@ describe('filter_tools: phrases read as what they mean', () => {
       'who last '.repeat(12_000) + 'changed',
       'how do I '.repeat(11_000) + 'configure',
       'go to the a '.repeat(9_000) + 'page',
+      'type my a b into the '.repeat(5_000) + 'box',
+      'type '.repeat(20_000) + 'into the box',
       'clear '.repeat(20_000) + 'out',
       'to 3 '.repeat(25_000) + 'pods',
       'roll a b '.repeat(11_000) + 'back',

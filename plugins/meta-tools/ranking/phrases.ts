@@ -149,7 +149,8 @@ export const LET_KNOW = /\blet\s+(?!(?:me|us)\b)((?:[\w'#-]{1,40}\s+){1,4}?)know
  * "How do I configure retries in axios", "how to define a relation": a programmer's how-to asks
  * a library's documentation (the library's own name is seldom in any tool's text). Only before
  * a programmer's verb: "how do I drive to Boston" asks for directions. Going to a page or a
- * site is navigating to it. An operator's idioms: "bump the api to four pods" scales, "roll the
+ * site is navigating to it; typing "my email into the newsletter box" is typing into a field (the
+ * email is what is typed: it asked for the mail tools). An operator's idioms: "bump the api to four pods" scales, "roll the
  * service back" rolls back, "spin up" starts, "getting paged" is an alert and "shut it up" mutes
  * it, "500s" are HTTP errors.
  */
@@ -180,6 +181,10 @@ const IDIOMS: readonly (readonly [RegExp, string])[] = [
   ],
   [/\b(?:sent|emailed|mailed|forwarded)\s+(?:me|us)\b/gi, ' email received '],
   [/\b[A-Z][a-z]{1,40}\s+(?:recommended|mentioned|suggested|told\s+(?:me|us)\s+about)\b/g, ' recall '],
+  [
+    /\b(?:type|types|typed|typing|enter|fill\s+in|paste)\s+(?:(?:my|the|your|our|a|an|this|that)\s+)?(?:[\w'-]{1,40}\s+){0,2}?(?:into|in)\s+(?=(?:(?:the|a|an|this|that)\s+)?(?:[\w-]{1,40}\s+){0,2}?(?:box|field|input|textbox|text\s+box|search\s+bar)\b)/gi,
+    ' type text field ',
+  ],
   [
     /\b(?:go|goes|going|went|head|browse)\s+to\s+(?=(?:the\s+|this\s+|that\s+|a\s+|our\s+|my\s+)?(?:[\w-]{1,40}\s+){0,2}(?:page|site|website|url|tab|homepage)\b)/gi,
     ' navigate ',
