@@ -97,7 +97,7 @@ describe('lexical ranking understands words: intent, WordNet relatives, server n
 
   it('reads a file name in a request as a file of its type; a host name is no file (it names a site: ranking-values.test.ts)', () => {
     expect(queryWords('what is in my notes.txt')).to.deep.equal(['file', 'txt']);
-    expect(queryWords('open example.com')).to.deep.equal(['open', 'url', 'example']);
+    expect(queryWords('open example.com')).to.deep.equal(['navigate', 'url', 'example']);
     // Files every project has, without an extension.
     expect(queryWords('open the README')).to.deep.equal(['open', 'file', 'readme']);
     expect(queryWords('what does the Makefile build')).to.deep.equal(['file', 'makefile', 'build']);
@@ -195,7 +195,7 @@ describe('lexical ranking understands words: intent, WordNet relatives, server n
     // A log file is text to read, not a request for a log tool.
     expect(queryWords('read /var/log/app/error.log')).to.deep.equal(['read', 'file', 'text']);
     expect(queryWords('tail server.log')).to.deep.equal(['tail', 'file', 'text']);
-    expect(queryWords('open https://example.com/pricing')).to.deep.equal(['open', 'url', 'example']);
+    expect(queryWords('open https://example.com/pricing')).to.deep.equal(['navigate', 'url', 'example']);
     expect(queryWords('fork acme/api')).to.deep.equal(['fork', 'acme', 'api']);
     expect(queryWords('read and/or write')).to.deep.equal(['read', 'write']);
   });
@@ -373,6 +373,14 @@ describe('lexical ranking understands words: intent, WordNet relatives, server n
     expect(ranked('does staging have the pricing toggle turned on')[0]).to.equal('x_ld_get_feature_flag');
     expect(ranked('are we over our CI credits this month')[0]).to.equal('x_ci_download_usage_data');
     expect(ranked('the homepage is throwing errors')[0]).to.equal('x_tracker_search_issues');
+  });
+
+  it('reads submitting a form as clicking its button', () => {
+    const ranked = index([
+      ['x_web_click', 'Click an element on the page.'],
+      ['x_web_hover', 'Hover over an element on the page.'],
+    ]);
+    expect(ranked('submit the contact form')[0]).to.equal('x_web_click');
   });
 
   it('reads a pdf or a zip named by its type as a file', () => {

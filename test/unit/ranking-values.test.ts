@@ -14,7 +14,7 @@ describe('filter_tools: values in a request read as their kind', () => {
   it('reads a URL as "url" and its host\'s name, not its scheme, path and query', () => {
     expect(queryWords('Transcript of https://www.youtube.com/watch?v=dQw4w9WgXcQ please')).to.deep.equal(['transcript', 'url', 'youtube']);
     expect(queryWords('get https://blog.example.org/2026/05/release-notes as markdown')).to.deep.equal(['get', 'url', 'blog', 'example', 'markdown']);
-    expect(queryWords('open http://localhost:3000/login')).to.deep.equal(['open', 'url', 'localhost']);
+    expect(queryWords('open http://localhost:3000/login')).to.deep.equal(['navigate', 'url', 'localhost']);
     expect(queryWords('fetch http://10.0.0.7:8080/health')).to.deep.equal(['fetch', 'url', 'address']);
     // A site named without its scheme is a URL too; a file name or an address is not.
     expect(queryWords('crawl docs.python.org/3/library for asyncio')).to.deep.equal(['crawl', 'url', 'docs', 'python', 'asyncio']);

@@ -251,6 +251,7 @@ const TABLE: Record<string, string[]> = {
   internet: ['web', 'search'],
   online: ['web', 'search'],
   press: ['click'],
+  submit: ['click', 'press'],
   headless: ['browser'],
   login: ['fill', 'form', 'type'],
   popup: ['dialog'],

@@ -148,8 +148,9 @@ export const LET_KNOW = /\blet\s+(?!(?:me|us)\b)((?:[\w'#-]{1,40}\s+){1,4}?)know
  * "Who last changed it" asks an audit log as well as git's blame (a flag's history was 37th).
  * "How do I configure retries in axios", "how to define a relation": a programmer's how-to asks
  * a library's documentation (the library's own name is seldom in any tool's text). Only before
- * a programmer's verb: "how do I drive to Boston" asks for directions. Going to a page or a
- * site is navigating to it; typing "my email into the newsletter box" is typing into a field (the
+ * a programmer's verb: "how do I drive to Boston" asks for directions. Going to, opening,
+ * loading or visiting a page or a site is navigating to it; the search box is a field to type
+ * into, "at mobile size" a viewport to resize, capturing something as an image a screenshot; typing "my email into the newsletter box" is typing into a field (the
  * email is what is typed: it asked for the mail tools). An operator's idioms: "bump the api to four pods" scales, "roll the
  * service back" rolls back, "spin up" starts, "getting paged" is an alert and "shut it up" mutes
  * it, "500s" are HTTP errors.
@@ -186,9 +187,12 @@ const IDIOMS: readonly (readonly [RegExp, string])[] = [
     ' type text field ',
   ],
   [
-    /\b(?:go|goes|going|went|head|browse)\s+to\s+(?=(?:the\s+|this\s+|that\s+|a\s+|our\s+|my\s+)?(?:[\w-]{1,40}\s+){0,2}(?:page|site|website|url|tab|homepage)\b)/gi,
+    /\b(?:(?:go|goes|going|went|head|browse)\s+to|open|opens|opening|load|loads|loading|visit|visits|visiting)\s+(?=(?:the\s+|this\s+|that\s+|a\s+|our\s+|my\s+|their\s+)?(?:[\w-]{1,40}\s+){0,2}(?:page|site|website|url|homepage|landing\s+page)\b)/gi,
     ' navigate ',
   ],
+  [/\b(?:(?:using|in|with|via|through)\s+(?:the|its|a)\s+)?search\s+(?:box|bar|field|input)\b/gi, ' type text field '],
+  [/\b(?:at|in|to)\s+(?:a\s+)?(?:mobile|phone|tablet|desktop)[\s-]?(?:size|sized|width|viewport)\b|\bphone[\s-]sized\b/gi, ' resize viewport '],
+  [/\b(?:capture|grab)\s+(?:(?:the|a|an|this|that|our|my)\s+)?(?:[\w-]{1,40}\s+){0,3}?(?:as\s+an?\s+)?(?:image|picture|png|screenshot)\b/gi, ' screenshot '],
   [/\bwho\s+(?:won|invented|founded|discovered|painted|directed|composed)\b/gi, ' facts web search '],
   [/\bwho\s+(?:last\s+|just\s+|recently\s+)?(?:changed|modified|edited|updated|touched|toggled|flipped|turned|deleted|removed)\b/gi, ' who changed audit '],
   [
