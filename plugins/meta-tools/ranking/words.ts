@@ -26,9 +26,9 @@ import {
   NAMED_RESOURCE,
   PULL_GET,
   PUT_OFF,
-  idiomsRead,
   uncontracted,
 } from './phrases.js';
+import { idiomsRead } from './idioms.js';
 import { SITE_DOMAINS, typedValues } from './values.js';
 
 export const STOP_WORDS = new Set([

@@ -1,0 +1,124 @@
+/**
+ * Idioms read as the words tools use: a request says what it wants in phrases no tool's text
+ * has, each group below with what it reads and why. Each pattern starts only where its phrase
+ * can and reads each character a bounded number of times (test/unit/ranking-phrases.test.ts
+ * floods them).
+ */
+
+/**
+ * Time, talk and plans said as people say them: "the whole back and forth with the landlord" is
+ * a conversation's thread, "how long does it take to get to the airport" a travel time, "my
+ * schedule" the calendar's events (not a scheduled e-mail), "shouldn't slip my mind" a reminder,
+ * "block off Friday afternoon" a calendar event, "month by month" a trend over time.
+ */
+const CONVERSATION_AND_TIME: readonly (readonly [RegExp, string])[] = [
+  [/\bback\s+and\s+forth\b/gi, ' conversation thread '],
+  [/\bhow\s+long\s+(?:does|will|would)\s+it\s+take\s+to\s+(?:get|drive|walk|cycle|fly|travel|go)\b/gi, ' travel time distance '],
+  [/\b(?:my|our|his|her|their|the\s+team's|today's|tomorrow's)\s+schedule\b/gi, ' calendar events '],
+  [/\bslips?\s+(?:my|your|his|her|our|their)\s+mind\b|\b(?:do\s+not|don't|dont|never)\s+let\s+me\s+forget\b/gi, ' remind reminder '],
+  [
+    /\bblock(?:s|ed|ing)?\s+(?:(?:off|out)\s+)?(?:(?:my|the|some|an?|for)\s+){0,2}(?:(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow)(?:'s)?\s+)?(?:focus\s+)?(?:time|morning|afternoon|evening|hour|day)s?\b|\b(?:morning|afternoon|evening|day)\s+(?:needs|has)\s+to\s+be\s+blocked\b/gi,
+    ' calendar event ',
+  ],
+  [/\b(?:month|week|year|day)\s+by\s+(?:month|week|year|day)\b|\bover\s+time\b/gi, ' trend over time '],
+];
+
+/**
+ * A question about a set ("which feature flags are on", "what tables are in the file", "are
+ * there any open incidents", "which indexes exist") asks for a listing: only with a plural and a
+ * verb after it, since "what time is it" and "which branch is checked out" ask about one thing.
+ * "Give me" is a get; "where to stay" a rental listing.
+ */
+const ASKING: readonly (readonly [RegExp, string])[] = [
+  [/\b(?:which|what)\s+(?=(?:[\w-]{1,40}\s+){0,2}[\w-]{2,40}s\s+(?:are|were|have|had|do|did|need|exist)\b)|\bare\s+there\s+any\b/gi, ' list '],
+  [/\bgive\s+(?:me|us)\b/gi, ' get '],
+  [/\b(?:where|place|places|somewhere|anywhere)\s+to\s+stay\b/gi, ' stay listing rental '],
+];
+
+/**
+ * An operator's idioms: "three copies running" and "bump the api to four pods" scale, "roll the
+ * service back" rolls back, "spin up" starts, "getting paged" is an alert and "shut it up" mutes
+ * it, "500s" are HTTP errors.
+ */
+const OPERATING: readonly (readonly [RegExp, string])[] = [
+  [/\b(?:\d{1,3}|two|three|four|five|six|seven|eight|nine|ten)\s+(?:copies|instances)\b/gi, ' replicas scale '],
+  [/\bto\s+(?:\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten)\s+(?:pods|replicas|workers|nodes)\b/gi, ' replicas scale '],
+  [/\broll(?:s|ed|ing)?\s+(?:[\w'-]{1,40}\s+){0,4}?back\b/gi, ' rollback rollout undo '],
+  [/\bspin(?:s|ning)?\s+up\b|\bspun\s+up\b|\bfire\s+up\b/gi, ' start run '],
+  [/\bshut\s+(?:it|them|that|this)\s+up\b|\bsilence\b/gi, ' mute silence '],
+  [/\b(?:getting|got|get|been|being)\s+paged\b/gi, ' alert monitor '],
+  [/\b(?:\d{3}s|[45]xx|[45]xxs)\b/gi, ' http error '],
+];
+
+/**
+ * A personal assistant's: what is "on my plate" is tasks and events; "a 30 minute call with Sam"
+ * a meeting (a call logged in a CRM stays a call); what somebody "sent me" came by mail; what
+ * "Tom recommended" is something to recall.
+ */
+const ASSISTING: readonly (readonly [RegExp, string])[] = [
+  [/\bon\s+(?:my|our|your|his|her|their)\s+plate\b/gi, ' tasks calendar events '],
+  [
+    /(?<!\b(?:log|logs|logged|logging|record|records|recorded|recording)\s+)\b(?:a|an|the|our|my)\s+(?:(?:\d{1,3}[\s-]?(?:minute|min|hour)s?|quick|short|brief|video|phone|zoom|intro)\s+){0,2}call\s+with\b/gi,
+    ' meeting event with ',
+  ],
+  [/\b(?:sent|emailed|mailed|forwarded)\s+(?:me|us)\b/gi, ' email received '],
+  [/\b[A-Z][a-z]{1,40}\s+(?:recommended|mentioned|suggested|told\s+(?:me|us)\s+about)\b/g, ' recall '],
+];
+
+/**
+ * A browser's: going to, opening, loading or visiting a page or a site is navigating to it;
+ * typing "my email into the newsletter box" is typing into a field (the email is what is typed:
+ * it asked for the mail tools), and so is using the search box; "at mobile size" is a viewport
+ * to resize; capturing something as an image is a screenshot.
+ */
+const BROWSING: readonly (readonly [RegExp, string])[] = [
+  [
+    /\b(?:type|types|typed|typing|enter|fill\s+in|paste)\s+(?:(?:my|the|your|our|a|an|this|that)\s+)?(?:[\w'-]{1,40}\s+){0,2}?(?:into|in)\s+(?=(?:(?:the|a|an|this|that)\s+)?(?:[\w-]{1,40}\s+){0,2}?(?:box|field|input|textbox|text\s+box|search\s+bar)\b)/gi,
+    ' type text field ',
+  ],
+  [
+    /\b(?:(?:go|goes|going|went|head|browse)\s+to|open|opens|opening|load|loads|loading|visit|visits|visiting)\s+(?=(?:the\s+|this\s+|that\s+|a\s+|our\s+|my\s+|their\s+)?(?:[\w-]{1,40}\s+){0,2}(?:page|site|website|url|homepage|landing\s+page)\b)/gi,
+    ' navigate ',
+  ],
+  [/\b(?:(?:using|in|with|via|through)\s+(?:the|its|a)\s+)?search\s+(?:box|bar|field|input)\b/gi, ' type text field '],
+  [/\b(?:at|in|to)\s+(?:a\s+)?(?:mobile|phone|tablet|desktop)[\s-]?(?:size|sized|width|viewport)\b|\bphone[\s-]sized\b/gi, ' resize viewport '],
+  [/\b(?:capture|grab)\s+(?:(?:the|a|an|this|that|our|my)\s+)?(?:[\w-]{1,40}\s+){0,3}?(?:as\s+an?\s+)?(?:image|picture|png|screenshot)\b/gi, ' screenshot '],
+];
+
+/**
+ * A question about the world ("who won the world cup", "the population of Japan", "the history
+ * of the Eiffel Tower", "the exchange rate") asks for facts from the web: its words named no
+ * tool ("who" found git blame, "history" logs). Only before a capitalised name, where it could
+ * be a repository's or a card's history. "Who last changed it" asks an audit log as well as
+ * git's blame (a flag's history was 37th).
+ */
+const ASKING_THE_WORLD: readonly (readonly [RegExp, string])[] = [
+  [/\bwho\s+(?:won|invented|founded|discovered|painted|directed|composed)\b/gi, ' facts web search '],
+  [/\bwho\s+(?:last\s+|just\s+|recently\s+)?(?:changed|modified|edited|updated|touched|toggled|flipped|turned|deleted|removed)\b/gi, ' who changed audit '],
+  [
+    /\b(?:[Pp]opulation|[Cc]apital|[Pp]resident|[Pp]rime\s+[Mm]inister|CEO|[Cc]eo|[Ff]ounder|[Hh]istory|[Oo]rigin)\s+of\s+(?:the\s+)?(?=[A-Z])/g,
+    ' facts web search ',
+  ],
+  [/\b(?:exchange\s+rates?|stock\s+price|share\s+price)\b/gi, ' facts web search '],
+];
+
+/**
+ * A programmer's how-to ("how do I configure retries in axios", "how to define a relation") asks
+ * a library's documentation (the library's own name is seldom in any tool's text). Only before
+ * a programmer's verb: "how do I drive to Boston" asks for directions.
+ */
+const HOW_TO: readonly (readonly [RegExp, string])[] = [
+  [
+    /\bhow\s+(?:(?:do|can|should|would|could)\s+(?:i|we|you|one)|to)\s+(?=(?:configure|set\s+up|setup|install|use|define|implement|paginate|handle|enable|import|initiali[sz]e|mock|migrate|integrate|authenticate|declare|render|type|style|validate|serialize|parse|debounce|memoize)\b)/gi,
+    ' documentation library ',
+  ],
+];
+
+const IDIOMS = [...CONVERSATION_AND_TIME, ...ASKING, ...OPERATING, ...ASSISTING, ...BROWSING, ...ASKING_THE_WORLD, ...HOW_TO];
+
+/** `text` with each idiom read. */
+export function idiomsRead(text: string): string {
+  let out = text;
+  for (const [pattern, words] of IDIOMS) out = out.replace(pattern, words);
+  return out;
+}
