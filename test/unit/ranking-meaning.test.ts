@@ -181,6 +181,8 @@ describe('lexical ranking understands words: intent, WordNet relatives, server n
       'a-'.repeat(50_000),
       ' '.repeat(100_000) + 'x',
       '\t \n'.repeat(33_000) + 'notes.txt',
+      '.a'.repeat(50_000),
+      ' .env'.repeat(20_000),
     ];
     // Measured at 1-15 ms each; a bound a busy machine cannot reach, that a quadratic pattern cannot meet.
     expectEachFloodWithin(worst, 2_000, queryWords);
@@ -195,6 +197,10 @@ describe('lexical ranking understands words: intent, WordNet relatives, server n
     // A log file is text to read, not a request for a log tool.
     expect(queryWords('read /var/log/app/error.log')).to.deep.equal(['read', 'file', 'text']);
     expect(queryWords('tail server.log')).to.deep.equal(['tail', 'file', 'text']);
+    // A dotfile named alone is a file; ".log files" keep their type.
+    expect(queryWords('open the .npmrc')).to.deep.equal(['open', 'file']);
+    expect(queryWords('does .env exist')).to.not.include('env');
+    expect(queryWords('find every .log file')).to.include('log');
     expect(queryWords('open https://example.com/pricing')).to.deep.equal(['navigate', 'url', 'example']);
     expect(queryWords('fork acme/api')).to.deep.equal(['fork', 'acme', 'api']);
     expect(queryWords('read and/or write')).to.deep.equal(['read', 'write']);

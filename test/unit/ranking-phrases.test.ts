@@ -216,6 +216,10 @@ describe('filter_tools: phrases read as what they mean', () => {
     expect(queryWords('spin up the api locally')).to.include.members(['start', 'run']);
     expect(queryWords("we're getting paged every night for a disk alert, shut it up for a week")).to.include.members(['alert', 'monitor', 'mute', 'silence']);
     expect(queryWords('the homepage is throwing 500s')).to.include.members(['http', 'error']);
+    expect(queryWords("what's listening on port 8080")).to.include.members(['process', 'list', 'port']);
+    expect(queryWords('find all TODO comments in src')).to.deep.equal(['find', 'code', 'text', 'search', 'src']);
+    // A to-do is no code marker: "add a todo" keeps its word.
+    expect(queryWords('add a todo for the comments')).to.include('todo');
     // Not a count of pods to scale to, nor a roll that comes back, nor a year.
     expect(queryWords('list the four pods')).to.not.include('scale');
     expect(queryWords('in the 1990s')).to.not.include('http');
@@ -283,6 +287,8 @@ describe('filter_tools: phrases read as what they mean', () => {
       'shut it '.repeat(12_000) + 'up',
       'getting '.repeat(12_000) + 'paged',
       '500'.repeat(33_000) + 's',
+      'is a '.repeat(20_000) + 'listening on',
+      'TODO '.repeat(20_000) + 'comments',
       'let the a b '.repeat(8_000) + 'know',
       'let a know ' + 'x '.repeat(50_000),
       'how to how '.repeat(10_000) + 'to use',

@@ -38,7 +38,8 @@ const ASKING: readonly (readonly [RegExp, string])[] = [
 /**
  * An operator's idioms: "three copies running" and "bump the api to four pods" scale, "roll the
  * service back" rolls back, "spin up" starts, "getting paged" is an alert and "shut it up" mutes
- * it, "500s" are HTTP errors.
+ * it, "500s" are HTTP errors, what is "listening on" a port is a process, "TODO comments" are
+ * text to search the code for (not to-dos: they found the task apps' comments).
  */
 const OPERATING: readonly (readonly [RegExp, string])[] = [
   [/\b(?:\d{1,3}|two|three|four|five|six|seven|eight|nine|ten)\s+(?:copies|instances)\b/gi, ' replicas scale '],
@@ -48,6 +49,8 @@ const OPERATING: readonly (readonly [RegExp, string])[] = [
   [/\bshut\s+(?:it|them|that|this)\s+up\b|\bsilence\b/gi, ' mute silence '],
   [/\b(?:getting|got|get|been|being)\s+paged\b/gi, ' alert monitor '],
   [/\b(?:\d{3}s|[45]xx|[45]xxs)\b/gi, ' http error '],
+  [/\b(?:is|are|what's|whats|anything|something)\s+(?:\w+\s+)?listening\s+on\b/gi, ' process list port '],
+  [/\b(?:TODO|FIXME|XXX|HACK)s?\s+(?:comments?|markers?|notes?)\b/g, ' code text search '],
 ];
 
 /**

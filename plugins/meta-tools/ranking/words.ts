@@ -147,6 +147,13 @@ const JS_LIBRARY =
 const WELL_KNOWN_FILE = /\b(readme|changelog|makefile|dockerfile|gitignore|procfile|gemfile|jenkinsfile|vagrantfile|codeowners)\b/gi;
 
 /**
+ * A dotfile named alone (".env", ".npmrc", ".bashrc"): a file, not the word after the dot
+ * (".env" asked for LaunchDarkly's environments). Not before "file" or "files": ".log files" are
+ * files of a type, which the word keeps.
+ */
+const DOTFILE_NAME = /(?<![\w./~-])\.([A-Za-z][\w-]{0,40})\b(?![.\w/-])(?!\s+files?\b)/g;
+
+/**
  * "#general", "#support": a chat channel by its name, written the way chat tools write one. The
  * name is a name, not a word of the request ("#support" asks for no support tool): it is read as
  * the word "channel".
@@ -230,6 +237,7 @@ export function queryWords(query: string): string[] {
     .replace(CALLED, ' ')
     .replace(JS_LIBRARY, ' $1js javascript library ')
     .replace(FILE_NAME, (name, ext: string) => (NOT_FILE_TYPES.has(ext.toLowerCase()) ? name : ` file ${fileType(ext)} `))
-    .replace(WELL_KNOWN_FILE, ' file $1 ');
+    .replace(WELL_KNOWN_FILE, ' file $1 ')
+    .replace(DOTFILE_NAME, ' file ');
   return withoutShorthand(words(text));
 }
