@@ -163,6 +163,8 @@ describe('filter_tools: phrases read as what they mean', () => {
     expect(queryWords('log a call with the Acme contact')).to.include('call');
     expect(queryWords('summarize the PDF my accountant sent me')).to.deep.equal(['summarize', 'pdf', 'accountant', 'email', 'received']);
     expect(queryWords('what was the name of the restaurant Tom recommended?')).to.include('recall').and.not.include('tom');
+    expect(queryWords('remind yourself that I am vegetarian')).to.include.members(['remember', 'memory']);
+    expect(queryWords('keep in mind that I am vegetarian')).to.include('remember');
     // Only after a name: "the restaurant recommended by the guide" recalls nothing.
     expect(queryWords('the restaurant recommended by the guide')).to.not.include('recall');
   });
@@ -177,6 +179,7 @@ describe('filter_tools: phrases read as what they mean', () => {
     ])
       expect(queryWords(q), q).to.include.members(['facts', 'web', 'search']);
     expect(queryWords('show the history of this card')).to.include('history').and.not.include('web');
+    expect(queryWords('find open source projects about vector databases')).to.include.members(['repositories', 'search']);
     expect(queryWords('who changed this line')).to.not.include('web');
     // Who changed something is in an audit log as well as in git's blame.
     expect(queryWords('who last changed the pricing flag')).to.deep.equal(['who', 'changed', 'audit', 'flag']);
@@ -289,6 +292,8 @@ describe('filter_tools: phrases read as what they mean', () => {
       '500'.repeat(33_000) + 's',
       'is a '.repeat(20_000) + 'listening on',
       'TODO '.repeat(20_000) + 'comments',
+      'remind '.repeat(16_000) + 'yourself',
+      'open source '.repeat(9_000) + 'projects',
       'let the a b '.repeat(8_000) + 'know',
       'let a know ' + 'x '.repeat(50_000),
       'how to how '.repeat(10_000) + 'to use',

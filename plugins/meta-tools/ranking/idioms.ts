@@ -56,10 +56,12 @@ const OPERATING: readonly (readonly [RegExp, string])[] = [
 /**
  * A personal assistant's: what is "on my plate" is tasks and events; "a 30 minute call with Sam"
  * a meeting (a call logged in a CRM stays a call); what somebody "sent me" came by mail; what
- * "Tom recommended" is something to recall.
+ * "Tom recommended" is something to recall; "remind yourself", "keep in mind" and "note to
+ * self" something to remember.
  */
 const ASSISTING: readonly (readonly [RegExp, string])[] = [
   [/\bon\s+(?:my|our|your|his|her|their)\s+plate\b/gi, ' tasks calendar events '],
+  [/\bremind\s+yourself\b|\b(?:keep|bear)\s+in\s+mind\b|\bnote\s+to\s+self\b/gi, ' remember memory '],
   [
     /(?<!\b(?:log|logs|logged|logging|record|records|recorded|recording)\s+)\b(?:a|an|the|our|my)\s+(?:(?:\d{1,3}[\s-]?(?:minute|min|hour)s?|quick|short|brief|video|phone|zoom|intro)\s+){0,2}call\s+with\b/gi,
     ' meeting event with ',
@@ -93,7 +95,8 @@ const BROWSING: readonly (readonly [RegExp, string])[] = [
  * of the Eiffel Tower", "the exchange rate") asks for facts from the web: its words named no
  * tool ("who" found git blame, "history" logs). Only before a capitalised name, where it could
  * be a repository's or a card's history. "Who last changed it" asks an audit log as well as
- * git's blame (a flag's history was 37th).
+ * git's blame (a flag's history was 37th). Open-source projects are repositories to search
+ * (they found MongoDB's knowledge search 377th).
  */
 const ASKING_THE_WORLD: readonly (readonly [RegExp, string])[] = [
   [/\bwho\s+(?:won|invented|founded|discovered|painted|directed|composed)\b/gi, ' facts web search '],
@@ -103,6 +106,7 @@ const ASKING_THE_WORLD: readonly (readonly [RegExp, string])[] = [
     ' facts web search ',
   ],
   [/\b(?:exchange\s+rates?|stock\s+price|share\s+price)\b/gi, ' facts web search '],
+  [/\bopen[\s-]source\s+(?:projects?|libraries|library|tools?|repos?|repositories|alternatives?)\b/gi, ' repositories search '],
 ];
 
 /**
