@@ -381,6 +381,15 @@ describe('lexical ranking understands words: intent, WordNet relatives, server n
     expect(ranked('the homepage is throwing errors')[0]).to.equal('x_tracker_search_issues');
   });
 
+  it("reads a lead or a prospect as a CRM's contact", () => {
+    const ranked = index([
+      ['x_crm_create_objects', 'Create CRM objects such as contacts and companies.'],
+      ['x_mail_send', 'Send a message.'],
+    ]);
+    expect(ranked('the lead Marta Diaz')[0]).to.equal('x_crm_create_objects');
+    expect(ranked('my prospects')[0]).to.equal('x_crm_create_objects');
+  });
+
   it('reads submitting a form as clicking its button', () => {
     const ranked = index([
       ['x_web_click', 'Click an element on the page.'],

@@ -234,6 +234,21 @@ describe('filter_tools: phrases read as what they mean', () => {
     expect(queryWords('let me know when the build passes')).to.not.include('send');
   });
 
+  it("reads a meeting by its kind (a 1:1, a standup), a call logged as a CRM's engagement, which of my calendars as a listing", () => {
+    expect(queryWords('set up a weekly 1:1 with Dana every Thursday')).to.include.members(['meeting', 'event']);
+    expect(queryWords('log the call I just had with the CFO')).to.include.members(['crm', 'engagement', 'create']);
+    expect(queryWords('show the log of the build')).to.not.include('engagement');
+    expect(queryWords('which of my calendars is the shared one')).to.include('list');
+  });
+
+  it("reads a programmer's places and undoing: where a thing is defined, across the project, discarding changes", () => {
+    expect(queryWords('open the file where the User model is defined')).to.include.members(['code', 'search', 'definition']);
+    expect(queryWords('rename getUser to fetchUser across the project')).to.include.members(['code', 'search', 'files']);
+    expect(queryWords('throw away the changes I made to config.yaml')).to.include.members(['discard', 'changes', 'checkout', 'restore']);
+    // Throwing away a thing still deletes it.
+    expect(queryWords('throw away that spam message')).to.include('delete');
+  });
+
   it('reads 100,000 characters shaped like each phrase in linear time (each pattern starts only where its phrase can)', () => {
     const floods = [
       'keep '.repeat(20_000) + 'going',
@@ -293,6 +308,12 @@ describe('filter_tools: phrases read as what they mean', () => {
       'is a '.repeat(20_000) + 'listening on',
       'TODO '.repeat(20_000) + 'comments',
       'remind '.repeat(16_000) + 'yourself',
+      '1:1'.repeat(33_000),
+      'log the '.repeat(12_000) + 'call',
+      'which of my '.repeat(9_000) + 'calendars',
+      'where a b c d '.repeat(7_000) + 'is defined',
+      'across the whole '.repeat(6_000) + 'project',
+      'discard the local '.repeat(6_000) + 'changes',
       'open source '.repeat(9_000) + 'projects',
       'let the a b '.repeat(8_000) + 'know',
       'let a know ' + 'x '.repeat(50_000),

@@ -25,12 +25,16 @@ const CONVERSATION_AND_TIME: readonly (readonly [RegExp, string])[] = [
 
 /**
  * A question about a set ("which feature flags are on", "what tables are in the file", "are
- * there any open incidents", "which indexes exist") asks for a listing: only with a plural and a
- * verb after it, since "what time is it" and "which branch is checked out" ask about one thing.
+ * there any open incidents", "which indexes exist", "which of my calendars") asks for a
+ * listing: only with a plural and a verb after it (or "which of my" before a plural), since
+ * "what time is it" and "which branch is checked out" ask about one thing.
  * "Give me" is a get; "where to stay" a rental listing.
  */
 const ASKING: readonly (readonly [RegExp, string])[] = [
-  [/\b(?:which|what)\s+(?=(?:[\w-]{1,40}\s+){0,2}[\w-]{2,40}s\s+(?:are|were|have|had|do|did|need|exist)\b)|\bare\s+there\s+any\b/gi, ' list '],
+  [
+    /\b(?:which|what)\s+(?=(?:[\w-]{1,40}\s+){0,2}[\w-]{2,40}s\s+(?:are|were|have|had|do|did|need|exist)\b)|\bare\s+there\s+any\b|\bwhich\s+of\s+(?:my|our|the|your)\s+(?=[\w-]{2,40}s\b)/gi,
+    ' list ',
+  ],
   [/\bgive\s+(?:me|us)\b/gi, ' get '],
   [/\b(?:where|place|places|somewhere|anywhere)\s+to\s+stay\b/gi, ' stay listing rental '],
 ];
@@ -39,7 +43,9 @@ const ASKING: readonly (readonly [RegExp, string])[] = [
  * An operator's idioms: "three copies running" and "bump the api to four pods" scale, "roll the
  * service back" rolls back, "spin up" starts, "getting paged" is an alert and "shut it up" mutes
  * it, "500s" are HTTP errors, what is "listening on" a port is a process, "TODO comments" are
- * text to search the code for (not to-dos: they found the task apps' comments).
+ * text to search the code for (not to-dos: they found the task apps' comments), and so is where
+ * something is defined or a change "across the project"; discarding or throwing away changes
+ * is checking the file out again (a file editor came first).
  */
 const OPERATING: readonly (readonly [RegExp, string])[] = [
   [/\b(?:\d{1,3}|two|three|four|five|six|seven|eight|nine|ten)\s+(?:copies|instances)\b/gi, ' replicas scale '],
@@ -50,6 +56,12 @@ const OPERATING: readonly (readonly [RegExp, string])[] = [
   [/\b(?:getting|got|get|been|being)\s+paged\b/gi, ' alert monitor '],
   [/\b(?:\d{3}s|[45]xx|[45]xxs)\b/gi, ' http error '],
   [/\b(?:is|are|what's|whats|anything|something)\s+(?:\w+\s+)?listening\s+on\b/gi, ' process list port '],
+  [/\bwhere\s+(?:[\w'-]{1,40}\s+){1,4}?(?:is|are|was|were|gets?)\s+(?:defined|declared|implemented|initiali[sz]ed|exported)\b/gi, ' code search definition '],
+  [/\bacross\s+(?:the|this|our|my|a)\s+(?:whole\s+|entire\s+)?(?:project|codebase|code\s+base|repo|repository|code|files|source)\b/gi, ' code search files '],
+  [
+    /\b(?:discard|discards|discarded|throw\s+away|undo|revert|reverts|reverted)\s+(?:(?:the|my|all|any|these|those|our)\s+)?(?:local\s+|uncommitted\s+|unstaged\s+|working\s+)?(?:changes|edits|modifications)\b/gi,
+    ' discard changes checkout restore reset ',
+  ],
   [/\b(?:TODO|FIXME|XXX|HACK)s?\s+(?:comments?|markers?|notes?)\b/g, ' code text search '],
 ];
 
@@ -57,10 +69,13 @@ const OPERATING: readonly (readonly [RegExp, string])[] = [
  * A personal assistant's: what is "on my plate" is tasks and events; "a 30 minute call with Sam"
  * a meeting (a call logged in a CRM stays a call); what somebody "sent me" came by mail; what
  * "Tom recommended" is something to recall; "remind yourself", "keep in mind" and "note to
- * self" something to remember.
+ * self" something to remember. A 1:1, a standup or a catch-up is a meeting; logging the call
+ * or the meeting one had is a CRM's engagement ("log" found log readers 65th).
  */
 const ASSISTING: readonly (readonly [RegExp, string])[] = [
   [/\bon\s+(?:my|our|your|his|her|their)\s+plate\b/gi, ' tasks calendar events '],
+  [/\b(?:1:1|1-on-1|one[\s-]on[\s-]one|stand-?up|catch[\s-]up)s?\b/gi, ' meeting event '],
+  [/\blog(?:s|ged|ging)?\s+(?:a|the|my|our|this|that)\s+(?=(?:[\w-]{1,40}\s+){0,1}(?:call|meeting|conversation|note)\b)/gi, ' crm engagement create '],
   [/\bremind\s+yourself\b|\b(?:keep|bear)\s+in\s+mind\b|\bnote\s+to\s+self\b/gi, ' remember memory '],
   [
     /(?<!\b(?:log|logs|logged|logging|record|records|recorded|recording)\s+)\b(?:a|an|the|our|my)\s+(?:(?:\d{1,3}[\s-]?(?:minute|min|hour)s?|quick|short|brief|video|phone|zoom|intro)\s+){0,2}call\s+with\b/gi,

@@ -309,6 +309,8 @@ const TABLE: Record<string, string[]> = {
   relevance: ['rerank'],
   recording: ['replay'],
   deal: ['objects', 'properties', 'crm'],
+  lead: ['crm', 'contact'],
+  prospect: ['crm', 'contact'],
   fields: ['properties', 'fields'],
   share: ['send', 'post'],
   codebase: ['code', 'repository', 'source'],
