@@ -368,7 +368,7 @@ describe('lexical ranking understands words: intent, WordNet relatives, server n
     expect(ranked('sketch a picture of a lighthouse')[0]).to.equal('x_art_generate_image');
   });
 
-  it('reads a toggle as a feature flag, CI credits as usage, errors thrown as issues', () => {
+  it('reads a toggle as a feature flag, CI credits as usage, errors thrown and exceptions as issues', () => {
     const ranked = index([
       ['x_ld_get_feature_flag', 'Get a feature flag.'],
       ['x_ci_download_usage_data', 'Download usage data of the CI plan.'],
@@ -379,6 +379,7 @@ describe('lexical ranking understands words: intent, WordNet relatives, server n
     expect(ranked('does staging have the pricing toggle turned on')[0]).to.equal('x_ld_get_feature_flag');
     expect(ranked('are we over our CI credits this month')[0]).to.equal('x_ci_download_usage_data');
     expect(ranked('the homepage is throwing errors')[0]).to.equal('x_tracker_search_issues');
+    expect(ranked('the unresolved exceptions')[0]).to.equal('x_tracker_search_issues');
   });
 
   it("reads a lead or a prospect as a CRM's contact", () => {

@@ -220,6 +220,11 @@ describe('filter_tools: phrases read as what they mean', () => {
     expect(queryWords("we're getting paged every night for a disk alert, shut it up for a week")).to.include.members(['alert', 'monitor', 'mute', 'silence']);
     expect(queryWords('the homepage is throwing 500s')).to.include.members(['http', 'error']);
     expect(queryWords("what's listening on port 8080")).to.include.members(['process', 'list', 'port']);
+    expect(queryWords('How much memory is Chrome using?')).to.include.members(['process', 'usage']);
+    expect(queryWords("what's taking up all the room in my Downloads folder")).to.include.members(['size', 'disk', 'usage', 'folder']);
+    expect(queryWords('Check my Gmail for anything from the bank')).to.include('search');
+    // A forecast checked for a place is no search.
+    expect(queryWords('check the weather forecast for Denver')).to.not.include('search');
     expect(queryWords('find all TODO comments in src')).to.deep.equal(['find', 'code', 'text', 'search', 'src']);
     // A to-do is no code marker: "add a todo" keeps its word.
     expect(queryWords('add a todo for the comments')).to.include('todo');
@@ -309,6 +314,9 @@ describe('filter_tools: phrases read as what they mean', () => {
       'TODO '.repeat(20_000) + 'comments',
       'remind '.repeat(16_000) + 'yourself',
       '1:1'.repeat(33_000),
+      'how much memory is a '.repeat(5_000) + 'using',
+      'taking up all the '.repeat(6_000) + 'room',
+      'check my '.repeat(12_000) + 'inbox for',
       'log the '.repeat(12_000) + 'call',
       'which of my '.repeat(9_000) + 'calendars',
       'where a b c d '.repeat(7_000) + 'is defined',

@@ -43,7 +43,9 @@ const ASKING: readonly (readonly [RegExp, string])[] = [
  * An operator's idioms: "three copies running" and "bump the api to four pods" scale, "roll the
  * service back" rolls back, "spin up" starts, "getting paged" is an alert and "shut it up" mutes
  * it, "500s" are HTTP errors, what is "listening on" a port is a process, "TODO comments" are
- * text to search the code for (not to-dos: they found the task apps' comments), and so is where
+ * text to search the code for (not to-dos: they found the task apps' comments); how much memory
+ * a program is using is a process's usage (not the knowledge graph), what is taking up the room
+ * a folder's sizes; where
  * something is defined or a change "across the project"; discarding or throwing away changes
  * is checking the file out again (a file editor came first).
  */
@@ -56,6 +58,8 @@ const OPERATING: readonly (readonly [RegExp, string])[] = [
   [/\b(?:getting|got|get|been|being)\s+paged\b/gi, ' alert monitor '],
   [/\b(?:\d{3}s|[45]xx|[45]xxs)\b/gi, ' http error '],
   [/\b(?:is|are|what's|whats|anything|something)\s+(?:\w+\s+)?listening\s+on\b/gi, ' process list port '],
+  [/\bhow\s+much\s+(?:memory|ram|cpu)\s+(?:is|are|does|do)\s+(?=(?:[\w.-]{1,40}\s+){1,3}?(?:using|use|eating|taking)\b)/gi, ' process usage '],
+  [/\btaking\s+up\s+(?:all\s+)?(?:the|so\s+much|too\s+much)?\s*(?:room|space)\b/gi, ' size disk usage '],
   [/\bwhere\s+(?:[\w'-]{1,40}\s+){1,4}?(?:is|are|was|were|gets?)\s+(?:defined|declared|implemented|initiali[sz]ed|exported)\b/gi, ' code search definition '],
   [/\bacross\s+(?:the|this|our|my|a)\s+(?:whole\s+|entire\s+)?(?:project|codebase|code\s+base|repo|repository|code|files|source)\b/gi, ' code search files '],
   [
@@ -69,11 +73,12 @@ const OPERATING: readonly (readonly [RegExp, string])[] = [
  * A personal assistant's: what is "on my plate" is tasks and events; "a 30 minute call with Sam"
  * a meeting (a call logged in a CRM stays a call); what somebody "sent me" came by mail; what
  * "Tom recommended" is something to recall; "remind yourself", "keep in mind" and "note to
- * self" something to remember. A 1:1, a standup or a catch-up is a meeting; logging the call
+ * self" something to remember; checking my inbox for something is searching it. A 1:1, a standup or a catch-up is a meeting; logging the call
  * or the meeting one had is a CRM's engagement ("log" found log readers 65th).
  */
 const ASSISTING: readonly (readonly [RegExp, string])[] = [
   [/\bon\s+(?:my|our|your|his|her|their)\s+plate\b/gi, ' tasks calendar events '],
+  [/\bcheck\s+(?=(?:my|our|the)\s+(?:inbox|gmail|outlook|e-?mails?|mail|mailbox|messages|dms|channel|calendar)\s+for\b)/gi, ' search '],
   [/\b(?:1:1|1-on-1|one[\s-]on[\s-]one|stand-?up|catch[\s-]up)s?\b/gi, ' meeting event '],
   [/\blog(?:s|ged|ging)?\s+(?:a|the|my|our|this|that)\s+(?=(?:[\w-]{1,40}\s+){0,1}(?:call|meeting|conversation|note)\b)/gi, ' crm engagement create '],
   [/\bremind\s+yourself\b|\b(?:keep|bear)\s+in\s+mind\b|\bnote\s+to\s+self\b/gi, ' remember memory '],

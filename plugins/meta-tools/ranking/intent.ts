@@ -280,6 +280,7 @@ const TABLE: Record<string, string[]> = {
   toggle: ['flag', 'feature'],
   credits: ['usage', 'quota', 'billing'],
   throwing: ['error', 'exception'],
+  exception: ['error', 'issue'],
   error: ['issue', 'exception'],
   spreadsheet: ['sheet', 'workbook', 'excel'],
   workbook: ['sheet', 'excel'],
