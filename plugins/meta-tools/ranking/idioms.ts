@@ -5,13 +5,16 @@
  * floods them).
  */
 
+/** A pattern, and the words a request that has it is read with in its place. */
+type Idiom = readonly [pattern: RegExp, words: string];
+
 /**
  * Time, talk and plans said as people say them: "the whole back and forth with the landlord" is
  * a conversation's thread, "how long does it take to get to the airport" a travel time, "my
  * schedule" the calendar's events (not a scheduled e-mail), "shouldn't slip my mind" a reminder,
  * "block off Friday afternoon" a calendar event, "month by month" a trend over time.
  */
-const CONVERSATION_AND_TIME: readonly (readonly [RegExp, string])[] = [
+const CONVERSATION_AND_TIME: readonly Idiom[] = [
   [/\bback\s+and\s+forth\b/gi, ' conversation thread '],
   [/\bhow\s+long\s+(?:does|will|would)\s+it\s+take\s+to\s+(?:get|drive|walk|cycle|fly|travel|go)\b/gi, ' travel time distance '],
   [/\b(?:my|our|his|her|their|the\s+team's|today's|tomorrow's)\s+schedule\b/gi, ' calendar events '],
@@ -30,7 +33,7 @@ const CONVERSATION_AND_TIME: readonly (readonly [RegExp, string])[] = [
  * "what time is it" and "which branch is checked out" ask about one thing.
  * "Give me" is a get; "where to stay" a rental listing.
  */
-const ASKING: readonly (readonly [RegExp, string])[] = [
+const ASKING: readonly Idiom[] = [
   [
     /\b(?:which|what)\s+(?=(?:[\w-]{1,40}\s+){0,2}[\w-]{2,40}s\s+(?:are|were|have|had|do|did|need|exist)\b)|\bare\s+there\s+any\b|\bwhich\s+of\s+(?:my|our|the|your)\s+(?=[\w-]{2,40}s\b)/gi,
     ' list ',
@@ -40,16 +43,13 @@ const ASKING: readonly (readonly [RegExp, string])[] = [
 ];
 
 /**
- * An operator's idioms: "three copies running" and "bump the api to four pods" scale, "roll the
+ * An operator's: "three copies running" and "bump the api to four pods" scale, "roll the
  * service back" rolls back, "spin up" starts, "getting paged" is an alert and "shut it up" mutes
- * it, "500s" are HTTP errors, what is "listening on" a port is a process, "TODO comments" are
- * text to search the code for (not to-dos: they found the task apps' comments); how much memory
- * a program is using is a process's usage (not the knowledge graph), what is taking up the room
- * a folder's sizes; where
- * something is defined or a change "across the project"; discarding or throwing away changes
- * is checking the file out again (a file editor came first).
+ * it, "500s" are HTTP errors, what is "listening on" a port is a process, how much memory a
+ * program is using a process's usage (not the knowledge graph), what is taking up the room a
+ * folder's sizes.
  */
-const OPERATING: readonly (readonly [RegExp, string])[] = [
+const OPERATING: readonly Idiom[] = [
   [/\b(?:\d{1,3}|two|three|four|five|six|seven|eight|nine|ten)\s+(?:copies|instances)\b/gi, ' replicas scale '],
   [/\bto\s+(?:\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten)\s+(?:pods|replicas|workers|nodes)\b/gi, ' replicas scale '],
   [/\broll(?:s|ed|ing)?\s+(?:[\w'-]{1,40}\s+){0,4}?back\b/gi, ' rollback rollout undo '],
@@ -60,23 +60,17 @@ const OPERATING: readonly (readonly [RegExp, string])[] = [
   [/\b(?:is|are|what's|whats|anything|something)\s+(?:\w+\s+)?listening\s+on\b/gi, ' process list port '],
   [/\bhow\s+much\s+(?:memory|ram|cpu)\s+(?:is|are|does|do)\s+(?=(?:[\w.-]{1,40}\s+){1,3}?(?:using|use|eating|taking)\b)/gi, ' process usage '],
   [/\btaking\s+up\s+(?:all\s+)?(?:the|so\s+much|too\s+much)?\s*(?:room|space)\b/gi, ' size disk usage '],
-  [/\bwhere\s+(?:[\w'-]{1,40}\s+){1,4}?(?:is|are|was|were|gets?)\s+(?:defined|declared|implemented|initiali[sz]ed|exported)\b/gi, ' code search definition '],
-  [/\bacross\s+(?:the|this|our|my|a)\s+(?:whole\s+|entire\s+)?(?:project|codebase|code\s+base|repo|repository|code|files|source)\b/gi, ' code search files '],
-  [
-    /\b(?:discard|discards|discarded|throw\s+away|undo|revert|reverts|reverted)\s+(?:(?:the|my|all|any|these|those|our)\s+)?(?:local\s+|uncommitted\s+|unstaged\s+|working\s+)?(?:changes|edits|modifications)\b/gi,
-    ' discard changes checkout restore reset ',
-  ],
-  [/\b(?:TODO|FIXME|XXX|HACK)s?\s+(?:comments?|markers?|notes?)\b/g, ' code text search '],
 ];
 
 /**
- * A personal assistant's: what is "on my plate" is tasks and events; "a 30 minute call with Sam"
- * a meeting (a call logged in a CRM stays a call); what somebody "sent me" came by mail; what
- * "Tom recommended" is something to recall; "remind yourself", "keep in mind" and "note to
- * self" something to remember; checking my inbox for something is searching it. A 1:1, a standup or a catch-up is a meeting; logging the call
- * or the meeting one had is a CRM's engagement ("log" found log readers 65th).
+ * A personal assistant's: what is "on my plate" is tasks and events; checking my inbox for
+ * something is searching it; a 1:1, a standup or a catch-up is a meeting, and so is "a 30
+ * minute call with Sam" (a call logged in a CRM stays a call); logging the call or the meeting
+ * one had is a CRM's engagement ("log" found log readers 65th); "remind yourself", "keep in
+ * mind" and "note to self" are remembering; what somebody "sent me" came by mail; what "Tom
+ * recommended" is something to recall.
  */
-const ASSISTING: readonly (readonly [RegExp, string])[] = [
+const ASSISTING: readonly Idiom[] = [
   [/\bon\s+(?:my|our|your|his|her|their)\s+plate\b/gi, ' tasks calendar events '],
   [/\bcheck\s+(?=(?:my|our|the)\s+(?:inbox|gmail|outlook|e-?mails?|mail|mailbox|messages|dms|channel|calendar)\s+for\b)/gi, ' search '],
   [/\b(?:1:1|1-on-1|one[\s-]on[\s-]one|stand-?up|catch[\s-]up)s?\b/gi, ' meeting event '],
@@ -96,7 +90,7 @@ const ASSISTING: readonly (readonly [RegExp, string])[] = [
  * it asked for the mail tools), and so is using the search box; "at mobile size" is a viewport
  * to resize; capturing something as an image is a screenshot.
  */
-const BROWSING: readonly (readonly [RegExp, string])[] = [
+const BROWSING: readonly Idiom[] = [
   [
     /\b(?:type|types|typed|typing|enter|fill\s+in|paste)\s+(?:(?:my|the|your|our|a|an|this|that)\s+)?(?:[\w'-]{1,40}\s+){0,2}?(?:into|in)\s+(?=(?:(?:the|a|an|this|that)\s+)?(?:[\w-]{1,40}\s+){0,2}?(?:box|field|input|textbox|text\s+box|search\s+bar)\b)/gi,
     ' type text field ',
@@ -118,7 +112,7 @@ const BROWSING: readonly (readonly [RegExp, string])[] = [
  * git's blame (a flag's history was 37th). Open-source projects are repositories to search
  * (they found MongoDB's knowledge search 377th).
  */
-const ASKING_THE_WORLD: readonly (readonly [RegExp, string])[] = [
+const ASKING_THE_WORLD: readonly Idiom[] = [
   [/\bwho\s+(?:won|invented|founded|discovered|painted|directed|composed)\b/gi, ' facts web search '],
   [/\bwho\s+(?:last\s+|just\s+|recently\s+)?(?:changed|modified|edited|updated|touched|toggled|flipped|turned|deleted|removed)\b/gi, ' who changed audit '],
   [
@@ -130,18 +124,28 @@ const ASKING_THE_WORLD: readonly (readonly [RegExp, string])[] = [
 ];
 
 /**
- * A programmer's how-to ("how do I configure retries in axios", "how to define a relation") asks
- * a library's documentation (the library's own name is seldom in any tool's text). Only before
- * a programmer's verb: "how do I drive to Boston" asks for directions.
+ * A programmer's: a how-to ("how do I configure retries in axios", "how to define a relation")
+ * asks a library's documentation (the library's own name is seldom in any tool's text; only
+ * before a programmer's verb: "how do I drive to Boston" asks for directions); where something
+ * is defined, a change "across the project" and "TODO comments" are code to search (the
+ * comments found the task apps'); discarding or throwing away changes is checking the file out
+ * again (a file editor came first).
  */
-const HOW_TO: readonly (readonly [RegExp, string])[] = [
+const PROGRAMMING: readonly Idiom[] = [
   [
     /\bhow\s+(?:(?:do|can|should|would|could)\s+(?:i|we|you|one)|to)\s+(?=(?:configure|set\s+up|setup|install|use|define|implement|paginate|handle|enable|import|initiali[sz]e|mock|migrate|integrate|authenticate|declare|render|type|style|validate|serialize|parse|debounce|memoize)\b)/gi,
     ' documentation library ',
   ],
+  [/\bwhere\s+(?:[\w'-]{1,40}\s+){1,4}?(?:is|are|was|were|gets?)\s+(?:defined|declared|implemented|initiali[sz]ed|exported)\b/gi, ' code search definition '],
+  [/\bacross\s+(?:the|this|our|my|a)\s+(?:whole\s+|entire\s+)?(?:project|codebase|code\s+base|repo|repository|code|files|source)\b/gi, ' code search files '],
+  [
+    /\b(?:discard|discards|discarded|throw\s+away|undo|revert|reverts|reverted)\s+(?:(?:the|my|all|any|these|those|our)\s+)?(?:local\s+|uncommitted\s+|unstaged\s+|working\s+)?(?:changes|edits|modifications)\b/gi,
+    ' discard changes checkout restore reset ',
+  ],
+  [/\b(?:TODO|FIXME|XXX|HACK)s?\s+(?:comments?|markers?|notes?)\b/g, ' code text search '],
 ];
 
-const IDIOMS = [...CONVERSATION_AND_TIME, ...ASKING, ...OPERATING, ...ASSISTING, ...BROWSING, ...ASKING_THE_WORLD, ...HOW_TO];
+const IDIOMS = [...CONVERSATION_AND_TIME, ...ASKING, ...OPERATING, ...ASSISTING, ...BROWSING, ...ASKING_THE_WORLD, ...PROGRAMMING];
 
 /** `text` with each idiom read. */
 export function idiomsRead(text: string): string {

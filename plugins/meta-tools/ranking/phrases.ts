@@ -60,8 +60,7 @@ export const MAKE_TICKET =
  * "post it in #incidents" send something ("email" alone matched every mail tool alike, "post"
  * a forum post); "index every page into the docs index" adds records to an index. Only where
  * a verb stands (a sentence's or clause's start, after "and", "then", "please" or "to") and
- * before what it acts on: "email from Bob" and "post the update" as a noun phrase's head are
- * rare, "the search index" is no verb.
+ * before what it acts on: "the email from Bob" and "describe the search index" keep their nouns.
  */
 export const NOUN_AS_VERB =
   /(?<=^|[.!?;:,]\s?|\b(?:and|then|please|to)\s)(?:e-?mail|mail|message|dm|post|index)(?=\s+(?:a|an|the|my|our|your|his|her|their|them|him|me|us|it|this|that|these|those|every|all|each|everyone|everybody)\b)/gi;

@@ -8,11 +8,11 @@ import { stem } from '../stem.js';
 import { joinedShorthand, withoutShorthand } from './shorthand.js';
 import {
   AS_A_ROLE,
-  I_AM_A,
   CALLED,
   CHECK_OUT,
   CONTRACTION,
   GET_RID_OF,
+  I_AM_A,
   KEEP_DOING,
   LET_KNOW,
   LOG_IN,
@@ -151,7 +151,7 @@ const WELL_KNOWN_FILE = /\b(readme|changelog|makefile|dockerfile|gitignore|procf
  * (".env" asked for LaunchDarkly's environments). Not before "file" or "files": ".log files" are
  * files of a type, which the word keeps.
  */
-const DOTFILE_NAME = /(?<![\w./~-])\.([A-Za-z][\w-]{0,40})\b(?![.\w/-])(?!\s+files?\b)/g;
+const DOTFILE_NAME = /(?<![\w./~-])\.[A-Za-z][\w-]{0,40}\b(?![.\w/-])(?!\s+files?\b)/g;
 
 /**
  * "#general", "#support": a chat channel by its name, written the way chat tools write one. The
@@ -177,6 +177,7 @@ const STANDARD_FOLDER = /\b(?:downloads(?:\s+(?:folder|directory|dir))?|(?:docum
 const PATH = /(^|[\s"'([=])((?:~|\.{1,2})?\/[^\s"')\]]+)/g;
 /** A file name's type: its last extension ("report.tar.gz" is a gz); a dotfile (".bashrc") is a file of none. */
 const PATH_FILE_TYPE = /^[^.].*\.([A-Za-z][A-Za-z0-9]{0,3})$/;
+const DOTFILE = /^\.[A-Za-z]/;
 
 /**
  * A file's type as a request word. A `.log` file is text to read: its extension alone made
@@ -185,7 +186,6 @@ const PATH_FILE_TYPE = /^[^.].*\.([A-Za-z][A-Za-z0-9]{0,3})$/;
 function fileType(ext: string): string {
   return ext.toLowerCase() === 'log' ? 'text' : ext;
 }
-const DOTFILE = /^\.[A-Za-z]/;
 
 function pathWords(lead: string, path: string): string {
   // The last segment that has a name ("/var/log/" is /var/log); a loop, since a pattern
