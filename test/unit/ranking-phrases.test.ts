@@ -254,6 +254,12 @@ describe('filter_tools: phrases read as what they mean', () => {
     expect(queryWords('throw away that spam message')).to.include('delete');
   });
 
+  it('reads inviting somebody to an event as adding an attendee, and adding to the end of a page as appending to it', () => {
+    expect(queryWords("invite Priya to Thursday's design review")).to.include.members(['attendee', 'event', 'update']);
+    expect(queryWords('invite to the party')).to.not.include('attendee');
+    expect(queryWords('add a line to the end of my reading list page')).to.include.members(['append', 'block', 'children']);
+  });
+
   it('reads 100,000 characters shaped like each phrase in linear time (each pattern starts only where its phrase can)', () => {
     const floods = [
       'keep '.repeat(20_000) + 'going',
@@ -319,6 +325,8 @@ describe('filter_tools: phrases read as what they mean', () => {
       'check my '.repeat(12_000) + 'inbox for',
       'log the '.repeat(12_000) + 'call',
       'which of my '.repeat(9_000) + 'calendars',
+      'invite Ab Cd '.repeat(8_000) + 'to',
+      'to the end of my a b '.repeat(5_000) + 'page',
       'where a b c d '.repeat(7_000) + 'is defined',
       'across the whole '.repeat(6_000) + 'project',
       'discard the local '.repeat(6_000) + 'changes',

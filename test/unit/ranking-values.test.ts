@@ -47,6 +47,7 @@ describe('filter_tools: values in a request read as their kind', () => {
     // A day said as a possessive says which one; alone it stays.
     expect(queryWords("what did we decide in last week's planning meeting")).to.deep.equal(['did', 'decide', 'planning', 'meeting']);
     expect(queryWords("add today's action items")).to.deep.equal(['add', 'action', 'items']);
+    expect(queryWords("Thursday's design review")).to.deep.equal(['design', 'review']);
     expect(queryWords('what did I finish last week')).to.include('week');
     // A time said with a possessive is the appointment then.
     expect(queryWords('cancel our 10:30 tomorrow')).to.deep.equal(['cancel', 'meeting', 'event', 'tomorrow']);

@@ -67,14 +67,16 @@ const OPERATING: readonly Idiom[] = [
  * something is searching it; a 1:1, a standup or a catch-up is a meeting, and so is "a 30
  * minute call with Sam" (a call logged in a CRM stays a call); logging the call or the meeting
  * one had is a CRM's engagement ("log" found log readers 65th); "remind yourself", "keep in
- * mind" and "note to self" are remembering; what somebody "sent me" came by mail; what "Tom
- * recommended" is something to recall.
+ * mind" and "note to self" are remembering; inviting somebody to something adds an attendee
+ * to an event ("Thursday's design review" found pull-request reviews); what somebody "sent me"
+ * came by mail; what "Tom recommended" is something to recall.
  */
 const ASSISTING: readonly Idiom[] = [
   [/\bon\s+(?:my|our|your|his|her|their)\s+plate\b/gi, ' tasks calendar events '],
   [/\bcheck\s+(?=(?:my|our|the)\s+(?:inbox|gmail|outlook|e-?mails?|mail|mailbox|messages|dms|channel|calendar)\s+for\b)/gi, ' search '],
   [/\b(?:1:1|1-on-1|one[\s-]on[\s-]one|stand-?up|catch[\s-]up)s?\b/gi, ' meeting event '],
   [/\blog(?:s|ged|ging)?\s+(?:a|the|my|our|this|that)\s+(?=(?:[\w-]{1,40}\s+){0,1}(?:call|meeting|conversation|note)\b)/gi, ' crm engagement create '],
+  [/\b[Ii]nvit(?:e|es|ed|ing)\s+(?:[A-Z][\w'-]{1,40}(?:\s+[A-Z][\w'-]{1,40})?|him|her|them|everyone|the\s+team)\s+to\b/g, ' add attendee event update '],
   [/\bremind\s+yourself\b|\b(?:keep|bear)\s+in\s+mind\b|\bnote\s+to\s+self\b/gi, ' remember memory '],
   [
     /(?<!\b(?:log|logs|logged|logging|record|records|recorded|recording)\s+)\b(?:a|an|the|our|my)\s+(?:(?:\d{1,3}[\s-]?(?:minute|min|hour)s?|quick|short|brief|video|phone|zoom|intro)\s+){0,2}call\s+with\b/gi,
@@ -88,9 +90,14 @@ const ASSISTING: readonly Idiom[] = [
  * A browser's: going to, opening, loading or visiting a page or a site is navigating to it;
  * typing "my email into the newsletter box" is typing into a field (the email is what is typed:
  * it asked for the mail tools), and so is using the search box; "at mobile size" is a viewport
- * to resize; capturing something as an image is a screenshot.
+ * to resize; capturing something as an image is a screenshot; adding to the end of a page
+ * appends blocks to it.
  */
 const BROWSING: readonly Idiom[] = [
+  [
+    /\b(?:to|at|onto)\s+the\s+(?:bottom|end)\s+of\s+(?:the|my|our|this|that|a)\s+(?:[\w-]{1,40}\s+){0,2}?(?:page|doc|document|note|notes)\b/gi,
+    ' append block children page ',
+  ],
   [
     /\b(?:type|types|typed|typing|enter|fill\s+in|paste)\s+(?:(?:my|the|your|our|a|an|this|that)\s+)?(?:[\w'-]{1,40}\s+){0,2}?(?:into|in)\s+(?=(?:(?:the|a|an|this|that)\s+)?(?:[\w-]{1,40}\s+){0,2}?(?:box|field|input|textbox|text\s+box|search\s+bar)\b)/gi,
     ' type text field ',

@@ -67,6 +67,11 @@ const TABLE: Record<string, string[]> = {
   space: ['size'],
   permitted: ['allowed', 'access'],
   allowed: ['permitted', 'access'],
+  // A document's parts, as note and wiki tools name them.
+  bullet: ['block', 'append'],
+  paragraph: ['block', 'append'],
+  wiki: ['page', 'document'],
+  jot: ['write', 'note', 'create'],
   // Editing verbs: the words tools use for them.
   open: ['read', 'get', 'navigate'],
   print: ['read', 'output'],
@@ -223,6 +228,10 @@ const TABLE: Record<string, string[]> = {
   book: ['create', 'event', 'reserve'],
   standup: ['event', 'meeting'],
   invite: ['event', 'calendar', 'attendee'],
+  party: ['event', 'calendar'],
+  clash: ['freebusy', 'busy', 'conflict'],
+  clashing: ['freebusy', 'busy', 'conflict'],
+  repeat: ['recurring', 'recurrence', 'due'],
   invitation: ['event', 'calendar', 'attendee'],
   today: ['current', 'date'],
   now: ['current'],

@@ -55,7 +55,8 @@ const TIME = /(?<![\d:.])(?:[01]?\d|2[0-3])(?::[0-5]\d)?(?: ?(?:am|pm)\b|(?<=:\d
  * in its place ("pull last week's signups" still gets them); a day said alone ("what did I
  * finish last week", "due tomorrow") stays a word of the request.
  */
-const WHEN_OF = /\b(?:(?:last|next|this|past|coming)\s+(?:week|month|year|quarter|weekend)|today|tomorrow|yesterday|tonight)['\u2019]s\b/gi;
+const WHEN_OF =
+  /\b(?:(?:last|next|this|past|coming)\s+(?:week|month|year|quarter|weekend)|today|tomorrow|yesterday|tonight|monday|tuesday|wednesday|thursday|friday|saturday|sunday)['\u2019]s\b/gi;
 /**
  * "Move my 3pm to Thursday", "cancel our 10:30": a time said with a possessive is the
  * appointment at that time, not a time to read or convert (it found the clock tools).
