@@ -382,19 +382,21 @@ describe('lexical ranking understands words: intent, WordNet relatives, server n
     expect(ranked('the unresolved exceptions')[0]).to.equal('x_tracker_search_issues');
   });
 
-  it("reads a document's parts and a calendar's words: a bullet is a block, a wiki a page, a party an event, a clash busy time, repeating a recurrence", () => {
+  it("reads a document's parts and a calendar's words: a bullet is a block, a wiki a page, a party an event, a clash busy time, repeating a recurrence, highlighting formatting", () => {
     const ranked = index([
       ['x_notes_append_block_children', 'Append block children to a page.'],
       ['x_notes_create_page', 'Create a page.'],
       ['x_cal_create_event', 'Create a calendar event.'],
       ['x_cal_get_freebusy', 'Query free/busy information.'],
       ['x_todo_update_tasks', 'Update tasks: content, due, recurring.'],
+      ['x_sheet_format_range', 'Format a range of cells.'],
     ]);
     expect(ranked('a bullet for my reading list')[0]).to.equal('x_notes_append_block_children');
     expect(ranked('the team wiki')[0]).to.equal('x_notes_create_page');
     expect(ranked('the holiday party on Dec 18')[0]).to.equal('x_cal_create_event');
     expect(ranked('anything clashing with the offsite')[0]).to.equal('x_cal_get_freebusy');
     expect(ranked('repeat it every Saturday')[0]).to.equal('x_todo_update_tasks');
+    expect(ranked('highlight the totals')[0]).to.equal('x_sheet_format_range');
   });
 
   it("reads a lead or a prospect as a CRM's contact", () => {

@@ -260,6 +260,11 @@ describe('filter_tools: phrases read as what they mean', () => {
     expect(queryWords('add a line to the end of my reading list page')).to.include.members(['append', 'block', 'children']);
   });
 
+  it('reads a count "per day" or a sum "by region" as an aggregate over grouped rows', () => {
+    expect(queryWords('how many orders did we get per day last week')).to.include.members(['aggregate', 'group', 'count']);
+    expect(queryWords('what time is it')).to.not.include('aggregate');
+  });
+
   it('reads 100,000 characters shaped like each phrase in linear time (each pattern starts only where its phrase can)', () => {
     const floods = [
       'keep '.repeat(20_000) + 'going',
@@ -326,6 +331,7 @@ describe('filter_tools: phrases read as what they mean', () => {
       'log the '.repeat(12_000) + 'call',
       'which of my '.repeat(9_000) + 'calendars',
       'invite Ab Cd '.repeat(8_000) + 'to',
+      'per '.repeat(25_000) + 'day',
       'to the end of my a b '.repeat(5_000) + 'page',
       'where a b c d '.repeat(7_000) + 'is defined',
       'across the whole '.repeat(6_000) + 'project',

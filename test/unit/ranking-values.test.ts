@@ -48,6 +48,10 @@ describe('filter_tools: values in a request read as their kind', () => {
     expect(queryWords("what did we decide in last week's planning meeting")).to.deep.equal(['did', 'decide', 'planning', 'meeting']);
     expect(queryWords("add today's action items")).to.deep.equal(['add', 'action', 'items']);
     expect(queryWords("Thursday's design review")).to.deep.equal(['design', 'review']);
+    // A spreadsheet's cells by their address are a range of a sheet.
+    expect(queryWords('highlight negative numbers in red in column D')).to.include.members(['range', 'cell', 'sheet']).and.not.include('column');
+    expect(queryWords('sum A1:C20')).to.include.members(['range', 'cell', 'sheet']);
+    expect(queryWords('the column chart')).to.include('column');
     expect(queryWords('what did I finish last week')).to.include('week');
     // A time said with a possessive is the appointment then.
     expect(queryWords('cancel our 10:30 tomorrow')).to.deep.equal(['cancel', 'meeting', 'event', 'tomorrow']);
@@ -126,6 +130,9 @@ describe('filter_tools: values in a request read as their kind', () => {
       'invite a@'.repeat(11_000),
       'my '.repeat(33_000) + '3pm',
       'our 1'.repeat(20_000),
+      'column '.repeat(14_000) + 'D',
+      'A1:'.repeat(33_000) + 'B2',
+      'cell '.repeat(20_000) + 'B7',
       'last '.repeat(20_000) + "week's",
       'this week '.repeat(10_000) + "'s",
     ];

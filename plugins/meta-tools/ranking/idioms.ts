@@ -112,6 +112,14 @@ const BROWSING: readonly Idiom[] = [
 ];
 
 /**
+ * An analyst's: a count or a sum "per day", "by region" is an aggregate over grouped rows (it
+ * found the days-in-a-month tool).
+ */
+const ANALYSING: readonly Idiom[] = [
+  [/\b(?:per|each)\s+(?:day|week|month|hour|year|quarter|region|country|customer|user|product|category)\b/gi, ' aggregate group count '],
+];
+
+/**
  * A question about the world ("who won the world cup", "the population of Japan", "the history
  * of the Eiffel Tower", "the exchange rate") asks for facts from the web: its words named no
  * tool ("who" found git blame, "history" logs). Only before a capitalised name, where it could
@@ -152,7 +160,7 @@ const PROGRAMMING: readonly Idiom[] = [
   [/\b(?:TODO|FIXME|XXX|HACK)s?\s+(?:comments?|markers?|notes?)\b/g, ' code text search '],
 ];
 
-const IDIOMS = [...CONVERSATION_AND_TIME, ...ASKING, ...OPERATING, ...ASSISTING, ...BROWSING, ...ASKING_THE_WORLD, ...PROGRAMMING];
+const IDIOMS = [...CONVERSATION_AND_TIME, ...ASKING, ...OPERATING, ...ASSISTING, ...BROWSING, ...ANALYSING, ...ASKING_THE_WORLD, ...PROGRAMMING];
 
 /** `text` with each idiom read. */
 export function idiomsRead(text: string): string {

@@ -115,6 +115,7 @@ const TABLE: Record<string, string[]> = {
   back: ['reopen', 'restore'],
   style: ['format'],
   bold: ['format'],
+  highlight: ['format'],
   colour: ['format'],
   color: ['format'],
   tab: ['sheet', 'tab'],

@@ -99,6 +99,14 @@ function isIdentifier(token: string): boolean {
   return /\d[A-Za-z]/.test(token) && /[A-Za-z]\d/.test(token) && !NUMERONYM.test(token);
 }
 
+/**
+ * A spreadsheet's cells by their address: "column D", "row 12", "cell B7", "A1:C20" (a
+ * column's letters in capitals). Read as a range of cells in a sheet ("column" alone found the
+ * column charts).
+ */
+const CELL_RANGE =
+  /\b(?:[Cc]olumn|[Cc]ol|[Rr]ow)\s+(?:[A-Z]{1,3}|\d{1,6})\b(?!\s*[.:]\d)|\b[Cc]ells?\s+[A-Z]{1,3}\d{1,6}\b|\b[A-Z]{1,3}\d{1,6}:[A-Z]{1,3}\d{1,6}\b/g;
+
 /** `text` (single-spaced) with each value replaced by the words of its kind. */
 export function typedValues(text: string): string {
   return (SQL.test(text) ? `${text} sql query ` : text)
@@ -109,6 +117,7 @@ export function typedValues(text: string): string {
     .replace(COORDINATES, ' coordinates latitude longitude ')
     .replace(IPV4, ' ip address ')
     .replace(VERSION, ' version ')
+    .replace(CELL_RANGE, ' range cell sheet ')
     .replace(DATE, ' date ')
     .replace(MONTH_OF_YEAR, ' month ')
     .replace(WHEN_OF, ' the ')
