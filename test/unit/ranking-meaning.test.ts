@@ -293,6 +293,14 @@ describe('lexical ranking understands words: intent, WordNet relatives, server n
     expect(ranked('run npm run build in the site folder')[0]).to.equal('x_desk_start_process');
   });
 
+  it('reads unpacking an archive as a command to run in a terminal', () => {
+    const ranked = index([
+      ['x_desk_start_process', 'Start a new terminal process running a command.'],
+      ['x_board_archive_card', 'Archive a card.'],
+    ]);
+    expect(ranked('unzip the release into /opt/app')[0]).to.equal('x_desk_start_process');
+  });
+
   it('reads a program that runs as a process', () => {
     const ranked = index([
       ['x_desk_list_processes', 'List all running processes.'],

@@ -221,6 +221,7 @@ describe('filter_tools: phrases read as what they mean', () => {
     expect(queryWords('the homepage is throwing 500s')).to.include.members(['http', 'error']);
     expect(queryWords("what's listening on port 8080")).to.include.members(['process', 'list', 'port']);
     expect(queryWords('How much memory is Chrome using?')).to.include.members(['process', 'usage']);
+    expect(queryWords('run the migration script and answer yes when it asks')).to.include.members(['interact', 'input', 'process']);
     expect(queryWords("what's taking up all the room in my Downloads folder")).to.include.members(['size', 'disk', 'usage', 'folder']);
     expect(queryWords('Check my Gmail for anything from the bank')).to.include('search');
     // A forecast checked for a place is no search.
@@ -332,6 +333,7 @@ describe('filter_tools: phrases read as what they mean', () => {
       'which of my '.repeat(9_000) + 'calendars',
       'invite Ab Cd '.repeat(8_000) + 'to',
       'per '.repeat(25_000) + 'day',
+      'answer yes '.repeat(10_000) + 'when it asks',
       'to the end of my a b '.repeat(5_000) + 'page',
       'where a b c d '.repeat(7_000) + 'is defined',
       'across the whole '.repeat(6_000) + 'project',

@@ -47,7 +47,7 @@ const ASKING: readonly Idiom[] = [
  * service back" rolls back, "spin up" starts, "getting paged" is an alert and "shut it up" mutes
  * it, "500s" are HTTP errors, what is "listening on" a port is a process, how much memory a
  * program is using a process's usage (not the knowledge graph), what is taking up the room a
- * folder's sizes.
+ * folder's sizes, answering yes when a command asks an interaction with its process.
  */
 const OPERATING: readonly Idiom[] = [
   [/\b(?:\d{1,3}|two|three|four|five|six|seven|eight|nine|ten)\s+(?:copies|instances)\b/gi, ' replicas scale '],
@@ -58,6 +58,10 @@ const OPERATING: readonly Idiom[] = [
   [/\b(?:getting|got|get|been|being)\s+paged\b/gi, ' alert monitor '],
   [/\b(?:\d{3}s|[45]xx|[45]xxs)\b/gi, ' http error '],
   [/\b(?:is|are|what's|whats|anything|something)\s+(?:\w+\s+)?listening\s+on\b/gi, ' process list port '],
+  [
+    /\b(?:answer|answers|answering|respond|reply|type|say)\s+(?:with\s+)?['"]?(?:yes|no|y|n)['"]?\s+(?:when|if|whenever)\s+(?:it|the\s+\w+)\s+(?:asks|prompts)\b/gi,
+    ' interact input process ',
+  ],
   [/\bhow\s+much\s+(?:memory|ram|cpu)\s+(?:is|are|does|do)\s+(?=(?:[\w.-]{1,40}\s+){1,3}?(?:using|use|eating|taking)\b)/gi, ' process usage '],
   [/\btaking\s+up\s+(?:all\s+)?(?:the|so\s+much|too\s+much)?\s*(?:room|space)\b/gi, ' size disk usage '],
 ];

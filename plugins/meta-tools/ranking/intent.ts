@@ -196,6 +196,10 @@ const TABLE: Record<string, string[]> = {
   mv: ['move', 'rename'],
   chmod: ['permission'],
   du: ['size', 'disk'],
+  // Unpacking an archive is a command only a terminal runs.
+  unzip: ['terminal', 'process', 'command'],
+  untar: ['terminal', 'process', 'command'],
+  gunzip: ['terminal', 'process', 'command'],
   kubectl: ['kubernetes'],
   psql: ['postgres', 'sql', 'query'],
   ssh: ['remote', 'exec', 'command'],
