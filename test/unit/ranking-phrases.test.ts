@@ -179,6 +179,10 @@ describe('filter_tools: phrases read as what they mean', () => {
     ])
       expect(queryWords(q), q).to.include.members(['facts', 'web', 'search']);
     expect(queryWords('show the history of this card')).to.include('history').and.not.include('web');
+    expect(queryWords('who was Ada Lovelace')).to.include.members(['facts', 'web', 'search']);
+    // A colleague by first name, or somebody in a channel, is no fact from the web.
+    expect(queryWords('who is Priya')).to.not.include('web');
+    expect(queryWords('dig deep into how batteries work')).to.include.members(['research', 'deep']);
     expect(queryWords('find open source projects about vector databases')).to.include.members(['repositories', 'search']);
     expect(queryWords('who changed this line')).to.not.include('web');
     // Who changed something is in an audit log as well as in git's blame.
@@ -334,6 +338,8 @@ describe('filter_tools: phrases read as what they mean', () => {
       'invite Ab Cd '.repeat(8_000) + 'to',
       'per '.repeat(25_000) + 'day',
       'answer yes '.repeat(10_000) + 'when it asks',
+      'who was Ab '.repeat(10_000) + 'Cd',
+      'dig '.repeat(25_000) + 'into',
       'to the end of my a b '.repeat(5_000) + 'page',
       'where a b c d '.repeat(7_000) + 'is defined',
       'across the whole '.repeat(6_000) + 'project',
