@@ -226,6 +226,10 @@ describe('filter_tools: phrases read as what they mean', () => {
     expect(queryWords("what's listening on port 8080")).to.include.members(['process', 'list', 'port']);
     expect(queryWords('How much memory is Chrome using?')).to.include.members(['process', 'usage']);
     expect(queryWords('run the migration script and answer yes when it asks')).to.include.members(['interact', 'input', 'process']);
+    expect(queryWords('keep an eye on the status page')).to.include.members(['monitor', 'watch']);
+    expect(queryWords('once the crawl finishes, send me the results')).to.include.members(['status', 'check']);
+    expect(queryWords('before you merge, make sure the checks are green')).to.include.members(['checks', 'status', 'pass']);
+    expect(queryWords('make sure nobody is double-booked for the review')).to.include.members(['freebusy', 'busy']);
     expect(queryWords("what's taking up all the room in my Downloads folder")).to.include.members(['size', 'disk', 'usage', 'folder']);
     expect(queryWords('Check my Gmail for anything from the bank')).to.include('search');
     // A forecast checked for a place is no search.
@@ -340,6 +344,10 @@ describe('filter_tools: phrases read as what they mean', () => {
       'answer yes '.repeat(10_000) + 'when it asks',
       'who was Ab '.repeat(10_000) + 'Cd',
       'dig '.repeat(25_000) + 'into',
+      'keep an '.repeat(12_000) + 'eye on',
+      'once the a '.repeat(9_000) + 'finishes',
+      'checks are '.repeat(9_000) + 'green',
+      'double '.repeat(16_000) + 'booked',
       'to the end of my a b '.repeat(5_000) + 'page',
       'where a b c d '.repeat(7_000) + 'is defined',
       'across the whole '.repeat(6_000) + 'project',

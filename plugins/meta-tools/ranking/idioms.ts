@@ -47,7 +47,9 @@ const ASKING: readonly Idiom[] = [
  * service back" rolls back, "spin up" starts, "getting paged" is an alert and "shut it up" mutes
  * it, "500s" are HTTP errors, what is "listening on" a port is a process, how much memory a
  * program is using a process's usage (not the knowledge graph), what is taking up the room a
- * folder's sizes, answering yes when a command asks an interaction with its process.
+ * folder's sizes, answering yes when a command asks an interaction with its process; keeping an
+ * eye on something is monitoring it, waiting until a job finishes checking its status, and
+ * checks that are green a status of passing checks.
  */
 const OPERATING: readonly Idiom[] = [
   [/\b(?:\d{1,3}|two|three|four|five|six|seven|eight|nine|ten)\s+(?:copies|instances)\b/gi, ' replicas scale '],
@@ -58,6 +60,12 @@ const OPERATING: readonly Idiom[] = [
   [/\b(?:getting|got|get|been|being)\s+paged\b/gi, ' alert monitor '],
   [/\b(?:\d{3}s|[45]xx|[45]xxs)\b/gi, ' http error '],
   [/\b(?:is|are|what's|whats|anything|something)\s+(?:\w+\s+)?listening\s+on\b/gi, ' process list port '],
+  [/\bkeep(?:s|ing)?\s+an\s+eye\s+on\b/gi, ' monitor watch '],
+  [
+    /\b(?:once|when|after)\s+(?:the|it|its|my|our)\s+(?:[\w-]{1,40}\s+)?(?:finishes|finished|completes|completed|is\s+done|is\s+finished)\b/gi,
+    ' status check ',
+  ],
+  [/\bchecks?\s+(?:are\s+|is\s+)?(?:green|passing|passed|red|failing)\b/gi, ' checks status pass '],
   [
     /\b(?:answer|answers|answering|respond|reply|type|say)\s+(?:with\s+)?['"]?(?:yes|no|y|n)['"]?\s+(?:when|if|whenever)\s+(?:it|the\s+\w+)\s+(?:asks|prompts)\b/gi,
     ' interact input process ',
@@ -68,7 +76,7 @@ const OPERATING: readonly Idiom[] = [
 
 /**
  * A personal assistant's: what is "on my plate" is tasks and events; checking my inbox for
- * something is searching it; a 1:1, a standup or a catch-up is a meeting, and so is "a 30
+ * something is searching it; being double-booked is a clash of busy times; a 1:1, a standup or a catch-up is a meeting, and so is "a 30
  * minute call with Sam" (a call logged in a CRM stays a call); logging the call or the meeting
  * one had is a CRM's engagement ("log" found log readers 65th); "remind yourself", "keep in
  * mind" and "note to self" are remembering; inviting somebody to something adds an attendee
@@ -77,6 +85,7 @@ const OPERATING: readonly Idiom[] = [
  */
 const ASSISTING: readonly Idiom[] = [
   [/\bon\s+(?:my|our|your|his|her|their)\s+plate\b/gi, ' tasks calendar events '],
+  [/\bdouble[\s-]?booked\b|\boverlapping\s+(?:meetings|events)\b/gi, ' freebusy busy conflict '],
   [/\bcheck\s+(?=(?:my|our|the)\s+(?:inbox|gmail|outlook|e-?mails?|mail|mailbox|messages|dms|channel|calendar)\s+for\b)/gi, ' search '],
   [/\b(?:1:1|1-on-1|one[\s-]on[\s-]one|stand-?up|catch[\s-]up)s?\b/gi, ' meeting event '],
   [/\blog(?:s|ged|ging)?\s+(?:a|the|my|our|this|that)\s+(?=(?:[\w-]{1,40}\s+){0,1}(?:call|meeting|conversation|note)\b)/gi, ' crm engagement create '],
