@@ -293,6 +293,16 @@ describe('lexical ranking understands words: intent, WordNet relatives, server n
     expect(ranked('run npm run build in the site folder')[0]).to.equal('x_desk_start_process');
   });
 
+  it('reads an apartment or a cabin as a place to stay, and what to pack as a question of the weather', () => {
+    const ranked = index([
+      ['x_bnb_search', 'Search rental stays by location and dates.'],
+      ['x_wx_get_forecast', 'Get the weather forecast for a place.'],
+      ['x_todo_list_tasks', 'List tasks.'],
+    ]);
+    expect(ranked('an apartment in Kyoto for two weeks')[0]).to.equal('x_bnb_search');
+    expect(ranked('what should I pack for Lisbon')[0]).to.equal('x_wx_get_forecast');
+  });
+
   it('reads unpacking an archive as a command to run in a terminal', () => {
     const ranked = index([
       ['x_desk_start_process', 'Start a new terminal process running a command.'],

@@ -348,6 +348,7 @@ describe('filter_tools: phrases read as what they mean', () => {
       'once the a '.repeat(9_000) + 'finishes',
       'checks are '.repeat(9_000) + 'green',
       'double '.repeat(16_000) + 'booked',
+      'what should I '.repeat(7_000) + 'pack',
       'to the end of my a b '.repeat(5_000) + 'page',
       'where a b c d '.repeat(7_000) + 'is defined',
       'across the whole '.repeat(6_000) + 'project',

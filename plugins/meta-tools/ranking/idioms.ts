@@ -31,7 +31,8 @@ const CONVERSATION_AND_TIME: readonly Idiom[] = [
  * there any open incidents", "which indexes exist", "which of my calendars") asks for a
  * listing: only with a plural and a verb after it (or "which of my" before a plural), since
  * "what time is it" and "which branch is checked out" ask about one thing.
- * "Give me" is a get; "where to stay" a rental listing.
+ * "Give me" is a get; "where to stay" a rental listing; what to pack or bring a question of the
+ * weather.
  */
 const ASKING: readonly Idiom[] = [
   [
@@ -40,6 +41,7 @@ const ASKING: readonly Idiom[] = [
   ],
   [/\bgive\s+(?:me|us)\b/gi, ' get '],
   [/\b(?:where|place|places|somewhere|anywhere)\s+to\s+stay\b/gi, ' stay listing rental '],
+  [/\bwhat\s+(?:should|do|shall)\s+(?:i|we)\s+(?:pack|bring|wear)\b/gi, ' weather forecast '],
 ];
 
 /**

@@ -219,6 +219,11 @@ const TABLE: Record<string, string[]> = {
   umbrella: ['weather', 'forecast', 'rain'],
   sunny: ['weather', 'forecast'],
   storm: ['weather', 'alerts'],
+  // A place to stay is a rental's ("listing" would be list, every list_* tool).
+  apartment: ['stay', 'rental', 'accommodation'],
+  cabin: ['stay', 'rental', 'accommodation'],
+  villa: ['stay', 'rental', 'accommodation'],
+  lodging: ['stay', 'rental', 'accommodation'],
   // What to wear is a question about the weather.
   coat: ['weather', 'forecast'],
   jacket: ['weather', 'forecast'],
