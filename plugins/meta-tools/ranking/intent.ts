@@ -296,6 +296,8 @@ const TABLE: Record<string, string[]> = {
   throughput: ['metrics', 'performance'],
   uptime: ['metrics', 'monitor', 'status'],
   cpu: ['metrics'],
+  // An operator's words for what tools name otherwise: a toggle is a feature flag, CI credits
+  // are usage, an error thrown is an issue of the error tracker.
   toggle: ['flag', 'feature'],
   credits: ['usage', 'quota', 'billing'],
   throwing: ['error', 'exception'],
