@@ -51,6 +51,9 @@ describe('filter_tools: values in a request read as their kind', () => {
     // A spreadsheet's cells by their address are a range of a sheet.
     expect(queryWords('highlight negative numbers in red in column D')).to.include.members(['range', 'cell', 'sheet']).and.not.include('column');
     expect(queryWords('sum A1:C20')).to.include.members(['range', 'cell', 'sheet']);
+    // How long is a duration, not a request about weeks.
+    expect(queryWords('an apartment in Kyoto for two weeks')).to.include('duration').and.not.include('weeks');
+    expect(queryWords('what week is it')).to.include('week');
     expect(queryWords('the column chart')).to.include('column');
     expect(queryWords('what did I finish last week')).to.include('week');
     // A time said with a possessive is the appointment then.
@@ -133,6 +136,7 @@ describe('filter_tools: values in a request read as their kind', () => {
       'column '.repeat(14_000) + 'D',
       'A1:'.repeat(33_000) + 'B2',
       'cell '.repeat(20_000) + 'B7',
+      'for two '.repeat(12_000) + 'weeks',
       'last '.repeat(20_000) + "week's",
       'this week '.repeat(10_000) + "'s",
     ];

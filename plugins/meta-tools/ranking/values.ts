@@ -100,6 +100,12 @@ function isIdentifier(token: string): boolean {
 }
 
 /**
+ * "For two weeks", "for 30 minutes", "for four nights": how long, a duration (its unit alone
+ * asked for the week-of-the-year tool; "find me an apartment in Kyoto for two weeks" had the
+ * rental search 12th).
+ */
+const DURATION = /\bfor\s+(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d{1,3})\s+(?:minutes?|hours?|days?|nights?|weeks?|months?)\b/gi;
+/**
  * A spreadsheet's cells by their address: "column D", "row 12", "cell B7", "A1:C20" (a
  * column's letters in capitals). Read as a range of cells in a sheet ("column" alone found the
  * column charts).
@@ -117,6 +123,7 @@ export function typedValues(text: string): string {
     .replace(COORDINATES, ' coordinates latitude longitude ')
     .replace(IPV4, ' ip address ')
     .replace(VERSION, ' version ')
+    .replace(DURATION, ' duration ')
     .replace(CELL_RANGE, ' range cell sheet ')
     .replace(DATE, ' date ')
     .replace(MONTH_OF_YEAR, ' month ')
