@@ -303,6 +303,17 @@ describe('lexical ranking understands words: intent, WordNet relatives, server n
     expect(ranked('what should I pack for Lisbon')[0]).to.equal('x_wx_get_forecast');
   });
 
+  it('reads an environment variable as an env var, a logo as an image, a starter or boilerplate as a template', () => {
+    const ranked = index([
+      ['x_host_manage_env_vars', 'Manage the env vars of a project.'],
+      ['x_art_generate_image', 'Generate an image from a prompt.'],
+      ['x_flow_search_templates', 'Search workflow templates.'],
+    ]);
+    expect(ranked('change the environment variable API_URL')[0]).to.equal('x_host_manage_env_vars');
+    expect(ranked('a logo for a coffee shop')[0]).to.equal('x_art_generate_image');
+    expect(ranked('a starter for syncing payments')[0]).to.equal('x_flow_search_templates');
+  });
+
   it('reads unpacking an archive as a command to run in a terminal', () => {
     const ranked = index([
       ['x_desk_start_process', 'Start a new terminal process running a command.'],

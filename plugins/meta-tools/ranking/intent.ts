@@ -72,6 +72,9 @@ const TABLE: Record<string, string[]> = {
   paragraph: ['block', 'append'],
   wiki: ['page', 'document'],
   jot: ['write', 'note', 'create'],
+  starter: ['template'],
+  boilerplate: ['template'],
+  logo: ['image'],
   // Editing verbs: the words tools use for them.
   open: ['read', 'get', 'navigate'],
   print: ['read', 'output'],
@@ -168,6 +171,8 @@ const TABLE: Record<string, string[]> = {
   app: ['application'],
   environment: ['env'],
   env: ['environment'],
+  variable: ['var', 'env'],
+  variables: ['vars', 'env'],
   documentation: ['docs'],
   docs: ['documentation'],
   repository: ['repo'],
