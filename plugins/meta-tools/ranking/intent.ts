@@ -72,9 +72,6 @@ const TABLE: Record<string, string[]> = {
   paragraph: ['block', 'append'],
   wiki: ['page', 'document'],
   jot: ['write', 'note', 'create'],
-  starter: ['template'],
-  boilerplate: ['template'],
-  logo: ['image'],
   // Editing verbs: the words tools use for them.
   open: ['read', 'get', 'navigate'],
   print: ['read', 'output'],
@@ -122,6 +119,14 @@ const TABLE: Record<string, string[]> = {
   colour: ['format'],
   color: ['format'],
   tab: ['sheet', 'tab'],
+  // Making something: drawing or sketching is generating, a logo an image, a starter or a
+  // boilerplate a template.
+  draw: ['generate'],
+  sketch: ['generate'],
+  produce: ['generate', 'create'],
+  logo: ['image'],
+  starter: ['template'],
+  boilerplate: ['template'],
   // Formal verbs, as written requests and generated task descriptions use them: the plain
   // verbs tools are named with.
   retrieve: ['get', 'fetch', 'read'],
@@ -133,9 +138,6 @@ const TABLE: Record<string, string[]> = {
   stop: ['terminate', 'kill'],
   cease: ['stop'],
   instantiate: ['create'],
-  draw: ['generate'],
-  sketch: ['generate'],
-  produce: ['generate', 'create'],
   establish: ['create'],
   initiate: ['start', 'create'],
   commence: ['start'],
