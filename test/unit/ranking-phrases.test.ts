@@ -187,6 +187,7 @@ describe('filter_tools: phrases read as what they mean', () => {
     expect(queryWords('who changed this line')).to.not.include('web');
     // Who changed something is in an audit log as well as in git's blame.
     expect(queryWords('who last changed the pricing flag')).to.deep.equal(['who', 'changed', 'audit', 'flag']);
+    expect(queryWords('check which feature flags changed this week')).to.include.members(['changed', 'audit']);
   });
 
   it("reads a programmer's how-to as a question for a library's documentation; a traveller's how-to stays a question of the way", () => {
@@ -315,6 +316,7 @@ describe('filter_tools: phrases read as what they mean', () => {
       'T' + 'a'.repeat(100_000) + ' told me about',
       'who '.repeat(25_000) + 'won',
       'who last '.repeat(12_000) + 'changed',
+      'which a b '.repeat(11_000) + 'changed',
       'how do I '.repeat(11_000) + 'configure',
       'go to the a '.repeat(9_000) + 'page',
       'type my a b into the '.repeat(5_000) + 'box',

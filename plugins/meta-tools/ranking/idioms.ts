@@ -138,8 +138,8 @@ const ANALYSING: readonly Idiom[] = [
  * A question about the world ("who won the world cup", "the population of Japan", "the history
  * of the Eiffel Tower", "the exchange rate") asks for facts from the web: its words named no
  * tool ("who" found git blame, "history" logs). Only before a capitalised name, where it could
- * be a repository's or a card's history. "Who last changed it" asks an audit log as well as
- * git's blame (a flag's history was 37th). Who a person with a full name was is a fact too
+ * be a repository's or a card's history. "Who last changed it" and "which flags changed" ask an
+ * audit log as well as git's blame and log (a flag's history was 37th, then 36th). Who a person with a full name was is a fact too
  * ("who was Ada Lovelace"); digging into something, a deep dive, is research. Open-source projects are repositories to search
  * (they found MongoDB's knowledge search 377th).
  */
@@ -148,6 +148,7 @@ const ASKING_THE_WORLD: readonly Idiom[] = [
   [/\b[Ww]ho\s+(?:was|were|is)\s+(?=[A-Z][a-z]{1,40}\s+[A-Z][a-z]{1,40})/g, ' facts web search '],
   [/\bdig\s+(?:deep\s+)?into\b|\bdeep[\s-]dive\b|\bin[\s-]depth\b/gi, ' research deep '],
   [/\bwho\s+(?:last\s+|just\s+|recently\s+)?(?:changed|modified|edited|updated|touched|toggled|flipped|turned|deleted|removed)\b/gi, ' who changed audit '],
+  [/\b(?:which|what)\s+(?:[\w-]{1,40}\s+){1,3}?(?:changed|were\s+changed|got\s+changed|were\s+modified)\b/gi, ' $& audit '],
   [
     /\b(?:[Pp]opulation|[Cc]apital|[Pp]resident|[Pp]rime\s+[Mm]inister|CEO|[Cc]eo|[Ff]ounder|[Hh]istory|[Oo]rigin)\s+of\s+(?:the\s+)?(?=[A-Z])/g,
     ' facts web search ',
