@@ -275,6 +275,41 @@ describe('filter_tools: phrases read as what they mean', () => {
     expect(queryWords('what time is it')).to.not.include('aggregate');
   });
 
+  it('reads a planner\'s and a non-native speaker\'s phrasings: files that contain something are searched, "how many" counts, "up or not" is a request', () => {
+    expect(queryWords('Locate all configuration files containing the deprecated key')).to.include.members(['search', 'content']);
+    expect(queryWords('every unread message from this week that mentions a refund')).to.include.members(['message', 'search', 'content']);
+    expect(queryWords('where is file with database password in project')).to.include.members(['find', 'search', 'files']);
+    expect(queryWords('how many documents are in the orders collection')).to.include('count').and.not.include('many');
+    expect(queryWords('add a row for the new vendor to the Vendors table')).to.include.members(['create', 'insert', 'record']);
+    expect(queryWords('add to my todo buy milk and eggs')).to.include.members(['create', 'task']);
+    expect(queryWords('check if website example.com is up or not')).to.include.members(['fetch', 'request']);
+    expect(queryWords('Enumerate every repository the authenticated user can access')).to.deep.equal(['enumerate', 'repository']);
+    expect(queryWords('Reconcile the totals and flag discrepancies')).to.not.include('flag');
+    // A column called to-do on a board is no task list; appending a row to a sheet is writing it; a flag stays a flag.
+    expect(queryWords('add a card for the bug to my to-do column on the board')).to.not.include('create');
+    expect(queryWords('append a row to the Sales sheet')).to.not.include('record');
+    expect(queryWords('flag the dark-mode feature for beta users')).to.include('flag');
+  });
+
+  it("reads a traveller's and an assistant's phrasings: the time somewhere when it is nine elsewhere, an outlook for days, a house that sleeps eight, a trip blocked on the calendar", () => {
+    expect(queryWords('what time it will be in Tokyo when it is 9am in Berlin')).to.include.members(['convert', 'zone']);
+    expect(queryWords('the multi-day outlook for the destination city')).to.include('forecast').and.not.include('outlook');
+    expect(queryWords('send it through Outlook')).to.not.include('forecast');
+    expect(queryWords('find a house that sleeps eight near the beach')).to.include.members(['stay', 'rental']);
+    expect(queryWords('I want the trip blocked on my calendar')).to.include.members(['create', 'calendar', 'event']);
+    expect(queryWords('how long the drive from the airport takes')).to.include.members(['travel', 'distance']);
+    expect(queryWords('tell everyone in the #offsite channel what you picked')).to.include.members(['send', 'message']);
+  });
+
+  it("reads a reporter's and an operator's phrasings: logging a bug for a team opens an issue (the team is nobody to create), real users and load times are page performance, local changes the tree's status", () => {
+    expect(queryWords('log it for the web team')).to.include.members(['create', 'issue']).and.not.include('team');
+    expect(queryWords('open a ticket for the team with what you found')).to.not.include('team');
+    expect(queryWords('create a team for the mobile developers')).to.include('team');
+    expect(queryWords('how our sign-up page performs for real users: its load times')).to.include.members(['rum', 'performance']);
+    expect(queryWords("see what's modified locally")).to.include.members(['status', 'diff']);
+    expect(queryWords('a screenshot of the google homepage')).to.include.members(['screenshot', 'navigate']);
+  });
+
   it('reads 100,000 characters shaped like each phrase in linear time (each pattern starts only where its phrase can)', () => {
     const floods = [
       'keep '.repeat(20_000) + 'going',
@@ -363,6 +398,27 @@ describe('filter_tools: phrases read as what they mean', () => {
       '. we are an a b c '.repeat(5_000) + 'x',
       'history of the '.repeat(6_000) + 'Eiffel',
       'exchange '.repeat(11_000) + 'rate',
+      'files a b c d '.repeat(7_000) + 'that contain',
+      'messages '.repeat(11_000) + 'mentioning',
+      'where is the '.repeat(8_000) + 'file',
+      'how '.repeat(25_000) + 'many',
+      'add a new '.repeat(10_000) + 'row',
+      'add a b c d e f '.repeat(6_000) + 'to my todo list',
+      'up or '.repeat(16_000) + 'not',
+      'the current user can '.repeat(5_000) + 'access',
+      'flag any '.repeat(11_000) + 'discrepancies',
+      'when it is '.repeat(9_000) + 'noon in',
+      'multi-day '.repeat(10_000) + 'outlook',
+      'sleeps '.repeat(14_000) + 'eight',
+      'blocked on '.repeat(9_000) + 'my calendar',
+      'how long the '.repeat(8_000) + 'drive',
+      'tell '.repeat(25_000) + 'everyone',
+      'log it '.repeat(14_000) + 'for',
+      'for the a '.repeat(10_000) + 'team',
+      'real '.repeat(20_000) + 'users',
+      'page load '.repeat(10_000) + 'times',
+      'modified '.repeat(11_000) + 'locally',
+      'screenshot of the a b c '.repeat(4_000) + 'page',
     ];
     expectEachFloodWithin(floods, 2_000, queryWords);
   });

@@ -12,11 +12,15 @@ type Idiom = readonly [pattern: RegExp, words: string];
  * Time, talk and plans said as people say them: "the whole back and forth with the landlord" is
  * a conversation's thread, "how long does it take to get to the airport" a travel time, "my
  * schedule" the calendar's events (not a scheduled e-mail), "shouldn't slip my mind" a reminder,
- * "block off Friday afternoon" a calendar event, "month by month" a trend over time.
+ * "block off Friday afternoon" a calendar event, and so is a trip "blocked on my calendar";
+ * "month by month" a trend over time.
  */
 const CONVERSATION_AND_TIME: readonly Idiom[] = [
   [/\bback\s+and\s+forth\b/gi, ' conversation thread '],
-  [/\bhow\s+long\s+(?:does|will|would)\s+it\s+take\s+to\s+(?:get|drive|walk|cycle|fly|travel|go)\b/gi, ' travel time distance '],
+  [
+    /\bhow\s+long\s+(?:does|will|would)\s+it\s+take\s+to\s+(?:get|drive|walk|cycle|fly|travel|go)\b|\bhow\s+long\s+(?:the|a|my|our)\s+(?:drive|walk|ride|trip|commute|journey)\b/gi,
+    ' travel time distance ',
+  ],
   [/\b(?:my|our|his|her|their|the\s+team's|today's|tomorrow's)\s+schedule\b/gi, ' calendar events '],
   [/\bslips?\s+(?:my|your|his|her|our|their)\s+mind\b|\b(?:do\s+not|don't|dont|never)\s+let\s+me\s+forget\b/gi, ' remind reminder '],
   [
@@ -24,6 +28,8 @@ const CONVERSATION_AND_TIME: readonly Idiom[] = [
     ' calendar event ',
   ],
   [/\b(?:month|week|year|day)\s+by\s+(?:month|week|year|day)\b|\bover\s+time\b/gi, ' trend over time '],
+  [/\b(?:blocked|put|pencil(?:led|ed)?)\s+(?:in\s+)?(?:on|in|into)\s+(?:my|our|the|his|her|their)\s+calendars?\b/gi, ' create calendar event '],
+  [/\bwhen\s+it(?:'s|\s+is|\s+was|\s+will\s+be)\s+(?:time|noon|midnight)\s+(?:in|at|over\s+in)\b/gi, ' convert time zone '],
 ];
 
 /**
@@ -32,7 +38,10 @@ const CONVERSATION_AND_TIME: readonly Idiom[] = [
  * listing: only with a plural and a verb after it (or "which of my" before a plural), since
  * "what time is it" and "which branch is checked out" ask about one thing.
  * "Give me" is a get; "where to stay" a rental listing; what to pack or bring a question of the
- * weather.
+ * weather, and so is an outlook for days ahead (Outlook alone stays the mail client). What "the
+ * authenticated user can access" qualifies is what is asked for, not the user (it found a CRM's
+ * user details before every repository). Whether a site is "up or down" is a request to it.
+ * Telling everyone posts a message.
  */
 const ASKING: readonly Idiom[] = [
   [
@@ -40,8 +49,18 @@ const ASKING: readonly Idiom[] = [
     ' list ',
   ],
   [/\bgive\s+(?:me|us)\b/gi, ' get '],
+  [/\btell\s+(?:everyone|everybody|the\s+team|the\s+channel|the\s+group)\b/gi, ' send message post '],
+  [/\b(?:up\s+or\s+(?:down|not)|down\s+or\s+(?:up|not))\b/gi, ' fetch request reachable '],
+  [
+    /\b(?:that\s+|which\s+)?(?:the\s+)?(?:authenticated|current|logged[\s-]in|signed[\s-]in)\s+user\s+(?:can\s+(?:access|see|view|read)|has\s+access\s+to|owns)\b/gi,
+    ' my ',
+  ],
   [/\b(?:where|place|places|somewhere|anywhere)\s+to\s+stay\b/gi, ' stay listing rental '],
   [/\bwhat\s+(?:should|do|shall)\s+(?:i|we)\s+(?:pack|bring|wear)\b/gi, ' weather forecast '],
+  [
+    /\b(?:multi|\d{1,2}|two|three|five|seven|ten)[\s-]day\s+outlook\b|\b(?:extended|long[\s-]range|weekly|weekend|week's)\s+outlook\b|\boutlook\s+for\s+(?:the\s+)?(?:week|weekend|tomorrow|next)\b/gi,
+    ' forecast ',
+  ],
 ];
 
 /**
@@ -51,7 +70,10 @@ const ASKING: readonly Idiom[] = [
  * program is using a process's usage (not the knowledge graph), what is taking up the room a
  * folder's sizes, answering yes when a command asks an interaction with its process; keeping an
  * eye on something is monitoring it, waiting until a job finishes checking its status, and
- * checks that are green a status of passing checks.
+ * checks that are green a status of passing checks. How a page does for "real users" is real
+ * user monitoring, its load times performance; logging or filing a problem "for" a team opens
+ * an issue, and the team it is for (or shared with) is somebody, no team to make (it found
+ * the error tracker's create-team).
  */
 const OPERATING: readonly Idiom[] = [
   [/\b(?:\d{1,3}|two|three|four|five|six|seven|eight|nine|ten)\s+(?:copies|instances)\b/gi, ' replicas scale '],
@@ -73,6 +95,10 @@ const OPERATING: readonly Idiom[] = [
     ' interact input process ',
   ],
   [/\bhow\s+much\s+(?:memory|ram|cpu)\s+(?:is|are|does|do)\s+(?=(?:[\w.-]{1,40}\s+){1,3}?(?:using|use|eating|taking)\b)/gi, ' process usage '],
+  [/\breal[\s-]users?\b/gi, ' rum real user monitoring '],
+  [/\b(?:page\s+)?load(?:ing)?\s+times?\b/gi, ' performance load time '],
+  [/\b(?:log|file|raise)\s+(?:it|this|that|them|these)(?=\s+(?:for|with|to)\b)/gi, ' create issue ticket '],
+  [/\b(?:for|with)\s+(?:the|my|our|your)\s+(?:[\w-]{1,20}\s+)?team\b/gi, ' '],
   [/\btaking\s+up\s+(?:all\s+)?(?:the|so\s+much|too\s+much)?\s*(?:room|space)\b/gi, ' size disk usage '],
 ];
 
@@ -83,7 +109,9 @@ const OPERATING: readonly Idiom[] = [
  * one had is a CRM's engagement ("log" found log readers 65th); "remind yourself", "keep in
  * mind" and "note to self" are remembering; inviting somebody to something adds an attendee
  * to an event ("Thursday's design review" found pull-request reviews); what somebody "sent me"
- * came by mail; what "Tom recommended" is something to recall.
+ * came by mail; what "Tom recommended" is something to recall; adding something to my to-do
+ * list creates a task (a task manager's add-a-tag-to-a-task tools came first); a house that
+ * "sleeps eight" is a rental for guests.
  */
 const ASSISTING: readonly Idiom[] = [
   [/\bon\s+(?:my|our|your|his|her|their)\s+plate\b/gi, ' tasks calendar events '],
@@ -92,6 +120,8 @@ const ASSISTING: readonly Idiom[] = [
   [/\b(?:1:1|1-on-1|one[\s-]on[\s-]one|stand-?up|catch[\s-]up)s?\b/gi, ' meeting event '],
   [/\blog(?:s|ged|ging)?\s+(?:a|the|my|our|this|that)\s+(?=(?:[\w-]{1,40}\s+){0,1}(?:call|meeting|conversation|note)\b)/gi, ' crm engagement create '],
   [/\b[Ii]nvit(?:e|es|ed|ing)\s+(?:[A-Z][\w'-]{1,40}(?:\s+[A-Z][\w'-]{1,40})?|him|her|them|everyone|the\s+team)\s+to\b/g, ' add attendee event update '],
+  [/\badd\s+(?:[\w'-]{1,40}\s+){0,6}?to\s+(?:my|our|the|your)\s+(?:todo|to-do)(?:s|\s+list)?\b(?!\s+(?:column|board|lane))/gi, ' create task todo '],
+  [/\bsleeps?\s+(?:\d{1,2}|two|three|four|five|six|seven|eight|nine|ten|twelve)\b/gi, ' stay rental guests '],
   [/\bremind\s+yourself\b|\b(?:keep|bear)\s+in\s+mind\b|\bnote\s+to\s+self\b/gi, ' remember memory '],
   [
     /(?<!\b(?:log|logs|logged|logging|record|records|recorded|recording)\s+)\b(?:a|an|the|our|my)\s+(?:(?:\d{1,3}[\s-]?(?:minute|min|hour)s?|quick|short|brief|video|phone|zoom|intro)\s+){0,2}call\s+with\b/gi,
@@ -124,14 +154,23 @@ const BROWSING: readonly Idiom[] = [
   [/\b(?:(?:using|in|with|via|through)\s+(?:the|its|a)\s+)?search\s+(?:box|bar|field|input)\b/gi, ' type text field '],
   [/\b(?:at|in|to)\s+(?:a\s+)?(?:mobile|phone|tablet|desktop)[\s-]?(?:size|sized|width|viewport)\b|\bphone[\s-]sized\b/gi, ' resize viewport '],
   [/\b(?:capture|grab)\s+(?:(?:the|a|an|this|that|our|my)\s+)?(?:[\w-]{1,40}\s+){0,3}?(?:as\s+an?\s+)?(?:image|picture|png|screenshot)\b/gi, ' screenshot '],
+  [
+    /\bscreenshots?\s+of\s+(?:the\s+|a\s+)?(?:[\w.-]{1,40}\s+){0,3}?(?:homepage|home\s+page|landing\s+page|page|site|website|url)\b/gi,
+    ' screenshot navigate $& ',
+  ],
 ];
 
 /**
  * An analyst's: a count or a sum "per day", "by region" is an aggregate over grouped rows (it
- * found the days-in-a-month tool).
+ * found the days-in-a-month tool); "how many" is a count (its "many" found delete-many); adding
+ * a row inserts a record (it found the tools that create tables); flagging discrepancies or outliers is finding them, no
+ * feature flag.
  */
 const ANALYSING: readonly Idiom[] = [
   [/\b(?:per|each)\s+(?:day|week|month|hour|year|quarter|region|country|customer|user|product|category)\b/gi, ' aggregate group count '],
+  [/\bhow\s+many\b/gi, ' count '],
+  [/\b(?:add|insert)\s+(?:(?:a|an|one|two|three|the|some)\s+)?(?:new\s+)?rows?\b/gi, ' create insert record row '],
+  [/\bflag(?:s|ged|ging)?\s+(?:(?:any|all|the|each|every)\s+)?(?=(?:discrepanc|mismatch|difference|anomal|outlier|inconsistenc)[a-z]{0,10}\b)/gi, ' find '],
 ];
 
 /**
@@ -163,7 +202,9 @@ const ASKING_THE_WORLD: readonly Idiom[] = [
  * before a programmer's verb: "how do I drive to Boston" asks for directions); where something
  * is defined, a change "across the project" and "TODO comments" are code to search (the
  * comments found the task apps'); discarding or throwing away changes is checking the file out
- * again (a file editor came first).
+ * again (a file editor came first); files (or messages, pages, tickets) that contain or mention
+ * something are a search of their content, and where a file is a search for it; what is modified locally is the working
+ * tree's status.
  */
 const PROGRAMMING: readonly Idiom[] = [
   [
@@ -176,7 +217,16 @@ const PROGRAMMING: readonly Idiom[] = [
     /\b(?:discard|discards|discarded|throw\s+away|undo|revert|reverts|reverted)\s+(?:(?:the|my|all|any|these|those|our)\s+)?(?:local\s+|uncommitted\s+|unstaged\s+|working\s+)?(?:changes|edits|modifications)\b/gi,
     ' discard changes checkout restore reset ',
   ],
+  [
+    /\b(?:modified|changed|edited)\s+locally\b|\blocally\s+(?:modified|changed|edited)\b|\blocal\s+(?:changes|modifications|edits)\b/gi,
+    ' status diff uncommitted ',
+  ],
   [/\b(?:TODO|FIXME|XXX|HACK)s?\s+(?:comments?|markers?|notes?)\b/g, ' code text search '],
+  [/\bwhere\s+(?:is|are|was|were)\s+(?:(?:the|my|our|a|that)\s+)?files?\b/gi, ' find search files '],
+  [
+    /\b(files?|messages?|e-?mails?|mails?|pages?|documents?|docs?|notes?|tickets?|issues?|threads?|comments?)\s+(?:(?:[\w'-]{1,40}\s+){0,4}?(?:that|which)\s+)?(?:contain|contains|containing|mention|mentions|mentioning|reference|references|referencing)\b/gi,
+    ' $1 search content ',
+  ],
 ];
 
 const IDIOMS = [...CONVERSATION_AND_TIME, ...ASKING, ...OPERATING, ...ASSISTING, ...BROWSING, ...ANALYSING, ...ASKING_THE_WORLD, ...PROGRAMMING];

@@ -149,6 +149,7 @@ const TABLE: Record<string, string[]> = {
   revise: ['update', 'edit'],
   alter: ['update', 'edit', 'change'],
   ascertain: ['get', 'find'],
+  locate: ['find', 'search'],
   determine: ['get', 'find'],
   inspect: ['get', 'describe', 'info'],
   examine: ['get', 'describe', 'read'],
@@ -231,6 +232,7 @@ const TABLE: Record<string, string[]> = {
   cabin: ['stay', 'rental', 'accommodation'],
   villa: ['stay', 'rental', 'accommodation'],
   lodging: ['stay', 'rental', 'accommodation'],
+  condo: ['stay', 'rental', 'accommodation'],
   // What to wear is a question about the weather.
   coat: ['weather', 'forecast'],
   jacket: ['weather', 'forecast'],
@@ -262,6 +264,7 @@ const TABLE: Record<string, string[]> = {
   gmail: ['email', 'inbox'],
   outlook: ['email', 'calendar'],
   inbox: ['email'],
+  tag: ['label'],
   reply: ['reply', 'comment', 'respond'],
   answer: ['reply', 'respond'],
   said: ['message', 'history', 'comment'],
@@ -273,7 +276,12 @@ const TABLE: Record<string, string[]> = {
   site: ['web', 'page', 'url'],
   link: ['url', 'page'],
   article: ['page', 'url', 'web'],
+  webpage: ['page', 'url', 'web'],
   news: ['web', 'search', 'news'],
+  // Scholarly writing is what paper-search tools name papers.
+  publication: ['paper', 'research', 'article'],
+  literature: ['paper', 'research'],
+  journal: ['paper', 'research'],
   internet: ['web', 'search'],
   online: ['web', 'search'],
   press: ['click'],
@@ -302,6 +310,7 @@ const TABLE: Record<string, string[]> = {
   latency: ['metrics', 'performance', 'traces'],
   throughput: ['metrics', 'performance'],
   uptime: ['metrics', 'monitor', 'status'],
+  failure: ['error', 'issue'],
   cpu: ['metrics'],
   // An operator's words for what tools name otherwise: a toggle is a feature flag, CI credits
   // are usage, an error thrown is an issue of the error tracker.
