@@ -351,6 +351,28 @@ describe('lexical ranking understands words: intent, WordNet relatives, server n
     expect(ranked('relocate report.pdf')[0]).to.equal('x_fs_move_file');
   });
 
+  it("reads a planner's and a reporter's words as the tools': locate finds, a publication is a paper, grab gets, reassigning updates an assignee, a tag a label", () => {
+    const ranked = index([
+      ['x_fs_search_files', 'Search for files matching a pattern.'],
+      ['x_fs_read_file', 'Read a file.'],
+      ['x_papers_search_papers', 'Search research papers by topic.'],
+      ['x_web_get_page', 'Get a web page as text.'],
+      ['x_tasks_update_task', 'Update a task: its title, due date or assignee.'],
+      ['x_tasks_create_task', 'Create a task.'],
+      ['x_mail_add_label', 'Add a label to an email.'],
+      ['x_mail_delete_email', 'Delete an email.'],
+      ['x_sentry_search_issues', 'Search error issues.'],
+      ['x_rentals_search', 'Search rental stays for a place and dates.'],
+    ]);
+    expect(ranked('locate the invoice files')[0]).to.equal('x_fs_search_files');
+    expect(ranked('recent publications on graph neural networks')[0]).to.equal('x_papers_search_papers');
+    expect(ranked('grab the web page')[0]).to.equal('x_web_get_page');
+    expect(ranked('reassign the task to Jordan')[0]).to.equal('x_tasks_update_task');
+    expect(ranked('tag the email as urgent')[0]).to.equal('x_mail_add_label');
+    expect(ranked('checkout failures since the release')[0]).to.equal('x_sentry_search_issues');
+    expect(ranked('a condo in Lisbon for June')[0]).to.equal('x_rentals_search');
+  });
+
   it('reads stopping a process as terminating it, where another tool is named for stopping', () => {
     const ranked = index([
       ['x_desk_kill_process', 'Terminate a running process by PID.'],

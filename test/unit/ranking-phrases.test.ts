@@ -308,6 +308,11 @@ describe('filter_tools: phrases read as what they mean', () => {
     expect(queryWords('how our sign-up page performs for real users: its load times')).to.include.members(['rum', 'performance']);
     expect(queryWords("see what's modified locally")).to.include.members(['status', 'diff']);
     expect(queryWords('a screenshot of the google homepage')).to.include.members(['screenshot', 'navigate']);
+    expect(queryWords('The product team keeps asking which features users complain about')).to.not.include('team');
+    expect(queryWords('create the backend team in Sentry')).to.include('team');
+    expect(queryWords('look at the recent changes to the worker code')).to.include.members(['log', 'commits']);
+    expect(queryWords('write up what you suspect in the incident channel')).to.include.members(['post', 'message']);
+    expect(queryWords('check how much memory its pods are using')).to.include.members(['process', 'usage']);
   });
 
   it('reads 100,000 characters shaped like each phrase in linear time (each pattern starts only where its phrase can)', () => {
@@ -419,6 +424,11 @@ describe('filter_tools: phrases read as what they mean', () => {
       'page load '.repeat(10_000) + 'times',
       'modified '.repeat(11_000) + 'locally',
       'screenshot of the a b c '.repeat(4_000) + 'page',
+      'create the a '.repeat(8_000) + 'team',
+      'the a '.repeat(16_000) + 'team',
+      'recent changes to the a b '.repeat(4_000) + 'code',
+      'write it up a b c d in the '.repeat(4_000) + 'channel',
+      'how much memory a b c '.repeat(5_000) + 'using',
     ];
     expectEachFloodWithin(floods, 2_000, queryWords);
   });

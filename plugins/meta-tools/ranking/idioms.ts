@@ -41,7 +41,7 @@ const CONVERSATION_AND_TIME: readonly Idiom[] = [
  * weather, and so is an outlook for days ahead (Outlook alone stays the mail client). What "the
  * authenticated user can access" qualifies is what is asked for, not the user (it found a CRM's
  * user details before every repository). Whether a site is "up or down" is a request to it.
- * Telling everyone posts a message.
+ * Telling everyone posts a message, and so does writing something up in a channel.
  */
 const ASKING: readonly Idiom[] = [
   [
@@ -50,6 +50,10 @@ const ASKING: readonly Idiom[] = [
   ],
   [/\bgive\s+(?:me|us)\b/gi, ' get '],
   [/\btell\s+(?:everyone|everybody|the\s+team|the\s+channel|the\s+group)\b/gi, ' send message post '],
+  [
+    /\b(?:write|put|drop|share|summari[sz]e)\s+(?:(?:it|this|that|them|up|what|you|i|we)\s+){0,4}(?:[\w'-]{1,40}\s+){0,4}?in\s+(?:the\s+|our\s+)?(?:[\w#-]{1,40}\s+)?channel\b/gi,
+    ' send post message channel ',
+  ],
   [/\b(?:up\s+or\s+(?:down|not)|down\s+or\s+(?:up|not))\b/gi, ' fetch request reachable '],
   [
     /\b(?:that\s+|which\s+)?(?:the\s+)?(?:authenticated|current|logged[\s-]in|signed[\s-]in)\s+user\s+(?:can\s+(?:access|see|view|read)|has\s+access\s+to|owns)\b/gi,
@@ -73,7 +77,8 @@ const ASKING: readonly Idiom[] = [
  * checks that are green a status of passing checks. How a page does for "real users" is real
  * user monitoring, its load times performance; logging or filing a problem "for" a team opens
  * an issue, and the team it is for (or shared with) is somebody, no team to make (it found
- * the error tracker's create-team).
+ * the error tracker's create-team); so is "the product team" that asks for something, unless
+ * a team is what is made, listed or removed.
  */
 const OPERATING: readonly Idiom[] = [
   [/\b(?:\d{1,3}|two|three|four|five|six|seven|eight|nine|ten)\s+(?:copies|instances)\b/gi, ' replicas scale '],
@@ -94,11 +99,15 @@ const OPERATING: readonly Idiom[] = [
     /\b(?:answer|answers|answering|respond|reply|type|say)\s+(?:with\s+)?['"]?(?:yes|no|y|n)['"]?\s+(?:when|if|whenever)\s+(?:it|the\s+\w+)\s+(?:asks|prompts)\b/gi,
     ' interact input process ',
   ],
-  [/\bhow\s+much\s+(?:memory|ram|cpu)\s+(?:is|are|does|do)\s+(?=(?:[\w.-]{1,40}\s+){1,3}?(?:using|use|eating|taking)\b)/gi, ' process usage '],
+  [/\bhow\s+much\s+(?:memory|ram|cpu)\s+(?:(?:is|are|does|do)\s+)?(?=(?:[\w.-]{1,40}\s+){1,3}?(?:using|use|eating|taking)\b)/gi, ' process usage '],
   [/\breal[\s-]users?\b/gi, ' rum real user monitoring '],
   [/\b(?:page\s+)?load(?:ing)?\s+times?\b/gi, ' performance load time '],
   [/\b(?:log|file|raise)\s+(?:it|this|that|them|these)(?=\s+(?:for|with|to)\b)/gi, ' create issue ticket '],
   [/\b(?:for|with)\s+(?:the|my|our|your)\s+(?:[\w-]{1,20}\s+)?team\b/gi, ' '],
+  [
+    /(?<!\b(?:create|make|add|new|list|find|show|get|delete|remove|rename|join|leave|which|invite)\s+(?:(?:a|an|the|our|my)\s+)?)\b(?:the|our|my|your|their)\s+[\w-]{1,20}\s+team\b(?!\s+(?:members?|named|called|slug|id|settings)\b)/gi,
+    ' ',
+  ],
   [/\btaking\s+up\s+(?:all\s+)?(?:the|so\s+much|too\s+much)?\s*(?:room|space)\b/gi, ' size disk usage '],
 ];
 
@@ -204,7 +213,7 @@ const ASKING_THE_WORLD: readonly Idiom[] = [
  * comments found the task apps'); discarding or throwing away changes is checking the file out
  * again (a file editor came first); files (or messages, pages, tickets) that contain or mention
  * something are a search of their content, and where a file is a search for it; what is modified locally is the working
- * tree's status.
+ * tree's status, the recent changes to some code its log of commits.
  */
 const PROGRAMMING: readonly Idiom[] = [
   [
@@ -216,6 +225,10 @@ const PROGRAMMING: readonly Idiom[] = [
   [
     /\b(?:discard|discards|discarded|throw\s+away|undo|revert|reverts|reverted)\s+(?:(?:the|my|all|any|these|those|our)\s+)?(?:local\s+|uncommitted\s+|unstaged\s+|working\s+)?(?:changes|edits|modifications)\b/gi,
     ' discard changes checkout restore reset ',
+  ],
+  [
+    /\b(?:recent|latest|last\s+few)\s+(?:changes|commits)\s+(?:to|in|on)\s+(?:the\s+|our\s+|my\s+)?(?:[\w-]{1,40}\s+){0,2}?(?:code|repo|repository|codebase|service|branch|module|file)\b/gi,
+    ' log commits history ',
   ],
   [
     /\b(?:modified|changed|edited)\s+locally\b|\blocally\s+(?:modified|changed|edited)\b|\blocal\s+(?:changes|modifications|edits)\b/gi,

@@ -100,6 +100,7 @@ const TABLE: Record<string, string[]> = {
   rename: ['move'],
   undo: ['reset', 'revert'],
   reschedule: ['update', 'due', 'date'],
+  reassign: ['update', 'assign', 'assignee'],
   postpone: ['reschedule', 'update', 'due', 'date'],
   combine: ['merge'],
   aside: ['stash'],
@@ -131,6 +132,7 @@ const TABLE: Record<string, string[]> = {
   // verbs tools are named with.
   retrieve: ['get', 'fetch', 'read'],
   obtain: ['get'],
+  grab: ['get', 'fetch'],
   acquire: ['get'],
   enumerate: ['list'],
   terminate: ['kill', 'stop'],
