@@ -363,6 +363,7 @@ describe('lexical ranking understands words: intent, WordNet relatives, server n
       ['x_mail_delete_email', 'Delete an email.'],
       ['x_sentry_search_issues', 'Search error issues.'],
       ['x_rentals_search', 'Search rental stays for a place and dates.'],
+      ['x_tasks_add_dependencies', 'Set the dependencies of a task.'],
     ]);
     expect(ranked('locate the invoice files')[0]).to.equal('x_fs_search_files');
     expect(ranked('recent publications on graph neural networks')[0]).to.equal('x_papers_search_papers');
@@ -371,6 +372,7 @@ describe('lexical ranking understands words: intent, WordNet relatives, server n
     expect(ranked('tag the email as urgent')[0]).to.equal('x_mail_add_label');
     expect(ranked('checkout failures since the release')[0]).to.equal('x_sentry_search_issues');
     expect(ranked('a condo in Lisbon for June')[0]).to.equal('x_rentals_search');
+    expect(ranked('the deploy task should depend on the security review')[0]).to.equal('x_tasks_add_dependencies');
   });
 
   it('reads stopping a process as terminating it, where another tool is named for stopping', () => {

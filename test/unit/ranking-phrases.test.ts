@@ -104,6 +104,8 @@ describe('filter_tools: phrases read as what they mean', () => {
     expect(queryWords('push the report task to friday')).to.deep.equal(['reschedule', 'report', 'task', 'friday']);
     expect(queryWords('move my dentist appointment to next week')).to.deep.equal(['reschedule', 'dentist', 'appointment', 'next', 'week']);
     expect(queryWords('push the branch to origin')).to.deep.equal(['push', 'branch', 'origin']);
+    expect(queryWords('push every meeting I have tomorrow afternoon back by thirty minutes')).to.include('reschedule').and.not.include('push');
+    expect(queryWords('push the commits back to the fork')).to.include('push');
     expect(queryWords('move the file to the archive folder')).to.deep.equal(['move', 'file', 'folder']);
   });
 
@@ -313,6 +315,8 @@ describe('filter_tools: phrases read as what they mean', () => {
     expect(queryWords('look at the recent changes to the worker code')).to.include.members(['log', 'commits']);
     expect(queryWords('write up what you suspect in the incident channel')).to.include.members(['post', 'message']);
     expect(queryWords('check how much memory its pods are using')).to.include.members(['process', 'usage']);
+    expect(queryWords("pick 'Express' from the shipping dropdown")).to.include.members(['select', 'option']).and.not.include('drop');
+    expect(queryWords('are there any JavaScript errors printed on this page')).to.include.members(['console', 'messages']);
   });
 
   it('reads 100,000 characters shaped like each phrase in linear time (each pattern starts only where its phrase can)', () => {
@@ -429,6 +433,11 @@ describe('filter_tools: phrases read as what they mean', () => {
       'recent changes to the a b '.repeat(4_000) + 'code',
       'write it up a b c d in the '.repeat(4_000) + 'channel',
       'how much memory a b c '.repeat(5_000) + 'using',
+      'push a b c d e f g h '.repeat(4_000) + 'back by thirty minutes',
+      'push back '.repeat(10_000) + 'by',
+      'dial-in '.repeat(12_000) + 'link',
+      'drop '.repeat(20_000) + 'down',
+      'javascript '.repeat(9_000) + 'errors',
     ];
     expectEachFloodWithin(floods, 2_000, queryWords);
   });

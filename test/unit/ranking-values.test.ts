@@ -59,6 +59,8 @@ describe('filter_tools: values in a request read as their kind', () => {
     // A time said with a possessive is the appointment then.
     expect(queryWords('cancel our 10:30 tomorrow')).to.deep.equal(['cancel', 'meeting', 'event', 'tomorrow']);
     expect(queryWords('move my 3pm with the design team to Thursday')).to.deep.equal(['reschedule', 'meeting', 'event', 'thursday']);
+    expect(queryWords("what's the dial-in link for my 11 o'clock")).to.deep.equal(['meeting', 'event', 'conference', 'meeting', 'event']);
+    expect(queryWords("wake me at 7 o'clock")).to.include('time');
     // Lower-case abbreviations are words; a bare number is no time.
     expect(queryWords('the best est of 8')).to.deep.equal(['best', 'est', '8']);
   });
@@ -139,6 +141,7 @@ describe('filter_tools: values in a request read as their kind', () => {
       'for two '.repeat(12_000) + 'weeks',
       'last '.repeat(20_000) + "week's",
       'this week '.repeat(10_000) + "'s",
+      "my 11 o'".repeat(11_000) + 'clock',
     ];
     expectEachFloodWithin(floods, 500, (text) => {
       typedValues(text);

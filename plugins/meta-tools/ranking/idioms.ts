@@ -120,7 +120,7 @@ const OPERATING: readonly Idiom[] = [
  * to an event ("Thursday's design review" found pull-request reviews); what somebody "sent me"
  * came by mail; what "Tom recommended" is something to recall; adding something to my to-do
  * list creates a task (a task manager's add-a-tag-to-a-task tools came first); a house that
- * "sleeps eight" is a rental for guests.
+ * "sleeps eight" is a rental for guests; a dial-in or Zoom link is a meeting's.
  */
 const ASSISTING: readonly Idiom[] = [
   [/\bon\s+(?:my|our|your|his|her|their)\s+plate\b/gi, ' tasks calendar events '],
@@ -130,6 +130,7 @@ const ASSISTING: readonly Idiom[] = [
   [/\blog(?:s|ged|ging)?\s+(?:a|the|my|our|this|that)\s+(?=(?:[\w-]{1,40}\s+){0,1}(?:call|meeting|conversation|note)\b)/gi, ' crm engagement create '],
   [/\b[Ii]nvit(?:e|es|ed|ing)\s+(?:[A-Z][\w'-]{1,40}(?:\s+[A-Z][\w'-]{1,40})?|him|her|them|everyone|the\s+team)\s+to\b/g, ' add attendee event update '],
   [/\badd\s+(?:[\w'-]{1,40}\s+){0,6}?to\s+(?:my|our|the|your)\s+(?:todo|to-do)(?:s|\s+list)?\b(?!\s+(?:column|board|lane))/gi, ' create task todo '],
+  [/\b(?:dial[\s-]?in|zoom|meet|video|conference|call)\s+(?:link|number|details|url)\b/gi, ' meeting event conference '],
   [/\bsleeps?\s+(?:\d{1,2}|two|three|four|five|six|seven|eight|nine|ten|twelve)\b/gi, ' stay rental guests '],
   [/\bremind\s+yourself\b|\b(?:keep|bear)\s+in\s+mind\b|\bnote\s+to\s+self\b/gi, ' remember memory '],
   [
@@ -144,7 +145,8 @@ const ASSISTING: readonly Idiom[] = [
  * A browser's: going to, opening, loading or visiting a page or a site is navigating to it;
  * typing "my email into the newsletter box" is typing into a field (the email is what is typed:
  * it asked for the mail tools), and so is using the search box; "at mobile size" is a viewport
- * to resize; capturing something as an image is a screenshot; adding to the end of a page
+ * to resize; capturing something as an image is a screenshot; a dropdown is a select's options
+ * (its "drop" deleted), JavaScript errors the console's messages; adding to the end of a page
  * appends blocks to it.
  */
 const BROWSING: readonly Idiom[] = [
@@ -162,6 +164,8 @@ const BROWSING: readonly Idiom[] = [
   ],
   [/\b(?:(?:using|in|with|via|through)\s+(?:the|its|a)\s+)?search\s+(?:box|bar|field|input)\b/gi, ' type text field '],
   [/\b(?:at|in|to)\s+(?:a\s+)?(?:mobile|phone|tablet|desktop)[\s-]?(?:size|sized|width|viewport)\b|\bphone[\s-]sized\b/gi, ' resize viewport '],
+  [/\bdrop[\s-]?down\b/gi, ' dropdown select option '],
+  [/\b(?:javascript|js|console|browser)\s+(?:errors?|warnings?|logs?|messages?|output)\b/gi, ' console messages '],
   [/\b(?:capture|grab)\s+(?:(?:the|a|an|this|that|our|my)\s+)?(?:[\w-]{1,40}\s+){0,3}?(?:as\s+an?\s+)?(?:image|picture|png|screenshot)\b/gi, ' screenshot '],
   [
     /\bscreenshots?\s+of\s+(?:the\s+|a\s+)?(?:[\w.-]{1,40}\s+){0,3}?(?:homepage|home\s+page|landing\s+page|page|site|website|url)\b/gi,

@@ -101,6 +101,7 @@ const TABLE: Record<string, string[]> = {
   undo: ['reset', 'revert'],
   reschedule: ['update', 'due', 'date'],
   reassign: ['update', 'assign', 'assignee'],
+  depend: ['dependency', 'dependencies'],
   postpone: ['reschedule', 'update', 'due', 'date'],
   combine: ['merge'],
   aside: ['stash'],

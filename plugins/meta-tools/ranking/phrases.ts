@@ -153,10 +153,11 @@ export function resourceNames(text: string): string[] {
 /**
  * "Push the report task to Friday", "move my dentist appointment to next week": putting off,
  * not pushing code or moving a file. Read as "reschedule" (the intent table: update, due,
- * date). Only where a day, "tomorrow", "later" or a next week or month follows "to".
+ * date). Only where a day, "tomorrow", "later" or a next week or month follows "to", or a
+ * span follows "back" ("push my meetings back by thirty minutes").
  */
 export const PUT_OFF =
-  /\b(?:push|pushes|pushed|pushing|move|moves|moved|moving|bump|bumps|bumped|shift|shifts|shifted)\s+((?:[\w'-]{1,40}\s+){0,8}?)(?:back\s+)?(?:to|until|till)\s+(?=(?:next\s+)?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|later|week|month)\b)/gi;
+  /\b(?:push|pushes|pushed|pushing|move|moves|moved|moving|bump|bumps|bumped|shift|shifts|shifted)\s+((?:[\w'-]{1,40}\s+){0,8}?)(?:(?:back\s+)?(?:to|until|till)\s+(?=(?:next\s+)?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|later|week|month)\b)|back\s+(?:by\s+)?(?=(?:an?|half\s+an|one|two|three|four|five|ten|fifteen|twenty|thirty|forty-five|\d{1,3})\s+(?:minutes?|mins?|hours?|hrs?|days?|weeks?)\b))/gi;
 
 /**
  * "Pull the captions from this video", "pull up the saved details", "pull last week's signups

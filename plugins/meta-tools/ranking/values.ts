@@ -47,8 +47,8 @@ const DATE = new RegExp(
 );
 /** "February 2028": a month of a year. */
 const MONTH_OF_YEAR = new RegExp(`\\b${MONTH} \\d{4}\\b`, 'gi');
-/** "8am", "3 pm", "17:45", "9:30 am". */
-const TIME = /(?<![\d:.])(?:[01]?\d|2[0-3])(?::[0-5]\d)?(?: ?(?:am|pm)\b|(?<=:\d\d)(?![\d:]))/gi;
+/** "8am", "3 pm", "17:45", "9:30 am", "11 o'clock". */
+const TIME = /(?<![\d:.])(?:[01]?\d|2[0-3])(?:(?::[0-5]\d)?(?: ?(?:am|pm)\b|(?<=:\d\d)(?![\d:]))| ?o['\u2019]?clock\b)/gi;
 /**
  * "Last week's planning meeting", "today's action items": a day said as a possessive says which
  * meeting or items, no more (it found the week-of-the-year tool first). It goes, a determiner
