@@ -364,6 +364,7 @@ describe('lexical ranking understands words: intent, WordNet relatives, server n
       ['x_sentry_search_issues', 'Search error issues.'],
       ['x_rentals_search', 'Search rental stays for a place and dates.'],
       ['x_tasks_add_dependencies', 'Set the dependencies of a task.'],
+      ['x_sales_search_objects', 'Search companies, contacts or deals by their properties.'],
     ]);
     expect(ranked('locate the invoice files')[0]).to.equal('x_fs_search_files');
     expect(ranked('recent publications on graph neural networks')[0]).to.equal('x_papers_search_papers');
@@ -373,6 +374,7 @@ describe('lexical ranking understands words: intent, WordNet relatives, server n
     expect(ranked('checkout failures since the release')[0]).to.equal('x_sentry_search_issues');
     expect(ranked('a condo in Lisbon for June')[0]).to.equal('x_rentals_search');
     expect(ranked('the deploy task should depend on the security review')[0]).to.equal('x_tasks_add_dependencies');
+    expect(ranked('look Globex up in the CRM')[0]).to.equal('x_sales_search_objects');
   });
 
   it('reads stopping a process as terminating it, where another tool is named for stopping', () => {

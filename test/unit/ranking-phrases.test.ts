@@ -319,6 +319,19 @@ describe('filter_tools: phrases read as what they mean', () => {
     expect(queryWords('are there any JavaScript errors printed on this page')).to.include.members(['console', 'messages']);
   });
 
+  it("reads an analyst's and a salesperson's phrasings: which columns a table has is its schema, speeding up lookups an index, a call I had a CRM's engagement, a deal moved to Closed Won an update", () => {
+    expect(queryWords('What columns does the orders table have')).to.include.members(['schema', 'fields']);
+    // A board's columns are its lists, no schema.
+    expect(queryWords('which columns does the sprint board have')).to.not.include('schema');
+    expect(queryWords('Speed up lookups on the email field of the users collection')).to.include.members(['create', 'index']);
+    expect(queryWords("Set the status of every order older than 90 days to 'archived'")).to.include.members(['update', 'many']);
+    expect(queryWords("Write down that I had a call with Globex's CTO today about pricing"))
+      .to.include.members(['crm', 'engagement'])
+      .and.not.include('meeting');
+    expect(queryWords('a 30 minute call with Sam on Friday')).to.include('meeting');
+    expect(queryWords('Move the Acme renewal deal to Closed Won')).to.include.members(['update', 'deal', 'stage']).and.not.include('move');
+  });
+
   it('reads 100,000 characters shaped like each phrase in linear time (each pattern starts only where its phrase can)', () => {
     const floods = [
       'keep '.repeat(20_000) + 'going',
@@ -438,6 +451,12 @@ describe('filter_tools: phrases read as what they mean', () => {
       'dial-in '.repeat(12_000) + 'link',
       'drop '.repeat(20_000) + 'down',
       'javascript '.repeat(9_000) + 'errors',
+      'what columns does a b c '.repeat(4_000) + 'table',
+      'speed up '.repeat(12_000) + 'lookups',
+      'set the a of '.repeat(8_000) + 'every',
+      'I had a a b '.repeat(8_000) + 'call with',
+      'closed '.repeat(16_000) + 'won',
+      'move the a b c '.repeat(6_000) + 'deal to',
     ];
     expectEachFloodWithin(floods, 2_000, queryWords);
   });

@@ -37,13 +37,18 @@ const CONVERSATION_AND_TIME: readonly Idiom[] = [
  * there any open incidents", "which indexes exist", "which of my calendars") asks for a
  * listing: only with a plural and a verb after it (or "which of my" before a plural), since
  * "what time is it" and "which branch is checked out" ask about one thing.
- * "Give me" is a get; "where to stay" a rental listing; what to pack or bring a question of the
+ * Which columns or fields a table or a collection has asks its schema (a board's columns are
+ * its lists). "Give me" is a get; "where to stay" a rental listing; what to pack or bring a question of the
  * weather, and so is an outlook for days ahead (Outlook alone stays the mail client). What "the
  * authenticated user can access" qualifies is what is asked for, not the user (it found a CRM's
  * user details before every repository). Whether a site is "up or down" is a request to it.
  * Telling everyone posts a message, and so does writing something up in a channel.
  */
 const ASKING: readonly Idiom[] = [
+  [
+    /\b(?:what|which)\s+(?:columns|fields|attributes|keys)\s+(?:does|do|did|can|are|is)\b(?=\s+(?:[\w'-]{1,40}\s+){0,4}?(?:tables?|collections?|documents?|records?|rows?|databases?|db)\b)/gi,
+    ' schema fields ',
+  ],
   [
     /\b(?:which|what)\s+(?=(?:[\w-]{1,40}\s+){0,2}[\w-]{2,40}s\s+(?:are|were|have|had|do|did|need|exist)\b)|\bare\s+there\s+any\b|\bwhich\s+of\s+(?:my|our|the|your)\s+(?=[\w-]{2,40}s\b)/gi,
     ' list ',
@@ -115,7 +120,8 @@ const OPERATING: readonly Idiom[] = [
  * A personal assistant's: what is "on my plate" is tasks and events; checking my inbox for
  * something is searching it; being double-booked is a clash of busy times; a 1:1, a standup or a catch-up is a meeting, and so is "a 30
  * minute call with Sam" (a call logged in a CRM stays a call); logging the call or the meeting
- * one had is a CRM's engagement ("log" found log readers 65th); "remind yourself", "keep in
+ * one had is a CRM's engagement ("log" found log readers 65th), and so is writing down that I
+ * "had a call with" someone; moving a deal to a stage ("Closed Won") updates it; "remind yourself", "keep in
  * mind" and "note to self" are remembering; inviting somebody to something adds an attendee
  * to an event ("Thursday's design review" found pull-request reviews); what somebody "sent me"
  * came by mail; what "Tom recommended" is something to recall; adding something to my to-do
@@ -127,6 +133,12 @@ const ASSISTING: readonly Idiom[] = [
   [/\bdouble[\s-]?booked\b|\boverlapping\s+(?:meetings|events)\b/gi, ' freebusy busy conflict '],
   [/\bcheck\s+(?=(?:my|our|the)\s+(?:inbox|gmail|outlook|e-?mails?|mail|mailbox|messages|dms|channel|calendar)\s+for\b)/gi, ' search '],
   [/\b(?:1:1|1-on-1|one[\s-]on[\s-]one|stand-?up|catch[\s-]up)s?\b/gi, ' meeting event '],
+  [
+    /\b(?:i|we)\s+(?:just\s+)?(?:had|did)\s+(?:a|an|the|our|my)\s+(?:[\w-]{1,40}\s+){0,2}?(?:call|meeting|chat|conversation)\s+with\b/gi,
+    ' log crm engagement call with ',
+  ],
+  [/\bclosed[\s-](?:won|lost)\b/gi, ' deal stage '],
+  [/\bmove\s+(?:the|this|that|my|our)\s+(?:[\w'-]{1,40}\s+){0,3}?(?:deal|opportunity|lead)\s+to\b/gi, ' update deal stage '],
   [/\blog(?:s|ged|ging)?\s+(?:a|the|my|our|this|that)\s+(?=(?:[\w-]{1,40}\s+){0,1}(?:call|meeting|conversation|note)\b)/gi, ' crm engagement create '],
   [/\b[Ii]nvit(?:e|es|ed|ing)\s+(?:[A-Z][\w'-]{1,40}(?:\s+[A-Z][\w'-]{1,40})?|him|her|them|everyone|the\s+team)\s+to\b/g, ' add attendee event update '],
   [/\badd\s+(?:[\w'-]{1,40}\s+){0,6}?to\s+(?:my|our|the|your)\s+(?:todo|to-do)(?:s|\s+list)?\b(?!\s+(?:column|board|lane))/gi, ' create task todo '],
@@ -176,12 +188,15 @@ const BROWSING: readonly Idiom[] = [
 /**
  * An analyst's: a count or a sum "per day", "by region" is an aggregate over grouped rows (it
  * found the days-in-a-month tool); "how many" is a count (its "many" found delete-many); adding
- * a row inserts a record (it found the tools that create tables); flagging discrepancies or outliers is finding them, no
- * feature flag.
+ * a row inserts a record (it found the tools that create tables); speeding up lookups is an
+ * index; setting a field "of every" order updates many; flagging discrepancies or outliers is
+ * finding them, no feature flag.
  */
 const ANALYSING: readonly Idiom[] = [
   [/\b(?:per|each)\s+(?:day|week|month|hour|year|quarter|region|country|customer|user|product|category)\b/gi, ' aggregate group count '],
   [/\bhow\s+many\b/gi, ' count '],
+  [/\b(?:speed\s+up|faster|slow)\s+(?:the\s+)?(?:lookups|queries|searches|reads|sorting)\b/gi, ' create index '],
+  [/\bset\s+(?:the\s+)?[\w-]{1,40}\s+(?:of|on|for)\s+(?:every|all|each)\b/gi, ' update many '],
   [/\b(?:add|insert)\s+(?:(?:a|an|one|two|three|the|some)\s+)?(?:new\s+)?rows?\b/gi, ' create insert record row '],
   [/\bflag(?:s|ged|ging)?\s+(?:(?:any|all|the|each|every)\s+)?(?=(?:discrepanc|mismatch|difference|anomal|outlier|inconsistenc)[a-z]{0,10}\b)/gi, ' find '],
 ];

@@ -350,6 +350,7 @@ const TABLE: Record<string, string[]> = {
   relevance: ['rerank'],
   recording: ['replay'],
   deal: ['objects', 'properties', 'crm'],
+  crm: ['contact', 'company', 'deal'],
   lead: ['crm', 'contact'],
   prospect: ['crm', 'contact'],
   fields: ['properties', 'fields'],
