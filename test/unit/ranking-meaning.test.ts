@@ -351,7 +351,7 @@ describe('lexical ranking understands words: intent, WordNet relatives, server n
     expect(ranked('relocate report.pdf')[0]).to.equal('x_fs_move_file');
   });
 
-  it("reads a planner's and a reporter's words as the tools': locate finds, a publication is a paper, grab gets, reassigning updates an assignee, a tag a label", () => {
+  it("reads a planner's and a reporter's words as the tools': locate finds, a publication is a paper, grab gets, reassigning updates an assignee, a tag a label, depending a dependency, the CRM its companies and contacts, an org an organization, a webinar a video", () => {
     const ranked = index([
       ['x_fs_search_files', 'Search for files matching a pattern.'],
       ['x_fs_read_file', 'Read a file.'],
@@ -365,6 +365,8 @@ describe('lexical ranking understands words: intent, WordNet relatives, server n
       ['x_rentals_search', 'Search rental stays for a place and dates.'],
       ['x_tasks_add_dependencies', 'Set the dependencies of a task.'],
       ['x_sales_search_objects', 'Search companies, contacts or deals by their properties.'],
+      ['x_chart_generate_organization_chart', 'Generate an organization chart.'],
+      ['x_video_get_transcript', 'Get the transcript of a video.'],
     ]);
     expect(ranked('locate the invoice files')[0]).to.equal('x_fs_search_files');
     expect(ranked('recent publications on graph neural networks')[0]).to.equal('x_papers_search_papers');
@@ -375,6 +377,8 @@ describe('lexical ranking understands words: intent, WordNet relatives, server n
     expect(ranked('a condo in Lisbon for June')[0]).to.equal('x_rentals_search');
     expect(ranked('the deploy task should depend on the security review')[0]).to.equal('x_tasks_add_dependencies');
     expect(ranked('look Globex up in the CRM')[0]).to.equal('x_sales_search_objects');
+    expect(ranked('an org chart of the leadership')[0]).to.equal('x_chart_generate_organization_chart');
+    expect(ranked('the recording of the webinar on pricing')[0]).to.equal('x_video_get_transcript');
   });
 
   it('reads stopping a process as terminating it, where another tool is named for stopping', () => {

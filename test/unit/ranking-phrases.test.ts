@@ -330,6 +330,14 @@ describe('filter_tools: phrases read as what they mean', () => {
       .and.not.include('meeting');
     expect(queryWords('a 30 minute call with Sam on Friday')).to.include('meeting');
     expect(queryWords('Move the Acme renewal deal to Closed Won')).to.include.members(['update', 'deal', 'stage']).and.not.include('move');
+    expect(queryWords('check how much space each collection takes')).to.include.members(['size', 'disk']);
+    expect(queryWords('check that the workflow is valid')).to.include('validate');
+  });
+
+  it("reads a conference talk, and what its speaker said, as a video's transcript", () => {
+    expect(queryWords('I watched a conference talk on event sourcing')).to.include.members(['video', 'transcript']);
+    expect(queryWords('get what the speaker said about retries')).to.include('transcript');
+    expect(queryWords('talk to the landlord about the lease')).to.not.include('transcript');
   });
 
   it('reads 100,000 characters shaped like each phrase in linear time (each pattern starts only where its phrase can)', () => {
@@ -457,6 +465,10 @@ describe('filter_tools: phrases read as what they mean', () => {
       'I had a a b '.repeat(8_000) + 'call with',
       'closed '.repeat(16_000) + 'won',
       'move the a b c '.repeat(6_000) + 'deal to',
+      'how much disk '.repeat(8_000) + 'space',
+      'is still '.repeat(12_000) + 'valid',
+      'conference '.repeat(10_000) + 'talk',
+      'what the speaker '.repeat(6_000) + 'said',
     ];
     expectEachFloodWithin(floods, 2_000, queryWords);
   });

@@ -33,16 +33,16 @@ const CONVERSATION_AND_TIME: readonly Idiom[] = [
 ];
 
 /**
- * A question about a set ("which feature flags are on", "what tables are in the file", "are
- * there any open incidents", "which indexes exist", "which of my calendars") asks for a
- * listing: only with a plural and a verb after it (or "which of my" before a plural), since
- * "what time is it" and "which branch is checked out" ask about one thing.
- * Which columns or fields a table or a collection has asks its schema (a board's columns are
- * its lists). "Give me" is a get; "where to stay" a rental listing; what to pack or bring a question of the
- * weather, and so is an outlook for days ahead (Outlook alone stays the mail client). What "the
- * authenticated user can access" qualifies is what is asked for, not the user (it found a CRM's
- * user details before every repository). Whether a site is "up or down" is a request to it.
- * Telling everyone posts a message, and so does writing something up in a channel.
+ * A question about a set ("which feature flags are on", "what tables are in the file", "are there
+ * any open incidents", "which indexes exist", "which of my calendars") asks for a listing: only
+ * with a plural and a verb after it (or "which of my" before a plural), since "what time is it" and
+ * "which branch is checked out" ask about one thing. Which columns or fields a table or a
+ * collection has asks its schema (a board's columns are its lists). "Give me" is a get; "where to
+ * stay" a rental listing; what to pack or bring a question of the weather, and so is an outlook for
+ * days ahead (Outlook alone stays the mail client). What "the authenticated user can access"
+ * qualifies is what is asked for, not the user (it found a CRM's user details before every
+ * repository). Whether a site is "up or down" is a request to it. Telling everyone posts a message,
+ * and so does writing something up in a channel.
  */
 const ASKING: readonly Idiom[] = [
   [
@@ -73,17 +73,17 @@ const ASKING: readonly Idiom[] = [
 ];
 
 /**
- * An operator's: "three copies running" and "bump the api to four pods" scale, "roll the
- * service back" rolls back, "spin up" starts, "getting paged" is an alert and "shut it up" mutes
- * it, "500s" are HTTP errors, what is "listening on" a port is a process, how much memory a
- * program is using a process's usage (not the knowledge graph), what is taking up the room a
- * folder's sizes, answering yes when a command asks an interaction with its process; keeping an
- * eye on something is monitoring it, waiting until a job finishes checking its status, and
- * checks that are green a status of passing checks. How a page does for "real users" is real
- * user monitoring, its load times performance; logging or filing a problem "for" a team opens
- * an issue, and the team it is for (or shared with) is somebody, no team to make (it found
- * the error tracker's create-team); so is "the product team" that asks for something, unless
- * a team is what is made, listed or removed.
+ * An operator's: "three copies running" and "bump the api to four pods" scale, "roll the service
+ * back" rolls back, "spin up" starts, "getting paged" is an alert and "shut it up" mutes it, "500s"
+ * are HTTP errors, what is "listening on" a port is a process, how much memory a program is using a
+ * process's usage (not the knowledge graph), what is taking up the room a folder's sizes (and so is
+ * how much space something takes), answering yes when a command asks an interaction with its
+ * process; keeping an eye on something is monitoring it, waiting until a job finishes checking its
+ * status, and checks that are green a status of passing checks. How a page does for "real users" is
+ * real user monitoring, its load times performance; logging or filing a problem "for" a team opens
+ * an issue, and the team it is for (or shared with) is somebody, no team to make (it found the
+ * error tracker's create-team); so is "the product team" that asks for something, unless a team is
+ * what is made, listed or removed.
  */
 const OPERATING: readonly Idiom[] = [
   [/\b(?:\d{1,3}|two|three|four|five|six|seven|eight|nine|ten)\s+(?:copies|instances)\b/gi, ' replicas scale '],
@@ -113,20 +113,22 @@ const OPERATING: readonly Idiom[] = [
     /(?<!\b(?:create|make|add|new|list|find|show|get|delete|remove|rename|join|leave|which|invite)\s+(?:(?:a|an|the|our|my)\s+)?)\b(?:the|our|my|your|their)\s+[\w-]{1,20}\s+team\b(?!\s+(?:members?|named|called|slug|id|settings)\b)/gi,
     ' ',
   ],
+  [/\bhow\s+much\s+(?:disk\s+)?(?:space|room|storage)\b/gi, ' size disk usage '],
   [/\btaking\s+up\s+(?:all\s+)?(?:the|so\s+much|too\s+much)?\s*(?:room|space)\b/gi, ' size disk usage '],
 ];
 
 /**
  * A personal assistant's: what is "on my plate" is tasks and events; checking my inbox for
- * something is searching it; being double-booked is a clash of busy times; a 1:1, a standup or a catch-up is a meeting, and so is "a 30
- * minute call with Sam" (a call logged in a CRM stays a call); logging the call or the meeting
- * one had is a CRM's engagement ("log" found log readers 65th), and so is writing down that I
- * "had a call with" someone; moving a deal to a stage ("Closed Won") updates it; "remind yourself", "keep in
- * mind" and "note to self" are remembering; inviting somebody to something adds an attendee
- * to an event ("Thursday's design review" found pull-request reviews); what somebody "sent me"
- * came by mail; what "Tom recommended" is something to recall; adding something to my to-do
- * list creates a task (a task manager's add-a-tag-to-a-task tools came first); a house that
- * "sleeps eight" is a rental for guests; a dial-in or Zoom link is a meeting's.
+ * something is searching it; being double-booked is a clash of busy times; a 1:1, a standup or a
+ * catch-up is a meeting, and so is "a 30 minute call with Sam" (a call logged in a CRM stays a
+ * call); logging the call or the meeting one had is a CRM's engagement ("log" found log readers
+ * 65th), and so is writing down that I "had a call with" someone; moving a deal to a stage ("Closed
+ * Won") updates it; "remind yourself", "keep in mind" and "note to self" are remembering; inviting
+ * somebody to something adds an attendee to an event ("Thursday's design review" found pull-request
+ * reviews); what somebody "sent me" came by mail; what "Tom recommended" is something to recall;
+ * adding something to my to-do list creates a task (a task manager's add-a-tag-to-a-task tools came
+ * first); a house that "sleeps eight" is a rental for guests; a conference talk, and what its
+ * speaker said, a video's transcript; a dial-in or Zoom link is a meeting's.
  */
 const ASSISTING: readonly Idiom[] = [
   [/\bon\s+(?:my|our|your|his|her|their)\s+plate\b/gi, ' tasks calendar events '],
@@ -143,6 +145,10 @@ const ASSISTING: readonly Idiom[] = [
   [/\b[Ii]nvit(?:e|es|ed|ing)\s+(?:[A-Z][\w'-]{1,40}(?:\s+[A-Z][\w'-]{1,40})?|him|her|them|everyone|the\s+team)\s+to\b/g, ' add attendee event update '],
   [/\badd\s+(?:[\w'-]{1,40}\s+){0,6}?to\s+(?:my|our|the|your)\s+(?:todo|to-do)(?:s|\s+list)?\b(?!\s+(?:column|board|lane))/gi, ' create task todo '],
   [/\b(?:dial[\s-]?in|zoom|meet|video|conference|call)\s+(?:link|number|details|url)\b/gi, ' meeting event conference '],
+  [
+    /\b(?:conference|tech|recorded|keynote|ted)\s+talks?\b|\bwhat\s+(?:the\s+)?(?:speaker|presenter|host|lecturer)s?\s+(?:said|says|talked\s+about|covered)\b/gi,
+    ' video transcript ',
+  ],
   [/\bsleeps?\s+(?:\d{1,2}|two|three|four|five|six|seven|eight|nine|ten|twelve)\b/gi, ' stay rental guests '],
   [/\bremind\s+yourself\b|\b(?:keep|bear)\s+in\s+mind\b|\bnote\s+to\s+self\b/gi, ' remember memory '],
   [
@@ -188,13 +194,14 @@ const BROWSING: readonly Idiom[] = [
 /**
  * An analyst's: a count or a sum "per day", "by region" is an aggregate over grouped rows (it
  * found the days-in-a-month tool); "how many" is a count (its "many" found delete-many); adding
- * a row inserts a record (it found the tools that create tables); speeding up lookups is an
- * index; setting a field "of every" order updates many; flagging discrepancies or outliers is
- * finding them, no feature flag.
+ * a row inserts a record (it found the tools that create tables); whether something is valid
+ * asks to validate it; speeding up lookups is an index; setting a field "of every" order
+ * updates many; flagging discrepancies or outliers is finding them, no feature flag.
  */
 const ANALYSING: readonly Idiom[] = [
   [/\b(?:per|each)\s+(?:day|week|month|hour|year|quarter|region|country|customer|user|product|category)\b/gi, ' aggregate group count '],
   [/\bhow\s+many\b/gi, ' count '],
+  [/\b(?:is|are)\s+(?:still\s+)?valid\b/gi, ' validate valid '],
   [/\b(?:speed\s+up|faster|slow)\s+(?:the\s+)?(?:lookups|queries|searches|reads|sorting)\b/gi, ' create index '],
   [/\bset\s+(?:the\s+)?[\w-]{1,40}\s+(?:of|on|for)\s+(?:every|all|each)\b/gi, ' update many '],
   [/\b(?:add|insert)\s+(?:(?:a|an|one|two|three|the|some)\s+)?(?:new\s+)?rows?\b/gi, ' create insert record row '],
@@ -202,13 +209,14 @@ const ANALYSING: readonly Idiom[] = [
 ];
 
 /**
- * A question about the world ("who won the world cup", "the population of Japan", "the history
- * of the Eiffel Tower", "the exchange rate") asks for facts from the web: its words named no
- * tool ("who" found git blame, "history" logs). Only before a capitalised name, where it could
- * be a repository's or a card's history. "Who last changed it" and "which flags changed" ask an
- * audit log as well as git's blame and log (a flag's history was 37th, then 36th). Who a person with a full name was is a fact too
- * ("who was Ada Lovelace"); digging into something, a deep dive, is research. Open-source projects are repositories to search
- * (they found MongoDB's knowledge search 377th).
+ * A question about the world ("who won the world cup", "the population of Japan", "the history of
+ * the Eiffel Tower", "the exchange rate") asks for facts from the web: its words named no tool
+ * ("who" found git blame, "history" logs). Only before a capitalised name, where it could be a
+ * repository's or a card's history. "Who last changed it" and "which flags changed" ask an audit
+ * log as well as git's blame and log (a flag's history was 37th, then 36th). Who a person with a
+ * full name was is a fact too ("who was Ada Lovelace"); digging into something, a deep dive, is
+ * research. Open-source projects are repositories to search (they found MongoDB's knowledge search
+ * 377th).
  */
 const ASKING_THE_WORLD: readonly Idiom[] = [
   [/\bwho\s+(?:won|invented|founded|discovered|painted|directed|composed)\b/gi, ' facts web search '],
@@ -225,13 +233,13 @@ const ASKING_THE_WORLD: readonly Idiom[] = [
 ];
 
 /**
- * A programmer's: a how-to ("how do I configure retries in axios", "how to define a relation")
- * asks a library's documentation (the library's own name is seldom in any tool's text; only
- * before a programmer's verb: "how do I drive to Boston" asks for directions); where something
- * is defined, a change "across the project" and "TODO comments" are code to search (the
- * comments found the task apps'); discarding or throwing away changes is checking the file out
- * again (a file editor came first); files (or messages, pages, tickets) that contain or mention
- * something are a search of their content, and where a file is a search for it; what is modified locally is the working
+ * A programmer's: a how-to ("how do I configure retries in axios", "how to define a relation") asks
+ * a library's documentation (the library's own name is seldom in any tool's text; only before a
+ * programmer's verb: "how do I drive to Boston" asks for directions); where something is defined, a
+ * change "across the project" and "TODO comments" are code to search (the comments found the task
+ * apps'); discarding or throwing away changes is checking the file out again (a file editor came
+ * first); files (or messages, pages, tickets) that contain or mention something are a search of
+ * their content, and where a file is a search for it; what is modified locally is the working
  * tree's status, the recent changes to some code its log of commits.
  */
 const PROGRAMMING: readonly Idiom[] = [

@@ -174,6 +174,7 @@ const TABLE: Record<string, string[]> = {
   dump: ['read', 'export'],
   translate: ['convert'],
   application: ['app'],
+  org: ['organization'],
   app: ['application'],
   environment: ['env'],
   env: ['environment'],
@@ -224,6 +225,10 @@ const TABLE: Record<string, string[]> = {
   pytest: ['terminal', 'process', 'command'],
   gradle: ['terminal', 'process', 'command'],
   mvn: ['terminal', 'process', 'command'],
+  // A recorded talk is a video, and what was said in it its transcript.
+  webinar: ['video', 'transcript'],
+  lecture: ['video', 'transcript'],
+  keynote: ['video', 'transcript'],
   // Weather in the words people ask about it.
   rain: ['weather', 'forecast', 'precipitation'],
   snow: ['weather', 'forecast', 'precipitation'],
