@@ -340,6 +340,13 @@ describe('filter_tools: phrases read as what they mean', () => {
     expect(queryWords('talk to the landlord about the lease')).to.not.include('transcript');
   });
 
+  it('reads what I wrote somewhere, what is in it about something, and whether a file exists, as searches; the team somebody is on as nobody to create', () => {
+    expect(queryWords('What did I write in my Notion page about the hiring plan?')).to.include.members(['search', 'notion', 'page']).and.not.include('write');
+    expect(queryWords("what's in my Notion workspace about hiring")).to.include.members(['search', 'notion', 'workspace', 'hiring']);
+    expect(queryWords('Does a file called .env exist in this project?')).to.include.members(['file', 'search', 'info']);
+    expect(queryWords('Who on the team has the most open tickets')).to.not.include('team');
+  });
+
   it('reads 100,000 characters shaped like each phrase in linear time (each pattern starts only where its phrase can)', () => {
     const floods = [
       'keep '.repeat(20_000) + 'going',
@@ -469,6 +476,10 @@ describe('filter_tools: phrases read as what they mean', () => {
       'is still '.repeat(12_000) + 'valid',
       'conference '.repeat(10_000) + 'talk',
       'what the speaker '.repeat(6_000) + 'said',
+      'what did I '.repeat(9_000) + 'write',
+      "what's in my a b ".repeat(6_000) + 'about',
+      'file called a.b '.repeat(6_000) + 'exists',
+      'files '.repeat(16_000) + 'exist',
     ];
     expectEachFloodWithin(floods, 2_000, queryWords);
   });

@@ -41,8 +41,9 @@ const CONVERSATION_AND_TIME: readonly Idiom[] = [
  * stay" a rental listing; what to pack or bring a question of the weather, and so is an outlook for
  * days ahead (Outlook alone stays the mail client). What "the authenticated user can access"
  * qualifies is what is asked for, not the user (it found a CRM's user details before every
- * repository). Whether a site is "up or down" is a request to it. Telling everyone posts a message,
- * and so does writing something up in a channel.
+ * repository). Whether a site is "up or down" is a request to it. What I wrote somewhere, and what
+ * is in it about something, asks to search it. Telling everyone posts a message, and so does
+ * writing something up in a channel.
  */
 const ASKING: readonly Idiom[] = [
   [
@@ -54,6 +55,8 @@ const ASKING: readonly Idiom[] = [
     ' list ',
   ],
   [/\bgive\s+(?:me|us)\b/gi, ' get '],
+  [/\bwhat\s+(?:did|have|had)\s+(?:i|we|you)\s+(?:write|written|note|noted|jot|jotted|save|saved|put)\b/gi, ' search read '],
+  [/\bwhat(?:'s|\u2019s|\s+is)\s+in\s+(?=(?:my|our|the)\s+(?:[\w-]{1,40}\s+){1,2}?about\b)/gi, ' search '],
   [/\btell\s+(?:everyone|everybody|the\s+team|the\s+channel|the\s+group)\b/gi, ' send message post '],
   [
     /\b(?:write|put|drop|share|summari[sz]e)\s+(?:(?:it|this|that|them|up|what|you|i|we)\s+){0,4}(?:[\w'-]{1,40}\s+){0,4}?in\s+(?:the\s+|our\s+)?(?:[\w#-]{1,40}\s+)?channel\b/gi,
@@ -108,7 +111,7 @@ const OPERATING: readonly Idiom[] = [
   [/\breal[\s-]users?\b/gi, ' rum real user monitoring '],
   [/\b(?:page\s+)?load(?:ing)?\s+times?\b/gi, ' performance load time '],
   [/\b(?:log|file|raise)\s+(?:it|this|that|them|these)(?=\s+(?:for|with|to)\b)/gi, ' create issue ticket '],
-  [/\b(?:for|with)\s+(?:the|my|our|your)\s+(?:[\w-]{1,20}\s+)?team\b/gi, ' '],
+  [/\b(?:for|with|on|in)\s+(?:the|my|our|your)\s+(?:[\w-]{1,20}\s+)?team\b/gi, ' '],
   [
     /(?<!\b(?:create|make|add|new|list|find|show|get|delete|remove|rename|join|leave|which|invite)\s+(?:(?:a|an|the|our|my)\s+)?)\b(?:the|our|my|your|their)\s+[\w-]{1,20}\s+team\b(?!\s+(?:members?|named|called|slug|id|settings)\b)/gi,
     ' ',
@@ -239,8 +242,8 @@ const ASKING_THE_WORLD: readonly Idiom[] = [
  * change "across the project" and "TODO comments" are code to search (the comments found the task
  * apps'); discarding or throwing away changes is checking the file out again (a file editor came
  * first); files (or messages, pages, tickets) that contain or mention something are a search of
- * their content, and where a file is a search for it; what is modified locally is the working
- * tree's status, the recent changes to some code its log of commits.
+ * their content, and where a file (or whether it exists) is a search for it; what is modified
+ * locally is the working tree's status, the recent changes to some code its log of commits.
  */
 const PROGRAMMING: readonly Idiom[] = [
   [
@@ -263,6 +266,7 @@ const PROGRAMMING: readonly Idiom[] = [
   ],
   [/\b(?:TODO|FIXME|XXX|HACK)s?\s+(?:comments?|markers?|notes?)\b/g, ' code text search '],
   [/\bwhere\s+(?:is|are|was|were)\s+(?:(?:the|my|our|a|that)\s+)?files?\b/gi, ' find search files '],
+  [/\b(?:files?|folders?|directory|directories)\s+(?:(?:called|named)\s+)?(?:[\w.'"-]{1,60}\s+)?(?:exists?|is\s+there)\b/gi, ' file search find info '],
   [
     /\b(files?|messages?|e-?mails?|mails?|pages?|documents?|docs?|notes?|tickets?|issues?|threads?|comments?)\s+(?:(?:[\w'-]{1,40}\s+){0,4}?(?:that|which)\s+)?(?:contain|contains|containing|mention|mentions|mentioning|reference|references|referencing)\b/gi,
     ' $1 search content ',
