@@ -123,9 +123,9 @@ export function tokenize(text: string): string[] {
 }
 
 /**
- * A file name in a request ("notes.txt", "settings.ini") asks for a file: its base name is a
- * name, not a word of the request ("notes" is no note to remember). Each is read as the
- * words "file" and its extension. A host name is no file (".com" is no file type; values.ts reads it as a site).
+ * A file name in a request ("notes.txt", "settings.ini") asks for a file: its base name is a name,
+ * not a word of the request ("notes" is no note to remember). Each is read as the words "file" and
+ * its extension. A host name is no file (".com" is no file type; values.ts reads it as a site).
  */
 // Only from the start of a run of name characters: from every position inside a long run
 // without a dot, the run was read to its end again (100,000 letters took 5 s).
