@@ -351,7 +351,7 @@ describe('lexical ranking understands words: intent, WordNet relatives, server n
     expect(ranked('relocate report.pdf')[0]).to.equal('x_fs_move_file');
   });
 
-  it("reads a planner's and a reporter's words as the tools': locate finds, a publication is a paper, grab gets, reassigning updates an assignee, a tag a label, depending a dependency, the CRM its companies and contacts, an org an organization, a webinar a video", () => {
+  it("reads a planner's and a reporter's words as the tools': locate finds, a publication is a paper, grab gets, reassigning updates an assignee, a tag a label, depending a dependency, the CRM its companies and contacts, an org an organization, a webinar a video, higher an elevation, an icon an image, calculating running code, an encyclopedia Wikipedia", () => {
     const ranked = index([
       ['x_fs_search_files', 'Search for files matching a pattern.'],
       ['x_fs_read_file', 'Read a file.'],
@@ -367,6 +367,10 @@ describe('lexical ranking understands words: intent, WordNet relatives, server n
       ['x_sales_search_objects', 'Search companies, contacts or deals by their properties.'],
       ['x_chart_generate_organization_chart', 'Generate an organization chart.'],
       ['x_video_get_transcript', 'Get the transcript of a video.'],
+      ['x_maps_elevation', 'Get the elevation of locations on the earth.'],
+      ['x_art_generate_image', 'Generate images from a prompt.'],
+      ['x_runner_run_code', 'Run a code snippet and return the result.'],
+      ['x_wiki_read_article', 'Read a Wikipedia article.'],
     ]);
     expect(ranked('locate the invoice files')[0]).to.equal('x_fs_search_files');
     expect(ranked('recent publications on graph neural networks')[0]).to.equal('x_papers_search_papers');
@@ -379,6 +383,10 @@ describe('lexical ranking understands words: intent, WordNet relatives, server n
     expect(ranked('look Globex up in the CRM')[0]).to.equal('x_sales_search_objects');
     expect(ranked('an org chart of the leadership')[0]).to.equal('x_chart_generate_organization_chart');
     expect(ranked('the recording of the webinar on pricing')[0]).to.equal('x_video_get_transcript');
+    expect(ranked('is the summit much higher than the parking lot')[0]).to.equal('x_maps_elevation');
+    expect(ranked('a minimalist icon of a lighthouse')[0]).to.equal('x_art_generate_image');
+    expect(ranked('calculate the compound interest over 12 years')[0]).to.equal('x_runner_run_code');
+    expect(ranked('the encyclopedia entry on the Byzantine Empire')[0]).to.equal('x_wiki_read_article');
   });
 
   it('reads stopping a process as terminating it, where another tool is named for stopping', () => {

@@ -347,6 +347,12 @@ describe('filter_tools: phrases read as what they mean', () => {
     expect(queryWords('Who on the team has the most open tickets')).to.not.include('team');
   });
 
+  it('reads the price of something named as a fact from the web, and a cited answer as research; a price to set stays a price', () => {
+    expect(queryWords('What is the current price of Bitcoin in euros?')).to.include.members(['facts', 'web', 'search']);
+    expect(queryWords('update the price of SKU-1234 to 19.99')).to.not.include('facts');
+    expect(queryWords('I need a thorough, cited report on solid-state batteries')).to.include.members(['research', 'citations']);
+  });
+
   it('reads 100,000 characters shaped like each phrase in linear time (each pattern starts only where its phrase can)', () => {
     const floods = [
       'keep '.repeat(20_000) + 'going',
@@ -480,6 +486,8 @@ describe('filter_tools: phrases read as what they mean', () => {
       "what's in my a b ".repeat(6_000) + 'about',
       'file called a.b '.repeat(6_000) + 'exists',
       'files '.repeat(16_000) + 'exist',
+      'price of the '.repeat(8_000) + 'Bitcoin',
+      'with '.repeat(20_000) + 'citations',
     ];
     expectEachFloodWithin(floods, 2_000, queryWords);
   });

@@ -219,7 +219,8 @@ const ANALYSING: readonly Idiom[] = [
  * log as well as git's blame and log (a flag's history was 37th, then 36th). Who a person with a
  * full name was is a fact too ("who was Ada Lovelace"); digging into something, a deep dive, is
  * research. Open-source projects are repositories to search (they found MongoDB's knowledge search
- * 377th).
+ * 377th). The price of something with a name is a fact too ("the current price of Bitcoin"
+ * found the clock); a cited or well-sourced answer is research.
  */
 const ASKING_THE_WORLD: readonly Idiom[] = [
   [/\bwho\s+(?:won|invented|founded|discovered|painted|directed|composed)\b/gi, ' facts web search '],
@@ -232,6 +233,8 @@ const ASKING_THE_WORLD: readonly Idiom[] = [
     ' facts web search ',
   ],
   [/\b(?:exchange\s+rates?|stock\s+price|share\s+price)\b/gi, ' facts web search '],
+  [/\b[Pp]rices?\s+of\s+(?:an?\s+|the\s+)?(?=[A-Z][a-z])/g, ' facts web search '],
+  [/\b(?:cited|well[\s-]sourced|with\s+(?:citations|sources|references))\b/gi, ' research citations sources '],
   [/\bopen[\s-]source\s+(?:projects?|libraries|library|tools?|repos?|repositories|alternatives?)\b/gi, ' repositories search '],
 ];
 

@@ -127,6 +127,8 @@ const TABLE: Record<string, string[]> = {
   sketch: ['generate'],
   produce: ['generate', 'create'],
   logo: ['image'],
+  icon: ['image'],
+  illustration: ['image'],
   starter: ['template'],
   boilerplate: ['template'],
   // Formal verbs, as written requests and generated task descriptions use them: the plain
@@ -190,6 +192,9 @@ const TABLE: Record<string, string[]> = {
   // Running code.
   execute: ['run', 'exec'],
   snippet: ['code'],
+  // Working a sum out is running code, where no calculator is in the catalogue.
+  calculate: ['compute', 'run', 'code'],
+  compute: ['calculate', 'run', 'code'],
   // Shell commands used as verbs ("ls the src dir", "grep the repo for TODO").
   ls: ['list', 'directory', 'files'],
   mkdir: ['create', 'directory'],
@@ -290,6 +295,7 @@ const TABLE: Record<string, string[]> = {
   publication: ['paper', 'research', 'article'],
   literature: ['paper', 'research'],
   journal: ['paper', 'research'],
+  encyclopedia: ['wikipedia', 'article'],
   internet: ['web', 'search'],
   online: ['web', 'search'],
   press: ['click'],
@@ -345,6 +351,7 @@ const TABLE: Record<string, string[]> = {
   cafe: ['places'],
   shop: ['places'],
   high: ['elevation'],
+  higher: ['elevation'],
   altitude: ['elevation'],
   coordinates: ['geocode'],
   address: ['geocode'],
