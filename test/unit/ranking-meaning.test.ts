@@ -351,7 +351,7 @@ describe('lexical ranking understands words: intent, WordNet relatives, server n
     expect(ranked('relocate report.pdf')[0]).to.equal('x_fs_move_file');
   });
 
-  it("reads a planner's and a reporter's words as the tools': locate finds, a publication is a paper, grab gets, reassigning updates an assignee, a tag a label, depending a dependency, the CRM its companies and contacts, an org an organization, a webinar a video, higher an elevation, an icon an image, calculating running code, an encyclopedia Wikipedia", () => {
+  it("reads a planner's and a reporter's words as the tools': locate finds, a publication is a paper, grab gets, reassigning updates an assignee, a tag a label, depending a dependency, the CRM its companies and contacts, an org an organization, a webinar a video, higher an elevation, an icon an image, calculating running code, an encyclopedia Wikipedia, switching setting the current one", () => {
     const ranked = index([
       ['x_fs_search_files', 'Search for files matching a pattern.'],
       ['x_fs_read_file', 'Read a file.'],
@@ -371,6 +371,8 @@ describe('lexical ranking understands words: intent, WordNet relatives, server n
       ['x_art_generate_image', 'Generate images from a prompt.'],
       ['x_runner_run_code', 'Run a code snippet and return the result.'],
       ['x_wiki_read_article', 'Read a Wikipedia article.'],
+      ['x_k8s_context', 'List, get or set the current context of the cluster.'],
+      ['x_k8s_cluster_info', 'Cluster info.'],
     ]);
     expect(ranked('locate the invoice files')[0]).to.equal('x_fs_search_files');
     expect(ranked('recent publications on graph neural networks')[0]).to.equal('x_papers_search_papers');
@@ -387,6 +389,7 @@ describe('lexical ranking understands words: intent, WordNet relatives, server n
     expect(ranked('a minimalist icon of a lighthouse')[0]).to.equal('x_art_generate_image');
     expect(ranked('calculate the compound interest over 12 years')[0]).to.equal('x_runner_run_code');
     expect(ranked('the encyclopedia entry on the Byzantine Empire')[0]).to.equal('x_wiki_read_article');
+    expect(ranked('switch to the production cluster')[0]).to.equal('x_k8s_context');
   });
 
   it('reads stopping a process as terminating it, where another tool is named for stopping', () => {

@@ -353,6 +353,12 @@ describe('filter_tools: phrases read as what they mean', () => {
     expect(queryWords('I need a thorough, cited report on solid-state batteries')).to.include.members(['research', 'citations']);
   });
 
+  it("reads an operator's: kicking off a build starts it, reaching a database as if it were local forwards a port, why a pod won't start describes it", () => {
+    expect(queryWords('Kick off a fresh build of the main branch')).to.include.members(['start', 'run', 'trigger']).and.not.include('kick');
+    expect(queryWords('poke at the database from my laptop as if it were local')).to.include.members(['port', 'forward']);
+    expect(queryWords("Why won't the worker pod start?")).to.include.members(['pod', 'describe', 'status']);
+  });
+
   it('reads 100,000 characters shaped like each phrase in linear time (each pattern starts only where its phrase can)', () => {
     const floods = [
       'keep '.repeat(20_000) + 'going',
@@ -488,6 +494,9 @@ describe('filter_tools: phrases read as what they mean', () => {
       'files '.repeat(16_000) + 'exist',
       'price of the '.repeat(8_000) + 'Bitcoin',
       'with '.repeat(20_000) + 'citations',
+      'kick '.repeat(20_000) + 'off',
+      'as if it were '.repeat(7_000) + 'local',
+      "why won't the a b ".repeat(5_000) + 'pod start',
     ];
     expectEachFloodWithin(floods, 2_000, queryWords);
   });

@@ -77,21 +77,28 @@ const ASKING: readonly Idiom[] = [
 
 /**
  * An operator's: "three copies running" and "bump the api to four pods" scale, "roll the service
- * back" rolls back, "spin up" starts, "getting paged" is an alert and "shut it up" mutes it, "500s"
- * are HTTP errors, what is "listening on" a port is a process, how much memory a program is using a
- * process's usage (not the knowledge graph), what is taking up the room a folder's sizes (and so is
- * how much space something takes), answering yes when a command asks an interaction with its
- * process; keeping an eye on something is monitoring it, waiting until a job finishes checking its
- * status, and checks that are green a status of passing checks. How a page does for "real users" is
- * real user monitoring, its load times performance; logging or filing a problem "for" a team opens
- * an issue, and the team it is for (or shared with) is somebody, no team to make (it found the
- * error tracker's create-team); so is "the product team" that asks for something, unless a team is
- * what is made, listed or removed.
+ * back" rolls back, "spin up" and "kick off" start, reaching a remote service "as if it were local"
+ * forwards a port, why a pod won't start asks to describe it (its events), "getting paged" is an
+ * alert and "shut it up" mutes it, "500s" are HTTP errors, what is "listening on" a port is a
+ * process, how much memory a program is using a process's usage (not the knowledge graph), what is
+ * taking up the room a folder's sizes (and so is how much space something takes), answering yes
+ * when a command asks an interaction with its process; keeping an eye on something is monitoring
+ * it, waiting until a job finishes checking its status, and checks that are green a status of
+ * passing checks. How a page does for "real users" is real user monitoring, its load times
+ * performance; logging or filing a problem "for" a team opens an issue, and the team it is for (or
+ * shared with) is somebody, no team to make (it found the error tracker's create-team); so is "the
+ * product team" that asks for something, unless a team is what is made, listed or removed.
  */
 const OPERATING: readonly Idiom[] = [
   [/\b(?:\d{1,3}|two|three|four|five|six|seven|eight|nine|ten)\s+(?:copies|instances)\b/gi, ' replicas scale '],
   [/\bto\s+(?:\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten)\s+(?:pods|replicas|workers|nodes)\b/gi, ' replicas scale '],
   [/\broll(?:s|ed|ing)?\s+(?:[\w'-]{1,40}\s+){0,4}?back\b/gi, ' rollback rollout undo '],
+  [/\bkick(?:s|ed|ing)?\s+off\b/gi, ' start run trigger '],
+  [/\bas\s+(?:if|though)\s+(?:it|they)\s+(?:were|was|are|is)\s+local(?:ly)?\b/gi, ' port forward local '],
+  [
+    /\bwhy\s+(?:won't|wont|will\s+not|doesn't|does\s+not|isn't|can't|cannot|didn't)\s+(?:(?:the|my|our|this|that)\s+)?(?:[\w-]{1,40}\s+){0,2}?(?:pods?|containers?|deployments?|nodes?|jobs?)\s+(?:start|run|come\s+up|schedule|boot)\b/gi,
+    ' $& describe status ',
+  ],
   [/\bspin(?:s|ning)?\s+up\b|\bspun\s+up\b|\bfire\s+up\b/gi, ' start run '],
   [/\bshut\s+(?:it|them|that|this)\s+up\b|\bsilence\b/gi, ' mute silence '],
   [/\b(?:getting|got|get|been|being)\s+paged\b/gi, ' alert monitor '],

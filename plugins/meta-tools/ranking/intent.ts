@@ -104,6 +104,7 @@ const TABLE: Record<string, string[]> = {
   depend: ['dependency', 'dependencies'],
   postpone: ['reschedule', 'update', 'due', 'date'],
   combine: ['merge'],
+  switch: ['checkout', 'set', 'current'],
   aside: ['stash'],
   history: ['log', 'history', 'activity'],
   changed: ['diff', 'status', 'history'],
