@@ -359,6 +359,18 @@ describe('filter_tools: phrases read as what they mean', () => {
     expect(queryWords("Why won't the worker pod start?")).to.include.members(['pod', 'describe', 'status']);
   });
 
+  it("reads a correspondent's: a reply someone got back to me with is mail to search, writing back replies, the same message forwards, a half-written one is a draft, one sent 'not now' scheduled", () => {
+    expect(queryWords('Did the landlord ever get back to me about the broken heater?')).to.include.members(['email', 'search']).and.not.include('back');
+    expect(queryWords("Write back to the recruiter saying I'm not interested")).to.include('reply');
+    expect(queryWords('Send Jenny the same message I sent Tom yesterday')).to.include('forward');
+    expect(queryWords('Save a half-written note to my accountant')).to.include('draft');
+    expect(queryWords('Send the weekly update on Monday at 8am, not now')).to.include('schedule');
+    expect(queryWords('Save the invoice PDF that came with the email from Acme')).to.include('attachment');
+    expect(queryWords("Give Maya's message a thumbs up")).to.include('reaction');
+    expect(queryWords('the job title of the new designer')).to.include.members(['user', 'profile']);
+    expect(queryWords('When did I last change my resume file?')).to.include.members(['modified', 'info']);
+  });
+
   it('reads 100,000 characters shaped like each phrase in linear time (each pattern starts only where its phrase can)', () => {
     const floods = [
       'keep '.repeat(20_000) + 'going',
@@ -497,6 +509,15 @@ describe('filter_tools: phrases read as what they mean', () => {
       'kick '.repeat(20_000) + 'off',
       'as if it were '.repeat(7_000) + 'local',
       "why won't the a b ".repeat(5_000) + 'pod start',
+      'ever get back '.repeat(7_000) + 'to me',
+      'write back '.repeat(10_000) + 'to',
+      'the same message I '.repeat(5_000) + 'sent',
+      'half '.repeat(20_000) + 'written',
+      'not right '.repeat(10_000) + 'now',
+      'came with the '.repeat(7_000) + 'email',
+      'thumbs '.repeat(14_000) + 'up',
+      'job '.repeat(25_000) + 'title',
+      'when did I last '.repeat(6_000) + 'change',
     ];
     expectEachFloodWithin(floods, 2_000, queryWords);
   });

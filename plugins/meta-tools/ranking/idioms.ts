@@ -136,9 +136,12 @@ const OPERATING: readonly Idiom[] = [
  * Won") updates it; "remind yourself", "keep in mind" and "note to self" are remembering; inviting
  * somebody to something adds an attendee to an event ("Thursday's design review" found pull-request
  * reviews); what somebody "sent me" came by mail; what "Tom recommended" is something to recall;
- * adding something to my to-do list creates a task (a task manager's add-a-tag-to-a-task tools came
- * first); a house that "sleeps eight" is a rental for guests; a conference talk, and what its
- * speaker said, a video's transcript; a dial-in or Zoom link is a meeting's.
+ * getting or writing back to someone replies, the same message I sent someone else is forwarded, a
+ * half-written one a draft, one to send "not now" scheduled, a file that came with an email its
+ * attachment; a thumbs up is a reaction; a job title is in a user's profile; adding something to my
+ * to-do list creates a task (a task manager's add-a-tag-to-a-task tools came first); a house that
+ * "sleeps eight" is a rental for guests; a conference talk, and what its speaker said, a video's
+ * transcript; a dial-in or Zoom link is a meeting's.
  */
 const ASSISTING: readonly Idiom[] = [
   [/\bon\s+(?:my|our|your|his|her|their)\s+plate\b/gi, ' tasks calendar events '],
@@ -166,6 +169,14 @@ const ASSISTING: readonly Idiom[] = [
     ' meeting event with ',
   ],
   [/\b(?:sent|emailed|mailed|forwarded)\s+(?:me|us)\b/gi, ' email received '],
+  [/\b(?:ever\s+)?(?:get|gets|got|gotten)\s+back\s+to\s+(?:me|us)\b/gi, ' email received reply search '],
+  [/\b(?:get|gets|got|write|writes|wrote|writing)\s+back\s+to\b/gi, ' reply respond to '],
+  [/\bthe\s+same\s+(?:message|email|e-mail|mail|note)\s+(?:that\s+)?(?:i|we)\s+(?:sent|emailed|wrote)\b/gi, ' forward email sent '],
+  [/\bhalf[\s-](?:written|finished|done)\b|\bunfinished\s+(?:email|message|note|reply|letter)\b/gi, ' draft '],
+  [/\bnot\s+(?:right\s+)?now\b/gi, ' schedule later '],
+  [/\b(?:came|comes|attached)\s+(?:with|to|in)\s+(?:the|that|this|an?|her|his|their|my)\s+(?:e-?mail|message|mail)\b/gi, ' attachment email download '],
+  [/\bthumbs?[\s-]up\b|\bemoji\b/gi, ' reaction emoji add '],
+  [/\bjob\s+titles?\b/gi, ' user profile title '],
   [/\b[A-Z][a-z]{1,40}\s+(?:recommended|mentioned|suggested|told\s+(?:me|us)\s+about)\b/g, ' recall '],
 ];
 
@@ -252,8 +263,9 @@ const ASKING_THE_WORLD: readonly Idiom[] = [
  * change "across the project" and "TODO comments" are code to search (the comments found the task
  * apps'); discarding or throwing away changes is checking the file out again (a file editor came
  * first); files (or messages, pages, tickets) that contain or mention something are a search of
- * their content, and where a file (or whether it exists) is a search for it; what is modified
- * locally is the working tree's status, the recent changes to some code its log of commits.
+ * their content, and where a file (or whether it exists) is a search for it, when it was last
+ * changed its info; what is modified locally is the working tree's status, the recent changes to
+ * some code its log of commits.
  */
 const PROGRAMMING: readonly Idiom[] = [
   [
@@ -276,6 +288,10 @@ const PROGRAMMING: readonly Idiom[] = [
   ],
   [/\b(?:TODO|FIXME|XXX|HACK)s?\s+(?:comments?|markers?|notes?)\b/g, ' code text search '],
   [/\bwhere\s+(?:is|are|was|were)\s+(?:(?:the|my|our|a|that)\s+)?files?\b/gi, ' find search files '],
+  [
+    /\bwhen\s+(?:did|was|were|has|have)\s+(?:i|we|you|it|this|that|the\s+file|someone|anyone)\s+(?:last\s+)?(?:change|changed|modify|modified|edit|edited|update|updated|touch|touched)\b/gi,
+    ' modified time info ',
+  ],
   [/\b(?:files?|folders?|directory|directories)\s+(?:(?:called|named)\s+)?(?:[\w.'"-]{1,60}\s+)?(?:exists?|is\s+there)\b/gi, ' file search find info '],
   [
     /\b(files?|messages?|e-?mails?|mails?|pages?|documents?|docs?|notes?|tickets?|issues?|threads?|comments?)\s+(?:(?:[\w'-]{1,40}\s+){0,4}?(?:that|which)\s+)?(?:contain|contains|containing|mention|mentions|mentioning|reference|references|referencing)\b/gi,
