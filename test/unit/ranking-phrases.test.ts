@@ -371,6 +371,13 @@ describe('filter_tools: phrases read as what they mean', () => {
     expect(queryWords('When did I last change my resume file?')).to.include.members(['modified', 'info']);
   });
 
+  it("reads a browser's keys and modes: hitting Enter presses a key, a page in dark mode is an emulated colour scheme; a flag called dark-mode stays a flag", () => {
+    expect(queryWords("Type 'wireless earbuds' into the search bar and hit Enter")).to.include.members(['press', 'key']);
+    expect(queryWords('Show me how the page looks in dark mode')).to.include.members(['emulate', 'media']);
+    expect(queryWords('Create a feature flag called dark-mode')).to.not.include('emulate');
+    expect(queryWords('turn the dark mode flag on for beta users')).to.not.include('emulate');
+  });
+
   it('reads 100,000 characters shaped like each phrase in linear time (each pattern starts only where its phrase can)', () => {
     const floods = [
       'keep '.repeat(20_000) + 'going',
@@ -518,6 +525,8 @@ describe('filter_tools: phrases read as what they mean', () => {
       'thumbs '.repeat(14_000) + 'up',
       'job '.repeat(25_000) + 'title',
       'when did I last '.repeat(6_000) + 'change',
+      'hit the '.repeat(12_000) + 'enter key',
+      'in the dark '.repeat(8_000) + 'mode',
     ];
     expectEachFloodWithin(floods, 2_000, queryWords);
   });

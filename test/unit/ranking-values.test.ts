@@ -53,6 +53,8 @@ describe('filter_tools: values in a request read as their kind', () => {
     expect(queryWords('sum A1:C20')).to.include.members(['range', 'cell', 'sheet']);
     // How long is a duration, not a request about weeks.
     expect(queryWords('an apartment in Kyoto for two weeks')).to.include('duration').and.not.include('weeks');
+    expect(queryWords('which files in the build folder are larger than 100 MB')).to.include('size').and.not.include('mb');
+    expect(queryWords('a 2.5GB dump')).to.include('size');
     expect(queryWords('what week is it')).to.include('week');
     expect(queryWords('the column chart')).to.include('column');
     expect(queryWords('what did I finish last week')).to.include('week');
@@ -142,6 +144,8 @@ describe('filter_tools: values in a request read as their kind', () => {
       'last '.repeat(20_000) + "week's",
       'this week '.repeat(10_000) + "'s",
       "my 11 o'".repeat(11_000) + 'clock',
+      '1.5 '.repeat(25_000) + 'MB',
+      '1'.repeat(100_000) + ' GB',
     ];
     expectEachFloodWithin(floods, 500, (text) => {
       typedValues(text);

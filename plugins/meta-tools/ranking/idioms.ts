@@ -181,12 +181,12 @@ const ASSISTING: readonly Idiom[] = [
 ];
 
 /**
- * A browser's: going to, opening, loading or visiting a page or a site is navigating to it;
- * typing "my email into the newsletter box" is typing into a field (the email is what is typed:
- * it asked for the mail tools), and so is using the search box; "at mobile size" is a viewport
- * to resize; capturing something as an image is a screenshot; a dropdown is a select's options
- * (its "drop" deleted), JavaScript errors the console's messages; adding to the end of a page
- * appends blocks to it.
+ * A browser's: going to, opening, loading or visiting a page or a site is navigating to it; typing
+ * "my email into the newsletter box" is typing into a field (the email is what is typed: it asked
+ * for the mail tools), and so is using the search box; "at mobile size" is a viewport to resize;
+ * capturing something as an image is a screenshot; hitting Enter presses a key (it "clicked"); dark
+ * mode is a media emulation; a dropdown is a select's options (its "drop" deleted), JavaScript
+ * errors the console's messages; adding to the end of a page appends blocks to it.
  */
 const BROWSING: readonly Idiom[] = [
   [
@@ -204,6 +204,14 @@ const BROWSING: readonly Idiom[] = [
   [/\b(?:(?:using|in|with|via|through)\s+(?:the|its|a)\s+)?search\s+(?:box|bar|field|input)\b/gi, ' type text field '],
   [/\b(?:at|in|to)\s+(?:a\s+)?(?:mobile|phone|tablet|desktop)[\s-]?(?:size|sized|width|viewport)\b|\bphone[\s-]sized\b/gi, ' resize viewport '],
   [/\bdrop[\s-]?down\b/gi, ' dropdown select option '],
+  [
+    /\b(?:hit|hits|press|presses|pressed|tap|push)\s+(?:the\s+)?(?:enter|return|escape|esc|tab|space(?:bar)?|backspace|arrow\s+(?:up|down|left|right)|(?:up|down|left|right)\s+arrow|f\d{1,2})\b(?:\s+key)?/gi,
+    ' press key ',
+  ],
+  [
+    /\b(?:in|with|under|using|to)\s+(?:the\s+)?(?:dark|light)\s+(?:mode|theme|color\s+scheme)\b(?!\s+(?:flag|feature|toggle|setting))|\bwith\s+reduced\s+motion\b/gi,
+    ' emulate media color scheme ',
+  ],
   [/\b(?:javascript|js|console|browser)\s+(?:errors?|warnings?|logs?|messages?|output)\b/gi, ' console messages '],
   [/\b(?:capture|grab)\s+(?:(?:the|a|an|this|that|our|my)\s+)?(?:[\w-]{1,40}\s+){0,3}?(?:as\s+an?\s+)?(?:image|picture|png|screenshot)\b/gi, ' screenshot '],
   [

@@ -104,6 +104,8 @@ function isIdentifier(token: string): boolean {
  * asked for the week-of-the-year tool; "find me an apartment in Kyoto for two weeks" had the
  * rental search 12th).
  */
+/** "100 MB", "2.5GB", "512 KiB": an amount of storage is a size (it found nothing: "mb" is no word). */
+const STORAGE_SIZE = /\b\d{1,9}(?:\.\d{1,3})?\s?(?:kb|mb|gb|tb|kib|mib|gib|tib|bytes)\b/gi;
 const DURATION = /\bfor\s+(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d{1,3})\s+(?:minutes?|hours?|days?|nights?|weeks?|months?)\b/gi;
 /**
  * A spreadsheet's cells by their address: "column D", "row 12", "cell B7", "A1:C20" (a
@@ -124,6 +126,7 @@ export function typedValues(text: string): string {
     .replace(IPV4, ' ip address ')
     .replace(VERSION, ' version ')
     .replace(DURATION, ' duration ')
+    .replace(STORAGE_SIZE, ' size ')
     .replace(CELL_RANGE, ' range cell sheet ')
     .replace(DATE, ' date ')
     .replace(MONTH_OF_YEAR, ' month ')
