@@ -378,6 +378,12 @@ describe('filter_tools: phrases read as what they mean', () => {
     expect(queryWords('turn the dark mode flag on for beta users')).to.not.include('emulate');
   });
 
+  it('reads a summary dropped in #reading as a message posted there, and a visit put on my calendar as an event', () => {
+    expect(queryWords('drop the summary in #reading')).to.include.members(['send', 'post', 'message']).and.not.include('drop');
+    expect(queryWords('drop the old index')).to.include('drop');
+    expect(queryWords('put a visit on my calendar for Thursday')).to.include.members(['create', 'calendar', 'event']);
+  });
+
   it('reads 100,000 characters shaped like each phrase in linear time (each pattern starts only where its phrase can)', () => {
     const floods = [
       'keep '.repeat(20_000) + 'going',
@@ -527,6 +533,8 @@ describe('filter_tools: phrases read as what they mean', () => {
       'when did I last '.repeat(6_000) + 'change',
       'hit the '.repeat(12_000) + 'enter key',
       'in the dark '.repeat(8_000) + 'mode',
+      'drop it a b c d in #'.repeat(5_000),
+      'put a b c '.repeat(8_000) + 'on my calendar',
     ];
     expectEachFloodWithin(floods, 2_000, queryWords);
   });

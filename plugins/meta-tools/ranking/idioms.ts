@@ -28,7 +28,10 @@ const CONVERSATION_AND_TIME: readonly Idiom[] = [
     ' calendar event ',
   ],
   [/\b(?:month|week|year|day)\s+by\s+(?:month|week|year|day)\b|\bover\s+time\b/gi, ' trend over time '],
-  [/\b(?:blocked|put|pencil(?:led|ed)?)\s+(?:in\s+)?(?:on|in|into)\s+(?:my|our|the|his|her|their)\s+calendars?\b/gi, ' create calendar event '],
+  [
+    /\b(?:blocked|put|pencil(?:led|ed)?)\s+(?:(?:it|this|that|them|an?|the|[\w'-]{1,40})\s+){0,3}?(?:in\s+)?(?:on|in|into)\s+(?:my|our|the|his|her|their)\s+calendars?\b/gi,
+    ' create calendar event ',
+  ],
   [/\bwhen\s+it(?:'s|\s+is|\s+was|\s+will\s+be)\s+(?:time|noon|midnight)\s+(?:in|at|over\s+in)\b/gi, ' convert time zone '],
 ];
 
@@ -59,7 +62,7 @@ const ASKING: readonly Idiom[] = [
   [/\bwhat(?:'s|\u2019s|\s+is)\s+in\s+(?=(?:my|our|the)\s+(?:[\w-]{1,40}\s+){1,2}?about\b)/gi, ' search '],
   [/\btell\s+(?:everyone|everybody|the\s+team|the\s+channel|the\s+group)\b/gi, ' send message post '],
   [
-    /\b(?:write|put|drop|share|summari[sz]e)\s+(?:(?:it|this|that|them|up|what|you|i|we)\s+){0,4}(?:[\w'-]{1,40}\s+){0,4}?in\s+(?:the\s+|our\s+)?(?:[\w#-]{1,40}\s+)?channel\b/gi,
+    /\b(?:write|put|drop|share|summari[sz]e)\s+(?:(?:it|this|that|them|up|what|you|i|we)\s+){0,4}(?:[\w'-]{1,40}\s+){0,4}?(?:in|into|to)\s+(?:(?:the\s+|our\s+)?(?:[\w#-]{1,40}\s+)?channel\b|#[\w-]{1,80})/gi,
     ' send post message channel ',
   ],
   [/\b(?:up\s+or\s+(?:down|not)|down\s+or\s+(?:up|not))\b/gi, ' fetch request reachable '],
