@@ -384,6 +384,13 @@ describe('filter_tools: phrases read as what they mean', () => {
     expect(queryWords('put a visit on my calendar for Thursday')).to.include.members(['create', 'calendar', 'event']);
   });
 
+  it("reads a team lead's: putting Lena on a card assigns her, who else can see a project asks its collaborators, a crawl finished yet its status", () => {
+    expect(queryWords("Put Lena on the 'Fix login' card so she owns it")).to.include.members(['assign', 'member']);
+    expect(queryWords('put the card on the Done list')).to.not.include('assign');
+    expect(queryWords('Who else can see my Home Renovation project?')).to.include.members(['collaborators', 'shared']);
+    expect(queryWords('Is my crawl of the docs site finished yet?')).to.include('status');
+  });
+
   it('reads 100,000 characters shaped like each phrase in linear time (each pattern starts only where its phrase can)', () => {
     const floods = [
       'keep '.repeat(20_000) + 'going',
@@ -535,6 +542,9 @@ describe('filter_tools: phrases read as what they mean', () => {
       'in the dark '.repeat(8_000) + 'mode',
       'drop it a b c d in #'.repeat(5_000),
       'put a b c '.repeat(8_000) + 'on my calendar',
+      'put Ab '.repeat(14_000) + 'on the',
+      'who else can '.repeat(8_000) + 'see',
+      'finished '.repeat(11_000) + 'yet',
     ];
     expectEachFloodWithin(floods, 2_000, queryWords);
   });

@@ -86,17 +86,19 @@ const ASKING: readonly Idiom[] = [
  * process, how much memory a program is using a process's usage (not the knowledge graph), what is
  * taking up the room a folder's sizes (and so is how much space something takes), answering yes
  * when a command asks an interaction with its process; keeping an eye on something is monitoring
- * it, waiting until a job finishes checking its status, and checks that are green a status of
- * passing checks. How a page does for "real users" is real user monitoring, its load times
- * performance; logging or filing a problem "for" a team opens an issue, and the team it is for (or
- * shared with) is somebody, no team to make (it found the error tracker's create-team); so is "the
- * product team" that asks for something, unless a team is what is made, listed or removed.
+ * it, waiting until a job finishes (or asking whether it is finished yet) checking its status, and
+ * checks that are green a status of passing checks. How a page does for "real users" is real user
+ * monitoring, its load times performance; logging or filing a problem "for" a team opens an issue,
+ * and the team it is for (or shared with) is somebody, no team to make (it found the error
+ * tracker's create-team); so is "the product team" that asks for something, unless a team is what
+ * is made, listed or removed.
  */
 const OPERATING: readonly Idiom[] = [
   [/\b(?:\d{1,3}|two|three|four|five|six|seven|eight|nine|ten)\s+(?:copies|instances)\b/gi, ' replicas scale '],
   [/\bto\s+(?:\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten)\s+(?:pods|replicas|workers|nodes)\b/gi, ' replicas scale '],
   [/\broll(?:s|ed|ing)?\s+(?:[\w'-]{1,40}\s+){0,4}?back\b/gi, ' rollback rollout undo '],
   [/\bkick(?:s|ed|ing)?\s+off\b/gi, ' start run trigger '],
+  [/\b(?:finished|done|complete|completed|ready|over)\s+yet\b/gi, ' status '],
   [/\bas\s+(?:if|though)\s+(?:it|they)\s+(?:were|was|are|is)\s+local(?:ly)?\b/gi, ' port forward local '],
   [
     /\bwhy\s+(?:won't|wont|will\s+not|doesn't|does\s+not|isn't|can't|cannot|didn't)\s+(?:(?:the|my|our|this|that)\s+)?(?:[\w-]{1,40}\s+){0,2}?(?:pods?|containers?|deployments?|nodes?|jobs?)\s+(?:start|run|come\s+up|schedule|boot)\b/gi,
@@ -141,10 +143,11 @@ const OPERATING: readonly Idiom[] = [
  * reviews); what somebody "sent me" came by mail; what "Tom recommended" is something to recall;
  * getting or writing back to someone replies, the same message I sent someone else is forwarded, a
  * half-written one a draft, one to send "not now" scheduled, a file that came with an email its
- * attachment; a thumbs up is a reaction; a job title is in a user's profile; adding something to my
- * to-do list creates a task (a task manager's add-a-tag-to-a-task tools came first); a house that
- * "sleeps eight" is a rental for guests; a conference talk, and what its speaker said, a video's
- * transcript; a dial-in or Zoom link is a meeting's.
+ * attachment; a thumbs up is a reaction; putting Lena on a card (so she owns it) assigns her, who
+ * else can see something asks its collaborators; a job title is in a user's profile; adding
+ * something to my to-do list creates a task (a task manager's add-a-tag-to-a-task tools came
+ * first); a house that "sleeps eight" is a rental for guests; a conference talk, and what its
+ * speaker said, a video's transcript; a dial-in or Zoom link is a meeting's.
  */
 const ASSISTING: readonly Idiom[] = [
   [/\bon\s+(?:my|our|your|his|her|their)\s+plate\b/gi, ' tasks calendar events '],
@@ -166,6 +169,11 @@ const ASSISTING: readonly Idiom[] = [
     ' video transcript ',
   ],
   [/\bsleeps?\s+(?:\d{1,2}|two|three|four|five|six|seven|eight|nine|ten|twelve)\b/gi, ' stay rental guests '],
+  [/\bput\s+(?=[A-Z][a-z]{1,40}\s+on\s+(?:the|this|that)\b)|\bso\s+(?:she|he|they)\s+owns?\s+it\b/g, ' assign member '],
+  [
+    /\bwho\s+(?:else\s+)?(?:can|could|is\s+able\s+to)\s+(?:see|view|access|edit|open)\b|\bwho\s+(?:else\s+)?has\s+access\s+to\b/gi,
+    ' collaborators members shared access ',
+  ],
   [/\bremind\s+yourself\b|\b(?:keep|bear)\s+in\s+mind\b|\bnote\s+to\s+self\b/gi, ' remember memory '],
   [
     /(?<!\b(?:log|logs|logged|logging|record|records|recorded|recording)\s+)\b(?:a|an|the|our|my)\s+(?:(?:\d{1,3}[\s-]?(?:minute|min|hour)s?|quick|short|brief|video|phone|zoom|intro)\s+){0,2}call\s+with\b/gi,
