@@ -391,6 +391,12 @@ describe('filter_tools: phrases read as what they mean', () => {
     expect(queryWords('Is my crawl of the docs site finished yet?')).to.include('status');
   });
 
+  it('reads finding thirty minutes for a sync-up as a question of free time, and pinging a channel as a message to it; pinging a server stays a ping', () => {
+    expect(queryWords('Find 30 minutes for a sync-up with the design leads next week')).to.include.members(['freebusy', 'meeting']);
+    expect(queryWords('Ping the #oncall channel that the failover is done')).to.include.members(['send', 'message']);
+    expect(queryWords('ping the redis server')).to.include('ping').and.not.include('message');
+  });
+
   it('reads 100,000 characters shaped like each phrase in linear time (each pattern starts only where its phrase can)', () => {
     const floods = [
       'keep '.repeat(20_000) + 'going',
@@ -545,6 +551,9 @@ describe('filter_tools: phrases read as what they mean', () => {
       'put Ab '.repeat(14_000) + 'on the',
       'who else can '.repeat(8_000) + 'see',
       'finished '.repeat(11_000) + 'yet',
+      'find 30 '.repeat(12_000) + 'minutes for',
+      'ping the '.repeat(11_000) + 'channel',
+      'sync '.repeat(20_000) + 'up',
     ];
     expectEachFloodWithin(floods, 2_000, queryWords);
   });

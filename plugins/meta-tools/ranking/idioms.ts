@@ -134,18 +134,19 @@ const OPERATING: readonly Idiom[] = [
 
 /**
  * A personal assistant's: what is "on my plate" is tasks and events; checking my inbox for
- * something is searching it; being double-booked is a clash of busy times; a 1:1, a standup or a
- * catch-up is a meeting, and so is "a 30 minute call with Sam" (a call logged in a CRM stays a
- * call); logging the call or the meeting one had is a CRM's engagement ("log" found log readers
- * 65th), and so is writing down that I "had a call with" someone; moving a deal to a stage ("Closed
- * Won") updates it; "remind yourself", "keep in mind" and "note to self" are remembering; inviting
- * somebody to something adds an attendee to an event ("Thursday's design review" found pull-request
- * reviews); what somebody "sent me" came by mail; what "Tom recommended" is something to recall;
- * getting or writing back to someone replies, the same message I sent someone else is forwarded, a
- * half-written one a draft, one to send "not now" scheduled, a file that came with an email its
- * attachment; a thumbs up is a reaction; putting Lena on a card (so she owns it) assigns her, who
- * else can see something asks its collaborators; a job title is in a user's profile; adding
- * something to my to-do list creates a task (a task manager's add-a-tag-to-a-task tools came
+ * something is searching it; being double-booked is a clash of busy times; a 1:1, a standup, a
+ * sync-up or a catch-up is a meeting (and finding thirty minutes for one a question of free time;
+ * pinging a channel a message to it), and so is "a 30 minute call with Sam" (a call logged in a CRM
+ * stays a call); logging the call or the meeting one had is a CRM's engagement ("log" found log
+ * readers 65th), and so is writing down that I "had a call with" someone; moving a deal to a stage
+ * ("Closed Won") updates it; "remind yourself", "keep in mind" and "note to self" are remembering;
+ * inviting somebody to something adds an attendee to an event ("Thursday's design review" found
+ * pull-request reviews); what somebody "sent me" came by mail; what "Tom recommended" is something
+ * to recall; getting or writing back to someone replies, the same message I sent someone else is
+ * forwarded, a half-written one a draft, one to send "not now" scheduled, a file that came with an
+ * email its attachment; a thumbs up is a reaction; putting Lena on a card (so she owns it) assigns
+ * her, who else can see something asks its collaborators; a job title is in a user's profile;
+ * adding something to my to-do list creates a task (a task manager's add-a-tag-to-a-task tools came
  * first); a house that "sleeps eight" is a rental for guests; a conference talk, and what its
  * speaker said, a video's transcript; a dial-in or Zoom link is a meeting's.
  */
@@ -153,7 +154,12 @@ const ASSISTING: readonly Idiom[] = [
   [/\bon\s+(?:my|our|your|his|her|their)\s+plate\b/gi, ' tasks calendar events '],
   [/\bdouble[\s-]?booked\b|\boverlapping\s+(?:meetings|events)\b/gi, ' freebusy busy conflict '],
   [/\bcheck\s+(?=(?:my|our|the)\s+(?:inbox|gmail|outlook|e-?mails?|mail|mailbox|messages|dms|channel|calendar)\s+for\b)/gi, ' search '],
-  [/\b(?:1:1|1-on-1|one[\s-]on[\s-]one|stand-?up|catch[\s-]up)s?\b/gi, ' meeting event '],
+  [/\b(?:1:1|1-on-1|one[\s-]on[\s-]one|stand-?up|catch[\s-]up|sync[\s-]up)s?\b/gi, ' meeting event '],
+  [
+    /\bfind\s+(?:(?:\d{1,3}|ten|fifteen|twenty|thirty|forty-five|sixty)\s+minutes|an?\s+hour|half\s+an\s+hour|(?:an?\s+)?(?:free\s+)?(?:slot|time|window|gap))\s+(?:for|to|when)\b/gi,
+    ' free busy freebusy ',
+  ],
+  [/\bping\s+(?=(?:the\s+|our\s+)?(?:#[\w-]|[\w#-]{1,40}\s+channel\b))/gi, ' send message post '],
   [
     /\b(?:i|we)\s+(?:just\s+)?(?:had|did)\s+(?:a|an|the|our|my)\s+(?:[\w-]{1,40}\s+){0,2}?(?:call|meeting|chat|conversation)\s+with\b/gi,
     ' log crm engagement call with ',

@@ -371,6 +371,9 @@ const TABLE: Record<string, string[]> = {
   prospect: ['crm', 'contact'],
   fields: ['properties', 'fields'],
   share: ['send', 'post'],
+  // Chasing or nudging somebody is a message to them.
+  chase: ['send', 'follow', 'remind'],
+  nudge: ['send', 'follow', 'remind'],
   codebase: ['code', 'repository', 'source'],
   rate: ['metrics'],
 };
