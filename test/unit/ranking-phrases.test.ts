@@ -397,6 +397,14 @@ describe('filter_tools: phrases read as what they mean', () => {
     expect(queryWords('ping the redis server')).to.include('ping').and.not.include('message');
   });
 
+  it("reads pages pushed into a vector index as upserted records, names pulled out as extracted, someone's GitHub profile as something about them, rows added to a table as records", () => {
+    expect(queryWords('push the fresh pages into the vector index')).to.include.members(['upsert', 'records']).and.not.include('push');
+    expect(queryWords('push the branch to origin')).to.not.include('upsert');
+    expect(queryWords('pull out names and links to their GitHub profiles')).to.include('extract').and.not.include.members(['git', 'github']);
+    expect(queryWords('list the repos in my GitHub account')).to.include('github');
+    expect(queryWords('add them to the Candidates table')).to.include.members(['insert', 'record']);
+  });
+
   it('reads 100,000 characters shaped like each phrase in linear time (each pattern starts only where its phrase can)', () => {
     const floods = [
       'keep '.repeat(20_000) + 'going',
@@ -554,6 +562,10 @@ describe('filter_tools: phrases read as what they mean', () => {
       'find 30 '.repeat(12_000) + 'minutes for',
       'ping the '.repeat(11_000) + 'channel',
       'sync '.repeat(20_000) + 'up',
+      'push a b c d '.repeat(6_000) + 'into the vector index',
+      'pull '.repeat(20_000) + 'out',
+      'their Ab '.repeat(12_000) + 'profiles',
+      'add them to the a '.repeat(6_000) + 'table',
     ];
     expectEachFloodWithin(floods, 2_000, queryWords);
   });

@@ -55,6 +55,7 @@ describe('filter_tools: values in a request read as their kind', () => {
     expect(queryWords('an apartment in Kyoto for two weeks')).to.include('duration').and.not.include('weeks');
     expect(queryWords('which files in the build folder are larger than 100 MB')).to.include('size').and.not.include('mb');
     expect(queryWords('a 2.5GB dump')).to.include('size');
+    expect(queryWords('what a month-long apartment costs')).to.include('duration').and.not.include('month');
     expect(queryWords('what week is it')).to.include('week');
     expect(queryWords('the column chart')).to.include('column');
     expect(queryWords('what did I finish last week')).to.include('week');
@@ -146,6 +147,7 @@ describe('filter_tools: values in a request read as their kind', () => {
       "my 11 o'".repeat(11_000) + 'clock',
       '1.5 '.repeat(25_000) + 'MB',
       '1'.repeat(100_000) + ' GB',
+      'month-'.repeat(16_000) + 'long',
     ];
     expectEachFloodWithin(floods, 500, (text) => {
       typedValues(text);

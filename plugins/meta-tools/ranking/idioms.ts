@@ -145,7 +145,8 @@ const OPERATING: readonly Idiom[] = [
  * to recall; getting or writing back to someone replies, the same message I sent someone else is
  * forwarded, a half-written one a draft, one to send "not now" scheduled, a file that came with an
  * email its attachment; a thumbs up is a reaction; putting Lena on a card (so she owns it) assigns
- * her, who else can see something asks its collaborators; a job title is in a user's profile;
+ * her, who else can see something asks its collaborators; a job title is in a user's profile, and
+ * somebody else's GitHub or LinkedIn profile is something about them (it found GitHub's tools);
  * adding something to my to-do list creates a task (a task manager's add-a-tag-to-a-task tools came
  * first); a house that "sleeps eight" is a rental for guests; a conference talk, and what its
  * speaker said, a video's transcript; a dial-in or Zoom link is a meeting's.
@@ -194,6 +195,7 @@ const ASSISTING: readonly Idiom[] = [
   [/\b(?:came|comes|attached)\s+(?:with|to|in)\s+(?:the|that|this|an?|her|his|their|my)\s+(?:e-?mail|message|mail)\b/gi, ' attachment email download '],
   [/\bthumbs?[\s-]up\b|\bemoji\b/gi, ' reaction emoji add '],
   [/\bjob\s+titles?\b/gi, ' user profile title '],
+  [/\b(?:their|his|her)\s+[A-Z][\w.-]{1,40}\s+(?=(?:profiles?|accounts?|handles?|usernames?)\b)/g, ' '],
   [/\b[A-Z][a-z]{1,40}\s+(?:recommended|mentioned|suggested|told\s+(?:me|us)\s+about)\b/g, ' recall '],
 ];
 
@@ -238,19 +240,25 @@ const BROWSING: readonly Idiom[] = [
 ];
 
 /**
- * An analyst's: a count or a sum "per day", "by region" is an aggregate over grouped rows (it
- * found the days-in-a-month tool); "how many" is a count (its "many" found delete-many); adding
- * a row inserts a record (it found the tools that create tables); whether something is valid
- * asks to validate it; speeding up lookups is an index; setting a field "of every" order
- * updates many; flagging discrepancies or outliers is finding them, no feature flag.
+ * An analyst's: a count or a sum "per day", "by region" is an aggregate over grouped rows (it found
+ * the days-in-a-month tool); "how many" is a count (its "many" found delete-many); pulling or
+ * picking out names or dates extracts them; adding a row (or adding them to a table) inserts a
+ * record (it found the tools that create tables); whether something is valid asks to validate it;
+ * speeding up lookups is an index; setting a field "of every" order updates many; flagging
+ * discrepancies or outliers is finding them, no feature flag.
  */
 const ANALYSING: readonly Idiom[] = [
   [/\b(?:per|each)\s+(?:day|week|month|hour|year|quarter|region|country|customer|user|product|category)\b/gi, ' aggregate group count '],
   [/\bhow\s+many\b/gi, ' count '],
+  [/\b(?:pull|pulls|pulled|pulling|pick|picks|picked|picking)\s+out\b/gi, ' extract '],
   [/\b(?:is|are)\s+(?:still\s+)?valid\b/gi, ' validate valid '],
   [/\b(?:speed\s+up|faster|slow)\s+(?:the\s+)?(?:lookups|queries|searches|reads|sorting)\b/gi, ' create index '],
   [/\bset\s+(?:the\s+)?[\w-]{1,40}\s+(?:of|on|for)\s+(?:every|all|each)\b/gi, ' update many '],
   [/\b(?:add|insert)\s+(?:(?:a|an|one|two|three|the|some)\s+)?(?:new\s+)?rows?\b/gi, ' create insert record row '],
+  [
+    /\badd\s+(?:them|it|these|those|this|that|each(?:\s+one)?)\s+(?:to|into)\s+(?:the|our|my|a)\s+(?:[\w-]{1,40}\s+)?(?:table|sheet|base)\b/gi,
+    ' create insert record row ',
+  ],
   [/\bflag(?:s|ged|ging)?\s+(?:(?:any|all|the|each|every)\s+)?(?=(?:discrepanc|mismatch|difference|anomal|outlier|inconsistenc)[a-z]{0,10}\b)/gi, ' find '],
 ];
 
@@ -290,7 +298,7 @@ const ASKING_THE_WORLD: readonly Idiom[] = [
  * first); files (or messages, pages, tickets) that contain or mention something are a search of
  * their content, and where a file (or whether it exists) is a search for it, when it was last
  * changed its info; what is modified locally is the working tree's status, the recent changes to
- * some code its log of commits.
+ * some code its log of commits; pages pushed into a vector index are upserted records.
  */
 const PROGRAMMING: readonly Idiom[] = [
   [
@@ -313,6 +321,10 @@ const PROGRAMMING: readonly Idiom[] = [
   ],
   [/\b(?:TODO|FIXME|XXX|HACK)s?\s+(?:comments?|markers?|notes?)\b/g, ' code text search '],
   [/\bwhere\s+(?:is|are|was|were)\s+(?:(?:the|my|our|a|that)\s+)?files?\b/gi, ' find search files '],
+  [
+    /\b(?:push|pushes|pushed|load|loads|loaded|put|insert|add)\s+(?:[\w'-]{1,40}\s+){0,4}?(?:into|to)\s+(?:the\s+|our\s+|a\s+)?(?:[\w-]{1,40}\s+)?(?:vector\s+)?index\b/gi,
+    ' upsert records index ',
+  ],
   [
     /\bwhen\s+(?:did|was|were|has|have)\s+(?:i|we|you|it|this|that|the\s+file|someone|anyone)\s+(?:last\s+)?(?:change|changed|modify|modified|edit|edited|update|updated|touch|touched)\b/gi,
     ' modified time info ',
