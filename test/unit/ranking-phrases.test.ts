@@ -73,7 +73,7 @@ describe('filter_tools: phrases read as what they mean', () => {
   });
 
   it('drops the name of a running thing: "the checkout service" asks nothing of git\'s checkout', () => {
-    expect(queryWords("what's the p95 latency of the checkout service")).to.deep.equal(['p', '95', 'latency', 'service']);
+    expect(queryWords("what's the p95 latency of the checkout service")).to.deep.equal(['metrics', 'percentile', 'latency', 'latency', 'service']);
     expect(queryWords('The payments pods keep crashing')).to.deep.equal(['pods', 'crashing']);
     expect(queryWords('start the dev server')).to.deep.equal(['start', 'server']);
     // A capitalised name may be the technology asked about; a kind alone stays.
@@ -405,6 +405,15 @@ describe('filter_tools: phrases read as what they mean', () => {
     expect(queryWords('add them to the Candidates table')).to.include.members(['insert', 'record']);
   });
 
+  it('reads the pull requests we merged as a listing of them, a p95 as a metric, what I found logged on a card as a comment, a place within walking distance as nearby', () => {
+    expect(queryWords('Gather the pull requests we merged')).to.include.members(['pull', 'requests', 'list']).and.not.include('merged');
+    expect(queryWords('merge the pull request')).to.include('merge');
+    expect(queryWords('the p95 latency of the search service')).to.include.members(['metrics', 'percentile']);
+    expect(queryWords('log what you find on the deliverability card')).to.include.members(['add', 'comment', 'card']).and.not.include('log');
+    expect(queryWords('suggest how to shrink it in a comment on the PR')).to.include.members(['add', 'comment']);
+    expect(queryWords('Italian places within walking distance of the office')).to.include('nearby');
+  });
+
   it('reads 100,000 characters shaped like each phrase in linear time (each pattern starts only where its phrase can)', () => {
     const floods = [
       'keep '.repeat(20_000) + 'going',
@@ -566,6 +575,11 @@ describe('filter_tools: phrases read as what they mean', () => {
       'pull '.repeat(20_000) + 'out',
       'their Ab '.repeat(12_000) + 'profiles',
       'add them to the a '.repeat(6_000) + 'table',
+      'requests we '.repeat(10_000) + 'merged',
+      'p95 '.repeat(25_000),
+      'log what you find on the '.repeat(4_000) + 'card',
+      'in a comment on the '.repeat(5_000) + 'PR',
+      'within walking '.repeat(7_000) + 'distance of',
     ];
     expectEachFloodWithin(floods, 2_000, queryWords);
   });

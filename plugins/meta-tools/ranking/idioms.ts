@@ -44,9 +44,10 @@ const CONVERSATION_AND_TIME: readonly Idiom[] = [
  * stay" a rental listing; what to pack or bring a question of the weather, and so is an outlook for
  * days ahead (Outlook alone stays the mail client). What "the authenticated user can access"
  * qualifies is what is asked for, not the user (it found a CRM's user details before every
- * repository). Whether a site is "up or down" is a request to it. What I wrote somewhere, and what
- * is in it about something, asks to search it. Telling everyone posts a message, and so does
- * writing something up in a channel.
+ * repository). Whether a site is "up or down" is a request to it. The pull requests "we merged" (or
+ * the issues we closed) are a listing of them: the verb says which, no act to do again. What I
+ * wrote somewhere, and what is in it about something, asks to search it. Telling everyone posts a
+ * message, and so does writing something up in a channel.
  */
 const ASKING: readonly Idiom[] = [
   [
@@ -58,6 +59,10 @@ const ASKING: readonly Idiom[] = [
     ' list ',
   ],
   [/\bgive\s+(?:me|us)\b/gi, ' get '],
+  [
+    /\b([\w-]{2,40}s)\s+(?:that\s+)?(?:we|i|you|they|he|she)\s+(?:just\s+)?(?:merged|closed|shipped|created|opened|wrote|sent|fixed|deployed|made|finished|resolved)\b/gi,
+    ' $1 list ',
+  ],
   [/\bwhat\s+(?:did|have|had)\s+(?:i|we|you)\s+(?:write|written|note|noted|jot|jotted|save|saved|put)\b/gi, ' search read '],
   [/\bwhat(?:'s|\u2019s|\s+is)\s+in\s+(?=(?:my|our|the)\s+(?:[\w-]{1,40}\s+){1,2}?about\b)/gi, ' search '],
   [/\btell\s+(?:everyone|everybody|the\s+team|the\s+channel|the\s+group)\b/gi, ' send message post '],
@@ -87,11 +92,11 @@ const ASKING: readonly Idiom[] = [
  * taking up the room a folder's sizes (and so is how much space something takes), answering yes
  * when a command asks an interaction with its process; keeping an eye on something is monitoring
  * it, waiting until a job finishes (or asking whether it is finished yet) checking its status, and
- * checks that are green a status of passing checks. How a page does for "real users" is real user
- * monitoring, its load times performance; logging or filing a problem "for" a team opens an issue,
- * and the team it is for (or shared with) is somebody, no team to make (it found the error
- * tracker's create-team); so is "the product team" that asks for something, unless a team is what
- * is made, listed or removed.
+ * checks that are green a status of passing checks. A p95 is a latency metric. How a page does for
+ * "real users" is real user monitoring, its load times performance; logging or filing a problem
+ * "for" a team opens an issue, and the team it is for (or shared with) is somebody, no team to make
+ * (it found the error tracker's create-team); so is "the product team" that asks for something,
+ * unless a team is what is made, listed or removed.
  */
 const OPERATING: readonly Idiom[] = [
   [/\b(?:\d{1,3}|two|three|four|five|six|seven|eight|nine|ten)\s+(?:copies|instances)\b/gi, ' replicas scale '],
@@ -121,6 +126,7 @@ const OPERATING: readonly Idiom[] = [
   ],
   [/\bhow\s+much\s+(?:memory|ram|cpu)\s+(?:(?:is|are|does|do)\s+)?(?=(?:[\w.-]{1,40}\s+){1,3}?(?:using|use|eating|taking)\b)/gi, ' process usage '],
   [/\breal[\s-]users?\b/gi, ' rum real user monitoring '],
+  [/\bp(?:50|75|90|95|99|999)\b/gi, ' metrics percentile latency '],
   [/\b(?:page\s+)?load(?:ing)?\s+times?\b/gi, ' performance load time '],
   [/\b(?:log|file|raise)\s+(?:it|this|that|them|these)(?=\s+(?:for|with|to)\b)/gi, ' create issue ticket '],
   [/\b(?:for|with|on|in)\s+(?:the|my|our|your)\s+(?:[\w-]{1,20}\s+)?team\b/gi, ' '],
@@ -145,7 +151,9 @@ const OPERATING: readonly Idiom[] = [
  * to recall; getting or writing back to someone replies, the same message I sent someone else is
  * forwarded, a half-written one a draft, one to send "not now" scheduled, a file that came with an
  * email its attachment; a thumbs up is a reaction; putting Lena on a card (so she owns it) assigns
- * her, who else can see something asks its collaborators; a job title is in a user's profile, and
+ * her, who else can see something asks its collaborators; what I
+ * found, logged on a card (or put in a comment on a PR), is a comment; a place within walking
+ * distance is nearby; a job title is in a user's profile, and
  * somebody else's GitHub or LinkedIn profile is something about them (it found GitHub's tools);
  * adding something to my to-do list creates a task (a task manager's add-a-tag-to-a-task tools came
  * first); a house that "sleeps eight" is a rental for guests; a conference talk, and what its
@@ -195,6 +203,11 @@ const ASSISTING: readonly Idiom[] = [
   [/\b(?:came|comes|attached)\s+(?:with|to|in)\s+(?:the|that|this|an?|her|his|their|my)\s+(?:e-?mail|message|mail)\b/gi, ' attachment email download '],
   [/\bthumbs?[\s-]up\b|\bemoji\b/gi, ' reaction emoji add '],
   [/\bjob\s+titles?\b/gi, ' user profile title '],
+  [/\b(?:within\s+(?:walking|driving|cycling|biking)\s+distance\s+of|walkable\s+from)\b/gi, ' nearby places near '],
+  [
+    /\b(?:log|note|record|write|put)\s+(?:it|this|that|them|what\s+(?:you|i|we)\s+(?:find|found|see|saw|learn|learned|learnt))\s+(?=(?:on|in|to)\s+(?:the|that|this|our|my)\s+(?:[\w-]{1,40}\s+)?(?:card|ticket|issue|task)\b)|\b(?:in|as|with)\s+a\s+comment\s+on\s+(?=(?:the|this|that|my|our)\s+(?:pr|pull\s+request|issue|ticket|card|task|page)\b)/gi,
+    ' add comment ',
+  ],
   [/\b(?:their|his|her)\s+[A-Z][\w.-]{1,40}\s+(?=(?:profiles?|accounts?|handles?|usernames?)\b)/g, ' '],
   [/\b[A-Z][a-z]{1,40}\s+(?:recommended|mentioned|suggested|told\s+(?:me|us)\s+about)\b/g, ' recall '],
 ];

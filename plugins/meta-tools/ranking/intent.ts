@@ -295,6 +295,7 @@ const TABLE: Record<string, string[]> = {
   article: ['page', 'url', 'web'],
   webpage: ['page', 'url', 'web'],
   news: ['web', 'search', 'news'],
+  announce: ['news', 'web', 'search'],
   // Scholarly writing is what paper-search tools name papers.
   publication: ['paper', 'research', 'article'],
   literature: ['paper', 'research'],
