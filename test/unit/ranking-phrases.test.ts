@@ -414,6 +414,12 @@ describe('filter_tools: phrases read as what they mean', () => {
     expect(queryWords('Italian places within walking distance of the office')).to.include('nearby');
   });
 
+  it('reads emails from somebody as a search of the mailbox, and "todo: buy stamps" as a task to create', () => {
+    expect(queryWords('emails from boss today')).to.include.members(['emails', 'search']);
+    expect(queryWords('todo: buy stamps')).to.include.members(['create', 'task']);
+    expect(queryWords('list my todo items')).to.not.include('create');
+  });
+
   it('reads 100,000 characters shaped like each phrase in linear time (each pattern starts only where its phrase can)', () => {
     const floods = [
       'keep '.repeat(20_000) + 'going',
@@ -580,6 +586,8 @@ describe('filter_tools: phrases read as what they mean', () => {
       'log what you find on the '.repeat(4_000) + 'card',
       'in a comment on the '.repeat(5_000) + 'PR',
       'within walking '.repeat(7_000) + 'distance of',
+      'emails '.repeat(16_000) + 'from',
+      ' '.repeat(100_000) + 'todo:',
     ];
     expectEachFloodWithin(floods, 2_000, queryWords);
   });

@@ -153,7 +153,8 @@ const OPERATING: readonly Idiom[] = [
  * email its attachment; a thumbs up is a reaction; putting Lena on a card (so she owns it) assigns
  * her, who else can see something asks its collaborators; what I
  * found, logged on a card (or put in a comment on a PR), is a comment; a place within walking
- * distance is nearby; a job title is in a user's profile, and
+ * distance is nearby; a job title is in a user's profile; emails
+ * from somebody are a search of the mailbox, and "todo: buy stamps" a task to create; and
  * somebody else's GitHub or LinkedIn profile is something about them (it found GitHub's tools);
  * adding something to my to-do list creates a task (a task manager's add-a-tag-to-a-task tools came
  * first); a house that "sleeps eight" is a rental for guests; a conference talk, and what its
@@ -203,6 +204,8 @@ const ASSISTING: readonly Idiom[] = [
   [/\b(?:came|comes|attached)\s+(?:with|to|in)\s+(?:the|that|this|an?|her|his|their|my)\s+(?:e-?mail|message|mail)\b/gi, ' attachment email download '],
   [/\bthumbs?[\s-]up\b|\bemoji\b/gi, ' reaction emoji add '],
   [/\bjob\s+titles?\b/gi, ' user profile title '],
+  [/\b(e-?mails?|mails|messages)\s+from\b/gi, ' $1 search from '],
+  [/^\s*(?:todo|to-do|task|reminder)\s*:/gi, ' create task '],
   [/\b(?:within\s+(?:walking|driving|cycling|biking)\s+distance\s+of|walkable\s+from)\b/gi, ' nearby places near '],
   [
     /\b(?:log|note|record|write|put)\s+(?:it|this|that|them|what\s+(?:you|i|we)\s+(?:find|found|see|saw|learn|learned|learnt))\s+(?=(?:on|in|to)\s+(?:the|that|this|our|my)\s+(?:[\w-]{1,40}\s+)?(?:card|ticket|issue|task)\b)|\b(?:in|as|with)\s+a\s+comment\s+on\s+(?=(?:the|this|that|my|our)\s+(?:pr|pull\s+request|issue|ticket|card|task|page)\b)/gi,
