@@ -351,7 +351,7 @@ describe('lexical ranking understands words: intent, WordNet relatives, server n
     expect(ranked('relocate report.pdf')[0]).to.equal('x_fs_move_file');
   });
 
-  it("reads a planner's and a reporter's words as the tools': locate finds, a publication is a paper, grab gets, reassigning updates an assignee, a tag a label, depending a dependency, the CRM its companies and contacts, an org an organization, a webinar a video, higher an elevation, an icon an image, calculating running code, an encyclopedia Wikipedia, switching setting the current one, larger a size, chasing somebody a message, announcing news", () => {
+  it("reads a planner's and a reporter's words as the tools': locate finds, a publication is a paper, grab gets, reassigning updates an assignee, a tag a label, depending a dependency, the CRM its companies and contacts, an org an organization, a webinar a video, higher an elevation, an icon an image, calculating running code, an encyclopedia Wikipedia, switching setting the current one, larger a size, chasing somebody a message, announcing news, buckets a histogram, a spread and its outliers a distribution", () => {
     const ranked = index([
       ['x_fs_search_files', 'Search for files matching a pattern.'],
       ['x_fs_read_file', 'Read a file.'],
@@ -377,6 +377,8 @@ describe('lexical ranking understands words: intent, WordNet relatives, server n
       ['x_fs_list', 'List the files of a directory.'],
       ['x_mail_send_email', 'Send an email.'],
       ['x_web_search', 'Search the web for news and pages.'],
+      ['x_chart_histogram', 'Generate a histogram chart of the frequency of values within ranges.'],
+      ['x_chart_boxplot', 'Generate a boxplot of statistical summaries and the distribution of values.'],
     ]);
     expect(ranked('locate the invoice files')[0]).to.equal('x_fs_search_files');
     expect(ranked('recent publications on graph neural networks')[0]).to.equal('x_papers_search_papers');
@@ -397,6 +399,8 @@ describe('lexical ranking understands words: intent, WordNet relatives, server n
     expect(ranked('which files in the directory are larger than the rest')[0]).to.equal('x_fs_list_with_sizes');
     expect(ranked('chase the client about the unpaid invoice')[0]).to.equal('x_mail_send_email');
     expect(ranked('has the provider announced an outage')[0]).to.equal('x_web_search');
+    expect(ranked('bucket the response times and show the counts')[0]).to.equal('x_chart_histogram');
+    expect(ranked('the spread and outliers of salaries')[0]).to.equal('x_chart_boxplot');
   });
 
   it('reads stopping a process as terminating it, where another tool is named for stopping', () => {

@@ -420,6 +420,14 @@ describe('filter_tools: phrases read as what they mean', () => {
     expect(queryWords('list my todo items')).to.not.include('create');
   });
 
+  it('reads a chart said by its shape as the chart that draws it: nested rectangles, boxes and arrows, nodes and links, states coloured by sales, a filling gauge', () => {
+    expect(queryWords('our budget across departments as nested rectangles')).to.include('treemap');
+    expect(queryWords('Lay out the approval process as boxes and arrows')).to.include.members(['flow', 'diagram']);
+    expect(queryWords('how the services depend on each other as nodes and links')).to.include.members(['network', 'graph']);
+    expect(queryWords('Color each state by its sales')).to.include.members(['district', 'map']);
+    expect(queryWords("what share of the target we've reached as a filling gauge")).to.include.members(['percentage', 'completion']);
+  });
+
   it('reads 100,000 characters shaped like each phrase in linear time (each pattern starts only where its phrase can)', () => {
     const floods = [
       'keep '.repeat(20_000) + 'going',
@@ -588,6 +596,11 @@ describe('filter_tools: phrases read as what they mean', () => {
       'within walking '.repeat(7_000) + 'distance of',
       'emails '.repeat(16_000) + 'from',
       ' '.repeat(100_000) + 'todo:',
+      'nested '.repeat(16_000) + 'rectangles',
+      'boxes and '.repeat(11_000) + 'arrows',
+      'nodes and '.repeat(11_000) + 'links',
+      'colour each '.repeat(8_000) + 'state by',
+      'share of the '.repeat(8_000) + 'target',
     ];
     expectEachFloodWithin(floods, 2_000, queryWords);
   });

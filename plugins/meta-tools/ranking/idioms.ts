@@ -257,15 +257,25 @@ const BROWSING: readonly Idiom[] = [
 
 /**
  * An analyst's: a count or a sum "per day", "by region" is an aggregate over grouped rows (it found
- * the days-in-a-month tool); "how many" is a count (its "many" found delete-many); pulling or
- * picking out names or dates extracts them; adding a row (or adding them to a table) inserts a
- * record (it found the tools that create tables); whether something is valid asks to validate it;
- * speeding up lookups is an index; setting a field "of every" order updates many; flagging
- * discrepancies or outliers is finding them, no feature flag.
+ * the days-in-a-month tool); "how many" is a count (its "many" found delete-many); a chart said by
+ * its shape (nested rectangles, boxes and arrows, nodes and links, states coloured by sales, a
+ * filling gauge) is the chart that draws it; pulling or picking out names or dates extracts them;
+ * adding a row (or adding them to a table) inserts a record (it found the tools that create
+ * tables); whether something is valid asks to validate it; speeding up lookups is an index; setting
+ * a field "of every" order updates many; flagging discrepancies or outliers is finding them, no
+ * feature flag.
  */
 const ANALYSING: readonly Idiom[] = [
   [/\b(?:per|each)\s+(?:day|week|month|hour|year|quarter|region|country|customer|user|product|category)\b/gi, ' aggregate group count '],
   [/\bhow\s+many\b/gi, ' count '],
+  [/\bnested\s+(?:rectangles|boxes|squares|tiles)\b/gi, ' treemap hierarchical chart '],
+  [/\bboxes\s+and\s+arrows\b|\bflow\s*charts?\b/gi, ' flow diagram process steps '],
+  [/\bnodes\s+and\s+(?:links|edges|lines)\b/gi, ' network graph relationships '],
+  [
+    /\b(?:colou?r|shade)\s+(?:each|every|the)\s+(?:states?|country|countries|regions?|districts?|county|counties|provinces?)\s+by\b|\bchoropleth\b/gi,
+    ' district map regional distribution ',
+  ],
+  [/\b(?:filling|fill|progress)\s+(?:gauge|bar|level)\b|\bshare\s+of\s+(?:the\s+)?(?:target|goal|quota)\b/gi, ' percentage completion chart '],
   [/\b(?:pull|pulls|pulled|pulling|pick|picks|picked|picking)\s+out\b/gi, ' extract '],
   [/\b(?:is|are)\s+(?:still\s+)?valid\b/gi, ' validate valid '],
   [/\b(?:speed\s+up|faster|slow)\s+(?:the\s+)?(?:lookups|queries|searches|reads|sorting)\b/gi, ' create index '],

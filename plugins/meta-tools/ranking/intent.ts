@@ -341,6 +341,11 @@ const TABLE: Record<string, string[]> = {
   spreadsheet: ['sheet', 'workbook', 'excel'],
   workbook: ['sheet', 'excel'],
   graph: ['chart'],
+  // A spread of values and its outliers are what distribution charts show.
+  distribute: ['distribution', 'histogram'],
+  bucket: ['histogram', 'frequency', 'range'],
+  outlier: ['extreme', 'distribution', 'statistical'],
+  spread: ['distribution'],
   plot: ['chart'],
   visualise: ['chart'],
   visualize: ['chart'],
