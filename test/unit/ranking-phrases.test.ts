@@ -428,6 +428,13 @@ describe('filter_tools: phrases read as what they mean', () => {
     expect(queryWords("what share of the target we've reached as a filling gauge")).to.include.members(['percentage', 'completion']);
   });
 
+  it('reads a page called something as one to search by title, what we decided as a search of notes, rows where a field is something as a filtered query', () => {
+    expect(queryWords('Find the Notion page called Onboarding')).to.include.members(['page', 'search', 'title']);
+    expect(queryWords('what did we decide in the planning meeting?')).to.include.members(['search', 'notes']);
+    expect(queryWords('show the rows of the Roadmap database where status is In progress')).to.include.members(['query', 'filter']);
+    expect(queryWords('where is the roadmap database')).to.not.include('filter');
+  });
+
   it('reads 100,000 characters shaped like each phrase in linear time (each pattern starts only where its phrase can)', () => {
     const floods = [
       'keep '.repeat(20_000) + 'going',
@@ -601,6 +608,9 @@ describe('filter_tools: phrases read as what they mean', () => {
       'nodes and '.repeat(11_000) + 'links',
       'colour each '.repeat(8_000) + 'state by',
       'share of the '.repeat(8_000) + 'target',
+      'page '.repeat(20_000) + 'titled',
+      'what did we '.repeat(9_000) + 'decide',
+      'rows a b c d e where '.repeat(5_000) + 'status is',
     ];
     expectEachFloodWithin(floods, 2_000, queryWords);
   });

@@ -44,7 +44,9 @@ const CONVERSATION_AND_TIME: readonly Idiom[] = [
  * stay" a rental listing; what to pack or bring a question of the weather, and so is an outlook for
  * days ahead (Outlook alone stays the mail client). What "the authenticated user can access"
  * qualifies is what is asked for, not the user (it found a CRM's user details before every
- * repository). Whether a site is "up or down" is a request to it. The pull requests "we merged" (or
+ * repository). Whether a site is "up or down" is a request to it. A page called or titled
+ * something is one to search by its title, what we decided in a meeting a search of the notes, rows
+ * "where status is" something a filtered query. The pull requests "we merged" (or
  * the issues we closed) are a listing of them: the verb says which, no act to do again. What I
  * wrote somewhere, and what is in it about something, asks to search it. Telling everyone posts a
  * message, and so does writing something up in a channel.
@@ -63,6 +65,9 @@ const ASKING: readonly Idiom[] = [
     /\b([\w-]{2,40}s)\s+(?:that\s+)?(?:we|i|you|they|he|she)\s+(?:just\s+)?(?:merged|closed|shipped|created|opened|wrote|sent|fixed|deployed|made|finished|resolved)\b/gi,
     ' $1 list ',
   ],
+  [/\b(?:pages?|docs?|documents?|notes?)\s+(?=(?:titled|entitled|called|named)\b)/gi, ' $& search title '],
+  [/\bwhat\s+did\s+(?:we|i|they|you)\s+(?:decide|agree|conclude|discuss)\b/gi, ' search notes '],
+  [/\b(?:rows|records|entries|items)\s+(?:[\w'-]{1,40}\s+){0,5}?where\s+(?=(?:the\s+)?[\w-]{1,40}\s+(?:is|are|equals)\b)/gi, ' $& query filter '],
   [/\bwhat\s+(?:did|have|had)\s+(?:i|we|you)\s+(?:write|written|note|noted|jot|jotted|save|saved|put)\b/gi, ' search read '],
   [/\bwhat(?:'s|\u2019s|\s+is)\s+in\s+(?=(?:my|our|the)\s+(?:[\w-]{1,40}\s+){1,2}?about\b)/gi, ' search '],
   [/\btell\s+(?:everyone|everybody|the\s+team|the\s+channel|the\s+group)\b/gi, ' send message post '],
