@@ -45,7 +45,7 @@ describe('filter_tools: values in a request read as their kind', () => {
     expect(queryWords('the local time in Osaka')).to.deep.equal(['time', 'timezone', 'osaka']);
     expect(queryWords('take my time')).to.deep.equal(['take', 'time']);
     // A day said as a possessive says which one; alone it stays.
-    expect(queryWords("what did we decide in last week's planning meeting")).to.deep.equal(['did', 'decide', 'planning', 'meeting']);
+    expect(queryWords("what did we decide in last week's planning meeting")).to.deep.equal(['search', 'notes', 'planning', 'meeting']);
     expect(queryWords("add today's action items")).to.deep.equal(['add', 'action', 'items']);
     expect(queryWords("Thursday's design review")).to.deep.equal(['design', 'review']);
     // A spreadsheet's cells by their address are a range of a sheet.
