@@ -435,6 +435,22 @@ describe('filter_tools: phrases read as what they mean', () => {
     expect(queryWords('where is the roadmap database')).to.not.include('filter');
   });
 
+  it('reads what is left as what is incomplete, the next batch of matches as more results, what the team ought to hear as a message, who reports to whom as a relation', () => {
+    expect(queryWords("list what's left in the sprint")).to.include.members(['remaining', 'incomplete']);
+    expect(queryWords('show the next batch of matches from that search')).to.include.members(['more', 'results']);
+    expect(queryWords('The whole team ought to hear that the outage is over')).to.include.members(['send', 'message']);
+    expect(queryWords('Bob no longer reports to Carol')).to.include('relation');
+    expect(queryWords('show everything in the In Progress list')).to.include('cards');
+    expect(queryWords('show how often each exam score occurs')).to.include('frequency');
+  });
+
+  it('reads whether a server is still running as a process status, running the tests as a terminal command (how to run them is no request), running this JavaScript as a snippet', () => {
+    expect(queryWords('Is the dev server still running?')).to.include.members(['process', 'status']);
+    expect(queryWords('run the unit tests and show me only the failures')).to.include.members(['process', 'command']);
+    expect(queryWords('make the README explain how to run the tests')).to.not.include('command');
+    expect(queryWords('run this JavaScript and tell me what it prints')).to.include.members(['code', 'snippet']);
+  });
+
   it('reads 100,000 characters shaped like each phrase in linear time (each pattern starts only where its phrase can)', () => {
     const floods = [
       'keep '.repeat(20_000) + 'going',
@@ -611,6 +627,15 @@ describe('filter_tools: phrases read as what they mean', () => {
       'page '.repeat(20_000) + 'titled',
       'what did we '.repeat(9_000) + 'decide',
       'rows a b c d e where '.repeat(5_000) + 'status is',
+      "what's still ".repeat(9_000) + 'left',
+      'next batch '.repeat(10_000) + 'of',
+      'ought to '.repeat(11_000) + 'hear',
+      'reports '.repeat(14_000) + 'to',
+      'in the Ab Cd '.repeat(8_000) + 'list',
+      'how '.repeat(25_000) + 'often',
+      'still '.repeat(16_000) + 'running',
+      'how to run the unit '.repeat(5_000) + 'tests',
+      'run this quick '.repeat(7_000) + 'python',
     ];
     expectEachFloodWithin(floods, 2_000, queryWords);
   });

@@ -44,12 +44,13 @@ const CONVERSATION_AND_TIME: readonly Idiom[] = [
  * stay" a rental listing; what to pack or bring a question of the weather, and so is an outlook for
  * days ahead (Outlook alone stays the mail client). What "the authenticated user can access"
  * qualifies is what is asked for, not the user (it found a CRM's user details before every
- * repository). Whether a site is "up or down" is a request to it. A page called or titled
- * something is one to search by its title, what we decided in a meeting a search of the notes, rows
- * "where status is" something a filtered query. The pull requests "we merged" (or
- * the issues we closed) are a listing of them: the verb says which, no act to do again. What I
- * wrote somewhere, and what is in it about something, asks to search it. Telling everyone posts a
- * message, and so does writing something up in a channel.
+ * repository). Whether a site is "up or down" is a request to it. A page called or titled something
+ * is one to search by its title, what we decided in a meeting a search of the notes, rows "where
+ * status is" something a filtered query. The pull requests "we merged" (or the issues we closed)
+ * are a listing of them: the verb says which, no act to do again. What I wrote somewhere, and what
+ * is in it about something, asks to search it. Telling everyone posts a message, and so does
+ * writing something up in a channel. What is left is a listing of what is incomplete, the next
+ * batch of matches more results; what the team ought to hear is a message to post.
  */
 const ASKING: readonly Idiom[] = [
   [
@@ -61,6 +62,9 @@ const ASKING: readonly Idiom[] = [
     ' list ',
   ],
   [/\bgive\s+(?:me|us)\b/gi, ' get '],
+  [/\bwhat(?:'s|\u2019s|\s+is|\s+are)\s+(?:still\s+)?left\b/gi, ' list remaining incomplete '],
+  [/\bnext\s+(?:batch|page|set)\s+of\b|\bmore\s+(?:matches|results|hits)\b/gi, ' more results '],
+  [/\b(?:ought\s+to|should|needs?\s+to|must|has\s+to|have\s+to)\s+(?:hear|know|be\s+told)\b/gi, ' send message post '],
   [
     /\b([\w-]{2,40}s)\s+(?:that\s+)?(?:we|i|you|they|he|she)\s+(?:just\s+)?(?:merged|closed|shipped|created|opened|wrote|sent|fixed|deployed|made|finished|resolved)\b/gi,
     ' $1 list ',
@@ -101,13 +105,19 @@ const ASKING: readonly Idiom[] = [
  * "real users" is real user monitoring, its load times performance; logging or filing a problem
  * "for" a team opens an issue, and the team it is for (or shared with) is somebody, no team to make
  * (it found the error tracker's create-team); so is "the product team" that asks for something,
- * unless a team is what is made, listed or removed.
+ * unless a team is what is made, listed or removed. Whether something is still running asks a
+ * process's status, and running the tests is a command for a terminal.
  */
 const OPERATING: readonly Idiom[] = [
   [/\b(?:\d{1,3}|two|three|four|five|six|seven|eight|nine|ten)\s+(?:copies|instances)\b/gi, ' replicas scale '],
   [/\bto\s+(?:\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten)\s+(?:pods|replicas|workers|nodes)\b/gi, ' replicas scale '],
   [/\broll(?:s|ed|ing)?\s+(?:[\w'-]{1,40}\s+){0,4}?back\b/gi, ' rollback rollout undo '],
   [/\bkick(?:s|ed|ing)?\s+off\b/gi, ' start run trigger '],
+  [/\b(?:still|currently)\s+running\b/gi, ' process running status '],
+  [
+    /(?<!\bhow\s+to\s+)\brun\s+(?:the\s+|all\s+the\s+|my\s+|our\s+)?(?:unit\s+|integration\s+|e2e\s+|end-to-end\s+)?tests\b/gi,
+    ' start process command terminal tests ',
+  ],
   [/\b(?:finished|done|complete|completed|ready|over)\s+yet\b/gi, ' status '],
   [/\bas\s+(?:if|though)\s+(?:it|they)\s+(?:were|was|are|is)\s+local(?:ly)?\b/gi, ' port forward local '],
   [
@@ -164,6 +174,7 @@ const OPERATING: readonly Idiom[] = [
  * adding something to my to-do list creates a task (a task manager's add-a-tag-to-a-task tools came
  * first); a house that "sleeps eight" is a rental for guests; a conference talk, and what its
  * speaker said, a video's transcript; a dial-in or Zoom link is a meeting's.
+ * Who reports to whom is a relation.
  */
 const ASSISTING: readonly Idiom[] = [
   [/\bon\s+(?:my|our|your|his|her|their)\s+plate\b/gi, ' tasks calendar events '],
@@ -209,6 +220,7 @@ const ASSISTING: readonly Idiom[] = [
   [/\b(?:came|comes|attached)\s+(?:with|to|in)\s+(?:the|that|this|an?|her|his|their|my)\s+(?:e-?mail|message|mail)\b/gi, ' attachment email download '],
   [/\bthumbs?[\s-]up\b|\bemoji\b/gi, ' reaction emoji add '],
   [/\bjob\s+titles?\b/gi, ' user profile title '],
+  [/\breports?\s+to\b/gi, ' relation reports to '],
   [/\b(e-?mails?|mails|messages)\s+from\b/gi, ' $1 search from '],
   [/^\s*(?:todo|to-do|task|reminder)\s*:/gi, ' create task '],
   [/\b(?:within\s+(?:walking|driving|cycling|biking)\s+distance\s+of|walkable\s+from)\b/gi, ' nearby places near '],
@@ -227,6 +239,7 @@ const ASSISTING: readonly Idiom[] = [
  * capturing something as an image is a screenshot; hitting Enter presses a key (it "clicked"); dark
  * mode is a media emulation; a dropdown is a select's options (its "drop" deleted), JavaScript
  * errors the console's messages; adding to the end of a page appends blocks to it.
+ * What is in the In Progress list are a board's cards.
  */
 const BROWSING: readonly Idiom[] = [
   [
@@ -244,6 +257,7 @@ const BROWSING: readonly Idiom[] = [
   [/\b(?:(?:using|in|with|via|through)\s+(?:the|its|a)\s+)?search\s+(?:box|bar|field|input)\b/gi, ' type text field '],
   [/\b(?:at|in|to)\s+(?:a\s+)?(?:mobile|phone|tablet|desktop)[\s-]?(?:size|sized|width|viewport)\b|\bphone[\s-]sized\b/gi, ' resize viewport '],
   [/\bdrop[\s-]?down\b/gi, ' dropdown select option '],
+  [/\bin\s+the\s+(?=(?:[A-Z][\w'-]{0,40}\s+){1,3}(?:list|column|lane)\b)/g, ' cards in the '],
   [
     /\b(?:hit|hits|press|presses|pressed|tap|push)\s+(?:the\s+)?(?:enter|return|escape|esc|tab|space(?:bar)?|backspace|arrow\s+(?:up|down|left|right)|(?:up|down|left|right)\s+arrow|f\d{1,2})\b(?:\s+key)?/gi,
     ' press key ',
@@ -269,10 +283,12 @@ const BROWSING: readonly Idiom[] = [
  * tables); whether something is valid asks to validate it; speeding up lookups is an index; setting
  * a field "of every" order updates many; flagging discrepancies or outliers is finding them, no
  * feature flag.
+ * How often something happens is a frequency.
  */
 const ANALYSING: readonly Idiom[] = [
   [/\b(?:per|each)\s+(?:day|week|month|hour|year|quarter|region|country|customer|user|product|category)\b/gi, ' aggregate group count '],
   [/\bhow\s+many\b/gi, ' count '],
+  [/\bhow\s+often\b/gi, ' frequency count '],
   [/\bnested\s+(?:rectangles|boxes|squares|tiles)\b/gi, ' treemap hierarchical chart '],
   [/\bboxes\s+and\s+arrows\b|\bflow\s*charts?\b/gi, ' flow diagram process steps '],
   [/\bnodes\s+and\s+(?:links|edges|lines)\b/gi, ' network graph relationships '],
@@ -330,6 +346,7 @@ const ASKING_THE_WORLD: readonly Idiom[] = [
  * their content, and where a file (or whether it exists) is a search for it, when it was last
  * changed its info; what is modified locally is the working tree's status, the recent changes to
  * some code its log of commits; pages pushed into a vector index are upserted records.
+ * Running this JavaScript (or Python) runs a snippet of code.
  */
 const PROGRAMMING: readonly Idiom[] = [
   [
@@ -349,6 +366,10 @@ const PROGRAMMING: readonly Idiom[] = [
   [
     /\b(?:modified|changed|edited)\s+locally\b|\blocally\s+(?:modified|changed|edited)\b|\blocal\s+(?:changes|modifications|edits)\b/gi,
     ' status diff uncommitted ',
+  ],
+  [
+    /\brun\s+(?:this|that|the|my|some|a)\s+(?:little\s+|quick\s+|short\s+)?(?:javascript|python|js|typescript|ruby|go|bash|php|perl|lua)\b(?!\s+(?:file|script\s+file|project))/gi,
+    ' run code snippet ',
   ],
   [/\b(?:TODO|FIXME|XXX|HACK)s?\s+(?:comments?|markers?|notes?)\b/g, ' code text search '],
   [/\bwhere\s+(?:is|are|was|were)\s+(?:(?:the|my|our|a|that)\s+)?files?\b/gi, ' find search files '],
