@@ -451,6 +451,15 @@ describe('filter_tools: phrases read as what they mean', () => {
     expect(queryWords('run this JavaScript and tell me what it prints')).to.include.members(['code', 'snippet']);
   });
 
+  it('reads what I have on file about somebody as a search of memory, writing down that something is so as an observation, what is connected to a project as its relations, what is no longer so as a fact to remove', () => {
+    expect(queryWords('What do I have on file about the Henderson account?')).to.include.members(['search', 'memory']);
+    expect(queryWords('Write down that the API key for staging expires on June 1')).to.include.members(['remember', 'observation']);
+    expect(queryWords('Pull up everything connected to Project Atlas')).to.include.members(['nodes', 'relations']);
+    expect(queryWords("Lena isn't on the platform team anymore")).to.include.members(['delete', 'remove']);
+    expect(queryWords('Sam no longer works at Initech')).to.include('delete');
+    expect(queryWords("the build isn't green")).to.not.include('delete');
+  });
+
   it('reads 100,000 characters shaped like each phrase in linear time (each pattern starts only where its phrase can)', () => {
     const floods = [
       'keep '.repeat(20_000) + 'going',
@@ -636,6 +645,11 @@ describe('filter_tools: phrases read as what they mean', () => {
       'still '.repeat(16_000) + 'running',
       'how to run the unit '.repeat(5_000) + 'tests',
       'run this quick '.repeat(7_000) + 'python',
+      'what do I have on file '.repeat(4_000) + 'about',
+      'write down '.repeat(10_000) + 'that',
+      'everything connected '.repeat(5_000) + 'to',
+      "isn't a ".repeat(12_000) + 'anymore',
+      'no longer '.repeat(10_000) + 'works',
     ];
     expectEachFloodWithin(floods, 2_000, queryWords);
   });

@@ -166,15 +166,17 @@ const OPERATING: readonly Idiom[] = [
  * to recall; getting or writing back to someone replies, the same message I sent someone else is
  * forwarded, a half-written one a draft, one to send "not now" scheduled, a file that came with an
  * email its attachment; a thumbs up is a reaction; putting Lena on a card (so she owns it) assigns
- * her, who else can see something asks its collaborators; what I
- * found, logged on a card (or put in a comment on a PR), is a comment; a place within walking
- * distance is nearby; a job title is in a user's profile; emails
- * from somebody are a search of the mailbox, and "todo: buy stamps" a task to create; and
- * somebody else's GitHub or LinkedIn profile is something about them (it found GitHub's tools);
- * adding something to my to-do list creates a task (a task manager's add-a-tag-to-a-task tools came
- * first); a house that "sleeps eight" is a rental for guests; a conference talk, and what its
- * speaker said, a video's transcript; a dial-in or Zoom link is a meeting's.
- * Who reports to whom is a relation.
+ * her, who else can see something asks its collaborators; what I found, logged on a card (or put in
+ * a comment on a PR), is a comment; a place within walking distance is nearby; a job title is in a
+ * user's profile; emails from somebody are a search of the mailbox, and "todo: buy stamps" a task
+ * to create; and somebody else's GitHub or LinkedIn profile is something about them (it found
+ * GitHub's tools); adding something to my to-do list creates a task (a task manager's
+ * add-a-tag-to-a-task tools came first); a house that "sleeps eight" is a rental for guests; a
+ * conference talk, and what its speaker said, a video's transcript; a dial-in or Zoom link is a
+ * meeting's. Who reports to whom is a relation. What I have on file (or know) about somebody is a
+ * search of memory, writing down that something is so an observation to keep, everything connected
+ * to a project its nodes and relations, and what isn't so anymore (or no longer is) a fact to
+ * remove.
  */
 const ASSISTING: readonly Idiom[] = [
   [/\bon\s+(?:my|our|your|his|her|their)\s+plate\b/gi, ' tasks calendar events '],
@@ -205,6 +207,13 @@ const ASSISTING: readonly Idiom[] = [
   [
     /\bwho\s+(?:else\s+)?(?:can|could|is\s+able\s+to)\s+(?:see|view|access|edit|open)\b|\bwho\s+(?:else\s+)?has\s+access\s+to\b/gi,
     ' collaborators members shared access ',
+  ],
+  [/\bwhat\s+(?:do|did)\s+(?:i|we|you)\s+(?:have\s+on\s+file|have\s+(?:noted|stored|saved|recorded)|know|remember)\s+about\b/gi, ' search memory knowledge '],
+  [/\b(?:write|jot|note|put)\s+down\s+that\b|\bmake\s+a\s+note\s+that\b/gi, ' remember observation '],
+  [/\b(?:everything|anything|all|whatever\s+is)\s+(?:connected|related|linked)\s+to\b/gi, ' nodes relations search '],
+  [
+    /\b(?:isn't|isn\u2019t|is\s+not|aren't|are\s+not|doesn't|does\s+not|don't|do\s+not)\b(?=[^.;!?]{0,60}?\banymore\b)|\bno\s+longer\s+(?=(?:works|work|reports|lives|is|owns|manages|leads|belongs|uses)\b)/gi,
+    ' delete remove ',
   ],
   [/\bremind\s+yourself\b|\b(?:keep|bear)\s+in\s+mind\b|\bnote\s+to\s+self\b/gi, ' remember memory '],
   [
