@@ -401,6 +401,7 @@ describe('lexical ranking understands words: intent, WordNet relatives, server n
     expect(ranked('has the provider announced an outage')[0]).to.equal('x_web_search');
     expect(ranked('bucket the response times and show the counts')[0]).to.equal('x_chart_histogram');
     expect(ranked('the spread and outliers of salaries')[0]).to.equal('x_chart_boxplot');
+    expect(ranked('how are the response times distributed')[0]).to.equal('x_chart_histogram');
   });
 
   it('reads stopping a process as terminating it, where another tool is named for stopping', () => {

@@ -293,7 +293,6 @@ const TABLE: Record<string, string[]> = {
   site: ['web', 'page', 'url'],
   link: ['url', 'page'],
   article: ['page', 'url', 'web'],
-  webpage: ['page', 'url', 'web'],
   news: ['web', 'search', 'news'],
   announce: ['news', 'web', 'search'],
   // Scholarly writing is what paper-search tools name papers.

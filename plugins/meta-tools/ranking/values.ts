@@ -99,13 +99,13 @@ function isIdentifier(token: string): boolean {
   return /\d[A-Za-z]/.test(token) && /[A-Za-z]\d/.test(token) && !NUMERONYM.test(token);
 }
 
+/** "100 MB", "2.5GB", "512 KiB": an amount of storage is a size (it found nothing: "mb" is no word). */
+const STORAGE_SIZE = /\b\d{1,9}(?:\.\d{1,3})?\s?(?:kb|mb|gb|tb|kib|mib|gib|tib|bytes)\b/gi;
 /**
  * "For two weeks", "for 30 minutes", "for four nights": how long, a duration (its unit alone
  * asked for the week-of-the-year tool; "find me an apartment in Kyoto for two weeks" had the
  * rental search 12th). So does a "month-long" stay (its month found the days-in-a-month tool).
  */
-/** "100 MB", "2.5GB", "512 KiB": an amount of storage is a size (it found nothing: "mb" is no word). */
-const STORAGE_SIZE = /\b\d{1,9}(?:\.\d{1,3})?\s?(?:kb|mb|gb|tb|kib|mib|gib|tib|bytes)\b/gi;
 const DURATION =
   /\bfor\s+(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d{1,3})\s+(?:minutes?|hours?|days?|nights?|weeks?|months?)\b|\b(?:day|week|month|year|night)[\s-]long\b/gi;
 /**
