@@ -460,6 +460,12 @@ describe('filter_tools: phrases read as what they mean', () => {
     expect(queryWords("the build isn't green")).to.not.include('delete');
   });
 
+  it('reads what comes from the database as a query, and what comes from the shared mailbox as emails; a table in the database stays a table', () => {
+    expect(queryWords("pull last quarter's revenue by month from the database")).to.include.members(['query', 'sql']);
+    expect(queryWords('Ascertain the structure of the orders table in the SQLite database')).to.not.include('sql');
+    expect(queryWords('Grab the last fifty support threads from the shared mailbox')).to.include.members(['emails', 'search']);
+  });
+
   it('reads 100,000 characters shaped like each phrase in linear time (each pattern starts only where its phrase can)', () => {
     const floods = [
       'keep '.repeat(20_000) + 'going',
@@ -650,6 +656,8 @@ describe('filter_tools: phrases read as what they mean', () => {
       'everything connected '.repeat(5_000) + 'to',
       "isn't a ".repeat(12_000) + 'anymore',
       'no longer '.repeat(10_000) + 'works',
+      'from the a '.repeat(10_000) + 'database',
+      'from the shared '.repeat(7_000) + 'inbox',
     ];
     expectEachFloodWithin(floods, 2_000, queryWords);
   });

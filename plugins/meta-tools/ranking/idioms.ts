@@ -291,12 +291,14 @@ const BROWSING: readonly Idiom[] = [
  * adding a row (or adding them to a table) inserts a record (it found the tools that create
  * tables); whether something is valid asks to validate it; speeding up lookups is an index; setting
  * a field "of every" order updates many; flagging discrepancies or outliers is finding them, no
- * feature flag.
- * How often something happens is a frequency.
+ * feature flag. How often something happens is a frequency. What comes from the database is a
+ * query's rows, and what comes from the shared mailbox its emails.
  */
 const ANALYSING: readonly Idiom[] = [
   [/\b(?:per|each)\s+(?:day|week|month|hour|year|quarter|region|country|customer|user|product|category)\b/gi, ' aggregate group count '],
   [/\bhow\s+many\b/gi, ' count '],
+  [/\b(?:from|out\s+of)\s+(?:the|our|my|a)\s+(?:[\w-]{1,40}\s+)?(?:database|db)\b/gi, ' $& query sql '],
+  [/\b(?:from|in|out\s+of)\s+(?:the|our|my)\s+(?:shared\s+|support\s+|team\s+)?(?:mailbox|inbox)\b/gi, ' $& emails search '],
   [/\bhow\s+often\b/gi, ' frequency count '],
   [/\bnested\s+(?:rectangles|boxes|squares|tiles)\b/gi, ' treemap hierarchical chart '],
   [/\bboxes\s+and\s+arrows\b|\bflow\s*charts?\b/gi, ' flow diagram process steps '],
