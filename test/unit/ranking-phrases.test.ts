@@ -125,7 +125,7 @@ describe('filter_tools: phrases read as what they mean', () => {
 
   it('reads "pull the captions from this video" as getting them; "pull the latest" and a pull request stay git\'s', () => {
     expect(queryWords('Pull the captions from this YouTube video')).to.deep.equal(['get', 'captions', 'tube', 'youtube', 'video']);
-    expect(queryWords("pull last week's signups from the database")).to.deep.equal(['get', 'signups', 'database']);
+    expect(queryWords("pull last week's signups from the database")).to.deep.equal(['get', 'signups', 'database', 'query', 'sql']);
     expect(queryWords('stash my wip and pull the latest')).to.deep.equal(['stash', 'wip', 'pull', 'latest']);
     expect(queryWords('approve the pull request')).to.deep.equal(['approve', 'pull', 'request']);
   });
