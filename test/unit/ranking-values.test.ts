@@ -56,6 +56,8 @@ describe('filter_tools: values in a request read as their kind', () => {
     expect(queryWords('which files in the build folder are larger than 100 MB')).to.include('size').and.not.include('mb');
     expect(queryWords('a 2.5GB dump')).to.include('size');
     expect(queryWords('what a month-long apartment costs')).to.include('duration').and.not.include('month');
+    expect(queryWords("find customers who haven't ordered in 90 days")).to.include('duration').and.not.include('days');
+    expect(queryWords('how many days are in February')).to.include('days');
     expect(queryWords('what week is it')).to.include('week');
     expect(queryWords('the column chart')).to.include('column');
     expect(queryWords('what did I finish last week')).to.include('week');
@@ -148,6 +150,7 @@ describe('filter_tools: values in a request read as their kind', () => {
       '1.5 '.repeat(25_000) + 'MB',
       '1'.repeat(100_000) + ' GB',
       'month-'.repeat(16_000) + 'long',
+      'in the last '.repeat(8_000) + '30 days',
     ];
     expectEachFloodWithin(floods, 500, (text) => {
       typedValues(text);

@@ -104,10 +104,11 @@ const STORAGE_SIZE = /\b\d{1,9}(?:\.\d{1,3})?\s?(?:kb|mb|gb|tb|kib|mib|gib|tib|b
 /**
  * "For two weeks", "for 30 minutes", "for four nights": how long, a duration (its unit alone
  * asked for the week-of-the-year tool; "find me an apartment in Kyoto for two weeks" had the
- * rental search 12th). So does a "month-long" stay (its month found the days-in-a-month tool).
+ * rental search 12th). So does a "month-long" stay (its month found the days-in-a-month tool),
+ * and a span counted "in the last 30 days" or "in 90 days".
  */
 const DURATION =
-  /\bfor\s+(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d{1,3})\s+(?:minutes?|hours?|days?|nights?|weeks?|months?)\b|\b(?:day|week|month|year|night)[\s-]long\b/gi;
+  /\bfor\s+(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d{1,3})\s+(?:minutes?|hours?|days?|nights?|weeks?|months?)\b|\b(?:day|week|month|year|night)[\s-]long\b|\b(?:in|within|over|during)\s+(?:the\s+)?(?:last\s+|past\s+|next\s+)?(?:\d{1,3}|two|three|four|five|six|seven|ten|fourteen|thirty|sixty|ninety)\s+(?:days|weeks|months|hours)\b/gi;
 /**
  * A spreadsheet's cells by their address: "column D", "row 12", "cell B7", "A1:C20" (a
  * column's letters in capitals). Read as a range of cells in a sheet ("column" alone found the
