@@ -82,7 +82,7 @@ describe('filter_tools: phrases read as what they mean', () => {
     // A stored thing's name before its kind: the log file is a file, the beta-search flag a flag.
     expect(queryWords('check how big the log file is')).to.deep.equal(['check', 'big', 'file']);
     expect(queryWords('Turn off the new-onboarding flag for everyone')).to.deep.equal(['turn', 'off', 'flag', 'everyone']);
-    expect(queryWords('query the sales table')).to.deep.equal(['query', 'table']);
+    expect(queryWords('query the sales table')).to.deep.equal(['query', 'sql', 'select', 'table']);
     // An adjective is no name: a new folder is made.
     expect(queryWords('make a new folder')).to.deep.equal(['make', 'new', 'folder']);
   });
@@ -464,6 +464,9 @@ describe('filter_tools: phrases read as what they mean', () => {
     expect(queryWords("pull last quarter's revenue by month from the database")).to.include.members(['query', 'sql']);
     expect(queryWords('Ascertain the structure of the orders table in the SQLite database')).to.not.include('sql');
     expect(queryWords('Grab the last fifty support threads from the shared mailbox')).to.include.members(['emails', 'search']);
+    expect(queryWords('Query the billing table')).to.include.members(['query', 'sql', 'select']);
+    expect(queryWords('keep the key numbers in my knowledge graph')).to.include.members(['remember', 'observation']);
+    expect(queryWords('clear the memory cache')).to.not.include('remember');
   });
 
   it('reads 100,000 characters shaped like each phrase in linear time (each pattern starts only where its phrase can)', () => {
@@ -658,6 +661,8 @@ describe('filter_tools: phrases read as what they mean', () => {
       'no longer '.repeat(10_000) + 'works',
       'from the a '.repeat(10_000) + 'database',
       'from the shared '.repeat(7_000) + 'inbox',
+      'query the a '.repeat(8_000) + 'table',
+      'keep a b c d e in '.repeat(5_000) + 'my memory',
     ];
     expectEachFloodWithin(floods, 2_000, queryWords);
   });

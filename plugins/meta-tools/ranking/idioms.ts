@@ -177,6 +177,7 @@ const OPERATING: readonly Idiom[] = [
  * search of memory, writing down that something is so an observation to keep, everything connected
  * to a project its nodes and relations, and what isn't so anymore (or no longer is) a fact to
  * remove.
+ * Keeping the key numbers in my knowledge graph is remembering them.
  */
 const ASSISTING: readonly Idiom[] = [
   [/\bon\s+(?:my|our|your|his|her|their)\s+plate\b/gi, ' tasks calendar events '],
@@ -214,6 +215,10 @@ const ASSISTING: readonly Idiom[] = [
   [
     /\b(?:isn't|isn\u2019t|is\s+not|aren't|are\s+not|doesn't|does\s+not|don't|do\s+not)\b(?=[^.;!?]{0,60}?\banymore\b)|\bno\s+longer\s+(?=(?:works|work|reports|lives|is|owns|manages|leads|belongs|uses)\b)/gi,
     ' delete remove ',
+  ],
+  [
+    /\b(?:keep|save|store|put|add|record|note)\s+(?:[\w'-]{1,40}\s+){0,5}?(?:in|to|into)\s+(?=(?:my|the|our|your)\s+(?:knowledge\s+graph|memory)\b)/gi,
+    ' remember observation entities ',
   ],
   [/\bremind\s+yourself\b|\b(?:keep|bear)\s+in\s+mind\b|\bnote\s+to\s+self\b/gi, ' remember memory '],
   [
@@ -293,10 +298,12 @@ const BROWSING: readonly Idiom[] = [
  * a field "of every" order updates many; flagging discrepancies or outliers is finding them, no
  * feature flag. How often something happens is a frequency. What comes from the database is a
  * query's rows, and what comes from the shared mailbox its emails.
+ * Querying the billing table is a query (the table tools came first).
  */
 const ANALYSING: readonly Idiom[] = [
   [/\b(?:per|each)\s+(?:day|week|month|hour|year|quarter|region|country|customer|user|product|category)\b/gi, ' aggregate group count '],
   [/\bhow\s+many\b/gi, ' count '],
+  [/\bquery\s+(?=(?:the|a|our|my|this|that)\s+(?:[\w-]{1,40}\s+)?(?:tables?|collections?|db|database)\b)/gi, ' query sql select '],
   [/\b(?:from|out\s+of)\s+(?:the|our|my|a)\s+(?:[\w-]{1,40}\s+)?(?:database|db)\b/gi, ' $& query sql '],
   [/\b(?:from|in|out\s+of)\s+(?:the|our|my)\s+(?:shared\s+|support\s+|team\s+)?(?:mailbox|inbox)\b/gi, ' $& emails search '],
   [/\bhow\s+often\b/gi, ' frequency count '],
