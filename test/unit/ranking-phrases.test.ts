@@ -469,6 +469,15 @@ describe('filter_tools: phrases read as what they mean', () => {
     expect(queryWords('clear the memory cache')).to.not.include('remember');
   });
 
+  it('reads a yes-or-no question about the state of things as the tool that knows: a page that is already there, what I have told you, who wrote to me, business hours somewhere, anything on fire', () => {
+    expect(queryWords('Is there already a Notion page for the offsite?')).to.include.members(['search', 'existing']);
+    expect(queryWords('Have I told you where Sam works?')).to.include.members(['recall', 'memory']);
+    expect(queryWords('Did anyone from Acme write to me this week?')).to.include.members(['email', 'received']);
+    expect(queryWords('Is it still business hours in Singapore?')).to.include.members(['current', 'time']);
+    expect(queryWords('get the opening hours of the cafe')).to.not.include('timezone');
+    expect(queryWords('Is anything on fire in production right now?')).to.include('incidents');
+  });
+
   it('reads 100,000 characters shaped like each phrase in linear time (each pattern starts only where its phrase can)', () => {
     const floods = [
       'keep '.repeat(20_000) + 'going',
@@ -663,6 +672,11 @@ describe('filter_tools: phrases read as what they mean', () => {
       'from the shared '.repeat(7_000) + 'inbox',
       'query the a '.repeat(8_000) + 'table',
       'keep a b c d e in '.repeat(5_000) + 'my memory',
+      'is there already a a b '.repeat(5_000) + 'page for',
+      'have I ever '.repeat(8_000) + 'told you',
+      'wrote '.repeat(16_000) + 'to me',
+      'business '.repeat(11_000) + 'hours',
+      'on '.repeat(33_000) + 'fire',
     ];
     expectEachFloodWithin(floods, 2_000, queryWords);
   });

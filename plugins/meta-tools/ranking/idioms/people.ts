@@ -47,7 +47,9 @@ export const CONVERSATION_AND_TIME: readonly Idiom[] = [
  * are a listing of them: the verb says which, no act to do again. What I wrote somewhere, and what
  * is in it about something, asks to search it. Telling everyone posts a message, and so does
  * writing something up in a channel. What is left is a listing of what is incomplete, the next
- * batch of matches more results; what the team ought to hear is a message to post.
+ * batch of matches more results; what the team ought to hear is a message to post. Whether there is
+ * already a page for something asks to search for it; whether I have told you something asks
+ * memory.
  */
 export const ASKING: readonly Idiom[] = [
   [
@@ -59,6 +61,11 @@ export const ASKING: readonly Idiom[] = [
     ' list ',
   ],
   [/\bgive\s+(?:me|us)\b/gi, ' get '],
+  [
+    /\bis\s+there\s+(?:already\s+)?(?:a|an|any)\s+(?=(?:[\w-]{1,40}\s+){0,2}?(?:page|doc|document|card|issue|ticket|task|channel|note)\s+(?:for|about|on)\b)/gi,
+    ' search existing ',
+  ],
+  [/\b(?:have|had|did)\s+(?:i|we)\s+(?:ever\s+)?(?:told|tell|mentioned|mention|said|say)\s+(?:to\s+)?you\b/gi, ' recall memory search '],
   [/\bwhat(?:'s|\u2019s|\s+is|\s+are)\s+(?:still\s+)?left\b/gi, ' list remaining incomplete '],
   [/\bnext\s+(?:batch|page|set)\s+of\b|\bmore\s+(?:matches|results|hits)\b/gi, ' more results '],
   [/\b(?:ought\s+to|should|needs?\s+to|must|has\s+to|have\s+to)\s+(?:hear|know|be\s+told)\b/gi, ' send message post '],
@@ -114,6 +121,7 @@ export const ASKING: readonly Idiom[] = [
  * to a project its nodes and relations, and what isn't so anymore (or no longer is) a fact to
  * remove.
  * Keeping the key numbers in my knowledge graph is remembering them.
+ * Whoever wrote to me sent mail; whether it is still business hours somewhere asks the time there.
  */
 export const ASSISTING: readonly Idiom[] = [
   [/\bon\s+(?:my|our|your|his|her|their)\s+plate\b/gi, ' tasks calendar events '],
@@ -161,7 +169,8 @@ export const ASSISTING: readonly Idiom[] = [
     /(?<!\b(?:log|logs|logged|logging|record|records|recorded|recording)\s+)\b(?:a|an|the|our|my)\s+(?:(?:\d{1,3}[\s-]?(?:minute|min|hour)s?|quick|short|brief|video|phone|zoom|intro)\s+){0,2}call\s+with\b/gi,
     ' meeting event with ',
   ],
-  [/\b(?:sent|emailed|mailed|forwarded)\s+(?:me|us)\b/gi, ' email received '],
+  [/\b(?:sent|emailed|mailed|forwarded)\s+(?:me|us)\b|\b(?:write|wrote|written)\s+to\s+(?:me|us)\b/gi, ' email received '],
+  [/\b(?:business|working)\s+hours\b/gi, ' current time timezone '],
   [/\b(?:ever\s+)?(?:get|gets|got|gotten)\s+back\s+to\s+(?:me|us)\b/gi, ' email received reply search '],
   [/\b(?:get|gets|got|write|writes|wrote|writing)\s+back\s+to\b/gi, ' reply respond to '],
   [/\bthe\s+same\s+(?:message|email|e-mail|mail|note)\s+(?:that\s+)?(?:i|we)\s+(?:sent|emailed|wrote)\b/gi, ' forward email sent '],

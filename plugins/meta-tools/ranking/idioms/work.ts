@@ -19,12 +19,14 @@ import type { Idiom } from './idiom.js';
  * (it found the error tracker's create-team); so is "the product team" that asks for something,
  * unless a team is what is made, listed or removed. Whether something is still running asks a
  * process's status, and running the tests is a command for a terminal.
+ * Anything on fire is an incident.
  */
 export const OPERATING: readonly Idiom[] = [
   [/\b(?:\d{1,3}|two|three|four|five|six|seven|eight|nine|ten)\s+(?:copies|instances)\b/gi, ' replicas scale '],
   [/\bto\s+(?:\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten)\s+(?:pods|replicas|workers|nodes)\b/gi, ' replicas scale '],
   [/\broll(?:s|ed|ing)?\s+(?:[\w'-]{1,40}\s+){0,4}?back\b/gi, ' rollback rollout undo '],
   [/\bkick(?:s|ed|ing)?\s+off\b/gi, ' start run trigger '],
+  [/\bon\s+fire\b/gi, ' incidents alerts '],
   [/\b(?:still|currently)\s+running\b/gi, ' process running status '],
   [
     /(?<!\bhow\s+to\s+)\brun\s+(?:the\s+|all\s+the\s+|my\s+|our\s+)?(?:unit\s+|integration\s+|e2e\s+|end-to-end\s+)?tests\b/gi,
