@@ -439,6 +439,8 @@ describe('filter_tools: phrases read as what they mean', () => {
     expect(queryWords("list what's left in the sprint")).to.include.members(['remaining', 'incomplete']);
     expect(queryWords('show the next batch of matches from that search')).to.include.members(['more', 'results']);
     expect(queryWords('The whole team ought to hear that the outage is over')).to.include.members(['send', 'message']);
+    // What I need to know is a question of mine, no message.
+    expect(queryWords('I need to know the schema of the users table')).to.not.include('message');
     expect(queryWords('Bob no longer reports to Carol')).to.include('relation');
     expect(queryWords('show everything in the In Progress list')).to.include('cards');
     expect(queryWords('show how often each exam score occurs')).to.include('frequency');

@@ -68,7 +68,7 @@ export const ASKING: readonly Idiom[] = [
   [/\b(?:have|had|did)\s+(?:i|we)\s+(?:ever\s+)?(?:told|tell|mentioned|mention|said|say)\s+(?:to\s+)?you\b/gi, ' recall memory search '],
   [/\bwhat(?:'s|\u2019s|\s+is|\s+are)\s+(?:still\s+)?left\b/gi, ' list remaining incomplete '],
   [/\bnext\s+(?:batch|page|set)\s+of\b|\bmore\s+(?:matches|results|hits)\b/gi, ' more results '],
-  [/\b(?:ought\s+to|should|needs?\s+to|must|has\s+to|have\s+to)\s+(?:hear|know|be\s+told)\b/gi, ' send message post '],
+  [/(?<!\b(?:i|we|you)\s+)\b(?:ought\s+to|should|needs?\s+to|must|has\s+to|have\s+to)\s+(?:hear|know|be\s+told)\b/gi, ' send message post '],
   [
     /\b([\w-]{2,40}s)\s+(?:that\s+)?(?:we|i|you|they|he|she)\s+(?:just\s+)?(?:merged|closed|shipped|created|opened|wrote|sent|fixed|deployed|made|finished|resolved)\b/gi,
     ' $1 list ',
