@@ -67,16 +67,54 @@ describe('cluster mode: a 2026-07-28 task created on one replica is polled and c
     expect(done.result!.content[0]!.text).to.equal('slow done after 400 ms');
   });
 
+  /** The upstream's events (work started, stopped by a cancel, done), read through A. */
+  async function upstreamEvents(legacyA: Awaited<ReturnType<typeof connectHttp>>): Promise<string[]> {
+    return (JSON.parse(text(await callTool(legacyA, 'x_tasks_events'))) as { events: string[] }).events;
+  }
+
   it('cancelled through B while it runs on A: B acknowledges, A reads cancelled, and the upstream work on A stops', async () => {
-    const t = await createdOnA('x_tasks_slow', { ms: 30_000 });
     const legacyA = await connectHttp(a.url);
     try {
-      const events = async () => (JSON.parse(text(await callTool(legacyA, 'x_tasks_events'))) as { events: string[] }).events;
-      await eventually(events, (e) => e.some((x) => x.startsWith('started slow ')), 10_000);
+      // The first test's task started too: this one's start is the next.
+      const before = (await upstreamEvents(legacyA)).filter((x) => x.startsWith('started slow ')).length;
+      const t = await createdOnA('x_tasks_slow', { ms: 30_000 });
+      await eventually(
+        () => upstreamEvents(legacyA),
+        (e) => e.filter((x) => x.startsWith('started slow ')).length > before,
+        10_000,
+      );
       const ack = await onB.request('tasks/cancel', { taskId: t.taskId });
       expect(ack.result!.resultType).to.equal('complete');
       expect((await onA.get(t.taskId)).status).to.equal('cancelled');
-      await eventually(events, (e) => e.some((x) => x.startsWith('cancelled slow ')), 10_000);
+      await eventually(
+        () => upstreamEvents(legacyA),
+        (e) => e.some((x) => x.startsWith('cancelled slow ')),
+        10_000,
+      );
+    } finally {
+      await legacyA.close();
+    }
+  });
+
+  it('cancelled through B while the upstream on A is still creating its task: the task it names afterwards is cancelled there', async () => {
+    const legacyA = await connectHttp(a.url);
+    try {
+      // The upstream starts its work, then takes 3 s to answer that it made the task.
+      const t = await createdOnA('x_tasks_slow_to_create', { ms: 30_000, answerAfterMs: 3_000 });
+      await eventually(
+        () => upstreamEvents(legacyA),
+        (e) => e.some((x) => x.startsWith('started slow_to_create ')),
+        10_000,
+      );
+      const ack = await onB.request('tasks/cancel', { taskId: t.taskId });
+      expect(ack.result!.resultType).to.equal('complete');
+      expect((await onA.get(t.taskId)).status).to.equal('cancelled');
+      // Aborting the creating request left this work running its 30 s.
+      await eventually(
+        () => upstreamEvents(legacyA),
+        (e) => e.some((x) => x.startsWith('cancelled slow_to_create ')),
+        15_000,
+      );
     } finally {
       await legacyA.close();
     }

@@ -11,7 +11,12 @@
  *
  * The whole task is bounded by the call timeout. The caller's cancellation and the timeout
  * stop following and send tasks/cancel; the connection's loss fails the call at once (there
- * is nobody left to cancel). The upstream's task id is opaque data checked for length, used
+ * is nobody left to cancel). A cancellation that comes while the creating tools/call is still
+ * in flight answers the caller at once, but the tools/call itself is left to be answered: the
+ * upstream may have made its task already, and only the id it answers with lets that work be
+ * cancelled (aborting the request, which sends notifications/cancelled, left a 30-second task
+ * running: the upstream drops its answer to a cancelled request). An upstream that ignored the
+ * augmentation and runs the call plainly is then left to finish it. The upstream's task id is opaque data checked for length, used
  * only on this connection: it names nothing Switchboard routes by.
  */
 import type { Client } from '#mcp-sdk/client/index.js';
@@ -58,6 +63,33 @@ function isPlainResult(created: unknown): created is CallToolResult {
   return Array.isArray((created as { content?: unknown }).content);
 }
 
+/**
+ * `pending`'s answer, or `stop`'s reason as soon as it aborts; an answer that comes after that
+ * goes to `late` (a failure then is nobody's to hear).
+ */
+function untilStopped<T>(pending: Promise<T>, stop: AbortSignal, late: (value: T) => void): Promise<T> {
+  const asError = (reason: unknown): Error => (reason instanceof Error ? reason : new Error(String(reason)));
+  const giveUp = () => {
+    pending.then(late, () => undefined);
+    return asError(stop.reason);
+  };
+  if (stop.aborted) return Promise.reject(giveUp());
+  return new Promise<T>((resolve, reject) => {
+    const onStop = () => reject(giveUp());
+    stop.addEventListener('abort', onStop, { once: true });
+    pending.then(
+      (value) => {
+        stop.removeEventListener('abort', onStop);
+        resolve(value);
+      },
+      (error: unknown) => {
+        stop.removeEventListener('abort', onStop);
+        reject(asError(error));
+      },
+    );
+  });
+}
+
 export async function runUpstreamTask(deps: UpstreamTaskDeps, name: string, args: JsonObject, call: CallContext, timeoutMs: number): Promise<CallToolResult> {
   const { client, server, relay } = deps;
   const deadline = Date.now() + timeoutMs;
@@ -92,7 +124,20 @@ export async function runUpstreamTask(deps: UpstreamTaskDeps, name: string, args
   let wake: (() => void) | undefined;
   try {
     const ttl = call.task?.ttl ?? timeoutMs;
-    const created = await request('tools/call', { name, arguments: args, task: { ttl } });
+    const creating = client.request({ method: 'tools/call', params: { name, arguments: args, task: { ttl } } }, PASSTHROUGH, {
+      timeout: Math.max(1, deadline - Date.now()) + 1_000,
+    });
+    const created = await untilStopped(creating, stop.signal, (late) => {
+      if (isPlainResult(late) || deps.lost.aborted) return;
+      try {
+        const lateId = upstreamTaskId(server, late);
+        client
+          .request({ method: 'tasks/cancel', params: { taskId: lateId } }, PASSTHROUGH, { timeout: CANCEL_TIMEOUT_MS })
+          .catch((e: unknown) => deps.log.debug(`tasks/cancel of tool '${name}' (created after it was cancelled): ${String(e)}`));
+      } catch (e) {
+        deps.log.debug(`tool '${name}': its task came after it was cancelled and could not be read: ${String(e)}`);
+      }
+    });
     // MCP lets a receiver ignore the task augmentation and answer as to a plain call: that answer is the result.
     if (isPlainResult(created)) return withoutUpstreamTask(created);
     taskId = upstreamTaskId(server, created);
