@@ -67,9 +67,24 @@ describe('cluster mode: a 2026-07-28 task created on one replica is polled and c
     expect(done.result!.content[0]!.text).to.equal('slow done after 400 ms');
   });
 
+  type Legacy = Awaited<ReturnType<typeof connectHttp>>;
+
   /** The upstream's events (work started, stopped by a cancel, done), read through A. */
-  async function upstreamEvents(legacyA: Awaited<ReturnType<typeof connectHttp>>): Promise<string[]> {
+  async function upstreamEvents(legacyA: Legacy): Promise<string[]> {
     return (JSON.parse(text(await callTool(legacyA, 'x_tasks_events'))) as { events: string[] }).events;
+  }
+
+  /** Until the upstream's events satisfy `ok`. */
+  function untilEvents(legacyA: Legacy, ok: (events: string[]) => boolean, ms: number): Promise<string[]> {
+    return eventually(() => upstreamEvents(legacyA), ok, ms);
+  }
+
+  /** tasks/cancel of `t` through B: acknowledged, read as cancelled through A, and the upstream's `label` work says it was cancelled. */
+  async function cancelThroughB(t: Task, legacyA: Legacy, label: string, withinMs: number): Promise<void> {
+    const ack = await onB.request('tasks/cancel', { taskId: t.taskId });
+    expect(ack.result!.resultType).to.equal('complete');
+    expect((await onA.get(t.taskId)).status).to.equal('cancelled');
+    await untilEvents(legacyA, (e) => e.some((x) => x.startsWith(`cancelled ${label} `)), withinMs);
   }
 
   it('cancelled through B while it runs on A: B acknowledges, A reads cancelled, and the upstream work on A stops', async () => {
@@ -78,19 +93,8 @@ describe('cluster mode: a 2026-07-28 task created on one replica is polled and c
       // The first test's task started too: this one's start is the next.
       const before = (await upstreamEvents(legacyA)).filter((x) => x.startsWith('started slow ')).length;
       const t = await createdOnA('x_tasks_slow', { ms: 30_000 });
-      await eventually(
-        () => upstreamEvents(legacyA),
-        (e) => e.filter((x) => x.startsWith('started slow ')).length > before,
-        10_000,
-      );
-      const ack = await onB.request('tasks/cancel', { taskId: t.taskId });
-      expect(ack.result!.resultType).to.equal('complete');
-      expect((await onA.get(t.taskId)).status).to.equal('cancelled');
-      await eventually(
-        () => upstreamEvents(legacyA),
-        (e) => e.some((x) => x.startsWith('cancelled slow ')),
-        10_000,
-      );
+      await untilEvents(legacyA, (e) => e.filter((x) => x.startsWith('started slow ')).length > before, 10_000);
+      await cancelThroughB(t, legacyA, 'slow', 10_000);
     } finally {
       await legacyA.close();
     }
@@ -101,20 +105,9 @@ describe('cluster mode: a 2026-07-28 task created on one replica is polled and c
     try {
       // The upstream starts its work, then takes 3 s to answer that it made the task.
       const t = await createdOnA('x_tasks_slow_to_create', { ms: 30_000, answerAfterMs: 3_000 });
-      await eventually(
-        () => upstreamEvents(legacyA),
-        (e) => e.some((x) => x.startsWith('started slow_to_create ')),
-        10_000,
-      );
-      const ack = await onB.request('tasks/cancel', { taskId: t.taskId });
-      expect(ack.result!.resultType).to.equal('complete');
-      expect((await onA.get(t.taskId)).status).to.equal('cancelled');
+      await untilEvents(legacyA, (e) => e.some((x) => x.startsWith('started slow_to_create ')), 10_000);
       // Aborting the creating request left this work running its 30 s.
-      await eventually(
-        () => upstreamEvents(legacyA),
-        (e) => e.some((x) => x.startsWith('cancelled slow_to_create ')),
-        15_000,
-      );
+      await cancelThroughB(t, legacyA, 'slow_to_create', 15_000);
     } finally {
       await legacyA.close();
     }
