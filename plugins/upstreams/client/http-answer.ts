@@ -48,22 +48,53 @@ export function isEventStream(res: IncomingMessage): boolean {
   return (res.headers['content-type'] ?? '').includes('text/event-stream');
 }
 
-export function readAll(res: IncomingMessage, limit = Number.POSITIVE_INFINITY): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    res.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > limit) {
-        res.destroy();
-        reject(new TooLargeError("The server's answer", size, limit));
-        return;
-      }
-      chunks.push(c);
-    });
-    res.once('end', () => resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8')));
-    res.once('error', reject);
-    // After 'end' this changes nothing; before it, the answer was cut (destroyed, the request given up).
-    res.once('close', () => reject(new Error('the answer ended before it was complete')));
+/**
+ * One header of an answer, read from its raw list (the first of that name): the parsed
+ * `headers` object is built whole on its first use, which the hot path need not pay for.
+ */
+export function rawHeader(res: IncomingMessage, name: string): string | undefined {
+  const raw = res.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.length === name.length && raw[i]!.toLowerCase() === name) return raw[i + 1];
+  return undefined;
+}
+
+/**
+ * Reads an answer's whole body, at most `limit` bytes, then calls one of `read` (its text) or
+ * `failed` (why there is none: too large, and the answer destroyed; cut before its end), once.
+ */
+export function readBody(res: IncomingMessage, limit: number, read: (text: string) => void, failed: (err: Error) => void): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let settled = false;
+  const fail = (err: Error) => {
+    if (settled) return;
+    settled = true;
+    failed(err);
+  };
+  // Plain `on` (the answer is read once): `once` wraps every listener per request.
+  res.on('data', (c: Buffer) => {
+    size += c.length;
+    if (size > limit) {
+      res.destroy();
+      fail(new TooLargeError("The server's answer", size, limit));
+      return;
+    }
+    chunks.push(c);
   });
+  res.on('end', () => {
+    if (settled) return;
+    settled = true;
+    read(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8'));
+  });
+  res.on('error', fail);
+  // After 'end' this changes nothing; before it, the answer was cut (destroyed, the request given
+  // up). The error is made only then: capturing its stack on every answer's close cost the hot
+  // path as much as the rest of reading the answer (bench/README.md, "The upstream leg").
+  res.on('close', () => {
+    if (!settled) fail(new Error('the answer ended before it was complete'));
+  });
+}
+
+export function readAll(res: IncomingMessage, limit = Number.POSITIVE_INFINITY): Promise<string> {
+  return new Promise((resolve, reject) => readBody(res, limit, resolve, reject));
 }

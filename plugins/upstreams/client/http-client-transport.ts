@@ -6,24 +6,21 @@
  * transport specification says. Streams are taken up again when they end early: a request's
  * answer (answer-streams.ts) and the session's notification stream (notification-stream.ts).
  */
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { Agent as HttpAgent, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { urlToHttpOptions } from 'node:url';
 import type { Transport, TransportSendOptions } from '#mcp-sdk/shared/transport.js';
 import type { JSONRPCMessage, RequestId } from '#mcp-sdk/types.js';
-import { mcpNameSource, MODERN_PROTOCOL_VERSIONS } from '../../../kernel/index.js';
+import { MODERN_PROTOCOL_VERSIONS } from '../../../kernel/index.js';
 import { deliver } from './deliver.js';
 import { AnswerStreams } from './answer-streams.js';
-import { Exchange, HttpStatusError, readAll, type RequestHow } from './http-answer.js';
+import { Exchange, HttpStatusError, rawHeader, readAll, readBody, type RequestHow } from './http-answer.js';
 import { NotificationStream } from './notification-stream.js';
-import { headerValue } from './param-headers.js';
+import { appendHeaders, configuredHeader, ConnectionHeaders, modernHeaders, serverNameOf, type HeaderList } from './request-headers.js';
+import { RequestSender, type BearerSource } from './request-sender.js';
 
-/**
- * Where a signed-in connection gets its bearer token, per request: the current one, or
- * (`renew`) a fresh one after the server refused it. undefined: there is none to send.
- */
-export type BearerSource = (renew: boolean) => Promise<string | undefined>;
+export type { BearerSource } from './request-sender.js';
 
 /**
  * What the v2 SDK client (2026-07-28 upstreams) adds to a send: a signal that ends this POST's
@@ -68,19 +65,17 @@ export class StreamableHttpClientTransport implements Transport {
    */
   private readonly unanswered = new Map<RequestId, Exchange>();
   private closed = false;
-  private readonly secure: boolean;
   private readonly agent: HttpAgent;
-  /**
-   * Where every request goes, as node:http options, worked out once: handed the URL itself,
-   * node:http converts it to these again on every request (a call's largest single allocation here).
-   */
-  private readonly target: RequestOptions;
+  /** How each request goes out: headers, token, the retry of a reset socket (request-sender.ts). */
+  private readonly sender: RequestSender;
+  /** The agent's name for this server's sockets. */
+  private readonly poolName: string;
 
   constructor(
     private readonly url: URL,
-    private readonly headers: Record<string, string>,
+    headers: Record<string, string>,
     private readonly maxMessageBytes: number = Number.POSITIVE_INFINITY,
-    private readonly bearer?: BearerSource,
+    bearer?: BearerSource,
     /**
      * Pins where sockets connect (the outbound policy's checked address). Such a transport
      * keeps its own sockets: a shared pool would hand it one opened for the same host:port
@@ -88,10 +83,25 @@ export class StreamableHttpClientTransport implements Transport {
      */
     private readonly lookup?: LookupFunction,
   ) {
-    this.secure = url.protocol === 'https:';
-    const Agent = this.secure ? HttpsAgent : HttpAgent;
-    this.agent = lookup ? new Agent({ keepAlive: true, maxSockets: 256, lookup }) : this.secure ? httpsAgent : httpAgent;
-    this.target = { ...urlToHttpOptions(url), agent: this.agent, ...(lookup ? { lookup } : {}) };
+    const secure = url.protocol === 'https:';
+    const Agent = secure ? HttpsAgent : HttpAgent;
+    this.agent = lookup ? new Agent({ keepAlive: true, maxSockets: 256, lookup }) : secure ? httpsAgent : httpAgent;
+    // Where every request goes, as node:http options made once: handed the URL itself, node:http
+    // converts it again on every request, and each option more is copied twice per request.
+    const { hostname, port, path, auth } = urlToHttpOptions(url);
+    const virtualHost = secure ? configuredHeader(headers, 'host') : undefined;
+    const target = {
+      host: hostname,
+      port,
+      path,
+      agent: this.agent,
+      ...(auth ? { auth } : {}),
+      ...(lookup ? { lookup } : {}),
+      ...(virtualHost ? { servername: serverNameOf(virtualHost) } : {}),
+    };
+    this.sender = new RequestSender(target, secure, new ConnectionHeaders(headers, url.host), bearer);
+    // Named as node:http names a request's pool: by the options' host and port.
+    this.poolName = this.agent.getName(target);
     this.answers = new AnswerStreams({
       get: (extra, how) => this.get(extra, how),
       message: (m) => deliver(this.onmessage, m),
@@ -127,80 +137,11 @@ export class StreamableHttpClientTransport implements Transport {
     return this.modern;
   }
 
-  private requestHeaders(extra: Record<string, string>): Record<string, string> {
-    const h: Record<string, string> = { ...this.headers, ...extra };
-    if (this.sessionId) h['mcp-session-id'] = this.sessionId;
-    if (this.protocolVersion) h['mcp-protocol-version'] = this.protocolVersion;
-    return h;
-  }
-
-  private request(method: string, headers: Record<string, string>, body?: string, how: RequestHow = {}): Promise<IncomingMessage> {
-    return this.bearer ? this.withBearer(this.bearer, method, headers, body, how) : this.plain(method, headers, body, how);
-  }
-
-  /**
-   * A signed-in connection's request carries its bearer token; when the server answers 401
-   * the token is renewed once (refreshed at its authorization server) and the request sent
-   * again, so an expired or rotated token costs the call nothing.
-   */
-  private async withBearer(
-    bearer: BearerSource,
-    method: string,
-    headers: Record<string, string>,
-    body: string | undefined,
-    how: RequestHow,
-  ): Promise<IncomingMessage> {
-    const token = await bearer(false);
-    const first = await this.plain(method, token ? { ...headers, authorization: `Bearer ${token}` } : headers, body, how);
-    if (first.statusCode !== 401) return first;
-    const renewed = await bearer(true);
-    if (!renewed || renewed === token) return first;
-    first.resume();
-    return this.plain(method, { ...headers, authorization: `Bearer ${renewed}` }, body, how);
-  }
-
-  /**
-   * `signal`: aborting it gives the request up until its answer begins (a cancelled 2026-07-28
-   * request); the answer's stream is then the sender's to end (`endsWith`), quietly.
-   * `answerWithinMs`: no answer begun by then gives the request up (a stream opened again, whose
-   * path may be as dead as the stream it replaces).
-   *
-   * A request reset on a kept-alive socket before any answer is sent once more, on a socket of
-   * its own: the server closed that idle socket as the request went out (the keep-alive race;
-   * a loaded machine fires the agent's own close late), and the request never reached it.
-   * Without this, the call failed and the whole connection was taken for lost (docs/decisions.md,
-   * "A request reset on a kept-alive socket").
-   */
-  private plain(method: string, headers: Record<string, string>, body: string | undefined, how: RequestHow): Promise<IncomingMessage> {
-    const { signal, exchange, ownSocket = false, answerWithinMs } = how;
-    return new Promise((resolve, reject) => {
-      if (exchange?.givenUp) return reject(new Error('given up by its sender'));
-      // node:http never follows a redirect: a 3xx is an HttpStatusError, so no answer can send us elsewhere.
-      // The options made once, with this request's method and headers.
-      // On a socket of its own (agent: false), not another of the pool's idle ones.
-      const options: RequestOptions = ownSocket ? { ...this.target, agent: false, method, headers } : { ...this.target, method, headers };
-      const req = (this.secure ? httpsRequest : httpRequest)(options, (res) => {
-        signal?.removeEventListener('abort', giveUp);
-        clearTimeout(deadline);
-        resolve(res);
-      });
-      if (exchange) exchange.request = req;
-      const giveUp = () => void req.destroy(new Error('cancelled by its caller'));
-      if (signal?.aborted) giveUp();
-      else signal?.addEventListener('abort', giveUp, { once: true });
-      const deadline =
-        answerWithinMs === undefined
-          ? undefined
-          : setTimeout(() => void req.destroy(new Error(`no answer began within ${answerWithinMs} ms`)), answerWithinMs).unref();
-      req.once('error', (err: NodeJS.ErrnoException) => {
-        signal?.removeEventListener('abort', giveUp);
-        clearTimeout(deadline);
-        if (!ownSocket && req.reusedSocket && err.code === 'ECONNRESET' && !signal?.aborted && !exchange?.givenUp)
-          resolve(this.plain(method, headers, body, { ...how, ownSocket: true }));
-        else reject(err);
-      });
-      req.end(body);
-    });
+  /** `own` with the session's headers added. */
+  private requestHeaders(own: HeaderList): HeaderList {
+    if (this.sessionId) own.push('mcp-session-id', this.sessionId);
+    if (this.protocolVersion) own.push('mcp-protocol-version', this.protocolVersion);
+    return own;
   }
 
   async send(message: JSONRPCMessage, options?: StreamSendOptions): Promise<void> {
@@ -224,7 +165,14 @@ export class StreamableHttpClientTransport implements Transport {
     }
     let streaming = false;
     try {
-      streaming = await this.post(message, options, exchange, answered);
+      const body = JSON.stringify(message);
+      const headers = this.postHeaders(message, body, options);
+      // A request that awaits one answer and has no token to fetch first (every direct
+      // tools/call without sign-in): taken the quick way.
+      streaming =
+        exchange && !this.sender.bearer && options?.onRequestStreamEnd === undefined
+          ? await this.postQuick(message, body, headers, exchange, answered)
+          : await this.post(message, body, headers, options, exchange, answered);
     } finally {
       // An answer still coming on an event stream is done when that stream ends.
       if (!streaming) answered?.();
@@ -238,40 +186,96 @@ export class StreamableHttpClientTransport implements Transport {
     this.unanswered.delete(id);
   }
 
+  private postHeaders(message: JSONRPCMessage, body: string, options: StreamSendOptions | undefined): HeaderList {
+    const headers = this.requestHeaders([
+      'content-type',
+      'application/json',
+      'accept',
+      'application/json, text/event-stream',
+      'content-length',
+      String(Buffer.byteLength(body)),
+    ]);
+    if (this.modern && 'method' in message) {
+      modernHeaders(headers, message.method, message.params);
+      // SEP-2243's Mcp-Param-* headers of a tools/call (modern-upstream.ts makes them).
+      if (options?.headers) appendHeaders(headers, options.headers);
+    }
+    return headers;
+  }
+
   /**
    * Sends `message` as a POST and takes its answer; true when that answer goes on as an event
    * stream (`answered` is called when it ends).
    */
   private async post(
     message: JSONRPCMessage,
+    body: string,
+    headers: HeaderList,
     options: StreamSendOptions | undefined,
     exchange: Exchange | undefined,
     answered: (() => void) | undefined,
   ): Promise<boolean> {
     const cancel = options?.requestSignal;
-    const body = JSON.stringify(message);
     let res: IncomingMessage;
     try {
-      const headers = this.requestHeaders({
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'content-length': String(Buffer.byteLength(body)),
-      });
-      if (this.modern && 'method' in message) {
-        modernHeaders(headers, message.method, message.params);
-        // SEP-2243's Mcp-Param-* headers of a tools/call (modern-upstream.ts makes them).
-        if (options?.headers) Object.assign(headers, options.headers);
-      }
-      res = await this.request('POST', headers, body, { signal: cancel, exchange });
+      res = await this.sender.request('POST', headers, body, { signal: cancel, exchange });
     } catch (err) {
       // Given up by its caller (cancelled): the server is not gone, and the caller expects no answer.
       if (cancel?.aborted || exchange?.givenUp) return false;
-      // The server is gone (refused, reset): the connection is over; the owner reconnects.
-      // Said with the address (no query: it may hold a key) and the socket's own words.
-      const unreachable = new Error(`cannot reach ${this.where()}: ${(err as Error).message}`, { cause: err });
-      this.lost(unreachable, false);
-      throw unreachable;
+      throw this.unreachable(err as Error);
     }
+    return this.answer(res, message, options, exchange, answered);
+  }
+
+  /**
+   * The hot path of a request awaiting one answer: a JSON answer of a success status, in the
+   * session the connection already has, is read and delivered from the response's own events,
+   * with no promise between the socket and the receiver; the general way's awaits were most of
+   * what this transport cost a forwarded call beyond a bare request (bench/README.md, "The
+   * upstream leg"). Any other answer (an event stream, a failure, a new session) goes that way.
+   */
+  private postQuick(message: JSONRPCMessage, body: string, headers: HeaderList, exchange: Exchange, answered: (() => void) | undefined): Promise<boolean> {
+    return new Promise((resolve, reject) => {
+      const taken = (res: IncomingMessage) => {
+        const status = res.statusCode ?? 0;
+        const sid = rawHeader(res, 'mcp-session-id');
+        if (status < 200 || status >= 300 || status === 202 || (sid && sid !== this.sessionId) || rawHeader(res, 'content-type')?.includes('text/event-stream'))
+          return void this.answer(res, message, undefined, exchange, answered).then(resolve, reject);
+        readBody(
+          res,
+          this.maxMessageBytes,
+          (text) => {
+            try {
+              this.deliverText(text);
+              resolve(false);
+            } catch (err) {
+              reject(err instanceof Error ? err : new Error(String(err)));
+            }
+          },
+          (err) => (exchange.givenUp ? resolve(false) : reject(err)),
+        );
+      };
+      this.sender.open('POST', headers, body, { exchange }, taken, (err) => (exchange.givenUp ? resolve(false) : reject(this.unreachable(err))));
+    });
+  }
+
+  /** The server is gone (refused, reset): the connection is over, and the owner reconnects. */
+  private unreachable(err: Error): Error {
+    // Said with the address (no query: it may hold a key) and the socket's own words.
+    const unreachable = new Error(`cannot reach ${this.where()}: ${err.message}`, { cause: err });
+    this.lost(unreachable, false);
+    return unreachable;
+  }
+
+  /** What the answer to a POST says; true when it goes on as an event stream (see post). */
+  private async answer(
+    res: IncomingMessage,
+    message: JSONRPCMessage,
+    options: StreamSendOptions | undefined,
+    exchange: Exchange | undefined,
+    answered: (() => void) | undefined,
+  ): Promise<boolean> {
+    const cancel = options?.requestSignal;
     const sid = res.headers['mcp-session-id'];
     if (typeof sid === 'string' && sid) {
       const first = this.sessionId === undefined;
@@ -312,15 +316,20 @@ export class StreamableHttpClientTransport implements Transport {
       if (cancel?.aborted || exchange?.givenUp) return false;
       throw err;
     }
-    if (!text) return false;
+    this.deliverText(text);
+    return false;
+  }
+
+  /** A JSON answer's message, or batch of them, to the receiver; an empty answer has none. */
+  private deliverText(text: string): void {
+    if (!text) return;
     const parsed = JSON.parse(text) as JSONRPCMessage | JSONRPCMessage[];
     for (const m of Array.isArray(parsed) ? parsed : [parsed]) deliver(this.onmessage, m);
-    return false;
   }
 
   /** A GET of the endpoint for an event stream: the notification stream, or an answer resumed. */
   private get(extra: Record<string, string>, how: RequestHow): Promise<IncomingMessage> {
-    return this.request('GET', this.requestHeaders({ accept: 'text/event-stream', ...extra }), undefined, how);
+    return this.sender.request('GET', this.requestHeaders(appendHeaders(['accept', 'text/event-stream'], extra)), undefined, how);
   }
 
   private notificationStream(): NotificationStream {
@@ -338,9 +347,7 @@ export class StreamableHttpClientTransport implements Transport {
   }
 
   private dropIdleSockets(): void {
-    // Named as node:http names a request's pool: by its hostname (the options' `host` is unset).
-    const name = this.agent.getName({ ...this.target, host: this.target.hostname ?? null });
-    for (const socket of this.agent.freeSockets[name] ?? []) socket.destroy();
+    for (const socket of this.agent.freeSockets[this.poolName] ?? []) socket.destroy();
   }
 
   /** The server's address as said in messages (no query: it may hold a key). */
@@ -369,7 +376,7 @@ export class StreamableHttpClientTransport implements Transport {
     if (polite && this.sessionId) {
       // Be polite: end the session on the server. Best effort, never blocks long.
       await Promise.race([
-        this.request('DELETE', this.requestHeaders({})).then(
+        this.sender.request('DELETE', this.requestHeaders([])).then(
           (r) => r.resume(),
           () => undefined,
         ),
@@ -390,12 +397,4 @@ function endsWith(res: IncomingMessage, signal: AbortSignal | undefined, ended: 
     signal?.removeEventListener('abort', abort);
     if (!signal?.aborted) ended?.();
   });
-}
-
-/** `Mcp-Method`, and `Mcp-Name` for the methods that name something, Base64-sentinel encoded when not plain ASCII. */
-function modernHeaders(headers: Record<string, string>, method: string, params: unknown): void {
-  headers['mcp-method'] = method;
-  const name = mcpNameSource(method, params)?.value;
-  if (typeof name !== 'string') return;
-  headers['mcp-name'] = headerValue(name);
 }

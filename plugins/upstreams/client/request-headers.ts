@@ -1,0 +1,91 @@
+/**
+ * A connection's request headers as node:http's flat list (`[name, value, ...]`, the form of
+ * `rawHeaders`). Handed an object, node:http checks and stores each header by a call of its own
+ * on every request (setHeader, then getHeader for Host and Expect); handed the list, it checks
+ * each once as it writes the request, a part of what the upstream leg of a forwarded call
+ * cost beyond a bare request (bench/README.md, "The upstream leg"). The list gets no Host from
+ * node:http, so the connection's own is in it.
+ */
+import { isIP } from 'node:net';
+import { mcpNameSource } from '../../../kernel/index.js';
+import { headerValue } from './param-headers.js';
+
+export type HeaderList = string[];
+
+export class ConnectionHeaders {
+  /**
+   * `configured`: the server's headers from its definition, read at each request (a renewed
+   * credential is written into this object: secret-rotation.ts); `host`: the URL's host, with a
+   * port that is not the scheme's.
+   */
+  constructor(
+    private readonly configured: Readonly<Record<string, string>>,
+    private readonly host: string,
+  ) {}
+
+  /**
+   * A request's headers: the configured ones it does not set itself, Host, then `own`
+   * (lower-case names, each once), which win over a configured one of the same name in any
+   * case, as they did through setHeader.
+   */
+  with(own: HeaderList): HeaderList {
+    const out: HeaderList = [];
+    let host = true;
+    for (const name of Object.keys(this.configured)) {
+      const lower = name.toLowerCase();
+      // A Host of the definition's own names a virtual host: it is kept, as node:http kept it.
+      if (lower === 'host') host = false;
+      if (named(own, lower)) continue;
+      // Two spellings of one name: the later wins, as setHeader let it.
+      const at = position(out, lower);
+      if (at >= 0) out[at + 1] = this.configured[name]!;
+      else out.push(name, this.configured[name]!);
+    }
+    if (host) out.push('host', this.host);
+    for (let i = 0; i < own.length; i++) out.push(own[i]!);
+    return out;
+  }
+}
+
+/** Whether the list sets `name` (lower case; the list's names are). */
+function named(list: HeaderList, name: string): boolean {
+  for (let i = 0; i < list.length; i += 2) if (list[i] === name) return true;
+  return false;
+}
+
+/** Where the list sets `name` (lower case; the list's names in any case), or -1. */
+function position(list: HeaderList, name: string): number {
+  for (let i = 0; i < list.length; i += 2) if (list[i]!.toLowerCase() === name) return i;
+  return -1;
+}
+
+/** An object of headers (lower-case names) appended to `list`. */
+export function appendHeaders(list: HeaderList, headers: Readonly<Record<string, string>>): HeaderList {
+  for (const name of Object.keys(headers)) list.push(name, headers[name]!);
+  return list;
+}
+
+/** `Mcp-Method`, and `Mcp-Name` for the methods that name something, Base64-sentinel encoded when not plain ASCII. */
+export function modernHeaders(headers: HeaderList, method: string, params: unknown): void {
+  headers.push('mcp-method', method);
+  const name = mcpNameSource(method, params)?.value;
+  if (typeof name !== 'string') return;
+  headers.push('mcp-name', headerValue(name));
+}
+
+/**
+ * The TLS server name a configured Host header gives (a virtual host behind an address): what
+ * node:http derived from a Host it was handed as an object, and no longer sees in a list. The
+ * port and an IPv6 address's brackets go; an address names no server ('').
+ */
+export function serverNameOf(hostHeader: string): string {
+  const close = hostHeader.startsWith('[') ? hostHeader.indexOf(']') : -1;
+  const name = hostHeader.startsWith('[') ? (close === -1 ? hostHeader : hostHeader.slice(1, close)) : hostHeader.split(':', 1)[0]!;
+  return isIP(name) ? '' : name;
+}
+
+/** The value of `name` (lower case) among configured headers of any case, or undefined. */
+export function configuredHeader(configured: Readonly<Record<string, string>>, name: string): string | undefined {
+  const key = Object.keys(configured).find((n) => n.toLowerCase() === name);
+  return key === undefined ? undefined : configured[key];
+}
