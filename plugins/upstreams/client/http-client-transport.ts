@@ -230,9 +230,9 @@ export class StreamableHttpClientTransport implements Transport {
   /**
    * The hot path of a request awaiting one answer: a JSON answer of a success status, in the
    * session the connection already has, is read and delivered from the response's own events,
-   * with no promise between the socket and the receiver; the general way's awaits were most of
-   * what this transport cost a forwarded call beyond a bare request (bench/README.md, "The
-   * upstream leg"). Any other answer (an event stream, a failure, a new session) goes that way.
+   * with no promise between the socket and the receiver (the general way's awaits cost about
+   * 0.01 ms of CPU a forwarded call: bench/README.md, "The upstream leg"). Any other answer (an
+   * event stream, a failure, a new session) goes the general way.
    */
   private postQuick(message: JSONRPCMessage, body: string, headers: HeaderList, exchange: Exchange, answered: (() => void) | undefined): Promise<boolean> {
     return new Promise((resolve, reject) => {
