@@ -12,16 +12,40 @@ import { headerValue } from './param-headers.js';
 
 export type HeaderList = string[];
 
+/** A configured header as sent: its name as first spelled, its value read under `key`. */
+interface Configured {
+  name: string;
+  lower: string;
+  /** The spelling whose value is sent: of two spellings of a name the later, as in setHeader. */
+  key: string;
+}
+
 export class ConnectionHeaders {
   /**
-   * `configured`: the server's headers from its definition, read at each request (a renewed
-   * credential is written into this object: secret-rotation.ts); `host`: the URL's host, with a
-   * port that is not the scheme's.
+   * The configured names, worked out once: a renewal changes values; only an edit of the
+   * definition, which connects again, changes names.
+   */
+  private readonly names: Configured[] = [];
+  /** False when the definition sets a Host of its own (a virtual host), kept as node:http did. */
+  private readonly addsHost: boolean;
+
+  /**
+   * `configured`: the server's headers from its definition, whose values are read at each
+   * request (a renewed credential is written into this object: secret-rotation.ts); `host`: the
+   * URL's host, with a port that is not the scheme's.
    */
   constructor(
     private readonly configured: Readonly<Record<string, string>>,
     private readonly host: string,
-  ) {}
+  ) {
+    for (const key of Object.keys(configured)) {
+      const lower = key.toLowerCase();
+      const earlier = this.names.find((n) => n.lower === lower);
+      if (earlier) earlier.key = key;
+      else this.names.push({ name: key, lower, key });
+    }
+    this.addsHost = !this.names.some((n) => n.lower === 'host');
+  }
 
   /**
    * A request's headers: the configured ones it does not set itself, Host, then `own`
@@ -30,18 +54,8 @@ export class ConnectionHeaders {
    */
   with(own: HeaderList): HeaderList {
     const out: HeaderList = [];
-    let host = true;
-    for (const name of Object.keys(this.configured)) {
-      const lower = name.toLowerCase();
-      // A Host of the definition's own names a virtual host: it is kept, as node:http kept it.
-      if (lower === 'host') host = false;
-      if (named(own, lower)) continue;
-      // Two spellings of one name: the later wins, as setHeader let it.
-      const at = position(out, lower);
-      if (at >= 0) out[at + 1] = this.configured[name]!;
-      else out.push(name, this.configured[name]!);
-    }
-    if (host) out.push('host', this.host);
+    for (const { name, lower, key } of this.names) if (!named(own, lower)) out.push(name, this.configured[key]!);
+    if (this.addsHost) out.push('host', this.host);
     for (let i = 0; i < own.length; i++) out.push(own[i]!);
     return out;
   }
@@ -53,19 +67,13 @@ function named(list: HeaderList, name: string): boolean {
   return false;
 }
 
-/** Where the list sets `name` (lower case; the list's names in any case), or -1. */
-function position(list: HeaderList, name: string): number {
-  for (let i = 0; i < list.length; i += 2) if (list[i]!.toLowerCase() === name) return i;
-  return -1;
-}
-
 /** An object of headers (lower-case names) appended to `list`. */
 export function appendHeaders(list: HeaderList, headers: Readonly<Record<string, string>>): HeaderList {
   for (const name of Object.keys(headers)) list.push(name, headers[name]!);
   return list;
 }
 
-/** `Mcp-Method`, and `Mcp-Name` for the methods that name something, Base64-sentinel encoded when not plain ASCII. */
+/** `Mcp-Method`, and `Mcp-Name` for a method naming something (Base64-sentinel unless ASCII). */
 export function modernHeaders(headers: HeaderList, method: string, params: unknown): void {
   headers.push('mcp-method', method);
   const name = mcpNameSource(method, params)?.value;
