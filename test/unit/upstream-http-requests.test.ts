@@ -97,7 +97,10 @@ describe('The upstream HTTP transport: requests on the wire and their answers', 
     });
 
     it("keeps a configured Host (a virtual host) instead of the URL's", () => {
-      expect(new ConnectionHeaders({ Host: 'tenant.internal' }, '10.0.0.5:8080').with([])).to.deep.equal(['Host', 'tenant.internal']);
+      const h = new ConnectionHeaders({ Host: 'tenant.internal' }, '10.0.0.5:8080');
+      expect(h.with([])).to.deep.equal(['Host', 'tenant.internal']);
+      expect(h.virtualHost).to.equal('tenant.internal');
+      expect(new ConnectionHeaders({ 'X-Api-Key': 'k' }, '10.0.0.5:8080').virtualHost).to.equal(undefined);
     });
 
     it('takes the TLS server name from a configured Host as node:http did: no port, no brackets, none for an address', () => {

@@ -17,7 +17,7 @@ import { deliver } from './deliver.js';
 import { AnswerStreams } from './answer-streams.js';
 import { Exchange, HttpStatusError, rawHeader, readAll, readBody, type RequestHow } from './http-answer.js';
 import { NotificationStream } from './notification-stream.js';
-import { appendHeaders, configuredHeader, ConnectionHeaders, modernHeaders, serverNameOf, type HeaderList } from './request-headers.js';
+import { appendHeaders, ConnectionHeaders, modernHeaders, serverNameOf, type HeaderList } from './request-headers.js';
 import { RequestSender, type BearerSource } from './request-sender.js';
 
 export type { BearerSource } from './request-sender.js';
@@ -89,7 +89,8 @@ export class StreamableHttpClientTransport implements Transport {
     // Where every request goes, as node:http options made once: handed the URL itself, node:http
     // converts it again on every request, and each option more is copied twice per request.
     const { hostname, port, path, auth } = urlToHttpOptions(url);
-    const virtualHost = secure ? configuredHeader(headers, 'host') : undefined;
+    const fixed = new ConnectionHeaders(headers, url.host);
+    const virtualHost = secure ? fixed.virtualHost : undefined;
     const target = {
       host: hostname,
       port,
@@ -99,7 +100,7 @@ export class StreamableHttpClientTransport implements Transport {
       ...(lookup ? { lookup } : {}),
       ...(virtualHost ? { servername: serverNameOf(virtualHost) } : {}),
     };
-    this.sender = new RequestSender(target, secure, new ConnectionHeaders(headers, url.host), bearer);
+    this.sender = new RequestSender(target, secure, fixed, bearer);
     // Named as node:http names a request's pool: by the options' host and port.
     this.poolName = this.agent.getName(target);
     this.answers = new AnswerStreams({

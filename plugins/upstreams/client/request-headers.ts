@@ -47,6 +47,12 @@ export class ConnectionHeaders {
     this.addsHost = !this.names.some((n) => n.lower === 'host');
   }
 
+  /** The definition's own Host (a virtual host behind an address), or undefined. */
+  get virtualHost(): string | undefined {
+    const host = this.names.find((n) => n.lower === 'host');
+    return host && this.configured[host.key];
+  }
+
   /**
    * A request's headers: the configured ones it does not set itself, Host, then `own`
    * (lower-case names, each once), which win over a configured one of the same name in any
@@ -90,10 +96,4 @@ export function serverNameOf(hostHeader: string): string {
   const close = hostHeader.startsWith('[') ? hostHeader.indexOf(']') : -1;
   const name = hostHeader.startsWith('[') ? (close === -1 ? hostHeader : hostHeader.slice(1, close)) : hostHeader.split(':', 1)[0]!;
   return isIP(name) ? '' : name;
-}
-
-/** The value of `name` (lower case) among configured headers of any case, or undefined. */
-export function configuredHeader(configured: Readonly<Record<string, string>>, name: string): string | undefined {
-  const key = Object.keys(configured).find((n) => n.toLowerCase() === name);
-  return key === undefined ? undefined : configured[key];
 }
