@@ -6,25 +6,24 @@
  * limit was raised while the garbage came in, and nothing collects it until the next burst,
  * so the resident set stays where the burst left it (+40 to +86 MiB after 10,000
  * registrations, live objects +4 MiB). Browsers solve the same problem with idle-time
- * collection; this is that, at the scale of a server: every few seconds, if the event loop was
- * nearly idle over the last interval and the resident set grew by a burst's worth since the
- * last compaction, one full collection runs. It never runs under load (a busy loop is the
- * moment a pause costs most) and at most once per interval; a full collection of a heap this
- * size takes a few milliseconds (measured in docs/decisions.md, "Idle compaction").
+ * collection; this is that, at the scale of a server: every few seconds the event loop's
+ * utilisation and the resident set are sampled, and when compaction-policy.ts says so (quiet
+ * long enough, grown by a burst's worth since the last compaction) one full collection runs.
+ * It never runs under load (a busy loop is the moment a pause costs most); a full collection
+ * of a heap this size takes a few milliseconds (measured in docs/decisions.md, "Idle
+ * compaction"). What it costs the JIT, and why the policy learns from that, is in
+ * compaction-policy.ts.
  *
  * `SWITCHBOARD_IDLE_COMPACTION=off` switches it off.
  */
 import { performance } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { CompactionPolicy, type CompactionPolicyOptions } from './compaction-policy.js';
 
-export interface IdleCompactionOptions {
+export interface IdleCompactionOptions extends CompactionPolicyOptions {
   /** How often the loop's idleness is sampled. */
   intervalMs: number;
-  /** Event-loop utilisation under which the process counts as idle. */
-  idleUtilisation: number;
-  /** Growth of the resident set since the last compaction that makes one worth it. */
-  growthBytes: number;
 }
 
 /**
@@ -32,7 +31,15 @@ export interface IdleCompactionOptions {
  * MiB of garbage, under the 16 MiB this was, so RSS after discovery stayed 10 MiB above what
  * is live (bench/README.md, "footprint"). A collection of a heap this size is a few ms.
  */
-export const IDLE_COMPACTION: IdleCompactionOptions = { intervalMs: 2000, idleUtilisation: 0.05, growthBytes: 4 * 1024 * 1024 };
+export const IDLE_COMPACTION: IdleCompactionOptions = {
+  intervalMs: 2000,
+  idleUtilisation: 0.05,
+  growthBytes: 4 * 1024 * 1024,
+  // Calls within 30 s of a compaction are the same traffic coming back; the longest wait a
+  // process that keeps being called back reaches is about a minute of quiet.
+  regretMs: 30_000,
+  maxQuietIntervals: 32,
+};
 
 /**
  * V8's full collection, reached without `--expose-gc` on the command line, compacting every
@@ -54,28 +61,32 @@ function fullCollection(): () => void {
   };
 }
 
-/** Starts watching; the answer stops it. The timer never keeps the process alive. */
-export function startIdleCompaction(options: IdleCompactionOptions = IDLE_COMPACTION, env: NodeJS.ProcessEnv = process.env): () => void {
+/** Starts watching (each compaction told to `debug`); the answer stops it. The timer never keeps the process alive. */
+export function startIdleCompaction(
+  debug: (line: string) => void = () => undefined,
+  options: IdleCompactionOptions = IDLE_COMPACTION,
+  env: NodeJS.ProcessEnv = process.env,
+): () => void {
   if (env.SWITCHBOARD_IDLE_COMPACTION === 'off') return () => undefined;
   const gc = fullCollection();
-  let settled = process.memoryUsage.rss();
-  // Start-up is a burst too (modules compiled, every server's tool list parsed and
-  // catalogued, 40 to 80 MiB of garbage at 10,000 tools) that happened before `settled` was
-  // read: the first idle interval compacts whatever the growth since.
-  let due = true;
+  const policy = new CompactionPolicy(options, process.memoryUsage.rss());
   let last = performance.eventLoopUtilization();
   const timer = setInterval(() => {
     const now = performance.eventLoopUtilization();
-    const busy = performance.eventLoopUtilization(now, last).utilization;
+    const utilisation = performance.eventLoopUtilization(now, last).utilization;
     last = now;
     const rss = process.memoryUsage.rss();
-    if (rss < settled) settled = rss;
-    if (busy > options.idleUtilisation || (!due && rss - settled < options.growthBytes)) return;
+    if (!policy.next({ utilisation, rss, now: performance.now() })) return;
     gc();
-    due = false;
-    settled = process.memoryUsage.rss();
+    const after = process.memoryUsage.rss();
+    policy.compacted(after, performance.now());
+    debug(`idle compaction: RSS ${mib(rss)} -> ${mib(after)} MiB; the next waits for ${policy.quietIntervalsNeeded} quiet interval(s)`);
     last = performance.eventLoopUtilization();
   }, options.intervalMs);
   timer.unref();
   return () => clearInterval(timer);
+}
+
+function mib(bytes: number): string {
+  return (bytes / 1048576).toFixed(1);
 }

@@ -70,7 +70,7 @@ async function serve(args: CliArgs): Promise<void> {
       // Before the ready line: a client started on "ready" finds the port.
       beforeReady: (k) => announce(k, args.configPath, log),
     });
-    startIdleCompaction();
+    startIdleCompaction((line) => log.debug(line));
     // For `switchboard check`: which restart-only keys config.yaml had at startup (nothing to wait for).
     recordSettingsAtStart(args.configPath).catch((err: unknown) => log.debug(`not recording the settings at start: ${(err as Error).message}`));
   } catch (err) {
