@@ -68,6 +68,11 @@ export function startIdleCompaction(
   env: NodeJS.ProcessEnv = process.env,
 ): () => void {
   if (env.SWITCHBOARD_IDLE_COMPACTION === 'off') return () => undefined;
+  // V8's memory reducer runs full collections of its own once allocation stops, and those cost
+  // the JIT what an idle compaction costs (compaction-policy.ts): traced, rounds of calls after
+  // a quiet went cold through its "(reduce)" collections once the policy had backed off. Quiet-
+  // time collection is this watcher's alone; switched off with it, V8's reducer runs as usual.
+  setFlagsFromString('--no-memory-reducer');
   const gc = fullCollection();
   const policy = new CompactionPolicy(options, process.memoryUsage.rss());
   let last = performance.eventLoopUtilization();
