@@ -44,7 +44,7 @@ export class CompactionPolicy {
   private settled: number;
   private quietNeeded = 1;
   private quiet = 0;
-  /** The last compaction whose cost is not yet known, and when it ran. */
+  /** When the last compaction ran, while what it cost is not yet known. */
   private unjudged: number | undefined;
 
   constructor(
