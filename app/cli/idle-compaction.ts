@@ -81,7 +81,10 @@ function fullCollection(): () => void {
   };
 }
 
-/** Starts watching (each compaction told to `debug`); the answer stops it. The timer never keeps the process alive. */
+/**
+ * Starts watching, each compaction told to `debug`; the answer stops it. The timer never keeps
+ * the process alive.
+ */
 export function startIdleCompaction(
   debug: (line: string) => void = () => undefined,
   options: IdleCompactionOptions = IDLE_COMPACTION,
