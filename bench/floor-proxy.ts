@@ -16,6 +16,10 @@ const server = createServer((req, res) => {
   req.pipe(upstream);
 });
 
+// Keep-alive as long as Switchboard's own (65 s), past any pause between rounds: with Node's
+// default of 5 s, a client that sent on a socket the proxy was closing at that moment failed
+// the whole run ("fetch failed: other side closed", once in a Node 22 run of call-tool-modern).
+server.keepAliveTimeout = 65_000;
 server.listen(0, '127.0.0.1', () => {
   const a = server.address();
   process.stdout.write(`listening ${typeof a === 'object' && a ? a.port : 0}\n`);
