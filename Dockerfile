@@ -1,6 +1,6 @@
 # Switchboard's container image: built in one stage, run in another with production
 # dependencies only, as an unprivileged user. `docker build -t switchboard .`
-FROM node:20-bookworm-slim AS build
+FROM node:22-bookworm-slim AS build
 WORKDIR /src
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -18,7 +18,7 @@ COPY schemas schemas
 COPY scripts scripts
 RUN npx tsc -p tsconfig.json && node scripts/build-bundles.js && node scripts/build-prebuilt.js && npm prune --omit=dev --no-audit --no-fund
 
-FROM node:20-bookworm-slim
+FROM node:22-bookworm-slim
 ENV NODE_ENV=production
 WORKDIR /app
 COPY --from=build /src/package.json ./
