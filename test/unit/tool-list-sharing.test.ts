@@ -5,19 +5,18 @@
  * figure is what stays live, not what a collection has yet to free).
  */
 import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
 
 const run = promisify(execFile);
-const module = (path: string) => JSON.stringify(new URL(path, import.meta.url).href);
+const urlOf = (path: string) => JSON.stringify(new URL(path, import.meta.url).href);
 
 /** Heap the kept page costs, for `tools` tools whose descriptions take `distinct` texts of `length` characters. */
 async function heapKept(tools: number, distinct: number, length: number): Promise<{ grewBytes: number; descriptions: string[] }> {
   const script = `
-    import { listToolsPage } from ${module('../../plugins/upstreams/tool-list.js')};
-    import { SecretScrubber } from ${module('../../kernel/secrets/scrubber.js')};
-    import { createLogger } from ${module('../../kernel/log.js')};
+    import { listToolsPage } from ${urlOf('../../plugins/upstreams/tool-list.js')};
+    import { SecretScrubber } from ${urlOf('../../kernel/secrets/scrubber.js')};
+    import { createLogger } from ${urlOf('../../kernel/log.js')};
     const texts = Array.from({ length: ${distinct} }, (_, i) => (i + ': ' + 'all of this tool\\'s words. '.repeat(${length})).slice(0, ${length}));
     const wire = JSON.stringify({ tools: Array.from({ length: ${tools} }, (_, i) => ({ name: 't' + i, description: texts[i % ${distinct}], inputSchema: { type: 'object' } })) });
     const log = createLogger({ level: 'error', sink: { write() {} } });
@@ -29,9 +28,7 @@ async function heapKept(tools: number, distinct: number, length: number): Promis
     const descriptions = [...new Set(page.tools.map((t) => t.description))];
     process.stdout.write(JSON.stringify({ grewBytes, descriptions: descriptions.map((d) => d.slice(0, 12) + '|' + d.length) }));
   `;
-  const { stdout } = await run(process.execPath, ['--expose-gc', '--input-type=module', '-e', script], {
-    cwd: fileURLToPath(new URL('.', import.meta.url)),
-  });
+  const { stdout } = await run(process.execPath, ['--expose-gc', '--input-type=module', '-e', script]);
   return JSON.parse(stdout) as { grewBytes: number; descriptions: string[] };
 }
 
