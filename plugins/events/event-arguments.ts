@@ -4,7 +4,7 @@
  * as an RFC 3339 time or a Go duration meaning "that long ago" (reference-behaviour.md §10).
  * Read once per call, before the log is touched, so a bad argument never opens a follow.
  */
-import { parseDuration } from '#gotpl';
+import { parseDuration } from '#gotpl/duration';
 import { SwitchboardError, type EventQuery, type JsonObject } from '../../kernel/index.js';
 
 /** Each argument's two spellings: [snake_case, camelCase]. */

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { CallToolResult } from '#mcp-sdk/types.js';
-import { formatDuration } from '#gotpl';
+import { formatDuration } from '#gotpl/duration';
 import {
   errorResult,
   objectResult,

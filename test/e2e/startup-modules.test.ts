@@ -64,4 +64,20 @@ describe('modules a start loads', function () {
       await rm(out, { force: true });
     }
   });
+
+  it('with workflows switched off, none of the template engine: events read durations from their own module', async () => {
+    const out = join(tmpdir(), `switchboard-modules-${process.pid}-${Date.now()}-nowf.txt`);
+    const files = { 'config.yaml': 'plugins:\n  workflows:\n    enabled: false\n', 'mcpservers/test.yaml': stdioServer('test', TEST_SERVER) };
+    const sb = await startSwitchboard(files, { env: recordModules(out) });
+    try {
+      await sb.stop();
+      const { modules } = await loadedModules(out);
+      const gotpl = modules.filter((m) => m.includes('/dist/packages/gotpl/'));
+      expect(gotpl.map((m) => m.replace(/.*\/dist\/packages\/gotpl\//, ''))).to.deep.equal(['src/sprig/duration.js']);
+      expect(modules.some((m) => m.includes('/dist/plugins/events/'))).to.equal(true);
+      expect(modules.some((m) => m.includes('/dist/plugins/workflows/'))).to.equal(false);
+    } finally {
+      await rm(out, { force: true });
+    }
+  });
 });
