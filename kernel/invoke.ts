@@ -48,9 +48,13 @@ export class ToolInvoker {
     return entry;
   }
 
-  async call(name: string, args: JsonObject, call: CallContext): Promise<CallToolResult> {
-    // Observed only when someone listens: the unobserved path takes no clock reading.
-    if (!this.hooks.onCallEnd.isUsed()) return this.run(name, args, call, undefined);
+  call(name: string, args: JsonObject, call: CallContext): Promise<CallToolResult> {
+    // Observed only when someone listens: the unobserved path takes no clock reading, and no
+    // async frame of its own around run's promise (two promise jobs fewer a call).
+    return this.hooks.onCallEnd.isUsed() ? this.observed(name, args, call) : this.run(name, args, call, undefined);
+  }
+
+  private async observed(name: string, args: JsonObject, call: CallContext): Promise<CallToolResult> {
     const progress: Progress = { entry: undefined, invoked: false };
     const started = performance.now();
     try {

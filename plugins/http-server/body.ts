@@ -19,26 +19,25 @@ function firstByte(chunk: Buffer): number {
 
 const OPEN_BRACKET = 0x5b;
 
-export async function readJsonBody(
-  req: IncomingMessage,
-  res: ServerResponse,
-  limit: number,
-  refuseArray?: string,
-): Promise<{ ok: true; body: unknown } | { ok: false }> {
+type BodyRead = { ok: true; body: unknown } | { ok: false };
+
+/** The body parsed, or `{ ok: false }` once the refusal has been answered (over the limit, an array refused, not JSON, gone). */
+export function readJsonBody(req: IncomingMessage, res: ServerResponse, limit: number, refuseArray?: string): Promise<BodyRead> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) {
     jsonRpcError(res, 413, -32600, `Request body of ${declared} bytes exceeds the limit of ${limit} bytes`);
     req.resume();
-    return { ok: false };
+    return Promise.resolve({ ok: false });
   }
-  // Events rather than `for await`: an async iterator costs a promise per chunk on the hot
-  // path. Plain `on` (the request is read once): `once` wraps every listener per request.
-  const chunks = await new Promise<Buffer[] | undefined>((resolve) => {
+  // One promise, settled from the request's events: an async iterator costs a promise per
+  // chunk, and an async function around this promise two more, on the hot path. Plain `on`
+  // (the request is read once): `once` wraps every listener per request.
+  return new Promise<BodyRead>((resolve) => {
     const got: Buffer[] = [];
     let size = 0;
     // Whether the first byte is still to be seen (only when an array is to be refused).
     let looking = refuseArray !== undefined;
-    const gone = () => resolve(undefined);
+    const gone = () => resolve({ ok: false });
     req.on('data', (chunk: Buffer) => {
       if (size > limit) return;
       if (looking) {
@@ -48,7 +47,7 @@ export async function readJsonBody(
           // Refused whole from its first byte: the rest is let through unread (the connection stays usable).
           jsonRpcError(res, 400, -32600, refuseArray!);
           size = limit + 1;
-          resolve(undefined);
+          resolve({ ok: false });
           return;
         }
       }
@@ -56,16 +55,19 @@ export async function readJsonBody(
       if (size > limit) {
         jsonRpcError(res, 413, -32600, `Request body exceeds the limit of ${limit} bytes`);
         req.destroy();
-        resolve(undefined);
+        resolve({ ok: false });
         return;
       }
       got.push(chunk);
     });
-    req.on('end', () => resolve(got));
+    req.on('end', () => resolve(parsed(got, res)));
     req.on('error', gone);
     req.on('close', gone);
   });
-  if (!chunks) return { ok: false };
+}
+
+/** The chunks of a body read whole, parsed; a body that is not JSON is answered 400 here. */
+function parsed(chunks: readonly Buffer[], res: ServerResponse): BodyRead {
   const text = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
   try {
     return { ok: true, body: JSON.parse(text) };

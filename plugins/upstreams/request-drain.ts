@@ -17,10 +17,23 @@ export class RequestDrain {
     return this.inFlight;
   }
 
-  /** Counts `sending` while it is in flight. Hot path: one increment, one settle handler. */
+  /**
+   * Counts `sending` while it is in flight. Hot path: one increment, one settle handler, and
+   * `then` rather than `finally`, whose specified extra promise and reaction cost three
+   * promises a call where this costs one.
+   */
   track<T>(sending: Promise<T>): Promise<T> {
     this.inFlight++;
-    return sending.finally(this.ended);
+    return sending.then(
+      (value) => {
+        this.ended();
+        return value;
+      },
+      (err: unknown) => {
+        this.ended();
+        throw err;
+      },
+    );
   }
 
   private readonly ended = (): void => {
