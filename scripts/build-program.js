@@ -80,7 +80,7 @@ function largeJsonParsed(outdir) {
         const name = `data-${createHash('sha256').update(compact).digest('hex').slice(0, 12)}.json`;
         mkdirSync(outdir, { recursive: true });
         writeFileSync(join(outdir, name), compact);
-        // Required at run time, beside the chunk (each chunk's `require` is its own: REQUIRE_BANNER).
+        // Required at run time from beside the chunk (each chunk's own `require`).
         return { contents: `module.exports = require(${JSON.stringify(`./${name}`)});`, loader: 'js' };
       });
       b.onResolve({ filter: /^\.\/data-[0-9a-f]{12}\.json$/ }, (args) => ({ path: args.path, external: true }));

@@ -21,7 +21,10 @@ const OPEN_BRACKET = 0x5b;
 
 type BodyRead = { ok: true; body: unknown } | { ok: false };
 
-/** The body parsed, or `{ ok: false }` once the refusal has been answered (over the limit, an array refused, not JSON, gone). */
+/**
+ * The body parsed; `{ ok: false }` when it was refused (answered here: over the limit, an
+ * array refused, not JSON) or the request went away.
+ */
 export function readJsonBody(req: IncomingMessage, res: ServerResponse, limit: number, refuseArray?: string): Promise<BodyRead> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) {
@@ -33,11 +36,19 @@ export function readJsonBody(req: IncomingMessage, res: ServerResponse, limit: n
   // chunk, and an async function around this promise two more, on the hot path. Plain `on`
   // (the request is read once): `once` wraps every listener per request.
   return new Promise<BodyRead>((resolve) => {
+    // Settled once: after a refusal the request's `end` still comes, and must not parse what
+    // was let through unread (nor answer a second time).
+    let settled = false;
+    const settle = (read: BodyRead) => {
+      if (settled) return;
+      settled = true;
+      resolve(read);
+    };
     const got: Buffer[] = [];
     let size = 0;
     // Whether the first byte is still to be seen (only when an array is to be refused).
     let looking = refuseArray !== undefined;
-    const gone = () => resolve({ ok: false });
+    const gone = () => settle({ ok: false });
     req.on('data', (chunk: Buffer) => {
       if (size > limit) return;
       if (looking) {
@@ -47,7 +58,7 @@ export function readJsonBody(req: IncomingMessage, res: ServerResponse, limit: n
           // Refused whole from its first byte: the rest is let through unread (the connection stays usable).
           jsonRpcError(res, 400, -32600, refuseArray!);
           size = limit + 1;
-          resolve({ ok: false });
+          settle({ ok: false });
           return;
         }
       }
@@ -55,12 +66,14 @@ export function readJsonBody(req: IncomingMessage, res: ServerResponse, limit: n
       if (size > limit) {
         jsonRpcError(res, 413, -32600, `Request body exceeds the limit of ${limit} bytes`);
         req.destroy();
-        resolve({ ok: false });
+        settle({ ok: false });
         return;
       }
       got.push(chunk);
     });
-    req.on('end', () => resolve(parsed(got, res)));
+    req.on('end', () => {
+      if (!settled) settle(parsed(got, res));
+    });
     req.on('error', gone);
     req.on('close', gone);
   });

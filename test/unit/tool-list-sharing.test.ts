@@ -11,7 +11,7 @@ import { expect } from 'chai';
 const run = promisify(execFile);
 const urlOf = (path: string) => JSON.stringify(new URL(path, import.meta.url).href);
 
-/** Heap the kept page costs, for `tools` tools whose descriptions take `distinct` texts of `length` characters. */
+/** Heap the kept page costs: `tools` tools over `distinct` descriptions of `length` characters. */
 async function heapKept(tools: number, distinct: number, length: number): Promise<{ grewBytes: number; descriptions: string[] }> {
   const script = `
     import { listToolsPage } from ${urlOf('../../plugins/upstreams/tool-list.js')};
