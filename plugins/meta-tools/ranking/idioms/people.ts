@@ -5,15 +5,15 @@
 import type { Idiom } from './idiom.js';
 
 /**
- * Time, talk and plans said as people say them: "the whole back and forth with the landlord" is
- * a conversation's thread, "how long does it take to get to the airport" a travel time, "my
- * schedule" the calendar's events (not a scheduled e-mail), "shouldn't slip my mind" a reminder,
- * "block off Friday afternoon" a calendar event, and so is a trip "blocked on my calendar" or a
- * visit put on it; "month by month" a trend over time; what time it will be in Tokyo "when it is
+ * Time, talk and plans said as people say them: "the whole back and forth (or back-and-forth) with
+ * the landlord" is a conversation's thread, "how long does it take to get to the airport" a travel
+ * time, "my schedule" the calendar's events (not a scheduled e-mail), "shouldn't slip my mind" a
+ * reminder, "block off Friday afternoon" a calendar event, and so is a trip "blocked on my
+ * calendar" or a visit put on it; "month by month" a trend over time; what time it will be in Tokyo "when it is
  * 9am in Berlin" a conversion between zones.
  */
 export const CONVERSATION_AND_TIME: readonly Idiom[] = [
-  [/\bback\s+and\s+forth\b/gi, ' conversation thread '],
+  [/\bback[\s-]+and[\s-]+forth\b/gi, ' conversation thread '],
   [
     /\bhow\s+long\s+(?:does|will|would)\s+it\s+take\s+to\s+(?:get|drive|walk|cycle|fly|travel|go)\b|\bhow\s+long\s+(?:the|a|my|our)\s+(?:drive|walk|ride|trip|commute|journey)\b/gi,
     ' travel time distance ',

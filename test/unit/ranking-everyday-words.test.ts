@@ -1,0 +1,54 @@
+import { expect } from 'chai';
+import { firstRanked, rankedNames, toolCorpus, type CorpusTool } from '../support/tool-corpus.js';
+
+/**
+ * Everyday words for what tools do, found by stop 72's blind probes of requests over tools picked
+ * at random from the development catalogue. The tools are those servers' own, with their
+ * descriptions as they ship (shortened), each beside the tools that took its place.
+ */
+const TOOLS: CorpusTool[] = [
+  ['x_dc_stop_search', 'Stop an active search. Stops the background search process gracefully.', 'desktop-commander'],
+  ['x_dc_start_search', 'Start a streaming search that can return results progressively.', 'desktop-commander'],
+  ['x_mail_cancel_scheduled', 'Cancel a scheduled email. Removes it from the queue and deletes the associated draft.', 'email'],
+  ['x_cal_delete_event', 'Delete a calendar event.', 'calendar'],
+  ['x_k8s_kubectl_rollout', 'Manage the rollout of a resource (e.g., deployment, daemonset, statefulset)', 'kubernetes'],
+  ['x_netlify_deploy_services_updater', 'Select and run one of the following Netlify write operations deploy-site', 'netlify'],
+  ['x_circleci_run_rollback_pipeline', 'Run a rollback pipeline for a CircleCI project.', 'circleci'],
+  ['x_git_reset', 'Reset current HEAD to specified state. Can be used to unstage files or discard commits.', 'git'],
+  ['x_trello_get_card_comments', 'Retrieve all comments from a specific Trello card', 'trello'],
+  ['x_trello_get_card', 'Get detailed information about a specific Trello card', 'trello'],
+  ['x_trello_get_card_history', 'Get the history/actions of a specific card', 'trello'],
+  ['x_everything_echo', 'Echoes back the input string', 'everything'],
+  ['x_cal_create_event', 'Create a new calendar event.', 'calendar'],
+  ['x_mail_get_thread', 'Reconstruct a full email conversation thread. Returns all related messages.', 'email'],
+  ['x_todoist_reopen_tasks', 'Reopen tasks in Todoist.', 'todoist'],
+  ['x_git_checkout', 'Switch branches or restore working tree files.', 'git'],
+];
+
+describe('lexical ranking reads everyday words for what tools do', () => {
+  const catalogue = toolCorpus(TOOLS);
+  const first = firstRanked(catalogue);
+  const topThree = (query: string) => rankedNames(catalogue)(query).slice(0, 3);
+
+  it('cancelling a running search stops it (and a meeting is still deleted)', () => {
+    expect(first('that file search is taking forever, cancel it')).to.equal('x_dc_stop_search');
+    expect(first('cancel the meeting on the calendar')).to.equal('x_cal_delete_event');
+  });
+
+  it('undoing a deploy is a rollback (among the tools that name the deploy itself)', () => {
+    expect(topThree('undo the last deploy of the checkout service')).to.include('x_circleci_run_rollback_pipeline');
+  });
+
+  it("a card's discussion is its comments", () => {
+    expect(first('what did people say in the discussion on the launch card?')).to.equal('x_trello_get_card_comments');
+  });
+
+  it('repeating back what was typed is an echo (a repeating event is still an event)', () => {
+    expect(first('repeat back what I type, just to test the connection')).to.equal('x_everything_echo');
+  });
+
+  it('a back-and-forth, hyphenated or not, is a conversation thread', () => {
+    expect(first('show me the whole back-and-forth with the landlord')).to.equal('x_mail_get_thread');
+    expect(first('show me the whole back and forth with the landlord')).to.equal('x_mail_get_thread');
+  });
+});
