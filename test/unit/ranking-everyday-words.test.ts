@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { queryWords } from '../../plugins/meta-tools/ranking/words.js';
+import { expectEachFloodWithin } from '../support/floods.js';
 import { firstRanked, rankedNames, toolCorpus, type CorpusTool } from '../support/tool-corpus.js';
 
 /**
@@ -23,6 +25,10 @@ const TOOLS: CorpusTool[] = [
   ['x_mail_get_thread', 'Reconstruct a full email conversation thread. Returns all related messages.', 'email'],
   ['x_todoist_reopen_tasks', 'Reopen tasks in Todoist.', 'todoist'],
   ['x_git_checkout', 'Switch branches or restore working tree files.', 'git'],
+  ['x_trello_get_health', 'Get quick system health status for monitoring and load balancing', 'trello'],
+  ['x_trello_get_recent_activity', 'Fetch recent activity on the Trello board', 'trello'],
+  ['x_cal_respond_to_event', 'Respond to a calendar event invitation.', 'calendar'],
+  ['x_git_merge', 'Merge a branch into the current branch.', 'git'],
 ];
 
 describe('lexical ranking reads everyday words for what tools do', () => {
@@ -50,5 +56,15 @@ describe('lexical ranking reads everyday words for what tools do', () => {
   it('a back-and-forth, hyphenated or not, is a conversation thread', () => {
     expect(first('show me the whole back-and-forth with the landlord')).to.equal('x_mail_get_thread');
     expect(first('show me the whole back and forth with the landlord')).to.equal('x_mail_get_thread');
+  });
+
+  it('asking whether something is up, down or responding asks for its health', () => {
+    expect(first('is the Trello integration up and responding?')).to.equal('x_trello_get_health');
+    expect(queryWords('is the meeting set up?')).to.not.include('health');
+    expect(queryWords('is it up to date')).to.not.include('health');
+  });
+
+  it('reads a flood of words before "up" in linear time', () => {
+    expectEachFloodWithin(['is the a '.repeat(11_000) + 'up', 'are '.repeat(25_000) + 'down'], 2_000, queryWords);
   });
 });

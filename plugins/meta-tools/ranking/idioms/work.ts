@@ -18,7 +18,8 @@ import type { Idiom } from './idiom.js';
  * "for" a team opens an issue, and the team it is for (or shared with) is somebody, no team to make
  * (it found the error tracker's create-team); so is "the product team" that asks for something,
  * unless a team is what is made, listed or removed. Whether something is still running asks a
- * process's status, and running the tests is a command for a terminal.
+ * process's status, and running the tests is a command for a terminal. Whether something is up,
+ * down, alive or responding asks for its health.
  * Anything on fire is an incident.
  */
 export const OPERATING: readonly Idiom[] = [
@@ -28,6 +29,10 @@ export const OPERATING: readonly Idiom[] = [
   [/\bkick(?:s|ed|ing)?\s+off\b/gi, ' start run trigger '],
   [/\bon\s+fire\b/gi, ' incidents alerts '],
   [/\b(?:still|currently)\s+running\b/gi, ' process running status '],
+  [
+    /\b(?:is|are)\s+(?:[\w.-]{1,40}\s+){1,4}?(?<!\b(?:set|sign(?:ed)?|look(?:ed)?|pick(?:ed)?|back(?:ed)?|follow(?:ed)?|line[ds]?|made|make|open(?:ed)?|coming|going|fill(?:ed)?|hook(?:ed)?|wrap(?:ped)?|mix(?:ed)?|shut|turn(?:ed)?|slow(?:ed)?|calm(?:ed)?|cut|broken|written|wound|run)\s+)(?:up|down|alive|reachable|responding|online|offline)\b(?!\s+(?:to|for|with|by|on|the|a)\b)/gi,
+    ' $& health status ',
+  ],
   [
     /(?<!\bhow\s+to\s+)\brun\s+(?:the\s+|all\s+the\s+|my\s+|our\s+)?(?:unit\s+|integration\s+|e2e\s+|end-to-end\s+)?tests\b/gi,
     ' start process command terminal tests ',
