@@ -29,6 +29,11 @@ const TOOLS: CorpusTool[] = [
   ['x_trello_get_recent_activity', 'Fetch recent activity on the Trello board', 'trello'],
   ['x_cal_respond_to_event', 'Respond to a calendar event invitation.', 'calendar'],
   ['x_git_merge', 'Merge a branch into the current branch.', 'git'],
+  ['x_asana_create_subtask', 'Create a new subtask for an existing task', 'asana'],
+  ['x_asana_get_task', 'Get detailed information about a specific task', 'asana'],
+  ['x_asana_create_task', 'Create a new task in a project', 'asana'],
+  ['x_dc_write_pdf', 'Create a new PDF file or modify an existing one.', 'desktop-commander'],
+  ['x_pw_press_key', 'Press a key on the keyboard', 'playwright'],
 ];
 
 describe('lexical ranking reads everyday words for what tools do', () => {
@@ -64,7 +69,13 @@ describe('lexical ranking reads everyday words for what tools do', () => {
     expect(queryWords('is it up to date')).to.not.include('health');
   });
 
-  it('reads a flood of words before "up" in linear time', () => {
-    expectEachFloodWithin(['is the a '.repeat(11_000) + 'up', 'are '.repeat(25_000) + 'down'], 2_000, queryWords);
+  it('breaking a task into pieces makes subtasks (breaking down costs does not)', () => {
+    expect(first('break the launch task into a smaller piece for writing the press release')).to.equal('x_asana_create_subtask');
+    expect(queryWords('break down the costs into categories')).to.not.include('subtask');
+  });
+
+  it('reads floods of the words these phrases start with in linear time', () => {
+    const floods = ['is the a '.repeat(11_000) + 'up', 'are '.repeat(25_000) + 'down', 'break the a b '.repeat(7_000) + 'task into'];
+    expectEachFloodWithin(floods, 2_000, queryWords);
   });
 });

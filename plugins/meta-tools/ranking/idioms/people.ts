@@ -122,6 +122,7 @@ export const ASKING: readonly Idiom[] = [
  * remove.
  * Keeping the key numbers in my knowledge graph is remembering them.
  * Whoever wrote to me sent mail; whether it is still business hours somewhere asks the time there.
+ * Breaking (or splitting) a task, story or ticket into pieces makes its subtasks.
  */
 export const ASSISTING: readonly Idiom[] = [
   [/\bon\s+(?:my|our|your|his|her|their)\s+plate\b/gi, ' tasks calendar events '],
@@ -142,6 +143,10 @@ export const ASSISTING: readonly Idiom[] = [
   [/\blog(?:s|ged|ging)?\s+(?:a|the|my|our|this|that)\s+(?=(?:[\w-]{1,40}\s+){0,1}(?:call|meeting|conversation|note)\b)/gi, ' crm engagement create '],
   [/\b[Ii]nvit(?:e|es|ed|ing)\s+(?:[A-Z][\w'-]{1,40}(?:\s+[A-Z][\w'-]{1,40})?|him|her|them|everyone|the\s+team)\s+to\b/g, ' add attendee event update '],
   [/\badd\s+(?:[\w'-]{1,40}\s+){0,6}?to\s+(?:my|our|the|your)\s+(?:todo|to-do)(?:s|\s+list)?\b(?!\s+(?:column|board|lane))/gi, ' create task todo '],
+  [
+    /\b(?:break|breaks|breaking|broke|split|splits|splitting)\s+(?:(?:the|this|that|my|our|an?)\s+)?(?:[\w'-]{1,40}\s+){0,2}?(?:task|ticket|issue|story|epic|card|item|todo|to-do)\s+(?:down\s+|up\s+)?into\b/gi,
+    ' $& subtask create ',
+  ],
   [/\b(?:dial[\s-]?in|zoom|meet|video|conference|call)\s+(?:link|number|details|url)\b/gi, ' meeting event conference '],
   [
     /\b(?:conference|tech|recorded|keynote|ted)\s+talks?\b|\bwhat\s+(?:the\s+)?(?:speaker|presenter|host|lecturer)s?\s+(?:said|says|talked\s+about|covered)\b/gi,
