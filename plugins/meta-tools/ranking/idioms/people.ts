@@ -9,8 +9,8 @@ import type { Idiom } from './idiom.js';
  * the landlord" is a conversation's thread, "how long does it take to get to the airport" a travel
  * time, "my schedule" the calendar's events (not a scheduled e-mail), "shouldn't slip my mind" a
  * reminder, "block off Friday afternoon" a calendar event, and so is a trip "blocked on my
- * calendar" or a visit put on it; "month by month" a trend over time; what time it will be in Tokyo "when it is
- * 9am in Berlin" a conversion between zones.
+ * calendar" or a visit put on it; "month by month" a trend over time; what time it will be in
+ * Tokyo "when it is 9am in Berlin" a conversion between zones.
  */
 export const CONVERSATION_AND_TIME: readonly Idiom[] = [
   [/\bback[\s-]+and[\s-]+forth\b/gi, ' conversation thread '],
