@@ -34,6 +34,14 @@ const TOOLS: CorpusTool[] = [
   ['x_asana_create_task', 'Create a new task in a project', 'asana'],
   ['x_dc_write_pdf', 'Create a new PDF file or modify an existing one.', 'desktop-commander'],
   ['x_pw_press_key', 'Press a key on the keyboard', 'playwright'],
+  [
+    'x_ci_get_latest_pipeline_status',
+    'Retrieves the status of the latest pipeline for a CircleCI project. It can be used to check pipeline status, get latest build status.',
+    'circleci',
+  ],
+  ['x_ci_get_build_failure_logs', 'Helps debug CircleCI build failures by retrieving failure logs.', 'circleci'],
+  ['x_time_current_time', 'Get the current date and time.', 'time'],
+  ['x_weather_get_current_conditions', 'Get the most recent weather observation for a location.', 'weather'],
 ];
 
 describe('lexical ranking reads everyday words for what tools do', () => {
@@ -74,8 +82,18 @@ describe('lexical ranking reads everyday words for what tools do', () => {
     expect(queryWords('break down the costs into categories')).to.not.include('subtask');
   });
 
+  it('whether a build is green or red asks its status', () => {
+    expect(first('is the build green right now?')).to.equal('x_ci_get_latest_pipeline_status');
+    expect(queryWords('are the tests passing on main')).to.include('status');
+  });
+
   it('reads floods of the words these phrases start with in linear time', () => {
-    const floods = ['is the a '.repeat(11_000) + 'up', 'are '.repeat(25_000) + 'down', 'break the a b '.repeat(7_000) + 'task into'];
+    const floods = [
+      'is the a '.repeat(11_000) + 'up',
+      'are '.repeat(25_000) + 'down',
+      'break the a b '.repeat(7_000) + 'task into',
+      'build is still '.repeat(6_000) + 'red',
+    ];
     expectEachFloodWithin(floods, 2_000, queryWords);
   });
 });

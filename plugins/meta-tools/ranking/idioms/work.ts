@@ -13,7 +13,8 @@ import type { Idiom } from './idiom.js';
  * taking up the room a folder's sizes (and so is how much space something takes), answering yes
  * when a command asks an interaction with its process; keeping an eye on something is monitoring
  * it, waiting until a job finishes (or asking whether it is finished yet) checking its status, and
- * checks that are green a status of passing checks. A p95 is a latency metric. How a page does for
+ * checks that are green a status of passing checks (a build, pipeline or test run that is green or
+ * red asks its status too). A p95 is a latency metric. How a page does for
  * "real users" is real user monitoring, its load times performance; logging or filing a problem
  * "for" a team opens an issue, and the team it is for (or shared with) is somebody, no team to make
  * (it found the error tracker's create-team); so is "the product team" that asks for something,
@@ -54,6 +55,7 @@ export const OPERATING: readonly Idiom[] = [
     ' status check ',
   ],
   [/\bchecks?\s+(?:are\s+|is\s+)?(?:green|passing|passed|red|failing)\b/gi, ' checks status pass '],
+  [/\b(?:builds?|pipelines?|ci|tests?)\s+(?:(?:are|is)\s+)?(?:(?:still|all|now)\s+)?(?:green|passing|passed|red|failing)\b/gi, ' $& status pass '],
   [
     /\b(?:answer|answers|answering|respond|reply|type|say)\s+(?:with\s+)?['"]?(?:yes|no|y|n)['"]?\s+(?:when|if|whenever)\s+(?:it|the\s+\w+)\s+(?:asks|prompts)\b/gi,
     ' interact input process ',
