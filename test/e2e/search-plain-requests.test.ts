@@ -169,3 +169,39 @@ describe('filter_tools query: "log in" is signing in, not a log (replayed playwr
     ).to.deep.equal([]);
   });
 });
+
+/**
+ * Stop 72's everyday words through the real protocol, over the servers whose tools took their
+ * places before: a health check, a subtask, a search stopped, a build's status.
+ */
+describe('filter_tools query reads everyday words for acts (replayed trello, asana, circleci, desktop-commander, calendar, git)', () => {
+  let sb: Running;
+  let client: Client;
+  const top = async (query: string) => (await meta<Found>(client, 'filter_tools', { query, limit: 10, offset: 0 })).tools.map((t) => t.name);
+
+  before(async () => {
+    ({ sb, client } = await replayed(['trello', 'asana', 'circleci', 'desktop-commander', 'calendar', 'git']));
+  });
+  after(async () => {
+    await client?.close();
+    await sb?.stop();
+  });
+
+  it('"is the Trello integration up and responding?" asks for its health first', async () => {
+    // Before: the calendar's respond-to-event and git's merge first, the health check 49th of all.
+    const r = await top('is the Trello integration up and responding?');
+    expect(r[0], r.join(', ')).to.match(/^x_trello_get_health/);
+  });
+
+  it('breaking a task into a smaller piece, cancelling a slow search and a green build find their tools in the top five', async () => {
+    const cases: [string, string][] = [
+      ['break the launch task into a smaller piece for writing the press release', 'x_asana_asana_create_subtask'],
+      ['that file search is taking forever, cancel it', 'x_desktop-commander_stop_search'],
+      ['is the build green right now?', 'x_circleci_get_latest_pipeline_status'],
+    ];
+    for (const [query, tool] of cases) {
+      const r = await top(query);
+      expect(r.slice(0, 5), `${query}: ${r.join(', ')}`).to.include(tool);
+    }
+  });
+});
