@@ -46,7 +46,18 @@ export type { ConfigProblem, UrlElicitation } from './errors.js';
 
 // Tools, calls and the catalogue.
 export { coreToolName, servedBy } from './tools.js';
-export type { CallContext, Icon, JsonObject, JsonSchemaObject, TaskCall, TaskSupport, ToolAnnotations, ToolDefinition, ToolInvoker } from './tools.js';
+export type {
+  CallContext,
+  Icon,
+  JsonObject,
+  JsonSchemaObject,
+  ResultSink,
+  TaskCall,
+  TaskSupport,
+  ToolAnnotations,
+  ToolDefinition,
+  ToolInvoker,
+} from './tools.js';
 export { ANNOTATIONS, coreTool, publishCoreTools } from './core-tool.js';
 export type { CatalogueEntry } from './catalogue.js';
 export { Cancellation } from './cancellation.js';

@@ -14,7 +14,7 @@ import { InvalidArgumentsError, OutsideToolsetError, ServerUnavailableError, Swi
 import type { KernelHooks } from './hooks.js';
 import type { Logger } from './log.js';
 import { SecretScrubber } from './secrets/scrubber.js';
-import type { CallContext, JsonObject } from './tools.js';
+import type { CallContext, JsonObject, ResultSink } from './tools.js';
 
 const NO_VALIDATOR = null;
 
@@ -48,17 +48,21 @@ export class ToolInvoker {
     return entry;
   }
 
-  call(name: string, args: JsonObject, call: CallContext): Promise<CallToolResult> {
+  /**
+   * Runs tool `name` for `call`. `sink`: the caller answers with this tool's result as it is
+   * (call_tool), so a tool that relays its server's result may write it there at once.
+   */
+  call(name: string, args: JsonObject, call: CallContext, sink?: ResultSink): Promise<CallToolResult> {
     // Observed only when someone listens: the unobserved path takes no clock reading, and no
     // async frame of its own around run's promise (two promise jobs fewer a call).
-    return this.hooks.onCallEnd.isUsed() ? this.observed(name, args, call) : this.run(name, args, call, undefined);
+    return this.hooks.onCallEnd.isUsed() ? this.observed(name, args, call, sink) : this.run(name, args, call, undefined, sink);
   }
 
-  private async observed(name: string, args: JsonObject, call: CallContext): Promise<CallToolResult> {
+  private async observed(name: string, args: JsonObject, call: CallContext, sink: ResultSink | undefined): Promise<CallToolResult> {
     const progress: Progress = { entry: undefined, invoked: false };
     const started = performance.now();
     try {
-      const result = await this.run(name, args, call, progress);
+      const result = await this.run(name, args, call, progress, sink);
       this.ended(progress, result.isError ? 'error_result' : 'ok', started);
       return result;
     } catch (err) {
@@ -74,7 +78,7 @@ export class ToolInvoker {
     this.hooks.onCallEnd.call(end);
   }
 
-  private async run(name: string, args: JsonObject, call: CallContext, progress: Progress | undefined): Promise<CallToolResult> {
+  private async run(name: string, args: JsonObject, call: CallContext, progress: Progress | undefined, sink: ResultSink | undefined): Promise<CallToolResult> {
     if (this.draining) throw new ServerUnavailableError('switchboard', 'shutting down');
     const entry = this.resolve(name, call);
     if (progress) progress.entry = entry;
@@ -86,12 +90,17 @@ export class ToolInvoker {
     this.inflight++;
     if (progress) progress.invoked = true;
     try {
-      const result = await entry.invoke(args, call);
+      const result = await (sink && entry.relaysResult ? entry.invoke(args, call, this.scrubbing(sink)) : entry.invoke(args, call));
       // One size check when no secret is known: the common case costs nothing.
       return this.secrets.size === 0 ? result : this.secrets.scrubResult(result);
     } finally {
       if (--this.inflight === 0 && this.idle.length) for (const resolve of this.idle.splice(0)) resolve();
     }
+  }
+
+  /** `sink`, given what the call's own result gets here: scrubbed of known secrets. */
+  private scrubbing(sink: ResultSink): ResultSink {
+    return this.secrets.size === 0 ? sink : (result) => sink(this.secrets.scrubResult(result));
   }
 
   /** Refuse new calls and wait (up to `ms`) for the ones running. Returns how many were still running. */

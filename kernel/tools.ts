@@ -35,7 +35,19 @@ export interface JsonSchemaObject extends JsonObject {
 }
 
 /** What runs a tool. `args` has already passed the tool's inputSchema. */
-export type ToolInvoker = (args: JsonObject, call: CallContext) => Promise<CallToolResult>;
+/**
+ * Where a call's final result may be written the moment it is known, before the promises
+ * between the upstream's socket and the client's answer settle (docs/decisions.md, "A relayed
+ * result answered at once"). Given only by a layer whose own result is the tool's, unchanged
+ * (call_tool's), and only to a tool that relays its server's result as it is
+ * (`ToolDefinition.relaysResult`); a layer in between that changes results wraps the sink with
+ * the same change. Called once or not at all: the call's promise still settles with the same
+ * result, and an answer already written makes the later one a no-op.
+ */
+export type ResultSink = (result: CallToolResult) => void;
+
+/** Runs a tool; `sink` is given only to a tool whose definition says it relays its result. */
+export type ToolInvoker = (args: JsonObject, call: CallContext, sink?: ResultSink) => Promise<CallToolResult>;
 
 export interface ToolDefinition {
   /** The catalogue name: `core_*`, `x_<server>_<tool>` or `workflow_<name>`. */
@@ -73,6 +85,12 @@ export interface ToolDefinition {
   /** Whether the tool may run as a task (2025-11-25 tasks), as MCP's `Tool.execution` says; absent means forbidden. */
   execution?: { taskSupport?: TaskSupport };
   invoke: ToolInvoker;
+  /**
+   * `invoke` relays its server's result unchanged and hands it to the sink it is given as soon
+   * as it has it: an upstream's plain tool, never a tool whose result is put together (a
+   * family's, a workflow's) or checked after the call.
+   */
+  relaysResult?: true;
 }
 
 /** MCP's `execution.taskSupport`: whether a tool may (optional), must (required) or cannot (forbidden) run as a task. */

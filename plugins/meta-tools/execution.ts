@@ -42,7 +42,9 @@ export function executionTools(kernel: KernelApi): MetaToolDefinition[] {
         arguments: { type: 'object', default: {}, description: "The tool's arguments, per its inputSchema." },
       },
     },
-    handler: (args, call) => kernel.tools.call(args.name as string, args.arguments as JsonObject, call),
+    // Its answer is the tool's result as it is: a relayed one may be answered as it arrives.
+    relaysResult: true,
+    handler: (args, call, sink) => kernel.tools.call(args.name as string, args.arguments as JsonObject, call, sink),
   };
 
   const callTools: MetaToolDefinition = {

@@ -23,7 +23,8 @@ export class PostExchange implements KeptAlive {
     readonly ids: readonly RequestId[],
     private readonly batch: boolean,
     private readonly headers: Record<string, string>,
-    private readonly onDone: () => void,
+    /** `completed`: every request answered (or cancelled by the client), not the exchange cut short. */
+    private readonly onDone: (completed: boolean) => void,
     private readonly keptAlive: StreamKeepAlive,
   ) {
     this.remaining = ids.length;
@@ -135,9 +136,9 @@ export class PostExchange implements KeptAlive {
     this.res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
   }
 
-  private finish(_completed: boolean): void {
+  private finish(completed: boolean): void {
     this.mode = 'done';
     this.keptAlive.delete(this);
-    this.onDone();
+    this.onDone(completed);
   }
 }

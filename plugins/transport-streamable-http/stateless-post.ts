@@ -117,13 +117,22 @@ async function run(
     [request.id],
     false,
     {},
-    () => {
+    (completed) => {
       // Closing the response before the answer is the client's cancellation (2026-07-28 has no notifications/cancelled over HTTP).
-      if (!done) cancellation.abort(new Error('the client closed the request'));
+      if (!completed && !done) cancellation.abort(new Error('the client closed the request'));
     },
     keptAlive,
   );
-  const outcome = await kernel.endpoint.serveStateless(request, envelope, callerOf(kernel, req), (n) => exchange.notify(n), cancellation);
+  // A relayed result answered as it arrives (ResultSink) completes the exchange; the answer
+  // returned after it is then the same message, and respond() ignores it.
+  const outcome = await kernel.endpoint.serveStateless(
+    request,
+    envelope,
+    callerOf(kernel, req),
+    (n) => exchange.notify(n),
+    cancellation,
+    (message) => exchange.respond(message),
+  );
   done = true;
   if (outcome.status === 200) exchange.respond(outcome.message);
   else exchange.refuse(outcome.status, outcome.message, {});

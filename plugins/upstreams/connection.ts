@@ -13,6 +13,7 @@ import {
   type JsonObject,
   type Logger,
   type McpServerDefinition,
+  type ResultSink,
   type ServiceHealth,
   type LifecycleState,
   type ServiceStatus,
@@ -154,12 +155,13 @@ export class UpstreamConnection implements ServedLists {
   }
 
   /** Runs one tool on this server for `call` (its client hears what the server asks meanwhile). Hot path. */
-  callTool(originalName: string, args: JsonObject, call: CallContext): Promise<CallToolResult> {
-    if (this.requests.held) return this.requests.held.then(() => this.callTool(originalName, args, call));
+  callTool(originalName: string, args: JsonObject, call: CallContext, sink?: ResultSink): Promise<CallToolResult> {
+    if (this.requests.held) return this.requests.held.then(() => this.callTool(originalName, args, call, sink));
     const c = this.connected;
     if (!c || this.state !== 'running') return Promise.reject(this.events.unavailable(this));
-    const calling = this.requests.track(c.callTool(originalName, args, call, this.def.callTimeout * 1000));
-    return this.def.type === 'sse' ? this.streamCheck.watch(calling, c) : calling;
+    // An SSE server's call is watched for its stream after the answer: no early answer there.
+    if (this.def.type === 'sse') return this.streamCheck.watch(this.requests.track(c.callTool(originalName, args, call, this.def.callTimeout * 1000)), c);
+    return this.requests.track(c.callTool(originalName, args, call, this.def.callTimeout * 1000, sink));
   }
 
   /**

@@ -90,11 +90,13 @@ export function toolDefinitions(conn: UpstreamConnection, listedTools: readonly 
       // The plain path stays the one closure it always was: no task check per call.
       invoke:
         support === undefined && !run
-          ? (args, call) => conn.callTool(original, args, call)
+          ? (args, call, sink) => conn.callTool(original, args, call, sink)
           : invoker(support, (args, call, asTask) =>
               run ? run(original, args, call, asTask) : asTask ? conn.callToolTask(original, args, call) : conn.callTool(original, args, call),
             ),
     };
+    // The plain path relays its server's result as it comes: it may be answered at once.
+    if (support === undefined && !run) def.relaysResult = true;
     if (support) def.execution = { taskSupport: support };
     if (tool.outputSchema) def.outputSchema = tool.outputSchema;
     // Already checked as the list arrived (icons.ts): kept or gone, never raw.

@@ -9,6 +9,7 @@ import { Protocol } from '#mcp-sdk/shared/protocol.js';
 import type { Transport } from '#mcp-sdk/shared/transport.js';
 import {
   ErrorCode,
+  type JSONRPCMessage,
   type JSONRPCNotification,
   ListToolsRequestSchema,
   McpError,
@@ -29,7 +30,7 @@ import { runSeriesTaps } from '../../series-taps.js';
 import type { Logger } from '../../log.js';
 import type { HeaderValue, Identity, RequestContext } from '../../request-context.js';
 import type { Session, SessionRegistry, TransportKind } from '../../sessions.js';
-import type { CallContext, JsonObject, JsonSchemaObject, TaskSupport, ToolAnnotations } from '../../tools.js';
+import type { CallContext, JsonObject, JsonSchemaObject, ResultSink, TaskSupport, ToolAnnotations } from '../../tools.js';
 import { SERVER_INFO } from '../shared/implementation.js';
 import { errorResult } from '../shared/results.js';
 import { restoreClientState, setRawRequestHandler } from '../shared/sdk-internals.js';
@@ -58,7 +59,10 @@ export interface MetaToolDefinition {
   annotations?: ToolAnnotations;
   /** Whether a client may run it as a task (`tools/call` with `params.task`); absent: it may not. */
   execution?: { taskSupport: TaskSupport };
-  handler(args: JsonObject, call: CallContext): Promise<CallToolResult>;
+  /** `sink` is given only when `relaysResult` says the handler's result is a tool's, unchanged. */
+  handler(args: JsonObject, call: CallContext, sink?: ResultSink): Promise<CallToolResult>;
+  /** The handler answers with one catalogue tool's result as it is (call_tool): it may pass a sink on. */
+  relaysResult?: true;
 }
 
 interface RegisteredMetaTool {
@@ -154,8 +158,9 @@ export class Endpoint {
     caller: StatelessCaller,
     notify: (n: JSONRPCNotification) => void,
     cancellation: Cancellation,
+    answerNow?: (message: JSONRPCMessage) => void,
   ): Promise<StatelessAnswer> {
-    return this.statelessServer().serve(request, envelope, caller, notify, cancellation);
+    return this.statelessServer().serve(request, envelope, caller, notify, cancellation, answerNow);
   }
 
   /**
@@ -193,7 +198,7 @@ export class Endpoint {
         watchesResources: () => this.listenResources !== undefined,
         instructions: () => this.wording.instructions,
         tools: () => this.listed,
-        callMetaTool: (name, args, call) => this.runMetaTool(this.metaToolNamed(name, args), name, args, call),
+        callMetaTool: (name, args, call, sink) => this.runMetaTool(this.metaToolNamed(name, args), name, args, call, sink),
         handlers: () => this.handlers,
         protocolError,
         tasks: () => this.tasks,
@@ -447,7 +452,13 @@ export class Endpoint {
     throw new McpError(ErrorCode.InvalidParams, this.wording.unknownTool(name, this.metaToolNames()));
   }
 
-  private async runMetaTool(meta: RegisteredMetaTool, name: string, rawArgs: Record<string, unknown> | undefined, call: CallContext): Promise<CallToolResult> {
+  private async runMetaTool(
+    meta: RegisteredMetaTool,
+    name: string,
+    rawArgs: Record<string, unknown> | undefined,
+    call: CallContext,
+    sink?: ResultSink,
+  ): Promise<CallToolResult> {
     const request = call.request;
     try {
       // Synchronous taps run without a promise to await (series-taps.ts).
@@ -461,7 +472,7 @@ export class Endpoint {
         const wraps = JSON.stringify(meta.def.inputSchema).includes('"arguments":');
         throw new InvalidArgumentsError(name, wraps ? hintArgumentsWrapper(problems) : problems);
       }
-      return await meta.def.handler(args, call);
+      return await (sink && meta.def.relaysResult ? meta.def.handler(args, call, sink) : meta.def.handler(args, call));
     } catch (err) {
       if (err instanceof McpError) throw err;
       // A client that can open pages gets the upstream's -32042 as such, so its SDK opens them and retries.

@@ -13,7 +13,7 @@ import { Cancellation } from '../../cancellation.js';
 import type { KernelHooks } from '../../hooks.js';
 import type { HeaderValue, Identity, RequestContext } from '../../request-context.js';
 import type { Session, TransportKind } from '../../sessions.js';
-import type { CallContext } from '../../tools.js';
+import type { CallContext, ResultSink } from '../../tools.js';
 import { SERVER_INFO } from '../shared/implementation.js';
 import { ALL_PROTOCOL_VERSIONS, SERVER_INFO_META_KEY, type RequestEnvelope } from '../shared/modern-protocol.js';
 import type { ProtocolHandler } from './endpoint.js';
@@ -39,6 +39,16 @@ const CATALOGUE_LISTS = new Set(['prompts/list', 'resources/list', 'resources/te
 
 /** Methods 2026-07-28 removed: a legacy handler for them is not served to a modern client. */
 const REMOVED_IN_MODERN = new Set(['resources/subscribe', 'resources/unsubscribe', 'logging/setLevel', 'ping', 'initialize']);
+
+/** A finished result as a modern client gets it: `resultType`, and Switchboard's serverInfo in `_meta`. */
+function completeAnswer(id: string | number, result: Record<string, unknown>): JSONRPCMessage {
+  const meta = result._meta as Record<string, unknown> | null | undefined;
+  return {
+    jsonrpc: '2.0',
+    id,
+    result: { ...result, resultType: 'complete', _meta: meta == null ? SERVER_INFO_ONLY : { ...meta, [SERVER_INFO_META_KEY]: SERVER_INFO_VALUE } },
+  };
+}
 
 /** Who sent a stateless request, as the transport knows them. */
 export interface StatelessCaller {
@@ -70,7 +80,7 @@ export interface StatelessHost extends ModernTaskHost {
   instructions(): string | undefined;
   tools(): readonly Tool[];
   /** Runs a meta-tool as a call does on a session; throws McpError for an unknown or uncallable name. */
-  callMetaTool(name: string, args: Record<string, unknown> | undefined, call: CallContext): Promise<CallToolResult>;
+  callMetaTool(name: string, args: Record<string, unknown> | undefined, call: CallContext, sink?: ResultSink): Promise<CallToolResult>;
   /** The protocol handlers plugins added (resources, prompts, completion), by the SDK request schema they answer. */
   handlers(): readonly { schema: AnyObjectSchema; handle: ProtocolHandler }[];
   /** How the endpoint turns a handler's failure into a protocol error (the same for both eras). */
@@ -109,6 +119,7 @@ export class StatelessServer {
     caller: StatelessCaller,
     stream: (n: JSONRPCNotification) => void,
     cancellation: Cancellation,
+    answerNow?: (message: JSONRPCMessage) => void,
   ): Promise<StatelessAnswer> {
     const { id, method } = request;
     const params = request.params ?? {};
@@ -130,9 +141,11 @@ export class StatelessServer {
       } else if (method === 'tools/call') {
         const caps = envelope.clientCapabilities;
         // A client that can be asked nothing is served as before: no round, nothing parked.
-        if (!caps.sampling && !caps.elicitation && !caps.roots)
-          result = await this.callTool(params, this.context(request, envelope, caller, stream, cancellation));
-        else {
+        if (!caps.sampling && !caps.elicitation && !caps.roots) {
+          // A relayed result may be answered the moment it arrives, in the words returned below.
+          const sink = answerNow && ((relayed: CallToolResult) => answerNow(completeAnswer(id, relayed)));
+          result = await this.callTool(params, this.context(request, envelope, caller, stream, cancellation), sink);
+        } else {
           const who = caller.identity ? `sub:${caller.identity.subject}` : `addr:${caller.clientAddress ?? ''}`;
           const outcome = await this.rounds.round(params, who, stream, cancellation, (channel) =>
             this.callTool(
@@ -173,15 +186,7 @@ export class StatelessServer {
         if (CATALOGUE_LISTS.has(method)) result = { ttlMs: CACHE_TTL_MS.catalogueLists, cacheScope: personal ? 'private' : 'public', ...result };
         else if (method === 'resources/read') result = { ttlMs: CACHE_TTL_MS.resourceRead, cacheScope: personal ? 'private' : 'public', ...result };
       }
-      const meta = result._meta as Record<string, unknown> | null | undefined;
-      return {
-        status: 200,
-        message: {
-          jsonrpc: '2.0',
-          id,
-          result: { ...result, resultType: 'complete', _meta: meta == null ? SERVER_INFO_ONLY : { ...meta, [SERVER_INFO_META_KEY]: SERVER_INFO_VALUE } },
-        },
-      };
+      return { status: 200, message: completeAnswer(id, result) };
     } catch (err) {
       const e = err instanceof McpError ? err : this.host.protocolError(err);
       const prefix = `MCP error ${e.code}: `;
@@ -232,12 +237,12 @@ export class StatelessServer {
     return this.byMethod.handlers.get(method);
   }
 
-  private callTool(params: Record<string, unknown>, call: CallContext): Promise<CallToolResult> {
+  private callTool(params: Record<string, unknown>, call: CallContext, sink?: ResultSink): Promise<CallToolResult> {
     if (typeof params.name !== 'string') throw new McpError(ErrorCode.InvalidParams, "Invalid params for tools/call: 'name' must be a string");
     const args = params.arguments;
     if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args)))
       throw new McpError(ErrorCode.InvalidParams, "Invalid params for tools/call: 'arguments' must be an object");
-    return this.host.callMetaTool(params.name, args as Record<string, unknown> | undefined, call);
+    return this.host.callMetaTool(params.name, args as Record<string, unknown> | undefined, call, sink);
   }
 
   /**

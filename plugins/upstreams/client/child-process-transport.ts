@@ -48,6 +48,8 @@ export class ChildProcessTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
+  /** See client-relay.ts: an answer taken as it is read. */
+  onanswer?: (message: JSONRPCMessage) => boolean;
   private child: ChildProcess | undefined;
   private readonly lines: LineReader;
   private exited: Promise<void> = Promise.resolve();
@@ -108,7 +110,7 @@ export class ChildProcessTransport implements Transport {
           const message = parseMessage(line);
           // A line that is not JSON-RPC (a banner, a stray print) is skipped; the stream goes on.
           if (typeof message === 'string') this.onerror?.(new Error(`skipped a line on stdout that is not a JSON-RPC message (${message})`));
-          else deliver(this.onmessage, message);
+          else deliver(this.onmessage, message, this.onanswer);
         }
       });
       let pending = '';

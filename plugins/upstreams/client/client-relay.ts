@@ -44,9 +44,11 @@ import { readUrlElicitations } from './url-elicitation-check.js';
 
 type Incoming = { jsonrpc: '2.0'; id?: RequestId; method?: string; params?: Record<string, unknown> };
 
-/** A transport that can say which of our requests' response streams carried a message. */
+/** A transport that says which of our requests' streams carried a message, and hands answers on at once. */
 export interface RelatingTransport {
   onrelated?: (message: JSONRPCMessage, relatedRequestId: RequestId) => void;
+  /** Asked first of each answer as it is read: true when it was taken (a direct call's: direct-calls.ts). */
+  onanswer?: (message: JSONRPCMessage) => boolean;
 }
 
 export class ClientRelay {

@@ -45,9 +45,27 @@ export interface ModernSend {
   envelope: Readonly<Record<string, unknown>>;
 }
 
+/**
+ * Given a call's result the moment its answer is taken, before the call's promise settles: the
+ * way a ResultSink behind the call hears of it (kernel/tools.ts). Only an object result is
+ * handed on; the promise settles with the same result either way.
+ */
+export type EarlyResult = (result: Record<string, unknown>) => void;
+
 interface Pending {
   resolve(result: CallToolResult): void;
   reject(error: Error): void;
+  early: EarlyResult | undefined;
+}
+
+/** A failing sink is not the call's failure: its promise settles all the same, and answers as usual. */
+function handEarly(early: EarlyResult, result: unknown): void {
+  if (typeof result !== 'object' || result === null || Array.isArray(result)) return;
+  try {
+    early(result as Record<string, unknown>);
+  } catch {
+    // The answer goes when the call's promise settles, as it does without a sink.
+  }
 }
 
 export class DirectCalls {
@@ -69,7 +87,10 @@ export class DirectCalls {
     if (!p) return false;
     this.pending.delete(m.id);
     if (m.error) p.reject(new UpstreamAnswerError(m.error.code, m.error.message, m.error.data));
-    else p.resolve(m.result as CallToolResult);
+    else {
+      if (p.early) handEarly(p.early, m.result);
+      p.resolve(m.result as CallToolResult);
+    }
     return true;
   }
 
@@ -78,8 +99,18 @@ export class DirectCalls {
     this.failAll(new McpError(ErrorCode.ConnectionClosed, 'Connection closed'));
   }
 
-  /** Sends tools/call with `params` under `id` (from nextId()); `modern` for a 2026-07-28 upstream. */
-  call(id: string, params: Readonly<Record<string, unknown>>, cancellation: Cancellation, timeoutMs: number, modern?: ModernSend): Promise<CallToolResult> {
+  /**
+   * Sends tools/call with `params` under `id` (from nextId()); `modern` for a 2026-07-28 upstream;
+   * `early` hears of the result before the call's promise settles.
+   */
+  call(
+    id: string,
+    params: Readonly<Record<string, unknown>>,
+    cancellation: Cancellation,
+    timeoutMs: number,
+    modern?: ModernSend,
+    early?: EarlyResult,
+  ): Promise<CallToolResult> {
     return new Promise<CallToolResult>((resolve, reject) => {
       if (cancellation.aborted) {
         reject(asCallError(cancellation.reason));
@@ -106,6 +137,7 @@ export class DirectCalls {
           settle();
           reject(e);
         },
+        early,
       });
       const request: JSONRPCMessage = { jsonrpc: '2.0', id, method: 'tools/call', params };
       const options: StreamSendOptions | undefined = modern?.headers && { headers: modern.headers };

@@ -43,6 +43,8 @@ export class StreamableHttpClientTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
   /** See client-relay.ts: which of our requests' streams carried a message. */
   onrelated?: (message: JSONRPCMessage, relatedRequestId: RequestId) => void;
+  /** See client-relay.ts: an answer taken as it is read. */
+  onanswer?: (message: JSONRPCMessage) => boolean;
   /**
    * The notification stream was down and came back without resuming (the server gave no event
    * ids, or no longer knew them): notifications may have been missed, so the lists are read again.
@@ -105,7 +107,7 @@ export class StreamableHttpClientTransport implements Transport {
     this.poolName = this.agent.getName(target);
     this.answers = new AnswerStreams({
       get: (extra, how) => this.get(extra, how),
-      message: (m) => deliver(this.onmessage, m),
+      message: (m) => deliver(this.onmessage, m, this.onanswer),
       related: (m, id) => this.onrelated?.(m, id),
       error: (err) => this.onerror?.(err),
       lost: (err) => this.lost(err, false),
@@ -325,7 +327,7 @@ export class StreamableHttpClientTransport implements Transport {
   private deliverText(text: string): void {
     if (!text) return;
     const parsed = JSON.parse(text) as JSONRPCMessage | JSONRPCMessage[];
-    for (const m of Array.isArray(parsed) ? parsed : [parsed]) deliver(this.onmessage, m);
+    for (const m of Array.isArray(parsed) ? parsed : [parsed]) deliver(this.onmessage, m, this.onanswer);
   }
 
   /** A GET of the endpoint for an event stream: the notification stream, or an answer resumed. */
@@ -336,7 +338,7 @@ export class StreamableHttpClientTransport implements Transport {
   private notificationStream(): NotificationStream {
     this.notifications = new NotificationStream({
       get: (extra, how) => this.get(extra, how),
-      message: (m) => deliver(this.onmessage, m),
+      message: (m) => deliver(this.onmessage, m, this.onanswer),
       error: (err) => this.onerror?.(err),
       lost: (err) => this.lost(err, false),
       resync: () => this.onresync?.(),

@@ -49,4 +49,5 @@ export function routeMessages(client: Client, transport: Transport & RelatingTra
     sdkOnClose?.();
   };
   transport.onrelated = (message, id) => relay.related(message, id);
+  transport.onanswer = (message) => direct.take(message);
 }

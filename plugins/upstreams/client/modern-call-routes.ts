@@ -47,6 +47,7 @@ export class ModernCallRoutes {
       inner?.(message, extra);
     };
     transport.onrelated = (message, id) => relay.related(message, id);
+    transport.onanswer = (message) => direct.take(message);
     // The direct calls still waiting fail as the v2 client's would, before it hears of the close.
     const innerClose = transport.onclose;
     transport.onclose = () => {

@@ -2,7 +2,9 @@
  * What a 2026-07-28 upstream's results are to Switchboard: judged as the v2 client would judge
  * them, relayed without what that revision adds about the upstream itself.
  */
+import type { CallToolResult } from '#mcp-sdk/types.js';
 import type { StandardSchemaV1 } from '@modelcontextprotocol/client';
+import type { ResultSink } from '../../../kernel/index.js';
 
 type Raw = Record<string, unknown>;
 
@@ -45,6 +47,18 @@ export function withoutEnvelope<T extends Raw>(result: T): T {
   delete result.cacheScope;
   delete result.resultType;
   return result;
+}
+
+/**
+ * What a ResultSink gets of a direct call's result as it is taken: a complete one, as callTool
+ * returns it (`outcome` passes it, `withoutEnvelope` strips it); an `input_required` one goes
+ * on to its next round, anything else to `outcome`'s error. A copy: the call's own result is
+ * still to be judged, unchanged.
+ */
+export function earlyComplete(sink: ResultSink): (result: Raw) => void {
+  return (result) => {
+    if (result.resultType === 'complete') sink(withoutEnvelope({ ...result }) as CallToolResult);
+  };
 }
 
 /**

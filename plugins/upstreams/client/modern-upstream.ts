@@ -40,6 +40,7 @@ import {
   type CallContext,
   type JsonObject,
   type Logger,
+  type ResultSink,
   type SecretsApi,
 } from '../../../kernel/index.js';
 import type { ListSource } from '../lists.js';
@@ -49,8 +50,8 @@ import type { SessionWatcher, UpstreamSession } from './upstream-session.js';
 import type { CallFailures } from './upstream-client.js';
 import { CALL_TAG, ModernCallRoutes } from './modern-call-routes.js';
 import { ModernResourceListen } from './modern-resource-listen.js';
-import { DirectCalls } from './direct-calls.js';
-import { outcome, RELAYED_RESULT, withoutEnvelope } from './modern-results.js';
+import { DirectCalls, type EarlyResult } from './direct-calls.js';
+import { earlyComplete, outcome, RELAYED_RESULT, withoutEnvelope } from './modern-results.js';
 import { paramHeaders, paramHeadersOf, type ParamHeader } from './param-headers.js';
 
 /** Rounds of input_required one call may take before it is refused as a loop. */
@@ -235,7 +236,7 @@ export class ModernUpstream implements UpstreamSession {
    * routed by that id); with progress, through the v2 client, which forwards it and resets the
    * timeout on each, tagged so what the server logs still finds the caller (modern-call-routes.ts).
    */
-  async callTool(name: string, args: JsonObject, call: CallContext, timeoutMs: number): Promise<CallToolResult> {
+  async callTool(name: string, args: JsonObject, call: CallContext, timeoutMs: number, sink?: ResultSink): Promise<CallToolResult> {
     const level = call.client?.logLevel?.();
     const meta: Raw = {
       ...this.envelope,
@@ -247,7 +248,7 @@ export class ModernUpstream implements UpstreamSession {
     const route = call.progress ? this.routes.open(call) : undefined;
     const send: RoundTrip = route
       ? (params) => this.throughClient({ ...params, _meta: { ...meta, [CALL_TAG]: route.tag } }, call, timeoutMs, headers)
-      : (params) => this.direct(params, call, timeoutMs, headers, meta);
+      : (params) => this.direct(params, call, timeoutMs, headers, meta, sink && earlyComplete(sink));
     try {
       let params: Raw = { name, arguments: args };
       for (let round = 0; ; round++) {
@@ -266,12 +267,19 @@ export class ModernUpstream implements UpstreamSession {
   }
 
   /** One round of a call on the direct path; the id it goes under is the caller's while it runs. */
-  private async direct(params: Raw, call: CallContext, timeoutMs: number, headers: Record<string, string> | undefined, meta: Raw): Promise<Raw> {
+  private async direct(
+    params: Raw,
+    call: CallContext,
+    timeoutMs: number,
+    headers: Record<string, string> | undefined,
+    meta: Raw,
+    early: EarlyResult | undefined,
+  ): Promise<Raw> {
     const id = this.directCalls.nextId();
     this.relay.track(id, call);
     try {
       const modern = { headers, envelope: this.envelope };
-      return outcome(await this.directCalls.call(id, { ...params, _meta: meta }, call.cancellation, timeoutMs, modern));
+      return outcome(await this.directCalls.call(id, { ...params, _meta: meta }, call.cancellation, timeoutMs, modern, early));
     } finally {
       this.relay.untrack(id);
     }

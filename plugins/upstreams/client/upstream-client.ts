@@ -25,6 +25,7 @@ import {
   type CallContext,
   type JsonObject,
   type Logger,
+  type ResultSink,
   type SecretsApi,
   type SwitchboardError,
 } from '../../../kernel/index.js';
@@ -32,7 +33,7 @@ import type { ListSource } from '../lists.js';
 import { TOOLS_PAGE } from '../tool-list.js';
 import type { ClientRelay } from './client-relay.js';
 import { UPSTREAM_CLIENT_CAPABILITIES } from './era-probe.js';
-import { DirectCalls } from './direct-calls.js';
+import { DirectCalls, type EarlyResult } from './direct-calls.js';
 import { OutputValidatorOnFirstSchema } from './output-validator.js';
 import { routeMessages } from './message-router.js';
 import type { ResyncingTransport, SessionWatcher, UpstreamSession } from './upstream-session.js';
@@ -155,13 +156,14 @@ export class UpstreamClient implements UpstreamSession {
   }
 
   /** Runs one tool for `call`, whose client gets what the server asks or logs meanwhile. Hot path: no work that could be done earlier. */
-  async callTool(name: string, args: JsonObject, call: CallContext, timeoutMs: number): Promise<CallToolResult> {
+  async callTool(name: string, args: JsonObject, call: CallContext, timeoutMs: number, sink?: ResultSink): Promise<CallToolResult> {
     try {
       if (call.progress) return await this.callWithProgress(name, args, call, call.progress, timeoutMs);
       const id = this.direct.nextId();
       this.relay.track(id, call);
       try {
-        return await this.direct.call(id, { name, arguments: args }, call.cancellation, timeoutMs);
+        // A legacy result is relayed as it comes: the sink gets the very result returned here.
+        return await this.direct.call(id, { name, arguments: args }, call.cancellation, timeoutMs, undefined, sink as EarlyResult | undefined);
       } finally {
         this.relay.untrack(id);
       }

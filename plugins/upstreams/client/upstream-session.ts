@@ -6,7 +6,7 @@
  */
 import type { Transport } from '#mcp-sdk/shared/transport.js';
 import type { CallToolResult } from '#mcp-sdk/types.js';
-import type { CallContext, JsonObject } from '../../../kernel/index.js';
+import type { CallContext, JsonObject, ResultSink } from '../../../kernel/index.js';
 import type { ListSource, ListWatcher } from '../lists.js';
 
 export interface SessionWatcher extends ListWatcher {
@@ -38,7 +38,8 @@ export interface UpstreamSession {
    */
   relistAfterMs?(): number | undefined;
   runsToolTasks(): boolean;
-  callTool(name: string, args: JsonObject, call: CallContext, timeoutMs: number): Promise<CallToolResult>;
+  /** `sink`: the caller's answer is this result as it is (kernel/tools.ts, ResultSink). */
+  callTool(name: string, args: JsonObject, call: CallContext, timeoutMs: number, sink?: ResultSink): Promise<CallToolResult>;
   callToolTask(name: string, args: JsonObject, call: CallContext, timeoutMs: number): Promise<CallToolResult>;
   readResource(uri: string): Promise<Record<string, unknown>>;
   subscribe(uri: string, on: boolean): Promise<void>;
