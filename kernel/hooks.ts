@@ -33,7 +33,10 @@ export interface KernelHooks {
   onRequest: AsyncSeriesHook<[RequestContext]>;
   /** A tool passed lookup, visibility and argument checks and is about to run. Taps may refuse (throw). */
   onCall: AsyncSeriesHook<[CatalogueEntry, JsonObject, CallContext]>;
-  /** A catalogue tool call ended, however it ended (kernel/contracts/observations.ts). Taps must be cheap and must not throw. */
+  /**
+   * A catalogue tool call ended, however it ended (kernel/contracts/observations.ts). Taps must
+   * be cheap and must not throw. A relayed result may have reached its client already (ResultSink).
+   */
   onCallEnd: SyncHook<[CallEnd]>;
   /** A configuration change was refused; the last good configuration stays. */
   onConfigRejected: SyncHook<[readonly ConfigProblem[]]>;
