@@ -97,3 +97,72 @@ describe('lexical ranking reads everyday words for what tools do', () => {
     expectEachFloodWithin(floods, 2_000, queryWords);
   });
 });
+
+/**
+ * Stop 73's fifth draw: one plain request for each of 25 more tools picked at random among those
+ * nobody's request had found yet, written before any was ranked; these are its dev part's misses.
+ */
+const FIFTH_DRAW: CorpusTool[] = [
+  ['x_sentry_whoami', "Identify the authenticated user in Sentry. Use this tool when you need to: get the user's name and email address.", 'sentry'],
+  ['x_sentry_get_issue_tag_values', 'Get tag value distribution for a specific Sentry issue.', 'sentry'],
+  ['x_discord_login', 'Logs in to Discord using the configured token', 'discord'],
+  ['x_linear_get_user_issues', "Get issues assigned to a user or the authenticated user's issues", 'linear'],
+  ['x_git_worktree', 'Manage multiple working trees: list worktrees, add new worktrees for parallel work, remove worktrees.', 'git'],
+  ['x_github_fork_repository', 'Fork a GitHub repository to your account or specified organization', 'github'],
+  ['x_git_clone', 'Clone a repository into a new directory', 'git'],
+  ['x_git_branch', 'List Git branches', 'git'],
+  ['x_mongodb_insert_many', 'Insert an array of documents into a MongoDB collection.', 'mongodb'],
+  ['x_mongodb_create_collection', 'Creates a new collection in a database.', 'mongodb'],
+  ['x_airtable_create_record', 'Create a new record in a table', 'airtable'],
+  ['x_hubspot_get_engagement', 'Retrieves a HubSpot engagement by ID.', 'hubspot'],
+  ['x_datadog_get_logs', 'Search and retrieve logs from Datadog', 'datadog'],
+  ['x_k8s_kubectl_logs', 'Get logs from Kubernetes resources like pods, deployments, or jobs', 'kubernetes'],
+  ['x_todoist_update_comments', 'Update comments in Todoist', 'todoist'],
+  ['x_todoist_get_comments_list', 'Get a list of comments for a task or project in Todoist', 'todoist'],
+  ['x_todoist_create_comments', 'Create comments in Todoist', 'todoist'],
+  ['x_dc_edit_block', 'Apply surgical text replacements to files.', 'desktop-commander'],
+  ['x_notion_update_data_source', 'Notion | Update a data source', 'notion'],
+  ['x_notion_query_data_source', 'Notion | Query a data source', 'notion'],
+  ['x_mongodb_rename_collection', 'Renames a collection in a MongoDB database', 'mongodb'],
+];
+
+describe('lexical ranking reads everyday words for what tools do: a fifth draw', () => {
+  const catalogue = toolCorpus(FIFTH_DRAW);
+  const first = firstRanked(catalogue);
+
+  it('which account I am signed in to asks who I am (who I am meeting does not)', () => {
+    expect(first('which account am I logged into for error tracking?')).to.equal('x_sentry_whoami');
+    expect(queryWords('who am I signed in as')).to.include('whoami');
+    expect(queryWords('who am I meeting today')).to.not.include('whoami');
+  });
+
+  it('a second working copy of a repository is a worktree (another checkout session is not)', () => {
+    expect(first('set up a second working copy of the repo on the hotfix branch so I can work on both at once')).to.equal('x_git_worktree');
+    expect(queryWords('create another checkout session for the cart')).to.not.include('worktree');
+  });
+
+  it('adding records to a collection inserts documents (adding photos to a collection does not)', () => {
+    expect(first('add these 300 customer records to the customers collection')).to.equal('x_mongodb_insert_many');
+    expect(queryWords('add these photos to my collection')).to.not.include('insert');
+  });
+
+  it('a logged call, read back, is a CRM engagement (logged errors stay logs)', () => {
+    expect(first('show me the logged call 5512 in the CRM')).to.equal('x_hubspot_get_engagement');
+    expect(queryWords('show the logged errors')).to.not.include('engagement');
+  });
+
+  it('editing a comment updates it, and renaming anything but a file updates its name', () => {
+    expect(first('edit the comment I left on my groceries to-do')).to.equal('x_todoist_update_comments');
+    expect(first('rename a data source in my notes database')).to.equal('x_notion_update_data_source');
+  });
+
+  it('reads floods of the words these phrases start with in linear time', () => {
+    const floods = [
+      'which account am i '.repeat(5_000) + 'logged in',
+      'logged '.repeat(20_000) + 'call',
+      'add the a b '.repeat(8_000) + 'records to the collection',
+      'second working '.repeat(8_000) + 'copy',
+    ];
+    expectEachFloodWithin(floods, 2_000, queryWords);
+  });
+});

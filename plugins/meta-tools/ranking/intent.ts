@@ -90,6 +90,8 @@ const TABLE: Record<string, string[]> = {
   new: ['create'],
   add: ['create', 'sum'],
   change: ['edit', 'update', 'modify'],
+  // Editing a comment, a page or a record updates it (a tool seldom says edit for that).
+  edit: ['update', 'modify'],
   modify: ['edit', 'update'],
   replace: ['edit', 'update'],
   remove: ['delete'],
@@ -101,7 +103,8 @@ const TABLE: Record<string, string[]> = {
   cancel: ['delete', 'stop'],
   duplicate: ['copy', 'clone'],
   copy: ['clone', 'fork', 'duplicate'],
-  rename: ['move'],
+  // A file is renamed by moving it; anything else by updating its name.
+  rename: ['move', 'update'],
   // A deploy is undone by rolling it back (kubectl's `rollout undo`).
   undo: ['reset', 'revert', 'rollback'],
   rollback: ['rollout', 'undo', 'revert'],

@@ -49,9 +49,13 @@ export const CONVERSATION_AND_TIME: readonly Idiom[] = [
  * writing something up in a channel. What is left is a listing of what is incomplete, the next
  * batch of matches more results; what the team ought to hear is a message to post. Whether there is
  * already a page for something asks to search for it; whether I have told you something asks
- * memory.
+ * memory. Which account I am signed in to (or who I am signed in as) asks who I am.
  */
 export const ASKING: readonly Idiom[] = [
+  [
+    /\b(?:(?:which|what)\s+(?:account|user(?:name)?|login|identity)\s+am\s+i|who\s+am\s+i)\s+(?:currently\s+|now\s+)?(?:logged|signed)\s+(?:in|on)(?:to|\s+(?:as|with|to))?\b/gi,
+    ' whoami current user me ',
+  ],
   [
     /\b(?:what|which)\s+(?:columns|fields|attributes|keys)\s+(?:does|do|did|can|are|is)\b(?=\s+(?:[\w'-]{1,40}\s+){0,4}?(?:tables?|collections?|documents?|records?|rows?|databases?|db)\b)/gi,
     ' schema fields ',
@@ -101,7 +105,8 @@ export const ASKING: readonly Idiom[] = [
  * something is searching it; being double-booked is a clash of busy times; a 1:1, a standup, a
  * sync-up or a catch-up is a meeting (and finding thirty minutes for one a question of free time;
  * pinging a channel a message to it), and so is "a 30 minute call with Sam" (a call logged in a CRM
- * stays a call); logging the call or the meeting one had is a CRM's engagement ("log" found log
+ * stays a call); logging the call or the meeting one had is a CRM's engagement (and so is a
+ * logged call or meeting, read back: it found log readers first; "log" found log
  * readers 65th), and so is writing down that I "had a call with" someone; moving a deal to a stage
  * ("Closed Won") updates it; "remind yourself", "keep in mind" and "note to self" are remembering;
  * inviting somebody to something adds an attendee to an event ("Thursday's design review" found
@@ -141,6 +146,7 @@ export const ASSISTING: readonly Idiom[] = [
   [/\bclosed[\s-](?:won|lost)\b/gi, ' deal stage '],
   [/\bmove\s+(?:the|this|that|my|our)\s+(?:[\w'-]{1,40}\s+){0,3}?(?:deal|opportunity|lead)\s+to\b/gi, ' update deal stage '],
   [/\blog(?:s|ged|ging)?\s+(?:a|the|my|our|this|that)\s+(?=(?:[\w-]{1,40}\s+){0,1}(?:call|meeting|conversation|note)\b)/gi, ' crm engagement create '],
+  [/\blogged\s+(?=(?:phone\s+|sales\s+)?(?:calls?|meetings?|conversations?)\b)/gi, ' crm engagement '],
   [/\b[Ii]nvit(?:e|es|ed|ing)\s+(?:[A-Z][\w'-]{1,40}(?:\s+[A-Z][\w'-]{1,40})?|him|her|them|everyone|the\s+team)\s+to\b/g, ' add attendee event update '],
   [/\badd\s+(?:[\w'-]{1,40}\s+){0,6}?to\s+(?:my|our|the|your)\s+(?:todo|to-do)(?:s|\s+list)?\b(?!\s+(?:column|board|lane))/gi, ' create task todo '],
   [

@@ -126,7 +126,8 @@ export const BROWSING: readonly Idiom[] = [
  * a field "of every" order updates many; flagging discrepancies or outliers is finding them, no
  * feature flag. How often something happens is a frequency. What comes from the database is a
  * query's rows, and what comes from the shared mailbox its emails.
- * Querying the billing table is a query (the table tools came first).
+ * Querying the billing table is a query (the table tools came first). Adding records or
+ * documents to a collection inserts them (it found the tool that creates collections).
  */
 export const ANALYSING: readonly Idiom[] = [
   [/\b(?:per|each)\s+(?:day|week|month|hour|year|quarter|region|country|customer|user|product|category)\b/gi, ' aggregate group count '],
@@ -152,6 +153,10 @@ export const ANALYSING: readonly Idiom[] = [
     /\badd\s+(?:them|it|these|those|this|that|each(?:\s+one)?)\s+(?:to|into)\s+(?:the|our|my|a)\s+(?:[\w-]{1,40}\s+)?(?:table|sheet|base)\b/gi,
     ' create insert record row ',
   ],
+  [
+    /\b(?:add|adds|added|adding|insert|inserts|load|loads|put|import)\s+(?:[\w'-]{1,40}\s+){0,5}?(?:records|documents|docs|entries|rows)\s+(?:to|into)\s+(?:the\s+|our\s+|my\s+|a\s+)?(?:[\w-]{1,40}\s+)?collection\b/gi,
+    ' $& insert many documents ',
+  ],
   [/\bflag(?:s|ged|ging)?\s+(?:(?:any|all|the|each|every)\s+)?(?=(?:discrepanc|mismatch|difference|anomal|outlier|inconsistenc)[a-z]{0,10}\b)/gi, ' find '],
 ];
 
@@ -165,9 +170,11 @@ export const ANALYSING: readonly Idiom[] = [
  * their content, and where a file (or whether it exists) is a search for it, when it was last
  * changed its info; what is modified locally is the working tree's status, the recent changes to
  * some code its log of commits; pages pushed into a vector index are upserted records.
- * Running this JavaScript (or Python) runs a snippet of code.
+ * Running this JavaScript (or Python) runs a snippet of code. A second working copy (or tree) of a
+ * repository is a worktree.
  */
 export const PROGRAMMING: readonly Idiom[] = [
+  [/\b(?:second|another|extra|separate|additional|parallel)\s+working\s+(?:copy|copies|tree|directory)\b/gi, ' $& worktree '],
   [
     /\bhow\s+(?:(?:do|can|should|would|could)\s+(?:i|we|you|one)|to)\s+(?=(?:configure|set\s+up|setup|install|use|define|implement|paginate|handle|enable|import|initiali[sz]e|mock|migrate|integrate|authenticate|declare|render|type|style|validate|serialize|parse|debounce|memoize)\b)/gi,
     ' documentation library ',
