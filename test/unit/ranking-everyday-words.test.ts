@@ -100,7 +100,8 @@ describe('lexical ranking reads everyday words for what tools do', () => {
 
 /**
  * Stop 73's fifth draw: one plain request for each of 25 more tools picked at random among those
- * nobody's request had found yet, written before any was ranked; these are its dev part's misses.
+ * nobody's request had found yet, written before any was ranked; these are its dev part's misses,
+ * and the sixth draw's (written after the fifth's changes, its figure kept as ranked then).
  */
 const FIFTH_DRAW: CorpusTool[] = [
   ['x_sentry_whoami', "Identify the authenticated user in Sentry. Use this tool when you need to: get the user's name and email address.", 'sentry'],
@@ -124,9 +125,16 @@ const FIFTH_DRAW: CorpusTool[] = [
   ['x_notion_update_data_source', 'Notion | Update a data source', 'notion'],
   ['x_notion_query_data_source', 'Notion | Query a data source', 'notion'],
   ['x_mongodb_rename_collection', 'Renames a collection in a MongoDB database', 'mongodb'],
+  ['x_k8s_ping', 'Verify that the counterpart is still responsive and the connection is alive.', 'kubernetes'],
+  ['x_k8s_kubectl_reconnect', 'Reconnect to the Kubernetes cluster with a fresh configuration', 'kubernetes'],
+  ['x_email_check_health', 'Check the health of the email server connection and the account', 'email'],
+  ['x_trello_get_health_detailed', 'Get detailed system health status of the Trello integration', 'trello'],
+  ['x_git_remote', 'Manage remote repositories: list remotes, add new remotes, remove remotes, rename remotes, or get/set remote URLs.', 'git'],
+  ['x_github_search_repositories', 'Search for GitHub repositories', 'github'],
+  ['x_github_create_branch', 'Create a new branch in a GitHub repository', 'github'],
 ];
 
-describe('lexical ranking reads everyday words for what tools do: a fifth draw', () => {
+describe('lexical ranking reads everyday words for what tools do: the fifth and sixth draws', () => {
   const catalogue = toolCorpus(FIFTH_DRAW);
   const first = firstRanked(catalogue);
 
@@ -156,8 +164,18 @@ describe('lexical ranking reads everyday words for what tools do: a fifth draw',
     expect(first('rename a data source in my notes database')).to.equal('x_notion_update_data_source');
   });
 
+  it('whether a server still responds asks for its ping too, not only health checks', () => {
+    expect(rankedNames(catalogue)('check the kubernetes server is still responding').slice(0, 2)).to.include('x_k8s_ping');
+  });
+
+  it('pointing origin at a URL sets a git remote (a point of origin does not)', () => {
+    expect(first('point origin at the new GitHub URL')).to.equal('x_git_remote');
+    expect(queryWords('the point of origin of the shipment')).to.not.include('remote');
+  });
+
   it('reads floods of the words these phrases start with in linear time', () => {
     const floods = [
+      'point the '.repeat(10_000) + 'origin to',
       'which account am i '.repeat(5_000) + 'logged in',
       'logged '.repeat(20_000) + 'call',
       'add the a b '.repeat(8_000) + 'records to the collection',

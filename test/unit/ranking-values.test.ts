@@ -73,7 +73,7 @@ describe('filter_tools: values in a request read as their kind', () => {
   it('reads coordinates, IP addresses, versions and identifiers; words with digits stay words', () => {
     expect(queryWords('what is at 40.7484, -73.9857')).to.deep.equal(['coordinates', 'latitude', 'longitude']);
     // (Asking whether it is up asks for its health: idioms/work.ts.)
-    expect(queryWords('is 192.168.1.20 up')).to.deep.equal(['ip', 'address', 'up', 'health', 'status']);
+    expect(queryWords('is 192.168.1.20 up')).to.deep.equal(['ip', 'address', 'up', 'health', 'status', 'ping']);
     expect(queryWords('releases since v2.14.0')).to.deep.equal(['releases', 'since', 'version']);
     // A full stop after a value ends the sentence; a fifth number is no IP address.
     expect(queryWords('Check out the tag v3.2.1.')).to.deep.equal(['checkout', 'tag', 'version']);

@@ -20,7 +20,7 @@ import type { Idiom } from './idiom.js';
  * (it found the error tracker's create-team); so is "the product team" that asks for something,
  * unless a team is what is made, listed or removed. Whether something is still running asks a
  * process's status, and running the tests is a command for a terminal. Whether something is up,
- * down, alive or responding asks for its health.
+ * down, alive or responding asks for its health (a ping).
  * Anything on fire is an incident.
  */
 export const OPERATING: readonly Idiom[] = [
@@ -32,7 +32,7 @@ export const OPERATING: readonly Idiom[] = [
   [/\b(?:still|currently)\s+running\b/gi, ' process running status '],
   [
     /\b(?:is|are)\s+(?:[\w.-]{1,40}\s+){1,4}?(?<!\b(?:set|sign(?:ed)?|look(?:ed)?|pick(?:ed)?|back(?:ed)?|follow(?:ed)?|line[ds]?|made|make|open(?:ed)?|coming|going|fill(?:ed)?|hook(?:ed)?|wrap(?:ped)?|mix(?:ed)?|shut|turn(?:ed)?|slow(?:ed)?|calm(?:ed)?|cut|broken|written|wound|run)\s+)(?:up|down|alive|reachable|responding|online|offline)\b(?!\s+(?:to|for|with|by|on|the|a)\b)/gi,
-    ' $& health status ',
+    ' $& health status ping ',
   ],
   [
     /(?<!\bhow\s+to\s+)\brun\s+(?:the\s+|all\s+the\s+|my\s+|our\s+)?(?:unit\s+|integration\s+|e2e\s+|end-to-end\s+)?tests\b/gi,
@@ -171,9 +171,10 @@ export const ANALYSING: readonly Idiom[] = [
  * changed its info; what is modified locally is the working tree's status, the recent changes to
  * some code its log of commits; pages pushed into a vector index are upserted records.
  * Running this JavaScript (or Python) runs a snippet of code. A second working copy (or tree) of a
- * repository is a worktree.
+ * repository is a worktree. Pointing origin (or upstream) at a URL sets a git remote.
  */
 export const PROGRAMMING: readonly Idiom[] = [
+  [/\b(?:point|points|pointed|set|change|switch|move)\s+(?:the\s+)?(?:origin|upstream)\s+(?:remote\s+)?(?:at|to)\b/gi, ' $& git remote url '],
   [/\b(?:second|another|extra|separate|additional|parallel)\s+working\s+(?:copy|copies|tree|directory)\b/gi, ' $& worktree '],
   [
     /\bhow\s+(?:(?:do|can|should|would|could)\s+(?:i|we|you|one)|to)\s+(?=(?:configure|set\s+up|setup|install|use|define|implement|paginate|handle|enable|import|initiali[sz]e|mock|migrate|integrate|authenticate|declare|render|type|style|validate|serialize|parse|debounce|memoize)\b)/gi,
