@@ -21,12 +21,25 @@ const CLAUSE_BREAK = /\s*(?:[,;]\s*(?:and\s+|then\s+)*|\s(?:and\s+then|then|and)
  */
 export const MAX_CLAUSES = 8;
 
+/**
+ * Parts of a request looked at for clauses: each is read for its words (every idiom, value and
+ * phrase pattern), and a flood of breaks made that tens of thousands of reads (50,000 for
+ * 100,000 characters of " ,": half a second a query, more than all the rest of its ranking).
+ */
+const MAX_PARTS = MAX_CLAUSES * 8;
+
+/** A letter or digit: a part without one has no word that counts, and is not read for words. */
+const HAS_WORD = /[\p{L}\p{N}]/u;
+
 /** The clauses of a request that asks for several things (each with at least one word that counts; the first MAX_CLAUSES), or none. */
 export function clausesOf(query: string): string[] {
-  const parts = singleSpaced(query)
-    .split(CLAUSE_BREAK)
-    .filter((p) => queryWords(p).length > 0);
-  return parts.length >= 2 ? parts.slice(0, MAX_CLAUSES) : [];
+  const clauses: string[] = [];
+  for (const part of singleSpaced(query).split(CLAUSE_BREAK, MAX_PARTS)) {
+    if (!HAS_WORD.test(part) || queryWords(part).length === 0) continue;
+    clauses.push(part);
+    if (clauses.length === MAX_CLAUSES) break;
+  }
+  return clauses.length >= 2 ? clauses : [];
 }
 
 /** The whole request's ranking (not empty) merged with each clause's, as above; equal scores keep the whole request's order, then name order. */
