@@ -49,9 +49,11 @@ export const CONVERSATION_AND_TIME: readonly Idiom[] = [
  * writing something up in a channel. What is left is a listing of what is incomplete, the next
  * batch of matches more results; what the team ought to hear is a message to post. Whether there is
  * already a page for something asks to search for it; whether I have told you something asks
- * memory. Which account I am signed in to (or who I am signed in as) asks who I am.
+ * memory. Which account I am signed in to (or who I am signed in as) asks who I am; which board
+ * (project, workspace) I am working on asks for the active one.
  */
 export const ASKING: readonly Idiom[] = [
+  [/\b(?:which|what)\s+([\w-]{2,40})\s+am\s+i\s+(?:currently\s+)?(?:working\s+(?:on|in)|using|in)\b/gi, ' $1 active current '],
   [
     /\b(?:(?:which|what)\s+(?:account|user(?:name)?|login|identity)\s+am\s+i|who\s+am\s+i)\s+(?:currently\s+|now\s+)?(?:logged|signed)\s+(?:in|on)(?:to|\s+(?:as|with|to))?\b/gi,
     ' whoami current user me ',
@@ -127,9 +129,23 @@ export const ASKING: readonly Idiom[] = [
  * remove.
  * Keeping the key numbers in my knowledge graph is remembering them.
  * Whoever wrote to me sent mail; whether it is still business hours somewhere asks the time there.
- * Breaking (or splitting) a task, story or ticket into pieces makes its subtasks.
+ * Breaking (or splitting) a task, story or ticket into pieces makes its subtasks. Fixing a typo
+ * (or the wording) in something edits it; a task that waits on another depends on it; not getting
+ * alerts or notifications asks to check how they are set up.
  */
 export const ASSISTING: readonly Idiom[] = [
+  [
+    /\bfix(?:es|ed|ing)?\s+(?:the\s+|a\s+|my\s+|that\s+|this\s+|some\s+)?(?:typos?|spelling|misspellings?|wording|grammar)\s+(?:in|on|of)\b/gi,
+    ' $& update edit ',
+  ],
+  [
+    /\bwait(?:s|ing)?\s+(?:on|for)\s+(?:the\s+|a\s+|our\s+|my\s+)?(?:[\w'-]{1,40}\s+){0,3}?(?:task|ticket|issue|story|card|step)\b/gi,
+    ' $& dependency depends ',
+  ],
+  [
+    /\b(?:not|never|no\s+longer|stopped)\s+(?:getting|receiving|seeing)\s+(?:any\s+)?(?:desktop\s+|push\s+|email\s+|mail\s+)?(?:alerts|notifications)\b/gi,
+    ' $& notification setup check ',
+  ],
   [/\bon\s+(?:my|our|your|his|her|their)\s+plate\b/gi, ' tasks calendar events '],
   [/\bdouble[\s-]?booked\b|\boverlapping\s+(?:meetings|events)\b/gi, ' freebusy busy conflict '],
   [/\bcheck\s+(?=(?:my|our|the)\s+(?:inbox|gmail|outlook|e-?mails?|mail|mailbox|messages|dms|channel|calendar)\s+for\b)/gi, ' search '],
