@@ -142,9 +142,12 @@ export class StatelessServer {
         const caps = envelope.clientCapabilities;
         // A client that can be asked nothing is served as before: no round, nothing parked.
         if (!caps.sampling && !caps.elicitation && !caps.roots) {
-          // A relayed result may be answered the moment it arrives, in the words returned below.
-          const sink = answerNow && ((relayed: CallToolResult) => answerNow(completeAnswer(id, relayed)));
+          // A relayed result may be answered the moment it arrives, in the words returned below;
+          // that answer is then the one returned, not worded a second time.
+          let early: JSONRPCMessage | undefined;
+          const sink = answerNow && ((relayed: CallToolResult) => answerNow((early = completeAnswer(id, relayed))));
           result = await this.callTool(params, this.context(request, envelope, caller, stream, cancellation), sink);
+          if (early) return { status: 200, message: early };
         } else {
           const who = caller.identity ? `sub:${caller.identity.subject}` : `addr:${caller.clientAddress ?? ''}`;
           const outcome = await this.rounds.round(params, who, stream, cancellation, (channel) =>
