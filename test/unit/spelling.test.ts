@@ -8,6 +8,7 @@ import { buildIndex, rank } from '../../plugins/meta-tools/ranking.js';
 import { EnglishWords, englishWords } from '../../plugins/meta-tools/ranking/english.js';
 import { MAX_CORRECTIONS_PER_QUERY, namesIn, oneEditApart, Spelling } from '../../plugins/meta-tools/ranking/spelling.js';
 import { toolCorpus, type CorpusTool } from '../support/tool-corpus.js';
+import { expectEachFloodWithin } from '../support/floods.js';
 
 /** Tools named `x_<server>_<name>`, each of its server. */
 function catalogueOf(tools: [name: string, description: string][]) {
@@ -105,11 +106,7 @@ describe('spelling: misspelt request words', () => {
     expect([...namesIn('send Alice the report')]).to.deep.equal(['alice']);
     expect([...namesIn('Alice wants the report. Then ask Kevin')]).to.deep.equal(['kevin']);
     expect([...namesIn('Step 1: Invoke the integration')]).to.deep.equal([]);
-    for (const flood of ['x' + ' '.repeat(100_000) + 'Alice', '. '.repeat(50_000) + 'Alice', 'Aaaaa '.repeat(16_000)]) {
-      const started = process.hrtime.bigint();
-      namesIn(flood);
-      expect(Number(process.hrtime.bigint() - started) / 1e6, flood.slice(0, 8)).to.be.lessThan(2_000);
-    }
+    expectEachFloodWithin(['x' + ' '.repeat(100_000) + 'Alice', '. '.repeat(50_000) + 'Alice', 'Aaaaa '.repeat(16_000)], 2_000, namesIn);
     const names = ranker([
       ['x_img_slice_image', 'Slice an image into tiles.'],
       ['x_mail_send_email', 'Send an email with an attachment.'],
