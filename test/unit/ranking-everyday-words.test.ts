@@ -224,3 +224,25 @@ describe('lexical ranking reads everyday words for what tools do: the seventh dr
     expect(first('which board am I working on right now?')).to.equal('x_trello_get_active_board_info');
   });
 });
+
+/** This stop's eighth draw (22 queries written before any ranking was seen; 21 at five as ranked then): its miss. */
+const EIGHTH_DRAW: CorpusTool[] = [
+  ['x_git_git_fetch', 'Fetch updates from a remote repository. Downloads objects and refs without merging them.', 'git'],
+  ['x_git_git_pull', 'Pull changes from a remote repository. Fetches and integrates changes into the current branch.', 'git'],
+  ['x_github_merge_pull_request', 'Merge a pull request', 'github'],
+  ['x_github_update_pull_request_branch', 'Update a pull request branch with the latest changes from the base branch', 'github'],
+];
+
+describe('lexical ranking reads everyday words for what tools do: the eighth draw', () => {
+  const first = firstRanked(toolCorpus(EIGHTH_DRAW));
+
+  it('pulling the latest without merging it is a fetch (reviewing a pull request but not merging it is not)', () => {
+    expect(first("pull down the latest from origin but don't merge anything yet")).to.equal('x_git_git_fetch');
+    expect(first('grab the new commits without merging')).to.equal('x_git_git_fetch');
+    expect(queryWords("review the pull request but don't merge it")).to.not.include('fetch');
+  });
+
+  it('reads floods of the words the phrase starts with in linear time', () => {
+    expectEachFloodWithin(['pull a b '.repeat(11_000) + 'without merging', 'get '.repeat(25_000) + "but don't merge"], 2_000, queryWords);
+  });
+});

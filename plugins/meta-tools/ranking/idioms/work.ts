@@ -171,11 +171,17 @@ export const ANALYSING: readonly Idiom[] = [
  * changed its info; what is modified locally is the working tree's status, the recent changes to
  * some code its log of commits; pages pushed into a vector index are upserted records.
  * Running this JavaScript (or Python) runs a snippet of code. A second working copy (or tree) of a
- * repository is a worktree. Pointing origin (or upstream) at a URL sets a git remote.
+ * repository is a worktree. Pointing origin (or upstream) at a URL sets a git remote. Pulling
+ * (getting, grabbing) the latest without merging it is a fetch, a download: neither that pull
+ * nor the merge it says no to is a word of the request (each ranked pull and merge tools first).
  */
 export const PROGRAMMING: readonly Idiom[] = [
   [/\b(?:point|points|pointed|set|change|switch|move)\s+(?:the\s+)?(?:origin|upstream)\s+(?:remote\s+)?(?:at|to)\b/gi, ' $& git remote url '],
   [/\b(?:second|another|extra|separate|additional|parallel)\s+working\s+(?:copy|copies|tree|directory)\b/gi, ' $& worktree '],
+  [
+    /\b(?:pull(?!\s+requests?\b)|get|grab|download|bring)\s+((?:[\w'-]{1,40}\s+){0,6}?)(?:without|but\s+(?:don'?t|do\s+not|not))\s+merg(?:e|ing)\b/gi,
+    ' fetch download $1 ',
+  ],
   [
     /\bhow\s+(?:(?:do|can|should|would|could)\s+(?:i|we|you|one)|to)\s+(?=(?:configure|set\s+up|setup|install|use|define|implement|paginate|handle|enable|import|initiali[sz]e|mock|migrate|integrate|authenticate|declare|render|type|style|validate|serialize|parse|debounce|memoize)\b)/gi,
     ' documentation library ',
