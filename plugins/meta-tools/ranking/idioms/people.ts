@@ -115,7 +115,7 @@ export const ASKING: readonly Idiom[] = [
  * pull-request reviews); what somebody "sent me" came by mail; what "Tom recommended" is something
  * to recall; getting or writing back to someone replies, the same message I sent someone else is
  * forwarded, a half-written one a draft, one to send "not now" scheduled, a file that came with an
- * email its attachment; a thumbs up is a reaction; putting Lena on a card (so she owns it) assigns
+ * email its attachment; a thumbs up is a reaction, and so is reacting with something; putting Lena on a card (so she owns it) assigns
  * her, who else can see something asks its collaborators; what I found, logged on a card (or put in
  * a comment on a PR), is a comment; a place within walking distance is nearby; a job title is in a
  * user's profile; emails from somebody are a search of the mailbox, and "todo: buy stamps" a task
@@ -205,6 +205,7 @@ export const ASSISTING: readonly Idiom[] = [
   [/\bnot\s+(?:right\s+)?now\b/gi, ' schedule later '],
   [/\b(?:came|comes|attached)\s+(?:with|to|in)\s+(?:the|that|this|an?|her|his|their|my)\s+(?:e-?mail|message|mail)\b/gi, ' attachment email download '],
   [/\bthumbs?[\s-]up\b|\bemoji\b/gi, ' reaction emoji add '],
+  [/\breact(?:s|ed|ing)?\s+with\b/gi, ' reaction emoji add '],
   [/\bjob\s+titles?\b/gi, ' user profile title '],
   [/\breports?\s+to\b/gi, ' relation reports to '],
   [/\b(e-?mails?|mails|messages)\s+from\b/gi, ' $1 search from '],

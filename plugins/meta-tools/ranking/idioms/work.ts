@@ -8,7 +8,7 @@ import type { Idiom } from './idiom.js';
  * An operator's: "three copies running" and "bump the api to four pods" scale, "roll the service
  * back" rolls back, "spin up" and "kick off" start, reaching a remote service "as if it were local"
  * forwards a port, why a pod won't start asks to describe it (its events), "getting paged" is an
- * alert and "shut it up" mutes it, "500s" are HTTP errors, what is "listening on" a port is a
+ * alert and "shut it up" mutes it (alerting on it again unmutes it), "500s" are HTTP errors, what is "listening on" a port is a
  * process, how much memory a program is using a process's usage (not the knowledge graph), what is
  * taking up the room a folder's sizes (and so is how much space something takes), answering yes
  * when a command asks an interaction with its process; keeping an eye on something is monitoring
@@ -46,6 +46,10 @@ export const OPERATING: readonly Idiom[] = [
   ],
   [/\bspin(?:s|ning)?\s+up\b|\bspun\s+up\b|\bfire\s+up\b/gi, ' start run '],
   [/\bshut\s+(?:it|them|that|this)\s+up\b|\bsilence\b/gi, ' mute silence '],
+  [
+    /\b(?:start|resume|turn\s+(?:back\s+)?on)\s+(?:alerting|alerts|paging|monitoring)\s+(?:on|for|about)\s+((?:[\w.-]{1,60}\s+){1,3}?)again\b|\bun-?silence\b|\bstop\s+(?:silencing|muting)\b/gi,
+    ' unmute alert $1 ',
+  ],
   [/\b(?:getting|got|get|been|being)\s+paged\b/gi, ' alert monitor '],
   [/\b(?:\d{3}s|[45]xx|[45]xxs)\b/gi, ' http error '],
   [/\b(?:is|are|what's|whats|anything|something)\s+(?:\w+\s+)?listening\s+on\b/gi, ' process list port '],
