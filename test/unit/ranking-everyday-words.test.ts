@@ -275,3 +275,41 @@ describe('lexical ranking reads everyday words for what tools do: the eighth and
     expectEachFloodWithin(floods, 2_000, queryWords);
   });
 });
+
+/** Stop 74's eleventh draw (tools drawn from the whole catalogue, few requests naming a service; 18 of 24 at five as written): its misses that were meanings. */
+const ELEVENTH_DRAW: CorpusTool[] = [
+  ['x_kubernetes_cleanup', 'Cleanup all managed resources', 'kubernetes'],
+  ['x_kubernetes_kubectl_create', 'Create Kubernetes resources using various methods', 'kubernetes'],
+  ['x_kubernetes_list_api_resources', 'List the API resources available in the cluster', 'kubernetes'],
+  ['x_kubernetes_install_helm_chart', 'Install a Helm chart with support for both standard and template-based installation', 'kubernetes'],
+  ['x_sentry_find_organizations', 'Find organizations that the user has access to in Sentry.', 'sentry'],
+  ['x_sentry_find_teams', 'Find teams in an organization in Sentry.', 'sentry'],
+  ['x_sentry_search_issues', 'Search for grouped issues in Sentry.', 'sentry'],
+  ['x_trello_get_board_members', 'Get all members of a board', 'trello'],
+];
+
+describe('lexical ranking reads everyday words for what tools do: the eleventh draw', () => {
+  const first = firstRanked(toolCorpus(ELEVENTH_DRAW));
+
+  it('tearing something down cleans it up, the words between kept', () => {
+    expect(first('tear down everything you created in the cluster')).to.equal('x_kubernetes_cleanup');
+    expect(queryWords('tear the staging environment down')).to.include.members(['cleanup', 'staging', 'environment']);
+    expect(queryWords('tear a page out of the notebook')).to.not.include('cleanup');
+  });
+
+  it('orgs are organizations', () => {
+    expect(queryWords('list my orgs')).to.include('organizations');
+  });
+
+  it('which organizations (teams) I belong to asks for those I have access to', () => {
+    expect(first('which orgs do I belong to?')).to.equal('x_sentry_find_organizations');
+    expect(first('which teams am I a member of?')).to.equal('x_sentry_find_teams');
+    expect(queryWords('which orgs do I belong to?')).to.include('access');
+    expect(queryWords('which team does this card belong to?')).to.not.include('access');
+  });
+
+  it('reads floods of the words these phrases start with in linear time', () => {
+    const floods = ['tear a b '.repeat(11_000) + 'down', 'which teams do i '.repeat(6_000) + 'belong to', 'orgs '.repeat(20_000)];
+    expectEachFloodWithin(floods, 2_000, queryWords);
+  });
+});

@@ -45,6 +45,8 @@ const SHORTHAND: Readonly<Record<string, string>> = {
   cal: 'calendar',
   tbl: 'table',
   acct: 'account',
+  org: 'organization',
+  orgs: 'organizations',
   fwd: 'forward',
   pic: 'picture',
   pics: 'pictures',

@@ -49,11 +49,13 @@ export const CONVERSATION_AND_TIME: readonly Idiom[] = [
  * writing something up in a channel. What is left is a listing of what is incomplete, the next
  * batch of matches more results; what the team ought to hear is a message to post. Whether there is
  * already a page for something asks to search for it; whether I have told you something asks
- * memory. Which account I am signed in to (or who I am signed in as) asks who I am; which board
+ * memory. Which account I am signed in to (or who I am signed in as) asks who I am; which teams
+ * (organizations, groups) I belong to asks for those I have access to; which board
  * (project, workspace) I am working on asks for the active one.
  */
 export const ASKING: readonly Idiom[] = [
   [/\b(?:which|what)\s+([\w-]{2,40})\s+am\s+i\s+(?:currently\s+)?(?:working\s+(?:on|in)|using|in)\b/gi, ' $1 active current '],
+  [/\b(?:which|what)\s+([\w-]{2,40})\s+(?:do|am|are)\s+(?:i|we)\s+(?:(?:a\s+)?members?\s+of|belong(?:ing)?\s+to|part\s+of)\b/gi, ' $1 access member '],
   [
     /\b(?:(?:which|what)\s+(?:account|user(?:name)?|login|identity)\s+am\s+i|who\s+am\s+i)\s+(?:currently\s+|now\s+)?(?:logged|signed)\s+(?:in|on)(?:to|\s+(?:as|with|to))?\b/gi,
     ' whoami current user me ',

@@ -6,7 +6,7 @@ import type { Idiom } from './idiom.js';
 
 /**
  * An operator's: "three copies running" and "bump the api to four pods" scale, "roll the service
- * back" rolls back, "spin up" and "kick off" start, reaching a remote service "as if it were local"
+ * back" rolls back, "spin up" and "kick off" start, "tear down" cleans up, reaching a remote service "as if it were local"
  * forwards a port, why a pod won't start asks to describe it (its events), "getting paged" is an
  * alert and "shut it up" mutes it (alerting on it again unmutes it), "500s" are HTTP errors, what is "listening on" a port is a
  * process, how much memory a program is using a process's usage (not the knowledge graph), what is
@@ -45,6 +45,7 @@ export const OPERATING: readonly Idiom[] = [
     ' $& describe status ',
   ],
   [/\bspin(?:s|ning)?\s+up\b|\bspun\s+up\b|\bfire\s+up\b/gi, ' start run '],
+  [/\b(?:tear(?:s|ing)?|tore|torn)\s+((?:[\w'-]{1,40}\s+){0,4}?)down\b|\bteardown\b/gi, ' cleanup delete $1 '],
   [/\bshut\s+(?:it|them|that|this)\s+up\b|\bsilence\b/gi, ' mute silence '],
   [
     /\b(?:start|resume|turn\s+(?:back\s+)?on)\s+(?:alerting|alerts|paging|monitoring)\s+(?:on|for|about)\s+((?:[\w.-]{1,60}\s+){1,3}?)again\b|\bun-?silence\b|\bstop\s+(?:silencing|muting)\b/gi,
