@@ -117,18 +117,18 @@ export const ASKING: readonly Idiom[] = [
  * pull-request reviews); what somebody "sent me" came by mail; what "Tom recommended" is something
  * to recall; getting or writing back to someone replies, the same message I sent someone else is
  * forwarded, a half-written one a draft, one to send "not now" scheduled, a file that came with an
- * email its attachment; a thumbs up is a reaction, and so is reacting with something; putting Lena on a card (so she owns it) assigns
- * her, who else can see something asks its collaborators; what I found, logged on a card (or put in
- * a comment on a PR), is a comment; a place within walking distance is nearby; a job title is in a
- * user's profile; emails from somebody are a search of the mailbox, and "todo: buy stamps" a task
- * to create; and somebody else's GitHub or LinkedIn profile is something about them (it found
- * GitHub's tools); adding something to my to-do list creates a task (a task manager's
- * add-a-tag-to-a-task tools came first); a house that "sleeps eight" is a rental for guests; a
- * conference talk, and what its speaker said, a video's transcript; a dial-in or Zoom link is a
- * meeting's. Who reports to whom is a relation. What I have on file (or know) about somebody is a
- * search of memory, writing down that something is so an observation to keep, everything connected
- * to a project its nodes and relations, and what isn't so anymore (or no longer is) a fact to
- * remove.
+ * email its attachment; a thumbs up is a reaction, and so is reacting with something; putting Lena
+ * on a card (so she owns it) assigns her, who else can see something asks its collaborators; what I
+ * found, logged on a card (or put in a comment on a PR), is a comment; a place within walking
+ * distance is nearby; a job title is in a user's profile; emails from somebody are a search of the
+ * mailbox, and "todo: buy stamps" a task to create; and somebody else's GitHub or LinkedIn profile
+ * is something about them (it found GitHub's tools); adding something to my to-do list creates a
+ * task (a task manager's add-a-tag-to-a-task tools came first); a house that "sleeps eight" is a
+ * rental for guests; a conference talk, and what its speaker said, a video's transcript; a dial-in
+ * or Zoom link is a meeting's. Who reports to whom is a relation. What I have on file (or know)
+ * about somebody is a search of memory, writing down that something is so an observation to keep,
+ * everything connected to a project its nodes and relations, and what isn't so anymore (or no
+ * longer is) a fact to remove.
  * Keeping the key numbers in my knowledge graph is remembering them.
  * Whoever wrote to me sent mail; whether it is still business hours somewhere asks the time there.
  * Breaking (or splitting) a task, story or ticket into pieces makes its subtasks. Fixing a typo

@@ -6,11 +6,12 @@ import type { Idiom } from './idiom.js';
 
 /**
  * An operator's: "three copies running" and "bump the api to four pods" scale, "roll the service
- * back" rolls back, "spin up" and "kick off" start, "tear down" cleans up, reaching a remote service "as if it were local"
- * forwards a port, why a pod won't start asks to describe it (its events), "getting paged" is an
- * alert and "shut it up" mutes it (alerting on it again unmutes it), "500s" are HTTP errors, what is "listening on" a port is a
- * process, how much memory a program is using a process's usage (not the knowledge graph), what is
- * taking up the room a folder's sizes (and so is how much space something takes), answering yes
+ * back" rolls back, "spin up" and "kick off" start, "tear down" cleans up, reaching a remote
+ * service "as if it were local" forwards a port, why a pod won't start asks to describe it (its
+ * events), "getting paged" is an alert and "shut it up" mutes it (alerting on it again unmutes
+ * it), "500s" are HTTP errors, what is "listening on" a port is a process, how much memory a
+ * program is using a process's usage (not the knowledge graph), what is taking up the room a
+ * folder's sizes (and so is how much space something takes), answering yes
  * when a command asks an interaction with its process; keeping an eye on something is monitoring
  * it, waiting until a job finishes (or asking whether it is finished yet) checking its status, and
  * checks that are green a status of passing checks (a build, pipeline or test run that is green or
