@@ -10,7 +10,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { connectHttp, meta, startSwitchboard, stdioServer, type Files } from '../test/support/harness.js';
-import { isHeldBack, loadDevset, type DevsetQuery } from './devset/catalog.js';
+import { isHeldBack, loadDevset, loadUnseen, type Catalogue, type DevsetQuery } from './devset/catalog.js';
 import { misspell } from './devset/misspell.js';
 import { round } from './stats.js';
 
@@ -57,6 +57,11 @@ export interface DevsetFigures {
   heldBack: DevsetPart;
   /** The same queries with one misspelt word each (bench/devset/misspell.ts): spelling correction's measure. */
   misspelt: { dev: DevsetPart; heldBack: DevsetPart };
+  /**
+   * Requests for servers outside the main catalogue (bench/devset/unseen), ranked over both
+   * catalogues together: how the ranking does on servers it was not written for.
+   */
+  unseen: { servers: number; tools: number; typed: DevsetPart; misspelt: DevsetPart };
   seconds: number;
 }
 
@@ -139,11 +144,11 @@ function summarizePart(outcomes: QueryOutcome[], showMisses: boolean): DevsetPar
   };
 }
 
-export async function benchSearchDevset(root: string): Promise<DevsetFigures> {
-  const started = performance.now();
-  const { catalogues, queries } = await loadDevset(root);
+/** Each query's outcome as typed and with one word misspelt, through a Switchboard over `catalogues`. */
+async function outcomesOver(root: string, catalogues: readonly Catalogue[], queries: readonly DevsetQuery[], folderOf: (server: string) => string) {
   const files: Files = {};
-  for (const c of catalogues) files[`mcpservers/${c.server}.yaml`] = stdioServer(c.server, REPLAY, [join(root, 'bench/devset/catalog', `${c.server}.json`)]);
+  for (const c of catalogues)
+    files[`mcpservers/${c.server}.yaml`] = stdioServer(c.server, REPLAY, [join(root, 'bench/devset', folderOf(c.server), `${c.server}.json`)]);
   const sb = await startSwitchboard(files, { args: ['--host', '127.0.0.1'], startTimeoutMs: 120_000 });
   try {
     const client = await connectHttp(sb.url);
@@ -162,31 +167,45 @@ export async function benchSearchDevset(root: string): Promise<DevsetFigures> {
         }
         return outcomes;
       };
-      const outcomes = await run((q) => q.query);
-      const misspelt = await run((q) => misspell(q.id, q.query));
-      const parts = (all: QueryOutcome[], showMisses: boolean) => ({
-        dev: summarizePart(
-          all.filter((o) => !isHeldBack(o.q.id)),
-          showMisses,
-        ),
-        heldBack: summarizePart(
-          all.filter((o) => isHeldBack(o.q.id)),
-          false,
-        ),
-      });
-      return {
-        servers: catalogues.length,
-        tools: expected.length,
-        ...parts(outcomes, true),
-        misspelt: parts(misspelt, false),
-        seconds: round((performance.now() - started) / 1000, 1),
-      };
+      return { tools: expected.length, typed: await run((q) => q.query), misspelt: await run((q) => misspell(q.id, q.query)) };
     } finally {
       await client.close();
     }
   } finally {
     await sb.stop();
   }
+}
+
+export async function benchSearchDevset(root: string): Promise<DevsetFigures> {
+  const started = performance.now();
+  const main = await loadDevset(root);
+  const { typed, misspelt, tools } = await outcomesOver(root, main.catalogues, main.queries, () => 'catalog');
+  const parts = (all: QueryOutcome[], showMisses: boolean) => ({
+    dev: summarizePart(
+      all.filter((o) => !isHeldBack(o.q.id)),
+      showMisses,
+    ),
+    heldBack: summarizePart(
+      all.filter((o) => isHeldBack(o.q.id)),
+      false,
+    ),
+  });
+  const unseen = await loadUnseen(root);
+  const mainServers = new Set(main.catalogues.map((c) => c.server));
+  const beyond = await outcomesOver(root, unseen.catalogues, unseen.queries, (server) => (mainServers.has(server) ? 'catalog' : 'unseen'));
+  return {
+    servers: main.catalogues.length,
+    tools,
+    ...parts(typed, true),
+    misspelt: parts(misspelt, false),
+    unseen: {
+      servers: unseen.catalogues.length,
+      tools: beyond.tools,
+      typed: summarizePart(beyond.typed, true),
+      misspelt: summarizePart(beyond.misspelt, false),
+    },
+    seconds: round((performance.now() - started) / 1000, 1),
+  };
 }
 
 function partTable(d: DevsetPart, name: string, withRows: boolean): string {
@@ -203,7 +222,9 @@ function partTable(d: DevsetPart, name: string, withRows: boolean): string {
 
 export function devsetTable(d: DevsetFigures): string {
   const kinds = (p: DevsetPart) => Object.fromEntries(Object.entries(p.byCategory).filter(([c]) => c.startsWith('kind: ')));
-  const worst = d.dev.worst.map((m) => `| ${m.id}#${m.step} | ${m.query} | ${m.gold.join(', ')} | ${m.rank ?? `> ${DEPTH}`} | ${m.top.join(', ')} |`);
+  const missRow = (m: DevsetMiss) => `| ${m.id}#${m.step} | ${m.query} | ${m.gold.join(', ')} | ${m.rank ?? `> ${DEPTH}`} | ${m.top.join(', ')} |`;
+  const worst = d.dev.worst.map(missRow);
+  const unseenMisses = d.unseen.typed.worst.map(missRow);
   return [
     partTable(d.dev, 'dev', true),
     // The held-back part: its totals and kinds only, no domains and no misses (nothing to tune to).
@@ -213,5 +234,9 @@ export function devsetTable(d: DevsetFigures): string {
     `\n${partTable(d.misspelt.heldBack, 'held-back, misspelt', false)}`,
     `\n${d.servers} servers, ${d.tools} tools; ${d.seconds} s`,
     `\n| worst misses of the dev part (step) | query | gold | first gold rank | top 5 |\n|---|---|---|---|---|\n${worst.join('\n')}`,
+    `\n${partTable(d.unseen.typed, 'unseen', true)}`,
+    `\n${partTable(d.unseen.misspelt, 'unseen, misspelt', false)}`,
+    `\nunseen: ${d.unseen.servers} servers, ${d.unseen.tools} tools`,
+    `\n| misses of the unseen part (step) | query | gold | first gold rank | top 5 |\n|---|---|---|---|---|\n${unseenMisses.join('\n')}`,
   ].join('\n');
 }

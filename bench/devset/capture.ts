@@ -1,8 +1,9 @@
 /**
  * `node dist/bench/devset/capture.js [server...]`: refreshes the search development set's
- * catalogues. Each server of servers.ts is installed from npm into a cache folder outside the
+ * catalogues. Each server of servers.ts (and of its UNSEEN_SERVERS) is installed from npm into a cache folder outside the
  * repo (~/.cache/switchboard-devset/<server>), started over stdio with the SDK client, and its
- * `tools/list` answer is written, exactly as shipped, to bench/devset/catalog/<server>.json.
+ * `tools/list` answer is written, exactly as shipped, to bench/devset/catalog/<server>.json
+ * (bench/devset/unseen/<server>.json for an unseen one).
  * The JSON is committed, so the bench and its test need no network; this script is how to
  * refresh it. A server that fails to install or list is reported and left out.
  */
@@ -16,7 +17,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Catalogue } from './catalog.js';
-import { SERVERS, type ServerSpec } from './servers.js';
+import { SERVERS, UNSEEN_SERVERS, type ServerSpec } from './servers.js';
 
 const run = promisify(execFile);
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -68,7 +69,7 @@ async function listTools(spec: ServerSpec, main: string, scratch: string): Promi
   }
 }
 
-async function capture(spec: ServerSpec): Promise<string> {
+async function capture(spec: ServerSpec, folder: string): Promise<string> {
   const { dir, pkg, main } = await install(spec);
   const scratch = join(dir, 'scratch');
   await mkdir(scratch, { recursive: true });
@@ -85,7 +86,7 @@ async function capture(spec: ServerSpec): Promise<string> {
     ...(spec.env ? { fakeEnv: Object.keys(spec.env) } : {}),
     tools: tools.map((t) => ({ name: t.name, description: t.description ?? '', inputSchema: t.inputSchema })),
   };
-  const out = join(root, 'bench/devset/catalog', `${spec.server}.json`);
+  const out = join(root, 'bench/devset', folder, `${spec.server}.json`);
   await mkdir(dirname(out), { recursive: true });
   await writeFile(`${out}.tmp`, `${JSON.stringify(catalogue, null, 1)}\n`);
   await rename(`${out}.tmp`, out);
@@ -93,12 +94,15 @@ async function capture(spec: ServerSpec): Promise<string> {
 }
 
 const only = process.argv.slice(2);
-const queue = SERVERS.filter((s) => only.length === 0 || only.includes(s.server));
+const queue = [...SERVERS.map((spec) => ({ spec, folder: 'catalog' })), ...UNSEEN_SERVERS.map((spec) => ({ spec, folder: 'unseen' }))].filter(
+  ({ spec }) => only.length === 0 || only.includes(spec.server),
+);
 // Two at a time: installs wait on the network, the machine's cores are shared.
 async function worker(): Promise<void> {
-  for (let spec = queue.shift(); spec; spec = queue.shift()) {
+  for (let next = queue.shift(); next; next = queue.shift()) {
+    const { spec, folder } = next;
     try {
-      process.stdout.write(`${await capture(spec)}\n`);
+      process.stdout.write(`${await capture(spec, folder)}\n`);
     } catch (e) {
       process.stdout.write(`${spec.server}: FAILED ${e instanceof Error ? e.message : String(e)}\n`);
     }

@@ -1,7 +1,9 @@
 /**
  * The search development set on disk: the captured catalogues (bench/devset/catalog/*.json,
  * one per server, tools exactly as shipped) and the queries (bench/devset/queries.json), with
- * a loader that checks every gold tool exists, so the set cannot rot silently.
+ * a loader that checks every gold tool exists, so the set cannot rot silently. Its unseen part
+ * (servers.ts, UNSEEN_SERVERS): more catalogues (bench/devset/unseen) and the requests for
+ * their tools (bench/devset/unseen-queries.json), ranked over both folders together.
  */
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
@@ -46,14 +48,15 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-export async function loadCatalogues(root: string): Promise<Catalogue[]> {
-  const dir = join(root, 'bench/devset/catalog');
+/** `folder`: catalog (the main catalogue) or unseen. */
+export async function loadCatalogues(root: string, folder: 'catalog' | 'unseen' = 'catalog'): Promise<Catalogue[]> {
+  const dir = join(root, 'bench/devset', folder);
   const files = (await readdir(dir)).filter((f) => f.endsWith('.json')).sort();
   const out: Catalogue[] = [];
   for (const f of files) {
     const parsed: unknown = JSON.parse(await readFile(join(dir, f), 'utf8'));
     if (!isRecord(parsed) || typeof parsed.server !== 'string' || !Array.isArray(parsed.tools)) {
-      throw new Error(`bench/devset/catalog/${f}: expected {server, package, version, tools: [...]}`);
+      throw new Error(`bench/devset/${folder}/${f}: expected {server, package, version, tools: [...]}`);
     }
     out.push(parsed as unknown as Catalogue);
   }
@@ -62,12 +65,22 @@ export async function loadCatalogues(root: string): Promise<Catalogue[]> {
 
 export async function loadDevset(root: string): Promise<Devset> {
   const catalogues = await loadCatalogues(root);
+  return { catalogues, queries: await loadQueries(root, 'queries.json', catalogues) };
+}
+
+/** The unseen part: the main catalogue and the unseen one together, and the unseen part's requests. */
+export async function loadUnseen(root: string): Promise<Devset> {
+  const catalogues = [...(await loadCatalogues(root)), ...(await loadCatalogues(root, 'unseen'))];
+  return { catalogues, queries: await loadQueries(root, 'unseen-queries.json', catalogues) };
+}
+
+async function loadQueries(root: string, file: string, catalogues: readonly Catalogue[]): Promise<DevsetQuery[]> {
   const known = new Set(catalogues.flatMap((c) => c.tools.map((t) => `${c.server}/${t.name}`)));
-  const parsed: unknown = JSON.parse(await readFile(join(root, 'bench/devset/queries.json'), 'utf8'));
-  if (!Array.isArray(parsed)) throw new Error('bench/devset/queries.json: expected an array of {id, query, steps}');
+  const parsed: unknown = JSON.parse(await readFile(join(root, 'bench/devset', file), 'utf8'));
+  if (!Array.isArray(parsed)) throw new Error(`bench/devset/${file}: expected an array of {id, query, steps}`);
   const ids = new Set<string>();
-  const queries = parsed.map((q: unknown, i): DevsetQuery => {
-    const where = `bench/devset/queries.json[${i}]`;
+  return parsed.map((q: unknown, i): DevsetQuery => {
+    const where = `bench/devset/${file}[${i}]`;
     if (!isRecord(q) || typeof q.id !== 'string' || typeof q.query !== 'string' || !Array.isArray(q.steps) || q.steps.length === 0) {
       throw new Error(`${where}: needs a string "id", a string "query" and a non-empty "steps" list`);
     }
@@ -85,7 +98,6 @@ export async function loadDevset(root: string): Promise<Devset> {
     const kind = steps.length > 1 ? 'task' : id.startsWith('d-') ? 'distractor' : 'single';
     return { id, query: q.query, category: q.category, kind, steps };
   });
-  return { catalogues, queries };
 }
 
 /**

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { loadCatalogues, loadDevset } from '../../bench/devset/catalog.js';
+import { loadCatalogues, loadDevset, loadUnseen } from '../../bench/devset/catalog.js';
+import { UNSEEN_SERVERS } from '../../bench/devset/servers.js';
 import { ROOT } from '../support/harness.js';
 
 /** The search development set (bench/devset) stays consistent: it cannot rot as catalogues are refreshed. */
@@ -38,5 +39,21 @@ describe('search development set (bench/devset)', () => {
     // styles, is single requests).
     const tasks = queries.filter((q) => q.steps.length > 1).length;
     expect(tasks / queries.length).to.be.within(0.15, 0.35);
+  });
+
+  it('has an unseen part: servers apart from the main catalogue, each asked for, ids unique and never a main id', async () => {
+    const main = await loadDevset(ROOT);
+    const unseenCatalogues = await loadCatalogues(ROOT, 'unseen');
+    expect(unseenCatalogues.map((c) => c.server).sort()).to.deep.equal(UNSEEN_SERVERS.map((s) => s.server).sort());
+    const mainServers = new Set(main.catalogues.map((c) => c.server));
+    for (const c of unseenCatalogues) expect(mainServers.has(c.server), `${c.server} is in both folders`).to.equal(false);
+    // loadUnseen checks every gold tool against both catalogues, or throws.
+    const { queries } = await loadUnseen(ROOT);
+    expect(queries.length).to.be.at.least(30);
+    const asked = new Set(queries.flatMap((q) => q.steps.flatMap((s) => s.gold.map((g) => g.split('/')[0]))));
+    for (const c of unseenCatalogues) expect(asked.has(c.server), `no request asks for ${c.server}`).to.equal(true);
+    const mainIds = new Set(main.queries.map((q) => q.id));
+    expect(new Set(queries.map((q) => q.id)).size).to.equal(queries.length);
+    for (const q of queries) expect(mainIds.has(q.id), q.id).to.equal(false);
   });
 });
