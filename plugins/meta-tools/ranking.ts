@@ -27,6 +27,7 @@ import { CompoundSplitter } from './compound.js';
 import { ASKS_FOR_CHANGE, DESTROYING, readsOnly, WRITING } from './ranking/acts.js';
 import { clausesOf, withClauses } from './ranking/clauses.js';
 import { INTENT_WEIGHT, intentOf } from './ranking/intent.js';
+import { joinedWords, wholeCompounds } from './ranking/joined-words.js';
 import { NameCover } from './ranking/name-cover.js';
 import { NameForms } from './ranking/name-forms.js';
 import { resourceNames } from './ranking/phrases.js';
@@ -140,6 +141,8 @@ export interface RankingIndex {
   related: Map<string, readonly string[]>;
   /** Entries that say they are deprecated, by index. */
   deprecated: Map<number, Deprecation>;
+  /** Terms of words the catalogue writes whole that are two of its words glued (ranking/joined-words.ts). */
+  compounds: ReadonlySet<string>;
   /** Misspelt query words read as the catalogue's terms (ranking/spelling.ts); null without the English word list. */
   spelling: Spelling | null;
 }
@@ -182,6 +185,11 @@ export function buildIndex(entries: readonly CatalogueEntry[], version: number):
     return [name, server.map(stemOf), summary.map(stemOf), description.map(stemOf), schema.map(stemOf)] as const;
   });
   for (const w of prose) vocabulary.add(w);
+  const compounds = wholeCompounds(
+    entries.flatMap((e) => [toolPart(e), e.summary, e.description.slice(0, MAX_INDEXED_DESCRIPTION)]),
+    vocabulary,
+    stemOf,
+  );
   const splitter = new CompoundSplitter(vocabulary, prose);
 
   const docs: Fielded[] = raw.map(([name, server, summary, description, schema]) => {
@@ -252,6 +260,7 @@ export function buildIndex(entries: readonly CatalogueEntry[], version: number):
     serverNames: new Set(entries.flatMap((e) => (e.server === undefined ? [] : [e.server.toLowerCase()]))),
     related,
     deprecated,
+    compounds,
     spelling: catalogueSpelling(postings, related, vocabulary),
   };
 }
@@ -320,7 +329,9 @@ export function gatesCore(query: string, candidates: readonly CatalogueEntry[]):
 /** Scores `candidates` (a subset of the catalogue) against `query`; drops non-matches; best first, equal scores by name. */
 export function rank(index: RankingIndex, query: string, candidates: readonly CatalogueEntry[]): Scored[] {
   const queryWords = wordsOfQuery(query);
-  const terms = withServersNamed(queryTerms(queryWords, index.postings, index.spelling, namesIn(query)), query, index.serverNames);
+  const spelt = withServersNamed(queryTerms(queryWords, index.postings, index.spelling, namesIn(query)), query, index.serverNames);
+  const joined = joinedWords(queryWords, spelt, index.compounds);
+  const terms = joined.length === 0 ? spelt : [...spelt, ...joined.map((j) => j.term)];
   const n = index.entries.length;
   // Per-doc accumulators, reused across queries (ranking is synchronous) and cleared below.
   const { total, exact, matched, best, serverBest, serverTotal, named } = index.scratch;
@@ -374,7 +385,7 @@ export function rank(index: RankingIndex, query: string, candidates: readonly Ca
 
   const allowed = candidates.length === n ? undefined : new Set(candidates);
   const gateCore = coreGatedFor(queryWords, candidates);
-  const countedNames = index.nameForms.count(queryWords, named);
+  const countedNames = index.nameForms.count(joined.length === 0 ? queryWords : [...queryWords, ...joined.map((j) => j.word)], named);
   const strong = Math.max(2, Math.ceil(terms.length * CORE_STRONG_SHARE));
   let destroying = false;
   let changing = false;

@@ -99,6 +99,8 @@ const TABLE: Record<string, string[]> = {
   drop: ['delete', 'remove'],
   discard: ['delete'],
   trash: ['delete'],
+  // A key, token or invitation is revoked by deleting it.
+  revoke: ['delete', 'remove'],
   // Cancelling a meeting deletes it; cancelling a search, a job or a process stops it.
   cancel: ['delete', 'stop'],
   duplicate: ['copy', 'clone'],
@@ -113,6 +115,7 @@ const TABLE: Record<string, string[]> = {
   depend: ['dependency', 'dependencies'],
   postpone: ['reschedule', 'update', 'due', 'date'],
   combine: ['merge'],
+  upload: ['import'],
   switch: ['checkout', 'set', 'current'],
   aside: ['stash'],
   history: ['log', 'history', 'activity'],
