@@ -69,3 +69,60 @@ describe('lexical ranking on servers it was not written for (the unseen part)', 
     });
   });
 });
+
+/** The unseen part's third draw (`u-57` to `u-80`; 19 of 24 at five as written): its misses that were meanings. */
+const THIRD_DRAW: CorpusTool[] = [
+  ['x_twilio_CreateCall', 'Twilio - Api: Create a new outgoing call to phones, SIP-enabled endpoints or Twilio Client connections', 'twilio'],
+  ['x_twilio_FetchCall', 'Twilio - Api: Fetch the call specified by the provided Call SID', 'twilio'],
+  ['x_twilio_UpdateCall', 'Twilio - Api: Initiates a call redirect or terminates a call', 'twilio'],
+  ['x_twilio_ListUsageRecordYesterday', 'Twilio - Api: Make a GET request to /2010-04-01/Accounts/{AccountSid}/Usage/Records/Yesterday.json', 'twilio'],
+  ['x_everything_trigger-long-running-operation', 'Demonstrates a long running operation with progress updates', 'everything'],
+  ['x_cloudflare_worker_get', "Get a Worker's script content", 'cloudflare'],
+  ['x_cloudflare_workers_analytics_search', 'Search Workers analytics data for a specific time period', 'cloudflare'],
+  ['x_sonarqube_system_health', 'Get the health status of the SonarQube instance.', 'sonarqube'],
+  ['x_sonarqube_quality_gate', 'Get quality gate conditions', 'sonarqube'],
+  ['x_sonarqube_quality_gate_status', 'Get project quality gate status', 'sonarqube'],
+  ['x_kubernetes_kubectl_get', 'Get or list Kubernetes resources by resource type, name, and optionally namespace', 'kubernetes'],
+  ['x_trello_get_health', 'Get quick system health status for monitoring and load balancing', 'trello'],
+  ['x_monday_get_board_info', 'Get comprehensive board information including metadata, structure, owners, and configuration.', 'monday'],
+  ['x_monday_update_items', 'Update column values for up to 40 items in a single call.', 'monday'],
+  ['x_monday_create_dashboard', 'Create a new monday.com dashboard that aggregates data from one or more boards.', 'monday'],
+  ['x_trello_set_active_board', 'Set the active board for future operations', 'trello'],
+];
+
+describe('lexical ranking on servers it was not written for: the third draw', () => {
+  const catalogue = toolCorpus(THIRD_DRAW);
+  const first = firstRanked(catalogue);
+
+  it('hanging up a call ends it', () => {
+    expect(first("hang up the call that's in progress")).to.equal('x_twilio_UpdateCall');
+  });
+
+  it('how many requests something got asks for its analytics', () => {
+    expect(first('how many requests did my workers get yesterday')).to.equal('x_cloudflare_workers_analytics_search');
+  });
+
+  it('whether a server is healthy asks for its health; whether pods are is left to their status', () => {
+    // Among a few tools "quality" gives the quality gates the lead; among 1,286 it is second.
+    expect(rankedNames(catalogue)('is the code quality server healthy').slice(0, 3)).to.include('x_sonarqube_system_health');
+    expect(queryWords('is the code quality server healthy')).to.include('health');
+    expect(queryWords('are the api pods healthy')).to.not.include('health');
+  });
+
+  it('who owns something asks for its owner, and how it is set up for its configuration', () => {
+    expect(first('who owns the roadmap board and how is it set up')).to.equal('x_monday_get_board_info');
+    expect(queryWords('who owns the roadmap board')).to.include('owner');
+    expect(queryWords('how is the staging cluster set up')).to.include('configuration');
+  });
+
+  it('reads floods of the words these phrases start with in linear time', () => {
+    const floods = [
+      'hang '.repeat(20_000) + 'up',
+      'how many '.repeat(12_000) + 'requests',
+      'server '.repeat(14_000) + 'healthy',
+      'who '.repeat(25_000) + 'owns',
+      'how is a b '.repeat(10_000) + 'set up',
+    ];
+    expectEachFloodWithin(floods, 2_000, queryWords);
+  });
+});

@@ -51,9 +51,12 @@ export const CONVERSATION_AND_TIME: readonly Idiom[] = [
  * already a page for something asks to search for it; whether I have told you something asks
  * memory. Which account I am signed in to (or who I am signed in as) asks who I am; which teams
  * (organizations, groups) I belong to asks for those I have access to; which board
- * (project, workspace) I am working on asks for the active one.
+ * (project, workspace) I am working on asks for the active one. Who owns something asks for its
+ * owner, and how it is set up (configured) for its configuration.
  */
 export const ASKING: readonly Idiom[] = [
+  [/\bwho\s+owns\b/gi, ' who owner '],
+  [/\bhow\s+(?:is|are|was|were)\s+(?:[\w'-]{1,40}\s+){1,4}?(?:set\s+up|configured)\b/gi, ' $& configuration settings '],
   [/\b(?:which|what)\s+([\w-]{2,40})\s+am\s+i\s+(?:currently\s+)?(?:working\s+(?:on|in)|using|in)\b/gi, ' $1 active current '],
   [/\b(?:which|what)\s+([\w-]{2,40})\s+(?:do|am|are)\s+(?:i|we)\s+(?:(?:a\s+)?members?\s+of|belong(?:ing)?\s+to|part\s+of)\b/gi, ' $1 access member '],
   [

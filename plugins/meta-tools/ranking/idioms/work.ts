@@ -22,7 +22,9 @@ import type { Idiom } from './idiom.js';
  * unless a team is what is made, listed or removed. Whether something is still running asks a
  * process's status, and running the tests is a command for a terminal. Whether something is up,
  * down, alive or responding asks for its health (a ping).
- * Anything on fire is an incident.
+ * Anything on fire is an incident. Hanging up a call ends it. Whether a server (an instance, a
+ * service) is healthy asks for its health; whether pods or a deployment are is left to their
+ * status ("health" drew other servers' health checks before kubectl's get and describe).
  */
 export const OPERATING: readonly Idiom[] = [
   [/\b(?:\d{1,3}|two|three|four|five|six|seven|eight|nine|ten)\s+(?:copies|instances)\b/gi, ' replicas scale '],
@@ -30,6 +32,8 @@ export const OPERATING: readonly Idiom[] = [
   [/\broll(?:s|ed|ing)?\s+(?:[\w'-]{1,40}\s+){0,4}?back\b/gi, ' rollback rollout undo '],
   [/\bkick(?:s|ed|ing)?\s+off\b/gi, ' start run trigger '],
   [/\bon\s+fire\b/gi, ' incidents alerts '],
+  [/\bhang(?:s|ing)?\s+up\b|\bhung\s+up\b/gi, ' end terminate call '],
+  [/\b(?:servers?|instances?|services?|systems?|hosts?|sites?)\s+(?:(?:is|are)\s+)?(?:still\s+)?(?:healthy|unhealthy)\b/gi, ' $& health status '],
   [/\b(?:still|currently)\s+running\b/gi, ' process running status '],
   [
     /\b(?:is|are)\s+(?:[\w.-]{1,40}\s+){1,4}?(?<!\b(?:set|sign(?:ed)?|look(?:ed)?|pick(?:ed)?|back(?:ed)?|follow(?:ed)?|line[ds]?|made|make|open(?:ed)?|coming|going|fill(?:ed)?|hook(?:ed)?|wrap(?:ped)?|mix(?:ed)?|shut|turn(?:ed)?|slow(?:ed)?|calm(?:ed)?|cut|broken|written|wound|run)\s+)(?:up|down|alive|reachable|responding|online|offline)\b(?!\s+(?:to|for|with|by|on|the|a)\b)/gi,
@@ -124,7 +128,8 @@ export const BROWSING: readonly Idiom[] = [
 
 /**
  * An analyst's: a count or a sum "per day", "by region" is an aggregate over grouped rows (it found
- * the days-in-a-month tool); "how many" is a count (its "many" found delete-many); a chart said by
+ * the days-in-a-month tool); "how many" is a count (its "many" found delete-many), and how many
+ * requests, hits or visits something got its analytics, its traffic; a chart said by
  * its shape (nested rectangles, boxes and arrows, nodes and links, states coloured by sales, a
  * filling gauge) is the chart that draws it; pulling or picking out names or dates extracts them;
  * adding a row (or adding them to a table) inserts a record (it found the tools that create
@@ -137,6 +142,7 @@ export const BROWSING: readonly Idiom[] = [
  */
 export const ANALYSING: readonly Idiom[] = [
   [/\b(?:per|each)\s+(?:day|week|month|hour|year|quarter|region|country|customer|user|product|category)\b/gi, ' aggregate group count '],
+  [/\bhow\s+many\s+(?:requests|hits|visits|visitors)\b/gi, ' $& analytics traffic '],
   [/\bhow\s+many\b/gi, ' count '],
   [/\bquery\s+(?=(?:the|a|our|my|this|that)\s+(?:[\w-]{1,40}\s+)?(?:tables?|collections?|db|database)\b)/gi, ' query sql select '],
   [/\b(?:from|out\s+of)\s+(?:the|our|my|a)\s+(?:[\w-]{1,40}\s+)?(?:database|db)\b/gi, ' $& query sql '],
