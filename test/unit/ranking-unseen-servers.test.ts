@@ -70,7 +70,10 @@ describe('lexical ranking on servers it was not written for (the unseen part)', 
   });
 });
 
-/** The unseen part's third draw (`u-57` to `u-80`; 19 of 24 at five as written): its misses that were meanings. */
+/**
+ * The unseen part's third draw (`u-57` to `u-80`; 19 of 24 at five as written) and its two-step
+ * tasks (`u-81` to `u-100`): their misses that were meanings.
+ */
 const THIRD_DRAW: CorpusTool[] = [
   ['x_twilio_CreateCall', 'Twilio - Api: Create a new outgoing call to phones, SIP-enabled endpoints or Twilio Client connections', 'twilio'],
   ['x_twilio_FetchCall', 'Twilio - Api: Fetch the call specified by the provided Call SID', 'twilio'],
@@ -88,9 +91,12 @@ const THIRD_DRAW: CorpusTool[] = [
   ['x_monday_update_items', 'Update column values for up to 40 items in a single call.', 'monday'],
   ['x_monday_create_dashboard', 'Create a new monday.com dashboard that aggregates data from one or more boards.', 'monday'],
   ['x_trello_set_active_board', 'Set the active board for future operations', 'trello'],
+  ['x_cloudflare_cron_create', 'Create a CRON trigger for a Worker', 'cloudflare'],
+  ['x_email_schedule_email', 'Schedule an email to be sent at a later time.', 'email'],
+  ['x_calendar_update-event', 'Update an existing calendar event, its time or its attendees.', 'calendar'],
 ];
 
-describe('lexical ranking on servers it was not written for: the third draw', () => {
+describe('lexical ranking on servers it was not written for: the third draw and the tasks', () => {
   const catalogue = toolCorpus(THIRD_DRAW);
   const first = firstRanked(catalogue);
 
@@ -115,9 +121,16 @@ describe('lexical ranking on servers it was not written for: the third draw', ()
     expect(queryWords('how is the staging cluster set up')).to.include('configuration');
   });
 
+  it('what runs every hour runs on a cron schedule (a nightly build that failed does not)', () => {
+    expect(first('schedule the sync worker to run every hour')).to.equal('x_cloudflare_cron_create');
+    expect(queryWords('run the cleanup job daily')).to.include('cron');
+    expect(queryWords('the nightly build failed again')).to.not.include('cron');
+  });
+
   it('reads floods of the words these phrases start with in linear time', () => {
     const floods = [
       'hang '.repeat(20_000) + 'up',
+      'run '.repeat(25_000) + 'every',
       'how many '.repeat(12_000) + 'requests',
       'server '.repeat(14_000) + 'healthy',
       'who '.repeat(25_000) + 'owns',

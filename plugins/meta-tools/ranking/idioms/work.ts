@@ -22,7 +22,8 @@ import type { Idiom } from './idiom.js';
  * unless a team is what is made, listed or removed. Whether something is still running asks a
  * process's status, and running the tests is a command for a terminal. Whether something is up,
  * down, alive or responding asks for its health (a ping).
- * Anything on fire is an incident. Hanging up a call ends it. Whether a server (an instance, a
+ * Anything on fire is an incident. Hanging up a call ends it. What runs every hour (daily,
+ * nightly) runs on a cron schedule. Whether a server (an instance, a
  * service) is healthy asks for its health; whether pods or a deployment are is left to their
  * status ("health" drew other servers' health checks before kubectl's get and describe).
  */
@@ -33,6 +34,10 @@ export const OPERATING: readonly Idiom[] = [
   [/\bkick(?:s|ed|ing)?\s+off\b/gi, ' start run trigger '],
   [/\bon\s+fire\b/gi, ' incidents alerts '],
   [/\bhang(?:s|ing)?\s+up\b|\bhung\s+up\b/gi, ' end terminate call '],
+  [
+    /\b(?:run|runs|running|execute|executes|trigger|triggers|fire|fires)\s+(?:[\w'-]{1,40}\s+){0,4}?(?:(?:every|each)\s+(?:\d{1,3}\s+)?(?:minutes?|hours?|days?|nights?|mornings?|evenings?|weeks?|weekdays?|months?|(?:mon|tues|wednes|thurs|fri|satur|sun)days?)|(?:once|twice)\s+an?\s+(?:hour|day|night|week|month)|hourly|daily|nightly|weekly|monthly)\b/gi,
+    ' $& cron schedule recurring ',
+  ],
   [/\b(?:servers?|instances?|services?|systems?|hosts?|sites?)\s+(?:(?:is|are)\s+)?(?:still\s+)?(?:healthy|unhealthy)\b/gi, ' $& health status '],
   [/\b(?:still|currently)\s+running\b/gi, ' process running status '],
   [
