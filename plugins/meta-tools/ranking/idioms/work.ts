@@ -23,9 +23,9 @@ import type { Idiom } from './idiom.js';
  * process's status, and running the tests is a command for a terminal. Whether something is up,
  * down, alive or responding asks for its health (a ping).
  * Anything on fire is an incident. Hanging up a call ends it. What runs every hour (daily,
- * nightly) runs on a cron schedule. Whether a server (an instance, a
- * service) is healthy asks for its health; whether pods or a deployment are is left to their
- * status ("health" drew other servers' health checks before kubectl's get and describe).
+ * nightly) runs on a cron schedule. Whether a server (an instance, a service) is healthy asks
+ * for its health; whether pods or a deployment are is left to their status ("health" drew
+ * other servers' health checks before kubectl's get and describe).
  */
 export const OPERATING: readonly Idiom[] = [
   [/\b(?:\d{1,3}|two|three|four|five|six|seven|eight|nine|ten)\s+(?:copies|instances)\b/gi, ' replicas scale '],
