@@ -13,6 +13,7 @@ import { compileGlob, GlobSyntaxError, type Glob } from '../../lib/glob.js';
 import { authStatus } from './auth-status.js';
 import { fullEntry, invocationText } from './describe.js';
 import { matchNames } from './name-index.js';
+import { MAX_QUERY_CHARACTERS } from './query-length.js';
 import { page, visibleEntries } from './visible.js';
 import { HybridRanker } from './hybrid.js';
 
@@ -98,7 +99,11 @@ export function discoveryTools(kernel: KernelApi, ranker = new HybridRanker(kern
       properties: {
         pattern: { type: 'string', description: 'Glob on the tool name: * any run, ? one character, [abc] a class.' },
         description_filter: { type: 'string', description: 'Case-insensitive substring of the full description.' },
-        query: { type: 'string', description: 'Natural-language query; results are ranked by relevance with a score.' },
+        query: {
+          type: 'string',
+          maxLength: MAX_QUERY_CHARACTERS,
+          description: 'Natural-language query; results are ranked by relevance with a score.',
+        },
         labels: { type: 'object', additionalProperties: { type: 'string' }, description: 'key=value facets a tool must all carry.' },
         case_sensitive: { type: 'boolean', default: false },
         include_schema: { type: 'boolean', default: false, description: 'Full descriptions and input schemas instead of summaries.' },

@@ -10,6 +10,7 @@
  * with a tool still finds it.
  */
 import { EmbedderError, type CatalogueApi, type CatalogueEntry, type Embedder } from '../../kernel/index.js';
+import { checkQueryLength } from './query-length.js';
 import { gatesCore, rankEntries, type Scored } from './ranking.js';
 import { unit, type ToolVectors, type VectorSnapshot } from './tool-vectors.js';
 
@@ -200,6 +201,7 @@ export class HybridRanker {
   ) {}
 
   async rank(query: string, candidates: readonly CatalogueEntry[]): Promise<RankedAnswer> {
+    checkQueryLength(query);
     const lexical = rankEntries(this.catalogue, query, candidates);
     if (!this.embedder || !this.vectors) return { scored: lexical, ranking: 'lexical' };
     const snapshot = this.vectors.snapshot;

@@ -71,6 +71,19 @@ describe('security: run_code scripts are hostile input', function () {
     expect(r.result).to.equal('TOO_LARGE');
   });
 
+  it('tools.search reads a query of at most 4,096 characters, as filter_tools does: a longer one is refused before it is read', async () => {
+    const r = ran(
+      await runCode(
+        client,
+        "const at = await tools.search('echo '.repeat(819) + 'x', 1); try { await tools.search('echo '.repeat(20000), 1); } catch (e) { return [at.length, e.code, e.message]; }",
+      ),
+    );
+    const [found, code, message] = r.result as [number, string, string];
+    expect(found).to.equal(1);
+    expect(code).to.equal('INVALID_ARGUMENTS');
+    expect(message).to.match(/query must NOT have more than 4096 characters/);
+  });
+
   it('deep recursion ends at the stack limit, also when the script catches the overflow and recurses again', async () => {
     expect(limitOf(await runCode(client, 'function f() { return f() + 1; } return f();'))).to.equal('stackBytes');
     // Each caught overflow builds its error at full depth, between two looks of the interrupt

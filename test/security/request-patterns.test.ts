@@ -1,16 +1,17 @@
 /**
  * Requests shaped against the gateway's own pattern matching, sent by an ordinary client:
- * a filter_tools query of 100,000 letters without a dot, or of 100,000 spaces, and a
- * resources/read of a 100,000-character URI whose last segment defeats a template with two
- * expressions side by side (`test://repos/{owner}/{repo}{?ref}`). Before stop 63 each held
- * the event loop for seconds (quadratic regular expressions: the query's file-name and
- * clause patterns, the template turned into `[^/]+[^/]+`). Now each is answered at once,
- * /health keeps answering (a separate process polls it), and the gateway still serves.
- */
+ * filter_tools queries of letters without a dot, or of spaces, and a resources/read of a
+ * 100,000-character URI whose last segment defeats a template with two expressions side by
+ * side (`test://repos/{owner}/{repo}{?ref}`). Before stop 63 each held the event loop for
+ * seconds (quadratic regular expressions: the query's file-name and clause patterns, the
+ * template turned into `[^/]+[^/]+`). Since stop 76 a query is read up to 4,096 characters and
+ * a longer one is refused: read linearly, a query the size of the body limit still held the
+ * loop for seconds. Now each is answered or refused at once, /health keeps answering (a
+ * separate process polls it), and the gateway still serves. */
 import { join } from 'node:path';
 import { expect } from 'chai';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { connectHttp, meta, ROOT, startSwitchboard, stdioServer, type Running } from '../support/harness.js';
+import { connectHttp, errorCode, meta, metaRaw, ROOT, startSwitchboard, stdioServer, text, type Running } from '../support/harness.js';
 import { describePolls, whilePolling } from '../support/health-poller.js';
 
 /**
@@ -36,15 +37,21 @@ describe('requests shaped against pattern matching: answered at once, the gatewa
     await sb?.stop();
   });
 
-  it('a 100,000-letter query, a 100,000-space query and a 100,000-character URI: answered, /health never held', async () => {
+  it('a query of 4,096 letters or spaces is answered, one of 100,000 or 4,000,000 characters refused naming the limit, a 100,000-character URI is not found: /health never held', async () => {
     const templates = await client.listResourceTemplates();
     expect(templates.resourceTemplates.map((t) => t.uriTemplate)).to.include('test://repos/{owner}/{repo}{?ref}');
     const uri = `test://repos/acme/${'b'.repeat(100_000)}/`;
     const { polls } = await whilePolling(new URL('/health', sb.url).toString(), async (polled) => {
       for (let round = 0; round < ROUNDS || polled() < 10; round++) {
-        for (const query of ['a'.repeat(100_000), `${' '.repeat(100_000)}report`]) {
+        for (const query of ['a'.repeat(4_096), `${' '.repeat(4_090)}report`]) {
           const found = await meta<{ tools: unknown[] }>(client, 'filter_tools', { query, limit: 5, offset: 0 });
           expect(found.tools).to.be.an('array');
+        }
+        // The body limit (4 MiB) admits a query of 4,000,000 characters: refused before it is read.
+        for (const query of ['a'.repeat(100_000), `${' '.repeat(4_000_000)}report`]) {
+          const refused = await metaRaw(client, 'filter_tools', { query, limit: 5, offset: 0 });
+          expect(errorCode(refused)).to.equal('INVALID_ARGUMENTS');
+          expect(text(refused)).to.match(/query must NOT have more than 4096 characters/);
         }
         let missing: (Error & { code?: number }) | undefined;
         try {
