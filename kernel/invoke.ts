@@ -8,6 +8,7 @@ import type { Ajv, ValidateFunction } from 'ajv';
 import { argumentProblems } from './argument-problems.js';
 import type { Catalogue, CatalogueEntry } from './catalogue.js';
 import { createAjv } from './config/validate.js';
+import { re2PatternEngine } from './schema-patterns.js';
 import type { CallEnd, CallOutcome } from './contracts/observations.js';
 import { suggestTool } from './tool-suggestion.js';
 import { InvalidArgumentsError, OutsideToolsetError, ServerUnavailableError, SwitchboardError, ToolNotFoundError } from './errors.js';
@@ -28,6 +29,15 @@ export class ToolInvoker {
   /** Made at the first tool call that needs a validator: a start that never calls one makes none. */
   private ajv: Ajv | undefined;
   private readonly validators = new WeakMap<CatalogueEntry, ValidateFunction | typeof NO_VALIDATOR>();
+  /** The tool whose schema is being compiled, named when one of its patterns is left to its upstream. */
+  private compiling = '';
+  /**
+   * Patterns run on RE2 (schema-patterns.ts): an upstream writes them, a caller the text they
+   * check, and a backtracking RegExp let one call hold the event loop for as long as it liked.
+   */
+  private readonly patterns = re2PatternEngine((pattern, why) =>
+    this.log.warn(`input schema of '${this.compiling}': pattern ${JSON.stringify(pattern)} is left to its server (RE2 cannot run it: ${why})`),
+  );
   private inflight = 0;
   private draining = false;
   private idle: (() => void)[] = [];
@@ -124,7 +134,8 @@ export class ToolInvoker {
       try {
         // The draft an upstream names is not ours to enforce; its constraints are.
         const { $schema: _draft, $id: _id, ...schema } = entry.validationSchema ?? entry.inputSchema;
-        v = (this.ajv ??= createAjv()).compile(schema);
+        this.compiling = entry.name;
+        v = (this.ajv ??= createAjv({ code: { regExp: this.patterns } })).compile(schema);
       } catch (err) {
         // A sloppy upstream schema must not make its tools unusable: warn once, pass through.
         this.log.warn(`input schema of '${entry.name}' does not compile (${(err as Error).message}); its calls pass unvalidated`);
