@@ -1,5 +1,6 @@
 /** Reading a JSON request body within a byte limit, with the HTTP answers for when it is not. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { MAX_BODY_DEPTH, nestsDeeperThan, SCAN_FROM_BYTES } from './nesting.js';
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
@@ -81,7 +82,12 @@ export function readJsonBody(req: IncomingMessage, res: ServerResponse, limit: n
 
 /** The chunks of a body read whole, parsed; a body that is not JSON is answered 400 here. */
 function parsed(chunks: readonly Buffer[], res: ServerResponse): BodyRead {
-  const text = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
+  const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+  if (bytes.length > SCAN_FROM_BYTES && nestsDeeperThan(bytes, MAX_BODY_DEPTH)) {
+    jsonRpcError(res, 400, -32600, `Invalid Request: the request body nests objects and arrays more than ${MAX_BODY_DEPTH} levels deep`);
+    return { ok: false };
+  }
+  const text = bytes.toString('utf8');
   try {
     return { ok: true, body: JSON.parse(text) };
   } catch (err) {

@@ -70,4 +70,25 @@ describe('requests shaped against pattern matching: answered at once, the gatewa
     const ranked = await meta<{ tools: { name: string }[] }>(client, 'filter_tools', { query: 'report items structured', limit: 1, offset: 0 });
     expect(ranked.tools[0]?.name).to.equal('x_rich_report');
   });
+
+  it('a body nested a million deep is refused with 400 before it is parsed; big bodies nested shallowly, brackets in their strings included, are read: /health never held', async () => {
+    const deep = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"filter_tools","arguments":{"labels":${'['.repeat(1_000_000)}${']'.repeat(1_000_000)}}}}`;
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' };
+    const { polls } = await whilePolling(new URL('/health', sb.url).toString(), async (polled) => {
+      for (let round = 0; round < ROUNDS || polled() < 10; round++) {
+        const res = await fetch(sb.url, { method: 'POST', headers, body: deep });
+        expect(res.status).to.equal(400);
+        const answer = (await res.json()) as { error: { code: number; message: string } };
+        expect(answer.error.code).to.equal(-32600);
+        expect(answer.error.message).to.match(/nests objects and arrays more than 512 levels deep/);
+        // 200,000 brackets inside a string are text: the body is read and the filter applied.
+        const found = await meta<{ tools: unknown[] }>(client, 'filter_tools', { description_filter: '[{'.repeat(100_000), limit: 5, offset: 0 });
+        expect(found.tools).to.deep.equal([]);
+      }
+    });
+    expect(polls.every((p) => p.status === 200)).to.equal(true);
+    const ms = polls.map((p) => p.ms).sort((a, b) => a - b);
+    expect(ms[ms.length - 1], describePolls(polls)).to.be.below(SLOWEST_WITHIN_MS);
+    expect(ms[ms.length >> 1], describePolls(polls)).to.be.below(MEDIAN_WITHIN_MS);
+  });
 });
