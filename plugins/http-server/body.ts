@@ -1,6 +1,6 @@
 /** Reading a JSON request body within a byte limit, with the HTTP answers for when it is not. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { MAX_BODY_DEPTH, nestsDeeperThan, SCAN_FROM_BYTES } from './nesting.js';
+import { MAX_BODY_DEPTH, nestsDeeperThan, OPEN_BRACKET, SCAN_FROM_BYTES } from './nesting.js';
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
@@ -17,8 +17,6 @@ function firstByte(chunk: Buffer): number {
   for (const b of chunk) if (b !== 0x20 && b !== 0x0a && b !== 0x0d && b !== 0x09) return b;
   return -1;
 }
-
-const OPEN_BRACKET = 0x5b;
 
 type BodyRead = { ok: true; body: unknown } | { ok: false };
 

@@ -19,7 +19,8 @@ const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const OPEN_BRACE = 0x7b;
 const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
+/** `[`: a body that opens with one is a batch, which the transports may refuse whole (body.ts). */
+export const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACKET = 0x5d;
 
 /**
