@@ -81,8 +81,11 @@ function prebuiltStaleness() {
     if (built === undefined || mtime(join(root, 'schemas', name)) > built) return `the validator of schemas/${name} is not prebuilt`;
   }
   const words = 'plugins/meta-tools/ranking/related-words.txt';
-  const stemmed = mtime(join(outDir, 'plugins/meta-tools/ranking/related-stemmed.txt'));
+  const stemmed = mtime(join(outDir, 'plugins/meta-tools/ranking/related-inverted.txt'));
   if (stemmed === undefined || mtime(join(root, words)) > stemmed) return `${words} is not stemmed`;
+  const english = 'plugins/meta-tools/ranking/english-words.txt';
+  const filter = mtime(join(outDir, 'plugins/meta-tools/ranking/english-words.bloom'));
+  if (filter === undefined || mtime(join(root, english)) > filter) return `${english} has no filter built`;
   return undefined;
 }
 

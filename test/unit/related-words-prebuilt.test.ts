@@ -1,13 +1,14 @@
 /**
  * WordNet's related words as ranking reads them (plugins/meta-tools/ranking/related.ts): the
- * table cut to a catalogue is the same whether the build stemmed the word list or the process
- * did, and a stemmed copy made from another word list or stemmer is never used.
+ * table cut to a catalogue is the same, in the same order, whether the build stemmed and turned
+ * the word list or the process did, and as every word stemmed at each build gave it; a copy made
+ * from another word list, stemmer or layout is never used.
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { relatedTable, RELATED_WORDS_FILE, stemLines, stemmedCopy, writeStemmedTable } from '../../plugins/meta-tools/ranking/related.js';
+import { invertLines, prebuiltCopy, relatedTable, RELATED_WORDS_FILE, stemLines, writeInvertedTable } from '../../plugins/meta-tools/ranking/related.js';
 import { stem } from '../../plugins/meta-tools/stem.js';
 import { ROOT } from '../support/harness.js';
 
@@ -44,18 +45,19 @@ describe('related words, stemmed by the build', function () {
     for (const known of catalogues) {
       const expected = reference(words, known);
       expect(expected.size).to.be.greaterThan(0);
+      // Deep equality of the entries' arrays: keys and each key's relatives in the same order.
       expect([...relatedTable(known)]).to.deep.equal([...expected]);
     }
   });
 
   it('the copy the build writes is read back; one from another word list or stemmer, or none, is not', async () => {
-    const file = join(dir, 'related-stemmed.txt');
-    writeStemmedTable(file);
-    expect(stemmedCopy(file, words)).to.equal(stemLines(words));
-    expect(stemmedCopy(file, `${words}\nzebra equine`)).to.equal(undefined);
+    const file = join(dir, 'related-inverted.txt');
+    writeInvertedTable(file);
+    expect(prebuiltCopy(file, words)).to.equal(invertLines(stemLines(words)));
+    expect(prebuiltCopy(file, `${words}\nzebra equine`)).to.equal(undefined);
     const text = await readFile(file, 'utf8');
     await writeFile(file, text.replace(/^# [0-9a-f]+/, `# ${'0'.repeat(64)}`));
-    expect(stemmedCopy(file, words)).to.equal(undefined);
-    expect(stemmedCopy(join(dir, 'missing.txt'), words)).to.equal(undefined);
+    expect(prebuiltCopy(file, words)).to.equal(undefined);
+    expect(prebuiltCopy(join(dir, 'missing.txt'), words)).to.equal(undefined);
   });
 });

@@ -8,14 +8,17 @@
  * ever scored, since an expansion without postings costs one failed map lookup.
  *
  * The text (about 16,000 lines, 0.55 MB) is read at each index build (off the request path)
- * in stemmed form (every word stemmed, a line's repeats and the headword's own stem dropped);
- * each index build cuts it to the relatives its catalogue holds (relatedTable). Stemming its
- * 64,000 words cost 150-300 ms of CPU at every start, so the build stems it once
- * (scripts/build-prebuilt.js writes dist/plugins/meta-tools/ranking/related-stemmed.txt, headed
- * by a fingerprint of the word list and of the stemmer); a missing or stale copy is ignored and
- * the text stemmed at run time, with the same table as the answer. When the word list is
- * missing (an installation without it) ranking goes on without relatives and says so once as
- * a process warning.
+ * in stemmed form (every word stemmed, a line's repeats and the headword's own stem dropped)
+ * and turned inside out: a line per relative, naming the headwords it belongs to. Each index
+ * build cuts it to the relatives its catalogue holds (relatedTable), looking up each line's
+ * first word and reading only the lines it keeps: about 25,000 lookups instead of splitting
+ * 16,000 lines into 64,000 words, which took 15-40 ms at every catalogue change (several times
+ * in a start). Stemming and turning the table cost 150-300 ms of CPU, so the build does it once
+ * (scripts/build-prebuilt.js writes dist/plugins/meta-tools/ranking/related-inverted.txt,
+ * headed by a fingerprint of the word list, the stemmer and the format); a missing or stale
+ * copy is ignored and the text stemmed and turned at run time, with the same table as the
+ * answer. When the word list is missing (an installation without it) ranking goes on without
+ * relatives and says so once as a process warning.
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
@@ -27,20 +30,22 @@ import { stem } from '../stem.js';
 
 export const RELATED_WEIGHT = 0.2;
 export const RELATED_WORDS_FILE = join('plugins', 'meta-tools', 'ranking', 'related-words.txt');
-/** The build's stemmed copy, beside this module in dist/. */
-export const STEMMED_FILE = fileURLToPath(new URL('./related-stemmed.txt', import.meta.url));
+/** The build's copy, stemmed and turned (invertLines), beside this module in dist/. */
+export const INVERTED_FILE = fileURLToPath(new URL('./related-inverted.txt', import.meta.url));
+/** The copy's layout, in its fingerprint: a copy laid out otherwise is stale. */
+const FORMAT = 'stemmed, inverted, places in base 36';
 /** The stemmer's own code: a stemmed copy made by another stemmer is stale. */
 const STEMMER_FILE = fileURLToPath(new URL('../stem.js', import.meta.url));
 
 /**
- * Whether the build's stemmed copy was found current: later index builds read it again
- * without checking. The text itself is not kept between builds: each index keeps only the
- * relatives its catalogue holds, and the 0.5 MB text held for the process's life was the
- * largest single string of a running Switchboard's heap.
+ * Whether the build's copy was found current: later index builds read it again without
+ * checking. The text itself is not kept between builds: each index keeps only the relatives
+ * its catalogue holds, and the text held for the process's life was the largest single string
+ * of a running Switchboard's heap.
  */
 let copyIsCurrent = false;
-/** Only without a current copy: the lines stemmed here, kept, since stemming them again costs 150-300 ms. */
-let stemmedHere: string | undefined;
+/** Only without a current copy: the lines stemmed and turned here, kept, since that costs 150-300 ms. */
+let invertedHere: string | undefined;
 
 function readWords(): string {
   try {
@@ -51,15 +56,15 @@ function readWords(): string {
   }
 }
 
-/** What a stemmed copy was made from: the word list and the stemmer's code. */
-export function stemmedFingerprint(words: string): string {
+/** What a copy was made from: the word list, the stemmer's code and the copy's layout. */
+export function copyFingerprint(words: string): string {
   let stemmer = '';
   try {
     stemmer = readFileSync(STEMMER_FILE, 'utf8');
   } catch {
     // Run from sources (no compiled stem.js beside us): no copy is ever written there either.
   }
-  return updateInPieces(createHash('sha256'), words).update('\0').update(stemmer).digest('hex');
+  return updateInPieces(createHash('sha256'), words).update('\0').update(stemmer).update('\0').update(FORMAT).digest('hex');
 }
 
 /** The word list stemmed: each line its headword's stem, then its relatives' stems, each once, none equal to the headword's. */
@@ -85,42 +90,65 @@ export function stemLines(words: string): string {
   return out.join('\n');
 }
 
-/** The stemmed lines of a copy made from `words` by this stemmer; undefined when `file` is missing or stale. */
-export function stemmedCopy(file: string, words: string): string | undefined {
-  const fingerprint = `# ${stemmedFingerprint(words)}\n`;
+/**
+ * The stemmed table turned inside out: a line per relative, `relative key place key place ...`,
+ * each place (base 36) numbering one of the relative's occurrences in the stemmed lines in
+ * reading order. Sorting what a build keeps by place gives the table in the order a reading of
+ * every line gave it.
+ */
+export function invertLines(stemmed: string): string {
+  const places = new Map<string, string[]>();
+  let place = 0;
+  for (const line of stemmed.split('\n')) {
+    const words = line.split(' ');
+    const key = words[0];
+    if (!key || words.length < 2) continue;
+    for (let i = 1; i < words.length; i++) {
+      const s = words[i]!;
+      let list = places.get(s);
+      if (!list) places.set(s, (list = []));
+      list.push(key, (place++).toString(36));
+    }
+  }
+  return [...places].map(([s, list]) => `${s} ${list.join(' ')}`).join('\n');
+}
+
+/** The turned lines of a copy made from `words` by this stemmer and layout; undefined when `file` is missing or stale. */
+export function prebuiltCopy(file: string, words: string): string | undefined {
+  const fingerprint = `# ${copyFingerprint(words)}\n`;
   try {
     const copy = readTextInPieces(file);
     return copy.startsWith(fingerprint) ? copy.slice(fingerprint.length) : undefined;
   } catch {
-    return undefined; // no copy (a build without the step): stemmed here, as the build would have
+    return undefined; // no copy (a build without the step): made here, as the build would have
   }
 }
 
-function stemmedLines(): string {
-  if (stemmedHere !== undefined) return stemmedHere;
+function invertedLines(): string {
+  if (invertedHere !== undefined) return invertedHere;
   if (copyIsCurrent) {
     try {
-      const copy = readTextInPieces(STEMMED_FILE);
+      const copy = readTextInPieces(INVERTED_FILE);
       return copy.slice(copy.indexOf('\n') + 1);
     } catch {
       copyIsCurrent = false; // removed since (a reinstall): check again below
     }
   }
   const words = readWords();
-  const copy = stemmedCopy(STEMMED_FILE, words);
+  const copy = prebuiltCopy(INVERTED_FILE, words);
   if (copy !== undefined) {
     copyIsCurrent = true;
     return copy;
   }
-  return (stemmedHere = stemLines(words));
+  return (invertedHere = invertLines(stemLines(words)));
 }
 
-/** Writes the build's stemmed copy (atomically); answers its path. */
-export function writeStemmedTable(file: string = STEMMED_FILE): string {
+/** Writes the build's copy (atomically); answers its path. */
+export function writeInvertedTable(file: string = INVERTED_FILE): string {
   const words = readWords();
   mkdirSync(dirname(file), { recursive: true });
   const temp = `${file}.${process.pid}.tmp`;
-  writeFileSync(temp, `# ${stemmedFingerprint(words)}\n${stemLines(words)}`);
+  writeFileSync(temp, `# ${copyFingerprint(words)}\n${invertLines(stemLines(words))}`);
   renameSync(temp, file);
   return file;
 }
@@ -131,19 +159,28 @@ export function writeStemmedTable(file: string = STEMMED_FILE): string {
  * (a relative the catalogue never uses could not score), not the 16,000 lines.
  */
 export function relatedTable(known: (term: string) => boolean): Map<string, readonly string[]> {
-  const out = new Map<string, string[]>();
-  const kept = (w: string): string => (w.length < SLICE_MIN ? w : detached(w));
-  for (const line of stemmedLines().split('\n')) {
-    const words = line.split(' '); // indexed, not destructured: a rest array per line doubled the time
-    const key = words[0];
-    if (!key || words.length < 2) continue;
-    let list = out.get(key);
-    for (let i = 1; i < words.length; i++) {
-      const s = words[i]!;
-      if (!known(s) || list?.includes(s)) continue;
-      if (!list) out.set(kept(key), (list = []));
-      list.push(kept(s));
+  const text = invertedLines();
+  // [place, key, relative] of every occurrence of a relative the catalogue holds.
+  const kept: [number, string, string][] = [];
+  for (let start = 0; start < text.length;) {
+    let end = text.indexOf('\n', start);
+    if (end < 0) end = text.length;
+    const space = text.indexOf(' ', start);
+    if (space > start && space < end && known(text.slice(start, space))) {
+      const words = text.slice(start, end).split(' ');
+      const relative = words[0]!;
+      for (let i = 1; i + 1 < words.length; i += 2) kept.push([parseInt(words[i + 1]!, 36), words[i]!, relative]);
     }
+    start = end + 1;
+  }
+  kept.sort((a, b) => a[0] - b[0]);
+  const out = new Map<string, string[]>();
+  const copied = (w: string): string => (w.length < SLICE_MIN ? w : detached(w));
+  for (const [, key, relative] of kept) {
+    let list = out.get(key);
+    if (list?.includes(relative)) continue;
+    if (!list) out.set(copied(key), (list = []));
+    list.push(copied(relative));
   }
   return out;
 }
