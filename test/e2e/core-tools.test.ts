@@ -98,7 +98,7 @@ describe('core tools through call_tool', () => {
       const fixture = r.services.find((s) => s.name === 'fixture')!;
       expect(fixture).to.deep.include({ service_type: 'MCPServer', state: 'running', health: 'healthy' });
       expect(fixture.metadata.autoStart).to.equal(true);
-      expect(fixture.metadata.command).to.deep.equal(['node', TEST_SERVER]);
+      expect(fixture.metadata.command).to.deep.equal(['node', '--no-memory-reducer', TEST_SERVER]);
     });
 
     it('reports NOT_FOUND for an unknown service and refuses to start or stop the aggregator', async () => {
