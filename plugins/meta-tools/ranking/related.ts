@@ -15,12 +15,12 @@
  * lines into 64,000 words, which took 15-40 ms at every catalogue change (several times in a
  * start); 3-5 ms for a small catalogue, as long as before for one holding a third of the
  * relatives (the development set's 1,286 tools hold 7 %). Stemming and turning the table cost
- * 150-300 ms of CPU, so the build does it once
- * (scripts/build-prebuilt.js writes dist/plugins/meta-tools/ranking/related-inverted.txt,
- * headed by a fingerprint of the word list, the stemmer and the format); a missing or stale
- * copy is ignored and the text stemmed and turned at run time, with the same table as the
- * answer. When the word list is missing (an installation without it) ranking goes on without
- * relatives and says so once as a process warning.
+ * 150-300 ms of CPU, so the build does it once (scripts/build-prebuilt.js writes
+ * dist/plugins/meta-tools/ranking/related-inverted.txt, headed by a fingerprint of the word
+ * list, the stemmer and the layout); a missing or stale copy is ignored and the text stemmed
+ * and turned at run time, with the same table as the answer. When the word list is missing (an
+ * installation without it) ranking goes on without relatives and says so once as a process
+ * warning.
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
