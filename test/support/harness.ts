@@ -154,10 +154,10 @@ export async function startSwitchboard(
   };
 }
 
-/** A node script as a child process, resolved once its output matches `ready`. */
+/** A node script (a fixture) as a child process, resolved once its output matches `ready`; without V8's memory reducer, as stdioServer says. */
 export function startNode(args: string[], env: Record<string, string>, ready: RegExp): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const p = spawn(process.execPath, ['--no-memory-reducer', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     const on = (c: Buffer) => {
       out += c.toString();
