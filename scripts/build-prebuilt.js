@@ -24,8 +24,8 @@ const files = [
   ...writePrebuiltValidators(),
   ...writePrebuiltOptionValidators(withOptions),
   writePrebuiltMetaSchemaValidator(),
-  writeInvertedTable(),
-  writeEnglishFilter(),
+  await writeInvertedTable(),
+  await writeEnglishFilter(),
 ];
 process.stderr.write(
   `build: ${files.length} files prebuilt in ${Math.round(performance.now() - started)} ms (${files.map((f) => relative(root, f)).join(', ')})\n`,

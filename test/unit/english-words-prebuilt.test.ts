@@ -20,19 +20,19 @@ describe('English words, their filter built by the build', function () {
   });
   after(() => rm(dir, { recursive: true, force: true }));
 
-  it("the copy the build writes is read back, byte for byte the filter the list gives; the process's own filter is that one", () => {
+  it("the copy the build writes is read back, byte for byte the filter the list gives; the process's own filter is that one", async () => {
     const built = new EnglishWords(words).filter;
     const file = join(dir, 'english-words.bloom');
-    writeEnglishFilter(file);
+    await writeEnglishFilter(file);
     expect(Buffer.from(prebuiltFilter(file, words)!).equals(Buffer.from(built))).to.equal(true);
     // The build of this suite wrote one beside the module, and the process reads it.
     expect(prebuiltFilter(FILTER_FILE, words), 'npm run build writes dist/plugins/meta-tools/ranking/english-words.bloom').to.not.equal(undefined);
     expect(Buffer.from(englishWords()!.filter).equals(Buffer.from(built))).to.equal(true);
   });
 
-  it('answers the same words from the copy as from the list, inflections included', () => {
+  it('answers the same words from the copy as from the list, inflections included', async () => {
     const file = join(dir, 'answers.bloom');
-    writeEnglishFilter(file);
+    await writeEnglishFilter(file);
     const copy = new EnglishWords(prebuiltFilter(file, words)!);
     const list = new EnglishWords(words);
     for (const w of ['lawyer', 'sprint', 'players', 'elections', 'wrote', 'tried', 'screnshot', 'repositry', 'zqxv', 'serach'])
@@ -41,7 +41,7 @@ describe('English words, their filter built by the build', function () {
 
   it('a copy from another word list or other code, or none, is not used', async () => {
     const file = join(dir, 'stale.bloom');
-    writeEnglishFilter(file);
+    await writeEnglishFilter(file);
     expect(prebuiltFilter(file, `${words}zebroid\n`)).to.equal(undefined);
     const copy = await readFile(file);
     const newline = copy.indexOf(10);

@@ -52,7 +52,7 @@ describe('related words, stemmed by the build', function () {
 
   it('the copy the build writes is read back; one from another word list or stemmer, or none, is not', async () => {
     const file = join(dir, 'related-inverted.txt');
-    writeInvertedTable(file);
+    await writeInvertedTable(file);
     expect(prebuiltCopy(file, words)).to.equal(invertLines(stemLines(words)));
     expect(prebuiltCopy(file, `${words}\nzebra equine`)).to.equal(undefined);
     const text = await readFile(file, 'utf8');

@@ -19,10 +19,11 @@
  * same filter either way.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { packageRoot } from '../../../kernel/index.js';
+import { writeFileAtomic } from '../../../lib/files/atomic-write.js';
 import { readTextInPieces, updateInPieces } from '../../../lib/files/read-text.js';
 
 export const ENGLISH_WORDS_FILE = join('plugins', 'meta-tools', 'ranking', 'english-words.txt');
@@ -179,12 +180,9 @@ export function prebuiltFilter(file: string, words: string): Uint8Array | undefi
 }
 
 /** Writes the build's copy of the filter (atomically); answers its path. */
-export function writeEnglishFilter(file: string = FILTER_FILE): string {
+export async function writeEnglishFilter(file: string = FILTER_FILE): Promise<string> {
   const words = readTextInPieces(join(packageRoot(), ENGLISH_WORDS_FILE));
   const filter = new EnglishWords(words).filter;
-  mkdirSync(dirname(file), { recursive: true });
-  const temp = `${file}.${process.pid}.tmp`;
-  writeFileSync(temp, Buffer.concat([Buffer.from(`# ${filterFingerprint(words)}\n`), filter]));
-  renameSync(temp, file);
+  await writeFileAtomic(file, Buffer.concat([Buffer.from(`# ${filterFingerprint(words)}\n`), filter]), { durable: false });
   return file;
 }

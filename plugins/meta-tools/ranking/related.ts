@@ -23,10 +23,11 @@
  * warning.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { packageRoot } from '../../../kernel/index.js';
+import { writeFileAtomic } from '../../../lib/files/atomic-write.js';
 import { readTextInPieces, updateInPieces } from '../../../lib/files/read-text.js';
 import { stem } from '../stem.js';
 
@@ -146,12 +147,9 @@ function invertedLines(): string {
 }
 
 /** Writes the build's copy (atomically); answers its path. */
-export function writeInvertedTable(file: string = INVERTED_FILE): string {
+export async function writeInvertedTable(file: string = INVERTED_FILE): Promise<string> {
   const words = readWords();
-  mkdirSync(dirname(file), { recursive: true });
-  const temp = `${file}.${process.pid}.tmp`;
-  writeFileSync(temp, `# ${copyFingerprint(words)}\n${invertLines(stemLines(words))}`);
-  renameSync(temp, file);
+  await writeFileAtomic(file, `# ${copyFingerprint(words)}\n${invertLines(stemLines(words))}`, { durable: false });
   return file;
 }
 
