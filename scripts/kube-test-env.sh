@@ -86,12 +86,14 @@ start() {
   build; ensure_etcd
   local etcd_port peer_port api_port
   etcd_port=${KUBE_ETCD_PORT:-$(free_port)}; peer_port=${KUBE_PEER_PORT:-$(free_port)}; api_port=${KUBE_API_PORT:-$(free_port)}
-  # Certificates: a CA, the serving certificate for 127.0.0.1, the service-account key.
-  openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=kube-test-ca -keyout "$dir/ca.key" -out "$dir/ca.crt" 2>/dev/null
-  openssl req -newkey rsa:2048 -nodes -subj /CN=kube-apiserver -keyout "$dir/server.key" -out "$dir/server.csr" 2>/dev/null
+  # Certificates: a CA, the serving certificate for 127.0.0.1, the service-account key. P-256
+  # keys: three RSA keys took 1.2 s of CPU at every start (seven a suite), these take none.
+  local ec=(-newkey ec -pkeyopt ec_paramgen_curve:P-256)
+  openssl req -x509 "${ec[@]}" -nodes -days 2 -subj /CN=kube-test-ca -keyout "$dir/ca.key" -out "$dir/ca.crt" 2>/dev/null
+  openssl req "${ec[@]}" -nodes -subj /CN=kube-apiserver -keyout "$dir/server.key" -out "$dir/server.csr" 2>/dev/null
   printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\n' > "$dir/san.ext"
   openssl x509 -req -in "$dir/server.csr" -CA "$dir/ca.crt" -CAkey "$dir/ca.key" -CAcreateserial -days 2 -extfile "$dir/san.ext" -out "$dir/server.crt" 2>/dev/null
-  openssl genrsa -out "$dir/sa.key" 2048 2>/dev/null
+  openssl ecparam -name prime256v1 -genkey -noout -out "$dir/sa.key" 2>/dev/null
   # Static tokens: an admin, the controller's service identity, and two people.
   local admin controller alice bob
   admin=$(openssl rand -hex 16); controller=$(openssl rand -hex 16); alice=$(openssl rand -hex 16); bob=$(openssl rand -hex 16)

@@ -3,11 +3,9 @@
  * resources send the signed-in person's own ID token, and the API server (trusting the same
  * identity provider, as a cluster configured for OIDC does) authorizes that person with RBAC.
  */
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { expect } from 'chai';
 import { parseAllDocuments } from 'yaml';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -17,8 +15,8 @@ import { mcpClient, registerClient, signIn, startProtected, type OAuthSetup, swi
 import { startTestIdp, type TestIdp } from '../fixtures/identity-provider.js';
 import { startDownstreamExchange, type DownstreamExchange } from '../fixtures/downstream-exchange.js';
 import { postForm } from '../support/oauth-browser.js';
+import { selfSignedCertificate } from '../support/self-signed.js';
 
-const run = promisify(execFile);
 const NS = 'switchboard';
 
 describe('orchestrator mode: writes as the caller', function () {
@@ -44,24 +42,7 @@ describe('orchestrator mode: writes as the caller', function () {
   before(async function () {
     this.timeout(15 * 60_000);
     const dir = await mkdtemp(join(tmpdir(), 'sb-oidc-'));
-    const [keyFile, certFile] = [join(dir, 'idp.key'), join(dir, 'idp.crt')];
-    await run('openssl', [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-days',
-      '1',
-      '-subj',
-      '/CN=127.0.0.1',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1',
-      '-keyout',
-      keyFile,
-      '-out',
-      certFile,
-    ]);
+    const { keyFile, certFile } = selfSignedCertificate(dir, '127.0.0.1');
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     idp = await startTestIdp({
