@@ -6,7 +6,7 @@
  * proof for one URL pass at another, nor a card name a host of its choosing.
  */
 import type { IncomingMessage } from 'node:http';
-import { BlockList, isIP } from 'node:net';
+import { BlockList, isIP, type Socket } from 'node:net';
 import { TLSSocket } from 'node:tls';
 
 export class TrustedProxies {
@@ -23,9 +23,22 @@ export class TrustedProxies {
     this.any = cidrs.length > 0;
   }
 
+  /**
+   * A socket's peer never changes, and each request asks up to three times (scrub,
+   * clientAddress, requestUrl): the verdict is kept with the socket, not worked out again
+   * through BlockList (a SocketAddress made at every look, 20-30 us a request in a flood).
+   */
+  private readonly verdicts = new WeakMap<Socket, boolean>();
+
   trusts(req: IncomingMessage): boolean {
-    const peer = req.socket.remoteAddress;
-    return peer !== undefined && this.trustsAddress(peer);
+    const socket = req.socket;
+    const known = this.verdicts.get(socket);
+    if (known !== undefined) return known;
+    const peer = socket.remoteAddress;
+    if (peer === undefined) return false; // a socket already closed: nothing to keep
+    const verdict = this.trustsAddress(peer);
+    this.verdicts.set(socket, verdict);
+    return verdict;
   }
 
   private trustsAddress(address: string): boolean {
