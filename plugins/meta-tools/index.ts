@@ -24,7 +24,7 @@ export default definePlugin({
     kernel.services.provide('tool-search', { rank: async (query, candidates) => (await search.ranker.rank(query, candidates)).scored });
     nativeContent(kernel);
     announceCatalogueChanges(kernel);
-    warmSearchIndex(kernel);
-    return { stop: async () => search.stop() };
+    const warmer = warmSearchIndex(kernel);
+    return { start: () => warmer.start(), stop: async () => search.stop() };
   },
 });
