@@ -7,7 +7,7 @@
  *
  * Cached in ~/.cache/switchboard-embedder/ under a hash of what the corpus is made from
  * (WordNet's files and the code that reads them) and the settings, so a file that finds the
- * model cached never builds the corpus (2.5 s of CPU, paid by each embedder test file before);
+ * model cached never builds the corpus (2.5 s of CPU; three test files ask for the model);
  * written atomically (trained in a temp dir, renamed into place) by one test file at a time
  * (cache-lock.ts), so parallel test files and later runs share one model and train it once.
  * Answers undefined, with the reason, when fasttext or WordNet is not installed (.ci/run
