@@ -16,7 +16,7 @@ COPY bench bench
 COPY bin bin
 COPY schemas schemas
 COPY scripts scripts
-RUN npx tsc -p tsconfig.json && node scripts/build-bundles.js && node scripts/build-prebuilt.js && npm prune --omit=dev --no-audit --no-fund
+RUN npx tsc --noEmit -p tsconfig.json && node scripts/emit.js && node scripts/build-bundles.js && node scripts/build-prebuilt.js && npm prune --omit=dev --no-audit --no-fund
 
 FROM node:22-bookworm-slim
 ENV NODE_ENV=production

@@ -1,21 +1,21 @@
 #!/usr/bin/env node
-// `npm start` and `npm pack` build only when a source changed since the last build: a full
-// tsc run costs 9-13 s (a minute on a loaded machine) and `npm start` used to pay it on every
-// start. tsc emits one .js per .ts, so dist/ is current when every source is older than its
-// own output and tsconfig.json is older than all of them. Timestamps, not hashes: checking
-// costs a few milliseconds of stat calls. A source deleted since the build leaves its output
-// behind, exactly as a plain `tsc` does. The build's second step runs after tsc
-// (scripts/build-prebuilt.js: schema validators, the stemmed WordNet table).
+// `npm start` and `npm pack` build only when a source changed since the last build. The emit
+// (scripts/emit.js) writes one .js per .ts, so dist/ is current when every source is older
+// than its own output and tsconfig.json is older than all of them. Timestamps, not hashes:
+// checking costs a few milliseconds of stat calls. A source deleted since the build leaves its
+// output behind, exactly as a plain `tsc` does. The build's later steps run after the emit
+// (scripts/build-bundles.js, scripts/build-prebuilt.js: schema validators, the stemmed WordNet
+// table). No type-check here: `npm run build` and `npm test` make it; a start needs only the
+// JavaScript.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { typescriptProject } from './emit.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const tsconfig = join(root, 'tsconfig.json');
-const config = JSON.parse(readFileSync(tsconfig, 'utf8'));
-const outDir = join(root, config.compilerOptions.outDir);
+const project = typescriptProject(root);
+const { tsconfig, outDir } = project;
 
 function mtime(path) {
   try {
@@ -25,32 +25,15 @@ function mtime(path) {
   }
 }
 
-function* sources(dir) {
-  let entries;
-  try {
-    entries = readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return; // an `include` folder that does not exist holds nothing to build
-  }
-  for (const entry of entries) {
-    if (entry.name === 'node_modules') continue;
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) yield* sources(path);
-    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) yield path;
-  }
-}
-
-/** The first reason tsc's output is out of date, or undefined when it is current. */
+/** The first reason the emit's output is out of date, or undefined when it is current. */
 function staleness() {
   const configTime = mtime(tsconfig);
-  for (const dir of config.include) {
-    for (const source of sources(join(root, dir))) {
-      const output = join(outDir, relative(root, source)).replace(/\.ts$/, '.js');
-      const built = mtime(output);
-      if (built === undefined) return `${relative(root, output)} is missing`;
-      if (mtime(source) > built) return `${relative(root, source)} changed`;
-      if (configTime > built) return 'tsconfig.json changed';
-    }
+  for (const source of project.files) {
+    const output = join(outDir, relative(project.rootDir, source)).replace(/\.ts$/, '.js');
+    const built = mtime(output);
+    if (built === undefined) return `${relative(root, output)} is missing`;
+    if (mtime(source) > built) return `${relative(root, source)} changed`;
+    if (configTime > built) return 'tsconfig.json changed';
   }
   return undefined;
 }
@@ -65,7 +48,7 @@ async function bundleStaleness() {
   const { programBundled } = await import('./build-program.js');
   const entry = join(outDir, 'packages/mcp-sdk/types.js');
   const built = mtime(entry);
-  // The first line build-bundles.js writes; tsc's re-export has none.
+  // The first line build-bundles.js writes; the emit's re-export has none.
   if (built === undefined || !readFileSync(entry, 'utf8').startsWith('import { createRequire as bundledRequire }')) return 'the MCP SDK is not bundled';
   const sdk = mtime(join(root, 'node_modules/@modelcontextprotocol/sdk/package.json'));
   if (sdk !== undefined && sdk > built) return 'the MCP SDK installed is newer than its bundle';
@@ -97,14 +80,13 @@ if (reason === undefined && prebuiltReason === undefined) {
   process.exit(0);
 }
 if (reason !== undefined) {
-  process.stderr.write(`build: ${reason}; running tsc\n`);
-  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-  const result = spawnSync(process.execPath, [tsc, '-p', tsconfig], { cwd: root, stdio: 'inherit' });
+  process.stderr.write(`build: ${reason}; emitting\n`);
+  const result = spawnSync(process.execPath, [join(root, 'scripts', 'emit.js')], { cwd: root, stdio: 'inherit' });
   if (result.status !== 0) process.exit(result.status ?? 1);
 } else {
   process.stderr.write(`build: ${prebuiltReason}\n`);
 }
-// tsc ran, or only a later step's output is out of date: the later steps run (they are cheap,
+// The emit ran, or only a later step's output is out of date: the later steps run (they are cheap,
 // and each does nothing when its output is current).
 for (const step of [BUNDLE, PREBUILD]) {
   if (mtime(step) === undefined) continue;

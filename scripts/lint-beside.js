@@ -15,7 +15,7 @@
 // left to protect, and any other load would starve it) and waits for it. A lint failure fails
 // `npm test` as it did when it ran before the suite, printed whole, after the tests' own summary.
 //
-// `npm test` does not start one here: the build's process goes on as ESLint on the program it
+// `npm test` does not start one here: the type-check's process goes on as ESLint on the program it
 // has just checked (scripts/typecheck-and-lint.js, lintAttached below), which puts itself in the
 // idle class. lintBeside starts ESLint for a suite run without --checks.
 import { spawn, spawnSync } from 'node:child_process';
@@ -104,7 +104,7 @@ export function lintBeside(root) {
 }
 
 /**
- * ESLint already running in `child`, scripts/typecheck-and-lint.js after its build: it lowered
+ * ESLint already running in `child`, scripts/typecheck-and-lint.js after its check: it lowered
  * its own priority as lintBeside's ESLint starts with, and reports `{ type: 'linted', ok, output }`.
  */
 export function lintAttached(child) {

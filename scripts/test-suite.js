@@ -12,11 +12,12 @@
 // waiting on a condition would fix.
 //
 // With --checks (`npm test`), the build and Prettier's check run first (scripts/checks.js) and
-// a failure ends the run before a test. Every pass always runs; the exit status fails when any
-// failed. ESLint runs beside the passes at the lowest CPU priority (scripts/lint-beside.js: the
-// idle scheduling class on Linux, which leaves the serial pass's latencies alone), with
-// --checks in the build's own process, on the program it checked; a lint failure counts as
-// one failing. The official MCP conformance suite's runs (scripts/conformance-beside.js) start
+// a failure ends the run before a test; tsc's type-check starts with them and goes on beside
+// the first pass: when it fails, the suite stops there and counts it as one failing. Every pass
+// otherwise always runs; the exit status fails when any failed. ESLint runs beside the passes
+// at the lowest CPU priority (scripts/lint-beside.js: the idle scheduling class on Linux, which
+// leaves the serial pass's latencies alone), with --checks in the type-check's own process, on
+// the program it checked; a lint failure counts as one failing. The official MCP conformance suite's runs (scripts/conformance-beside.js) start
 // with the paired pass, at nice 19; each scenario counts as one test.
 // The last line is the sum: `suite: N passing, N failing, N pending`, which .ci/run reads.
 //
@@ -27,7 +28,7 @@ import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runChecks } from './checks.js';
+import { describeTypecheck, runChecks } from './checks.js';
 import { conformanceBeside, stopConformance } from './conformance-beside.js';
 import { lintBeside } from './lint-beside.js';
 
@@ -91,15 +92,25 @@ const SLOW_FIRST = [
 // (CONTRIBUTING.md has the figures).
 const DEFAULT_JOBS = 6;
 
-// `npm test` passes --checks: the build and Prettier's check first (scripts/checks.js), and
-// ESLint then goes on in the build's own process, on the program it has just type-checked.
-// Without it (a run after a build of one's own), ESLint starts here.
+// `npm test` passes --checks: the build and Prettier's check first (scripts/checks.js), with
+// the type-check beside them and then beside the suite, and ESLint then goes on in the
+// type-check's process, on the program it has just checked. Without it (a run after a build of
+// one's own), ESLint starts here.
 const withChecks = process.argv.includes('--checks');
 let checkedLint;
+let typecheck;
 if (withChecks) {
   const checked = await runChecks({ lint: true });
   if (!checked.ok) process.exit(1);
   checkedLint = checked.linting;
+  // A program that does not type-check is not worth the rest of the suite's ten minutes.
+  typecheck = checked.checked.then((result) => {
+    if (!result.ok) {
+      console.log(`\nsuite: ${describeTypecheck(result)}`);
+      if (stopSuite()) console.log('suite: stopping the suite');
+    }
+    return result;
+  });
 }
 
 const config = JSON.parse(readFileSync(join(root, '.mocharc.json'), 'utf8'));
@@ -148,18 +159,25 @@ const parallel = [...slow.flatMap((f, i) => (rest[i] ? [f, rest[i]] : [f])), ...
 const extra = process.argv.slice(2).filter((a) => a !== '--checks');
 const common = ['--no-config', '--timeout', String(config.timeout), '--reporter', config.reporter, '--exit', ...extra];
 
+/** The pass running now, for stopSuite. */
+let running;
+
 /** Runs one pass, its output passed through; resolves with its counts and what it skipped. */
 function pass(name, args) {
   const started = Date.now();
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [MOCHA, ...common, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    running = child;
     // Stopped (Ctrl-C, a CI timeout): mocha stops its workers, which stop what they started.
     const forward = (signal) => {
       stopped = true;
       child.kill(signal);
     };
     process.on('SIGINT', forward).on('SIGTERM', forward);
-    child.on('close', () => process.off('SIGINT', forward).off('SIGTERM', forward));
+    child.on('close', () => {
+      process.off('SIGINT', forward).off('SIGTERM', forward);
+      running = undefined;
+    });
     const counts = { passing: undefined, failing: 0, pending: 0 };
     const skipped = new Set();
     const scan = (text) => {
@@ -233,6 +251,14 @@ async function untilQuiet() {
 }
 
 let stopped = false;
+/**
+ * Ends the pass running (mocha stops its workers, which stop what they started) and starts no
+ * other; answers whether a pass was running.
+ */
+function stopSuite() {
+  stopped = true;
+  return running?.kill('SIGTERM') ?? false;
+}
 const lint = checkedLint ?? lintBeside(root);
 process.on('SIGINT', lint.stop).on('SIGTERM', lint.stop);
 process.on('SIGINT', stopConformance).on('SIGTERM', stopConformance);
@@ -257,11 +283,19 @@ const conformed = await conformance;
 const passesEnded = Date.now();
 lint.hurry();
 const linted = await lint.done;
+// Without --checks there is none; a failed one was printed whole when it failed, and ran no lint.
+const typechecked = await typecheck;
+const typeFailed = typechecked !== undefined && !typechecked.ok;
+const lintFailed = !typeFailed && !linted.ok;
 console.log('');
-console.log(
-  `suite: lint (eslint, beside the passes): ${linted.ok ? 'ok' : 'FAILED'} in ${minutes(linted.seconds)} (paused ${minutes(linted.pausedSeconds)} while the suite waited for a quiet machine), waited ${minutes(Math.round((Date.now() - passesEnded) / 1000))} after the passes`,
-);
-if (!linted.ok || linted.output) console.log(linted.output);
+if (typechecked) console.log(`suite: ${describeTypecheck({ ...typechecked, output: '' })}`);
+if (typeFailed) console.log('suite: lint (eslint): not run, the type-check failed');
+else {
+  console.log(
+    `suite: lint (eslint, beside the passes): ${linted.ok ? 'ok' : 'FAILED'} in ${minutes(linted.seconds)} (paused ${minutes(linted.pausedSeconds)} while the suite waited for a quiet machine), waited ${minutes(Math.round((Date.now() - passesEnded) / 1000))} after the passes`,
+  );
+  if (!linted.ok || linted.output) console.log(linted.output);
+}
 if (conformed) {
   for (const line of conformed.lines) console.log(line);
   results.push({
@@ -280,6 +314,6 @@ if (skipConformance) skipped.add('the official MCP conformance suite (SWITCHBOAR
 for (const s of skipped) console.log(`suite: skipped: ${s}`);
 const sum = (k) => results.reduce((n, r) => n + r[k], 0);
 console.log(
-  `suite: ${sum('passing')} passing, ${sum('failing') + (linted.ok ? 0 : 1)} failing, ${sum('pending')} pending in ${minutes(Math.round((Date.now() - started) / 1000))}`,
+  `suite: ${sum('passing')} passing, ${sum('failing') + (typeFailed ? 1 : 0) + (lintFailed ? 1 : 0)} failing, ${sum('pending')} pending in ${minutes(Math.round((Date.now() - started) / 1000))}`,
 );
-process.exit(results.some((r) => r.failed) || !linted.ok ? 1 : 0);
+process.exit(results.some((r) => r.failed) || typeFailed || lintFailed ? 1 : 0);

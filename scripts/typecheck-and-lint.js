@@ -1,20 +1,20 @@
 #!/usr/bin/env node
 // The build's type-check and ESLint's type-checked rules on ONE TypeScript program.
 //
-// `tsc -p tsconfig.json` builds a program of every source, checks it and emits dist/; ESLint's
-// type-checked rules then built the same program again (typescript-eslint's project service) and
-// asked its checker for the types tsc had just computed. Here the program is made once: checked
-// and emitted as tsc does (the same options, so the same files in dist/), then handed to ESLint
+// `tsc --noEmit -p tsconfig.json` builds a program of every source and checks it; ESLint's
+// type-checked rules would build the same program again (typescript-eslint's project service)
+// and ask its checker for the types tsc had just computed. Here the program is made once:
+// checked as tsc checks it (the same options), then handed to ESLint
 // (`parserOptions.programs`), whose rules find their types already computed. Measured on the
 // two-core machine: tsc 44 s of CPU and ESLint alone 102, here 36 for the build and 61 for the
-// lint.
+// lint. dist/ is written by scripts/emit.js, beside this check, not by it.
 //
-//   node scripts/typecheck-and-lint.js          the build only (what tsc -p tsconfig.json does)
+//   node scripts/typecheck-and-lint.js          the type-check only (what tsc --noEmit does)
 //   node scripts/typecheck-and-lint.js --lint   then ESLint, at the lowest CPU priority
 //
-// Started with an IPC channel (scripts/checks.js), it reports `{ type: 'built', ok, output }`
-// once dist/ is written, then `{ type: 'linted', ok, output }`, and ends when its parent does.
-// Without one, it prints and exits as tsc and ESLint would (status 1 on an error).
+// Started with an IPC channel (scripts/checks.js), it reports `{ type: 'checked', ok, output }`
+// once the program is checked, then `{ type: 'linted', ok, output }`, and ends when its parent
+// does. Without one, it prints and exits as tsc and ESLint would (status 1 on an error).
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { setPriority } from 'node:os';
@@ -26,7 +26,7 @@ const require = createRequire(import.meta.url);
 /** @type {typeof import('typescript')} */
 const ts = require('typescript');
 
-/** @param {{ type: 'built' | 'linted', ok: boolean, output: string }} message */
+/** @param {{ type: 'checked' | 'linted', ok: boolean, output: string }} message */
 function report(message) {
   if (process.send) process.send(message);
   else if (message.output) console.log(message.output);
@@ -42,7 +42,7 @@ const host = {
   getNewLine: () => '\n',
 };
 
-function build() {
+function check() {
   const configErrors = [];
   const config = ts.getParsedCommandLineOfConfigFile(
     join(root, 'tsconfig.json'),
@@ -54,7 +54,7 @@ function build() {
   );
   if (!config) return { ok: false, output: ts.formatDiagnostics(configErrors, host) };
   const program = ts.createProgram({ rootNames: config.fileNames, options: config.options, projectReferences: config.projectReferences });
-  const diagnostics = [...config.errors, ...ts.getPreEmitDiagnostics(program), ...program.emit().diagnostics];
+  const diagnostics = [...config.errors, ...ts.getPreEmitDiagnostics(program)];
   const errors = diagnostics.filter((d) => d.category === ts.DiagnosticCategory.Error).length;
   const output = diagnostics.length ? `${ts.formatDiagnostics(diagnostics, host)}\nFound ${errors} error(s).` : '';
   return { ok: errors === 0, output, program };
@@ -83,13 +83,13 @@ async function lint(program) {
   return { ok: problems === 0, output: text };
 }
 
-const built = build();
-report({ type: 'built', ok: built.ok, output: built.output });
-if (!built.ok || !process.argv.includes('--lint')) {
-  process.exitCode = built.ok ? 0 : 1;
+const checked = check();
+report({ type: 'checked', ok: checked.ok, output: checked.output });
+if (!checked.ok || !process.argv.includes('--lint')) {
+  process.exitCode = checked.ok ? 0 : 1;
 } else {
   lowestPriority();
-  const linted = await lint(built.program).catch((/** @type {Error} */ err) => ({ ok: false, output: `ESLint failed: ${err.stack ?? err.message}` }));
+  const linted = await lint(checked.program).catch((/** @type {Error} */ err) => ({ ok: false, output: `ESLint failed: ${err.stack ?? err.message}` }));
   report({ type: 'linted', ...linted });
   process.exitCode = linted.ok ? 0 : 1;
 }
