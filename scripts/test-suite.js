@@ -17,8 +17,9 @@
 // otherwise always runs; the exit status fails when any failed. ESLint runs beside the passes
 // at the lowest CPU priority (scripts/lint-beside.js: the idle scheduling class on Linux, which
 // leaves the serial pass's latencies alone), with --checks in the type-check's own process, on
-// the program it checked; a lint failure counts as one failing. The official MCP conformance suite's runs (scripts/conformance-beside.js) start
-// with the paired pass, at nice 19; each scenario counts as one test.
+// the program it checked; a lint failure counts as one failing. The official MCP conformance
+// suite's runs (scripts/conformance-beside.js) start with the paired pass, at nice 19; each
+// scenario counts as one test.
 // The last line is the sum: `suite: N passing, N failing, N pending`, which .ci/run reads.
 //
 // SWITCHBOARD_TEST_JOBS sets the parallel pass's worker count (default below). Extra arguments
