@@ -86,8 +86,8 @@ if (reason !== undefined) {
 } else {
   process.stderr.write(`build: ${prebuiltReason}\n`);
 }
-// The emit ran, or only a later step's output is out of date: the later steps run (they are cheap,
-// and each does nothing when its output is current).
+// The emit ran, or only a later step's output is out of date: the later steps run (they are
+// cheap, and each does nothing when its output is current).
 for (const step of [BUNDLE, PREBUILD]) {
   if (mtime(step) === undefined) continue;
   const result = spawnSync(process.execPath, [step], { cwd: root, stdio: 'inherit' });

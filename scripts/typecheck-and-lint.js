@@ -6,8 +6,9 @@
 // and ask its checker for the types tsc had just computed. Here the program is made once:
 // checked as tsc checks it (the same options), then handed to ESLint
 // (`parserOptions.programs`), whose rules find their types already computed. Measured on the
-// two-core machine: tsc 44 s of CPU and ESLint alone 102, here 36 for the build and 61 for the
-// lint. dist/ is written by scripts/emit.js, beside this check, not by it.
+// two-core machine (when this process still emitted too): tsc 44 s of CPU and ESLint alone 102,
+// here 36 for the build and 61 for the lint. dist/ is now written by scripts/emit.js, beside
+// this check, not by it.
 //
 //   node scripts/typecheck-and-lint.js          the type-check only (what tsc --noEmit does)
 //   node scripts/typecheck-and-lint.js --lint   then ESLint, at the lowest CPU priority
