@@ -108,7 +108,9 @@ export function describeTypecheck({ ok, output, seconds }) {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { ok, checked } = await runChecks();
+  // A failed build stopped the type-check: its result would only say it was stopped.
+  if (!ok) process.exit(1);
   const typechecked = await checked;
   console.log(`pretest: ${describeTypecheck(typechecked)}`);
-  process.exit(ok && typechecked.ok ? 0 : 1);
+  process.exit(typechecked.ok ? 0 : 1);
 }
