@@ -127,16 +127,20 @@ describe('The upstream HTTP transport: requests on the wire and their answers', 
   });
 
   describe('answers', () => {
-    it('delivers a JSON answer and sends the next request on the same kept-alive socket', async () => {
+    it('delivers JSON answers and sends the next requests on kept-alive sockets', async () => {
       const { t, delivered } = transportTo(s.url);
       const sockets = new Set<unknown>();
       s.server.on('request', (req: IncomingMessage) => sockets.add(req.socket));
-      s.answers.push(json(), json());
-      await t.send(request('a1'));
-      await t.send(request('a2'));
-      await until(() => delivered.length === 2);
-      expect(delivered.map((m) => (m as { id: string }).id)).to.deep.equal(['a1', 'a2']);
-      expect(sockets.size).to.equal(1);
+      const ids = ['a1', 'a2', 'a3', 'a4', 'a5', 'a6'];
+      for (const id of ids) {
+        s.answers.push(json());
+        await t.send(request(id));
+      }
+      await until(() => delivered.length === ids.length);
+      expect(delivered.map((m) => (m as { id: string }).id)).to.deep.equal(ids);
+      // undici's pool takes a socket back a moment after its answer is delivered, so a caller
+      // that sends at once may get a second socket; never one a request.
+      expect(sockets.size).to.be.within(1, 2);
     });
 
     it('takes a session id the answer brings and sends it from then on', async () => {

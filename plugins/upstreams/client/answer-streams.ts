@@ -4,11 +4,10 @@
  * answer is resumed over GET from its last event id (SEP-1699: a server may end it on purpose and
  * let the client poll); one with no event id to resume from fails its call now, not at its timeout.
  */
-import type { IncomingMessage } from 'node:http';
 import { ErrorCode, type JSONRPCMessage, type RequestId } from '#mcp-sdk/types.js';
 import { TooLargeError } from '../../../kernel/index.js';
 import { EventStreamReading, reopenDelay, REOPENED_ANSWER_WITHIN_MS, type StreamEnd } from './event-stream.js';
-import { HttpStatusError, isEventStream, readAll, type RequestHow } from './http-answer.js';
+import { HttpStatusError, isEventStream, readAll, type HttpAnswer, type RequestHow } from './http-answer.js';
 
 /** Opening a request's answer again may fail this many times in a row before its call fails. */
 const MAX_RESUMES = 5;
@@ -22,7 +21,7 @@ export const LOST_ANSWER = 'io.switchboard/lost-answer';
 /** What the answers need of their transport. */
 export interface AnswerStreamsHost {
   /** A GET of the endpoint with the session's headers and `extra`. */
-  get(extra: Record<string, string>, how: RequestHow): Promise<IncomingMessage>;
+  get(extra: Record<string, string>, how: RequestHow): Promise<HttpAnswer>;
   message(message: JSONRPCMessage): void;
   /** A message that arrived on the stream of our request `id`, before its answer. */
   related(message: JSONRPCMessage, id: RequestId): void;
@@ -37,7 +36,7 @@ export class AnswerStreams {
   /** Our requests whose answer stream has not yet carried the answer. */
   private readonly waiting = new Set<RequestId>();
   /** The stream each of them is read from now: its POST's, or a GET resuming it. */
-  private readonly streams = new Map<RequestId, IncomingMessage>();
+  private readonly streams = new Map<RequestId, HttpAnswer>();
   /** The server's reconnection time (`retry:`), kept across streams as an event source keeps it. */
   private retryMs: number | undefined;
   private closed = false;
@@ -48,7 +47,7 @@ export class AnswerStreams {
    * Reads `res`, the answer to our request `id` (undefined: a POST that was not a request).
    * `resumable`: a 2025-11-25 server's, taken up again if it ends early (2026-07-28 has no resumption).
    */
-  read(res: IncomingMessage, id: RequestId | undefined, resumable: boolean, from?: string): void {
+  read(res: HttpAnswer, id: RequestId | undefined, resumable: boolean, from?: string): void {
     const resuming = resumable && id !== undefined;
     if (resuming) {
       this.waiting.add(id);
@@ -98,7 +97,7 @@ export class AnswerStreams {
   /** Opens the answer to `id` again from event `from`; `failures`: attempts that found no stream, in a row. */
   private async resume(id: RequestId, from: string, how: StreamEnd, failures: number): Promise<void> {
     if (this.closed || !this.waiting.has(id)) return;
-    let res: IncomingMessage;
+    let res: HttpAnswer;
     try {
       res = await this.host.get({ 'last-event-id': from }, { ownSocket: how === 'silent', answerWithinMs: REOPENED_ANSWER_WITHIN_MS });
     } catch (err) {

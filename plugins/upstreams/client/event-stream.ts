@@ -12,10 +12,10 @@
  * may be stranded before its own first comment); a stream that never sent a comment and
  * follows none that did may rightly be silent for hours and is never judged.
  */
-import type { IncomingMessage } from 'node:http';
 import type { JSONRPCMessage } from '#mcp-sdk/types.js';
 import { TooLargeError } from '../../../kernel/index.js';
 import { SseParser } from '../../../lib/mcp/sse-parser.js';
+import type { HttpAnswer } from './http-answer.js';
 
 /**
  * How a stream ended: closed by the server, failed on the way, silent past its own rhythm, or
@@ -55,7 +55,7 @@ export class EventStreamReading {
 
   /** `rhythmMs`: the longest gap the stream this one replaces showed while keeping time (rhythmOf). */
   constructor(
-    private readonly res: IncomingMessage,
+    private readonly res: HttpAnswer,
     private readonly handlers: EventStreamHandlers,
     maxEventChars: number,
     rhythmMs?: number,

@@ -2,8 +2,15 @@
  * What the streamable-HTTP client transport and its notification stream share about an HTTP
  * answer: how a request goes out, an answer that is not a success, and reading one whole.
  */
-import type { ClientRequest, IncomingMessage } from 'node:http';
+import type { IncomingMessage } from 'node:http';
+import type { Readable } from 'node:stream';
 import { TooLargeError } from '../../../kernel/index.js';
+
+/**
+ * An answer as the transport reads it: node:http's IncomingMessage, or the hot path's answer
+ * from undici handed on the general way (quick-post.ts), which carries the same fields.
+ */
+export type HttpAnswer = Readable & Pick<IncomingMessage, 'statusCode' | 'headers' | 'rawHeaders' | 'complete'>;
 
 export class HttpStatusError extends Error {
   constructor(
@@ -33,18 +40,20 @@ export interface RequestHow {
  */
 export class Exchange {
   givenUp = false;
-  /** The request now on the wire (a second one replaces the first: a retry, a renewed token). */
-  request: ClientRequest | undefined;
+  /**
+   * Ends the request now on the wire (a second one replaces the first: a retry, a renewed
+   * token) with whatever answer is being read; a request already answered leaves its socket to
+   * the pool.
+   */
+  abort: (() => void) | undefined;
 
   giveUp(): void {
     this.givenUp = true;
-    // Destroys the socket with whatever answer is being read; a request already answered and
-    // its socket back in the pool is marked destroyed, so this leaves that socket alone.
-    this.request?.destroy();
+    this.abort?.();
   }
 }
 
-export function isEventStream(res: IncomingMessage): boolean {
+export function isEventStream(res: HttpAnswer): boolean {
   return (res.headers['content-type'] ?? '').includes('text/event-stream');
 }
 
@@ -52,7 +61,7 @@ export function isEventStream(res: IncomingMessage): boolean {
  * One header of an answer, read from its raw list (the first of that name): the parsed
  * `headers` object is built whole on its first use, which the hot path need not pay for.
  */
-export function rawHeader(res: IncomingMessage, name: string): string | undefined {
+export function rawHeader(res: HttpAnswer, name: string): string | undefined {
   const raw = res.rawHeaders;
   for (let i = 0; i < raw.length; i += 2) if (raw[i]!.length === name.length && raw[i]!.toLowerCase() === name) return raw[i + 1];
   return undefined;
@@ -62,7 +71,7 @@ export function rawHeader(res: IncomingMessage, name: string): string | undefine
  * Reads an answer's whole body, at most `limit` bytes, then calls one of `read` (its text) or
  * `failed` (why there is none: too large, and the answer destroyed; cut before its end), once.
  */
-export function readBody(res: IncomingMessage, limit: number, read: (text: string) => void, failed: (err: Error) => void): void {
+export function readBody(res: HttpAnswer, limit: number, read: (text: string) => void, failed: (err: Error) => void): void {
   const chunks: Buffer[] = [];
   let size = 0;
   let settled = false;
@@ -95,6 +104,6 @@ export function readBody(res: IncomingMessage, limit: number, read: (text: strin
   });
 }
 
-export function readAll(res: IncomingMessage, limit = Number.POSITIVE_INFINITY): Promise<string> {
+export function readAll(res: HttpAnswer, limit = Number.POSITIVE_INFINITY): Promise<string> {
   return new Promise((resolve, reject) => readBody(res, limit, resolve, reject));
 }

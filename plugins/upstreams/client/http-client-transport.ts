@@ -12,12 +12,13 @@ import type { LookupFunction } from 'node:net';
 import { urlToHttpOptions } from 'node:url';
 import type { Transport, TransportSendOptions } from '#mcp-sdk/shared/transport.js';
 import type { JSONRPCMessage, RequestId } from '#mcp-sdk/types.js';
-import { MODERN_PROTOCOL_VERSIONS } from '../../../kernel/index.js';
+import { MODERN_PROTOCOL_VERSIONS, TooLargeError } from '../../../kernel/index.js';
 import { deliver } from './deliver.js';
 import { AnswerStreams } from './answer-streams.js';
-import { Exchange, HttpStatusError, rawHeader, readAll, readBody, type RequestHow } from './http-answer.js';
+import { Exchange, HttpStatusError, rawHeader, readAll, readBody, type HttpAnswer, type RequestHow } from './http-answer.js';
 import { NotificationStream } from './notification-stream.js';
 import { appendHeaders, ConnectionHeaders, modernHeaders, serverNameOf, type HeaderList } from './request-headers.js';
+import { QuickPoster } from './quick-post.js';
 import { RequestSender, type BearerSource } from './request-sender.js';
 
 export type { BearerSource } from './request-sender.js';
@@ -70,6 +71,11 @@ export class StreamableHttpClientTransport implements Transport {
   private readonly agent: HttpAgent;
   /** How each request goes out: headers, token, the retry of a reset socket (request-sender.ts). */
   private readonly sender: RequestSender;
+  /**
+   * The hot path's POST on undici (quick-post.ts); none when the connection signs in (its
+   * token renewal lives in the sender) or its URL carries a user and password.
+   */
+  private readonly quick: QuickPoster | undefined;
   /** The agent's name for this server's sockets. */
   private readonly poolName: string;
 
@@ -103,6 +109,10 @@ export class StreamableHttpClientTransport implements Transport {
       ...(virtualHost ? { servername: serverNameOf(virtualHost) } : {}),
     };
     this.sender = new RequestSender(target, secure, fixed, bearer);
+    this.quick =
+      bearer || auth
+        ? undefined
+        : new QuickPoster({ origin: url.origin, path: path ?? '/', lookup, servername: target.servername, maxAnswerBytes: maxMessageBytes });
     // Named as node:http names a request's pool: by the options' host and port.
     this.poolName = this.agent.getName(target);
     this.answers = new AnswerStreams({
@@ -219,7 +229,7 @@ export class StreamableHttpClientTransport implements Transport {
     answered: (() => void) | undefined,
   ): Promise<boolean> {
     const cancel = options?.requestSignal;
-    let res: IncomingMessage;
+    let res: HttpAnswer;
     try {
       res = await this.sender.request('POST', headers, body, { signal: cancel, exchange });
     } catch (err) {
@@ -239,26 +249,34 @@ export class StreamableHttpClientTransport implements Transport {
    */
   private postQuick(message: JSONRPCMessage, body: string, headers: HeaderList, exchange: Exchange, answered: (() => void) | undefined): Promise<boolean> {
     return new Promise((resolve, reject) => {
-      const taken = (res: IncomingMessage) => {
+      const failed = (err: Error) => (exchange.givenUp ? resolve(false) : reject(this.unreachable(err)));
+      const general = (res: HttpAnswer) => void this.answer(res, message, undefined, exchange, answered).then(resolve, reject);
+      const json = (text: string) => {
+        try {
+          this.deliverText(text);
+          resolve(false);
+        } catch (err) {
+          reject(err instanceof Error ? err : new Error(String(err)));
+        }
+      };
+      if (this.quick) {
+        this.quick.post(this.sender.headersOf(headers), body, exchange, this.sessionId, (err, answer) => {
+          // Reset on a kept-alive socket before any answer: sent once more, on a socket of its own.
+          if (err?.reset && !exchange.givenUp) return this.sender.open('POST', headers, body, { exchange, ownSocket: true }, general, failed);
+          if (err) return err instanceof TooLargeError ? (exchange.givenUp ? resolve(false) : reject(err)) : failed(err);
+          if (answer!.kind === 'json') json(answer!.text);
+          else general(answer!.res);
+        });
+        return;
+      }
+      const taken = (res: HttpAnswer) => {
         const status = res.statusCode ?? 0;
         const sid = rawHeader(res, 'mcp-session-id');
         if (status < 200 || status >= 300 || status === 202 || (sid && sid !== this.sessionId) || rawHeader(res, 'content-type')?.includes('text/event-stream'))
-          return void this.answer(res, message, undefined, exchange, answered).then(resolve, reject);
-        readBody(
-          res,
-          this.maxMessageBytes,
-          (text) => {
-            try {
-              this.deliverText(text);
-              resolve(false);
-            } catch (err) {
-              reject(err instanceof Error ? err : new Error(String(err)));
-            }
-          },
-          (err) => (exchange.givenUp ? resolve(false) : reject(err)),
-        );
+          return general(res);
+        readBody(res, this.maxMessageBytes, json, (err) => (exchange.givenUp ? resolve(false) : reject(err)));
       };
-      this.sender.open('POST', headers, body, { exchange }, taken, (err) => (exchange.givenUp ? resolve(false) : reject(this.unreachable(err))));
+      this.sender.open('POST', headers, body, { exchange }, taken, failed);
     });
   }
 
@@ -272,7 +290,7 @@ export class StreamableHttpClientTransport implements Transport {
 
   /** What the answer to a POST says; true when it goes on as an event stream (see post). */
   private async answer(
-    res: IncomingMessage,
+    res: HttpAnswer,
     message: JSONRPCMessage,
     options: StreamSendOptions | undefined,
     exchange: Exchange | undefined,
@@ -386,13 +404,14 @@ export class StreamableHttpClientTransport implements Transport {
         new Promise((r) => setTimeout(r, 1000).unref()),
       ]);
     }
+    this.quick?.close();
     if (this.lookup) this.agent.destroy();
     this.onclose?.();
   }
 }
 
 /** A response stream its request's signal ends; `ended` hears when it ended any other way. */
-function endsWith(res: IncomingMessage, signal: AbortSignal | undefined, ended: (() => void) | undefined): void {
+function endsWith(res: HttpAnswer, signal: AbortSignal | undefined, ended: (() => void) | undefined): void {
   const abort = () => void res.destroy();
   if (signal?.aborted) return abort();
   signal?.addEventListener('abort', abort, { once: true });

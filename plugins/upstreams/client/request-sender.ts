@@ -24,6 +24,11 @@ export class RequestSender {
     readonly bearer: BearerSource | undefined,
   ) {}
 
+  /** A request's whole header list: the connection's configured headers under its own. */
+  headersOf(own: HeaderList): HeaderList {
+    return this.fixed.with(own);
+  }
+
   /** `own`: the request's headers (lower-case names); its answer as it begins, the body unread. */
   request(method: string, own: HeaderList, body?: string, how: RequestHow = {}): Promise<IncomingMessage> {
     return this.bearer ? this.withBearer(this.bearer, method, own, body, how) : this.plainly(method, own, body, how);
@@ -76,7 +81,8 @@ export class RequestSender {
       clearTimeout(deadline);
       answer(res);
     });
-    if (exchange) exchange.request = req;
+    // node:http marks a request already answered destroyed, so this leaves its pooled socket alone.
+    if (exchange) exchange.abort = () => void req.destroy();
     const giveUp = () => void req.destroy(new Error('cancelled by its caller'));
     if (signal?.aborted) giveUp();
     else signal?.addEventListener('abort', giveUp, { once: true });
