@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import type { JSONRPCMessage } from '#mcp-sdk/types.js';
 import { TooLargeError } from '../../kernel/index.js';
+import { pinnedLookup } from '../../lib/net/outbound-policy.js';
 import { HttpStatusError } from '../../plugins/upstreams/client/http-answer.js';
 import { StreamableHttpClientTransport } from '../../plugins/upstreams/client/http-client-transport.js';
 import { ConnectionHeaders, serverNameOf } from '../../plugins/upstreams/client/request-headers.js';
@@ -123,6 +124,36 @@ describe('The upstream HTTP transport: requests on the wire and their answers', 
       expect(sent.get('mcp-name')).to.deep.equal(['echo']);
       expect(sent.get('mcp-protocol-version')).to.deep.equal(['2026-07-28']);
       expect(sent.get('content-length')).to.deep.equal([String(Buffer.byteLength(s.seen[0]!.body))]);
+    });
+  });
+
+  describe('where a request connects', () => {
+    it('connects a pinned connection only to its checked address: a name that resolves nowhere reaches the server it was checked as, Host as written', async () => {
+      // `.invalid` never resolves (RFC 6761): only the pinned lookup can take the request anywhere.
+      const url = new URL(`http://upstream.invalid:${s.url.port}/mcp`);
+      const t = new StreamableHttpClientTransport(url, {}, undefined, undefined, pinnedLookup({ address: '127.0.0.1', family: 4 }));
+      const delivered: JSONRPCMessage[] = [];
+      t.onmessage = (m) => delivered.push(m);
+      s.answers.push(json(), json());
+      await t.send(request('p1'));
+      await t.send(request('p2'));
+      await until(() => delivered.length === 2);
+      expect(s.seen.map((r) => byName(r.headers).get('host'))).to.deep.equal([[url.host], [url.host]]);
+      await t.close();
+    });
+
+    it('fails a pinned connection whose checked address has nothing listening, whatever the name would resolve to', async () => {
+      const { port } = s.url;
+      s.server.close();
+      const url = new URL(`http://localhost:${port}/mcp`);
+      // Pinned to another loopback address than the one the server listened on: never 127.0.0.1.
+      const t = new StreamableHttpClientTransport(url, {}, undefined, undefined, pinnedLookup({ address: '127.0.0.2', family: 4 }));
+      t.onerror = () => undefined;
+      const err = await t.send(request('p1')).then(
+        () => undefined,
+        (e: unknown) => e as Error,
+      );
+      expect(err?.message).to.match(/cannot reach http:\/\/localhost:\d+\/mcp: .*ECONNREFUSED 127\.0\.0\.2/);
     });
   });
 
