@@ -369,6 +369,7 @@ export class StreamableHttpClientTransport implements Transport {
 
   private dropIdleSockets(): void {
     for (const socket of this.agent.freeSockets[this.poolName] ?? []) socket.destroy();
+    this.quick?.renew();
   }
 
   /** The server's address as said in messages (no query: it may hold a key). */

@@ -75,7 +75,7 @@ export class QuickPoster {
     if (this.closed) return Promise.reject(new Error('the connection is closed'));
     if (this.pool === undefined) {
       const { origin, lookup, servername } = this.target;
-      this.pool = loadPool().then((PoolClass) => {
+      const opening: Promise<Pool> = loadPool().then((PoolClass) => {
         // As node:http's agent: up to 256 sockets, kept alive; no pipelining (a slow answer
         // would hold up the next one on its socket).
         const pool = new PoolClass(origin, {
@@ -83,12 +83,25 @@ export class QuickPoster {
           pipelining: 1,
           connect: { ...(lookup ? { lookup } : {}), ...(servername ? { servername } : {}) },
         });
-        if (this.closed) void pool.destroy();
-        else this.pool = pool;
+        // Renewed or closed meanwhile, whoever did that closes this pool (renew, close).
+        if (this.pool === opening) this.pool = pool;
         return pool;
       });
+      this.pool = opening;
     }
     return Promise.resolve(this.pool);
+  }
+
+  /**
+   * The connection's kept-alive sockets may be stranded (its notification stream was found
+   * silent): the next POSTs go on a new pool, and the old one closes as its requests end.
+   * Requests on it are left to their own answer or timeout, as node:http's busy sockets are.
+   */
+  renew(): void {
+    const pool = this.pool;
+    this.pool = undefined;
+    if (pool instanceof Promise) void pool.then((p) => p.close()).catch(() => undefined);
+    else if (pool) void pool.close().catch(() => undefined);
   }
 
   close(): void {
