@@ -1,9 +1,9 @@
 /**
  * The hot path's POST on undici's connection pool: a request that awaits one answer and sends
  * no token (every direct tools/call without sign-in). At sixteen clients a forwarded call
- * costs Switchboard about 0.1 ms less CPU this way than on node:http's ClientRequest, agent and
- * IncomingMessage (docs/decisions.md, "The hot path's POST on undici"). Everything else (event
- * streams opened by GET, bearer renewal, DELETE) stays on node:http (request-sender.ts).
+ * costs Switchboard 0.06-0.12 ms less CPU this way than on node:http's ClientRequest, agent
+ * and IncomingMessage (docs/decisions.md, "The hot path's POST on undici"). Everything else
+ * (event streams opened by GET, bearer renewal, DELETE) stays on node:http (request-sender.ts).
  *
  * An answer that is not one JSON body of a success (an event stream, a failure status, a new
  * session) is handed on as an `HttpAnswer` stream, which the general way reads as it reads
@@ -17,17 +17,26 @@ import { TooLargeError } from '../../../kernel/index.js';
 import type { Exchange, HttpAnswer } from './http-answer.js';
 import type { HeaderList } from './request-headers.js';
 
-/** undici's Pool alone (its index loads fetch, WebSocket and the rest: about 0.1 s a start more), loaded on a first quick POST. */
+/** undici's Pool alone (its index loads fetch, WebSocket and the rest: 0.13-0.16 s of CPU), loaded on a first quick POST. */
 let poolClass: Promise<typeof Pool> | undefined;
 function loadPool(): Promise<typeof Pool> {
   return (poolClass ??= import('undici/lib/dispatcher/pool.js').then((m) => m.default));
 }
 
-/** What a quick POST came to: the JSON text of a success, or an answer for the general way. */
-export type QuickAnswer = { kind: 'json'; text: string } | { kind: 'other'; res: HttpAnswer };
+/**
+ * What a quick POST came to: the JSON text of a success, an answer for the general way, or why
+ * there is none. `reset`: the socket was reset before any answer began on a socket that may have
+ * served an earlier request, so the server did not read this one (the caller sends it again on
+ * a socket of its own, request-sender.ts); `too-large`: the answer passed the limit.
+ */
+export type QuickOutcome =
+  | { kind: 'json'; text: string }
+  | { kind: 'other'; res: HttpAnswer }
+  | { kind: 'failed'; err: Error; reset: boolean }
+  | { kind: 'too-large'; err: TooLargeError };
 
-/** Called once: with the answer, or with why there is none (`reset`: see QuickPoster.post). */
-export type QuickDone = (err: (Error & { reset?: boolean }) | undefined, answer?: QuickAnswer) => void;
+/** Called once, with what the POST came to. */
+export type QuickDone = (outcome: QuickOutcome) => void;
 
 export interface QuickTarget {
   /** `http://host:port` or `https://...`: the pool's origin. */
@@ -49,22 +58,17 @@ export class QuickPoster {
 
   constructor(private readonly target: QuickTarget) {}
 
-  /**
-   * Sends the POST and calls `done` once: with the answer, or with why there is none. `reset`:
-   * the socket was reset before any answer began on a socket that may have served an earlier
-   * request, so the server did not read this one (the caller sends it again on a socket of
-   * its own, request-sender.ts).
-   */
+  /** Sends the POST and calls `done` once, with what it came to. */
   post(headers: HeaderList, body: string, exchange: Exchange, sessionId: string | undefined, done: QuickDone): void {
     const pool = this.pool;
     if (pool === undefined || pool instanceof Promise) {
       void this.opened().then(
         () => this.post(headers, body, exchange, sessionId, done),
-        (err: unknown) => done(err instanceof Error ? err : new Error(String(err))),
+        (err: unknown) => done({ kind: 'failed', err: err instanceof Error ? err : new Error(String(err)), reset: false }),
       );
       return;
     }
-    if (exchange.givenUp) return done(new Error('given up by its sender'));
+    if (exchange.givenUp) return done({ kind: 'failed', err: new Error('given up by its sender'), reset: false });
     pool.dispatch(
       { origin: this.target.origin, path: this.target.path, method: 'POST', headers, body },
       new AnswerHandler(this.target.maxAnswerBytes, exchange, sessionId, done),
@@ -152,7 +156,7 @@ class AnswerHandler implements Dispatcher.DispatchHandler {
       rawValue(raw, 'content-type')?.includes('text/event-stream')
     ) {
       const stream = (this.stream = new AnswerStream(statusCode, raw, resume, this.abortRequest));
-      this.settle(undefined, { kind: 'other', res: stream });
+      this.settle({ kind: 'other', res: stream });
       // Giving the request up now ends the answer being read.
       this.exchange.abort = () => void stream.destroy();
     }
@@ -177,26 +181,26 @@ class AnswerHandler implements Dispatcher.DispatchHandler {
       return this.stream.finish();
     }
     const { chunks } = this;
-    this.settle(undefined, { kind: 'json', text: chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8') });
+    this.settle({ kind: 'json', text: chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8') });
   }
 
   onError(err: Error): void {
     if (this.stream) return this.stream.fail(err);
-    if (this.tooLarge) return this.settle(this.tooLarge);
+    if (this.tooLarge) return this.settle({ kind: 'too-large', err: this.tooLarge });
     const code = (err as NodeJS.ErrnoException).code;
     // A reset before any answer began: undici says which socket only for a close it saw as
     // such (bytes read before this request: a socket kept alive); a bare ECONNRESET does not
     // say, and is taken for a reused socket too (docs/decisions.md, "The hot path's POST on undici").
     const socket = (err as { socket?: { bytesRead?: number } }).socket;
     const reset = code !== undefined && RESET.has(code) && (socket === undefined || (socket.bytesRead ?? 0) > 0);
-    this.settle(Object.assign(err, { reset }));
+    this.settle({ kind: 'failed', err, reset });
   }
 
-  private settle(err: (Error & { reset?: boolean }) | undefined, answer?: QuickAnswer): void {
+  private settle(outcome: QuickOutcome): void {
     if (this.settled) return;
     this.settled = true;
     this.exchange.abort = undefined;
-    this.done(err, answer);
+    this.done(outcome);
   }
 }
 
