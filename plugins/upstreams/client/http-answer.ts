@@ -53,6 +53,15 @@ export class Exchange {
   }
 }
 
+/**
+ * Whether a POST's answer is the hot path's kind: a success with a body (not 202), in the
+ * session the connection has (or none), not an event stream. Any other goes the general way,
+ * which reads the session id and the failure itself.
+ */
+export function isQuickAnswer(status: number, sessionId: string | undefined, ours: string | undefined, contentType: string | undefined): boolean {
+  return status >= 200 && status < 300 && status !== 202 && (!sessionId || sessionId === ours) && !contentType?.includes('text/event-stream');
+}
+
 export function isEventStream(res: HttpAnswer): boolean {
   return (res.headers['content-type'] ?? '').includes('text/event-stream');
 }

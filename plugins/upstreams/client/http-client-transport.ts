@@ -15,7 +15,7 @@ import type { JSONRPCMessage, RequestId } from '#mcp-sdk/types.js';
 import { MODERN_PROTOCOL_VERSIONS } from '../../../kernel/index.js';
 import { deliver } from './deliver.js';
 import { AnswerStreams } from './answer-streams.js';
-import { Exchange, HttpStatusError, rawHeader, readAll, readBody, type HttpAnswer, type RequestHow } from './http-answer.js';
+import { Exchange, HttpStatusError, isQuickAnswer, rawHeader, readAll, readBody, type HttpAnswer, type RequestHow } from './http-answer.js';
 import { NotificationStream } from './notification-stream.js';
 import { appendHeaders, ConnectionHeaders, modernHeaders, serverNameOf, type HeaderList } from './request-headers.js';
 import { QuickPoster } from './quick-post.js';
@@ -272,10 +272,7 @@ export class StreamableHttpClientTransport implements Transport {
         return;
       }
       const taken = (res: HttpAnswer) => {
-        const status = res.statusCode ?? 0;
-        const sid = rawHeader(res, 'mcp-session-id');
-        if (status < 200 || status >= 300 || status === 202 || (sid && sid !== this.sessionId) || rawHeader(res, 'content-type')?.includes('text/event-stream'))
-          return general(res);
+        if (!isQuickAnswer(res.statusCode ?? 0, rawHeader(res, 'mcp-session-id'), this.sessionId, rawHeader(res, 'content-type'))) return general(res);
         readBody(res, this.maxMessageBytes, json, (err) => (exchange.givenUp ? resolve(false) : reject(err)));
       };
       this.sender.open('POST', headers, body, { exchange }, taken, failed);

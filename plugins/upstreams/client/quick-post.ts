@@ -14,7 +14,7 @@ import type { LookupFunction } from 'node:net';
 import { Readable } from 'node:stream';
 import type { Dispatcher, Pool } from 'undici';
 import { TooLargeError } from '../../../kernel/index.js';
-import type { Exchange, HttpAnswer } from './http-answer.js';
+import { isQuickAnswer, type Exchange, type HttpAnswer } from './http-answer.js';
 import type { HeaderList } from './request-headers.js';
 
 /** undici's Pool alone (its index loads fetch, WebSocket and the rest: 0.13-0.16 s of CPU), loaded on a first quick POST. */
@@ -145,16 +145,9 @@ class AnswerHandler implements Dispatcher.DispatchHandler {
   }
 
   onHeaders(statusCode: number, raw: Buffer[], resume: () => void): boolean {
-    const sid = rawValue(raw, 'mcp-session-id');
     // undici hands 1xx answers on only for an upgrade; a 202, a failure, an event stream or a
-    // new session id goes the general way, which reads the session id itself.
-    if (
-      statusCode < 200 ||
-      statusCode >= 300 ||
-      statusCode === 202 ||
-      (sid && sid !== this.sessionId) ||
-      rawValue(raw, 'content-type')?.includes('text/event-stream')
-    ) {
+    // new session id goes the general way.
+    if (!isQuickAnswer(statusCode, rawValue(raw, 'mcp-session-id'), this.sessionId, rawValue(raw, 'content-type'))) {
       const stream = (this.stream = new AnswerStream(statusCode, raw, resume, this.abortRequest));
       this.settle({ kind: 'other', res: stream });
       // Giving the request up now ends the answer being read.
